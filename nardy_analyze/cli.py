@@ -1,0 +1,152 @@
+"""The ``nardy-analyze`` command line (typer): thin wrappers over :mod:`nardy_analyze.analyze`."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import __version__
+from .analyze import parse_rule_options, validate_paths
+from .engine import UnknownVariant, get_variant
+from .report import write_json, write_text
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Read nardy and backgammon game records, replay every move through a strict rules engine, "
+         "and report what breaks the rules.",
+)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"nardy-analyze {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit.")) -> None:
+    pass
+
+
+def _fail(msg: str, code: int = 2) -> None:
+    typer.echo(f"nardy-analyze: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+@app.command()
+def validate(
+    paths: list[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Record files or folders (searched recursively for .mat/.txt); "
+                                           "'-' reads standard input."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text or as one JSON document."),
+    explain: bool = typer.Option(False, "--explain", "-e",
+                                 help="Show the board and the legal alternatives at each finding."),
+    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option when the record's header does not set it "
+                                        "(e.g. crawford=off, jacoby=on, cube_limit=64). Repeatable."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write the report to this file (written whole or not at all)."),
+    color: Optional[bool] = typer.Option(None, "--color/--no-color",
+                                         help="Colour the text report (default: only on a terminal)."),
+) -> None:
+    """Validate transcripts: every move replayed against the rules.
+
+    Exit code 0 when no error was found, 1 when a record breaks a rule or cannot be parsed,
+    2 when the arguments are wrong or no input could be read.
+    """
+    try:
+        get_variant(variant)
+        options = parse_rule_options(get_variant(variant).name, rule)
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e))
+
+    progress = None
+    bar = None
+    if sys.stderr.isatty() and output is None or sys.stderr.isatty() and format == Format.text:
+        bar = _Progress()
+        progress = bar.step
+    try:
+        run = validate_paths(paths, variant, options, progress=progress)
+    finally:
+        if bar:
+            bar.close()
+    for path, why in run.unreadable:
+        typer.echo(f"nardy-analyze: {why}", err=True)
+
+    if output is None:
+        out = sys.stdout
+        if format == Format.json:
+            write_json(run, out, explain)
+        else:
+            use_color = color if color is not None else (out.isatty() and not os.environ.get("NO_COLOR"))
+            write_text(run, out, explain, bool(use_color))
+    else:
+        _write_atomically(output, lambda fh: write_json(run, fh, explain) if format == Format.json
+                          else write_text(run, fh, explain, False))
+
+    if run.unreadable:
+        raise typer.Exit(2)
+    if not run.reports:
+        _fail("no game records found in " + ", ".join(paths))
+    raise typer.Exit(1 if run.summary()["errors"] else 0)
+
+
+def _write_atomically(path: Path, write) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    except OSError as e:
+        _fail(f"cannot write {path}: {e.strerror or e}")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class _Progress:
+    """A one-line progress counter on standard error (only used on a terminal)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.shown = False
+
+    def step(self, path: str) -> None:
+        self.n += 1
+        if self.n % 25 == 0:
+            sys.stderr.write(f"\r\x1b[Kvalidating: {self.n} files, {os.path.basename(path)[:50]}")
+            sys.stderr.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def run() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("nardy-analyze: interrupted\n")
+        sys.exit(130)

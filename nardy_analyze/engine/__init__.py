@@ -1,0 +1,99 @@
+"""The rules engine: pure functions over positions, one module per variant.
+
+A variant is a value: :class:`Variant` couples a rules object with its options.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .backgammon import Backgammon
+from .core import BAR, CHECKERS, OFF, PlaySet, Pos, Rules, Side, borne_off, fmt_steps, generate
+
+__all__ = [
+    "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
+    "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant",
+]
+
+
+class UnknownVariant(ValueError):
+    pass
+
+
+# Rule options per variant, with defaults and the values allowed (RULES.md).
+OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {
+    "backgammon": {
+        "scoring": ("points", ("points", "nardy500")),
+        "cube": (True, (True, False)),
+        "crawford": (True, (True, False)),
+        "jacoby": (False, (True, False)),
+        "beaver": (False, (True, False)),
+        "cube_limit": (None, ()),       # None = no limit; an int otherwise
+        "time_limit": (None, ()),       # seconds per move (nardy500: 120)
+    },
+}
+
+_RULES: dict[str, Rules] = {"backgammon": Backgammon()}
+VARIANTS = tuple(_RULES)
+# Planned (RULES.md sections 2 and 3); their rule modules are not written yet.
+PLANNED = ("long", "gulbara")
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    rules: Any
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def opt(self, key: str) -> Any:
+        return self.options.get(key, OPTIONS[self.name][key][0])
+
+
+def parse_option(variant: str, key: str, value: str) -> Any:
+    """Turn ``--rule key=value`` text into a typed option value (ValueError on nonsense)."""
+    spec = OPTIONS.get(variant, {})
+    if key not in spec:
+        raise ValueError(f"unknown rule option {key!r} for {variant}; known: {', '.join(sorted(spec))}")
+    default, allowed = spec[key]
+    v = value.strip().lower()
+    if isinstance(default, bool) or True in allowed:
+        if v in ("1", "true", "yes", "on"):
+            return True
+        if v in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"rule option {key} takes on/off, not {value!r}")
+    if allowed:
+        if v not in allowed:
+            raise ValueError(f"rule option {key} takes one of {', '.join(allowed)}, not {value!r}")
+        return v
+    if v in ("none", "", "off", "0"):
+        return None
+    try:
+        return int(v)
+    except ValueError:
+        raise ValueError(f"rule option {key} takes a whole number, not {value!r}") from None
+
+
+def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
+    key = name.strip().lower().replace(" ", "")
+    key = {"shortnardy": "backgammon", "short": "backgammon", "longnardy": "long"}.get(key, key)
+    if key not in _RULES:
+        if key in PLANNED:
+            raise UnknownVariant(f"variant {key!r} is planned but not supported yet")
+        raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+    opts = dict(options or {})
+    if opts.get("scoring") == "nardy500":
+        opts.setdefault("cube", False)
+        opts.setdefault("time_limit", 120)
+    return Variant(key, _RULES[key], opts)
+
+
+def legal_results(variant: str | Variant, mover: Side, opponent: Side, dice) -> set[Pos]:
+    """The set of ``(mover_after, opponent_after)`` positions reached by legal plays of ``dice``.
+
+    Positions are tuples of 25 ints in their owner's own numbering (index p-1 = point p,
+    index 24 = bar).  The unchanged position when nothing can be played.
+    """
+    v = variant if isinstance(variant, Variant) else get_variant(variant)
+    d1, d2 = dice
+    return set(generate(v.rules, tuple(mover), tuple(opponent), int(d1), int(d2)).plays)

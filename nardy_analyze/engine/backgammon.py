@@ -1,0 +1,102 @@
+"""Backgammon = short nardy (RULES.md section 1): steps, hits, bar entry, bear-off, results."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .core import BAR, OFF, Pos, Side, borne_off
+
+START: Side = tuple(
+    {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
+) + (0,)
+
+
+def _opp_count(opp: Side, point: int) -> int:
+    """Opponent checkers on the mover's ``point`` (1..24): the opponent's point 25 - point."""
+    return opp[24 - point]
+
+
+def all_home(me: Side) -> bool:
+    return not any(me[6:25])
+
+
+class Backgammon:
+    name = "backgammon"
+    has_bar = True
+    opening_double_allowed = False
+
+    def initial(self) -> Pos:
+        return START, START
+
+    # -- single steps ---------------------------------------------------------------------
+    def single_steps(self, me: Side, opp: Side, die: int) -> Iterator[tuple[int, int]]:
+        if me[24]:
+            dst = 25 - die
+            if _opp_count(opp, dst) < 2:
+                yield BAR, dst
+            return
+        home = all_home(me)
+        for src in range(24, 0, -1):
+            if not me[src - 1]:
+                continue
+            dst = src - die
+            if dst >= 1:
+                if _opp_count(opp, dst) < 2:
+                    yield src, dst
+            elif home and (dst == 0 or not any(me[src:6])):
+                yield src, OFF
+
+    def apply(self, me: Side, opp: Side, src: int, dst: int) -> tuple[Side, Side, bool]:
+        m = list(me)
+        m[24 if src == BAR else src - 1] -= 1
+        hit = False
+        if dst != OFF:
+            m[dst - 1] += 1
+            if _opp_count(opp, dst) == 1:
+                o = list(opp)
+                o[24 - dst] = 0
+                o[24] += 1
+                return tuple(m), tuple(o), True
+        return tuple(m), opp, hit
+
+    def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int) -> tuple[str, str] | None:
+        """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.
+
+        ``die`` must already match the distance (or exceed it for a bear-off).
+        """
+        where = "the bar" if src == BAR else f"point {src}"
+        if src != BAR and me[24]:
+            return "bar-first", f"{src}/{'off' if dst == OFF else dst} moved while {me[24]} checker(s) wait on the bar"
+        if me[24 if src == BAR else src - 1] == 0:
+            return "no-checker", f"no checker of the mover on {where}"
+        if dst != OFF and _opp_count(opp, dst) >= 2:
+            return "blocked-point", f"point {dst} is held by {_opp_count(opp, dst)} opposing checkers"
+        if dst == OFF:
+            if not all_home(me):
+                out = sum(me[6:25])
+                return "bear-off-early", f"bore off from {src} while {out} checker(s) are outside home"
+            if die > src and any(me[src:6]):
+                higher = max(p for p in range(src + 1, 7) if me[p - 1])
+                return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands on {higher}"
+        return None
+
+    # -- results ------------------------------------------------------------------------------
+    def win_level(self, winner: Side, loser: Side) -> int:
+        """1 single, 2 gammon, 3 backgammon, for a game won by bearing off all checkers."""
+        if borne_off(loser):
+            return 1
+        if loser[24] or any(loser[18:24]):
+            return 3
+        return 2
+
+    def max_level(self, winner: Side, loser: Side) -> int:
+        """The highest level the loser could still lose at (for resignations)."""
+        if borne_off(loser):
+            return 1
+        if loser[24] or any(loser[18:24]):
+            return 3
+        # A loser checker that the winner can still hit may yet be sent back.
+        far_winner = max((p for p in range(1, 25) if winner[p - 1]), default=0)
+        loser_on_winner_pts = [25 - p for p in range(1, 25) if loser[p - 1]]
+        if any(q < far_winner for q in loser_on_winner_pts):
+            return 3
+        return 2

@@ -1,0 +1,237 @@
+"""Judge one recorded play against the legal plays of its roll.
+
+A recorded play is a list of written movements ``(src, dst)`` in the mover's numbering, each
+possibly spanning several dice (``13/6`` for 61).  Judging is by the position produced: any
+order of the written steps and any way of splitting a combined movement into dice is only
+spelling.  When the play cannot be made at all, the first written step that cannot be played is
+diagnosed with the rule it breaks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import permutations
+
+from .core import BAR, OFF, PlaySet, Pos, Rules, Side, fmt_point, fmt_steps, generate
+
+
+@dataclass(slots=True)
+class Verdict:
+    after: Pos                                   # the position as recorded (physically applied)
+    playset: PlaySet
+    problems: list[tuple[str, str]] = field(default_factory=list)   # (rule id, message)
+    hits: int = 0
+    borne_off: int = 0
+    entered: int = 0
+    used: tuple[int, ...] = ()                   # numbers used, when the play could be made
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+
+def _dice_splits(remaining: tuple[int, ...], src: int, dst: int):
+    """Sequences of unused numbers that could carry a checker from src to dst (by sum alone)."""
+    dist = src - dst
+    seen = set()
+    for k in range(1, len(remaining) + 1):
+        for seq in permutations(remaining, k):
+            if seq in seen:
+                continue
+            seen.add(seq)
+            total = sum(seq)
+            if dst != OFF:
+                if total == dist:
+                    yield seq
+            elif total >= dist and total - seq[-1] < dist:
+                yield seq
+
+
+def _remove(remaining: tuple[int, ...], seq: tuple[int, ...]) -> tuple[int, ...]:
+    r = list(remaining)
+    for d in seq:
+        r.remove(d)
+    return tuple(r)
+
+
+def _walk(rules: Rules, me: Side, opp: Side, src: int, dst: int, seq: tuple[int, ...], legal_only: bool):
+    """Carry one checker from src along ``seq``; return (me, opp, hits, problem-or-None)."""
+    cur, hits = src, 0
+    for i, die in enumerate(seq):
+        nxt = OFF if (i == len(seq) - 1 and dst == OFF) else (cur - die if cur != BAR else 25 - die)
+        if nxt < 0:
+            nxt = OFF
+        if legal_only:
+            if (cur, nxt) not in set(rules.single_steps(me, opp, die)):
+                return None
+        else:
+            prob = rules.step_problem(me, opp, cur, nxt, die)
+            if prob:
+                return me, opp, hits, prob
+        me, opp, hit = rules.apply(me, opp, cur, nxt)
+        hits += hit
+        cur = nxt
+    return me, opp, hits, None
+
+
+def _realise(rules, me, opp, remaining, steps, order_free):
+    """Depth-first: every way to make all written steps legally.  Yields (me, opp, hits, used)."""
+    if not steps:
+        yield me, opp, 0, ()
+        return
+    choices = range(len(steps)) if order_free else (0,)
+    tried = set()
+    for i in choices:
+        src, dst = steps[i]
+        if (src, dst) in tried:
+            continue
+        tried.add((src, dst))
+        rest = steps[:i] + steps[i + 1:]
+        for seq in _dice_splits(remaining, src, dst):
+            r = _walk(rules, me, opp, src, dst, seq, legal_only=True)
+            if r is None:
+                continue
+            m2, o2, hits, _ = r
+            for m3, o3, h3, used in _realise(rules, m2, o2, _remove(remaining, seq), rest, order_free):
+                yield m3, o3, hits + h3, seq + used
+
+
+def _furthest(rules, me, opp, remaining, steps):
+    """Written order: how far the steps go legally; returns (index of failing step, me, opp, remaining)."""
+    best = (0, me, opp, remaining)
+
+    def go(i, m, o, rem):
+        nonlocal best
+        if i > best[0]:
+            best = (i, m, o, rem)
+        if i == len(steps):
+            return
+        src, dst = steps[i]
+        for seq in _dice_splits(rem, src, dst):
+            r = _walk(rules, m, o, src, dst, seq, legal_only=True)
+            if r is not None:
+                go(i + 1, r[0], r[1], _remove(rem, seq))
+
+    go(0, me, opp, remaining)
+    return best
+
+
+def _diagnose(rules, me, opp, remaining, src, dst, dice_text) -> tuple[str, str]:
+    step = f"{fmt_point(src)}/{fmt_point(dst)}"
+    if not remaining:
+        return "dice-mismatch", f"{step}: the play has more steps than the roll {dice_text} allows"
+    splits = list(_dice_splits(remaining, src, dst))
+    if not splits:
+        left = "-".join(map(str, remaining))
+        return "dice-mismatch", (f"{step} moves {src - dst} pips, which no unused number of the roll "
+                                 f"{dice_text} makes (unused: {left})")
+    first = None
+    for seq in splits:
+        r = _walk(rules, me, opp, src, dst, seq, legal_only=False)
+        if r[3]:
+            first = first or r[3]
+    if first:
+        rule, msg = first
+        return rule, f"{step}: {msg}"
+    return "dice-mismatch", f"{step} cannot be played with the roll {dice_text}"
+
+
+def _physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
+    """Apply the written steps as far as physically possible (for replay after an illegal play)."""
+    hits = 0
+    for src, dst in steps:
+        idx = 24 if src == BAR else src - 1
+        if not (0 <= idx <= 24) or me[idx] == 0:
+            continue
+        if dst != OFF and (dst < 1 or dst > 24 or opp[24 - dst] >= 2):
+            continue
+        me, opp, hit = rules.apply(me, opp, src, dst)
+        hits += hit
+    return (me, opp), hits
+
+
+def _describe_used(used: tuple[int, ...]) -> str:
+    if not used:
+        return "played nothing"
+    return "played " + (" and ".join(map(str, used)) if len(used) <= 2 else "-".join(map(str, used))) + " only"
+
+
+def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
+    """The position the written steps describe, by checker counts alone (order-free); None if impossible.
+
+    Hits are made where a step ends on a single opposing checker; a combined move that hit on the
+    way is settled against the legal plays by the caller.
+    """
+    m = list(me)
+    for src, dst in steps:
+        if not (0 <= dst <= 24 and 1 <= src <= 25):
+            return None
+        m[24 if src == BAR else src - 1] -= 1
+        if dst != OFF:
+            m[dst - 1] += 1
+    if min(m) < 0:
+        return None
+    o = list(opp)
+    for src, dst in steps:
+        if dst != OFF and o[24 - dst] == 1:
+            o[24 - dst] = 0
+            o[24] += 1
+    return tuple(m), tuple(o)
+
+
+def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple[int, int]],
+          playset: PlaySet | None = None) -> Verdict:
+    ps = playset or generate(rules, me, opp, d1, d2)
+    dice = ps.dice
+    dice_text = f"{d1}{d2}"
+    steps = list(steps)
+    # Fast path: a legal play is judged by the position it produces.
+    counted = _by_counts(rules, me, opp, steps)
+    if counted is not None:
+        if counted in ps:
+            return _ok(me, opp, counted, ps, steps)
+        same_mover = [pos for pos in ps.plays if pos[0] == counted[0]]
+        if same_mover:   # a combined move that hit on its way
+            return _ok(me, opp, same_mover[0], ps, steps)
+    reached: list[tuple] = []
+    for m, o, hits, used in _realise(rules, me, opp, dice, steps, True):
+        if (m, o) in ps:
+            return Verdict((m, o), ps, [], hits, _off(me, m), _entered(me, m, steps), used)
+        reached.append((m, o, hits, used))
+        if len(reached) > 64:
+            break
+    if reached:
+        m, o, hits, used = max(reached, key=lambda r: len(r[3]))
+        eg = "; ".join(ps.example(2))
+        if len(used) < ps.max_dice:
+            if d1 != d2:
+                need = f"{d1} and {d2} could both be played" if ps.max_dice == 2 else \
+                    f"{ps.max_dice} numbers could be played"
+            else:
+                need = f"{ps.max_dice} of the four {d1}s could be played"
+            problem = ("max-dice", f"{_describe_used(used)}; {need}, e.g. {eg}")
+        elif ps.larger_only:
+            big = max(d1, d2)
+            problem = ("larger-die", f"played the {min(d1, d2)} only; only one number can be used and the "
+                                     f"larger {big} can, e.g. {eg}")
+        else:  # the same number of dice, yet another position: should not happen, say what we know
+            problem = ("max-dice", f"the play reaches a position no legal play of {dice_text} reaches, e.g. {eg}")
+        return Verdict((m, o), ps, [problem], hits, _off(me, m), _entered(me, m, steps), used)
+    i, m, o, rem = _furthest(rules, me, opp, dice, steps)
+    src, dst = steps[i] if i < len(steps) else steps[-1]
+    problem = _diagnose(rules, m, o, rem, src, dst, dice_text)
+    after, hits = _physical(rules, me, opp, steps)
+    return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(me, after[0], steps))
+
+
+def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
+    hits = after[1][24] - opp[24]
+    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(me, after[0], steps),
+                   ps.dice[:ps.max_dice])
+
+
+def _off(before: Side, after: Side) -> int:
+    return sum(before) - sum(after)
+
+
+def _entered(before: Side, after: Side, steps) -> int:
+    return sum(1 for s, _ in steps if s == BAR)

@@ -1,0 +1,598 @@
+"""Reader for Jellyfish match text (``.mat``, often saved as ``.txt``): FORMATS.md section 1.
+
+The text is cut into pieces at the ``Game N`` lines; the piece before the first game (tags, the
+``N point match`` line) and every game are parsed with the Lark grammar ``grammars/mat.lark``
+(LALR, contextual lexer).  A game that does not parse as a whole is read again line by line, so an
+unreadable row costs only that row: it becomes a :class:`Problem` with its line and column and the
+rows around it are still read.  Nothing here checks the rules; steps are kept as written.
+
+Which column a cell is in decides who played it (0 = left = first name on the score line):
+
+* on a numbered row ``  7) 41: 9/5 7/6        Doubles => 2`` the first cell is the left one when
+  it starts within 4 characters after ``7)``, otherwise (blank left cell) the right one;
+* any other cell (a second cell, or a cell on a row without a number such as ``      Wins 1 point``)
+  is the left one when it starts before the midpoint between column 6 and the column where the
+  right-hand name starts on the score line, the right one otherwise;
+* ``Losses N point`` is what the losing side writes.  Some sites put it in the winner's column
+  (``" Losses 2 point"`` at column 2 before ``"      Wins 2 point and the match"``, or
+  ``" 14) 22: ...   14)  Losses 1 point  ...  Wins 1 point and the match"``); when a ``Losses``
+  cell is followed directly by a ``Wins`` cell of the same side, the ``Losses`` is given to the
+  other side (the ``Wins`` column is the reliable one: the match scores confirm it).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
+from .grammar import grammar_text
+
+__all__ = ["decode", "read", "looks_like_mat", "PARSER"]
+
+# ----------------------------------------------------------------------------- parser
+
+
+class _Build(Transformer):
+    """Runs inside the LALR parser (``transformer=``): turns rules into plain tuples.
+
+    Stateless, so one instance serves every parse.  Cells become ``(tag, tokens)``.
+    """
+
+    def preamble(self, ch: list) -> list:
+        return ch
+
+    def comment(self, ch: list) -> tuple:
+        return ("comment", ch)
+
+    def match_line(self, ch: list) -> tuple:
+        return ("match", ch)
+
+    def blank(self, ch: list) -> None:
+        return None
+
+    def game(self, ch: list) -> tuple:
+        return (ch[0], ch[1], ch[2:])
+
+    def game_header(self, ch: list) -> list:
+        return ch
+
+    def score_line(self, ch: list) -> list:
+        return ch
+
+    def row(self, ch: list) -> list:
+        return ch
+
+    def roll(self, ch: list) -> tuple:
+        return ("roll", ch)
+
+    def roll_unplayed(self, ch: list) -> tuple:
+        return ("unplayed", ch)
+
+    def roll_cannot(self, ch: list) -> tuple:
+        return ("cannot", ch)
+
+    def double(self, ch: list) -> tuple:
+        return ("double", ch)
+
+    def take(self, ch: list) -> tuple:
+        return ("take", ch)
+
+    def drop(self, ch: list) -> tuple:
+        return ("drop", ch)
+
+    def win(self, ch: list) -> tuple:
+        return ("win", ch)
+
+    def resign(self, ch: list) -> tuple:
+        return ("resign", ch)
+
+    def loss(self, ch: list) -> tuple:
+        return ("loss", ch)
+
+
+_STARTS = ["preamble", "preamble_line", "game", "game_header", "score_line", "row"]
+
+PARSER = Lark(
+    grammar_text("mat"),
+    parser="lalr",
+    lexer="contextual",
+    start=_STARTS,
+    transformer=_Build(),
+    maybe_placeholders=False,
+)
+
+# ----------------------------------------------------------------------------- text level
+
+_BOM = b"\xef\xbb\xbf"
+_GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
+_MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
+_TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
+_GAP = re.compile(r"[ \t]{2,}")
+
+LEFT_CELL_GAP = 4          # a first cell at most this many columns after "N)" is the left one
+LEFT_CELL_COLUMN = 6       # where left cells start in every known dialect
+DEFAULT_THRESHOLD = 20     # left/right split when there is no score line
+MAX_REPEAT = 15            # "13/11(2)": largest repeat count read
+MAX_STEPS = 32             # more written steps than this in one cell is not a play
+MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the first game)
+
+
+def decode(data: bytes) -> str:
+    """Bytes of a file to text: drop a UTF-8 BOM, UTF-8 or else Latin-1, line ends to ``\\n``."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return _normalise(text)
+
+
+def _normalise(text: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def looks_like_mat(text: str) -> bool:
+    """True when the text has an ``N point match`` line or a ``Game N`` line (sniffing)."""
+    head = text[:200_000]
+    return bool(_MATCH_LINE.search(head) or _GAME_LINE.search(head))
+
+
+# ----------------------------------------------------------------------------- messages
+
+_CELL_START = 'a roll like "53:", "Doubles => N", "Takes", "Drops" or "Wins N points"'
+_IN_PLAY = 'a move like "13/9", "bar/22*" or "6/off", or the next cell'
+_NAMES = {
+    "ROLL": 'a roll like "53:"',
+    "MOVE_NO": 'a move number like "12)"',
+    "INT": "a number",
+    "UNPLAYED": '"????"',
+    "CANNOT": '"Cannot Move"',
+    "MOVE": '"Move"',
+    "DOUBLES": '"Doubles => N"',
+    "ARROW": '"=>"',
+    "TAKES": '"Takes"',
+    "DROPS": '"Drops"',
+    "WINS": '"Wins N points"',
+    "RESIGNS": '"Resigns"',
+    "LOSSES": '"Losses N points"',
+    "POINTS": '"point" or "points"',
+    "AND_MATCH": '"and the match"',
+    "MATCH": '"match"',
+    "GAME": '"Game"',
+    "NAME": "a player name",
+    "COLON": '":"',
+    "COMMENT": "a tag like '; [Key \"Value\"]'",
+    "_NL": "the end of the line",
+    "$END": "the end of the text",
+}
+_AFTER_WORD = {   # what must follow these words (lower case)
+    "wins": 'the points, as in "Wins 2 points"',
+    "losses": 'the points, as in "Losses 2 points"',
+    "resigns": 'the end of the cell or the points, as in "Resigns 2 points"',
+    "doubles": '"=>", as in "Doubles => 2"',
+    "=>": 'the cube value, as in "Doubles => 2"',
+    "cannot": '"Move", as in "64: Cannot Move"',
+    "point": '"and the match" or the next cell',
+    "points": '"and the match" or the next cell',
+}
+_ROLLISH = re.compile(r"(?:[0-9][0-9]:|(?:bar|[0-9]+)(?:/[0-9a-z*]+)+(?:\([0-9]+\))?)$", re.I)
+
+
+def _expected_text(expected: set[str], context: str, before: str) -> str:
+    """Say what was expected at an error; ``before`` is the line's text before the error."""
+    if context == "score_line":
+        return 'a score line like " Alice : 0     Bob : 0"'
+    if context == "preamble_line":
+        return "a tag like '; [Key \"Value\"]', a line \"N point match\" or \"Game N\""
+    if context == "game_header":
+        return 'a line "Game N"'
+    words = before.split()
+    last = words[-1].lower() if words else ""
+    if last in _AFTER_WORD:
+        return _AFTER_WORD[last]
+    if last.isdigit() and len(words) > 1 and words[-2].lower() in ("wins", "losses", "resigns"):
+        return '"point" or "points"'
+    if _ROLLISH.match(last) and not before.endswith("  "):
+        return _IN_PLAY
+    if "ROLL" in expected and "TAKES" in expected:
+        return _CELL_START
+    names = [_NAMES.get(t, t) for t in sorted(expected) if t != "$END" or len(expected) == 1]
+    if not names:
+        return "something else"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _found_text(line: str, col: int) -> str:
+    """The cell-sized piece of ``line`` starting at 1-based ``col``, for messages."""
+    piece = line[col - 1: col - 1 + 80]
+    m = _GAP.search(piece)
+    if m:
+        piece = piece[: m.start()]
+    piece = piece.strip()
+    if not piece:
+        return "the end of the line"
+    if len(piece) > 40:
+        piece = piece[:40] + "..."
+    return '"' + piece + '"'
+
+
+# ----------------------------------------------------------------------------- reader
+
+
+class _BadCell(Exception):
+    def __init__(self, column: int, message: str) -> None:
+        super().__init__(message)
+        self.column = column
+        self.message = message
+
+
+def _int(tok: Token) -> int:
+    return int(tok.value)
+
+
+def _point(text: str, is_src: bool, col: int, word: str) -> int:
+    """A written point: 0..25, "bar" (25, only where a move starts) or "off" (0, only where it ends)."""
+    low = text.lower()
+    if low == "bar" and is_src:
+        return BAR
+    if low == "off" and not is_src:
+        return OFF
+    if text.isdigit() and int(text) <= 25:
+        return int(text)
+    raise _BadCell(col, f'expected a point 0..25, "bar" or "off", found "{text}" in "{word}"')
+
+
+_WORD = re.compile(r"\S+")
+_MOVEMENTS: dict[str, tuple[Step, ...]] = {}   # cache: movement text -> its steps
+
+
+def _movement(word: str, col: int) -> tuple[Step, ...]:
+    """The steps of one written movement such as ``"13/11(2)"`` or ``"bar/20*/14"``."""
+    count = 1
+    body = word
+    if word.endswith(")"):
+        i = word.rindex("(")
+        count = int(word[i + 1: -1])
+        if not 1 <= count <= MAX_REPEAT:
+            raise _BadCell(col, f'expected a repeat count 1..{MAX_REPEAT}, found "{word}"')
+        body = word[:i]
+    parts = body.split("/")
+    src = _point(parts[0], True, col, word)
+    chain: list[Step] = []
+    for part in parts[1:]:
+        if src == OFF and chain:
+            raise _BadCell(col, f'expected "off" only at the end of a move, found "{word}"')
+        hit = part.endswith("*")
+        dst = _point(part[:-1] if hit else part, False, col, word)
+        chain.append(Step(src, dst, hit))
+        src = dst
+    return tuple(chain * count)
+
+
+def _play(text: str, column: int) -> list[Step]:
+    """The Step entries of the movements ``text`` (starting at ``column``): chains and ``(n)`` expanded."""
+    steps: list[Step] = []
+    cache = _MOVEMENTS
+    for m in _WORD.finditer(text):
+        word = m.group()
+        chain = cache.get(word)
+        if chain is None:
+            chain = _movement(word, column + m.start())
+            if len(cache) < 50_000:
+                cache[word] = chain
+        steps.extend(chain)
+        if len(steps) > MAX_STEPS:
+            raise _BadCell(column + m.start(), f"expected at most {MAX_STEPS} steps in one play, found more")
+    return steps
+
+
+class _Reader:
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.match = Match(path=path, notation="mat")
+
+    # -- top level -------------------------------------------------------------------
+
+    def run(self) -> Match:
+        text = self.text
+        if not text.endswith("\n"):
+            text += "\n"
+        starts = [m.start() for m in _GAME_LINE.finditer(text)]
+        first = starts[0] if starts else len(text)
+        if first > 0:
+            self._preamble(text[:first])
+        line = 1 + text.count("\n", 0, first)
+        for i, start in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else len(text)
+            chunk = text[start:end]
+            self._game(i + 1, chunk, line - 1)
+            line += chunk.count("\n")
+        if not starts:
+            last_line = text.count("\n")
+            self.match.problems.append(Problem(
+                Loc(max(last_line, 1), 1),
+                'expected a game: a line "Game N" followed by the score line, found none'))
+        return self.match
+
+    # -- parsing helpers ---------------------------------------------------------------
+
+    def _problem(self, sink: list[Problem], game: int | None, loc: Loc, message: str) -> None:
+        if len(sink) < MAX_PROBLEMS:
+            sink.append(Problem(loc, message, game))
+        elif len(sink) == MAX_PROBLEMS:
+            sink.append(Problem(loc, "too many unreadable lines; the rest of this part is not reported", game))
+
+    def _error_problem(self, e: UnexpectedInput, line_text: str, line_no: int, context: str,
+                       sink: list[Problem], game: int | None) -> None:
+        """A Problem from a Lark error in the one-line text ``line_text`` (numbered ``line_no``)."""
+        body = line_text.rstrip("\n")
+        end_col = len(body.rstrip()) + 1
+        col = getattr(e, "column", None)
+        if isinstance(e, UnexpectedCharacters):
+            expected = set(e.allowed or ())
+        elif isinstance(e, UnexpectedToken):
+            expected = set(e.expected or ())
+            if e.token.type in ("$END", "_NL"):
+                col = end_col
+        else:                                # UnexpectedEOF
+            expected = set(getattr(e, "expected", ()) or ())
+            col = end_col
+        if not isinstance(col, int) or col < 1:
+            col = end_col
+        if context == "score_line":
+            # the whole line is what was found: point at its start
+            col = len(body) - len(body.lstrip()) + 1
+            found = " ".join(body[:200].split())
+            found = '"' + (found if len(found) <= 40 else found[:40] + "...") + '"' if found else "an empty line"
+            what = _expected_text(expected, context, body[:col - 1])
+        else:
+            what = _expected_text(expected, context, body[:col - 1])
+            found = _found_text(body, col)
+            if what == _IN_PLAY:             # inside a play: the one unreadable movement
+                word = body[col - 1: col - 1 + 41].split(maxsplit=1)
+                if word:
+                    found = '"' + (word[0] if len(word[0]) <= 40 else word[0][:40] + "...") + '"'
+        self._problem(sink, game, Loc(line_no, col), f"expected {what}, found {found}")
+
+    def _parse_line(self, line_text: str, start: str) -> Any:
+        return PARSER.parse(line_text + "\n", start=start)
+
+    # -- before the first game -----------------------------------------------------------
+
+    def _preamble(self, chunk: str) -> None:
+        try:
+            items = PARSER.parse(chunk, start="preamble")
+            for item in items:
+                if item is not None:
+                    self._preamble_item(item, 0)
+            return
+        except UnexpectedInput:
+            pass
+        for no, line in enumerate(chunk.split("\n")[:-1], 1):
+            if not line.strip():
+                continue
+            try:
+                item = self._parse_line(line, "preamble_line")
+            except UnexpectedInput as e:
+                self._error_problem(e, line, no, "preamble_line", self.match.problems, None)
+                continue
+            if item is not None:
+                self._preamble_item(item, no - 1)
+
+    def _preamble_item(self, item: tuple, line_off: int) -> None:
+        kind, toks = item
+        first = toks[0]
+        loc = Loc(first.line + line_off, first.column)
+        if kind == "match":
+            if self.match.match_length is not None:
+                self.match.problems.append(Problem(
+                    loc, f'expected one "N point match" line, found a second one "{first.value} point match"'))
+                return
+            self.match.match_length = _int(first)
+            self.match.match_loc = loc
+            return
+        value = first.value
+        m = _TAG.match(value)
+        if m:
+            key, val = m.group(1), m.group(2)
+            if key not in self.match.tags:
+                self.match.tags[key] = val
+                self.match.tag_locs[key] = loc
+            return
+        if value[1:].lstrip().startswith("["):
+            found = value if len(value) <= 40 else value[:40] + "..."
+            self.match.problems.append(Problem(loc, f"expected a tag like '; [Key \"Value\"]', found \"{found}\""))
+        # any other ";" line is a comment
+
+    # -- one game --------------------------------------------------------------------------
+
+    def _game(self, number: int, chunk: str, line_off: int) -> None:
+        header_col = len(chunk) - len(chunk.lstrip(" \t")) + 1
+        game = Game(number=number, loc=Loc(line_off + 1, header_col))
+        self.match.games.append(game)
+        try:
+            header, score, rows = PARSER.parse(chunk, start="game")
+        except UnexpectedInput:
+            self._game_by_lines(game, chunk, line_off)
+        else:
+            game.written_number = _int(header[1])
+            self._score(game, score, line_off)
+            threshold = self._threshold(score)
+            for items in rows:
+                if items:
+                    self._row(game, items, chunk, line_off, threshold)
+        self._finish(game, chunk, line_off)
+
+    def _game_by_lines(self, game: Game, chunk: str, line_off: int) -> None:
+        """Read a game that does not parse as a whole: one line at a time."""
+        lines = chunk.split("\n")[:-1]
+        sink = game.problems
+        try:
+            header = self._parse_line(lines[0], "game_header")
+            game.written_number = _int(header[1])
+        except UnexpectedInput as e:
+            self._error_problem(e, lines[0], line_off + 1, "game_header", sink, game.number)
+        threshold = DEFAULT_THRESHOLD
+        k = 1                                # the score line: the first non-blank line
+        while k < len(lines) and not lines[k].strip():
+            k += 1
+        first_row = k + 1
+        if k == len(lines):
+            self._problem(sink, game.number, Loc(line_off + 1, len(lines[0].rstrip()) + 1),
+                          'expected a score line like " Alice : 0     Bob : 0" after "Game N", '
+                          "found the end of the text")
+        else:
+            try:
+                score = self._parse_line(lines[k], "score_line")
+            except UnexpectedInput as e:
+                self._error_problem(e, lines[k], line_off + k + 1, "score_line", sink, game.number)
+                first_row = k    # no score line: the line may still be the first row
+            else:
+                self._score(game, score, line_off + k)
+                threshold = self._threshold(score)
+        for i in range(first_row, len(lines)):
+            line = lines[i]
+            if not line.strip():
+                continue
+            src = line + "\n"
+            try:
+                items = PARSER.parse(src, start="row")
+            except UnexpectedInput as e:
+                if i != k:                   # an unreadable score line is reported already
+                    self._error_problem(e, line, line_off + i + 1, "row", sink, game.number)
+                continue
+            if items:
+                self._row(game, items, src, line_off + i, threshold)
+
+    def _score(self, game: Game, toks: list[Token], line_off: int) -> None:
+        names = ["", ""]
+        scores = [0, 0]
+        side = 0
+        for tok in toks:
+            if tok.type == "NAME":
+                names[side] = tok.value.strip()
+            elif tok.type == "INT":
+                scores[side] = _int(tok)
+                side = 1
+        game.players = (names[0], names[1])
+        game.score = (scores[0], scores[1])
+        first = toks[0]
+        game.score_loc = Loc(first.line + line_off, first.column)
+
+    @staticmethod
+    def _threshold(toks: list[Token]) -> int:
+        """Columns before this are the left side on rows whose placement is not told by ``N)``."""
+        # the right-hand side starts after the first score
+        seen_int = False
+        for tok in toks:
+            if tok.type == "INT":
+                seen_int = True
+            elif seen_int:
+                col = tok.column if tok.type == "NAME" else max(tok.column - 1, 1)
+                return max((col + LEFT_CELL_COLUMN) // 2, LEFT_CELL_COLUMN + 1)
+        return DEFAULT_THRESHOLD
+
+    def _row(self, game: Game, items: list, src: str, line_off: int, threshold: int) -> None:
+        """Turn one row's items (move-number tokens and cells) into Actions."""
+        actions: list[Action] = []
+        move: int | None = None
+        after_no: Token | None = None      # the "N)" right before the current cell, if any
+        nested = False
+        for item in items:
+            if isinstance(item, Token):      # MOVE_NO
+                n = int(item.value[:-1])
+                nested = move is not None or bool(actions)
+                move = n
+                after_no = item
+                continue
+            tag, toks = item
+            first = toks[0]
+            col = first.column
+            if after_no is not None and not nested:
+                side = 0 if col - after_no.end_column <= LEFT_CELL_GAP else 1
+            elif after_no is not None:       # a second "N)" inside the row: it marks where the cell is
+                side = 0 if after_no.column < threshold else 1
+            else:
+                side = 0 if col < threshold else 1
+            after_no = None
+            try:
+                action = self._cell(tag, toks, src, line_off, move)
+            except _BadCell as bad:
+                self._problem(game.problems, game.number, Loc(first.line + line_off, bad.column), bad.message)
+                return                      # skip the whole row
+            action.player = side
+            actions.append(action)
+        game.actions.extend(actions)
+
+    def _cell(self, tag: str, toks: list[Token], src: str, line_off: int, move: int | None) -> Action:
+        first = toks[0]
+        last = toks[-1]
+        loc = Loc(first.line + line_off, first.column)
+        text = src[first.start_pos:last.end_pos]
+        if tag in ("roll", "unplayed", "cannot"):
+            action = Action(Kind.ROLL, 0, loc, move, text)
+            action.dice_loc = loc
+            value = first.value
+            if first.type == "ROLL":
+                dt = value[:2]
+                action.dice_text = dt
+                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+                if 1 <= a <= 6 and 1 <= b <= 6:
+                    action.dice = (a, b)
+                play = value[3:]
+                if tag != "roll" and play.strip():
+                    what = '"????"' if tag == "unplayed" else '"Cannot Move"'
+                    raise _BadCell(first.column + 3 + len(play) - len(play.lstrip()),
+                                   f'expected {what} right after the dice, found "{play.strip()}"')
+                if play:
+                    action.steps = _play(play, first.column + 3)
+            if tag == "unplayed":
+                action.unplayed = True
+            elif tag == "cannot":
+                action.cannot_move = True
+            return action
+        if tag == "double":
+            return Action(Kind.DOUBLE, 0, loc, move, text, value=_int(toks[2]))
+        if tag == "take":
+            return Action(Kind.TAKE, 0, loc, move, text)
+        if tag == "drop":
+            return Action(Kind.DROP, 0, loc, move, text)
+        if tag == "win":
+            return Action(Kind.WIN, 0, loc, move, text, value=_int(toks[1]),
+                          and_match=toks[-1].type == "AND_MATCH")
+        if tag == "resign":
+            value = _int(toks[1]) if len(toks) > 1 else None
+            return Action(Kind.RESIGN, 0, loc, move, text, value=value)
+        # "Losses N point"
+        return Action(Kind.RESIGN, 0, loc, move, text, value=_int(toks[1]))
+
+    def _finish(self, game: Game, chunk: str, line_off: int) -> None:
+        acts = game.actions
+        for i in range(len(acts) - 1):
+            a, b = acts[i], acts[i + 1]
+            if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
+                    and a.text[:6].lower() == "losses"):
+                a.player = 1 - b.player
+        # the last non-blank line of the game's text
+        body = chunk.rstrip()
+        game.end_loc = Loc(line_off + 1 + body.count("\n"), 1)
+
+
+def read(text: str, path: str = "") -> Match:
+    """Read Jellyfish match text.  Never raises: what cannot be read becomes a Problem."""
+    try:
+        return _Reader(_normalise(text), path).run()
+    except Exception as exc:  # a bug in this reader must not take the caller down
+        match = Match(path=path, notation="mat")
+        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        return match

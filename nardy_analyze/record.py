@@ -1,0 +1,120 @@
+"""Notation-neutral record model: Match -> Game -> Action.
+
+A record is what a file *says*, not what the rules make of it: nothing here
+checks legality.  Readers (``nardy_analyze.notation``) build these objects and
+keep the line and column of every piece so that findings can point at text;
+the replayer (``nardy_analyze.replay``) walks them through the engine.
+
+Point numbers are always in the acting player's own numbering
+(24 = farthest point, 1 = deepest point of home), with ``BAR`` (25) and
+``OFF`` (0) as in the common conventions of RULES.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+BAR = 25
+OFF = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """A place in the source text: 1-based line and column."""
+
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One written movement ``src/dst`` (possibly spanning several dice, e.g. ``13/6`` for 61).
+
+    ``hit`` is the ``*`` marker as written (a hint, not a rule).
+    """
+
+    src: int
+    dst: int
+    hit: bool = False
+
+
+class Kind(str, Enum):
+    ROLL = "roll"          # a roll and the play written after it (possibly nothing)
+    DOUBLE = "double"      # "Doubles => N"
+    TAKE = "take"          # "Takes"
+    DROP = "drop"          # "Drops"
+    WIN = "win"            # "Wins N point(s) [and the match]"
+    RESIGN = "resign"      # "Resigns" / "Losses N point(s)": the actor gives up
+
+
+@dataclass(slots=True)
+class Action:
+    """One cell of a record: something one player did.
+
+    ``player`` is 0 for the first player named on the game's score line, 1 for the second.
+    """
+
+    kind: Kind
+    player: int
+    loc: Loc
+    move: int | None = None          # the move number of the row, when the row has one
+    text: str = ""                   # the cell as written, for messages
+    # ROLL
+    dice: tuple[int, int] | None = None   # as written (high-low or low-high); None when unknown
+    dice_text: str = ""              # e.g. "53", "00", "7x" (kept to report bad dice)
+    dice_loc: Loc | None = None
+    steps: list[Step] = field(default_factory=list)
+    unplayed: bool = False           # "????": the roll was never played
+    cannot_move: bool = False        # "Cannot Move" written
+    # DOUBLE: the cube value offered;  WIN / RESIGN: the points
+    value: int | None = None
+    and_match: bool = False
+
+
+@dataclass(slots=True)
+class Problem:
+    """A place where the text could not be read."""
+
+    loc: Loc
+    message: str
+    game: int | None = None
+
+
+@dataclass(slots=True)
+class Game:
+    number: int                      # 1-based order of the game in the file (not the written number)
+    loc: Loc                         # the "Game N" header
+    written_number: int | None = None
+    players: tuple[str, str] = ("", "")
+    score: tuple[int, int] | None = None   # the score line at the start of the game
+    score_loc: Loc | None = None
+    actions: list[Action] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # text not readable inside this game
+    end_loc: Loc | None = None       # last line of the game's text
+
+    @property
+    def broken(self) -> bool:
+        return bool(self.problems)
+
+
+@dataclass(slots=True)
+class Match:
+    path: str
+    notation: str
+    tags: dict[str, str] = field(default_factory=dict)     # header tags, keys as written
+    tag_locs: dict[str, Loc] = field(default_factory=dict)
+    match_length: int | None = None  # 0 = money session; None = not stated
+    match_loc: Loc | None = None
+    games: list[Game] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # problems outside any game
+
+    def tag(self, key: str, default: str | None = None) -> str | None:
+        """Header tag by case-insensitive key (``CubeLimit`` = ``Cubelimit``)."""
+        k = key.casefold().replace(" ", "")
+        for name, value in self.tags.items():
+            if name.casefold().replace(" ", "") == k:
+                return value
+        return default

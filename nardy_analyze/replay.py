@@ -1,0 +1,354 @@
+"""Walk a record through the rules engine; yield findings (what breaks a rule) and events (what happened).
+
+The replayer knows the record model and the engine, nothing of notations or output formats.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .engine import Variant, borne_off, fmt_steps
+from .engine.core import Pos
+from .engine.judge import judge
+from .record import Action, Game, Kind, Loc, Match
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(slots=True)
+class Finding:
+    rule: str
+    message: str
+    path: str
+    line: int
+    column: int
+    severity: str = ERROR
+    game: int | None = None
+    move: int | None = None
+    player: str | None = None
+    side: int | None = None
+    # for --explain: the position before the action (mover first) and the legal alternatives
+    position: Pos | None = None
+    dice: tuple[int, int] | None = None
+    alternatives: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "line": self.line, "column": self.column, "game": self.game,
+            "move": self.move, "player": self.player, "rule": self.rule,
+            "severity": self.severity, "message": self.message,
+        }
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened in a game, for statistics: kind is roll, hit, enter, bear_off,
+    double, take, drop, result."""
+
+    kind: str
+    game: int
+    side: int
+    player: str
+    move: int | None = None
+    value: int | None = None          # points for result, cube value for double/take/drop, pips for roll
+    dice: tuple[int, int] | None = None
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class GameReport:
+    number: int
+    players: tuple[str, str]
+    turns: int = 0
+    winner: int | None = None
+    points: int | None = None
+    how: str | None = None            # bearoff, drop, resign
+
+
+@dataclass(slots=True)
+class MatchReport:
+    path: str
+    notation: str
+    variant: str
+    games: list[GameReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == ERROR for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f.severity == WARNING for f in self.findings)
+
+    @property
+    def turns(self) -> int:
+        return sum(g.turns for g in self.games)
+
+
+class _GameReplay:
+    """State of one game under replay."""
+
+    def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
+                 need: tuple[int, int] | None = None):
+        self.rep, self.v, self.g = rep, variant, game
+        self.rules = variant.rules
+        a, b = self.rules.initial()
+        self.pos = [a, b]
+        self.cube, self.owner = 1, None
+        self.pending: Action | None = None   # an unanswered double
+        self.crawford = crawford
+        self.money = money
+        self.need = need                     # match play: points each side still needs to win the match
+        self.rep_score = (0, 0)              # the score at the start of the game (match play)
+        self.cube_turned = False
+        self.rolls = 0
+        self.last: Action | None = None      # the previous action
+        self.ended: tuple[str, int, int] | None = None   # (how, winner side, points)
+        self.declared: tuple[int, int, Action] | None = None  # (winner side, points, cell)
+        self.report = GameReport(game.number, game.players)
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def name(self, side: int) -> str:
+        n = self.g.players[side] if side in (0, 1) else ""
+        return n or f"player {side + 1}"
+
+    def find(self, rule: str, msg: str, a: Action | None = None, loc: Loc | None = None,
+             severity: str = ERROR, **extra) -> None:
+        loc = loc or (a.loc if a else self.g.loc)
+        self.rep.findings.append(Finding(
+            rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
+            a.move if a else None, self.name(a.player) if a else None, a.player if a else None, **extra))
+
+    def event(self, kind: str, a: Action, **kw) -> None:
+        self.rep.events.append(Event(kind, self.g.number, a.player, self.name(a.player), a.move, **kw))
+
+    # -- actions -------------------------------------------------------------------------------------
+    def run(self, actions: list[Action]) -> None:
+        for i, a in enumerate(actions):
+            nxt = actions[i + 1] if i + 1 < len(actions) else None
+            if self.ended and a.kind in (Kind.ROLL, Kind.DOUBLE, Kind.TAKE):
+                self.find("result-mismatch", f"{a.text!r} written after the game was already over "
+                          f"({self.ended[0]})", a)
+                break
+            getattr(self, "on_" + a.kind.value)(a, nxt)
+            self.last = a
+        self.finish(actions)
+
+    def on_roll(self, a: Action, nxt: Action | None) -> None:
+        p = a.player
+        if self.pending is not None:
+            self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
+                      f"and the double was neither taken nor dropped", self.pending)
+            self.pending = None
+        if self.last is not None and self.last.kind == Kind.ROLL and self.last.player == p:
+            self.find("parse-error", f"{self.name(p)} rolls twice in a row", a, severity=WARNING)
+        if a.unplayed:
+            return
+        dice = a.dice
+        if dice is None or not all(1 <= d <= 6 for d in dice):
+            self.find("dice-mismatch", f"roll {a.dice_text!r} is not two dice 1-6", a, loc=a.dice_loc)
+            me, opp = self.pos[p], self.pos[1 - p]
+            return
+        self.rolls += 1
+        self.report.turns += 1
+        d1, d2 = max(dice), min(dice)
+        if self.rolls == 1 and d1 == d2 and not getattr(self.rules, "opening_double_allowed", True):
+            self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
+                      f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
+        self.event("roll", a, dice=(d1, d2), value=d1 * 4 if d1 == d2 else d1 + d2)
+        me, opp = self.pos[p], self.pos[1 - p]
+        steps = [(s.src, s.dst) for s in a.steps]
+        verdict = judge(self.rules, me, opp, d1, d2, steps)
+        for rule, msg in verdict.problems:
+            if rule == "max-dice" and not a.steps and nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN):
+                continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
+            if rule == "max-dice" and not a.steps and nxt is None:
+                continue  # the record stops here: an unfinished game, not an unused roll
+            self.find(rule, msg, a, position=(me, opp), dice=(d1, d2),
+                      alternatives=verdict.playset.example(6))
+        m2, o2 = verdict.after
+        self.pos[p], self.pos[1 - p] = m2, o2
+        for _ in range(verdict.hits):
+            self.event("hit", a)
+        for _ in range(verdict.entered):
+            self.event("enter", a)
+        for _ in range(verdict.borne_off):
+            self.event("bear_off", a)
+        if borne_off(m2) == 15 and not self.ended:
+            level = self.rules.win_level(m2, o2)
+            self.ended = ("bearoff", p, self.stake(level))
+
+    def stake(self, level: int) -> int:
+        if self.v.opt("scoring") == "nardy500":
+            return 500 * level
+        if self.money and self.v.opt("jacoby") and not self.cube_turned:
+            level = 1
+        return self.cube * level
+
+    def on_double(self, a: Action, nxt: Action | None) -> None:
+        p = a.player
+        why = None
+        if not self.v.opt("cube") or self.v.opt("scoring") == "nardy500":
+            why = "this game is played without the doubling cube"
+        elif self.crawford:
+            why = "this is the Crawford game: nobody may double"
+        elif self.owner is not None and self.owner != p:
+            why = f"{self.name(self.owner)} owns the cube at {self.cube}"
+        elif self.pending is not None:
+            why = "a double is already waiting for an answer"
+        elif self.last is not None and self.last.kind == Kind.ROLL and self.last.player == p:
+            why = "a double comes before rolling, not after"
+        limit = self.v.opt("cube_limit")
+        if why is None and limit and self.cube * 2 > limit:
+            why = f"the cube limit is {limit}"
+        if why:
+            self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}: {why}", a)
+        elif a.value is not None and a.value != self.cube * 2:
+            self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}, but the cube stands at {self.cube}: "
+                      f"a double offers {self.cube * 2}", a)
+        self.pending = a
+        self.event("double", a, value=self.cube * 2)
+
+    def _answer(self, a: Action, word: str) -> Action | None:
+        d = self.pending
+        if d is None or d.player == a.player:
+            self.find("cube-response", f"{self.name(a.player)} {word} but no double was offered", a)
+            return None
+        self.pending = None
+        return d
+
+    def on_take(self, a: Action, nxt: Action | None) -> None:
+        if self._answer(a, "takes"):
+            self.cube *= 2
+            self.owner = a.player
+            self.cube_turned = True
+            self.event("take", a, value=self.cube)
+
+    def on_drop(self, a: Action, nxt: Action | None) -> None:
+        d = self._answer(a, "drops")
+        if d:
+            self.event("drop", a, value=self.cube)
+            if not self.ended:
+                self.ended = ("drop", d.player, self.stake(1) if self.v.opt("scoring") != "nardy500" else 500)
+
+    def on_win(self, a: Action, nxt: Action | None) -> None:
+        if self.declared is None:
+            self.declared = (a.player, a.value if a.value is not None else 0, a)
+
+    def on_resign(self, a: Action, nxt: Action | None) -> None:
+        if self.declared is None:
+            w = 1 - a.player
+            if nxt is not None and nxt.kind == Kind.WIN:
+                return  # the Wins cell that follows says who won and how much
+            self.declared = (w, a.value if a.value is not None else 0, a)
+
+    # -- end of game ----------------------------------------------------------------------------------
+    def finish(self, actions: list[Action]) -> None:
+        if self.pending is not None and not self.ended:
+            self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
+                      f"and the double was neither taken nor dropped", self.pending)
+        decl, ended = self.declared, self.ended
+        last = actions[-1] if actions else None
+        if decl is None:
+            if ended:
+                how, w, pts = ended
+                self.set_result(w, pts, how)
+                if not self.g.broken:
+                    self.find("result-mismatch", f"the game ended ({how}: {self.name(w)} wins {pts}) "
+                              f"but no result is written", last, severity=WARNING)
+            elif actions and not self.g.broken:
+                self.find("result-mismatch", "the game ends without a result (unfinished record?)", last,
+                          severity=WARNING)
+            return
+        w, pts, cell = decl
+        if ended:
+            how, ew, epts = ended
+            if w != ew:
+                self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(ew)} "
+                          f"won ({how})", cell)
+            elif not self.credited(pts, epts, w):
+                self.find("result-mismatch", f"declared {pts} point(s); {self._explain_stake(how, ew)} "
+                          f"gives {epts}", cell)
+            self.set_result(ew, pts, how)
+            return
+        # A resignation (or a timeout): the points must be a level the loser could still lose.
+        loser = 1 - w
+        win_side, lose_side = self.pos[w], self.pos[loser]
+        top = self.rules.max_level(win_side, lose_side)
+        levels = {self.stake(k): k for k in range(1, top + 1)}
+        if not any(self.credited(pts, full, w) for full in levels):
+            allowed = ", ".join(str(x) for x in sorted(levels))
+            self.find("result-mismatch", f"declared {pts} point(s) for a resignation; with the cube at "
+                      f"{self.cube} and the position on the board the possible results are {allowed}", cell)
+        self.set_result(w, pts, "resign")
+
+    def credited(self, declared: int, full: int, w: int) -> bool:
+        """Declared points agree with the full result.  In match play, records may credit less when the
+        win ends the match: the points the winner needed (``Wins 3 point and the match`` for a gammon at
+        cube 2 from 2-away), or the match length (BackgammonGalaxy writes ``Wins 3 point and the match``
+        in a 3-point match whatever the score).  See docs/rules.md."""
+        if declared == full:
+            return True
+        if self.need is None or full < self.need[w]:
+            return False
+        length = self.need[w] + self.rep_score[w]
+        return declared in (self.need[w], length) and declared < full
+
+    def _explain_stake(self, how: str, w: int) -> str:
+        if how == "drop":
+            return f"a dropped double at cube {self.cube}"
+        level = self.rules.win_level(self.pos[w], self.pos[1 - w])
+        name = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[level]
+        return f"{name} at cube {self.cube}"
+
+    def set_result(self, w: int, pts: int, how: str) -> None:
+        r = self.report
+        r.winner, r.points, r.how = w, pts, how
+        self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
+
+
+def replay(match: Match, variant: Variant) -> MatchReport:
+    """Replay every game of ``match``; parse problems become ``parse-error`` findings."""
+    rep = MatchReport(match.path, match.notation, variant.name)
+    for pr in match.problems:
+        rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
+                                    game=pr.game))
+    length = match.match_length or 0
+    crawford_rule = variant.opt("crawford") and length > 0
+    crawford_done = False
+    score = [0, 0]
+    for game in match.games:
+        for pr in game.problems:
+            rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
+                                        game=game.number))
+        after_match = length > 0 and max(score) >= length
+        if game.score is not None:
+            if after_match:
+                rep.findings.append(Finding(
+                    "match-score", f"game {game.number} follows the end of the {length}-point match "
+                    f"(score {score[0]}-{score[1]})", match.path, (game.score_loc or game.loc).line,
+                    (game.score_loc or game.loc).column, WARNING, game.number))
+            elif list(game.score) != score:
+                loc = game.score_loc or game.loc
+                rep.findings.append(Finding(
+                    "match-score", f"the score line says {game.score[0]}-{game.score[1]}; the earlier results "
+                    f"give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
+            score = list(game.score)
+        is_crawford = False
+        if crawford_rule and not crawford_done and not after_match and length - 1 in score:
+            is_crawford = crawford_done = True
+        need = (length - score[0], length - score[1]) if length > 0 else None
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need)
+        gr.rep_score = (score[0], score[1])
+        actions = game.actions
+        if game.problems:   # replay a broken game only up to the unreadable text
+            first_bad = min(p.loc.line for p in game.problems)
+            actions = [a for a in actions if a.loc.line < first_bad]
+        gr.run(actions)
+        rep.games.append(gr.report)
+        if gr.report.winner is not None and gr.report.points is not None:
+            score[gr.report.winner] += gr.report.points
+    return rep

@@ -1,0 +1,112 @@
+"""Render replay results: compiler-style text, one JSON document, explanations with the board."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .board import diagram
+from .replay import ERROR, Finding, MatchReport
+
+JSON_SCHEMA_VERSION = 1
+
+
+@dataclass
+class RunResult:
+    """Everything one ``validate`` run produced."""
+
+    reports: list[MatchReport] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, why)
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.reports for f in r.findings]
+
+    def summary(self) -> dict[str, int]:
+        return {
+            "files": len(self.reports),
+            "games": sum(len(r.games) for r in self.reports),
+            "turns": sum(r.turns for r in self.reports),
+            "errors": sum(r.errors for r in self.reports),
+            "warnings": sum(r.warnings for r in self.reports),
+        }
+
+
+def finding_line(f: Finding) -> str:
+    where = f"{f.path}:{f.line}:{f.column}"
+    ctx = []
+    if f.game is not None:
+        ctx.append(f"game {f.game}")
+    if f.move is not None:
+        ctx.append(f"move {f.move}")
+    if f.player:
+        ctx.append(f.player)
+    tail = f" [{', '.join(ctx)}]" if ctx else ""
+    sev = "" if f.severity == ERROR else f"{f.severity}: "
+    return f"{where}: {f.rule}: {sev}{f.message}{tail}"
+
+
+def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
+    out = []
+    if f.position is not None:
+        opp_name = "opponent"
+        if report is not None and f.game is not None and f.side is not None:
+            g = next((g for g in report.games if g.number == f.game), None)
+            if g:
+                opp_name = g.players[1 - f.side] or f"player {2 - f.side}"
+        dice = f" to play {f.dice[0]}{f.dice[1]}" if f.dice else ""
+        out.append(f"position before the play{dice}:")
+        out += ["  " + ln for ln in diagram(f.position, f.player or "mover", opp_name)]
+    if f.alternatives:
+        out.append("legal plays include: " + "; ".join(f.alternatives))
+    return ["    | " + ln for ln in out]
+
+
+def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool = False) -> None:
+    def paint(s: str, code: str) -> str:
+        return f"\x1b[{code}m{s}\x1b[0m" if color else s
+
+    for r in run.reports:
+        for f in r.findings:
+            line = finding_line(f)
+            if color:
+                head, _, rest = line.partition(f": {f.rule}: ")
+                code = "31" if f.severity == ERROR else "33"
+                line = f"{paint(head, '1')}: {paint(f.rule, code)}: {rest}"
+            out.write(line + "\n")
+            if explain:
+                for ln in explain_lines(f, r):
+                    out.write(ln + "\n")
+    s = run.summary()
+    verdict = "no errors" if not s["errors"] else f"{s['errors']} error(s)"
+    out.write(paint(
+        f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {verdict}, "
+        f"{s['warnings']} warning(s)", "1") + "\n")
+
+
+def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
+    findings = []
+    for r in run.reports:
+        for f in r.findings:
+            d = f.as_dict()
+            if explain and f.position is not None:
+                d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
+                d["alternatives"] = f.alternatives
+            findings.append(d)
+    return {
+        "version": JSON_SCHEMA_VERSION,
+        "summary": run.summary(),
+        "files": [
+            {"path": r.path, "notation": r.notation, "variant": r.variant, "games": len(r.games),
+             "errors": r.errors, "warnings": r.warnings}
+            for r in run.reports
+        ],
+        "findings": findings,
+        "unreadable": [{"path": p, "message": m} for p, m in run.unreadable],
+    }
+
+
+def write_json(run: RunResult, out: TextIO, explain: bool = False) -> None:
+    json.dump(to_json(run, explain), out, ensure_ascii=False, indent=1)
+    out.write("\n")
