@@ -236,7 +236,18 @@ class _GameReplay:
 
     def on_win(self, a: Action, nxt: Action | None) -> None:
         if self.declared is None:
-            self.declared = (a.player, a.value if a.value is not None else 0, a)
+            pts = a.value if a.value is not None else 0
+            self.declared = (self.winner_of(a, pts), pts, a)
+
+    def winner_of(self, a: Action, pts: int) -> int:
+        """The side a ``Wins`` cell names.  Its column, unless it says ``and the match`` and only the other
+        side's score reaches the match length with these points (some sites write every unnumbered
+        ``Wins`` line in the left column)."""
+        if a.and_match and self.need is not None:
+            reach = [s for s in (0, 1) if pts >= self.need[s]]
+            if len(reach) == 1:
+                return reach[0]
+        return a.player
 
     def on_resign(self, a: Action, nxt: Action | None) -> None:
         if self.declared is None:
