@@ -65,7 +65,8 @@ class Backgammon:
         """
         where = "the bar" if src == BAR else f"point {src}"
         if src != BAR and me[24]:
-            return "bar-first", f"{src}/{'off' if dst == OFF else dst} moved while {me[24]} checker(s) wait on the bar"
+            return "bar-first", (f"moved while {me[24]} checker(s) wait on the bar; every checker on the bar "
+                                f"must enter first")
         if me[24 if src == BAR else src - 1] == 0:
             return "no-checker", f"no checker of the mover on {where}"
         if dst != OFF and _opp_count(opp, dst) >= 2:

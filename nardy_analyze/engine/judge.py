@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from .core import BAR, OFF, PlaySet, Pos, Rules, Side, fmt_point, fmt_steps, generate
+from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, fmt_point, fmt_steps, generate
 
 
 @dataclass(slots=True)
 class Verdict:
     after: Pos                                   # the position as recorded (physically applied)
-    playset: PlaySet
+    playset: PlaySet | None                      # None when the play used every number (no need to list)
     problems: list[tuple[str, str]] = field(default_factory=list)   # (rule id, message)
     hits: int = 0
     borne_off: int = 0
@@ -60,13 +60,11 @@ def _walk(rules: Rules, me: Side, opp: Side, src: int, dst: int, seq: tuple[int,
         nxt = OFF if (i == len(seq) - 1 and dst == OFF) else (cur - die if cur != BAR else 25 - die)
         if nxt < 0:
             nxt = OFF
-        if legal_only:
-            if (cur, nxt) not in set(rules.single_steps(me, opp, die)):
+        prob = rules.step_problem(me, opp, cur, nxt, die)
+        if prob:
+            if legal_only:
                 return None
-        else:
-            prob = rules.step_problem(me, opp, cur, nxt, die)
-            if prob:
-                return me, opp, hits, prob
+            return me, opp, hits, prob
         me, opp, hit = rules.apply(me, opp, cur, nxt)
         hits += hit
         cur = nxt
@@ -180,6 +178,15 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
 
 def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple[int, int]],
           playset: PlaySet | None = None) -> Verdict:
+    steps = list(steps)
+    if playset is None and len(steps) <= 4:
+        # Fast path: written steps that legally use every number of the roll form a legal play
+        # (nothing can use more numbers, and the larger-die rule only matters when one is used).
+        full = dice_sequence(d1, d2)
+        for m, o, hits, used in _realise(rules, me, opp, full, steps, False):
+            if len(used) == len(full):
+                return Verdict((m, o), None, [], hits, _off(me, m), _entered(me, m, steps), used)
+            break
     ps = playset or generate(rules, me, opp, d1, d2)
     dice = ps.dice
     dice_text = f"{d1}{d2}"
