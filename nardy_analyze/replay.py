@@ -9,11 +9,14 @@ from typing import Any, Iterator
 
 from .engine import Variant, borne_off, fmt_steps
 from .engine.core import Pos
-from .engine.judge import judge
+from .engine.judge import _physical, judge
 from .record import Action, Game, Kind, Loc, Match
 
 ERROR = "error"
 WARNING = "warning"
+# Rules about checker plays: after one of these the replay follows the record, not the rules.
+POSITION_RULES = frozenset({"dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early",
+                            "bear-off-inexact", "max-dice", "larger-die"})
 
 
 @dataclass(slots=True)
@@ -109,6 +112,7 @@ class _GameReplay:
         self.ended: tuple[str, int, int] | None = None   # (how, winner side, points)
         self.declared: tuple[int, int, Action] | None = None  # (winner side, points, cell)
         self.report = GameReport(game.number, game.players)
+        self.first_error: int | None = None  # line of the first illegal play: later positions may be off
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -118,6 +122,11 @@ class _GameReplay:
     def find(self, rule: str, msg: str, a: Action | None = None, loc: Loc | None = None,
              severity: str = ERROR, **extra) -> None:
         loc = loc or (a.loc if a else self.g.loc)
+        if severity == ERROR and rule in POSITION_RULES:
+            if self.first_error is not None and self.first_error < loc.line:
+                msg += f" (the position may be off since the illegal play at line {self.first_error})"
+            elif self.first_error is None:
+                self.first_error = loc.line
         self.rep.findings.append(Finding(
             rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
             a.move if a else None, self.name(a.player) if a else None, a.player if a else None, **extra))
@@ -150,7 +159,9 @@ class _GameReplay:
         dice = a.dice
         if dice is None or not all(1 <= d <= 6 for d in dice):
             self.find("dice-mismatch", f"roll {a.dice_text!r} is not two dice 1-6", a, loc=a.dice_loc)
-            me, opp = self.pos[p], self.pos[1 - p]
+            # go on from the play as written, where physically possible, as after any illegal play
+            (self.pos[p], self.pos[1 - p]), _ = _physical(self.rules, self.pos[p], self.pos[1 - p],
+                                                          [(s.src, s.dst) for s in a.steps])
             return
         self.rolls += 1
         self.report.turns += 1

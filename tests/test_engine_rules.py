@@ -125,3 +125,16 @@ def test_variant_value():
     assert v.opt("crawford") is False and v.opt("cube") is True
     with pytest.raises(ValueError):
         get_variant("chess")
+
+
+def test_combined_move_hits_only_where_written():
+    # An opposing blot on our 12 point: 61 written 13/6 can pass via 7 (no hit) or via 12 (hit).
+    opp = side({13: 1, 24: 2, 8: 3, 6: 5, 11: 4})
+    for steps, bar in (([(13, 6)], 0), ([(13, 12), (12, 6)], 1)):
+        v = verdict(START, opp, (6, 1), steps)
+        assert v.legal
+        assert v.after[1][24] == bar, steps
+    # the only way through hits: 13/7 is blocked, so 13/12*/6 is forced
+    opp_block = side({13: 1, 18: 2, 24: 2, 8: 3, 6: 5, 11: 2})
+    v = verdict(START, opp_block, (6, 1), [(13, 6)])
+    assert v.legal and v.after[1][24] == 1

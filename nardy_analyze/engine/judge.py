@@ -182,11 +182,22 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
     if playset is None and len(steps) <= 4:
         # Fast path: written steps that legally use every number of the roll form a legal play
         # (nothing can use more numbers, and the larger-die rule only matters when one is used).
+        # A combined move (13/6 for 61) may pass a blot: prefer the way that hits only where written.
         full = dice_sequence(d1, d2)
-        for m, o, hits, used in _realise(rules, me, opp, full, steps, False):
-            if len(used) == len(full):
-                return Verdict((m, o), None, [], hits, _off(me, m), _entered(me, m, steps), used)
-            break
+        counted = _by_counts(rules, me, opp, steps)
+        first = None
+        for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False)):
+            if len(used) != len(full):
+                break
+            if counted is None or (m, o) == counted:
+                first = (m, o, hits, used)
+                break
+            first = first or (m, o, hits, used)
+            if n >= 16:
+                break
+        if first is not None:
+            m, o, hits, used = first
+            return Verdict((m, o), None, [], hits, _off(me, m), _entered(me, m, steps), used)
     ps = playset or generate(rules, me, opp, d1, d2)
     dice = ps.dice
     dice_text = f"{d1}{d2}"
