@@ -106,9 +106,35 @@ def validate_match(match: Match, variant: str = "backgammon", options: dict[str,
     return replay(match, v)
 
 
+def _validate_file(path: str, explicit: bool, variant: str, options: dict[str, Any] | None,
+                   data: bytes | None = None) -> tuple[str, Any]:
+    """One file: ("report", MatchReport) | ("unreadable", message) | ("skipped", path)."""
+    if data is None:
+        try:
+            data = read_bytes(path)
+        except InputError as e:
+            return "unreadable", str(e)
+    shown = "<stdin>" if path == "-" else path
+    match = parse_record(data, shown)
+    if not explicit and not match.games and not mat.looks_like_mat(mat.decode(data[:4096])):
+        return "skipped", path
+    if not match.games and not match.problems:
+        match.problems.append(Problem(Loc(1, 1), "no game found: expected a Jellyfish match "
+                                      "(\"N point match\" and \"Game 1\" headers)"))
+    return "report", validate_match(match, variant, options)
+
+
+def _validate_star(args):
+    return _validate_file(*args)
+
+
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
-                   progress: Callable[[str], None] | None = None) -> RunResult:
-    """Validate files and folders.  Paths that cannot be read are listed in ``run.unreadable``."""
+                   progress: Callable[[str], None] | None = None, jobs: int | None = None) -> RunResult:
+    """Validate files and folders.  Paths that cannot be read are listed in ``run.unreadable``.
+
+    ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
+    Results come in the order of the files, whatever the number of workers.
+    """
     run = RunResult()
     files: list[tuple[str, bool]] = []
     for p in paths:
@@ -116,24 +142,32 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
             files.extend(discover([p]))
         except InputError as e:
             run.unreadable.append((p, str(e)))
-    for path, explicit in files:
-        if progress:
-            progress(path)
-        try:
-            data = read_bytes(path)
-        except InputError as e:
-            run.unreadable.append((path, str(e)))
-            continue
-        shown = "<stdin>" if path == "-" else path
-        match = parse_record(data, shown)
-        if not explicit and not match.games and not mat.looks_like_mat(mat.decode(data[:4096])):
-            run.skipped.append(path)
-            continue
-        if not match.games and not match.problems:
-            match.problems.append(Problem(Loc(1, 1), "no game found: expected a Jellyfish match "
-                                          "(\"N point match\" and \"Game 1\" headers)"))
-        run.reports.append(validate_match(match, variant, options))
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, 8) if len(files) >= 32 else 1
+    work = [(path, explicit, variant, options) for path, explicit in files]
+    if jobs > 1 and not any(p == "-" for p, _ in files):
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = pool.map(_validate_star, work, chunksize=8)
+            for (path, _), result in zip(files, results):
+                _collect(run, path, result, progress)
+    else:
+        for item in work:
+            _collect(run, item[0], _validate_file(*item), progress)
     return run
+
+
+def _collect(run: RunResult, path: str, result: tuple[str, Any], progress) -> None:
+    if progress:
+        progress(path)
+    kind, value = result
+    if kind == "report":
+        run.reports.append(value)
+    elif kind == "unreadable":
+        run.unreadable.append((path, value))
+    else:
+        run.skipped.append(path)
 
 
 def parse_rule_options(variant: str, items: list[str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import typer
 from . import __version__
 from .analyze import parse_rule_options, validate_paths
 from .engine import UnknownVariant, get_variant
-from .report import write_json, write_text
+from .report import write_json, write_sarif, write_text
 
 app = typer.Typer(
     add_completion=False,
@@ -27,6 +27,7 @@ app = typer.Typer(
 class Format(str, Enum):
     text = "text"
     json = "json"
+    sarif = "sarif"
 
 
 def _version(value: bool) -> None:
@@ -51,7 +52,7 @@ def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Record files or folders (searched recursively for .mat/.txt); "
                                            "'-' reads standard input."),
-    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text or as one JSON document."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
     variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
@@ -62,6 +63,8 @@ def validate(
                                           help="Write the report to this file (written whole or not at all)."),
     color: Optional[bool] = typer.Option(None, "--color/--no-color",
                                          help="Colour the text report (default: only on a terminal)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Worker processes (default: one per core for 32+ files)."),
 ) -> None:
     """Validate transcripts: every move replayed against the rules.
 
@@ -80,23 +83,26 @@ def validate(
         bar = _Progress()
         progress = bar.step
     try:
-        run = validate_paths(paths, variant, options, progress=progress)
+        run = validate_paths(paths, variant, options, progress=progress, jobs=jobs)
     finally:
         if bar:
             bar.close()
     for path, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
 
-    if output is None:
-        out = sys.stdout
+    def render(fh, tty: bool = False) -> None:
         if format == Format.json:
-            write_json(run, out, explain)
+            write_json(run, fh, explain)
+        elif format == Format.sarif:
+            write_sarif(run, fh)
         else:
-            use_color = color if color is not None else (out.isatty() and not os.environ.get("NO_COLOR"))
-            write_text(run, out, explain, bool(use_color))
+            use_color = color if color is not None else (tty and not os.environ.get("NO_COLOR"))
+            write_text(run, fh, explain, bool(use_color))
+
+    if output is None:
+        render(sys.stdout, sys.stdout.isatty())
     else:
-        _write_atomically(output, lambda fh: write_json(run, fh, explain) if format == Format.json
-                          else write_text(run, fh, explain, False))
+        _write_atomically(output, render)
 
     if run.unreadable:
         raise typer.Exit(2)
@@ -141,6 +147,18 @@ class _Progress:
         if self.shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+
+
+@app.command("rules")
+def rules_cmd() -> None:
+    """List the rule ids that findings name, with what each means."""
+    from .rules import CHECKED, RULES
+
+    width = max(map(len, RULES))
+    for rid, text in RULES.items():
+        mark = " " if rid in CHECKED else "*"
+        typer.echo(f"{rid:<{width}} {mark} {text}")
+    typer.echo("\n* planned: checked once long nardy, Gul bara and clock times are supported")
 
 
 def run() -> None:

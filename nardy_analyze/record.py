@@ -72,6 +72,8 @@ class Action:
     # DOUBLE: the cube value offered;  WIN / RESIGN: the points
     value: int | None = None
     and_match: bool = False
+    # Seconds the action took on the clock, where the notation records it (time-limit rule)
+    clock: float | None = None
 
 
 @dataclass(slots=True)

@@ -107,6 +107,44 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
     }
 
 
+def to_sarif(run: RunResult) -> dict[str, Any]:
+    """SARIF 2.1.0, for code-scanning tools: one run, the rule ids as the driver's rules."""
+    from . import __version__
+    from .rules import RULES
+
+    ids = list(RULES)
+    results = []
+    for r in run.reports:
+        for f in r.findings:
+            results.append({
+                "ruleId": f.rule,
+                "ruleIndex": ids.index(f.rule) if f.rule in RULES else -1,
+                "level": "error" if f.severity == ERROR else "warning",
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": f.path},
+                    "region": {"startLine": f.line, "startColumn": f.column},
+                }}],
+                "properties": {"game": f.game, "move": f.move, "player": f.player},
+            })
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "nardy-analyze", "version": __version__,
+                "rules": [{"id": k, "shortDescription": {"text": v}} for k, v in RULES.items()],
+            }},
+            "results": results,
+        }],
+    }
+
+
+def write_sarif(run: RunResult, out: TextIO) -> None:
+    json.dump(to_sarif(run), out, ensure_ascii=False, indent=1)
+    out.write("\n")
+
+
 def write_json(run: RunResult, out: TextIO, explain: bool = False) -> None:
     json.dump(to_json(run, explain), out, ensure_ascii=False, indent=1)
     out.write("\n")

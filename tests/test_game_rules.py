@@ -20,7 +20,7 @@ import pytest
 
 from nardy_analyze import analyze
 from nardy_analyze.board import diagram
-from nardy_analyze.engine import borne_off, generate
+from nardy_analyze.engine import borne_off, fmt_steps, generate
 from nardy_analyze.engine.backgammon import START, Backgammon
 from nardy_analyze.notation import mat
 from nardy_analyze.record import Kind
@@ -421,6 +421,28 @@ def test_taker_redoubles_out_of_turn():
     has(f, "Bob doubles to 4")
 
 
+def test_double_before_the_opening_roll():
+    """The opening roll decides who plays first; nobody owns a turn to double in before it."""
+    m = MatRec()
+    g = m.game()
+    d = g.double(0)
+    g.take(1)
+    g.rolls(OPENING)
+    g.cell(1, wins(2))
+    f = only(check(m), "cube-illegal")
+    at(f, g, d)
+    has(f, "before the opening roll")
+    # the first player's first own turn after the opening is the earliest double
+    m = MatRec()
+    g = m.game()
+    g.rolls(OPENING[:2])
+    g.double(0)
+    g.take(1)
+    g.rolls(OPENING[2:])
+    g.cell(1, wins(2))
+    clean(check(m))
+
+
 def cube_limit_game(limit: str) -> tuple[MatRec, GameRec, dict[str, int]]:
     m = MatRec(0, {"CubeLimit": limit})
     g, idx = cube_game(m, [("double", 0), ("take", 1), ("roll", 0, 6, 1), ("double", 1), ("drop", 0),
@@ -501,7 +523,8 @@ def test_double_without_answer():
     f = only(check(m), "cube-response")
     at(f, g, idx["double0"])
     has(f, "Alice doubled to 2", "neither taken nor dropped")
-    # the unanswered double does not turn the cube: the resignation at 1 point is right
+    # (the unanswered double did not turn the cube: "Wins 1 point" is no result-mismatch)
+
     # a double left unanswered at the end of the record
     m = MatRec()
     g, idx = cube_game(m, [("double", 0)])
@@ -745,7 +768,7 @@ def test_less_credit_when_the_match_goes_on():
 def test_score_line_differs_from_results():
     m = MatRec(5)
     short_game(m, (0, 0), winner=0, points=1)
-    g2 = short_game(m, (0, 0), winner=1, points=2)          # should say Alice : 1
+    short_game(m, (0, 0), winner=1, points=2)               # should say Alice : 1
     short_game(m, (0, 2), winner=0, points=1)               # later lines are checked from there on
     rep = check(m)
     f = only(rep, "match-score")
@@ -876,6 +899,25 @@ def test_empty_roll_before_resignation_is_not_max_dice():
     assert rep.games[0].winner == 1
 
 
+def test_empty_roll_before_opponent_resigns_is_not_max_dice():
+    """Decision: the exemption does not ask who resigns; the opponent may resign once the roll is seen."""
+    m = MatRec()
+    g = m.game()
+    g.rolls(OPENING)
+    g.cell(0, "66:")
+    g.cell(0, wins(1))
+    clean(check(m))
+
+
+def test_empty_roll_at_end_of_record_is_only_unfinished():
+    m = MatRec()
+    g = m.game()
+    g.rolls(OPENING)
+    i = g.cell(0, "52:")
+    f = only(check(m), "result-mismatch", WARNING)
+    at(f, g, i)
+
+
 def test_empty_roll_mid_game_is_max_dice():
     m = MatRec()
     g = m.game()
@@ -925,7 +967,7 @@ def run_cli(*args):
 def test_explain_text_and_json(tmp_path):
     f, g, i, side, before, dice, path = larger_die_record(tmp_path)
     line, col, move = g.locs[i]
-    right = fmt_play(before[0], before[1], path)
+    right = fmt_steps(path)             # the larger-die play, spelt as alternatives are
     code, out = run_cli("validate", "--explain", str(f))
     assert code == 1, out
     lines = out.splitlines()

@@ -1,0 +1,35 @@
+"""The rule ids (public interface, RULES.md) with a one-line summary each."""
+from __future__ import annotations
+
+RULES: dict[str, str] = {
+    "dice-mismatch": "a step's distance is not an unused number of the roll, the roll text is not two dice 1-6, "
+                     "or the play has more steps than the roll allows",
+    "no-checker": "a step starts from a point (or the bar) where the mover has no checker",
+    "blocked-point": "a step lands on a closed point",
+    "bar-first": "a checker moved while the mover still had a checker on the bar",
+    "bear-off-early": "a checker was borne off while not all 15 were home",
+    "bear-off-inexact": "a larger number bore off although a checker stood higher (any non-exact bear-off in gulbara)",
+    "max-dice": "fewer numbers used than a legal play could use",
+    "larger-die": "only one number could be used and the smaller was used although the larger could be",
+    "head-rule": "more checkers left the head than allowed (long nardy, gulbara)",
+    "six-block": "a six-point block with no opposing checker past it (long nardy, gulbara)",
+    "home-move": "a checker moved inside home (gulbara)",
+    "doubles-chain": "the chain of doubles is missing, out of order or continued too far (gulbara)",
+    "handover": "unused numbers not handed to the opponent, or handed when they were playable (gulbara)",
+    "opening-roll": "the opening play is a double where the variant forbids it",
+    "cube-illegal": "a double when it is not allowed (Crawford game, cube owned by the other side, no cube, "
+                    "after rolling)",
+    "cube-response": "a take or drop without a double, or a double with no answer",
+    "result-mismatch": "the declared winner or points do not follow from the final position, the cube and the scoring",
+    "match-score": "a game's starting score differs from the sum of earlier results, or a game follows the end "
+                   "of the match",
+    "time-limit": "a move took longer than the record's time control without a timeout being declared",
+    "parse-error": "the text is not a readable record at this place",
+}
+
+# Rules the backgammon variant checks today (the others belong to variants still planned).
+CHECKED = (
+    "dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early", "bear-off-inexact",
+    "max-dice", "larger-die", "opening-roll", "cube-illegal", "cube-response", "result-mismatch",
+    "match-score", "parse-error",
+)

@@ -1,0 +1,80 @@
+"""The report formats: compiler-style text, the documented JSON schema, SARIF, and the rule list."""
+from __future__ import annotations
+
+import json
+import re
+
+from nardy_analyze.rules import CHECKED, RULES
+
+from helpers import EXAMPLES, ROOT, SHARED
+from test_cli_bad_input import run
+
+EXAMPLE = str(EXAMPLES / "club-night.mat")
+LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<rule>[a-z-]+): (?P<msg>.+)$")
+
+
+def test_text_is_compiler_style_and_matches_json():
+    code, out, _ = run("validate", EXAMPLE)
+    assert code == 1
+    lines = out.splitlines()
+    found = [LINE.match(ln).groupdict() for ln in lines[:-1]]
+    assert lines[-1] == "1 file(s), 3 game(s), 82 turn(s): 3 error(s), 0 warning(s)"
+    code, js, _ = run("validate", "--format", "json", EXAMPLE)
+    doc = json.loads(js)
+    assert [(f["line"], f["column"], f["rule"]) for f in doc["findings"]] == \
+        [(int(f["line"]), int(f["col"]), f["rule"]) for f in found]
+    assert [f["rule"] for f in doc["findings"]] == ["dice-mismatch", "bar-first", "match-score"]
+
+
+def test_json_schema_keys():
+    _, js, _ = run("validate", "--format", "json", str(EXAMPLES))
+    doc = json.loads(js)
+    assert set(doc["summary"]) >= {"files", "games", "turns", "errors", "warnings"}
+    assert doc["summary"]["files"] == len(doc["files"]) == 2
+    for f in doc["files"]:
+        assert set(f) >= {"path", "notation", "variant", "games", "errors", "warnings"}
+        assert f["notation"] == "mat" and f["variant"] == "backgammon"
+    for f in doc["findings"]:
+        assert set(f) >= {"path", "line", "column", "game", "move", "player", "rule", "severity", "message"}
+        assert f["rule"] in RULES and f["severity"] in ("error", "warning")
+    # every key the schema document names is produced
+    schema_doc = (ROOT / "docs" / "json-report.md").read_text()
+    for key in ("summary.turns", "files[].variant", "findings[].player", "unreadable[]"):
+        assert f"`{key}`" in schema_doc
+
+
+def test_sarif():
+    code, out, _ = run("validate", "--format", "sarif", EXAMPLE)
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["version"] == "2.1.0"
+    results = doc["runs"][0]["results"]
+    rules = [r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]]
+    assert [r["ruleId"] for r in results] == ["dice-mismatch", "bar-first", "match-score"]
+    for r in results:
+        assert rules[r["ruleIndex"]] == r["ruleId"]
+        region = r["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] >= 1 and region["startColumn"] >= 1
+
+
+def test_rules_command_lists_every_rule_id():
+    code, out, _ = run("rules")
+    assert code == 0
+    listed = [ln.split()[0] for ln in out.splitlines() if ln and not ln.startswith("*")]
+    assert listed == list(RULES)
+    docs = (ROOT / "docs" / "rules.md").read_text()
+    for rid in RULES:
+        assert f"`{rid}`" in docs, rid
+    assert set(CHECKED) <= set(RULES)
+
+
+def test_rule_ids_match_the_rules_reference():
+    """Our ids are exactly RULES.md's (the shared rules reference), when it is present."""
+    ref = SHARED / "docs" / "RULES.md"
+    if not ref.exists():
+        import pytest
+
+        pytest.skip("../shared/docs/RULES.md not present in this checkout")
+    table = ref.read_text().split("## Rule ids", 1)[1]
+    ids = re.findall(r"^\| `([a-z-]+)` \|", table, re.M)
+    assert ids == list(RULES)
