@@ -108,6 +108,7 @@ class _GameReplay:
         self.rep_score = (0, 0)              # the score at the start of the game (match play)
         self.cube_turned = False
         self.rolls = 0
+        self.rolled = [0, 0]                 # rolls played by each side (first turn for the head rule)
         self.last: Action | None = None      # the previous action
         self.last_roller: int | None = None  # who rolled last: the other side is to roll next
         self.ended: tuple[str, int, int] | None = None   # (how, winner side, points)
@@ -175,7 +176,9 @@ class _GameReplay:
         self.event("roll", a, dice=(d1, d2), value=d1 * 4 if d1 == d2 else d1 + d2)
         me, opp = self.pos[p], self.pos[1 - p]
         steps = [(s.src, s.dst) for s in a.steps]
-        verdict = judge(self.rules, me, opp, d1, d2, steps)
+        turn = self.rules.start_turn(me, opp, self.rolled[p] == 0)
+        self.rolled[p] += 1
+        verdict = judge(self.rules, me, opp, d1, d2, steps, turn=turn)
         for rule, msg in verdict.problems:
             if rule == "max-dice" and not a.steps and nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN):
                 continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)

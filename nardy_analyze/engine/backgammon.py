@@ -28,7 +28,17 @@ class Backgammon:
         return START, START
 
     # -- single steps ---------------------------------------------------------------------
-    def single_steps(self, me: Side, opp: Side, die: int) -> Iterator[tuple[int, int]]:
+    def start_turn(self, me: Side, opp: Side, first_turn: bool) -> None:
+        return None              # no per-turn state in backgammon
+
+    def after_step(self, turn: None, me: Side, src: int, dst: int) -> None:
+        return None
+
+    def closed(self, opp: Side, point: int) -> bool:
+        """A point of the mover's numbering held by two or more opposing checkers."""
+        return 1 <= point <= 24 and _opp_count(opp, point) >= 2
+
+    def single_steps(self, me: Side, opp: Side, die: int, turn: None = None) -> Iterator[tuple[int, int]]:
         if me[24]:
             dst = 25 - die
             if _opp_count(opp, dst) < 2:
@@ -58,7 +68,8 @@ class Backgammon:
                 return tuple(m), tuple(o), True
         return tuple(m), opp, hit
 
-    def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int) -> tuple[str, str] | None:
+    def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
+                     turn: None = None) -> tuple[str, str] | None:
         """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.
 
         ``die`` must already match the distance (or exceed it for a bear-off).

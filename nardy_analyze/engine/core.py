@@ -7,7 +7,7 @@ holds the checkers on point ``p`` and index 24 the bar.  Borne-off checkers are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Protocol
+from typing import Hashable, Iterator, Protocol
 
 BAR = 25
 OFF = 0
@@ -32,17 +32,34 @@ def fmt_steps(steps) -> str:
 
 
 class Rules(Protocol):
-    """What a variant's rules module provides to the generic machinery."""
+    """What a variant's rules object provides to the generic machinery (``generate``, ``judge``, replay).
+
+    ``turn`` is the variant's per-turn state (hashable; ``None`` when the variant needs none, as in
+    backgammon).  Long nardy keeps there how many checkers left the head this turn and whether it is
+    the player's first turn; ``start_turn`` makes it and ``after_step`` advances it.
+    """
 
     name: str
+    opening_double_allowed: bool
 
     def initial(self) -> Pos: ...
 
-    def single_steps(self, me: Side, opp: Side, die: int) -> Iterator[tuple[int, int]]: ...
+    def start_turn(self, me: Side, opp: Side, first_turn: bool) -> Hashable: ...
+
+    def single_steps(self, me: Side, opp: Side, die: int, turn: Hashable = None) -> Iterator[tuple[int, int]]: ...
 
     def apply(self, me: Side, opp: Side, src: int, dst: int) -> tuple[Side, Side, bool]: ...
 
-    def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int) -> tuple[str, str] | None: ...
+    def after_step(self, turn: Hashable, me: Side, src: int, dst: int) -> Hashable: ...
+
+    def closed(self, opp: Side, point: int) -> bool: ...
+
+    def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
+                     turn: Hashable = None) -> tuple[str, str] | None: ...
+
+    def win_level(self, winner: Side, loser: Side) -> int: ...
+
+    def max_level(self, winner: Side, loser: Side) -> int: ...
 
 
 @dataclass(slots=True)
@@ -65,46 +82,34 @@ def dice_sequence(d1: int, d2: int) -> tuple[int, ...]:
     return (d1,) * 4 if d1 == d2 else (d1, d2)
 
 
-def generate(rules: Rules, me: Side, opp: Side, d1: int, d2: int) -> PlaySet:
+def generate(rules: Rules, me: Side, opp: Side, d1: int, d2: int, turn: Hashable = None) -> PlaySet:
     """Every legal play of roll ``d1-d2``: maximum-dice rule, then larger-die rule."""
     orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
     by_depth: list[dict[Pos, tuple[StepT, ...]]] = [{(me, opp): ()}] + [dict() for _ in range(4)]
-    first_die: dict[Pos, int] = {}
     for order in orders:
-        frontier = {(me, opp): ()}
+        frontier = {(me, opp, turn): ()}
         for depth, die in enumerate(order, start=1):
-            nxt: dict[Pos, tuple[StepT, ...]] = {}
-            for (m, o), path in frontier.items():
-                for src, dst in rules.single_steps(m, o, die):
+            nxt: dict[tuple, tuple[StepT, ...]] = {}
+            for (m, o, t), path in frontier.items():
+                for src, dst in rules.single_steps(m, o, die, t):
                     m2, o2, _ = rules.apply(m, o, src, dst)
-                    key = (m2, o2)
+                    key = (m2, o2, rules.after_step(t, m, src, dst))
                     if key not in nxt:
                         nxt[key] = path + ((src, dst, die),)
             if not nxt:
                 break
             level = by_depth[depth]
-            for key, path in nxt.items():
-                if key not in level:
-                    level[key] = path
-                    if depth == 1:
-                        first_die.setdefault(key, die)
+            for (m2, o2, _), path in nxt.items():
+                level.setdefault((m2, o2), path)
             frontier = nxt
     max_dice = max(d for d in range(5) if by_depth[d])
     plays = by_depth[max_dice]
     larger_only = False
     if max_dice == 1 and d1 != d2:
         big = max(d1, d2)
-        if any(p[0][2] == big for p in plays.values()):
-            kept = {k: v for k, v in plays.items() if any(True for _ in _uses(rules, me, opp, k, big))}
+        bigs = {rules.apply(me, opp, src, dst)[:2] for src, dst in rules.single_steps(me, opp, big, turn)}
+        if bigs:
+            kept = {k: v for k, v in plays.items() if k in bigs}
             larger_only = len(kept) < len(plays)
             plays = kept
     return PlaySet(dice_sequence(d1, d2), max_dice, plays, larger_only)
-
-
-def _uses(rules: Rules, me: Side, opp: Side, target: Pos, die: int) -> Iterator[bool]:
-    """Yield once if ``target`` is reachable from (me, opp) by one step of ``die``."""
-    for src, dst in rules.single_steps(me, opp, die):
-        m2, o2, _ = rules.apply(me, opp, src, dst)
-        if (m2, o2) == target:
-            yield True
-            return

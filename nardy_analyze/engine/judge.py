@@ -53,25 +53,26 @@ def _remove(remaining: tuple[int, ...], seq: tuple[int, ...]) -> tuple[int, ...]
     return tuple(r)
 
 
-def _walk(rules: Rules, me: Side, opp: Side, src: int, dst: int, seq: tuple[int, ...], legal_only: bool):
-    """Carry one checker from src along ``seq``; return (me, opp, hits, problem-or-None)."""
+def _walk(rules: Rules, me: Side, opp: Side, turn, src: int, dst: int, seq: tuple[int, ...], legal_only: bool):
+    """Carry one checker from src along ``seq``; return (me, opp, turn, hits, problem-or-None)."""
     cur, hits = src, 0
     for i, die in enumerate(seq):
         nxt = OFF if (i == len(seq) - 1 and dst == OFF) else (cur - die if cur != BAR else 25 - die)
         if nxt < 0:
             nxt = OFF
-        prob = rules.step_problem(me, opp, cur, nxt, die)
+        prob = rules.step_problem(me, opp, cur, nxt, die, turn)
         if prob:
             if legal_only:
                 return None
-            return me, opp, hits, prob
+            return me, opp, turn, hits, prob
+        turn = rules.after_step(turn, me, cur, nxt)
         me, opp, hit = rules.apply(me, opp, cur, nxt)
         hits += hit
         cur = nxt
-    return me, opp, hits, None
+    return me, opp, turn, hits, None
 
 
-def _realise(rules, me, opp, remaining, steps, order_free):
+def _realise(rules, me, opp, remaining, steps, order_free, turn=None):
     """Depth-first: every way to make all written steps legally.  Yields (me, opp, hits, used)."""
     if not steps:
         yield me, opp, 0, ()
@@ -85,35 +86,35 @@ def _realise(rules, me, opp, remaining, steps, order_free):
         tried.add((src, dst))
         rest = steps[:i] + steps[i + 1:]
         for seq in _dice_splits(remaining, src, dst):
-            r = _walk(rules, me, opp, src, dst, seq, legal_only=True)
+            r = _walk(rules, me, opp, turn, src, dst, seq, legal_only=True)
             if r is None:
                 continue
-            m2, o2, hits, _ = r
-            for m3, o3, h3, used in _realise(rules, m2, o2, _remove(remaining, seq), rest, order_free):
+            m2, o2, t2, hits, _ = r
+            for m3, o3, h3, used in _realise(rules, m2, o2, _remove(remaining, seq), rest, order_free, t2):
                 yield m3, o3, hits + h3, seq + used
 
 
-def _furthest(rules, me, opp, remaining, steps):
-    """Written order: how far the steps go legally; returns (index of failing step, me, opp, remaining)."""
-    best = (0, me, opp, remaining)
+def _furthest(rules, me, opp, remaining, steps, turn=None):
+    """Written order: how far the steps go legally; (index of failing step, me, opp, remaining, turn)."""
+    best = (0, me, opp, remaining, turn)
 
-    def go(i, m, o, rem):
+    def go(i, m, o, rem, t):
         nonlocal best
         if i > best[0]:
-            best = (i, m, o, rem)
+            best = (i, m, o, rem, t)
         if i == len(steps):
             return
         src, dst = steps[i]
         for seq in _dice_splits(rem, src, dst):
-            r = _walk(rules, m, o, src, dst, seq, legal_only=True)
+            r = _walk(rules, m, o, t, src, dst, seq, legal_only=True)
             if r is not None:
-                go(i + 1, r[0], r[1], _remove(rem, seq))
+                go(i + 1, r[0], r[1], _remove(rem, seq), r[2])
 
-    go(0, me, opp, remaining)
+    go(0, me, opp, remaining, turn)
     return best
 
 
-def _diagnose(rules, me, opp, remaining, src, dst, dice_text) -> tuple[str, str]:
+def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tuple[str, str]:
     step = f"{fmt_point(src)}/{fmt_point(dst)}"
     if not remaining:
         return "dice-mismatch", f"{step}: the play has more steps than the roll {dice_text} allows"
@@ -124,9 +125,9 @@ def _diagnose(rules, me, opp, remaining, src, dst, dice_text) -> tuple[str, str]
                                  f"{dice_text} makes (unused: {left})")
     first = None
     for seq in splits:
-        r = _walk(rules, me, opp, src, dst, seq, legal_only=False)
-        if r[3]:
-            first = first or r[3]
+        r = _walk(rules, me, opp, turn, src, dst, seq, legal_only=False)
+        if r[4]:
+            first = first or r[4]
     if first:
         rule, msg = first
         return rule, f"{step}: {msg}"
@@ -140,7 +141,7 @@ def _physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
         idx = 24 if src == BAR else src - 1
         if not (0 <= idx <= 24) or me[idx] == 0:
             continue
-        if dst != OFF and (dst < 1 or dst > 24 or opp[24 - dst] >= 2):
+        if dst != OFF and (dst < 1 or dst > 24 or rules.closed(opp, dst)):
             continue
         me, opp, hit = rules.apply(me, opp, src, dst)
         hits += hit
@@ -154,30 +155,24 @@ def _describe_used(used: tuple[int, ...]) -> str:
 
 
 def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
-    """The position the written steps describe, by checker counts alone (order-free); None if impossible.
-
-    Hits are made where a step ends on a single opposing checker; a combined move that hit on the
-    way is settled against the legal plays by the caller.
-    """
-    m = list(me)
-    for src, dst in steps:
-        if not (0 <= dst <= 24 and 1 <= src <= 25):
+    """The position the written steps describe, in any order that has a checker for each step; None if
+    no order does.  Hits are made where a step ends (a combined move that hit on its way is settled
+    against the legal plays by the caller)."""
+    pending = list(steps)
+    while pending:
+        for i, (src, dst) in enumerate(pending):
+            if 1 <= src <= 25 and 0 <= dst <= 24 and me[24 if src == BAR else src - 1]:
+                me, opp, _ = rules.apply(me, opp, src, dst)
+                del pending[i]
+                break
+        else:
             return None
-        m[24 if src == BAR else src - 1] -= 1
-        if dst != OFF:
-            m[dst - 1] += 1
-    if min(m) < 0:
-        return None
-    o = list(opp)
-    for src, dst in steps:
-        if dst != OFF and o[24 - dst] == 1:
-            o[24 - dst] = 0
-            o[24] += 1
-    return tuple(m), tuple(o)
+    return me, opp
 
 
 def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple[int, int]],
-          playset: PlaySet | None = None) -> Verdict:
+          playset: PlaySet | None = None, turn=None) -> Verdict:
+    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state."""
     steps = list(steps)
     if playset is None and len(steps) <= 4:
         # Fast path: written steps that legally use every number of the roll form a legal play
@@ -186,7 +181,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         full = dice_sequence(d1, d2)
         counted = _by_counts(rules, me, opp, steps)
         first = None
-        for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False)):
+        for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
             if len(used) != len(full):
                 break
             if counted is None or (m, o) == counted:
@@ -198,7 +193,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         if first is not None:
             m, o, hits, used = first
             return Verdict((m, o), None, [], hits, _off(me, m), _entered(me, m, steps), used)
-    ps = playset or generate(rules, me, opp, d1, d2)
+    ps = playset or generate(rules, me, opp, d1, d2, turn)
     dice = ps.dice
     dice_text = f"{d1}{d2}"
     steps = list(steps)
@@ -211,7 +206,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         if same_mover:   # a combined move that hit on its way
             return _ok(me, opp, same_mover[0], ps, steps)
     reached: list[tuple] = []
-    for m, o, hits, used in _realise(rules, me, opp, dice, steps, True):
+    for m, o, hits, used in _realise(rules, me, opp, dice, steps, True, turn):
         if (m, o) in ps:
             return Verdict((m, o), ps, [], hits, _off(me, m), _entered(me, m, steps), used)
         reached.append((m, o, hits, used))
@@ -234,15 +229,15 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         else:  # the same number of dice, yet another position: should not happen, say what we know
             problem = ("max-dice", f"the play reaches a position no legal play of {dice_text} reaches, e.g. {eg}")
         return Verdict((m, o), ps, [problem], hits, _off(me, m), _entered(me, m, steps), used)
-    i, m, o, rem = _furthest(rules, me, opp, dice, steps)
+    i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
-    problem = _diagnose(rules, m, o, rem, src, dst, dice_text)
+    problem = _diagnose(rules, m, o, rem, src, dst, dice_text, t)
     after, hits = _physical(rules, me, opp, steps)
     return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(me, after[0], steps))
 
 
 def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
-    hits = after[1][24] - opp[24]
+    hits = max(0, after[1][24] - opp[24])
     return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(me, after[0], steps),
                    ps.dice[:ps.max_dice])
 
