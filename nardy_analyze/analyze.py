@@ -129,9 +129,10 @@ def _validate_star(args):
 
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
-                   progress: Callable[[str], None] | None = None, jobs: int | None = None) -> RunResult:
+                   progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None) -> RunResult:
     """Validate files and folders.  Paths that cannot be read are listed in ``run.unreadable``.
 
+    ``progress(path, done, total)`` is called after each file.
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
     """
@@ -150,17 +151,19 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(_validate_star, work, chunksize=8)
-            for (path, _), result in zip(files, results):
-                _collect(run, path, result, progress)
+            for i, ((path, _), result) in enumerate(zip(files, results), start=1):
+                _collect(run, path, result)
+                if progress:
+                    progress(path, i, len(files))
     else:
-        for item in work:
-            _collect(run, item[0], _validate_file(*item), progress)
+        for i, item in enumerate(work, start=1):
+            _collect(run, item[0], _validate_file(*item))
+            if progress:
+                progress(item[0], i, len(files))
     return run
 
 
-def _collect(run: RunResult, path: str, result: tuple[str, Any], progress) -> None:
-    if progress:
-        progress(path)
+def _collect(run: RunResult, path: str, result: tuple[str, Any]) -> None:
     kind, value = result
     if kind == "report":
         run.reports.append(value)

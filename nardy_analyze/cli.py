@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -79,7 +80,7 @@ def validate(
 
     progress = None
     bar = None
-    if sys.stderr.isatty() and output is None or sys.stderr.isatty() and format == Format.text:
+    if sys.stderr.isatty():
         bar = _Progress()
         progress = bar.step
     try:
@@ -130,18 +131,25 @@ def _write_atomically(path: Path, write) -> None:
 
 
 class _Progress:
-    """A one-line progress counter on standard error (only used on a terminal)."""
+    """A progress bar on standard error, shown only on a terminal and only for runs that last."""
+
+    WIDTH = 30
 
     def __init__(self) -> None:
-        self.n = 0
+        self.start = time.monotonic()
         self.shown = False
+        self.last = 0.0
 
-    def step(self, path: str) -> None:
-        self.n += 1
-        if self.n % 25 == 0:
-            sys.stderr.write(f"\r\x1b[Kvalidating: {self.n} files, {os.path.basename(path)[:50]}")
-            sys.stderr.flush()
-            self.shown = True
+    def step(self, path: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.start < 0.5 or now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        fill = self.WIDTH * done // max(total, 1)
+        bar = "#" * fill + "-" * (self.WIDTH - fill)
+        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} files  {os.path.basename(path)[:40]}")
+        sys.stderr.flush()
+        self.shown = True
 
     def close(self) -> None:
         if self.shown:
