@@ -13,8 +13,8 @@ def _cell(me: int, opp: int) -> str:
     return " ."
 
 
-def diagram(pos: Pos, mover: str = "X", opponent: str = "O") -> list[str]:
-    """The board from the mover's side: mover's checkers X, opponent's O, points in the mover's numbering."""
+def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to play") -> list[str]:
+    """The board from the first side's view: its checkers X, the other side's O, points in X's numbering."""
     me, opp = pos
     top = range(13, 25)
     bottom = range(12, 0, -1)
@@ -30,7 +30,7 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O") -> list[str]:
     n1, c1 = row(top)
     n2, c2 = row(bottom)
     return [
-        f"X = {mover} (to play, own numbering), O = {opponent}",
+        f"X = {mover} ({role}, own numbering), O = {opponent}",
         n1, c1, c2, n2,
         f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}",
     ]

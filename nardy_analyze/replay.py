@@ -35,6 +35,8 @@ class Finding:
     position: Pos | None = None
     dice: tuple[int, int] | None = None
     alternatives: list[str] = field(default_factory=list)
+    board_title: str = ""             # what the position is, for --explain (default: before the play)
+    board_side: int | None = None     # whose view the position is drawn from (default: the player's)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -278,6 +280,12 @@ class _GameReplay:
             self.declared = (w, a.value if a.value is not None else 0, a)
 
     # -- end of game ----------------------------------------------------------------------------------
+    def final_board(self, w: int) -> dict:
+        """--explain data for a result finding: the final position from the side of ``w``."""
+        return {"position": (self.pos[w], self.pos[1 - w]), "board_side": w,
+                "board_title": f"final position, cube {self.cube}"
+                               + (f" owned by {self.name(self.owner)}" if self.owner is not None else "")}
+
     def finish(self, actions: list[Action]) -> None:
         if self.pending is not None and not self.ended:
             self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
@@ -300,10 +308,10 @@ class _GameReplay:
             how, ew, epts = ended
             if w != ew:
                 self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(ew)} "
-                          f"won ({how})", cell)
+                          f"won ({how})", cell, **self.final_board(ew))
             elif not self.credited(pts, epts, w):
                 self.find("result-mismatch", f"declared {pts} point(s); {self._explain_stake(how, ew)} "
-                          f"gives {epts}", cell)
+                          f"gives {epts}", cell, **self.final_board(ew))
             self.set_result(ew, pts, how)
             return
         # A resignation (or a timeout): the points must be a level the loser could still lose.
@@ -317,10 +325,11 @@ class _GameReplay:
                 # Sites let a player resign the whole match: the winner is credited what they needed.
                 self.find("result-mismatch", f"the match was conceded: {pts} point(s) credited, more than a "
                           f"resignation of this game gives ({allowed} with the cube at {self.cube})", cell,
-                          severity=WARNING)
+                          severity=WARNING, **self.final_board(w))
             else:
                 self.find("result-mismatch", f"declared {pts} point(s) for a resignation; with the cube at "
-                          f"{self.cube} and the position on the board the possible results are {allowed}", cell)
+                          f"{self.cube} and the position on the board the possible results are {allowed}", cell,
+                          **self.final_board(w))
         self.set_result(w, pts, "resign")
 
     def credited(self, declared: int, full: int, w: int) -> bool:

@@ -55,9 +55,21 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
             g = next((g for g in report.games if g.number == f.game), None)
             if g:
                 opp_name = g.players[1 - f.side] or f"player {2 - f.side}"
-        dice = f" to play {f.dice[0]}{f.dice[1]}" if f.dice else ""
-        out.append(f"position before the play{dice}:")
-        out += ["  " + ln for ln in diagram(f.position, f.player or "mover", opp_name)]
+        if f.board_title:
+            out.append(f.board_title + ":")
+            role = "declared winner"
+        else:
+            dice = f" to play {f.dice[0]}{f.dice[1]}" if f.dice else ""
+            out.append(f"position before the play{dice}:")
+            role = "to play"
+        name = f.player or "mover"
+        if f.board_side is not None and report is not None:
+            # drawn from another side than the cell's player (the winner's, for results)
+            g = next((g for g in report.games if g.number == f.game), None)
+            if g:
+                names = [g.players[0] or "player 1", g.players[1] or "player 2"]
+                name, opp_name = names[f.board_side], names[1 - f.board_side]
+        out += ["  " + ln for ln in diagram(f.position, name, opp_name, role)]
     if f.alternatives:
         out.append("legal plays include: " + "; ".join(f.alternatives))
     return ["    | " + ln for ln in out]
