@@ -203,7 +203,7 @@ class _GameReplay:
     def stake(self, level: int) -> int:
         if self.v.opt("scoring") == "nardy500":
             return 500 * level
-        if self.money and self.v.opt("jacoby") and not self.cube_turned:
+        if self.v.opt("jacoby") and not self.cube_turned:
             level = 1
         return self.cube * level
 

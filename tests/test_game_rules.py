@@ -995,3 +995,27 @@ def test_explain_text_and_json(tmp_path):
     code, out = run_cli("validate", "--format", "json", str(f))
     [x] = [x for x in json.loads(out)["findings"] if x["rule"] == "larger-die"]
     assert "position" not in x and "alternatives" not in x
+
+
+@pytest.mark.parametrize("length", [0, 16])
+def test_jacoby_gammon_at_unturned_cube_counts_single(length):
+    """With the Jacoby rule (option or header) a gammon with the cube never turned is worth 1 x cube."""
+    def record(points, tags=None):
+        m = MatRec(length, tags)
+        g, w = bearoff_game(2, m)
+        g.cell(w, wins(points))
+        return m
+
+    clean(check(record(1), jacoby=True))
+    clean(check(record(1, {"Jacoby": "On"})))
+    only(check(record(2), jacoby=True), "result-mismatch")
+    # without the rule (the default), the gammon is worth 2
+    clean(check(record(2)))
+    has(only(check(record(1)), "result-mismatch"), "a gammon at cube 1 gives 2")
+
+
+def test_jacoby_does_not_apply_once_the_cube_was_turned():
+    m = MatRec(0)
+    g, w = bearoff_game(2, m, double_before=5)
+    g.cell(w, wins(4))
+    clean(check(m, jacoby=True))
