@@ -14,7 +14,7 @@ import typer
 from . import __version__
 from .analyze import parse_rule_options, validate_paths
 from .engine import UnknownVariant, get_variant
-from .report import write_json, write_sarif, write_text
+from .report import write_json, write_sarif, write_statistics, write_text
 
 app = typer.Typer(
     add_completion=False,
@@ -66,6 +66,12 @@ def validate(
                                          help="Colour the text report (default: only on a terminal)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files)."),
+    select: list[str] = typer.Option([], "--select", metavar="RULE[,RULE...]",
+                                     help="Report only these rule ids (see 'nardy-analyze rules')."),
+    ignore: list[str] = typer.Option([], "--ignore", metavar="RULE[,RULE...]",
+                                     help="Do not report these rule ids."),
+    statistics: bool = typer.Option(False, "--statistics",
+                                    help="Text report: count findings per rule instead of listing them."),
 ) -> None:
     """Validate transcripts: every move replayed against the rules.
 
@@ -77,6 +83,8 @@ def validate(
         options = parse_rule_options(get_variant(variant).name, rule)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))
+    chosen = _rule_ids(select, "--select") if select else None
+    ignored = _rule_ids(ignore, "--ignore")
 
     progress = None
     bar = None
@@ -88,6 +96,8 @@ def validate(
     finally:
         if bar:
             bar.close()
+    if chosen is not None or ignored:
+        run.keep_rules(chosen, ignored)
     for path, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
 
@@ -96,6 +106,8 @@ def validate(
             write_json(run, fh, explain)
         elif format == Format.sarif:
             write_sarif(run, fh)
+        elif statistics:
+            write_statistics(run, fh)
         else:
             use_color = color if color is not None else (tty and not os.environ.get("NO_COLOR"))
             write_text(run, fh, explain, bool(use_color))
@@ -110,6 +122,16 @@ def validate(
     if not run.reports:
         _fail("no game records found in " + ", ".join(paths))
     raise typer.Exit(1 if run.summary()["errors"] else 0)
+
+
+def _rule_ids(items: list[str], option: str) -> set[str]:
+    from .rules import RULES
+
+    ids = {x.strip() for item in items for x in item.split(",") if x.strip()}
+    unknown = sorted(ids - set(RULES))
+    if unknown:
+        _fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them")
+    return ids
 
 
 def _write_atomically(path: Path, write) -> None:

@@ -4,6 +4,7 @@ The replayer knows the record model and the engine, nothing of notations or outp
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -111,6 +112,7 @@ class _GameReplay:
         self.cube_turned = False
         self.rolls = 0
         self.rolled = [0, 0]                 # rolls played by each side (first turn for the head rule)
+        self.resyncs = 0                     # illegal plays after which resync() chose the position
         self.last: Action | None = None      # the previous action
         self.last_roller: int | None = None  # who rolled last: the other side is to roll next
         self.ended: tuple[str, int, int] | None = None   # (how, winner side, points)
@@ -140,7 +142,9 @@ class _GameReplay:
 
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
+        self.actions = actions
         for i, a in enumerate(actions):
+            self.index = i
             nxt = actions[i + 1] if i + 1 < len(actions) else None
             if self.ended and a.kind in (Kind.ROLL, Kind.DOUBLE, Kind.TAKE):
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
@@ -181,14 +185,18 @@ class _GameReplay:
         turn = self.rules.start_turn(me, opp, self.rolled[p] == 0)
         self.rolled[p] += 1
         verdict = judge(self.rules, me, opp, d1, d2, steps, turn=turn)
+        after = verdict.after
         for rule, msg in verdict.problems:
             if rule == "max-dice" and not a.steps and nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN):
                 continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
             if rule == "max-dice" and not a.steps and nxt is None:
                 continue  # the record stops here: an unfinished game, not an unused roll
+            after, fits = self.resync(p, verdict, steps)
+            if fits:
+                msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
             self.find(rule, msg, a, position=(me, opp), dice=(d1, d2),
                       alternatives=verdict.playset.example(6))
-        m2, o2 = verdict.after
+        m2, o2 = after
         self.pos[p], self.pos[1 - p] = m2, o2
         for _ in range(verdict.hits):
             self.event("hit", a)
@@ -199,6 +207,61 @@ class _GameReplay:
         if borne_off(m2) == 15 and not self.ended:
             level = self.rules.win_level(m2, o2)
             self.ended = ("bearoff", p, self.stake(level))
+
+    LOOKAHEAD = 40         # rolls checked after an illegal play to choose where the replay goes on
+    CANDIDATES = 120       # legal plays tried as the real one
+    RESYNCS = 10           # illegal plays per game after which the replay just follows the record
+
+    def resync(self, p: int, verdict, steps: list[tuple[int, int]]) -> tuple[Pos, str]:
+        """Where the replay goes on after an illegal play: the position as recorded, unless the rolls that
+        follow are legal from one of the legal plays and not from the recorded position (a step left out
+        or mistyped in the transcript).  Among legal plays that fit equally far, the one sharing most
+        steps with what was written wins.  Returns (position, the legal play chosen or "")."""
+        recorded = verdict.after
+        self.resyncs += 1
+        if self.resyncs > self.RESYNCS:
+            return recorded, ""
+        best, best_n = recorded, self._fits(p, recorded)
+        if best_n >= self.LOOKAHEAD:
+            return recorded, ""
+        written = Counter(steps)
+
+        def overlap(item) -> int:
+            return sum((written & Counter((s, d) for s, d, _ in item[1])).values())
+
+        chosen = ""
+        candidates = sorted(list(verdict.playset.plays.items())[:self.CANDIDATES], key=overlap, reverse=True)
+        for pos, path in candidates:
+            n = self._fits(p, pos)
+            if n > best_n:
+                best, best_n, chosen = pos, n, fmt_steps(path)
+                if n >= self.LOOKAHEAD:
+                    break
+        return best, chosen
+
+    def _fits(self, p: int, pos: Pos) -> int:
+        """How many of the next rolls (up to LOOKAHEAD) are legal plays if ``p``'s play left ``pos``."""
+        sides = {p: pos[0], 1 - p: pos[1]}
+        n = 0
+        rolled = list(self.rolled)
+        for a in self.actions[self.index + 1:]:
+            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP):
+                break
+            if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
+                continue
+            q = a.player
+            me, opp = sides[q], sides[1 - q]
+            turn = self.rules.start_turn(me, opp, rolled[q] == 0)
+            rolled[q] += 1
+            v = judge(self.rules, me, opp, max(a.dice), min(a.dice), [(s.src, s.dst) for s in a.steps],
+                      turn=turn)
+            if v.problems:
+                break
+            sides[q], sides[1 - q] = v.after
+            n += 1
+            if n >= self.LOOKAHEAD:
+                break
+        return n
 
     def stake(self, level: int) -> int:
         if self.v.opt("scoring") == "nardy500":

@@ -23,6 +23,19 @@ class RunResult:
     def findings(self) -> list[Finding]:
         return [f for r in self.reports for f in r.findings]
 
+    def keep_rules(self, select: set[str] | None, ignore: set[str]) -> None:
+        """Drop findings whose rule is not selected or is ignored (``--select`` / ``--ignore``)."""
+        for r in self.reports:
+            r.findings = [f for f in r.findings
+                          if (select is None or f.rule in select) and f.rule not in ignore]
+
+    def rule_counts(self) -> list[tuple[str, str, int]]:
+        """(rule, severity, count), most frequent first: for ``--statistics``."""
+        counts: dict[tuple[str, str], int] = {}
+        for f in self.findings:
+            counts[(f.rule, f.severity)] = counts.get((f.rule, f.severity), 0) + 1
+        return sorted(((r, s, n) for (r, s), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
+
     def summary(self) -> dict[str, int]:
         return {
             "files": len(self.reports),
@@ -73,6 +86,16 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
     if f.alternatives:
         out.append("legal plays include: " + "; ".join(f.alternatives))
     return ["    | " + ln for ln in out]
+
+
+def write_statistics(run: RunResult, out: TextIO) -> None:
+    rows = run.rule_counts()
+    width = max((len(r) for r, _, _ in rows), default=0)
+    for rule, severity, n in rows:
+        out.write(f"{n:>7}  {rule:<{width}}  {severity}\n")
+    s = run.summary()
+    out.write(f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {s['errors']} error(s), "
+              f"{s['warnings']} warning(s)\n")
 
 
 def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool = False) -> None:
