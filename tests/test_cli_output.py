@@ -18,12 +18,12 @@ def test_text_is_compiler_style_and_matches_json():
     assert code == 1
     lines = out.splitlines()
     found = [LINE.match(ln).groupdict() for ln in lines[:-1]]
-    assert lines[-1] == "1 file(s), 3 game(s), 82 turn(s): 3 error(s), 0 warning(s)"
+    assert lines[-1] == "1 file(s), 3 game(s), 82 turn(s): 4 error(s), 0 warning(s)"
     code, js, _ = run("validate", "--format", "json", EXAMPLE)
     doc = json.loads(js)
     assert [(f["line"], f["column"], f["rule"]) for f in doc["findings"]] == \
         [(int(f["line"]), int(f["col"]), f["rule"]) for f in found]
-    assert [f["rule"] for f in doc["findings"]] == ["dice-mismatch", "bar-first", "match-score"]
+    assert [f["rule"] for f in doc["findings"]] == ["dice-mismatch", "bar-first", "match-score", "max-dice"]
 
 
 def test_json_schema_keys():
@@ -50,7 +50,7 @@ def test_sarif():
     assert doc["version"] == "2.1.0"
     results = doc["runs"][0]["results"]
     rules = [r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]]
-    assert [r["ruleId"] for r in results] == ["dice-mismatch", "bar-first", "match-score"]
+    assert [r["ruleId"] for r in results] == ["dice-mismatch", "bar-first", "match-score", "max-dice"]
     for r in results:
         assert rules[r["ruleIndex"]] == r["ruleId"]
         region = r["locations"][0]["physicalLocation"]["region"]
@@ -78,3 +78,18 @@ def test_rule_ids_match_the_rules_reference():
     table = ref.read_text().split("## Rule ids", 1)[1]
     ids = re.findall(r"^\| `([a-z-]+)` \|", table, re.M)
     assert ids == list(RULES)
+
+
+def test_select_ignore_and_statistics():
+    code, out, _ = run("validate", "--select", "max-dice,bar-first", EXAMPLE)
+    assert code == 1
+    assert [LINE.match(ln)["rule"] for ln in out.splitlines()[:-1]] == ["bar-first", "max-dice"]
+    code, out, _ = run("validate", "--ignore", "dice-mismatch", "--ignore", "bar-first,max-dice,match-score",
+                       EXAMPLE)
+    assert code == 0 and out.strip().endswith("no errors, 0 warning(s)")
+    code, out, _ = run("validate", "--statistics", EXAMPLE)
+    rows = [ln.split() for ln in out.splitlines()[:-1]]
+    assert sorted((r[1], int(r[0])) for r in rows) == [("bar-first", 1), ("dice-mismatch", 1),
+                                                       ("match-score", 1), ("max-dice", 1)]
+    code, _, err = run("validate", "--select", "no-such-rule", EXAMPLE)
+    assert code == 2 and "unknown rule id" in err
