@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .engine import borne_off
+from .engine.posid import position_id
 from .engine.core import Pos
 
 
@@ -32,5 +33,6 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
     return [
         f"X = {mover} ({role}, own numbering), O = {opponent}",
         n1, c1, c2, n2,
-        f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}",
+        f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}   "
+        f"gnubg position ID (X on roll): {position_id(me, opp)}",
     ]

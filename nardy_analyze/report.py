@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .board import diagram
+from .engine.posid import position_id
 from .replay import ERROR, Finding, MatchReport
 
 JSON_SCHEMA_VERSION = 1
@@ -126,7 +127,8 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
         for f in r.findings:
             d = f.as_dict()
             if explain and f.position is not None:
-                d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
+                d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1]),
+                                 "position_id": position_id(*f.position)}
                 d["alternatives"] = f.alternatives
             findings.append(d)
     return {

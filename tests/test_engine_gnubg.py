@@ -53,3 +53,12 @@ def test_all_opening_rolls():
 def test_random_games_agree_with_gnubg(seed):
     for me, opp, d1, d2 in random_game_positions(seed):
         agree(me, opp, d1, d2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_position_id_matches_gnubg(seed):
+    from nardy_analyze.engine.posid import position_id
+
+    for me, opp, _, _ in random_game_positions(seed):
+        assert position_id(me, opp) == gnubg_nn.position_id([list(opp), list(me)])

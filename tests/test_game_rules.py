@@ -989,7 +989,9 @@ def test_explain_text_and_json(tmp_path):
     doc = json.loads(out)
     [x] = [x for x in doc["findings"] if x["rule"] == "larger-die"]
     assert (x["line"], x["column"], x["move"], x["player"]) == (line, col, move, NAMES[side])
-    assert x["position"] == {"mover": list(before[0]), "opponent": list(before[1])}
+    assert {k: x["position"][k] for k in ("mover", "opponent")} == \
+        {"mover": list(before[0]), "opponent": list(before[1])}
+    assert len(x["position"]["position_id"]) == 14
     assert right in x["alternatives"]
     # without --explain the JSON keeps to the plain fields
     code, out = run_cli("validate", "--format", "json", str(f))
