@@ -196,6 +196,8 @@ class _GameReplay:
                 msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
             self.find(rule, msg, a, position=(me, opp), dice=(d1, d2),
                       alternatives=verdict.playset.example(6))
+            if fits:
+                self.first_error = None   # back on the game's real course
         m2, o2 = after
         self.pos[p], self.pos[1 - p] = m2, o2
         for _ in range(verdict.hits):
