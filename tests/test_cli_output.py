@@ -93,3 +93,21 @@ def test_select_ignore_and_statistics():
                                                        ("match-score", 1), ("max-dice", 1)]
     code, _, err = run("validate", "--select", "no-such-rule", EXAMPLE)
     assert code == 2 and "unknown rule id" in err
+
+
+def test_clean_examples_have_no_findings():
+    code, js, _ = run("validate", "--format", "json", str(EXAMPLES / "selfplay-7pt.mat"),
+                      str(EXAMPLES / "site-dialect-11pt.mat"))
+    doc = json.loads(js)
+    assert code == 0 and doc["findings"] == []
+    assert [f["games"] for f in doc["files"]] == [4, 10]
+
+
+def test_utf8_names_in_findings():
+    from nardy_analyze.analyze import validate_match
+    from nardy_analyze.notation import mat
+
+    text = (EXAMPLES / "site-dialect-11pt.mat").read_text(encoding="utf-8")
+    bad = text.replace("  2) 63: 24/18 18/15", "  2) 63: 24/18 18/14", 1)
+    rep = validate_match(mat.read(bad, "x.mat"))
+    assert [(f.rule, f.player) for f in rep.findings] == [("dice-mismatch", "Zoë Ivanova")]
