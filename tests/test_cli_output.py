@@ -30,7 +30,7 @@ def test_json_schema_keys():
     _, js, _ = run("validate", "--format", "json", str(EXAMPLES))
     doc = json.loads(js)
     assert set(doc["summary"]) >= {"files", "games", "turns", "errors", "warnings"}
-    assert doc["summary"]["files"] == len(doc["files"]) == 2
+    assert doc["summary"]["files"] == len(doc["files"]) == 3
     for f in doc["files"]:
         assert set(f) >= {"path", "notation", "variant", "games", "errors", "warnings"}
         assert f["notation"] == "mat" and f["variant"] == "backgammon"
