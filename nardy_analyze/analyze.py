@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from .engine import UnknownVariant, Variant, get_variant, parse_option

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, fmt_point, fmt_steps, generate
+from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, fmt_point, generate
 
 
 @dataclass(slots=True)
@@ -174,12 +174,12 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
           playset: PlaySet | None = None, turn=None) -> Verdict:
     """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state."""
     steps = list(steps)
+    counted = _by_counts(rules, me, opp, steps)
     if playset is None and len(steps) <= 4:
         # Fast path: written steps that legally use every number of the roll form a legal play
         # (nothing can use more numbers, and the larger-die rule only matters when one is used).
         # A combined move (13/6 for 61) may pass a blot: prefer the way that hits only where written.
         full = dice_sequence(d1, d2)
-        counted = _by_counts(rules, me, opp, steps)
         first = None
         for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
             if len(used) != len(full):
@@ -192,13 +192,11 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
                 break
         if first is not None:
             m, o, hits, used = first
-            return Verdict((m, o), None, [], hits, _off(me, m), _entered(me, m, steps), used)
+            return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
     ps = playset or generate(rules, me, opp, d1, d2, turn)
     dice = ps.dice
     dice_text = f"{d1}{d2}"
-    steps = list(steps)
-    # Fast path: a legal play is judged by the position it produces.
-    counted = _by_counts(rules, me, opp, steps)
+    # A legal play is judged by the position it produces.
     if counted is not None:
         if counted in ps:
             return _ok(me, opp, counted, ps, steps)
@@ -208,7 +206,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
     reached: list[tuple] = []
     for m, o, hits, used in _realise(rules, me, opp, dice, steps, True, turn):
         if (m, o) in ps:
-            return Verdict((m, o), ps, [], hits, _off(me, m), _entered(me, m, steps), used)
+            return Verdict((m, o), ps, [], hits, _off(me, m), _entered(steps), used)
         reached.append((m, o, hits, used))
         if len(reached) > 64:
             break
@@ -228,17 +226,17 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
                                      f"larger {big} can, e.g. {eg}")
         else:  # the same number of dice, yet another position: should not happen, say what we know
             problem = ("max-dice", f"the play reaches a position no legal play of {dice_text} reaches, e.g. {eg}")
-        return Verdict((m, o), ps, [problem], hits, _off(me, m), _entered(me, m, steps), used)
+        return Verdict((m, o), ps, [problem], hits, _off(me, m), _entered(steps), used)
     i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
     problem = _diagnose(rules, m, o, rem, src, dst, dice_text, t)
     after, hits = _physical(rules, me, opp, steps)
-    return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(me, after[0], steps))
+    return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(steps))
 
 
 def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
     hits = max(0, after[1][24] - opp[24])
-    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(me, after[0], steps),
+    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps),
                    ps.dice[:ps.max_dice])
 
 
@@ -246,5 +244,5 @@ def _off(before: Side, after: Side) -> int:
     return sum(before) - sum(after)
 
 
-def _entered(before: Side, after: Side, steps) -> int:
+def _entered(steps) -> int:
     return sum(1 for s, _ in steps if s == BAR)
