@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-import time
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -14,6 +12,7 @@ import typer
 from . import __version__
 from .analyze import parse_rule_options, validate_paths
 from .engine import UnknownVariant, get_variant
+from .fsio import OutputError, Progress, write_atomically
 from .report import write_json, write_sarif, write_statistics, write_text
 
 app = typer.Typer(
@@ -86,11 +85,8 @@ def validate(
     chosen = _rule_ids(select, "--select") if select else None
     ignored = _rule_ids(ignore, "--ignore")
 
-    progress = None
-    bar = None
-    if sys.stderr.isatty():
-        bar = _Progress()
-        progress = bar.step
+    bar = Progress.on_terminal()
+    progress = bar.step if bar else None
     try:
         run = validate_paths(paths, variant, options, progress=progress, jobs=jobs)
     finally:
@@ -115,7 +111,10 @@ def validate(
     if output is None:
         render(sys.stdout, sys.stdout.isatty())
     else:
-        _write_atomically(output, render)
+        try:
+            write_atomically(output, render)
+        except OutputError as e:
+            _fail(str(e))
 
     if run.unreadable:
         raise typer.Exit(2)
@@ -132,51 +131,6 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
     if unknown:
         _fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them")
     return ids
-
-
-def _write_atomically(path: Path, write) -> None:
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    except OSError as e:
-        _fail(f"cannot write {path}: {e.strerror or e}")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-class _Progress:
-    """A progress bar on standard error, shown only on a terminal and only for runs that last."""
-
-    WIDTH = 30
-
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.shown = False
-        self.last = 0.0
-
-    def step(self, path: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.start < 0.5 or now - self.last < 0.1 and done < total:
-            return
-        self.last = now
-        fill = self.WIDTH * done // max(total, 1)
-        bar = "#" * fill + "-" * (self.WIDTH - fill)
-        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} files  {os.path.basename(path)[:40]}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
 
 
 @app.command("rules")

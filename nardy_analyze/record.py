@@ -48,6 +48,24 @@ class Kind(str, Enum):
     DROP = "drop"          # "Drops"
     WIN = "win"            # "Wins N point(s) [and the match]"
     RESIGN = "resign"      # "Resigns" / "Losses N point(s)": the actor gives up
+    TIMEOUT = "timeout"    # the actor ran out of time on the clock (nardy500 time control): the game ends
+
+
+@dataclass(slots=True)
+class Segment:
+    """A further part of one turn after the roller's own play of the roll (Gul bara, RULES.md 3.1-3.2).
+
+    ``kind`` is ``"chain"`` (the roller plays the next double of a doubles chain: ``dice`` holds its
+    four numbers) or ``"handover"`` (the opponent plays numbers the previous part could not use:
+    ``dice`` holds those numbers).  ``player`` is who played it (0/1, as ``Action.player``).
+    """
+
+    kind: str
+    player: int
+    dice: tuple[int, ...]
+    steps: list["Step"] = field(default_factory=list)
+    loc: "Loc | None" = None
+    text: str = ""
 
 
 @dataclass(slots=True)
@@ -74,6 +92,10 @@ class Action:
     and_match: bool = False
     # Seconds the action took on the clock, where the notation records it (time-limit rule)
     clock: float | None = None
+    # ROLL in Gul bara: what followed the roller's play within the same turn (chain doubles, handovers)
+    segments: list[Segment] = field(default_factory=list)
+    # Free-text comments attached to this action, as written (kept for lossless conversion)
+    comments: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -96,6 +118,7 @@ class Game:
     actions: list[Action] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # text not readable inside this game
     end_loc: Loc | None = None       # last line of the game's text
+    comments: list[str] = field(default_factory=list)      # comments before the first action
 
     @property
     def broken(self) -> bool:
@@ -112,6 +135,7 @@ class Match:
     match_loc: Loc | None = None
     games: list[Game] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # problems outside any game
+    comments: list[str] = field(default_factory=list)      # free comments before the first game
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """Header tag by case-insensitive key (``CubeLimit`` = ``Cubelimit``)."""

@@ -209,9 +209,8 @@ def test_corpus_check_tool_on_mutants():
                        capture_output=True, text=True, env=env, timeout=300)
     lines = p.stdout.strip().splitlines()
     n = len(mutant_rows())
-    # Every mutant is flagged at its line with nothing before; the one by-design rule exception makes the
-    # tool's "right rule" count n - 1 and its exit code 1.
-    assert lines[-1] == (f"mutants: flagged at the right line {n}/{n}, right rule {n - 1}/{n}, "
+    # Every mutant is flagged at its line, with the rule it names and nothing before (the corpus accepts
+    # bear-off-inexact for a dice-mismatch planted under a bear-off, see its README).
+    assert lines[-1] == (f"mutants: flagged at the right line {n}/{n}, right rule {n}/{n}, "
                          f"finding before the planted line 0/{n}"), p.stdout + p.stderr
-    assert lines[:-1] == ["wrong rule: dice-mismatch-014.mat line 583: want dice-mismatch, got ['bear-off-inexact']"], p.stdout
-    assert p.returncode == 1, (p.returncode, p.stderr[-2000:])
+    assert p.returncode == 0, (p.returncode, p.stdout[-2000:], p.stderr[-2000:])

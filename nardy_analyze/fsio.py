@@ -1,0 +1,74 @@
+"""Writing output files safely, and the progress bar shown on long runs (shared by every command)."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, TextIO
+
+
+class OutputError(Exception):
+    """An output file that cannot be written; the message names the path and why."""
+
+
+def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force: bool = True,
+                     encoding: str = "utf-8") -> None:
+    """Write ``path`` whole or not at all: ``write(fh)`` fills a temporary file beside it, which then
+    replaces ``path``.  On any failure the temporary file is removed and an existing ``path`` is left as
+    it was.  With ``force=False`` an existing file is an :class:`OutputError`."""
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder")
+    if not force and path.exists():
+        raise OutputError(f"{path} exists; use --force to overwrite it")
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+        raise
+
+
+class Progress:
+    """A progress bar on standard error, shown only on a terminal and only for runs that last."""
+
+    WIDTH = 30
+
+    def __init__(self, unit: str = "files") -> None:
+        self.start = time.monotonic()
+        self.shown = False
+        self.last = 0.0
+        self.unit = unit
+
+    @classmethod
+    def on_terminal(cls, unit: str = "files") -> "Progress | None":
+        return cls(unit) if sys.stderr.isatty() else None
+
+    def step(self, path: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.start < 0.5 or now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        fill = self.WIDTH * done // max(total, 1)
+        bar = "#" * fill + "-" * (self.WIDTH - fill)
+        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {self.unit}  {os.path.basename(path)[:40]}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
