@@ -1,39 +1,198 @@
-"""Readers of the record notations: text in, :class:`nardy_analyze.record.Match` out.
+"""The record notations: one registry, one decoder, text in and :class:`~nardy_analyze.record.Match` out.
 
-Every reader has ``read(text, path) -> Match`` and never raises on any input; what it cannot read
-becomes a :class:`nardy_analyze.record.Problem` with a line and column.
+Every notation registers a :class:`Notation`: its name, file suffixes, a sniff of the first characters,
+``read(text, path) -> Match`` (never raises: what it cannot read becomes a
+:class:`~nardy_analyze.record.Problem` with a line and column) and, where the project writes it,
+``write(match) -> str``.  Every command finds readers and writers here, never by importing a notation
+module directly, so a new notation plugs in by registering itself in :func:`_load`.
 """
 from __future__ import annotations
 
+import codecs
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ..record import Loc, Match, Problem
-from . import mat
 
-__all__ = ["read_bytes", "read_path", "read_text", "mat"]
+__all__ = ["Notation", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
+           "read_bytes", "read_path", "record_suffixes", "DecodeResult"]
 
 
-def read_text(text: str, path: str = "") -> Match:
-    """Read ``text`` with the reader of its notation.
+@dataclass(frozen=True)
+class Notation:
+    name: str                                   # "mat", "ngn", "sgf", "json"
+    suffixes: tuple[str, ...]                   # lower case, with the dot: (".mat",)
+    sniff: Callable[[str], bool]                # True when the start of a decoded text looks like this notation
+    read: Callable[[str, str], Match]           # (text, path) -> Match; never raises
+    write: Callable[[Match], str] | None = None  # Match -> text, where the project writes this notation
+    description: str = ""
+    ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
 
-    Only the Jellyfish .mat reader exists so far, so every text goes to it (``mat.looks_like_mat``
-    is there for sniffing once other notations plug in here).
+
+_REGISTRY: dict[str, Notation] = {}
+_LOADED = False
+
+
+def register(notation: Notation) -> None:
+    _REGISTRY[notation.name] = notation
+
+
+def _load() -> None:
+    """Import the notation modules once; each registers itself."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from . import mat  # noqa: F401  (registers "mat")
+    for name in ("ngn", "sgf", "jsonfmt"):
+        try:
+            __import__(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:      # a notation module not written yet
+            if e.name != f"{__name__}.{name}":
+                raise
+
+
+def get(name: str) -> Notation:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown notation {name!r}; known: {', '.join(names())}") from None
+
+
+def names() -> list[str]:
+    _load()
+    return list(_REGISTRY)
+
+
+def record_suffixes() -> tuple[str, ...]:
+    """Every suffix a record file may have (for walking folders)."""
+    _load()
+    out: list[str] = []
+    for n in _REGISTRY.values():
+        for s in n.suffixes + n.ambiguous_suffixes:
+            if s not in out:
+                out.append(s)
+    return tuple(out)
+
+
+def for_path(path: str) -> Notation | None:
+    """The notation a file name's suffix names unambiguously (``.mat``, ``.sgf``...); None otherwise."""
+    _load()
+    suffix = Path(path).suffix.lower()
+    for n in _REGISTRY.values():
+        if suffix in n.suffixes:
+            return n
+    return None
+
+
+def sniff(text: str) -> Notation | None:
+    """The notation whose sniff accepts the start of ``text``; None when none does."""
+    _load()
+    head = text[:65536]
+    for n in _REGISTRY.values():
+        if n.sniff(head):
+            return n
+    return None
+
+
+# ----------------------------------------------------------------------------- decoding
+
+@dataclass(frozen=True)
+class DecodeResult:
+    text: str
+    encoding: str          # "utf-8", "utf-8-sig", "utf-16", "cp1251", ...
+
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode_detail(data: bytes) -> DecodeResult:
+    """Bytes of a record file to text, and the encoding used.
+
+    A byte-order mark decides (UTF-8, UTF-16, UTF-32); otherwise UTF-8 when the bytes are valid UTF-8;
+    otherwise charset-normalizer's best guess among the legacy encodings real files use (Windows-1251 for
+    Russian names, Latin-1 / Windows-1252 for Western ones), with Latin-1 as the last resort (it decodes
+    any bytes).  Line ends become ``\\n``.
     """
-    return mat.read(text, path)
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            try:
+                return DecodeResult(_normalise(data.decode(enc)), enc)
+            except UnicodeDecodeError:
+                break
+    if _looks_utf16(data):
+        enc = "utf-16-le" if data[1:2] == b"\0" else "utf-16-be"
+        try:
+            return DecodeResult(_normalise(data.decode(enc)), enc)
+        except UnicodeDecodeError:
+            pass
+    try:
+        return DecodeResult(_normalise(data.decode("utf-8")), "utf-8")
+    except UnicodeDecodeError:
+        pass
+    enc = _guess_legacy(data)
+    return DecodeResult(_normalise(data.decode(enc, errors="replace")), enc)
 
 
-def read_bytes(data: bytes, path: str = "") -> Match:
+def decode(data: bytes) -> str:
+    return decode_detail(data).text
+
+
+def _looks_utf16(data: bytes) -> bool:
+    """UTF-16 without a BOM: NUL in every second byte of ASCII-heavy text."""
+    head = data[:4096]
+    if len(head) < 8:
+        return False
+    odd = head[1::2].count(0)
+    even = head[0::2].count(0)
+    half = len(head) // 2
+    return odd > 0.4 * half and even < 0.05 * half or even > 0.4 * half and odd < 0.05 * half
+
+
+def _guess_legacy(data: bytes) -> str:
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:                       # the dependency is declared; be robust anyway
+        return "latin-1"
+    best = from_bytes(data[:262144], cp_isolation=["cp1251", "cp1252", "latin_1", "koi8_r", "cp1250"]).best()
+    if best is None or not best.encoding:
+        return "latin-1"
+    return best.encoding
+
+
+def _normalise(text: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+# ----------------------------------------------------------------------------- reading
+
+def read_text(text: str, path: str = "", notation: str | None = None) -> Match:
+    """Read ``text`` with the named notation, or the one its suffix names, or the one its start looks like
+    (Jellyfish match text when nothing else fits)."""
+    _load()
+    n = get(notation) if notation else (for_path(path) or sniff(text) or _REGISTRY["mat"])
+    return n.read(text, path)
+
+
+def read_bytes(data: bytes, path: str = "", notation: str | None = None) -> Match:
     """Decode a file's bytes and read them with the matching reader."""
-    return read_text(mat.decode(data), path)
+    return read_text(decode(data), path, notation)
 
 
-def read_path(path: str | Path) -> Match:
+def read_path(path: str | Path, notation: str | None = None) -> Match:
     """Read a record file.  An unreadable file gives a Match with one Problem, never an exception."""
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError as exc:
-        match = Match(path=str(p), notation="mat")
+        match = Match(path=str(p), notation=notation or "unknown")
         match.problems.append(Problem(Loc(1, 1), f"cannot read the file: {exc.strerror or exc}"))
         return match
-    return read_bytes(data, str(p))
+    return read_bytes(data, str(p), notation)

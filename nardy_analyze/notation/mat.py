@@ -106,7 +106,6 @@ PARSER = Lark(
 
 # ----------------------------------------------------------------------------- text level
 
-_BOM = b"\xef\xbb\xbf"
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
 _MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
 _TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
@@ -121,14 +120,9 @@ MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the f
 
 
 def decode(data: bytes) -> str:
-    """Bytes of a file to text: drop a UTF-8 BOM, UTF-8 or else Latin-1, line ends to ``\\n``."""
-    if data.startswith(_BOM):
-        data = data[len(_BOM):]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return _normalise(text)
+    """Bytes of a file to text (the shared decoder of :mod:`nardy_analyze.notation`)."""
+    from . import decode as shared_decode
+    return shared_decode(data)
 
 
 def _normalise(text: str) -> str:
@@ -596,3 +590,12 @@ def read(text: str, path: str = "") -> Match:
         match = Match(path=path, notation="mat")
         match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
         return match
+
+
+def _register() -> None:
+    from . import Notation, register
+    register(Notation("mat", (".mat",), looks_like_mat, read, None,
+                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",)))
+
+
+_register()
