@@ -87,6 +87,8 @@ class Action:
     steps: list[Step] = field(default_factory=list)
     unplayed: bool = False           # "????": the roll was never played
     cannot_move: bool = False        # "Cannot Move" written
+    illegal_mark: str = ""           # an exporter's mark that the play was illegal and is not given,
+                                     # as written (Snowie: "Illegal play (25;0;1;...)")
     # DOUBLE: the cube value offered;  WIN / RESIGN: the points
     value: int | None = None
     and_match: bool = False
@@ -105,6 +107,8 @@ class Problem:
     loc: Loc
     message: str
     game: int | None = None
+    warning: bool = False            # text that is no record but harms nothing (free text before the
+                                     # match header): reported as a warning, not an error
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Variant, borne_off, fmt_steps
+from .engine import Variant, borne_off, fmt_steps, generate
 from .engine.core import Pos
 from .engine.judge import _physical, judge
 from .record import Action, Game, Kind, Loc, Match
@@ -97,7 +97,7 @@ class MatchReport:
 class _GameReplay:
     """State of one game under replay."""
 
-    def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
+    def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool | None, money: bool,
                  need: tuple[int, int] | None = None):
         self.rep, self.v, self.g = rep, variant, game
         self.rules = variant.rules
@@ -105,7 +105,7 @@ class _GameReplay:
         self.pos = [a, b]
         self.cube, self.owner = 1, None
         self.pending: Action | None = None   # an unanswered double
-        self.crawford = crawford
+        self.crawford = crawford             # None: may be the Crawford game or a later one (an excerpt)
         self.money = money
         self.need = need                     # match play: points each side still needs to win the match
         self.rep_score = (0, 0)              # the score at the start of the game (match play)
@@ -184,7 +184,10 @@ class _GameReplay:
         steps = [(s.src, s.dst) for s in a.steps]
         turn = self.rules.start_turn(me, opp, self.rolled[p] == 0)
         self.rolled[p] += 1
-        verdict = judge(self.rules, me, opp, d1, d2, steps, turn=turn)
+        if a.illegal_mark:
+            self.on_illegal_mark(a, p, d1, d2, turn)
+            return
+        verdict = judge(self.rules, me, opp, d1, d2, steps, turn=turn, hit_marks=[s.hit for s in a.steps])
         after = verdict.after
         for rule, msg in verdict.problems:
             if rule == "max-dice" and not a.steps and nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN):
@@ -210,6 +213,30 @@ class _GameReplay:
             level = self.rules.win_level(m2, o2)
             self.ended = ("bearoff", p, self.stake(level))
 
+    def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
+        """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``):
+        nothing to judge; the replay goes on from the legal play that fits the rolls that follow."""
+        me, opp = self.pos[p], self.pos[1 - p]
+        ps = generate(self.rules, me, opp, d1, d2, turn)
+        best, best_n, chosen = None, -1, ""
+        for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
+            n = self._fits(p, pos)
+            if n > best_n:
+                best, best_n, chosen = pos, n, fmt_steps(path)
+                if n >= self.LOOKAHEAD:
+                    break
+        if best is None:
+            best = (me, opp)
+        how = (f"the plays that follow fit {chosen}, and the replay goes on from there" if chosen
+               else "the roll has no legal play, and the replay goes on from the position before it")
+        self.find("parse-error", f"the record marks this play as illegal ({a.illegal_mark}) and does not give "
+                  f"it: the play is not judged; {how}", a, severity=WARNING, position=(me, opp), dice=(d1, d2),
+                  alternatives=ps.example(6))
+        self.pos[p], self.pos[1 - p] = best
+        if borne_off(best[0]) == 15 and not self.ended:
+            self.ended = ("bearoff", p, self.stake(self.rules.win_level(best[0], best[1])))
+
+    MARK_CANDIDATES = 400  # legal plays tried after an exporter's "Illegal play" mark (nothing written to sort by)
     LOOKAHEAD = 40         # rolls checked after an illegal play to choose where the replay goes on
     CANDIDATES = 120       # legal plays tried as the real one
     RESYNCS = 10           # illegal plays per game after which the replay just follows the record
@@ -232,7 +259,9 @@ class _GameReplay:
             return sum((written & Counter((s, d) for s, d, _ in item[1])).values())
 
         chosen = ""
-        candidates = sorted(list(verdict.playset.plays.items())[:self.CANDIDATES], key=overlap, reverse=True)
+        # every legal play is ranked by what it shares with the written play before the cut (for a double
+        # the real play is often far down the generation order)
+        candidates = sorted(verdict.playset.plays.items(), key=overlap, reverse=True)[:self.CANDIDATES]
         for pos, path in candidates:
             n = self._fits(p, pos)
             if n > best_n:
@@ -256,7 +285,7 @@ class _GameReplay:
             turn = self.rules.start_turn(me, opp, rolled[q] == 0)
             rolled[q] += 1
             v = judge(self.rules, me, opp, max(a.dice), min(a.dice), [(s.src, s.dst) for s in a.steps],
-                      turn=turn)
+                      turn=turn, hit_marks=[s.hit for s in a.steps])
             if v.problems:
                 break
             sides[q], sides[1 - q] = v.after
@@ -292,6 +321,11 @@ class _GameReplay:
         limit = self.v.opt("cube_limit")
         if why is None and limit and self.cube * 2 > limit:
             why = f"the cube limit is {limit}"
+        if why is None and self.crawford is None:
+            self.find("cube-illegal", f"{self.name(p)} doubles to {a.value} in a game that may be the Crawford "
+                      f"game: the record starts mid-match at {self.rep_score[0]}-{self.rep_score[1]} and does not "
+                      f"say whether the Crawford game was already played; read as a later game, where doubling "
+                      f"is allowed", a, severity=WARNING)
         if why:
             self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}: {why}", a)
         elif a.value is not None and a.value != self.cube * 2:
@@ -316,6 +350,12 @@ class _GameReplay:
             self.event("take", a, value=self.cube)
 
     def on_drop(self, a: Action, nxt: Action | None) -> None:
+        if self.pending is None:
+            # Some sites write a resignation as "Drops" with no double before it
+            self.find("cube-response", f"{self.name(a.player)} drops but no double was offered: read as a "
+                      f"resignation, as some sites write one", a, severity=WARNING)
+            self.on_resign(a, nxt)
+            return
         d = self._answer(a, "drops")
         if d:
             self.event("drop", a, value=self.cube)
@@ -341,7 +381,11 @@ class _GameReplay:
         if self.declared is None:
             w = 1 - a.player
             if nxt is not None and nxt.kind == Kind.WIN:
-                return  # the Wins cell that follows says who won and how much
+                # the Wins cell that follows says who won and how much; it may not name the resigning side
+                if self.winner_of(nxt, nxt.value or 0) == a.player:
+                    self.find("result-mismatch", f"{self.name(a.player)} gives up ({a.text!r}), but the result "
+                              f"that follows declares {self.name(a.player)} the winner", nxt)
+                return
             self.declared = (w, a.value if a.value is not None else 0, a)
 
     # -- end of game ----------------------------------------------------------------------------------
@@ -398,16 +442,17 @@ class _GameReplay:
         self.set_result(w, pts, "resign")
 
     def credited(self, declared: int, full: int, w: int) -> bool:
-        """Declared points agree with the full result.  In match play, records may credit less when the
-        win ends the match: the points the winner needed (``Wins 3 point and the match`` for a gammon at
-        cube 2 from 2-away), or the match length (BackgammonGalaxy writes ``Wins 3 point and the match``
-        in a 3-point match whatever the score).  See docs/rules.md."""
+        """Declared points agree with the full result.  In match play, when the win ends the match, records
+        may write instead the points the winner needed (``Wins 3 point and the match`` for a gammon at
+        cube 2 from 2-away) or the match length (BackgammonGalaxy writes ``Wins 3 point and the match`` in
+        a 3-point match whatever the score; other exporters ``Wins 9 point and the match`` at 7-7 of a
+        9-point match with cube 2, a game worth 2).  See docs/rules.md."""
         if declared == full:
             return True
         if self.need is None or full < self.need[w]:
             return False
         length = self.need[w] + self.rep_score[w]
-        return declared in (self.need[w], length) and declared < full
+        return declared == length or (declared == self.need[w] and declared < full)
 
     def _explain_stake(self, how: str, w: int) -> str:
         if how == "drop":
@@ -422,17 +467,33 @@ class _GameReplay:
         self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
 
 
+_YES = {"on", "yes", "true", "1"}
+_NO = {"off", "no", "false", "0"}
+
+
+def _crawford_tag(match: Match) -> bool | None:
+    """Whether the first game of an excerpt is the Crawford game, when a header tag says so
+    (``CrawfordGame "Yes"/"No"``, ``PostCrawford "Yes"``); None when no tag settles it."""
+    v = (match.tag("CrawfordGame") or "").strip().lower()
+    if v in _YES or v in _NO:
+        return v in _YES
+    if (match.tag("PostCrawford") or "").strip().lower() in _YES:
+        return False
+    return None
+
+
 def replay(match: Match, variant: Variant) -> MatchReport:
     """Replay every game of ``match``; parse problems become ``parse-error`` findings."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
-                                    game=pr.game))
+                                    WARNING if pr.warning else ERROR, game=pr.game))
     length = match.match_length or 0
     crawford_rule = variant.opt("crawford") and length > 0
     crawford_done = False
     score = [0, 0]
     unknown = False          # the previous game broke off (unreadable text) before its result
+    crawford_unknown = False  # an excerpt's first game, which may or may not be the Crawford game
     for game in match.games:
         for pr in game.problems:
             rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -444,14 +505,31 @@ def replay(match: Match, variant: Variant) -> MatchReport:
                     "match-score", f"game {game.number} follows the end of the {length}-point match "
                     f"(score {score[0]}-{score[1]})", match.path, (game.score_loc or game.loc).line,
                     (game.score_loc or game.loc).column, WARNING, game.number))
+            elif game is match.games[0] and list(game.score) != score and max(game.score) < (length or 1 << 30):
+                # one game (or more) exported from a longer match: the record starts at this score
+                loc = game.score_loc or game.loc
+                rep.findings.append(Finding(
+                    "match-score", f"the record starts at {game.score[0]}-{game.score[1]}, not 0-0: an excerpt "
+                    f"of a longer match; later games are checked from this score", match.path, loc.line,
+                    loc.column, WARNING, game.number))
+                if crawford_rule and game.score[0] == game.score[1] == length - 1:
+                    crawford_done = True      # both at match length - 1: the Crawford game is past
+                elif crawford_rule and length - 1 in game.score:
+                    settled = _crawford_tag(match)
+                    if settled is None:
+                        crawford_unknown = True
+                    else:
+                        crawford_done = not settled
             elif list(game.score) != score and not unknown:
                 loc = game.score_loc or game.loc
                 rep.findings.append(Finding(
                     "match-score", f"the score line says {game.score[0]}-{game.score[1]}; the earlier results "
                     f"give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
             score = list(game.score)
-        is_crawford = False
-        if crawford_rule and not crawford_done and not after_match and length - 1 in score:
+        is_crawford: bool | None = False
+        if crawford_unknown:      # after it, every game is past the Crawford game
+            is_crawford, crawford_done, crawford_unknown = None, True, False
+        elif crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
         gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need)

@@ -510,11 +510,20 @@ def test_take_without_double():
 
 
 def test_drop_without_double():
+    """Some sites write a resignation as "Drops" with no double (issue 5): a warning, read as Bob resigning."""
     m = MatRec()
     g, idx = cube_game(m, [("roll", 0, 6, 1), ("drop", 1), ("cell", 0, wins(1))])
-    f = only(check(m), "cube-response")
+    rep = check(m)
+    f = only(rep, "cube-response", WARNING)
     at(f, g, idx["drop1"])
-    has(f, "Bob drops", "no double")
+    has(f, "Bob drops", "no double", "resignation")
+    assert (rep.games[0].winner, rep.games[0].points) == (0, 1)
+    # nearest error: the "resigning" side is declared the winner
+    m = MatRec()
+    g, idx = cube_game(m, [("roll", 0, 6, 1), ("drop", 1), ("cell", 1, wins(1))])
+    rep = check(m)
+    assert [(f.rule, f.severity) for f in rep.findings] == [("cube-response", WARNING), ("result-mismatch", ERROR)], \
+        dump(rep)
 
 
 def test_double_without_answer():

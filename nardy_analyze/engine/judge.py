@@ -171,10 +171,18 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
 
 
 def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple[int, int]],
-          playset: PlaySet | None = None, turn=None) -> Verdict:
-    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state."""
+          playset: PlaySet | None = None, turn=None, hit_marks: list[bool] | None = None) -> Verdict:
+    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state.
+
+    ``hit_marks``: the ``*`` written on each step.  A ``*`` that no step's end explains (``41: 8/3*`` with
+    the blot on 7) says the combined move hit on its way: a route with that hit is taken when one exists.
+    """
     steps = list(steps)
     counted = _by_counts(rules, me, opp, steps)
+    # hits the written ends make, and whether more were marked: then prefer a route that hits on its way
+    end_hits = counted[1][24] - opp[24] if counted is not None else 0
+    marked = len({st for st, h in zip(steps, hit_marks or ()) if h})
+    on_way = counted is not None and marked > end_hits
     if playset is None and len(steps) <= 4:
         # Fast path: written steps that legally use every number of the roll form a legal play
         # (nothing can use more numbers, and the larger-die rule only matters when one is used).
@@ -184,10 +192,15 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
             if len(used) != len(full):
                 break
-            if counted is None or (m, o) == counted:
+            if on_way and hits > end_hits:
                 first = (m, o, hits, used)
                 break
-            first = first or (m, o, hits, used)
+            if counted is None or (m, o) == counted:
+                first = (m, o, hits, used)
+                if not on_way:
+                    break
+            else:
+                first = first or (m, o, hits, used)
             if n >= 16:
                 break
         if first is not None:
@@ -198,6 +211,10 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
     dice_text = f"{d1}{d2}"
     # A legal play is judged by the position it produces.
     if counted is not None:
+        if on_way:       # a "*" on a combined move: the route that hits on its way, when there is one
+            hitting = [pos for pos in ps.plays if pos[0] == counted[0] and pos[1][24] > counted[1][24]]
+            if hitting:
+                return _ok(me, opp, hitting[0], ps, steps)
         if counted in ps:
             return _ok(me, opp, counted, ps, steps)
         same_mover = [pos for pos in ps.plays if pos[0] == counted[0]]

@@ -74,6 +74,9 @@ class _Build(Transformer):
     def roll_cannot(self, ch: list) -> tuple:
         return ("cannot", ch)
 
+    def roll_illegal(self, ch: list) -> tuple:
+        return ("illegal", ch)
+
     def double(self, ch: list) -> tuple:
         return ("double", ch)
 
@@ -109,6 +112,10 @@ PARSER = Lark(
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
 _MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
 _TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
+# PPNards-style header lines ";App: PPNards", ";Game type: Backgammon +1"
+_COLON_TAG = re.compile(r";[ \t]*([A-Za-z][A-Za-z0-9 _-]{0,30}?)[ \t]*:[ \t]*(\S.*?)[ \t]*$")
+# header keys that name the game played: read as the record's variant (tag "Variation")
+_VARIANT_KEYS = {"gametype", "variant", "variation"}
 _GAP = re.compile(r"[ \t]{2,}")
 
 LEFT_CELL_GAP = 4          # a first cell at most this many columns after "N)" is the left one
@@ -148,6 +155,8 @@ _NAMES = {
     "MOVE_NO": 'a move number like "12)"',
     "INT": "a number",
     "UNPLAYED": '"????"',
+    "ILLEGAL": '"Illegal play (...)"',
+    "CONCEDES": '"Concedes"',
     "CANNOT": '"Cannot Move"',
     "MOVE": '"Move"',
     "DOUBLES": '"Doubles => N"',
@@ -372,16 +381,32 @@ class _Reader:
             return
         except UnexpectedInput:
             pass
+        # Free text before the "N point match" line (a banner of the tournament archive) is no record
+        # but harms nothing: it is kept as comments and reported once, as a warning.
+        header = _MATCH_LINE.search(chunk)
+        header_line = chunk.count("\n", 0, header.start()) + 1 if header else 0
+        free: list[tuple[int, str]] = []
         for no, line in enumerate(chunk.split("\n")[:-1], 1):
             if not line.strip():
                 continue
             try:
                 item = self._parse_line(line, "preamble_line")
             except UnexpectedInput as e:
+                if no < header_line and not line.lstrip().startswith(";"):
+                    free.append((no, line))
+                    continue
                 self._error_problem(e, line, no, "preamble_line", self.match.problems, None)
                 continue
             if item is not None:
                 self._preamble_item(item, no - 1)
+        if free:
+            first, last = free[0][0], free[-1][0]
+            lines = f"line {first}" if first == last else f"lines {first}-{last}"
+            col = len(free[0][1]) - len(free[0][1].lstrip()) + 1
+            self.match.comments.extend(line.rstrip() for _, line in free)
+            self.match.problems.append(Problem(
+                Loc(first, col), f"{len(free)} line(s) of free text before the \"N point match\" line "
+                f"({lines}) are no part of the record: read as a comment", warning=True))
 
     def _preamble_item(self, item: tuple, line_off: int) -> None:
         kind, toks = item
@@ -406,6 +431,16 @@ class _Reader:
         if value[1:].lstrip().startswith("["):
             found = value if len(value) <= 40 else value[:40] + "..."
             self.match.problems.append(Problem(loc, f"expected a tag like '; [Key \"Value\"]', found \"{found}\""))
+            return
+        m = _COLON_TAG.match(value)
+        if m:                                # ";Game type: Backgammon +1" (PPNards)
+            key, val = m.group(1), m.group(2)
+            if key not in self.match.tags:
+                self.match.tags[key] = val
+                self.match.tag_locs[key] = loc
+            if key.casefold().replace(" ", "") in _VARIANT_KEYS and self.match.tag("Variation") is None:
+                self.match.tags["Variation"] = val
+                self.match.tag_locs["Variation"] = loc
         # any other ";" line is a comment
 
     # -- one game --------------------------------------------------------------------------
@@ -502,7 +537,7 @@ class _Reader:
         move: int | None = None
         after_no: Token | None = None      # the "N)" right before the current cell, if any
         nested = False
-        for item in items:
+        for k, item in enumerate(items):
             if isinstance(item, Token):      # MOVE_NO
                 n = int(item.value[:-1])
                 nested = move is not None or bool(actions)
@@ -513,7 +548,10 @@ class _Reader:
             first = toks[0]
             col = first.column
             if after_no is not None and not nested:
-                side = 0 if col - after_no.end_column <= LEFT_CELL_GAP else 1
+                # the left cell, unless it starts further right than usual and is alone on the row:
+                # a cell followed by another one (" 4)      Doubles => 2          Drops") is the left one
+                followed = k + 1 < len(items) and not isinstance(items[k + 1], Token)
+                side = 0 if col - after_no.end_column <= LEFT_CELL_GAP or followed else 1
             elif after_no is not None:       # a second "N)" inside the row: it marks where the cell is
                 side = 0 if after_no.column < threshold else 1
             else:
@@ -533,7 +571,7 @@ class _Reader:
         last = toks[-1]
         loc = Loc(first.line + line_off, first.column)
         text = src[first.start_pos:last.end_pos]
-        if tag in ("roll", "unplayed", "cannot"):
+        if tag in ("roll", "unplayed", "cannot", "illegal"):
             action = Action(Kind.ROLL, 0, loc, move, text)
             action.dice_loc = loc
             value = first.value
@@ -545,7 +583,7 @@ class _Reader:
                     action.dice = (a, b)
                 play = value[3:]
                 if tag != "roll" and play.strip():
-                    what = '"????"' if tag == "unplayed" else '"Cannot Move"'
+                    what = {"unplayed": '"????"', "cannot": '"Cannot Move"'}.get(tag, '"Illegal play"')
                     raise _BadCell(first.column + 3 + len(play) - len(play.lstrip()),
                                    f'expected {what} right after the dice, found "{play.strip()}"')
                 if play:
@@ -554,6 +592,8 @@ class _Reader:
                 action.unplayed = True
             elif tag == "cannot":
                 action.cannot_move = True
+            elif tag == "illegal":
+                action.illegal_mark = toks[-1].value
             return action
         if tag == "double":
             return Action(Kind.DOUBLE, 0, loc, move, text, value=_int(toks[2]))
