@@ -378,6 +378,8 @@ class _GameReplay:
         return a.player
 
     def on_resign(self, a: Action, nxt: Action | None) -> None:
+        if self.pending is not None and self.pending.player != a.player:
+            self.pending = None     # giving up answers the opponent's double, as a drop does
         if self.declared is None:
             w = 1 - a.player
             if nxt is not None and nxt.kind == Kind.WIN:

@@ -9,7 +9,9 @@ rows around it are still read.  Nothing here checks the rules; steps are kept as
 Which column a cell is in decides who played it (0 = left = first name on the score line):
 
 * on a numbered row ``  7) 41: 9/5 7/6        Doubles => 2`` the first cell is the left one when
-  it starts within 4 characters after ``7)``, otherwise (blank left cell) the right one;
+  it starts within 4 characters after ``7)``, when another cell follows it on the row
+  (``  4)      Doubles => 2          Drops``) or when it starts before the left/right split below;
+  otherwise (blank left cell) the right one;
 * any other cell (a second cell, or a cell on a row without a number such as ``      Wins 1 point``)
   is the left one when it starts before the midpoint between column 6 and the column where the
   right-hand name starts on the score line, the right one otherwise;
@@ -548,10 +550,11 @@ class _Reader:
             first = toks[0]
             col = first.column
             if after_no is not None and not nested:
-                # the left cell, unless it starts further right than usual and is alone on the row:
-                # a cell followed by another one (" 4)      Doubles => 2          Drops") is the left one
+                # the left cell when it starts close to "N)"; one indented further than usual is still
+                # the left one when another cell follows it on the row (" 4)      Doubles => 2    Drops")
+                # or it starts before the left/right split of the score line
                 followed = k + 1 < len(items) and not isinstance(items[k + 1], Token)
-                side = 0 if col - after_no.end_column <= LEFT_CELL_GAP or followed else 1
+                side = 0 if (col - after_no.end_column <= LEFT_CELL_GAP or followed or col < threshold) else 1
             elif after_no is not None:       # a second "N)" inside the row: it marks where the cell is
                 side = 0 if after_no.column < threshold else 1
             else:
