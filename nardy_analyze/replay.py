@@ -218,12 +218,18 @@ class _GameReplay:
         nothing to judge; the replay goes on from the legal play that fits the rolls that follow."""
         me, opp = self.pos[p], self.pos[1 - p]
         ps = generate(self.rules, me, opp, d1, d2, turn)
+        # the most rolls a play could fit: the rest of the game's rolls, up to LOOKAHEAD
+        rest = 0
+        for b in self.actions[self.index + 1:]:
+            if b.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP):
+                break
+            rest += b.kind == Kind.ROLL and not b.unplayed and b.dice is not None
         best, best_n, chosen = None, -1, ""
         for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
             n = self._fits(p, pos)
             if n > best_n:
                 best, best_n, chosen = pos, n, fmt_steps(path)
-                if n >= self.LOOKAHEAD:
+                if n >= min(self.LOOKAHEAD, rest):
                     break
         if best is None:
             best = (me, opp)

@@ -8,8 +8,10 @@ says what was assumed (docs/rules.md, docs/mat-format.md).  The plays in these r
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from nardy_analyze import analyze
 from nardy_analyze.engine import borne_off, generate
@@ -329,6 +331,30 @@ def test_text_after_the_match_header_is_still_an_error():
     text = BANNER.replace(" 3 point match\n\n", "").replace("+---", " 3 point match\n\n+---", 1)
     rep = validate(text)
     assert [(r, s) for r, s, _ in found(rep)] == [("parse-error", ERROR)] * 4, dump(rep)
+
+
+_HEADERS = re.compile(r"^[ \t]*(Game[ \t]+[0-9]+[ \t]*$|[0-9]+[ \t]+point[ \t]+match)", re.I)
+# one line of free text: not a ";" comment, not a "Game N" or "N point match" line
+_FREE_LINE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=60).filter(
+    lambda s: s.strip() and not s.lstrip().startswith(";") and not _HEADERS.match(s))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_FREE_LINE, min_size=1, max_size=8))
+def test_any_free_text_before_the_match_header_is_one_warning(banner):
+    text = "\n".join(banner) + "\n\n" + BANNER.split("\n\n", 1)[1]
+    rep = validate(text)
+    first = next(n for n, line in enumerate(banner, 1) if line.strip())
+    assert found(rep) == [("parse-error", WARNING, first)], dump(rep)
+    assert result(rep) == (0, 1, "resign")
+
+
+def test_colon_header_lines_are_tags_and_only_variant_keys_name_the_variant():
+    text = ";App: PPNards\n; Note: played on the club server\n; [Crawford \"On\"]\n" + BANNER.split("\n\n", 1)[1]
+    match = mat.read(text, PATH)
+    assert match.tag("App") == "PPNards" and match.tag("Note") == "played on the club server"
+    assert match.tag("Variation") is None
+    assert validate(text).findings == []
 
 
 PPNARDS = """\
