@@ -218,12 +218,7 @@ class _GameReplay:
         nothing to judge; the replay goes on from the legal play that fits the rolls that follow."""
         me, opp = self.pos[p], self.pos[1 - p]
         ps = generate(self.rules, me, opp, d1, d2, turn)
-        # the most rolls a play could fit: the rest of the game's rolls, up to LOOKAHEAD
-        rest = 0
-        for b in self.actions[self.index + 1:]:
-            if b.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP):
-                break
-            rest += b.kind == Kind.ROLL and not b.unplayed and b.dice is not None
+        rest = self._rest_rolls()         # the most rolls a play could fit
         best, best_n, chosen = None, -1, ""
         for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
             n = self._fits(p, pos)
@@ -257,8 +252,15 @@ class _GameReplay:
         if self.resyncs > self.RESYNCS:
             return recorded, ""
         best, best_n = recorded, self._fits(p, recorded)
-        if best_n >= self.LOOKAHEAD:
-            return recorded, ""
+        limit = self.LOOKAHEAD
+        if best_n >= limit:
+            # The recorded position fits as far as the lookahead goes.  A step left out can show only
+            # later (the checker that was not moved is needed 30 rolls on): look to the end of the game,
+            # and keep the recorded position only when the rest of the game fits it.
+            limit = self._rest_rolls()
+            best_n = self._fits(p, recorded, limit)
+            if best_n >= limit:
+                return recorded, ""
         written = Counter(steps)
 
         def overlap(item) -> int:
@@ -269,15 +271,26 @@ class _GameReplay:
         # the real play is often far down the generation order)
         candidates = sorted(verdict.playset.plays.items(), key=overlap, reverse=True)[:self.CANDIDATES]
         for pos, path in candidates:
-            n = self._fits(p, pos)
+            n = self._fits(p, pos, limit)
             if n > best_n:
                 best, best_n, chosen = pos, n, fmt_steps(path)
-                if n >= self.LOOKAHEAD:
+                if n >= limit:
                     break
         return best, chosen
 
-    def _fits(self, p: int, pos: Pos) -> int:
-        """How many of the next rolls (up to LOOKAHEAD) are legal plays if ``p``'s play left ``pos``."""
+    def _rest_rolls(self) -> int:
+        """The rolls after the current action up to the end of the game that ``_fits`` can judge."""
+        rest = 0
+        for b in self.actions[self.index + 1:]:
+            if b.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP):
+                break
+            rest += b.kind == Kind.ROLL and not b.unplayed and b.dice is not None
+        return rest
+
+    def _fits(self, p: int, pos: Pos, limit: int | None = None) -> int:
+        """How many of the next rolls (up to ``limit``, default LOOKAHEAD) are legal plays if ``p``'s play
+        left ``pos``."""
+        limit = self.LOOKAHEAD if limit is None else limit
         sides = {p: pos[0], 1 - p: pos[1]}
         n = 0
         rolled = list(self.rolled)
@@ -296,7 +309,7 @@ class _GameReplay:
                 break
             sides[q], sides[1 - q] = v.after
             n += 1
-            if n >= self.LOOKAHEAD:
+            if n >= limit:
                 break
         return n
 
