@@ -423,6 +423,9 @@ def test_garbled_row_in_game_two_of_three():
         ("  1) 53: 8/off/3", 10, 'expected "off" only at the end of a move, found "8/off/3"'),
         ("  1) 53: 8/3(0)", 10, 'expected a repeat count 1..15, found "8/3(0)"'),
         ("  1) 53: 8/3 ????", 10, 'expected "????" right after the dice, found "8/3"'),
+        ("  1) 53: 8/3 Illegal play (1;2)", 10, 'expected "Illegal play" right after the dice, found "8/3"'),
+        ("  1) 53: ?????", 10, 'expected a move like "13/9", "bar/22*" or "6/off", or the next cell, found "?????"'),
+        ("  1) Concedes 2", 16, 'expected "point" or "points", found the end of the line'),
         ("  1)  Doubles 2", 15, 'expected "=>", as in "Doubles => 2", found "2"'),
         ("  1)  Doubles =>", 17, 'expected the cube value, as in "Doubles => 2", found the end of the line'),
         ("      Wins", 11, 'expected the points, as in "Wins 2 points", found the end of the line'),
@@ -544,5 +547,4 @@ def test_corpus_reads_without_problems():
                     assert len(a.steps) <= 4, (f, a)
         games += len(m.games)
     assert games > 5000
-    print(f"\n{len(files)} corpus files, {games} games read in {elapsed:.1f} s")
-    assert elapsed < 60
+    print(f"\n{len(files)} corpus files, {games} games read in {elapsed:.1f} s")   # speed: bench/, not asserted
