@@ -407,7 +407,7 @@ class _GameReplay:
                     self.find("result-mismatch", f"{self.name(a.player)} gives up ({a.text!r}), but the result "
                               f"that follows declares {self.name(a.player)} the winner", nxt)
                 return
-            self.declared = (w, a.value if a.value is not None else 0, a)
+            self.declared = (w, a.value, a)     # None: no points written
 
     # -- end of game ----------------------------------------------------------------------------------
     def final_board(self, w: int) -> dict:
@@ -434,6 +434,15 @@ class _GameReplay:
                           severity=WARNING)
             return
         w, pts, cell = decl
+        if pts is None and ended:
+            pts = ended[2]                     # gave up after the game was over: the game's result
+        if pts is None:
+            # "Resigns" / "Concedes" with no points and no "Wins" after it: the record does not say what
+            # was resigned; the next score line is trusted
+            self.find("result-mismatch", f"{self.name(1 - w)} gives up ({cell.text!r}) and no points are written; "
+                      f"the next game's score line is taken as it is", cell, severity=WARNING)
+            self.set_result(w, None, "resign")
+            return
         if ended:
             how, ew, epts = ended
             if w != ew:
@@ -482,7 +491,7 @@ class _GameReplay:
         name = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[level]
         return f"{name} at cube {self.cube}"
 
-    def set_result(self, w: int, pts: int, how: str) -> None:
+    def set_result(self, w: int, pts: int | None, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
         self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
@@ -563,5 +572,6 @@ def replay(match: Match, variant: Variant) -> MatchReport:
         rep.games.append(gr.report)
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points
-        unknown = game.broken and gr.report.winner is None
+        # the previous game's points are unknown (unreadable text, or a resignation with no points written)
+        unknown = gr.report.points is None and (game.broken or gr.report.winner is not None)
     return rep

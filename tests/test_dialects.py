@@ -163,6 +163,24 @@ def test_concedes_nearest_errors():
     assert [(f.rule, f.severity) for f in rep.findings][:1] == [("parse-error", ERROR)], dump(rep)
 
 
+def test_concedes_with_no_points_anywhere_is_a_warning_and_the_next_score_is_trusted():
+    # the record ends the game with "Concedes" and no "Wins": what was resigned is not written
+    text = CONCEDES_ALONE.replace("                            Wins 1 point\n", "") + """
+ Game 2
+ Alice : 0                  Bob : 2
+  28) 31: 8/5 6/5           42: 8/4 6/4
+  29) 64: 24/14             Concedes
+      Wins 1 point
+"""
+    rep = validate(text)
+    assert found(rep) == [("result-mismatch", WARNING, line_of(text, "Concedes"))], dump(rep)
+    has(rep.findings[0], "no points are written")
+    assert result(rep) == (1, None, "resign") and result(rep, 2) == (0, 1, "resign")
+    # nearest error: points written that no level of the game gives
+    rep = validate(text.replace("  31) Concedes", "  31) Concedes 4 points"))
+    assert found(rep)[0] == ("result-mismatch", ERROR, line_of(text, "Concedes")), dump(rep)
+
+
 # ============================================================================ 2. excerpts
 
 EXCERPT = """\
