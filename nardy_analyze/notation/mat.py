@@ -426,9 +426,7 @@ class _Reader:
         m = _TAG.match(value)
         if m:
             key, val = m.group(1), m.group(2)
-            if key not in self.match.tags:
-                self.match.tags[key] = val
-                self.match.tag_locs[key] = loc
+            self._tag(key, val, loc)
             return
         if value[1:].lstrip().startswith("["):
             found = value if len(value) <= 40 else value[:40] + "..."
@@ -436,14 +434,19 @@ class _Reader:
             return
         m = _COLON_TAG.match(value)
         if m:                                # ";Game type: Backgammon +1" (PPNards)
-            key, val = m.group(1), m.group(2)
-            if key not in self.match.tags:
-                self.match.tags[key] = val
-                self.match.tag_locs[key] = loc
-            if key.casefold().replace(" ", "") in _VARIANT_KEYS and self.match.tag("Variation") is None:
-                self.match.tags["Variation"] = val
-                self.match.tag_locs["Variation"] = loc
+            self._tag(m.group(1), m.group(2), loc)
         # any other ";" line is a comment
+
+    def _tag(self, key: str, val: str, loc: Loc) -> None:
+        """Record a header tag (the first of a key wins); a tag that names the game played (``Game type``,
+        ``GameType``, ``Variant``) is also the record's variant, tag ``Variation``."""
+        if key not in self.match.tags:
+            self.match.tags[key] = val
+            self.match.tag_locs[key] = loc
+        norm = key.casefold().replace(" ", "").replace("_", "")
+        if norm in _VARIANT_KEYS and norm != "variation" and self.match.tag("Variation") is None:
+            self.match.tags["Variation"] = val
+            self.match.tag_locs["Variation"] = loc
 
     # -- one game --------------------------------------------------------------------------
 
