@@ -401,6 +401,12 @@ def test_ppnards_variant_nobody_supports_gives_one_finding():
     assert rep.games == []
 
 
+def test_a_bracket_tag_naming_the_game_type_is_read_the_same():
+    text = PPNARDS.replace(";Game type: Backgammon +1", '; [GameType "Backgammon +1"]')
+    rep = validate(text)
+    assert found(rep) == [("parse-error", ERROR, 3)], dump(rep)
+
+
 def test_ppnards_backgammon_is_judged_as_backgammon():
     text = PPNARDS.replace("Backgammon +1", "Backgammon")
     rep = validate(text)
