@@ -46,6 +46,11 @@ def line_of(text: str, needle: str, nth: int = 1) -> int:
     return hits[nth - 1]
 
 
+def has(f, *words: str) -> None:
+    for w in words:
+        assert w in f.message, (w, f.message)
+
+
 def result(rep, game: int = 1) -> tuple:
     g = rep.games[game - 1]
     return g.winner, g.points, g.how
@@ -238,11 +243,6 @@ def test_excerpt_nearest_errors():
     text = EXCERPT.replace("Alice : 6                      Bob : 3", "Alice : 7                      Bob : 3")
     rep = validate(text)
     assert found(rep)[0] == ("match-score", ERROR, line_of(text, "Alice : 7")), dump(rep)
-
-
-def has(f, *words: str) -> None:
-    for w in words:
-        assert w in f.message, (w, f.message)
 
 
 # ============================================================================ 3. "Wins N point and the match"
@@ -458,8 +458,8 @@ def test_other_spellings():
         (Kind.ROLL, 0), (Kind.RESIGN, 1), (Kind.WIN, 0)]
     assert acts[1].unplayed and acts[5].unplayed and acts[-1].and_match
     rep = validate(SPELLINGS)
-    # 4-4 of 5 is the Crawford game?  No: an excerpt at 4-4 (both at match length - 1): past it, so
-    # doubling is allowed.  Wins 1 at cube 2 with "and the match": the points needed (1)
+    # an excerpt at 4-4 of 5: both at match length - 1, so the Crawford game is past and the double is
+    # allowed; "Wins 1 point and wins the match" at cube 2 credits the point Alice needed
     assert found(rep) == [("match-score", WARNING, 4)], dump(rep)
     assert result(rep) == (0, 1, "resign")
 
