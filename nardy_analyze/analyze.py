@@ -148,7 +148,8 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             try:
                 st = d.stat()
             except OSError as e:
-                yield Entry(path, UNREADABLE, _oserror(path, e))
+                yield Entry(path, UNREADABLE, _oserror(path, e) if e.errno != errno.ENOENT
+                            else f"{path}: folder vanished while the folders were searched")
                 continue
             key = (st.st_dev, st.st_ino)
             if key in seen:                      # a bind mount or hard-linked folder seen before
