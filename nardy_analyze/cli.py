@@ -13,6 +13,7 @@ from . import __version__
 from .analyze import parse_rule_options, validate_paths
 from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
+from .notation import record_suffixes
 from .report import write_json, write_sarif, write_statistics, write_text
 
 app = typer.Typer(
@@ -50,9 +51,9 @@ def _fail(msg: str, code: int = 2) -> None:
 @app.command()
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for record "
-                                           "files: .mat, and .txt files that look like records); "
-                                           "'-' reads standard input."),
+                                      help="Record files or folders (searched recursively for "
+                                           f"{', '.join(record_suffixes())} files; a .txt is read when "
+                                           "it looks like a record); '-' reads standard input."),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
@@ -78,15 +79,10 @@ def validate(
 ) -> None:
     """Validate transcripts: every move replayed against the rules.
 
-    Every input is accounted for: a record (with its findings), a file skipped with the reason (a .txt
-    that is no game record; counted in the summary, listed with --verbose) or a path that could not be
-    read (listed, with the reason).
+    Every input is accounted for: a record (with its findings), a file skipped with the reason (a .txt that is no game record; counted in the summary, listed with --verbose) or a path that could not be read (listed, with the reason).
 
-    Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when
-    something could not be read or checked (a path that cannot be read, an internal error: the other
-    files are still validated and reported), when no record was found, or when the arguments or the
-    output file are wrong.
-    """
+    Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
+    """  # noqa: E501  (one line per paragraph: the help shows line breaks as written)
     try:
         get_variant(variant)
         options = parse_rule_options(get_variant(variant).name, rule)
