@@ -379,3 +379,33 @@ def test_line_by_line_fallback_stops_after_max_problems(monkeypatch):
     m = mat.read("junk line\n" * 20_000 + " Game 1\n", "y.mat")
     assert len(m.problems) == mat.MAX_PROBLEMS + 1
     assert len(calls) < 3 * mat.MAX_PROBLEMS
+
+
+def test_unlistable_subfolder(tmp_path, monkeypatch):
+    """A sub-folder the system refuses to list (simulated: root may list anything)."""
+    (tmp_path / "a.mat").write_bytes(GOOD)
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "b.mat").write_bytes(GOOD)
+    real = os.scandir
+
+    def scandir(path):
+        if os.path.basename(str(path)) == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(analyze.os, "scandir", scandir)
+    run = validate_paths([str(tmp_path)])
+    assert [r.path for r in run.reports] == [str(tmp_path / "a.mat")]
+    assert run.unreadable == [(str(tmp_path / "locked"), f"{tmp_path / 'locked'}: cannot read: Permission denied")]
+
+
+def test_nothing_from_the_input_is_evaluated():
+    """Hostile input stays harmless: the package has no eval/exec/pickle/marshal/yaml loading at all."""
+    import re
+
+    pattern = re.compile(r"\b(eval|exec)\(|\bpickle\b|\bmarshal\b|\bshelve\b|yaml\.(unsafe_)?load\b|__import__\(")
+    allowed = {("notation/__init__.py", "__import__(")}   # imports the registry's own modules by name
+    for path in sorted((ROOT / "nardy_analyze").rglob("*.py")):
+        rel = path.relative_to(ROOT / "nardy_analyze").as_posix()
+        for m in pattern.finditer(path.read_text()):
+            assert (rel, m.group(0)) in allowed, f"{rel}: {m.group(0)}"
