@@ -39,10 +39,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nardy_analyze.analyze import validate_match  # noqa: E402
-from nardy_analyze.notation import decode, get, names  # noqa: E402
-from nardy_analyze.notation import mat  # noqa: E402
-from nardy_analyze.report import RunResult, to_json, to_sarif, write_statistics, write_text  # noqa: E402
+from nardy_analyze.analyze import validate_match
+from nardy_analyze.notation import decode, get, names
+from nardy_analyze.report import (
+    RunResult,
+    to_json,
+    to_sarif,
+    write_statistics,
+    write_text,
+)
 
 PACKAGE = str(ROOT / "nardy_analyze")
 KEEP_BYTES = 40_000        # inputs kept for further mutation are at most this long (speed)

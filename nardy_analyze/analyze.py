@@ -1,8 +1,11 @@
-"""Library entry points: find record files, read them, choose the variant, replay.
+"""Library entry points: account for the inputs, read them, choose the variant, replay.
 
     from nardy_analyze.analyze import validate_paths
     run = validate_paths(["match.mat"])
     for f in run.findings: print(f.rule, f.line, f.message)
+
+Every command that reads records uses :func:`discover`, :func:`load` and :func:`map_records`
+(docs/architecture.md, "Inputs").
 """
 from __future__ import annotations
 
@@ -161,10 +164,10 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
         suffix = os.path.splitext(d.name)[1].lower()
         if suffix not in suffixes:
             continue
-        yield _file_entry(path, d, suffix)
+        yield _file_entry(path, d)
 
 
-def _file_entry(path: str, d: os.DirEntry, suffix: str) -> Entry:
+def _file_entry(path: str, d: os.DirEntry) -> Entry:
     if d.name.startswith("."):
         return Entry(path, SKIPPED, "hidden file")
     try:

@@ -82,7 +82,7 @@ def validate(
     Every input is accounted for: a record (with its findings), a file skipped with the reason (a .txt that is no game record; counted in the summary, listed with --verbose) or a path that could not be read (listed, with the reason).
 
     Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
-    """  # noqa: E501  (one line per paragraph: the help shows line breaks as written)
+    """
     try:
         get_variant(variant)
         options = parse_rule_options(get_variant(variant).name, rule)

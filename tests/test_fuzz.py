@@ -13,19 +13,25 @@ import json
 import os
 import re
 import tempfile
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from helpers import CORPUS, ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from nardy_analyze.analyze import load, discover, validate_match, validate_paths
+from nardy_analyze.analyze import discover, load, validate_match, validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.notation import decode, get, mat, names
-from nardy_analyze.report import RunResult, to_json, to_sarif, write_statistics, write_text
-
-from helpers import CORPUS, ROOT
+from nardy_analyze.report import (
+    RunResult,
+    to_json,
+    to_sarif,
+    write_statistics,
+    write_text,
+)
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "selfplay").glob("*.mat"))
 TEXTS = [p.read_bytes() for p in FIXTURES]
@@ -46,7 +52,7 @@ def corpus_files() -> list[Path]:
 SEEDS = corpus_files()
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_bytes(i: int) -> bytes:
     return SEEDS[i].read_bytes()
 

@@ -16,15 +16,22 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from typer.testing import CliRunner
 
 from nardy_analyze import __version__, analyze
-from nardy_analyze.analyze import RECORD, SKIPPED, UNREADABLE, discover, load, map_records, validate_paths
+from nardy_analyze.analyze import (
+    RECORD,
+    SKIPPED,
+    UNREADABLE,
+    discover,
+    load,
+    map_records,
+    validate_paths,
+)
 from nardy_analyze.cli import app
 from nardy_analyze.notation import mat, record_suffixes
 from nardy_analyze.report import to_sarif
-
-from helpers import ROOT
 
 GOOD = (ROOT / "tests" / "fixtures" / "selfplay" / "selfplay_0101_1pt.mat").read_bytes()
 SECRET = "secret.mat"
