@@ -1,23 +1,30 @@
-"""Library entry points: find record files, read them, choose the variant, replay.
+"""Library entry points: account for the inputs, read them, choose the variant, replay.
 
     from nardy_analyze.analyze import validate_paths
     run = validate_paths(["match.mat"])
     for f in run.findings: print(f.rule, f.line, f.message)
+
+Every command that reads records uses :func:`discover`, :func:`load` and :func:`map_records`
+(docs/architecture.md, "Inputs").
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from . import __version__
 from .engine import UnknownVariant, Variant, get_variant, parse_option
-from .notation import mat
+from .notation import decode, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
 from .replay import Finding, MatchReport, replay
-from .report import RunResult
+from .report import INTERNAL_ERROR, RunResult
 
-RECORD_SUFFIXES = (".mat", ".txt")
 MAX_BYTES = 64 * 1024 * 1024
+SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged by this much of its start
 
 # Header tags that set rule options: tag name (case/space-insensitive) -> (option, value parser)
 _ON = {"on", "yes", "true", "1"}
@@ -28,46 +35,211 @@ class InputError(Exception):
     """A path that cannot be read at all (missing, unreadable, not a file)."""
 
 
-def discover(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
-    """Yield (path, explicit) for each record file; folders are walked recursively in sorted order.
+# ----------------------------------------------------------------------------- discovery
+#
+# One inventory of the inputs, shared by every command that reads records (validate, stats, convert):
+# ``discover(paths)`` accounts for every path given and every entry with a record suffix found in a
+# folder, as a record, a skipped file (with the reason) or an unreadable entry (with the reason);
+# ``load(entry)`` reads a record entry with the notation registry; ``map_records`` runs a per-file
+# function over the records with an error boundary around each file and, optionally, worker processes.
 
-    Files named on the command line are always read (``explicit``); files found in folders only when
-    their suffix is .mat or .txt.  Raises InputError for a path that does not exist.
+RECORD = "record"
+SKIPPED = "skipped"
+UNREADABLE = "unreadable"
+# INTERNAL_ERROR ("internal-error"): the kind map_records gives a file whose processing failed (a bug),
+# and the rule id of the finding validate reports for it
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One input: a record file to read, or a path accounted for and not read.
+
+    ``path`` is as given or as found while walking a folder (``-`` is standard input); ``status`` is
+    :data:`RECORD`, :data:`SKIPPED` or :data:`UNREADABLE`; ``reason`` says why for the last two
+    (for UNREADABLE it starts with the path, as a message on its own); ``explicit`` is True for a path
+    named by the caller (read whatever its name); ``notation`` is the registry's notation name chosen
+    by the suffix or by sniffing, None when it is chosen at reading time.
     """
+
+    path: str
+    status: str
+    reason: str = ""
+    explicit: bool = False
+    notation: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The name used in reports: ``<stdin>`` for ``-``."""
+        return "<stdin>" if self.path == "-" else self.path
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _oserror(path: str, e: OSError) -> str:
+    if e.errno == errno.ELOOP:
+        return f"{path}: symbolic link loop"
+    if e.errno == errno.ENOENT:
+        return f"{path}: no such file or folder"
+    return f"{path}: cannot read: {e.strerror or e}"
+
+
+def discover(paths: Iterable[str]) -> Iterator[Entry]:
+    """Account for every input, in order; folders are walked recursively in sorted order.
+
+    * a path named by the caller is always a record (``explicit``), whatever its name, when it can be
+      opened (a FIFO such as ``<(zcat x.mat.gz)`` included); a missing path is UNREADABLE;
+    * in a folder, every entry whose suffix is one of the registry's :func:`record_suffixes` is
+      accounted for: a file with a notation's own suffix (``.mat``...) is always a RECORD, even empty
+      or binary (its reader reports what is wrong with it); a file with an ambiguous suffix (``.txt``)
+      is sniffed from its first :data:`SNIFF_BYTES` bytes and SKIPPED when no notation recognises it;
+      a hidden file (``.name``) is SKIPPED; a dangling link, a link loop, a file the system refuses to
+      open, a FIFO or device, a sub-folder that cannot be listed or vanishes mid-walk are UNREADABLE;
+    * hidden folders are not searched; a symbolic link to a folder is not followed (SKIPPED: it
+      may lead out of the tree or back into it; name the folder to read it), so a walk never loops;
+    * files with other suffixes (``README.md``, ``expected.tsv``) are not game records by their name
+      and are not part of the inventory.
+    """
+    suffixes = record_suffixes()
     for p in paths:
         if p == "-":
-            yield p, True
+            yield Entry(p, RECORD, explicit=True)
             continue
-        if os.path.isdir(p):
-            for d, dirs, files in os.walk(p):
-                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-                for f in sorted(files):
-                    if f.lower().endswith(RECORD_SUFFIXES) and not f.startswith("."):
-                        yield os.path.join(d, f), False
-        elif os.path.exists(p):
-            yield p, True
+        try:
+            st = os.stat(p)
+        except OSError as e:
+            if os.path.islink(p) and e.errno == errno.ENOENT:
+                yield Entry(p, UNREADABLE, f"{p}: broken symbolic link (its target does not exist)", True)
+            else:
+                yield Entry(p, UNREADABLE, _oserror(p, e), True)
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            yield from _walk(p, suffixes, {(st.st_dev, st.st_ino): p})
         else:
-            raise InputError(f"{p}: no such file or folder")
+            n = for_path(p)
+            yield Entry(p, RECORD, explicit=True, notation=n.name if n else None)
 
 
-def read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read(MAX_BYTES + 1)
+def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], str]) -> Iterator[Entry]:
+    try:
+        with os.scandir(folder) as it:
+            items = sorted(it, key=lambda d: d.name)
+    except OSError as e:
+        yield Entry(folder, UNREADABLE, _oserror(folder, e) if e.errno != errno.ENOENT
+                    else f"{folder}: folder vanished while it was searched")
+        return
+    for d in items:
+        path = os.path.join(folder, d.name)
+        try:
+            is_dir = d.is_dir()                  # follows links
+            is_link = d.is_symlink()
+        except OSError:
+            is_dir = is_link = False
+        if is_dir:
+            if d.name.startswith("."):
+                continue                         # hidden folders (.git, .cache) are not searched
+            if is_link:
+                yield Entry(path, SKIPPED, "a link to a folder, not followed (name the folder to read it)")
+                continue
+            try:
+                st = d.stat()
+            except OSError as e:
+                yield Entry(path, UNREADABLE, _oserror(path, e) if e.errno != errno.ENOENT
+                            else f"{path}: folder vanished while the folders were searched")
+                continue
+            key = (st.st_dev, st.st_ino)
+            if key in seen:                      # a bind mount or hard-linked folder seen before
+                yield Entry(path, SKIPPED, f"the folder {seen[key]}, already searched")
+                continue
+            seen[key] = path
+            yield from _walk(path, suffixes, seen)
+            continue
+        suffix = os.path.splitext(d.name)[1].lower()
+        if suffix not in suffixes:
+            continue
+        yield _file_entry(path, d)
+
+
+def _file_entry(path: str, d: os.DirEntry) -> Entry:
+    if d.name.startswith("."):
+        return Entry(path, SKIPPED, "hidden file")
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if d.is_symlink() and e.errno == errno.ENOENT:
+            return Entry(path, UNREADABLE, f"{path}: broken symbolic link (its target does not exist)")
+        if e.errno == errno.ENOENT:
+            return Entry(path, UNREADABLE, f"{path}: vanished while the folder was searched")
+        return Entry(path, UNREADABLE, _oserror(path, e))
+    if not stat.S_ISREG(st.st_mode):
+        return Entry(path, UNREADABLE, f"{path}: {_kind(st.st_mode)}, not read")
+    n = for_path(path)
+    if n is not None:
+        return Entry(path, RECORD, notation=n.name)
+    # an ambiguous suffix (.txt): read as a record only when its start looks like one
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder") from None
+            head = fh.read(SNIFF_BYTES)
     except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+        return Entry(path, UNREADABLE, _oserror(path, e))
+    if not head.strip():
+        return Entry(path, SKIPPED, "not a game record: empty")
+    if len(head) == SNIFF_BYTES:
+        head = head[:len(head) - len(head) % 4]      # whole UTF-16/32 code units
+    n = sniff(decode(head))
+    if n is None:
+        return Entry(path, SKIPPED, "not a game record: its start matches no known notation")
+    return Entry(path, RECORD, notation=n.name)
+
+
+def read_input(entry: Entry) -> bytes:
+    """The bytes of a record entry (at most :data:`MAX_BYTES`); InputError when it cannot be read."""
+    path = entry.path
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except IsADirectoryError:
+            raise InputError(f"{path}: is a folder") from None
+        except OSError as e:
+            raise InputError(_oserror(path, e)) from None
     if len(data) > MAX_BYTES:
-        raise InputError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a game record")
+        raise InputError(f"{entry.shown}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a game record")
     return data
 
 
+def read_bytes(path: str) -> bytes:
+    """The bytes of a file (kept for callers of earlier versions); see :func:`read_input`."""
+    return read_input(Entry(path, RECORD, explicit=True))
+
+
+def load(entry: Entry) -> Match:
+    """Read a RECORD entry: its bytes, the shared decoder, the reader of its notation (by the entry's
+    notation, else the suffix, else sniffing, Jellyfish match text when nothing fits).
+
+    Raises InputError when the file cannot be read; never raises for what the file contains (the
+    reader turns that into problems with a line and column).  A file without any game and without
+    any problem gets a "no game found" problem, so that no record passes as clean unread.
+    """
+    if entry.status != RECORD:
+        raise InputError(entry.reason or f"{entry.path}: {entry.status}")
+    match = read_text(decode(read_input(entry)), entry.shown, entry.notation)
+    if not match.games and not match.problems:
+        match.problems.append(Problem(Loc(1, 1), "not a game record: no game found"))
+    return match
+
+
 def parse_record(data: bytes, path: str) -> Match:
-    text = mat.decode(data)
-    return mat.read(text, path)
+    return read_text(decode(data), path)
 
 
 def options_from_tags(match: Match, base: dict[str, Any]) -> dict[str, Any]:
@@ -105,71 +277,146 @@ def validate_match(match: Match, variant: str = "backgammon", options: dict[str,
     return replay(match, v)
 
 
-def _validate_file(path: str, explicit: bool, variant: str, options: dict[str, Any] | None,
-                   data: bytes | None = None) -> tuple[str, Any]:
-    """One file: ("report", MatchReport) | ("unreadable", message) | ("skipped", path)."""
-    if data is None:
-        try:
-            data = read_bytes(path)
-        except InputError as e:
-            return "unreadable", str(e)
-    shown = "<stdin>" if path == "-" else path
-    match = parse_record(data, shown)
-    if not explicit and not match.games and not mat.looks_like_mat(mat.decode(data[:4096])):
-        return "skipped", path
-    if not match.games and not match.problems:
-        match.problems.append(Problem(Loc(1, 1), "no game found: expected a Jellyfish match "
-                                      "(\"N point match\" and \"Game 1\" headers)"))
-    return "report", validate_match(match, variant, options)
+# ----------------------------------------------------------------------------- running over records
+
+def internal_error_message(exc: BaseException, doing: str = "validating this file") -> str:
+    """The message of an ``internal-error`` finding: the exception, the version, what to do."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if len(text) > 300:
+        text = text[:300] + "..."
+    return (f"internal error in nardy-analyze {__version__} while {doing}: {text}; the file was not "
+            "fully checked; please report this with the file")
 
 
-def _validate_star(args):
-    return _validate_file(*args)
+def _guarded(work: Callable[..., Any], entry: Entry, args: tuple) -> tuple[str, Any]:
+    """Run ``work(entry, match, *args)`` for one entry, never raising: the per-file error boundary.
+
+    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).
+    """
+    try:
+        match = load(entry)
+    except InputError as e:
+        return UNREADABLE, str(e)
+    except Exception as e:                     # a bug in a reader
+        return INTERNAL_ERROR, internal_error_message(e, "reading this file")
+    try:
+        return "ok", work(entry, match, *args)
+    except Exception as e:                     # a bug in a variant's engine, the replayer, a writer...
+        return INTERNAL_ERROR, internal_error_message(e)
+
+
+def _guarded_star(item: tuple) -> tuple[str, Any]:
+    return _guarded(*item)
+
+
+def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple = (), *,
+                jobs: int | None = None,
+                progress: Callable[[str, int, int], None] | None = None) -> Iterator[tuple[Entry, str, Any]]:
+    """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
+    every entry, in the order of ``entries``.
+
+    ``kind`` is ``"ok"`` (value: what ``work`` returned), ``"skipped"`` / ``"unreadable"`` (value: the
+    reason) or ``"internal-error"`` (value: a message naming the exception and the version; ``work``
+    or the reader raised).  Nothing raises out of one file: the other files are still processed.
+    ``work`` must be a module-level function and its result picklable when ``jobs`` > 1.
+    ``jobs``: worker processes (default: one per core, at most 8, when there are 32 records or more;
+    1 = in this process).  A worker process that dies (killed, out of memory) costs only the file it
+    was on: the files it had not finished are run again one at a time, and the one that kills its
+    worker again gets an internal error.  ``progress(path, done, total)`` is called after each record.
+    """
+    entries = list(entries)
+    records = [e for e in entries if e.status == RECORD]
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, 8) if len(records) >= 32 else 1
+    if jobs > 1 and any(e.path == "-" for e in records):
+        jobs = 1
+    done = 0
+
+    def tick(e: Entry) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(e.path, done, len(records))
+
+    if jobs > 1 and records:
+        yield from _map_pool(entries, records, work, args, jobs, tick)
+        return
+    for e in entries:
+        if e.status != RECORD:
+            yield e, e.status, e.reason
+            continue
+        kind, value = _guarded(work, e, args)
+        tick(e)
+        yield e, kind, value
+
+
+def _map_pool(entries: list[Entry], records: list[Entry], work, args, jobs, tick) -> Iterator[tuple[Entry, str, Any]]:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    results: Iterator[tuple[str, Any]] | None = pool.map(
+        _guarded_star, [(work, e, args) for e in records], chunksize=8)
+    single = None              # after a worker died: one file at a time, a fresh worker after each death
+    try:
+        for e in entries:
+            if e.status != RECORD:
+                yield e, e.status, e.reason
+                continue
+            r = None
+            if results is not None:
+                try:
+                    r = next(results)
+                except BrokenProcessPool:
+                    results = None
+                    pool.shutdown(wait=True, cancel_futures=True)
+            if r is None:
+                if single is None:
+                    single = ProcessPoolExecutor(max_workers=1)
+                try:
+                    r = single.submit(_guarded, work, e, args).result()
+                except BrokenProcessPool as exc:
+                    r = (INTERNAL_ERROR, internal_error_message(
+                        exc, "validating this file (the worker process stopped)"))
+                    single.shutdown(wait=True, cancel_futures=True)
+                    single = None
+            tick(e)
+            yield e, r[0], r[1]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if single is not None:
+            single.shutdown(wait=True, cancel_futures=True)
+
+
+def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:
+    return validate_match(match, variant, options)
 
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
                    progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None) -> RunResult:
-    """Validate files and folders.  Paths that cannot be read are listed in ``run.unreadable``.
+    """Validate files and folders: every input accounted for (see :func:`discover`).
 
+    Records are in ``run.reports``; ``run.skipped`` and ``run.unreadable`` hold ``(path, reason)``.
+    A file whose reading or replay fails inside nardy-analyze (a bug) is a report with one
+    ``internal-error`` finding naming the file and the version; the other files are still validated.
     ``progress(path, done, total)`` is called after each file.
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
     """
     run = RunResult()
-    files: list[tuple[str, bool]] = []
-    for p in paths:
-        try:
-            files.extend(discover([p]))
-        except InputError as e:
-            run.unreadable.append((p, str(e)))
-    if jobs is None:
-        jobs = min(os.cpu_count() or 1, 8) if len(files) >= 32 else 1
-    work = [(path, explicit, variant, options) for path, explicit in files]
-    if jobs > 1 and not any(p == "-" for p, _ in files):
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(_validate_star, work, chunksize=8)
-            for i, ((path, _), result) in enumerate(zip(files, results), start=1):
-                _collect(run, path, result)
-                if progress:
-                    progress(path, i, len(files))
-    else:
-        for i, item in enumerate(work, start=1):
-            _collect(run, item[0], _validate_file(*item))
-            if progress:
-                progress(item[0], i, len(files))
+    for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options),
+                                          jobs=jobs, progress=progress):
+        if kind == "ok":
+            run.reports.append(value)
+        elif kind == SKIPPED:
+            run.skipped.append((entry.shown, value))
+        elif kind == UNREADABLE:
+            run.unreadable.append((entry.shown, value))
+        else:
+            rep = MatchReport(entry.shown, entry.notation or "unknown", variant)
+            rep.findings.append(Finding(INTERNAL_ERROR, value, entry.shown, 1, 1))
+            run.reports.append(rep)
     return run
-
-
-def _collect(run: RunResult, path: str, result: tuple[str, Any]) -> None:
-    kind, value = result
-    if kind == "report":
-        run.reports.append(value)
-    elif kind == "unreadable":
-        run.unreadable.append((path, value))
-    else:
-        run.skipped.append(path)
 
 
 def parse_rule_options(variant: str, items: list[str]) -> dict[str, Any]:

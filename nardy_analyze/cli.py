@@ -13,6 +13,7 @@ from . import __version__
 from .analyze import parse_rule_options, validate_paths
 from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
+from .notation import record_suffixes
 from .report import write_json, write_sarif, write_statistics, write_text
 
 app = typer.Typer(
@@ -50,8 +51,9 @@ def _fail(msg: str, code: int = 2) -> None:
 @app.command()
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for .mat/.txt); "
-                                           "'-' reads standard input."),
+                                      help="Record files or folders (searched recursively for "
+                                           f"{', '.join(record_suffixes())} files; a .txt is read when "
+                                           "it looks like a record); '-' reads standard input."),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
@@ -71,11 +73,15 @@ def validate(
                                      help="Do not report these rule ids."),
     statistics: bool = typer.Option(False, "--statistics",
                                     help="Text report: count findings per rule instead of listing them."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="Text report: list every input: each record read and each file "
+                                      "skipped, with the reason."),
 ) -> None:
     """Validate transcripts: every move replayed against the rules.
 
-    Exit code 0 when no error was found, 1 when a record breaks a rule or cannot be parsed,
-    2 when the arguments are wrong or no input could be read.
+    Every input is accounted for: a record (with its findings), a file skipped with the reason (a .txt that is no game record; counted in the summary, listed with --verbose) or a path that could not be read (listed, with the reason).
+
+    Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
     """
     try:
         get_variant(variant)
@@ -84,6 +90,8 @@ def validate(
         _fail(str(e))
     chosen = _rule_ids(select, "--select") if select else None
     ignored = _rule_ids(ignore, "--ignore")
+    if output is not None and output.is_dir():      # say so before the work, not after it
+        _fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)")
 
     bar = Progress.on_terminal()
     progress = bar.step if bar else None
@@ -96,6 +104,9 @@ def validate(
         run.keep_rules(chosen, ignored)
     for path, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
+    for f in run.findings:
+        if f.rule == "internal-error":
+            typer.echo(f"nardy-analyze: {f.path}: {f.message}", err=True)
 
     def render(fh, tty: bool = False) -> None:
         if format == Format.json:
@@ -103,10 +114,10 @@ def validate(
         elif format == Format.sarif:
             write_sarif(run, fh)
         elif statistics:
-            write_statistics(run, fh)
+            write_statistics(run, fh, verbose)
         else:
             use_color = color if color is not None else (tty and not os.environ.get("NO_COLOR"))
-            write_text(run, fh, explain, bool(use_color))
+            write_text(run, fh, explain, bool(use_color), verbose)
 
     if output is None:
         render(sys.stdout, sys.stdout.isatty())
@@ -116,10 +127,11 @@ def validate(
         except OutputError as e:
             _fail(str(e))
 
-    if run.unreadable:
+    if not run.complete:
         raise typer.Exit(2)
     if not run.reports:
-        _fail("no game records found in " + ", ".join(paths))
+        why = f" ({len(run.skipped)} file(s) skipped: not game records)" if run.skipped else ""
+        _fail("no game records found in " + ", ".join(paths) + why)
     raise typer.Exit(1 if run.summary()["errors"] else 0)
 
 

@@ -10,15 +10,16 @@ from .engine.posid import position_id
 from .replay import ERROR, Finding, MatchReport
 
 JSON_SCHEMA_VERSION = 1
+INTERNAL_ERROR = "internal-error"
 
 
 @dataclass
 class RunResult:
-    """Everything one ``validate`` run produced."""
+    """Everything one ``validate`` run produced: every input is in exactly one of the three lists."""
 
-    reports: list[MatchReport] = field(default_factory=list)
-    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, why)
-    skipped: list[str] = field(default_factory=list)
+    reports: list[MatchReport] = field(default_factory=list)          # records read (with their findings)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message naming the path)
+    skipped: list[tuple[str, str]] = field(default_factory=list)      # (path, reason)
 
     @property
     def findings(self) -> list[Finding]:
@@ -27,8 +28,8 @@ class RunResult:
     def keep_rules(self, select: set[str] | None, ignore: set[str]) -> None:
         """Drop findings whose rule is not selected or is ignored (``--select`` / ``--ignore``)."""
         for r in self.reports:
-            r.findings = [f for f in r.findings
-                          if (select is None or f.rule in select) and f.rule not in ignore]
+            r.findings = [f for f in r.findings if f.rule == INTERNAL_ERROR
+                          or (select is None or f.rule in select) and f.rule not in ignore]
 
     def rule_counts(self) -> list[tuple[str, str, int]]:
         """(rule, severity, count), most frequent first: for ``--statistics``."""
@@ -44,7 +45,63 @@ class RunResult:
             "turns": sum(r.turns for r in self.reports),
             "errors": sum(r.errors for r in self.reports),
             "warnings": sum(r.warnings for r in self.reports),
+            "skipped": len(self.skipped),
+            "unreadable": len(self.unreadable),
+            "internal_errors": self.internal_errors,
         }
+
+    @property
+    def internal_errors(self) -> int:
+        return sum(f.rule == INTERNAL_ERROR for f in self.findings)
+
+    @property
+    def complete(self) -> bool:
+        """True when every input was read and checked (nothing unreadable, no internal error)."""
+        return not self.unreadable and not self.internal_errors
+
+
+def unreadable_reason(path: str, message: str) -> str:
+    """The message of an unreadable entry without its leading path."""
+    return message[len(path) + 2:] if message.startswith(path + ": ") else message
+
+
+def _skip_kind(reason: str) -> str:
+    if reason.startswith("not a game record"):
+        return "not game records"
+    if reason.startswith("hidden"):
+        return "hidden files"
+    if "already searched" in reason or "not followed" in reason:
+        return "links to folders"
+    return reason
+
+
+def write_inventory(run: RunResult, out: TextIO, verbose: bool = False) -> None:
+    """The lines after the findings that account for every input: with ``verbose`` each record
+    (games, errors, warnings) and each skipped file with its reason; always each unreadable path;
+    then the counts of skipped and unreadable entries."""
+    if verbose:
+        for r in run.reports:
+            out.write(f"{r.path}: record, {len(r.games)} game(s), {r.errors} error(s), "
+                      f"{r.warnings} warning(s)\n")
+        for p, why in run.skipped:
+            out.write(f"{p}: skipped: {why}\n")
+    for p, msg in run.unreadable:
+        out.write(f"{p}: unreadable: {unreadable_reason(p, msg)}\n")
+
+
+def write_counts(run: RunResult, out: TextIO, verbose: bool = False) -> None:
+    if run.skipped:
+        kinds: list[str] = []
+        for _, why in run.skipped:
+            k = _skip_kind(why)
+            if k not in kinds:
+                kinds.append(k)
+        hint = "" if verbose else " (--verbose lists them)"
+        out.write(f"{len(run.skipped)} file(s) skipped: {', '.join(kinds)}{hint}\n")
+    if run.unreadable:
+        out.write(f"{len(run.unreadable)} path(s) could not be read\n")
+    if run.internal_errors:
+        out.write(f"{run.internal_errors} file(s) not fully checked: internal error (please report it)\n")
 
 
 def finding_line(f: Finding) -> str:
@@ -89,17 +146,20 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
     return ["    | " + ln for ln in out]
 
 
-def write_statistics(run: RunResult, out: TextIO) -> None:
+def write_statistics(run: RunResult, out: TextIO, verbose: bool = False) -> None:
     rows = run.rule_counts()
     width = max((len(r) for r, _, _ in rows), default=0)
     for rule, severity, n in rows:
         out.write(f"{n:>7}  {rule:<{width}}  {severity}\n")
     s = run.summary()
+    write_inventory(run, out, verbose)
     out.write(f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {s['errors']} error(s), "
               f"{s['warnings']} warning(s)\n")
+    write_counts(run, out, verbose)
 
 
-def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool = False) -> None:
+def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool = False,
+               verbose: bool = False) -> None:
     def paint(s: str, code: str) -> str:
         return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
@@ -114,11 +174,13 @@ def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool =
             if explain:
                 for ln in explain_lines(f, r):
                     out.write(ln + "\n")
+    write_inventory(run, out, verbose)
     s = run.summary()
     verdict = "no errors" if not s["errors"] else f"{s['errors']} error(s)"
     out.write(paint(
         f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {verdict}, "
         f"{s['warnings']} warning(s)", "1") + "\n")
+    write_counts(run, out, verbose)
 
 
 def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
@@ -140,7 +202,8 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
             for r in run.reports
         ],
         "findings": findings,
-        "unreadable": [{"path": p, "message": m} for p, m in run.unreadable],
+        "skipped": [{"path": p, "reason": why} for p, why in run.skipped],
+        "unreadable": [{"path": p, "message": m, "reason": unreadable_reason(p, m)} for p, m in run.unreadable],
     }
 
 
@@ -153,6 +216,8 @@ def to_sarif(run: RunResult) -> dict[str, Any]:
     results = []
     for r in run.reports:
         for f in r.findings:
+            if f.rule == INTERNAL_ERROR:          # not a rule of the game: a tool execution notification
+                continue
             results.append({
                 "ruleId": f.rule,
                 "ruleIndex": ids.index(f.rule) if f.rule in RULES else -1,
@@ -173,8 +238,25 @@ def to_sarif(run: RunResult) -> dict[str, Any]:
                 "rules": [{"id": k, "shortDescription": {"text": v}} for k, v in RULES.items()],
             }},
             "results": results,
+            "invocations": [{
+                "executionSuccessful": run.complete,
+                "toolExecutionNotifications": _notifications(run),
+            }],
         }],
     }
+
+
+def _notifications(run: RunResult) -> list[dict[str, Any]]:
+    """Skipped files (level note) and unreadable paths (level error), each with its path."""
+    out = []
+    internal = [(f.path, f"internal-error: {f.message}") for f in run.findings if f.rule == INTERNAL_ERROR]
+    for level, items in (("note", [(p, f"skipped: {why}") for p, why in run.skipped]),
+                         ("error", [(p, f"unreadable: {unreadable_reason(p, m)}") for p, m in run.unreadable]),
+                         ("error", internal)):
+        for p, text in items:
+            out.append({"level": level, "message": {"text": text},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": p}}}]})
+    return out
 
 
 def write_sarif(run: RunResult, out: TextIO) -> None:

@@ -389,6 +389,8 @@ class _Reader:
         header_line = chunk.count("\n", 0, header.start()) + 1 if header else 0
         free: list[tuple[int, str]] = []
         for no, line in enumerate(chunk.split("\n")[:-1], 1):
+            if len(self.match.problems) > MAX_PROBLEMS:
+                break                        # reported as "too many": reading on would only cost time
             if not line.strip():
                 continue
             try:
@@ -495,6 +497,8 @@ class _Reader:
                 self._score(game, score, line_off + k)
                 threshold = self._threshold(score)
         for i in range(first_row, len(lines)):
+            if len(sink) > MAX_PROBLEMS:
+                break                        # reported as "too many": reading on would only cost time
             line = lines[i]
             if not line.strip():
                 continue
