@@ -145,8 +145,8 @@ class LongNardy:
                    " (two only on the player's first turn with 6-6, 4-4 or 3-3)")
             return "head-rule", f"a checker left the head (24) after {more} already did this turn{why}"
         if self.home_freeze and src <= 6 and dst != OFF:
-            return "home-move", (f"{src}/{dst} moves a checker inside home; in Gul bara a checker that has "
-                                 f"entered home may only be borne off")
+            return "home-move", ("moves a checker inside home; in Gul bara a checker that has entered home may "
+                                 "only be borne off")
         if dst != OFF:
             if self.closed(opp, dst):
                 return "blocked-point", (f"point {dst} is held by the opponent "
@@ -166,8 +166,9 @@ class LongNardy:
         block = self.block_after(me, opp, src, dst)
         if block:
             a, b = block
-            return "six-block", (f"{src}/{dst} makes a block of six or more points in a row ({a} to {b} along the "
-                                 f"opponent's route) with no opposing checker past it")
+            n = (opp_point(a) - opp_point(b)) + 1
+            return "six-block", (f"makes a block of {n} points in a row ({a} to {b} along the opponent's route) "
+                                 f"with no opposing checker past it")
         return None
 
     # -- results ----------------------------------------------------------------------------------
