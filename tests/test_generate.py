@@ -7,9 +7,11 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from naive_long import naive_plays, walk_segments
 from nardy_analyze.engine import get_variant
+from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START
 from nardy_analyze.generate import _play_segment, generate_match
 from nardy_analyze.record import Kind
@@ -153,3 +155,36 @@ def test_other_options_reach_the_rules():
         rolls = [a for a in g.actions if a.kind == Kind.ROLL]
         for a in rolls[:3]:
             assert all(s.kind != "chain" for s in a.segments)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31), st.sampled_from(["long", "gulbara"]))
+def test_judge_accepts_every_generated_segment_and_reports_its_numbers(seed, variant):
+    """judge() with the driver's numbers and turn state accepts each generated play, reaches the same
+    position and reports the numbers it used (what the driver needs for the handover); a step moved one
+    point further is refused unless it reaches a legal position all the same."""
+    rules = get_variant(variant).rules
+    m = generate_match(variant, 1, seed)
+
+    def check(spec, me, opp, after, steps, first_turn, dice):
+        written = [(s.src, s.dst) for s in steps]
+        v = judge(rules, me, opp, spec.numbers, None, written, turn=spec.turn)
+        assert v.legal, (v.problems, spec, me, opp, written)
+        assert v.after == after
+        if variant == "gulbara":
+            used = sorted(s.src - s.dst if s.dst else s.src for s in steps)
+            assert sorted(v.used) == used
+        if steps and steps[0].dst > 1:
+            bad = [(steps[0].src, steps[0].dst - 1)] + written[1:]
+            moved = list(me)
+            for src, dst in bad:
+                moved[src - 1] -= 1
+                if dst:
+                    moved[dst - 1] += 1
+            legal = naive_plays(me, opp, spec.numbers, gulbara=variant == "gulbara",
+                                heads_left=spec.turn[0], heads_allowed=spec.turn[1])
+            # refused, unless it happens to reach a legal position (6/1 5/off = 6/off 5/1 with 6-4)
+            assert judge(rules, me, opp, spec.numbers, None, bad, turn=spec.turn).legal == \
+                ((tuple(moved), opp) in legal)
+
+    walk_segments(rules, m, check)
