@@ -3,9 +3,9 @@ handovers) and one scenario per rule."""
 from __future__ import annotations
 
 import pytest
-
 from helpers import side
 from naive_long import differential
+
 from nardy_analyze.engine import OPPONENT, ROLLER, generate, get_variant, legal_results
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START, opp_point
@@ -133,7 +133,7 @@ def test_chain_from_1_1_with_handovers_inside_and_one_head_checker():
     """Not a first turn: one checker may leave the head over the whole chain.  It walks 24 -> 20 (1s),
     then 18, 16, 14 (the 2s: the fourth 2 would land on the opponent's head at 12, so it is handed
     over), then the 3s, and so on; each number it cannot use goes to the opponent."""
-    log, (me2, opp2) = run_turn(R, START, START, (1, 1))
+    log, (me2, _opp2) = run_turn(R, START, START, (1, 1))
     kinds = [(k, p, n) for k, p, n, _, _ in log]
     assert kinds[0] == ("roll", ROLLER, (1, 1, 1, 1))
     assert kinds[1] == ("chain", ROLLER, (2, 2, 2, 2))
