@@ -170,16 +170,40 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
     return me, opp
 
 
-def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple[int, int]],
+def _numbers(d1, d2) -> tuple[int, ...]:
+    """The numbers to play: roll ``d1, d2`` (a double is four numbers), or ``d1`` a tuple of numbers
+    (``d2`` None: a Gul bara handover or chain segment)."""
+    if d2 is None:
+        return tuple(int(x) for x in d1)
+    return dice_sequence(d1, d2)
+
+
+def _need_text(numbers: tuple[int, ...], max_dice: int) -> str:
+    """What the rules required, for a max-dice message."""
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    if len(set(numbers)) == 1:
+        if len(numbers) == 1:
+            return f"the {numbers[0]} could be played"
+        return f"{max_dice} of the {words[len(numbers)]} {numbers[0]}s could be played"
+    if len(numbers) == 2 and max_dice == 2:
+        return f"{numbers[0]} and {numbers[1]} could both be played"
+    return f"{max_dice} numbers could be played"
+
+
+def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],
           playset: PlaySet | None = None, turn=None) -> Verdict:
-    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state."""
+    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state.
+
+    ``d2`` None: ``d1`` is a tuple of numbers to play (a Gul bara segment: ``(4,)``, ``(3, 4)``,
+    ``(5, 5, 5, 5)``), judged by the same maximum-dice and larger-die rules."""
     steps = list(steps)
+    numbers = _numbers(d1, d2)
     counted = _by_counts(rules, me, opp, steps)
     if playset is None and len(steps) <= 4:
         # Fast path: written steps that legally use every number of the roll form a legal play
         # (nothing can use more numbers, and the larger-die rule only matters when one is used).
         # A combined move (13/6 for 61) may pass a blot: prefer the way that hits only where written.
-        full = dice_sequence(d1, d2)
+        full = numbers
         first = None
         for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
             if len(used) != len(full):
@@ -193,9 +217,10 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         if first is not None:
             m, o, hits, used = first
             return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
-    ps = playset or generate(rules, me, opp, d1, d2, turn)
+    ps = playset or (generate(rules, me, opp, d1, d2, turn) if d2 is not None
+                     else generate(rules, me, opp, numbers, None, turn))
     dice = ps.dice
-    dice_text = f"{d1}{d2}"
+    dice_text = f"{d1}{d2}" if d2 is not None else "-".join(map(str, numbers))
     # A legal play is judged by the position it produces.
     if counted is not None:
         if counted in ps:
@@ -214,15 +239,11 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         m, o, hits, used = max(reached, key=lambda r: len(r[3]))
         eg = "; ".join(ps.example(2))
         if len(used) < ps.max_dice:
-            if d1 != d2:
-                need = f"{d1} and {d2} could both be played" if ps.max_dice == 2 else \
-                    f"{ps.max_dice} numbers could be played"
-            else:
-                need = f"{ps.max_dice} of the four {d1}s could be played"
+            need = _need_text(numbers if d2 is None else (d1, d2) if d1 != d2 else numbers, ps.max_dice)
             problem = ("max-dice", f"{_describe_used(used)}; {need}, e.g. {eg}")
         elif ps.larger_only:
-            big = max(d1, d2)
-            problem = ("larger-die", f"played the {min(d1, d2)} only; only one number can be used and the "
+            big = max(numbers)
+            problem = ("larger-die", f"played the {min(numbers)} only; only one number can be used and the "
                                      f"larger {big} can, e.g. {eg}")
         else:  # the same number of dice, yet another position: should not happen, say what we know
             problem = ("max-dice", f"the play reaches a position no legal play of {dice_text} reaches, e.g. {eg}")
@@ -237,7 +258,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
 def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
     hits = max(0, after[1][24] - opp[24])
     return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps),
-                   ps.dice[:ps.max_dice])
+                   tuple(d for *_, d in ps.plays[after]))
 
 
 def _off(before: Side, after: Side) -> int:
