@@ -127,8 +127,9 @@ class Backgammon:
         return {self.stake(k, cube, cube_turned, opt): k for k in range(1, top + 1)}
 
     def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
-        """A dropped double wins the cube value before the double (never a gammon)."""
-        return cube
+        """A dropped double wins the cube value before the double (never a gammon); nardy500 has no
+        cube, but a drop written anyway ends the game as a resignation would (500)."""
+        return 500 if opt("scoring") == "nardy500" else cube
     def win_level(self, winner: Side, loser: Side) -> int:
         """1 single, 2 gammon, 3 backgammon, for a game won by bearing off all checkers."""
         if borne_off(loser):
