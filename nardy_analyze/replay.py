@@ -80,6 +80,8 @@ class MatchReport:
     games: list[GameReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    # --rule options that do not apply to the variant this record was judged under (exit code 2)
+    arg_errors: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:

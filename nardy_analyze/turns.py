@@ -112,8 +112,8 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
     while True:
         spec = drv.next(pos[roller], pos[1 - roller])
         # written parts that nothing asks for here: a handover after a part that used every number
-        while spec is not None and queue and spec.kind != "roll" and queue[0].kind == "handover" \
-                and spec.kind != "handover":
+        while spec is not None and spec.kind == "chain" and queue and queue[0].kind == "handover" \
+                and not _later(queue[0], spec.double - 1):
             extra = queue.pop(0)
             out = _extra(rules, pos, extra, "handover",
                          f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number "
@@ -132,8 +132,9 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             part = queue.pop(0)
         elif queue and queue[0].kind == spec.kind:
             w = queue[0]
-            if spec.kind == "chain" and w.dice and len(set(w.dice)) == 1 and w.dice[0] > spec.double:
-                part = None                     # the record skips this double: it is missing
+            if spec.double is not None and spec.kind in ("chain", "handover") and d1 == d2 \
+                    and _later(w, spec.double) and w.dice:
+                part = None                     # the written part belongs to a later double: this one is missing
             else:
                 part = queue.pop(0)
         if part is None:
@@ -242,6 +243,12 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         pos[:] = out.after
         if not diagnose:
             return
+
+
+def _later(part: Part, double: int) -> bool:
+    """Whether a written chain or handover part belongs to a double above ``double`` (its numbers are
+    all one number, higher), or says nothing of its numbers."""
+    return not part.dice or (len(set(part.dice)) == 1 and part.dice[0] > double)
 
 
 def _used(spec: SegmentSpec, v: Verdict, handed: Part | None) -> tuple[int, ...]:
