@@ -100,10 +100,10 @@ class _GameReplay:
     """State of one game under replay."""
 
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
-                 need: tuple[int, int] | None = None):
+                 need: tuple[int, int] | None = None, start: Pos | None = None):
         self.rep, self.v, self.g = rep, variant, game
         self.rules = variant.rules
-        a, b = self.rules.initial()
+        a, b = start or self.rules.initial()
         self.pos = [a, b]
         self.cube, self.owner = 1, None
         self.pending: Action | None = None   # an unanswered double
@@ -465,8 +465,11 @@ class _GameReplay:
         self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
 
 
-def replay(match: Match, variant: Variant) -> MatchReport:
-    """Replay every game of ``match``; parse problems become ``parse-error`` findings."""
+def replay(match: Match, variant: Variant, start: Pos | None = None) -> MatchReport:
+    """Replay every game of ``match``; parse problems become ``parse-error`` findings.
+
+    ``start``: the position every game starts from (first player's side, second player's side), for
+    records of a game from a set-up position (library use, tests); default the variant's initial one."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -497,7 +500,7 @@ def replay(match: Match, variant: Variant) -> MatchReport:
         if crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need)
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start)
         gr.rep_score = (score[0], score[1])
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text

@@ -206,8 +206,11 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             v = judge(rules, me, opp, spec.numbers, None, part.steps, turn=spec.turn)
         out.verdict = v
         handed = queue[0] if queue and queue[0].kind == "handover" else None
+        hands_rest = handed is not None and (not handed.dice or Counter(handed.dice) == Counter(
+            _sub(spec.numbers, v.used) or ()))
         for rule, msg in v.problems:
-            if rule in ("max-dice", "larger-die") and spec.player == ROLLER and handed is not None:
+            # the record hands over exactly what the roller left, and the roller could have played more
+            if rule in ("max-dice", "larger-die") and spec.player == ROLLER and hands_rest:
                 rule = "handover"
                 msg = f"numbers handed over although {name(side)} could play them: {msg}"
             out.problems.append((rule, msg))
