@@ -122,6 +122,7 @@ class _GameReplay:
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
+        self.timed_out: int | None = None    # the side whose time ran out
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -374,6 +375,7 @@ class _GameReplay:
         500).  Points written with the timeout (or on a ``Wins`` cell after it) are checked as a
         resignation's; a timeout with no points gives the lowest resignation."""
         self.how_resigned = "timeout"
+        self.timed_out = a.player
         if self.declared is None:
             w = 1 - a.player
             if nxt is not None and nxt.kind == Kind.WIN:
@@ -425,7 +427,11 @@ class _GameReplay:
         top = self.rules.max_level(win_side, lose_side)
         levels = self.v.resign_stakes(top, self.cube, self.cube_turned)
         how = self.how_resigned
-        if not any(self.credited(pts, full, w) for full in levels):
+        if self.timed_out == w:
+            self.find("result-mismatch", f"{self.name(w)} is declared the winner, but ran out of time "
+                      f"(a timeout loses the game)", cell, **self.final_board(w))
+            w = 1 - w
+        elif not any(self.credited(pts, full, w) for full in levels):
             allowed = ", ".join(str(x) for x in sorted(levels))
             if cell.and_match and self.need is not None and pts == self.need[w] > max(levels):
                 # Sites let a player resign the whole match: the winner is credited what they needed.
