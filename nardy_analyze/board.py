@@ -31,8 +31,8 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
         nums, cells = [], []
         for i, p in enumerate(points):
             sep = "  |" if i == 6 else ""
-            nums.append(f"{sep}{p:>3}")
-            cells.append(f"{sep}{_cell(me[p - 1], opp[rules.opp_point(p) - 1]):>3}")
+            nums.append(f"{sep}{p:>4}")
+            cells.append(f"{sep}{_cell(me[p - 1], opp[rules.opp_point(p) - 1]):>4}")
         return "".join(nums), "".join(cells)
 
     n1, c1 = row(top)

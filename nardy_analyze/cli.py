@@ -142,13 +142,15 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule ids that findings name, with what each means."""
-    from .rules import CHECKED, RULES
+    from .rules import CHECKED, RULES, VARIANTS
 
     width = max(map(len, RULES))
     for rid, text in RULES.items():
         mark = " " if rid in CHECKED else "*"
-        typer.echo(f"{rid:<{width}} {mark} {text}")
-    typer.echo("\n* planned: checked once long nardy, Gul bara and clock times are supported")
+        where = f" [{VARIANTS[rid]}]" if rid in VARIANTS else ""
+        typer.echo(f"{rid:<{width}} {mark} {text}{where}")
+    if any(r not in CHECKED for r in RULES):
+        typer.echo("\n* planned: not checked yet")
 
 
 def run() -> None:

@@ -189,3 +189,33 @@ def test_koks_option_from_the_records_tag_and_from_rule():
         r.roll(0, (1, 1), "1/off")
         r.cell(Kind.WIN, 0, pts)
         assert errors(r.run(start=(me, bob), **options)) == [], (tags, options)
+
+
+# ----------------------------------------------------------------------------- --explain for long nardy
+
+
+def test_long_board_places_the_opponent_and_has_no_position_id():
+    from nardy_analyze.board import diagram
+    from nardy_analyze.report import explain_lines, to_json
+    from nardy_analyze.report import RunResult
+
+    me, opp = get_variant("long").rules.initial()
+    lines = diagram((me, opp), "Alice", "Bob", variant="long")
+    text = "\n".join(lines)
+    assert "position ID" not in text and "same way" in text
+    nums_bottom, cells_bottom = lines[4].split(), lines[3].split()
+    # Bob's head (his 24) stands on Alice's 12, Alice's head on her 24
+    assert cells_bottom[nums_bottom.index("12")] == "O15"
+    nums_top, cells_top = lines[1].split(), lines[2].split()
+    assert cells_top[nums_top.index("24")] == "X15"
+    assert "position ID" in "\n".join(diagram((START, START)))
+    # a long-nardy finding explained: the board and the legal alternatives, and no Position ID in JSON
+    r = Rec("long")
+    r.roll(0, (6, 5), "24/18 24/19")
+    rep = r.run()
+    f = next(f for f in rep.findings if f.rule == "head-rule")
+    out = "\n".join(explain_lines(f, rep))
+    assert "O15" in out and "legal plays include: " in out and "position ID" not in out
+    run = RunResult(reports=[rep])
+    pos = next(x for x in to_json(run, explain=True)["findings"] if x["rule"] == "head-rule")["position"]
+    assert "position_id" not in pos and pos["mover"][23] == 15
