@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .engine.core import ROLLER, Pos, SegmentSpec, generate
+from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
 from .engine.judge import Verdict, _physical, judge
 from .record import Action, Loc
 
@@ -224,8 +224,12 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         drv.played(out.used)
         prev_loc = part.loc
     # written parts after the driver ended the turn
+    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None)
     for extra in queue:
-        if extra.kind == "chain":
+        if over is not None:
+            rule = "doubles-chain" if extra.kind == "chain" else "handover"
+            msg = (f"{extra.kind} written after {name(over)} bore off the last checker: the game is over")
+        elif extra.kind == "chain":
             d = extra.dice[0] if extra.dice else "?"
             chain_from = getattr(rules, "chain_from_turn", None)
             if chain_from is None:
