@@ -242,6 +242,9 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             else:
                 msg = f"{d}-{d} written after the chain of doubles ended with 6-6"
             rule = "doubles-chain"
+        elif not hasattr(rules, "handover_turn"):
+            msg = f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
+            rule = "handover"
         else:
             msg = f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number unused"
             rule = "handover"

@@ -379,3 +379,11 @@ def test_win_in_a_handover():
     r.roll(0, (4, 3), "", [("handover", 1, (4, 3), "4/off 3/off")])
     w = r.cell(Kind.WIN, 0, 2)
     assert errors(r.run(start=(me, bob))) == [("result-mismatch", w.loc.line)]
+
+
+def test_handover_written_in_long_nardy_is_a_finding():
+    r = Rec("long")
+    a = r.roll(0, (6, 5), "24/18 18/13", [("handover", 1, (6,), "24/18")])
+    found = r.run().findings
+    assert [(f.rule, f.line) for f in found if f.severity == "error"] == [("handover", a.segments[0].loc.line)]
+    assert "no handovers" in found[0].message
