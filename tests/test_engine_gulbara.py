@@ -3,9 +3,9 @@ handovers) and one scenario per rule."""
 from __future__ import annotations
 
 import pytest
-
 from helpers import side
 from naive_long import differential
+
 from nardy_analyze.engine import OPPONENT, ROLLER, generate, get_variant, legal_results
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START, opp_point
@@ -133,7 +133,7 @@ def test_chain_from_1_1_with_handovers_inside_and_one_head_checker():
     """Not a first turn: one checker may leave the head over the whole chain.  It walks 24 -> 20 (1s),
     then 18, 16, 14 (the 2s: the fourth 2 would land on the opponent's head at 12, so it is handed
     over), then the 3s, and so on; each number it cannot use goes to the opponent."""
-    log, (me2, opp2) = run_turn(R, START, START, (1, 1))
+    log, (me2, _opp2) = run_turn(R, START, START, (1, 1))
     kinds = [(k, p, n) for k, p, n, _, _ in log]
     assert kinds[0] == ("roll", ROLLER, (1, 1, 1, 1))
     assert kinds[1] == ("chain", ROLLER, (2, 2, 2, 2))
@@ -175,3 +175,41 @@ def test_variant_names():
     for name in ("gulbara", "gul bara", "Gul Bara", "gul-bara"):
         assert get_variant(name).name == "gulbara"
     assert get_variant("gulbara", {"chain_from_turn": 3}).rules.chain_from_turn == 3
+
+
+def test_generate_and_judge_take_any_tuple_of_numbers():
+    """A handover hands over 1 to 4 numbers: generate() and judge() play them as they are."""
+    me = side({24: 10, 20: 5})
+    opp = theirs({})
+    one = generate(R, me, opp, (4,), None, (0, 1))
+    assert one.dice == (4,) and one.max_dice == 1
+    three = generate(R, me, opp, (5, 5, 5), None, (0, 1))
+    assert three.dice == (5, 5, 5) and three.max_dice == 3
+    assert generate(R, me, opp, 5, 5, (0, 1)).dice == (5, 5, 5, 5)
+    two = generate(R, me, opp, (3, 4), None, (0, 1))
+    assert set(two.plays) == set(generate(R, me, opp, 4, 3, (0, 1)).plays)
+    v = judge(R, me, opp, (5, 5, 5), None, [(20, 15), (20, 15), (15, 10)], turn=(0, 1))
+    assert v.legal and sorted(v.used) == [5, 5, 5]
+    v = judge(R, me, opp, (5, 5, 5), None, [(20, 15), (20, 15)], turn=(0, 1))
+    assert v.problems[0][0] == "max-dice" and "3 of the 3 5s" in v.problems[0][1]
+
+
+def test_dice_splits_do_not_explode():
+    """Sixteen numbers (a whole 1-1 chain's worth) split a movement without trying every permutation."""
+    from itertools import permutations
+
+    from nardy_analyze.engine.judge import _dice_splits
+    many = (1,) * 4 + (2,) * 4 + (3,) * 4 + (4,) * 4
+    splits = list(_dice_splits(many, 24, 14))
+    assert splits and all(sum(s) == 10 for s in splits)
+    assert len(splits) == len(set(splits))
+    assert [len(s) for s in splits] == sorted(len(s) for s in splits)
+    # the same answer as the brute force on a small case, in the same order
+    small, seen, brute = (3, 1, 2, 1), set(), []
+    for k in range(1, 5):
+        for seq in permutations(small, k):
+            if seq not in seen:
+                seen.add(seq)
+                if sum(seq) == 4:
+                    brute.append(seq)
+    assert list(_dice_splits(small, 10, 6)) == brute

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
-
 from helpers import side
 from naive_long import differential
+
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START, opp_point

@@ -7,14 +7,16 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from naive_long import naive_plays, walk_segments
+
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START
 from nardy_analyze.generate import _play_segment, generate_match
 from nardy_analyze.record import Kind
+from nardy_analyze.replay import replay
 
 VARIANTS = ("backgammon", "long", "gulbara")
 
@@ -70,16 +72,40 @@ def test_results_and_scores(variant, options):
         assert end.kind == Kind.WIN
         w = end.player
         pos = (p0, p1)
-        assert sum(pos[w]) == 0 and sum(pos[1 - w]) > 0
-        level = independent_level(variant, pos[w], pos[1 - w], koks=bool(options and options.get("koks")))
-        stake = 500 if options and options.get("scoring") == "nardy500" else 1
-        assert end.value == level * stake
+        cube = 1
+        for a, b in zip(g.actions, g.actions[1:]):
+            if a.kind == Kind.DOUBLE:
+                assert a.value == 2 * cube and b.kind in (Kind.TAKE, Kind.DROP) and b.player != a.player
+                if b.kind == Kind.TAKE:
+                    cube *= 2
+        if g.actions[-2].kind == Kind.DROP:
+            assert g.actions[-3].player == w and end.value == cube
+        else:
+            assert sum(pos[w]) == 0 and sum(pos[1 - w]) > 0
+            level = independent_level(variant, pos[w], pos[1 - w], koks=bool(options and options.get("koks")))
+            stake = 500 if options and options.get("scoring") == "nardy500" else 1
+            assert end.value == level * stake * cube
         score[w] += end.value
         # the players alternate, one roll each
         rolls = [a for a in g.actions if a.kind == Kind.ROLL]
         assert all(x.player != y.player for x, y in zip(rolls, rolls[1:]))
         if variant == "backgammon":
             assert rolls[0].dice[0] != rolls[0].dice[1]
+    cube_on = get_variant(variant, options).opt("cube") and not (options and options.get("scoring") == "nardy500")
+    doubles = sum(1 for g in m.games for a in g.actions if a.kind == Kind.DOUBLE)
+    assert (doubles > 0) == bool(cube_on)
+
+
+@pytest.mark.parametrize("options", [None, {"jacoby": True}, {"cube": False}, {"scoring": "nardy500"},
+                                     {"cube_limit": 2}])
+def test_generated_backgammon_validates_with_no_finding(options):
+    """The backgammon replayer (independent of the generator) accepts every generated game: plays, cube
+    actions, results and scores."""
+    v = get_variant("backgammon", options)
+    m = generate_match("backgammon", 25, seed=17, options=options)
+    rep = replay(m, v)
+    assert rep.findings == []
+    assert sum(1 for g in rep.games if g.winner is not None) == 25
 
 
 @pytest.mark.parametrize("variant", ["long", "gulbara"])
