@@ -13,12 +13,12 @@ import random
 import pytest
 
 from nardy_analyze import analyze
-from nardy_analyze.engine import generate, get_variant
+from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.generate import generate_match
 from nardy_analyze.record import Kind, Loc, Segment, Step
 from nardy_analyze.replay import ERROR
-from nardy_analyze.turns import PLAY_RULES, walk_turn, written_parts
+from nardy_analyze.turns import walk_turn, written_parts
 
 VARIANTS = ("backgammon", "long", "gulbara")
 GAMES = {"backgammon": 40, "long": 40, "gulbara": 60}
