@@ -57,10 +57,14 @@ def validate(
     format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
-    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
-    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+    variant: str = typer.Option("backgammon", "--variant",
+                                help="Variant when the record does not name one (Variant / Variation tag): "
+                                     "backgammon, long, gulbara."),
+    rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
                                    help="Rule option when the record's header does not set it "
-                                        "(e.g. crawford=off, jacoby=on, cube_limit=64). Repeatable."),
+                                        "(e.g. crawford=off, jacoby=on, cube_limit=64, koks=on, "
+                                        "gulbara:chain_from_turn=4). A KEY the record's variant does not have "
+                                        "is an error (exit 2); VARIANT: limits it to that variant. Repeatable."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the report to this file (written whole or not at all)."),
     color: Optional[bool] = typer.Option(None, "--color/--no-color",
@@ -84,8 +88,8 @@ def validate(
     Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
     """
     try:
-        get_variant(variant)
-        options = parse_rule_options(get_variant(variant).name, rule)
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))
     chosen = _rule_ids(select, "--select") if select else None
@@ -107,6 +111,8 @@ def validate(
     for f in run.findings:
         if f.rule == "internal-error":
             typer.echo(f"nardy-analyze: {f.path}: {f.message}", err=True)
+    for path, why in run.arg_errors:
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
 
     def render(fh, tty: bool = False) -> None:
         if format == Format.json:
@@ -127,7 +133,7 @@ def validate(
         except OutputError as e:
             _fail(str(e))
 
-    if not run.complete:
+    if not run.complete or run.arg_errors:
         raise typer.Exit(2)
     if not run.reports:
         why = f" ({len(run.skipped)} file(s) skipped: not game records)" if run.skipped else ""
@@ -148,13 +154,15 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule ids that findings name, with what each means."""
-    from .rules import CHECKED, RULES
+    from .rules import CHECKED, RULES, VARIANTS
 
     width = max(map(len, RULES))
     for rid, text in RULES.items():
         mark = " " if rid in CHECKED else "*"
-        typer.echo(f"{rid:<{width}} {mark} {text}")
-    typer.echo("\n* planned: checked once long nardy, Gul bara and clock times are supported")
+        where = f" [{VARIANTS[rid]}]" if rid in VARIANTS else ""
+        typer.echo(f"{rid:<{width}} {mark} {text}{where}")
+    if any(r not in CHECKED for r in RULES):
+        typer.echo("\n* planned: not checked yet")
 
 
 def run() -> None:

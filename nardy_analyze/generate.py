@@ -56,15 +56,12 @@ TAKE_P = 3 / 4        # ... and that the opponent takes
 
 
 def _stake(v: Variant, level: int, cube: int = 1, turned: bool = False) -> int:
-    if v.opt("scoring") == "nardy500":
-        return 500 * level
-    if v.opt("jacoby") and not turned:
-        level = 1       # money play with the Jacoby rule and the cube never turned: gammons count single
-    return cube * level
+    """Points of a game won at ``level``: the variant's scoring, asked of its rules object."""
+    return v.stake(level, cube, turned)
 
 
 def _cube_on(v: Variant) -> bool:
-    return bool(v.opt("cube")) and v.opt("scoring") != "nardy500"
+    return v.cube_in_play
 
 
 def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[str, str],
