@@ -129,7 +129,8 @@ class Game:
 class Match:
     path: str
     notation: str
-    tags: dict[str, str] = field(default_factory=dict)     # header tags, keys as written
+    tags: dict[str, str] = field(default_factory=dict)     # header tags, keys as written (the first of repeats)
+    tag_items: list[tuple[str, str]] = field(default_factory=list)  # every tag in file order, repeats too
     tag_locs: dict[str, Loc] = field(default_factory=dict)
     match_length: int | None = None  # 0 = money session; None = not stated
     match_loc: Loc | None = None

@@ -399,6 +399,7 @@ class _Reader:
         m = _TAG.match(value)
         if m:
             key, val = m.group(1), m.group(2)
+            self.match.tag_items.append((key, val))
             if key not in self.match.tags:
                 self.match.tags[key] = val
                 self.match.tag_locs[key] = loc
@@ -406,7 +407,8 @@ class _Reader:
         if value[1:].lstrip().startswith("["):
             found = value if len(value) <= 40 else value[:40] + "..."
             self.match.problems.append(Problem(loc, f"expected a tag like '; [Key \"Value\"]', found \"{found}\""))
-        # any other ";" line is a comment
+        else:                                # any other ";" line is a comment: kept for conversion
+            self.match.comments.append(value[1:].strip())
 
     # -- one game --------------------------------------------------------------------------
 
@@ -594,8 +596,9 @@ def read(text: str, path: str = "") -> Match:
 
 def _register() -> None:
     from . import Notation, register
-    register(Notation("mat", (".mat",), looks_like_mat, read, None,
-                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",)))
+    from .mat_writer import losses, write
+    register(Notation("mat", (".mat",), looks_like_mat, read, write,
+                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses))
 
 
 _register()
