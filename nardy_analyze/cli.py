@@ -123,6 +123,65 @@ def validate(
     raise typer.Exit(1 if run.summary()["errors"] else 0)
 
 
+class Target(str, Enum):
+    mat = "mat"
+    sgf = "sgf"
+    json = "json"
+
+
+@app.command()
+def convert(
+    paths: list[str] = typer.Argument(..., metavar="INPUT...",
+                                      help="Record files (.mat/.txt, .sgf, .json) or folders (searched "
+                                           "recursively); '-' reads standard input."),
+    to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write the one input's conversion here ('-': standard output)."),
+    out_dir: Optional[str] = typer.Option(None, "--out-dir", "-d", metavar="DIR",
+                                          help="Write each INPUT as DIR/NAME.<ext> (flat; created if missing). "
+                                               "Default: beside each input."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    lossy: bool = typer.Option(False, "--lossy",
+                               help="Convert even what the target cannot hold completely, and list what was "
+                                    "dropped (default: refuse such a file and say what would be lost)."),
+) -> None:
+    """Convert records between notations: lossless, or refused with what would be lost.
+
+    A record that breaks the rules is converted as written, with a warning naming the first finding.
+    Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
+    refused or failed, 2 when the arguments are wrong or no input could be read.
+    """
+    from .convert import FAILED, REFUSED, WRITTEN, ConvertError, convert_paths
+
+    bar = Progress.on_terminal()
+    try:
+        run = convert_paths(paths, to.value, output, out_dir, force, lossy,
+                            progress=bar.step if bar else None)
+    except ConvertError as e:
+        _fail(str(e))
+    finally:
+        if bar:
+            bar.close()
+    for o in run.outcomes:
+        if o.warning:
+            typer.echo(f"warning: {o.warning} (converted as written)", err=True)
+        if o.status == REFUSED:
+            typer.echo(f"nardy-analyze: refused {o.source}: {to.value} cannot hold everything; use --lossy to "
+                       "drop it:", err=True)
+            for m in o.messages:
+                typer.echo(f"  {m}", err=True)
+        elif o.status == FAILED:
+            for m in o.messages:
+                typer.echo(f"nardy-analyze: {m}", err=True)
+        elif o.dropped:
+            typer.echo(f"{o.source}: --lossy dropped:", err=True)
+            for m in o.messages:
+                typer.echo(f"  {m}", err=True)
+    typer.echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed "
+               f"(to {to.value})", err=True)
+    raise typer.Exit(run.exit_code)
+
+
 def _rule_ids(items: list[str], option: str) -> set[str]:
     from .rules import RULES
 
