@@ -66,8 +66,9 @@ def read_bytes(path: str) -> bytes:
 
 
 def parse_record(data: bytes, path: str) -> Match:
-    text = mat.decode(data)
-    return mat.read(text, path)
+    """Decode and read a record with the notation its suffix names or its start looks like (.mat otherwise)."""
+    from . import notation
+    return notation.read_bytes(data, path)
 
 
 def options_from_tags(match: Match, base: dict[str, Any]) -> dict[str, Any]:

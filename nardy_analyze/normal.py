@@ -52,7 +52,19 @@ class NormalMatch:
         return min(errors, key=lambda f: (f.line, f.column)) if errors else None
 
 
+_LAST: list = []          # (match, variant, options, result) of the last call: writers and checks share it
+
+
 def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> NormalMatch:
+    """The replay's view of ``match`` (the last result is reused for the same, unchanged Match object)."""
+    if _LAST and _LAST[0] is match and _LAST[1] == variant and _LAST[2] == (options or {}):
+        return _LAST[3]
+    result = _normalise(match, variant, options)
+    _LAST[:] = [match, variant, dict(options or {}), result]
+    return result
+
+
+def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> NormalMatch:
     from .analyze import options_from_tags, variant_for   # (analyze imports the notations)
 
     from .engine import UnknownVariant

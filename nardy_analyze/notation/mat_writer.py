@@ -106,4 +106,5 @@ def write(match: Match) -> str:
 def losses(match: Match) -> list[str]:
     """What a .mat file cannot hold of ``match``: one message per kind of loss and game."""
     from . import common_losses
-    return common_losses(match, "mat", clock=True, action_comments=True, game_comments=True)
+    return common_losses(match, "mat", clock=True, action_comments=True, game_comments=True, backgammon_only=True,
+                         timeouts=True)

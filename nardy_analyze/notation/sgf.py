@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import __version__
 from ..normal import normalise
@@ -33,8 +33,28 @@ from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
 
+class _Build(Transformer):
+    """Runs inside the LALR parser: properties become _Prop, nodes lists of them, game trees
+    ``(nodes, variations)``."""
+
+    def prop(self, ch: list) -> "_Prop":
+        ident = ch[0]
+        return _Prop(ident.value, [v.value[1:-1] for v in ch[1:]], Loc(ident.line, ident.column))
+
+    def node(self, ch: list) -> list:
+        return ch[1:]
+
+    def gametree(self, ch: list) -> tuple:
+        nodes = [c for c in ch if isinstance(c, list)]
+        trees = [c for c in ch if isinstance(c, tuple)]
+        return nodes, trees
+
+    def collection(self, ch: list) -> list:
+        return ch
+
+
 PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
-              maybe_placeholders=False, propagate_positions=False)
+              maybe_placeholders=False, transformer=_Build())
 
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
@@ -74,26 +94,13 @@ class _Prop:
         self.name, self.values, self.loc = name, values, loc
 
 
-def _tree_nodes(tree) -> list[list[_Prop]]:
+def _tree_nodes(tree: tuple) -> list[list[_Prop]]:
     """The main line of a game tree: its nodes, then those of its first variation, and so on."""
     nodes: list[list[_Prop]] = []
     while tree is not None:
-        child = None
-        for item in tree.children:
-            if isinstance(item, Token):
-                continue
-            if item.data == "node":
-                props = []
-                for p in item.children:
-                    if isinstance(p, Token):
-                        continue
-                    ident = p.children[0]
-                    vals = [v.value[1:-1] for v in p.children[1:]]
-                    props.append(_Prop(ident.value, vals, Loc(ident.line, ident.column)))
-                nodes.append(props)
-            elif item.data == "gametree" and child is None:
-                child = item
-        tree = child
+        own, variations = tree
+        nodes.extend(own)
+        tree = variations[0] if variations else None
     return nodes
 
 
@@ -123,12 +130,23 @@ class _Reader:
             line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
             lines = self.text.splitlines()
             found = lines[line - 1][col - 1: col + 19].strip() if 0 < line <= len(lines) else ""
+            if isinstance(e, UnexpectedToken) and e.token.type == "$END" or isinstance(e, UnexpectedEOF):
+                found = ""
+                line = max(len(lines), 1)
+                col = len(lines[-1]) + 1 if lines else 1
             what = f'"{found}"' if found else "the end of the text"
-            self.match.problems.append(Problem(
-                Loc(max(line, 1), max(col, 1)),
-                f'expected SGF: game trees like "(;FF[4]GM[6]...;W[31hefe]...)", found {what}'))
+            expected = set(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
+            if found.startswith("["):
+                want = 'a property value "[...]" closed by "]"'
+            elif not found and "RPAR" in expected:
+                want = '")" closing the game tree'
+            elif self.match.games or self.text.lstrip().startswith("("):
+                want = 'a node ";", a property like "W[31hefe]", "(" or ")"'
+            else:
+                want = 'SGF: game trees like "(;FF[4]GM[6]...;W[31hefe]...)"'
+            self.match.problems.append(Problem(Loc(max(line, 1), max(col, 1)), f"expected {want}, found {what}"))
             return self.match
-        for number, gt in enumerate((c for c in tree.children if not isinstance(c, Token)), start=1):
+        for number, gt in enumerate(tree, start=1):
             self._game(number, _tree_nodes(gt))
         if not self.match.games:
             self.match.problems.append(Problem(Loc(1, 1), "expected a game tree, found none"))
