@@ -182,6 +182,44 @@ def convert(
     raise typer.Exit(run.exit_code)
 
 
+class ShowAs(str, Enum):
+    text = "text"
+    gnubg = "gnubg"
+    xgid = "xgid"
+    svg = "svg"
+
+
+@app.command()
+def show(
+    path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json); '-' reads standard input."),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
+    move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
+                                       help="The position before the game's M-th roll (1 = the opening roll); "
+                                            "default: the game's final position."),
+    as_: ShowAs = typer.Option(ShowAs.text, "--as", help="text diagram (with the IDs), gnubg "
+                                                          "'PositionID:MatchID', XGID, or an SVG board."),
+) -> None:
+    """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG."""
+    from . import notation
+    from . import show as shows
+    from .analyze import InputError, read_bytes
+
+    try:
+        data = read_bytes(path)
+    except InputError as e:
+        _fail(str(e))
+    match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
+    for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
+        typer.echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
+    try:
+        snap = shows.pick(match, game, move)
+    except LookupError as e:
+        _fail(f"{match.path}: {e}")
+    render = {ShowAs.text: shows.as_text, ShowAs.gnubg: shows.as_gnubg, ShowAs.xgid: shows.as_xgid,
+              ShowAs.svg: shows.as_svg}[as_]
+    typer.echo(render(snap))
+
+
 def _rule_ids(items: list[str], option: str) -> set[str]:
     from .rules import RULES
 
