@@ -28,6 +28,7 @@ class Format(str, Enum):
     text = "text"
     json = "json"
     sarif = "sarif"
+    html = "html"
 
 
 def _version(value: bool) -> None:
@@ -52,7 +53,8 @@ def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Record files or folders (searched recursively for .mat/.txt); "
                                            "'-' reads standard input."),
-    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, SARIF 2.1.0, or one self-contained HTML page with "
+                                     "the board before every finding's play."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
     variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
@@ -102,6 +104,9 @@ def validate(
             write_json(run, fh, explain)
         elif format == Format.sarif:
             write_sarif(run, fh)
+        elif format == Format.html:
+            from .html_report import write_html
+            write_html(run, fh)
         elif statistics:
             write_statistics(run, fh)
         else:

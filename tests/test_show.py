@@ -117,3 +117,29 @@ def test_show_cli_formats():
     assert r.exit_code == 2 and "there is no game 99" in r.stderr
     r = CliRunner().invoke(app, ["show", path, "--game", "1", "--move", "999"])
     assert r.exit_code == 2 and "not 999" in r.stderr
+
+
+def test_validate_html_report_is_self_contained_with_a_board_per_play_finding(tmp_path):
+    from nardy_analyze.analyze import validate_paths
+
+    out = tmp_path / "report.html"
+    r = CliRunner().invoke(app, ["validate", str(ROOT / "examples"), "--format", "html", "-o", str(out)])
+    assert r.exit_code == 1
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in page and "<link" not in page
+    run = validate_paths([str(ROOT / "examples")])
+    from html import escape
+    for f in run.findings:
+        assert escape(f.message) in page, f.message
+    with_board = [f for f in run.findings if f.position is not None]
+    assert with_board and page.count("<svg") == len(with_board)
+    assert (out.stat().st_mode & 0o777) == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
