@@ -182,8 +182,9 @@ def convert(
             typer.echo(f"{o.source}: --lossy dropped:", err=True)
             for m in o.messages:
                 typer.echo(f"  {m}", err=True)
-    typer.echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed "
-               f"(to {to.value})", err=True)
+    skipped = run.count("skipped")
+    typer.echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed"
+               + (f", {skipped} skipped (not records)" if skipped else "") + f" (to {to.value})", err=True)
     raise typer.Exit(run.exit_code)
 
 

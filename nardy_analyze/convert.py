@@ -22,7 +22,7 @@ from . import notation
 from .fsio import OutputError, write_atomically
 from .record import Match
 
-WRITTEN, REFUSED, FAILED = "written", "refused", "failed"
+WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
 
 class ConvertError(Exception):
@@ -33,7 +33,7 @@ class ConvertError(Exception):
 class Outcome:
     source: str
     target: str | None
-    status: str                       # written, refused, failed
+    status: str                       # written, refused, failed, skipped (a folder's file that is no record)
     messages: list[str] = field(default_factory=list)   # refusals / failures: why; written + lossy: dropped
     warning: str | None = None        # the first rule finding of a record converted as written
     encoding: str | None = None       # how the input was decoded
@@ -54,7 +54,10 @@ class ConvertRun:
             return 2
         if all(o.status == FAILED and o.encoding is None for o in self.outcomes):
             return 2                  # no input could be read at all
-        return 0 if all(o.status == WRITTEN for o in self.outcomes) else 1
+        done = [o for o in self.outcomes if o.status != SKIPPED]
+        if not done:
+            return 2
+        return 0 if all(o.status == WRITTEN for o in done) else 1
 
 
 def _inputs(paths: Iterable[str]) -> list[tuple[str, bool, str | None]]:
@@ -151,6 +154,8 @@ def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy
     if match is None:
         return Outcome(source, target, FAILED, [error])
     shown = match.path
+    if not match.games and not explicit:   # a .txt in a folder that is not a record: not ours to convert
+        return Outcome(source, target, SKIPPED, [], encoding=encoding)
     if not match.games:
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
               [f"{shown}: no game found"]

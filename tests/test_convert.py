@@ -190,6 +190,16 @@ def test_convert_out_dir_writes_flat_names_and_a_summary(tmp_path):
     assert r.exit_code == 0
 
 
+def test_convert_skips_files_in_folders_that_are_not_records(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "notes.txt").write_text("shopping list\n", encoding="utf-8")
+    (tmp_path / "in" / "m.mat").write_text(GOOD, encoding="utf-8")
+    r = cli("convert", str(tmp_path / "in"), "--to", "json", "--out-dir", str(tmp_path / "out"))
+    assert r.exit_code == 0 and "1 written, 0 refused, 0 failed, 1 skipped" in r.stderr
+    r = cli("convert", str(tmp_path / "in" / "notes.txt"), "--to", "json", "-o", str(tmp_path / "n.json"))
+    assert r.exit_code == 1 and "notes.txt" in r.stderr
+
+
 def test_convert_same_output_name_is_an_error_before_anything_is_written(tmp_path):
     for d in ("x", "y"):
         (tmp_path / d).mkdir()
