@@ -147,7 +147,7 @@ def as_text(s: Snapshot) -> str:
 
 # ----------------------------------------------------------------------------- SVG
 
-_W, _H = 460, 300
+_W, _H = 460, 350
 
 
 def svg_board(pos: Pos, dice: tuple[int, int] | None = None, names: tuple[str, str] = ("", ""),
