@@ -332,9 +332,13 @@ def test_names_exact_through_validate_and_convert(tmp_path, encoding):
     text = GOOD.replace("Alice", a).replace("Bob", b)
     src = tmp_path / "enc.mat"
     src.write_bytes(text.replace("\n", "\r\n" if encoding == "utf-16" else "\n").encode(encoding))
-    r = cli("validate", str(src), "--format", "json")
+    # validate names both players exactly (one illegal play each, planted in a copy)
+    bad = tmp_path / "enc_bad.mat"
+    bad.write_bytes(text.replace("31: 8/5 6/5", "31: 8/5 6/4").replace("42: 8/4 6/4", "42: 8/4 6/3")
+                    .encode(encoding))
+    r = cli("validate", str(bad), "--format", "json")
     rep = json.loads(r.stdout)
-    assert {f["player"] for f in rep["findings"] if f["player"]} <= {a, b}
+    assert {f["player"] for f in rep["findings"] if f["rule"] == "dice-mismatch"} == {a, b}, rep["findings"]
     for to in ("json", "sgf", "mat"):
         out = tmp_path / f"enc_out.{to}"
         r = cli("convert", str(src), "--to", to, "-o", str(out), "--force")
