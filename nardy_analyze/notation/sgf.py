@@ -215,6 +215,7 @@ class _Reader:
         explicit_end = False
         for node in nodes[1:]:
             action = None
+            private = any(p.name == "NX" for p in node)    # DI beside NX: the dice of an unplayed roll
             for p in node:
                 if p.name in _SIDE:
                     action = self._move(game, _SIDE[p.name], p)
@@ -222,7 +223,7 @@ class _Reader:
                     action = self._private(game, p)
                     if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
                         explicit_end = True
-                elif p.name in _SETUP or p.name == "CV":
+                elif (p.name in _SETUP or p.name == "CV") and not (private and p.name == "DI"):
                     game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] is not "
                                                  "supported: the record cannot hold a set-up position", number))
             if action is None:
@@ -393,6 +394,8 @@ def write(match: Match) -> str:
             k = a.kind
             if k is Kind.ROLL and a.unplayed:
                 node = f";NX[unplayed:{w}:{_escape(a.dice_text)}]"
+                if a.dice is not None:       # gnubg reads the dice that were rolled and never played
+                    node += f"DI[{a.dice[0]}{a.dice[1]}]"
             elif k is Kind.ROLL:
                 dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
                 steps = [(s, d) for s, d, _ in na.route] if na.route is not None else \
