@@ -14,9 +14,14 @@ def _cell(me: int, opp: int) -> str:
     return " ."
 
 
-def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to play") -> list[str]:
-    """The board from the first side's view: its checkers X, the other side's O, points in X's numbering."""
+def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to play",
+            opp_point=None, position_ids: bool = True) -> list[str]:
+    """The board from the first side's view: its checkers X, the other side's O, points in X's numbering.
+
+    ``opp_point(p)`` is the opponent's own number for X's point p (backgammon: 25 - p; long nardy runs
+    both sides the same way: ((p + 11) mod 24) + 1)."""
     me, opp = pos
+    other = opp_point or (lambda p: 25 - p)
     top = range(13, 25)
     bottom = range(12, 0, -1)
 
@@ -25,7 +30,7 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
         for i, p in enumerate(points):
             sep = "  |" if i == 6 else ""
             nums.append(f"{sep}{p:>3}")
-            cells.append(f"{sep}{_cell(me[p - 1], opp[24 - p]):>3}")
+            cells.append(f"{sep}{_cell(me[p - 1], opp[other(p) - 1]):>3}")
         return "".join(nums), "".join(cells)
 
     n1, c1 = row(top)
@@ -33,6 +38,6 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
     return [
         f"X = {mover} ({role}, own numbering), O = {opponent}",
         n1, c1, c2, n2,
-        f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}   "
-        f"gnubg position ID (X on roll): {position_id(me, opp)}",
+        f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}"
+        + (f"   gnubg position ID (X on roll): {position_id(me, opp)}" if position_ids else ""),
     ]

@@ -223,7 +223,10 @@ def show(
         _fail(f"{match.path}: {e}")
     render = {ShowAs.text: shows.as_text, ShowAs.gnubg: shows.as_gnubg, ShowAs.xgid: shows.as_xgid,
               ShowAs.svg: shows.as_svg}[as_]
-    typer.echo(render(snap))
+    try:
+        typer.echo(render(snap))
+    except shows.NotBackgammon as e:
+        _fail(f"{match.path}: {e}")
 
 
 def _rule_ids(items: list[str], option: str) -> set[str]:

@@ -49,9 +49,11 @@ def _finding(report: MatchReport, f: Finding) -> str:
         mover, opp = _names(report, f)
         title = f.board_title or (f"position before the play, {mover} to play "
                                   f"{f.dice[0]}{f.dice[1]}" if f.dice else "position before the play")
-        parts.append(f'<div class="board"><div>{escape(title)} &middot; gnubg Position ID '
-                     f'<code>{position_id(*f.position)}</code></div>')
-        parts.append(svg_board(f.position, f.dice if not f.board_title else None, (mover, opp), title))
+        bg = report.variant == "backgammon"
+        pid = f" &middot; gnubg Position ID <code>{position_id(*f.position)}</code>" if bg else ""
+        parts.append(f'<div class="board"><div>{escape(title)}{pid}</div>')
+        parts.append(svg_board(f.position, f.dice if not f.board_title else None, (mover, opp), title,
+                               opp_point=None if bg else (lambda p: (p + 11) % 24 + 1), show_cube=bg))
         parts.append("</div>")
     if f.alternatives:
         parts.append('<div class="alts">legal plays include: ' + escape("; ".join(f.alternatives)) + "</div>")

@@ -35,6 +35,12 @@ class Snapshot:
     line: int                    # where the roll is written
     text: str = ""
     jacoby: bool = True          # the Jacoby bit of the Match ID (gnubg sets it in match play)
+    variant: str = "backgammon"
+
+    def opp_point(self, p: int) -> int:
+        """The opponent's own number for the mover's point ``p``: backgammon 25 - p; long nardy and
+        Gul bara run both sides the same way, half a board apart."""
+        return 25 - p if self.variant == "backgammon" else (p + 11) % 24 + 1
 
     @property
     def pos(self) -> Pos:
@@ -63,11 +69,11 @@ def snapshots(match: Match) -> list[Snapshot]:
                 continue
             move += 1
             out.append(Snapshot(g.number, move, a.player, g.players, st.before, a.dice, st.cube, st.owner,
-                                score, length, crawford, a.loc.line, a.text, jacoby))
+                                score, length, crawford, a.loc.line, a.text, jacoby, norm.variant))
         if last is not None:
             a, st = last
             out.append(Snapshot(g.number, None, a.player, g.players, st.after, None, st.cube, st.owner, score,
-                                length, crawford, a.loc.line, "final position", jacoby))
+                                length, crawford, a.loc.line, "final position", jacoby, norm.variant))
     return out
 
 
@@ -98,8 +104,19 @@ def _title(s: Snapshot) -> str:
     return f"game {s.game}, before roll {s.move}: {who} to play {s.dice[0]}{s.dice[1]} (line {s.line})"
 
 
+class NotBackgammon(LookupError):
+    """GNU Backgammon IDs and XGIDs describe backgammon positions only."""
+
+
+def _backgammon_only(s: Snapshot, what: str) -> None:
+    if s.variant != "backgammon":
+        raise NotBackgammon(f"{what} describes backgammon positions only; this is a {s.variant} game "
+                            "(use --as text or --as svg)")
+
+
 def as_gnubg(s: Snapshot) -> str:
     """``Position ID:Match ID`` as GNU Backgammon shows them before the move."""
+    _backgammon_only(s, "a GNU Backgammon Position ID")
     mid = match_id(cube=s.cube, owner=s.owner, on_roll=s.player, crawford=s.crawford,
                    dice=s.dice or (0, 0), length=s.length, score=s.score, jacoby=s.jacoby)
     return f"{position_id(*s.pos)}:{mid}"
@@ -107,6 +124,7 @@ def as_gnubg(s: Snapshot) -> str:
 
 def as_xgid(s: Snapshot) -> str:
     """eXtreme Gammon's XGID, from the first player's side (upper case, moving 24 -> 1)."""
+    _backgammon_only(s, "an XGID")
     me, opp = s.sides
     chars = []
 
@@ -133,15 +151,17 @@ def as_xgid(s: Snapshot) -> str:
 def as_text(s: Snapshot) -> str:
     names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
     lines = [_title(s)]
+    bg = s.variant == "backgammon"
     lines += diagram(s.pos, names[s.player], names[1 - s.player],
-                     "to play" if s.move is not None else "rolled last")
+                     "to play" if s.move is not None else "rolled last", s.opp_point, position_ids=bg)
     cube = f"cube {s.cube}" + (f" owned by {names[s.owner]}" if s.owner is not None else " centred")
     score = f"score {names[0]} {s.score[0]} - {names[1]} {s.score[1]}" + \
         (f" in a {s.length}-point match" if s.length else " (money)")
     lines.append(f"{cube}; {score}" + ("; Crawford game" if s.crawford else ""))
-    gid = as_gnubg(s)
-    lines.append(f"Position ID: {gid.split(':')[0]}   Match ID: {gid.split(':')[1]}")
-    lines.append(as_xgid(s))
+    if bg:
+        gid = as_gnubg(s)
+        lines.append(f"Position ID: {gid.split(':')[0]}   Match ID: {gid.split(':')[1]}")
+        lines.append(as_xgid(s))
     return "\n".join(lines)
 
 
@@ -150,12 +170,16 @@ def as_text(s: Snapshot) -> str:
 _W, _H = 460, 350
 
 
-def svg_board(pos: Pos, dice: tuple[int, int] | None = None, names: tuple[str, str] = ("", ""),
-              title: str = "", cube: int = 1, owner: int | None = None) -> str:
+def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, str] = ("", ""),
+              title: str = "", cube: int = 1, owner: int | None = None, opp_point=None,
+              show_cube: bool = True) -> str:
     """An SVG backgammon board of ``pos`` = (mover, opponent) from the mover's side: the mover's checkers
     dark and moving 24 -> 1 (counter-clockwise, home bottom right), the opponent's light; point numbers
-    in the mover's numbering.  ``owner`` 0 = the mover, 1 = the opponent."""
+    in the mover's numbering.  ``owner`` 0 = the mover, 1 = the opponent.  ``opp_point(p)`` is the
+    opponent's own number for the mover's point p (default backgammon's 25 - p; in long nardy both sides
+    run the same way: ((p + 11) mod 24) + 1)."""
     me, opp = pos
+    other = opp_point or (lambda p: 25 - p)
     pw, margin, bar = 30, 20, 40
     top, bottom, ph = 30, _H - 30, 105
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
@@ -181,7 +205,7 @@ def svg_board(pos: Pos, dice: tuple[int, int] | None = None, names: tuple[str, s
             ny = top - 6
         out.append(f'<polygon points="{pts}" fill="{colour}"/>')
         out.append(f'<text x="{x + pw / 2}" y="{ny}" font-size="10" fill="#fff" text-anchor="middle">{p}</text>')
-        n, dark = (me[p - 1], True) if me[p - 1] else (opp[24 - p], False)
+        n, dark = (me[p - 1], True) if me[p - 1] else (opp[other(p) - 1], False)
         for k in range(min(n, 5)):
             cy = bottom - 13 - 26 * k if up else top + 13 + 26 * k
             out.append(f'<circle cx="{x + pw / 2}" cy="{cy}" r="12" fill="{"#222" if dark else "#f5f5f0"}" '
@@ -201,12 +225,14 @@ def svg_board(pos: Pos, dice: tuple[int, int] | None = None, names: tuple[str, s
     out.append(f'<text x="{right + 4}" y="{top + 12}" font-size="10" fill="#fff">off {borne_off(opp)}</text>')
     if dice:
         for i, d in enumerate(dice):
-            x = margin + 9 * pw + bar - 30 + 34 * i
+            x = margin + 9 * pw + bar - 17 * len(dice) + 4 + 34 * i
             out.append(f'<rect x="{x}" y="{_H / 2 - 13}" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>')
             out.append(f'<text x="{x + 13}" y="{_H / 2 + 6}" font-size="16" text-anchor="middle">{d}</text>')
-    cy = {None: _H / 2, 0: bottom - 20, 1: top + 20}[owner]
-    out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
-    out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">{cube if cube > 1 else 64}</text>')
+    if show_cube:
+        cy = {None: _H / 2, 0: bottom - 20, 1: top + 20}[owner]
+        out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
+        out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
+                   f'{cube if cube > 1 else 64}</text>')
     label = lambda s: escape(s)[:40]
     if names[0] or names[1]:
         out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
@@ -219,4 +245,5 @@ def svg_board(pos: Pos, dice: tuple[int, int] | None = None, names: tuple[str, s
 def as_svg(s: Snapshot) -> str:
     names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
     owner = None if s.owner is None else (0 if s.owner == s.player else 1)
-    return svg_board(s.pos, s.dice, (names[s.player], names[1 - s.player]), _title(s), s.cube, owner)
+    return svg_board(s.pos, s.dice, (names[s.player], names[1 - s.player]), _title(s), s.cube, owner,
+                     s.opp_point, show_cube=s.variant == "backgammon")
