@@ -48,7 +48,7 @@ def _finding(report: MatchReport, f: Finding) -> str:
     if f.position is not None:
         mover, opp = _names(report, f)
         title = f.board_title or (f"position before the play, {mover} to play "
-                                  f"{f.dice[0]}{f.dice[1]}" if f.dice else "position before the play")
+                                  f"{''.join(map(str, f.dice))}" if f.dice else "position before the play")
         bg = report.variant == "backgammon"
         pid = f" &middot; gnubg Position ID <code>{position_id(*f.position)}</code>" if bg else ""
         parts.append(f'<div class="board"><div>{escape(title)}{pid}</div>')
