@@ -36,6 +36,7 @@ class Snapshot:
     text: str = ""
     jacoby: bool = True          # the Jacoby bit of the Match ID (gnubg sets it in match play)
     variant: str = "backgammon"
+    written_move: int | None = None   # the move number the record writes on the roll's row
 
     def opp_point(self, p: int) -> int:
         """The opponent's own number for the mover's point ``p``: backgammon 25 - p; long nardy and
@@ -69,7 +70,7 @@ def snapshots(match: Match) -> list[Snapshot]:
                 continue
             move += 1
             out.append(Snapshot(g.number, move, a.player, g.players, st.before, a.dice, st.cube, st.owner,
-                                score, length, crawford, a.loc.line, a.text, jacoby, norm.variant))
+                                score, length, crawford, a.loc.line, a.text, jacoby, norm.variant, a.move))
         if last is not None:
             a, st = last
             out.append(Snapshot(g.number, None, a.player, g.players, st.after, None, st.cube, st.owner, score,
@@ -101,7 +102,8 @@ def _title(s: Snapshot) -> str:
     who = s.names[s.player] or f"player {s.player + 1}"
     if s.move is None:
         return f"game {s.game}, final position"
-    return f"game {s.game}, before roll {s.move}: {who} to play {s.dice[0]}{s.dice[1]} (line {s.line})"
+    row = f"move {s.written_move}, " if s.written_move is not None else ""
+    return f"game {s.game}, before roll {s.move}: {who} to play {s.dice[0]}{s.dice[1]} ({row}line {s.line})"
 
 
 class NotBackgammon(LookupError):
