@@ -69,3 +69,4 @@ def test_gnubg_reads_our_files_as_the_original(judged, kind):
         actions += sum(len(g["actions"]) for g in ref[f.stem]["games"])
     assert sum(len(ref[f.stem]["games"]) for f in files) == 823
     assert actions > 30000
+
