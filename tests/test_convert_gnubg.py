@@ -11,7 +11,6 @@ On the shared corpus's 100 gnubg self-play matches (823 games), in two gnubg pro
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
