@@ -13,7 +13,7 @@ from helpers import CORPUS, ROOT
 from roundtrip import actual, expected, first_difference
 from nardy_analyze import notation
 from nardy_analyze.cli import app
-from nardy_analyze.convert import FAILED, REFUSED, WRITTEN, ConvertError, convert_paths
+from nardy_analyze.convert import FAILED, convert_paths
 from nardy_analyze.record import Kind, Segment
 
 SCHEMA = json.loads((ROOT / "docs" / "schema" / "match.schema.json").read_text(encoding="utf-8"))

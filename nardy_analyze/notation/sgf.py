@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import __version__
@@ -166,7 +166,6 @@ class _Reader:
         names = ["", ""]
         score: list[int | None] = [None, None]
         winner = points = None
-        resigned = False
         rules = ""
         for p in root:
             v = p.values[0]
@@ -187,7 +186,8 @@ class _Reader:
             elif p.name == "RE":
                 r = re.match(r"\s*([WB])\+(\d+)(R?)", v, re.I)
                 if r:
-                    winner, points, resigned = _SIDE[r.group(1).upper()], int(r.group(2)), bool(r.group(3))
+                    # the result cell; whether it was a resignation (R) the replay tells from the board
+                    winner, points = _SIDE[r.group(1).upper()], int(r.group(2))
             elif p.name == "RU":
                 rules = v
             elif p.name == "C":
