@@ -91,7 +91,8 @@ def sniff(text: str) -> Notation | None:
     """The notation whose sniff accepts the start of ``text``; None when none does."""
     _load()
     head = text[:65536]
-    for n in _REGISTRY.values():
+    # Jellyfish match text is the loosest sniff ("Game N" lines): every other notation is tried first
+    for n in sorted(_REGISTRY.values(), key=lambda n: n.name == "mat"):
         if n.sniff(head):
             return n
     return None
