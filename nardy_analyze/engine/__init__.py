@@ -8,11 +8,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backgammon import Backgammon
-from .core import BAR, CHECKERS, OFF, PlaySet, Pos, Rules, Side, borne_off, fmt_steps, generate
+from .core import (BAR, CHECKERS, OFF, OPPONENT, ROLLER, PlaySet, Pos, Rules, SegmentSpec, Side, TurnDriver,
+                   borne_off, fmt_steps, generate)
+from .gulbara import GulBara
+from .long import HEAD_EXCEPTION, LongNardy
 
 __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
-    "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant",
+    "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
+    "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara",
 ]
 
 
@@ -33,10 +37,47 @@ OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {
     },
 }
 
-_RULES: dict[str, Rules] = {"backgammon": Backgammon()}
+# Options every variant answers (the replayer reads them whatever the variant).
+_COMMON: dict[str, tuple[Any, tuple]] = {
+    "scoring": ("points", ("points",)),
+    "cube": (False, (True, False)),
+    "crawford": (True, (True, False)),
+    "jacoby": (False, (True, False)),
+    "beaver": (False, (True, False)),
+    "cube_limit": (None, ()),
+    "time_limit": (None, ()),
+}
+OPTIONS["long"] = {
+    **_COMMON,
+    "head_exception": ("standard", HEAD_EXCEPTION),   # RULES.md 2.3
+    "koks": (False, (True, False)),                   # RULES.md 2.8
+}
+OPTIONS["gulbara"] = {
+    **OPTIONS["long"],
+    "chain_from_turn": (1, ()),                       # RULES.md 3.2: the roll of the game chains start at
+}
+
+_RULES: dict[str, Rules] = {"backgammon": Backgammon(), "long": LongNardy(), "gulbara": GulBara()}
 VARIANTS = tuple(_RULES)
-# Planned (RULES.md sections 2 and 3); their rule modules are not written yet.
-PLANNED = ("long", "gulbara")
+PLANNED: tuple[str, ...] = ()
+_ALIASES = {"shortnardy": "backgammon", "short": "backgammon", "bg": "backgammon", "longnardy": "long",
+            "longnardi": "long", "nardy": "long", "gulbara": "gulbara", "gul-bara": "gulbara",
+            "gul_bara": "gulbara", "long-nardy": "long", "long_nardy": "long", "short-nardy": "backgammon",
+            "short_nardy": "backgammon"}
+_BUILT: dict[tuple, Rules] = {}
+
+
+def _rules_for(key: str, opts: dict[str, Any]) -> Rules:
+    """The rules object of a variant with its options (one instance per distinct option set)."""
+    if key == "backgammon":
+        return _RULES[key]
+    args = {k: opts.get(k, OPTIONS[key][k][0]) for k in ("head_exception", "koks")}
+    if key == "gulbara":
+        args["chain_from_turn"] = opts.get("chain_from_turn", OPTIONS[key]["chain_from_turn"][0]) or 1
+    sig = (key, tuple(sorted(args.items())))
+    if sig not in _BUILT:
+        _BUILT[sig] = (GulBara if key == "gulbara" else LongNardy)(**args)
+    return _BUILT[sig]
 
 
 @dataclass(frozen=True)
@@ -76,24 +117,32 @@ def parse_option(variant: str, key: str, value: str) -> Any:
 
 def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     key = name.strip().lower().replace(" ", "")
-    key = {"shortnardy": "backgammon", "short": "backgammon", "longnardy": "long"}.get(key, key)
+    key = _ALIASES.get(key, key)
     if key not in _RULES:
-        if key in PLANNED:
-            raise UnknownVariant(f"variant {key!r} is planned but not supported yet")
         raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
     opts = dict(options or {})
     if opts.get("scoring") == "nardy500":
         opts.setdefault("cube", False)
         opts.setdefault("time_limit", 120)
-    return Variant(key, _RULES[key], opts)
+    try:
+        rules = _rules_for(key, opts)
+    except (TypeError, ValueError) as e:
+        raise UnknownVariant(f"bad rule options for {key}: {e}") from None
+    return Variant(key, rules, opts)
 
 
-def legal_results(variant: str | Variant, mover: Side, opponent: Side, dice) -> set[Pos]:
+def legal_results(variant: str | Variant, mover: Side, opponent: Side, dice, *,
+                  first_turn: bool = False) -> set[Pos]:
     """The set of ``(mover_after, opponent_after)`` positions reached by legal plays of ``dice``.
 
     Positions are tuples of 25 ints in their owner's own numbering (index p-1 = point p,
-    index 24 = bar).  The unchanged position when nothing can be played.
+    index 24 = bar, always 0 in long nardy and Gul bara).  The unchanged position when nothing can be
+    played.  ``first_turn``: the mover's own first turn (long-nardy head exception).  For Gul bara this
+    is the mover's own play of the one roll (the four steps of one double); chains and handovers are
+    the turn driver's business (``rules.turn_segments``).
     """
     v = variant if isinstance(variant, Variant) else get_variant(variant)
-    d1, d2 = dice
-    return set(generate(v.rules, tuple(mover), tuple(opponent), int(d1), int(d2)).plays)
+    d1, d2 = int(dice[0]), int(dice[1])
+    me, opp = tuple(mover), tuple(opponent)
+    turn = v.rules.start_turn(me, opp, first_turn, (d1, d2))
+    return set(generate(v.rules, me, opp, d1, d2, turn).plays)

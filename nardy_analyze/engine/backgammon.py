@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .core import BAR, OFF, Pos, Side, borne_off
+from .core import BAR, OFF, Pos, Side, SingleSegment, borne_off
 
 START: Side = tuple(
     {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
@@ -28,8 +28,11 @@ class Backgammon:
         return START, START
 
     # -- single steps ---------------------------------------------------------------------
-    def start_turn(self, me: Side, opp: Side, first_turn: bool) -> None:
+    def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> None:
         return None              # no per-turn state in backgammon
+
+    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> SingleSegment:
+        return SingleSegment(self, d1, d2, first_turn)
 
     def after_step(self, turn: None, me: Side, src: int, dst: int) -> None:
         return None
