@@ -10,18 +10,14 @@ import os
 import sys
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import UnknownVariant, Variant, get_variant, parse_option
-from .notation import mat
+from . import notation
+from .engine import OPTIONS, UnknownVariant, Variant, get_variant, parse_option
 from .record import Loc, Match, Problem
 from .replay import Finding, MatchReport, replay
 from .report import RunResult
 
-RECORD_SUFFIXES = (".mat", ".txt")
+RECORD_SUFFIXES = (".mat", ".txt", ".ngn")   # the suffixes of the registered notations (checked in tests)
 MAX_BYTES = 64 * 1024 * 1024
-
-# Header tags that set rule options: tag name (case/space-insensitive) -> (option, value parser)
-_ON = {"on", "yes", "true", "1"}
-_OFF = {"off", "no", "false", "0"}
 
 
 class InputError(Exception):
@@ -32,7 +28,7 @@ def discover(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
     """Yield (path, explicit) for each record file; folders are walked recursively in sorted order.
 
     Files named on the command line are always read (``explicit``); files found in folders only when
-    their suffix is .mat or .txt.  Raises InputError for a path that does not exist.
+    their suffix is one a notation registers (.mat, .txt, .ngn).  Raises InputError for a path that does not exist.
     """
     for p in paths:
         if p == "-":
@@ -66,40 +62,70 @@ def read_bytes(path: str) -> bytes:
 
 
 def parse_record(data: bytes, path: str) -> Match:
-    text = mat.decode(data)
-    return mat.read(text, path)
+    """Decode and read a record with the notation its suffix names, else the one its text looks like
+    (Jellyfish match text when none fits)."""
+    return notation.read_bytes(data, path)
 
 
-def options_from_tags(match: Match, base: dict[str, Any]) -> dict[str, Any]:
-    """Rule options: the record's header tags where present, otherwise the caller's options."""
+class TagError(ValueError):
+    """A header tag that names a rule option with a value the option does not take."""
+
+    def __init__(self, tag: str, message: str) -> None:
+        super().__init__(message)
+        self.tag = tag
+
+
+def _norm(name: str) -> str:
+    return name.casefold().replace(" ", "").replace("_", "").replace("-", "")
+
+
+# Tags whose name is not the option's: TimeControl "120" = seconds per move
+_TAG_ALIASES = {"timecontrol": "time_limit"}
+
+
+def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backgammon",
+                      strict: bool = False) -> dict[str, Any]:
+    """Rule options: the record's header tags where present, otherwise the caller's options.
+
+    A tag names an option when its name is the option's without case, blanks, ``_`` or ``-``
+    (``Crawford``, ``CubeLimit``, ``HeadException``, ``ChainFromTurn``, ``Koks``, ``Scoring``) or is
+    ``TimeControl`` (seconds per move, ``"120"`` or ``"2:00"``).  A value the option does not take is
+    ignored, or raises :class:`TagError` with ``strict`` (the project's own notation).
+    """
     opts = dict(base)
-    craw = (match.tag("Crawford") or "").strip().lower()
-    if craw in _ON:
-        opts["crawford"] = True
-    elif craw in _OFF:
-        opts["crawford"] = False
-    jac = (match.tag("Jacoby") or "").strip().lower()
-    if jac in _ON:
-        opts["jacoby"] = True
-    elif jac in _OFF:
-        opts["jacoby"] = False
-    lim = (match.tag("CubeLimit") or "").strip()
-    if lim.isdigit():
-        opts["cube_limit"] = int(lim)
+    spec = OPTIONS.get(variant, {})
+    keys = {_norm(k): k for k in spec}
+    keys.update((k, v) for k, v in _TAG_ALIASES.items() if v in spec)
+    for name, value in match.tags.items():
+        key = keys.get(_norm(name))
+        if key is None:
+            continue
+        text = value.strip()
+        if key == "time_limit" and ":" in text:
+            m, _, sec = text.partition(":")
+            text = str(int(m) * 60 + int(sec)) if m.isdigit() and sec.isdigit() else text
+        try:
+            opts[key] = parse_option(variant, key, text)
+        except ValueError as e:
+            if strict:
+                raise TagError(name, f"tag {name} \"{value}\": {e}") from None
     return opts
 
 
 def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
-    name = match.tag("Variation") or default
-    return get_variant(name, options_from_tags(match, options))
+    name = match.tag("Variant") or match.tag("Variation") or default
+    base = get_variant(name)
+    return get_variant(name, options_from_tags(match, options, base.name, strict=match.notation == "ngn"))
 
 
 def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> MatchReport:
     try:
         v = variant_for(match, variant, options or {})
-    except UnknownVariant as e:
-        rep = MatchReport(match.path, match.notation, str(match.tag("Variation") or variant))
-        loc = match.tag_locs.get(next((k for k in match.tags if k.lower() == "variation"), ""), Loc(1, 1))
+    except (UnknownVariant, TagError) as e:
+        rep = MatchReport(match.path, match.notation,
+                          str(match.tag("Variant") or match.tag("Variation") or variant))
+        names = (e.tag.lower(),) if isinstance(e, TagError) else ("variant", "variation")
+        loc = match.tag_locs.get(next((k for k in match.tags if k.lower() in names), ""), Loc(1, 1))
         rep.findings.append(Finding("parse-error", str(e), match.path, loc.line, loc.column))
         return rep
     return replay(match, v)
@@ -115,11 +141,14 @@ def _validate_file(path: str, explicit: bool, variant: str, options: dict[str, A
             return "unreadable", str(e)
     shown = "<stdin>" if path == "-" else path
     match = parse_record(data, shown)
-    if not explicit and not match.games and not mat.looks_like_mat(mat.decode(data[:4096])):
+    if not explicit and not match.games and notation.sniff(notation.decode(data[:4096])) is None:
         return "skipped", path
     if not match.games and not match.problems:
-        match.problems.append(Problem(Loc(1, 1), "no game found: expected a Jellyfish match "
-                                      "(\"N point match\" and \"Game 1\" headers)"))
+        if match.notation == "ngn":
+            why = 'no game found: expected a line "Game N" followed by the moves (docs/notation.md)'
+        else:
+            why = 'no game found: expected a Jellyfish match ("N point match" and "Game 1" headers)'
+        match.problems.append(Problem(Loc(1, 1), why))
     return "report", validate_match(match, variant, options)
 
 

@@ -50,7 +50,7 @@ def _fail(msg: str, code: int = 2) -> None:
 @app.command()
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for .mat/.txt); "
+                                      help="Record files or folders (searched recursively for .mat/.txt/.ngn); "
                                            "'-' reads standard input."),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
     explain: bool = typer.Option(False, "--explain", "-e",
@@ -131,6 +131,47 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
     if unknown:
         _fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them")
     return ids
+
+
+@app.command("generate")
+def generate_cmd(
+    variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
+    games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
+    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
+    players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (written whole or not at all)."),
+) -> None:
+    """Random legal games in the project's own notation (.ngn, docs/notation.md).
+
+    Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
+    """
+    from .generate import generate_match
+    from .notation import get as notation
+
+    names = [x.strip() for x in players.split(",")]
+    if len(names) != 2 or not all(names):
+        _fail(f"--players takes two names separated by a comma, not {players!r}")
+    try:
+        name = get_variant(variant).name
+        options = parse_rule_options(name, rule)
+        match = generate_match(name, games, seed, (names[0], names[1]), options)
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e))
+    tags = {k: v for k, v in match.tags.items() if k in ("Event", "Site")}
+    tags.update(White=names[0], Black=names[1])
+    tags.update(match.tags)
+    match.tags = tags
+    text = notation("ngn").write(match)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomically(output, lambda fh: fh.write(text))
+    except OutputError as e:
+        _fail(str(e))
 
 
 @app.command("rules")
