@@ -128,6 +128,7 @@ _NAMES = {
     "DICE": 'a roll like "64:"',
     "SEG_DICE": 'the numbers played, like "44:" or "3:"',
     "STEP": 'a move like "24/18"',
+    "PLAY": 'a move like "24/18"',
     "UNPLAYED": '"????"',
     "CANNOT": '"cannot move"',
     "CHAIN": '"chain"',
@@ -155,9 +156,11 @@ def _expected_text(expected: set[str]) -> str:
     expected = {t for t in expected if t not in ("COMMENT", "LINE_COMMENT") or len(expected) <= 2}
     if "TAG" in expected and "GAME" in expected:
         return _LINE_START
-    if "STEP" in expected and "DICE" in expected:
+    if "PLAY" in expected and "DICE" in expected:
         return _IN_PLAY
-    if "STEP" in expected:
+    if "CLOCK" in expected and "DICE" in expected:
+        return 'a clock time like "(1:05)", a comment or the next cell'
+    if "PLAY" in expected:
         return 'a move like "24/18", a clock time, a comment or the end of the line'
     if "DICE" in expected and "TAKE" in expected:
         return _CELL
@@ -383,7 +386,7 @@ class _Reader:
                 a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
                 if 1 <= a <= 6 and 1 <= b <= 6:
                     action.dice = (a, b)
-            words = [t for t in main[1:] if t.type == "STEP"]
+            words = [t for t in main[1:] if t.type == "PLAY"]
             for t in main[1:]:
                 if t.type == "UNPLAYED":
                     action.unplayed = True
@@ -430,7 +433,7 @@ class _Reader:
                 player = SIDES.index(t.value)
             elif t.type == "SEG_DICE":
                 dice_tok = t
-            elif t.type == "STEP":
+            elif t.type == "PLAY":
                 words.append(t)
         digits = dice_tok.value[:-1]
         if any(not "1" <= d <= "6" for d in digits):
