@@ -48,11 +48,8 @@ def _play_segment(rules, me, opp, numbers, turn, rng: random.Random):
 
 
 def _stake(v: Variant, level: int) -> int:
-    if v.opt("scoring") == "nardy500":
-        return 500 * level
-    if v.name == "backgammon" and v.opt("jacoby"):
-        return 1        # money play with the Jacoby rule and no cube turned: gammons count single
-    return level
+    """Points of a game won at ``level`` with no cube turned: the variant's scoring (rules object)."""
+    return v.stake(level)
 
 
 def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[str, str],

@@ -24,7 +24,13 @@ class UnknownVariant(ValueError):
     pass
 
 
-# Rule options per variant, with defaults and the values allowed (RULES.md).
+# Options every variant has: the clock (a record's TimeControl tag, seed 003's two minutes per move).
+COMMON_OPTIONS: dict[str, tuple[Any, tuple]] = {
+    "time_limit": (None, ()),       # seconds per move; None = no limit (nardy500: 120)
+}
+
+# Rule options per variant, with defaults and the values allowed (RULES.md).  The replayer reads only
+# the options its variant has (``Variant.has``).
 OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {
     "backgammon": {
         "scoring": ("points", ("points", "nardy500")),
@@ -33,24 +39,19 @@ OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {
         "jacoby": (False, (True, False)),
         "beaver": (False, (True, False)),
         "cube_limit": (None, ()),       # None = no limit; an int otherwise
-        "time_limit": (None, ()),       # seconds per move (nardy500: 120)
+        **COMMON_OPTIONS,
     },
 }
 
-# Options every variant answers (the replayer reads them whatever the variant).
-_COMMON: dict[str, tuple[Any, tuple]] = {
-    "scoring": ("points", ("points",)),
-    "cube": (False, (True, False)),
-    "crawford": (True, (True, False)),
-    "jacoby": (False, (True, False)),
-    "beaver": (False, (True, False)),
-    "cube_limit": (None, ()),
-    "time_limit": (None, ()),
-}
+# Long nardy (RULES.md 2.8): no cube by default; option ``cube`` multiplies as in backgammon (with a
+# ``cube_limit`` where the record states one).  No Crawford, Jacoby or beaver rule and no nardy500 scoring:
+# RULES.md names them for backgammon only, and the replayer reads only the options a variant has.
 OPTIONS["long"] = {
-    **_COMMON,
+    "cube": (False, (True, False)),
+    "cube_limit": (None, ()),
     "head_exception": ("standard", HEAD_EXCEPTION),   # RULES.md 2.3
     "koks": (False, (True, False)),                   # RULES.md 2.8
+    **COMMON_OPTIONS,
 }
 OPTIONS["gulbara"] = {
     **OPTIONS["long"],
@@ -86,16 +87,59 @@ class Variant:
     rules: Any
     options: dict[str, Any] = field(default_factory=dict)
 
+    def has(self, key: str) -> bool:
+        """Whether this variant knows the rule option ``key``."""
+        return key in OPTIONS[self.name]
+
     def opt(self, key: str) -> Any:
+        """The option's value (the variant's default when not set); KeyError for an option the variant
+        does not have -- ask ``has`` first, or use ``get``."""
         return self.options.get(key, OPTIONS[self.name][key][0])
 
+    def get(self, key: str, absent: Any = None) -> Any:
+        """The option's value, or ``absent`` when the variant has no such option."""
+        return self.opt(key) if self.has(key) else absent
 
-def parse_option(variant: str, key: str, value: str) -> Any:
-    """Turn ``--rule key=value`` text into a typed option value (ValueError on nonsense)."""
-    spec = OPTIONS.get(variant, {})
-    if key not in spec:
-        raise ValueError(f"unknown rule option {key!r} for {variant}; known: {', '.join(sorted(spec))}")
-    default, allowed = spec[key]
+    # -- game-level policy, asked of the rules object with this variant's options ----------------------
+    @property
+    def cube_in_play(self) -> bool:
+        return bool(self.rules.cube_in_play(self.get))
+
+    def stake(self, level: int, cube: int = 1, cube_turned: bool = False) -> int:
+        return self.rules.stake(level, cube, cube_turned, self.get)
+
+    def resign_stakes(self, top: int, cube: int = 1, cube_turned: bool = False) -> dict[int, int]:
+        return self.rules.resign_stakes(top, cube, cube_turned, self.get)
+
+    def drop_stake(self, cube: int, cube_turned: bool = False) -> int:
+        return self.rules.drop_stake(cube, cube_turned, self.get)
+
+    def level_name(self, level: int) -> str:
+        return self.rules.level_name(level, self.get)
+
+
+def all_option_names() -> list[str]:
+    """Every option some variant knows."""
+    return sorted({k for spec in OPTIONS.values() for k in spec})
+
+
+def option_spec(key: str, variant: str | None = None) -> tuple[Any, tuple]:
+    """(default, allowed) of option ``key`` in ``variant``, or in the first variant that has it."""
+    if variant is not None:
+        spec = OPTIONS.get(variant, {})
+        if key not in spec:
+            raise ValueError(f"unknown rule option {key!r} for {variant}; known: {', '.join(sorted(spec))}")
+        return spec[key]
+    for spec in OPTIONS.values():
+        if key in spec:
+            return spec[key]
+    raise ValueError(f"unknown rule option {key!r}; known: {', '.join(all_option_names())}")
+
+
+def parse_option(variant: str | None, key: str, value: str) -> Any:
+    """Turn ``--rule key=value`` text into a typed option value (ValueError on nonsense).  ``variant``
+    None: the option of that name in any variant (the variant is chosen per record later)."""
+    default, allowed = option_spec(key, variant)
     v = value.strip().lower()
     if isinstance(default, bool) or True in allowed:
         if v in ("1", "true", "yes", "on"):

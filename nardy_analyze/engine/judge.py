@@ -242,7 +242,8 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
                 need = f"{d1} and {d2} could both be played" if ps.max_dice == 2 else \
                     f"{ps.max_dice} numbers could be played"
             else:
-                need = f"{ps.max_dice} of the {len(full)} {d1}s could be played"
+                count = {1: "one", 2: "two", 3: "three", 4: "four"}.get(len(full), str(len(full)))
+                need = f"{ps.max_dice} of the {count} {d1}s could be played"
             problem = ("max-dice", f"{_describe_used(used)}; {need}, e.g. {eg}")
         elif ps.larger_only:
             big = max(d1, d2)

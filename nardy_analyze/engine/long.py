@@ -47,8 +47,15 @@ class LongNardy:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(head_exception={self.head_exception!r}, koks={self.koks})"
 
+    position_id = False          # GNU Backgammon Position IDs describe backgammon positions only
+
     def initial(self) -> Pos:
         return START, START
+
+    @staticmethod
+    def opp_point(point: int) -> int:
+        """The opponent's own number for the mover's point ``point`` (see :func:`opp_point`)."""
+        return opp_point(point)
 
     # -- turn state -------------------------------------------------------------------------------
     def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> tuple[int, int]:
@@ -145,8 +152,8 @@ class LongNardy:
                    " (two only on the player's first turn with 6-6, 4-4 or 3-3)")
             return "head-rule", f"a checker left the head (24) after {more} already did this turn{why}"
         if self.home_freeze and src <= 6 and dst != OFF:
-            return "home-move", (f"{src}/{dst} moves a checker inside home; in Gul bara a checker that has "
-                                 f"entered home may only be borne off")
+            return "home-move", ("moves a checker inside home; in Gul bara a checker that has entered home may "
+                                 "only be borne off")
         if dst != OFF:
             if self.closed(opp, dst):
                 return "blocked-point", (f"point {dst} is held by the opponent "
@@ -166,8 +173,9 @@ class LongNardy:
         block = self.block_after(me, opp, src, dst)
         if block:
             a, b = block
-            return "six-block", (f"{src}/{dst} makes a block of six or more points in a row ({a} to {b} along the "
-                                 f"opponent's route) with no opposing checker past it")
+            n = (opp_point(a) - opp_point(b)) + 1
+            return "six-block", (f"makes a block of {n} points in a row ({a} to {b} along the opponent's route) "
+                                 f"with no opposing checker past it")
         return None
 
     # -- results ----------------------------------------------------------------------------------
@@ -180,6 +188,24 @@ class LongNardy:
         if borne_off(loser):
             return 1
         return 3 if self._koks_possible(loser) else 2
+
+    def cube_in_play(self, opt) -> bool:
+        """The doubling cube only with option ``cube`` (RULES.md 2.8)."""
+        return bool(opt("cube"))
+
+    def level_name(self, level: int, opt) -> str:
+        return {1: "an oin (single win)", 2: "a mars", 3: "a koks"}[level]
+
+    def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
+        """oin 1, mars 2, koks 3 (RULES.md 2.8), times the cube where option ``cube`` is on."""
+        return cube * level
+
+    def resign_stakes(self, top: int, cube: int, cube_turned: bool, opt) -> dict[int, int]:
+        """Points a resignation may give -> level, up to the level ``top`` the loser could still lose."""
+        return {cube * k: k for k in range(1, top + 1)}
+
+    def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
+        return cube
 
     def max_level(self, winner: Side, loser: Side) -> int:
         """The highest level the loser could still lose at (for resignations).  No hitting: a checker
