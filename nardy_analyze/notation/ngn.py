@@ -60,7 +60,8 @@ PARSER = Lark(
 _SNIFF = re.compile(r'^[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|game[ \t]+[0-9]+[ \t]+'
                     r'(?:players|score)\b)', re.M | re.I)
 _TAG = re.compile(r'\[[ \t]*(.*?)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]$', re.S)
-_ESC = re.compile(r"\\(.)")
+_ESC = re.compile(r"\\(.)", re.S)
+_FOLD = re.compile(r"[ \t]*\n[ \t]*")
 _UNESC = {"n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -90,6 +91,8 @@ def _comment_text(tok: Token) -> str:
     if tok.type == "LINE_COMMENT":
         return tok.value[1:].strip()
     inner = tok.value[1:-1]
+    if "\n" in inner:                    # a comment written over several lines: one space per line break
+        inner = _FOLD.sub(" ", inner)
     if inner.startswith(" "):
         inner = inner[1:]
     if inner.endswith(" "):
@@ -209,14 +212,18 @@ class _Reader:
         return self.match
 
     def _by_lines(self, text: str) -> None:
-        for no, line in enumerate(text.split("\n")[:-1], 1):
-            if not line.strip():
+        lines = text.split("\n")[:-1]
+        for no, count in _logical_lines(lines):
+            chunk = lines[no - 1: no - 1 + count]
+            if not any(x.strip() for x in chunk):
                 continue
-            src = line + "\n"
+            src = "\n".join(chunk) + "\n"
             try:
                 item = PARSER.parse(src, start="line")
             except UnexpectedInput as e:
-                self._error(e, line, no)
+                at = getattr(e, "line", 1)
+                at = at - 1 if isinstance(at, int) and 1 <= at <= count else 0
+                self._error(e, chunk[at], no + at)
                 continue
             if item is not None:
                 self.src, self.off = src, no - 1
@@ -251,6 +258,9 @@ class _Reader:
             col = end_col
         if self.game is not None:
             self.last_line = no
+        if line[col - 1: col] == "{":
+            self._problem(Loc(no, col), 'expected a "}" to close the comment that starts here, found none')
+            return
         self._problem(Loc(no, col), f"expected {_expected_text(expected)}, found {_found_text(line, col)}")
 
     def _loc(self, tok: Token) -> Loc:
@@ -446,6 +456,44 @@ class _Reader:
                           self.src[ch[0].start_pos:main[-1].end_pos])
         action.segments.append(segment)
         self._extras(action, ch)
+
+
+def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
+    """(first line number, number of lines) of each logical line: a line whose ``{`` comment is not
+    closed on it goes on to the line that closes it (a comment that never closes does not)."""
+    out: list[tuple[int, int]] = []
+    start = None
+    in_brace = False
+    for i, line in enumerate(lines):
+        if start is None:
+            start = i
+        in_quote = False
+        k = 0
+        while k < len(line):
+            c = line[k]
+            if in_brace:
+                if c == "\\":
+                    k += 1
+                elif c == "}":
+                    in_brace = False
+            elif in_quote:
+                if c == "\\":
+                    k += 1
+                elif c == '"':
+                    in_quote = False
+            elif c == '"':
+                in_quote = True
+            elif c == "{":
+                in_brace = True
+            elif c == ";":
+                break
+            k += 1
+        if not in_brace:
+            out.append((start + 1, i - start + 1))
+            start = None
+    if start is not None:                 # an unclosed comment: its lines are read one by one
+        out.extend((j + 1, 1) for j in range(start, len(lines)))
+    return out
 
 
 _KINDS = {"double": Kind.DOUBLE, "take": Kind.TAKE, "drop": Kind.DROP, "resign": Kind.RESIGN,
