@@ -385,3 +385,17 @@ def test_validate_reports_ngn_parse_errors_with_place(tmp_path):
     bad.write_text('[Variant "long"]\n[Koks "maybe"]\n\nGame 1\n1. 64: 24/18 24/20\n', encoding="utf-8")
     code, out, _ = run("validate", str(bad))
     assert code == 1 and f"{bad}:2:1: parse-error: tag Koks \"maybe\"" in out
+
+
+def test_the_examples_in_the_specification_read_and_validate():
+    from nardy_analyze.analyze import validate_match
+
+    doc = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    blocks = [b.split("\n", 1)[1] for b in doc.split("```")[1::2] if b.split("\n", 1)[1].lstrip().startswith(("[", ";"))]
+    assert len(blocks) >= 4
+    for text in blocks:
+        m = ngn.read(text, "doc.ngn")
+        assert not m.problems and not any(g.problems for g in m.games), (text, m.problems)
+        report = validate_match(m)
+        errors = [f for f in report.findings if f.severity == "error"]
+        assert not errors, [(f.line, f.rule, f.message) for f in errors]
