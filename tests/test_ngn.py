@@ -197,6 +197,24 @@ def test_reader_never_raises_on_any_text(text):
         assert "internal error" not in p.message, p.message
 
 
+_PIECES = st.sampled_from([
+    '[Event "x"]', '[A b "c\\"d"]', "Game 1 ", 'players "a" "b" ', "score 1-2 ", "1. ", "1... ", "W ", "B ",
+    "64: ", "24/18 ", "bar/21* ", "6/off ", "24/21(2) ", "(1:05) ", "(3.5s) ", "{ c } ", "{ x\n y } ", "; z",
+    "\n", "\n   ", "chain 44: ", "handover B 34: ", "double 2 ", "take ", "drop ", "resign ", "wins 2 match ",
+    "timeout ", "????", "cannot move", "??: ", "{", "}", '"', "\\"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES | st.text(alphabet='[]"\\{} ;\n\tWB0123456789./:*()?-', max_size=3), max_size=40))
+def test_whatever_reads_cleanly_survives_the_round_trip(parts):
+    text = "".join(parts)
+    m = ngn.read(text, "x.ngn")
+    problems = m.problems + [p for g in m.games for p in g.problems]
+    assert not [p for p in problems if "internal error" in p.message]
+    if not problems:
+        roundtrip(m)
+
+
 _SAMPLE = ngn.write(generate_match("gulbara", 1, 7, ("A", "B"))).splitlines(keepends=True)[:40]
 
 
@@ -399,3 +417,16 @@ def test_the_examples_in_the_specification_read_and_validate():
         report = validate_match(m)
         errors = [f for f in report.findings if f.severity == "error"]
         assert not errors, [(f.line, f.rule, f.message) for f in errors]
+
+
+def test_readme_generate_demo_is_true(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## generate", 1)[1].split("```")[3]
+    shown = block.split("$ nardy-analyze generate --variant gulbara --seed 3 --players Aysel,Rashad | head -13\n")[1]
+    shown = shown.split("$ ")[0].splitlines()
+    _, out, _ = run("generate", "--variant", "gulbara", "--seed", "3", "--players", "Aysel,Rashad")
+    assert out.splitlines()[:13] == shown
+    target = tmp_path / "games.ngn"
+    run("generate", "--variant", "long", "--games", "2", "--seed", "7", "--players", "Timur,Dina", "-o", str(target))
+    code, out, _ = run("validate", str(target))
+    assert out.splitlines()[-1] in block and code == 0
