@@ -128,12 +128,8 @@ _NAMES = {
     "MOVE_NO": 'a move number like "12."',
     "MOVE_NO_B": 'a move number like "12..."',
     "SIDE": '"W" or "B"',
-    "DICE": 'a roll like "64:"',
-    "SEG_DICE": 'the numbers played, like "44:" or "3:"',
-    "STEP": 'a move like "24/18"',
-    "PLAY": 'a move like "24/18"',
-    "UNPLAYED": '"????"',
-    "CANNOT": '"cannot move"',
+    "ROLL": 'a roll like "64:"',
+    "PART": 'the numbers played, like "44:" or "3:"',
     "CHAIN": '"chain"',
     "HANDOVER": '"handover"',
     "DOUBLE": '"double N"',
@@ -155,17 +151,18 @@ _CELL = 'a cell: a roll like "64:", "double N", "take", "drop", "resign", "wins 
 _IN_PLAY = 'a move like "24/18", "bar/21*" or "6/off", a clock time like "(1:05)", a comment or the next cell'
 
 
-def _expected_text(expected: set[str]) -> str:
+_STEPISH = re.compile(r"(?:bar|[0-9]+)/", re.I)
+
+
+def _expected_text(expected: set[str], found: str = "") -> str:
     expected = {t for t in expected if t not in ("COMMENT", "LINE_COMMENT") or len(expected) <= 2}
     if "TAG" in expected and "GAME" in expected:
         return _LINE_START
-    if "PLAY" in expected and "DICE" in expected:
-        return _IN_PLAY
-    if "CLOCK" in expected and "DICE" in expected:
+    if "CLOCK" in expected and _STEPISH.match(found):
+        return _IN_PLAY                  # an unreadable movement ends the play token before it
+    if "CLOCK" in expected and "ROLL" in expected:
         return 'a clock time like "(1:05)", a comment or the next cell'
-    if "PLAY" in expected:
-        return 'a move like "24/18", a clock time, a comment or the end of the line'
-    if "DICE" in expected and "TAKE" in expected:
+    if "ROLL" in expected and "TAKE" in expected:
         return _CELL
     names = sorted({_NAMES.get(t, t) for t in expected if t not in ("CLOCK", "$END")})
     if not names:
@@ -261,7 +258,8 @@ class _Reader:
         if line[col - 1: col] == "{":
             self._problem(Loc(no, col), 'expected a "}" to close the comment that starts here, found none')
             return
-        self._problem(Loc(no, col), f"expected {_expected_text(expected)}, found {_found_text(line, col)}")
+        found = line[col - 1:].strip()
+        self._problem(Loc(no, col), f"expected {_expected_text(expected, found)}, found {_found_text(line, col)}")
 
     def _loc(self, tok: Token) -> Loc:
         return Loc(tok.line + self.off, tok.column)
@@ -390,20 +388,21 @@ class _Reader:
         text = self.src[first.start_pos:main[-1].end_pos]
         if kind == "roll":
             action = Action(Kind.ROLL, player, loc, move, text, dice_loc=loc)
-            dt = first.value[:2]
+            value = first.value
+            dt = value[:2]
             if dt != "??":
                 action.dice_text = dt
                 a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
                 if 1 <= a <= 6 and 1 <= b <= 6:
                     action.dice = (a, b)
-            words = [t for t in main[1:] if t.type == "PLAY"]
-            for t in main[1:]:
-                if t.type == "UNPLAYED":
-                    action.unplayed = True
-                elif t.type == "CANNOT":
-                    action.cannot_move = True
-            if words:
-                action.steps = self._steps(words)
+            rest = value[3:]
+            body = rest.strip()
+            if body == "????":
+                action.unplayed = True
+            elif body[:6].lower() == "cannot":
+                action.cannot_move = True
+            elif body:
+                action.steps = _play(rest, first.column + 3)
         else:
             action = Action(_KINDS[kind], player, loc, move, text)
             ints = [t for t in main if t.type == "INT"]
@@ -415,12 +414,6 @@ class _Reader:
             if isinstance(c, tuple):
                 self._segment(action, c)
         return action
-
-    def _steps(self, words: list[Token]) -> list[Step]:
-        steps: list[Step] = []
-        for w in words:
-            steps.extend(_play(w.value, w.column))
-        return steps
 
     def _extras(self, action: Action, ch: list) -> None:
         for t in ch:
@@ -436,24 +429,20 @@ class _Reader:
     def _segment(self, action: Action, seg: tuple) -> None:
         kind, ch = seg
         player = action.player if kind == "chain" else 1 - action.player
-        dice_tok = None
-        words: list[Token] = []
+        part = None
         for t in ch:
             if t.type == "SIDE":
                 player = SIDES.index(t.value)
-            elif t.type == "SEG_DICE":
-                dice_tok = t
-            elif t.type == "PLAY":
-                words.append(t)
-        digits = dice_tok.value[:-1]
+            elif t.type == "PART":
+                part = t
+        digits, _, rest = part.value.partition(":")
         if any(not "1" <= d <= "6" for d in digits):
-            raise _BadCell(dice_tok.column, f'expected numbers 1..6 after "{kind}", found "{dice_tok.value}"')
+            raise _BadCell(part.column, f'expected numbers 1..6 after "{kind}", found "{digits}:"')
         dice = tuple(int(d) for d in digits)
         if kind == "chain" and len(dice) == 2 and dice[0] == dice[1]:
             dice = dice * 2
-        main = [t for t in ch if t.type not in ("CLOCK", "COMMENT", "LINE_COMMENT")]
-        segment = Segment(kind, player, dice, self._steps(words), self._loc(ch[0]),
-                          self.src[ch[0].start_pos:main[-1].end_pos])
+        steps = _play(rest, part.column + len(digits) + 1) if rest.strip() else []
+        segment = Segment(kind, player, dice, steps, self._loc(ch[0]), self.src[ch[0].start_pos:part.end_pos])
         action.segments.append(segment)
         self._extras(action, ch)
 
