@@ -13,8 +13,12 @@ Recording conventions (docs/architecture.md, "Generated games"):
   a segment in which nothing could be played is left out (the replayer treats a missing segment as
   a play of nothing, which must then be the only legal play);
 - the game ends with a ``WIN`` action of the player who bore off all 15 (possibly in a handover), for
-  the points of RULES.md (oin 1 / mars 2 / koks 3 times 500 for ``scoring=nardy500``; backgammon single
-  1 / gammon 2 / backgammon 3, with no cube);
+  the points of RULES.md (oin 1 / mars 2 / koks 3, backgammon single 1 / gammon 2 / backgammon 3; times
+  500 for ``scoring=nardy500``; times the cube);
+- the cube (where the variant's ``cube`` option is on: backgammon by default, never ``nardy500``): at the
+  start of each turn after the opening roll, a player who may double (cube in the middle or theirs,
+  under ``cube_limit``) doubles with chance 1/12; the opponent takes with chance 3/4, else drops and the
+  doubler wins the cube value before the double (``DOUBLE``, ``TAKE``/``DROP``, ``WIN`` actions);
 - ``Game.score`` is the running score at the start of each game (a money session: ``match_length`` 0);
 - ``Loc`` values are synthetic (one line per action and segment): the writer of a notation assigns the
   real ones.
@@ -47,9 +51,17 @@ def _play_segment(rules, me, opp, numbers, turn, rng: random.Random):
     return m, o, steps, tuple(d for _, _, d in path)
 
 
-def _stake(v: Variant, level: int) -> int:
-    """Points of a game won at ``level`` with no cube turned: the variant's scoring (rules object)."""
-    return v.stake(level)
+DOUBLE_P = 1 / 12     # cube model: chance that a player who may double does so, at the start of a turn
+TAKE_P = 3 / 4        # ... and that the opponent takes
+
+
+def _stake(v: Variant, level: int, cube: int = 1, turned: bool = False) -> int:
+    """Points of a game won at ``level``: the variant's scoring, asked of its rules object."""
+    return v.stake(level, cube, turned)
+
+
+def _cube_on(v: Variant) -> bool:
+    return v.cube_in_play
 
 
 def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[str, str],
@@ -72,7 +84,25 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
                 break
         p, dice = (0, (a, b)) if a > b else (1, (b, a))
     winner, points = None, 0
+    cube, owner, turned = 1, None, False
+    limit = v.opt("cube_limit") if _cube_on(v) else None
     for roll_number in range(1, MAX_ROLLS + 1):
+        if roll_number > 1 and _cube_on(v) and owner in (None, p) and not (limit and cube * 2 > limit) \
+                and rng.random() < DOUBLE_P:
+            game.actions.append(Action(Kind.DOUBLE, p, Loc(line, 1), move=(roll_number + 1) // 2,
+                                       value=cube * 2, text=f"Doubles => {cube * 2}"))
+            line += 1
+            if rng.random() < TAKE_P:
+                game.actions.append(Action(Kind.TAKE, 1 - p, Loc(line, 1), text="Takes"))
+                cube, owner, turned = cube * 2, 1 - p, True
+                line += 1
+            else:
+                game.actions.append(Action(Kind.DROP, 1 - p, Loc(line, 1), text="Drops"))
+                winner, points = p, _stake(v, 1, cube, turned)
+                game.actions.append(Action(Kind.WIN, p, Loc(line + 1, 1), value=points,
+                                           text=f"Wins {points} point{'s' if points != 1 else ''}"))
+                line += 2
+                break
         d1, d2 = dice
         action = Action(Kind.ROLL, p, Loc(line, 1), move=(roll_number + 1) // 2, dice=(d1, d2),
                         dice_text=f"{d1}{d2}", dice_loc=Loc(line, 1))
@@ -98,7 +128,7 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
             if borne_off(pos[side]) == 15:
                 winner = side
         if winner is not None:
-            points = _stake(v, rules.win_level(pos[winner], pos[1 - winner]))
+            points = _stake(v, rules.win_level(pos[winner], pos[1 - winner]), cube, turned)
             game.actions.append(Action(Kind.WIN, winner, Loc(line, 1), value=points,
                                        text=f"Wins {points} point{'s' if points != 1 else ''}"))
             line += 1

@@ -80,6 +80,8 @@ class MatchReport:
     games: list[GameReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    # --rule options that do not apply to the variant this record was judged under (exit code 2)
+    arg_errors: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -98,10 +100,10 @@ class _GameReplay:
     """State of one game under replay."""
 
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
-                 need: tuple[int, int] | None = None):
+                 need: tuple[int, int] | None = None, start: Pos | None = None):
         self.rep, self.v, self.g = rep, variant, game
         self.rules = variant.rules
-        a, b = self.rules.initial()
+        a, b = start or self.rules.initial()
         self.pos = [a, b]
         self.cube, self.owner = 1, None
         self.pending: Action | None = None   # an unanswered double
@@ -120,6 +122,7 @@ class _GameReplay:
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
+        self.timed_out: int | None = None    # the side whose time ran out
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -372,6 +375,7 @@ class _GameReplay:
         500).  Points written with the timeout (or on a ``Wins`` cell after it) are checked as a
         resignation's; a timeout with no points gives the lowest resignation."""
         self.how_resigned = "timeout"
+        self.timed_out = a.player
         if self.declared is None:
             w = 1 - a.player
             if nxt is not None and nxt.kind == Kind.WIN:
@@ -423,7 +427,11 @@ class _GameReplay:
         top = self.rules.max_level(win_side, lose_side)
         levels = self.v.resign_stakes(top, self.cube, self.cube_turned)
         how = self.how_resigned
-        if not any(self.credited(pts, full, w) for full in levels):
+        if self.timed_out == w:
+            self.find("result-mismatch", f"{self.name(w)} is declared the winner, but ran out of time "
+                      f"(a timeout loses the game)", cell, **self.final_board(w))
+            w = 1 - w
+        elif not any(self.credited(pts, full, w) for full in levels):
             allowed = ", ".join(str(x) for x in sorted(levels))
             if cell.and_match and self.need is not None and pts == self.need[w] > max(levels):
                 # Sites let a player resign the whole match: the winner is credited what they needed.
@@ -463,8 +471,11 @@ class _GameReplay:
         self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
 
 
-def replay(match: Match, variant: Variant) -> MatchReport:
-    """Replay every game of ``match``; parse problems become ``parse-error`` findings."""
+def replay(match: Match, variant: Variant, start: Pos | None = None) -> MatchReport:
+    """Replay every game of ``match``; parse problems become ``parse-error`` findings.
+
+    ``start``: the position every game starts from (first player's side, second player's side), for
+    records of a game from a set-up position (library use, tests); default the variant's initial one."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -495,7 +506,7 @@ def replay(match: Match, variant: Variant) -> MatchReport:
         if crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need)
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start)
         gr.rep_score = (score[0], score[1])
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text

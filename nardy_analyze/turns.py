@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .engine.core import ROLLER, Pos, SegmentSpec, generate
+from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
 from .engine.judge import Verdict, _physical, judge
 from .record import Action, Loc
 
@@ -112,8 +112,8 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
     while True:
         spec = drv.next(pos[roller], pos[1 - roller])
         # written parts that nothing asks for here: a handover after a part that used every number
-        while spec is not None and queue and spec.kind != "roll" and queue[0].kind == "handover" \
-                and spec.kind != "handover":
+        while spec is not None and spec.kind == "chain" and queue and queue[0].kind == "handover" \
+                and not _later(queue[0], spec.double - 1):
             extra = queue.pop(0)
             out = _extra(rules, pos, extra, "handover",
                          f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number "
@@ -132,8 +132,9 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             part = queue.pop(0)
         elif queue and queue[0].kind == spec.kind:
             w = queue[0]
-            if spec.kind == "chain" and w.dice and len(set(w.dice)) == 1 and w.dice[0] > spec.double:
-                part = None                     # the record skips this double: it is missing
+            if spec.double is not None and spec.kind in ("chain", "handover") and d1 == d2 \
+                    and _later(w, spec.double) and w.dice:
+                part = None                     # the written part belongs to a later double: this one is missing
             else:
                 part = queue.pop(0)
         if part is None:
@@ -205,8 +206,11 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             v = judge(rules, me, opp, spec.numbers, None, part.steps, turn=spec.turn)
         out.verdict = v
         handed = queue[0] if queue and queue[0].kind == "handover" else None
+        hands_rest = handed is not None and (not handed.dice or Counter(handed.dice) == Counter(
+            _sub(spec.numbers, v.used) or ()))
         for rule, msg in v.problems:
-            if rule in ("max-dice", "larger-die") and spec.player == ROLLER and handed is not None:
+            # the record hands over exactly what the roller left, and the roller could have played more
+            if rule in ("max-dice", "larger-die") and spec.player == ROLLER and hands_rest:
                 rule = "handover"
                 msg = f"numbers handed over although {name(side)} could play them: {msg}"
             out.problems.append((rule, msg))
@@ -220,8 +224,12 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         drv.played(out.used)
         prev_loc = part.loc
     # written parts after the driver ended the turn
+    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None)
     for extra in queue:
-        if extra.kind == "chain":
+        if over is not None:
+            rule = "doubles-chain" if extra.kind == "chain" else "handover"
+            msg = (f"{extra.kind} written after {name(over)} bore off the last checker: the game is over")
+        elif extra.kind == "chain":
             d = extra.dice[0] if extra.dice else "?"
             chain_from = getattr(rules, "chain_from_turn", None)
             if chain_from is None:
@@ -234,6 +242,9 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             else:
                 msg = f"{d}-{d} written after the chain of doubles ended with 6-6"
             rule = "doubles-chain"
+        elif not hasattr(rules, "handover_turn"):
+            msg = f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
+            rule = "handover"
         else:
             msg = f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number unused"
             rule = "handover"
@@ -242,6 +253,12 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         pos[:] = out.after
         if not diagnose:
             return
+
+
+def _later(part: Part, double: int) -> bool:
+    """Whether a written chain or handover part belongs to a double above ``double`` (its numbers are
+    all one number, higher), or says nothing of its numbers."""
+    return not part.dice or (len(set(part.dice)) == 1 and part.dice[0] > double)
 
 
 def _used(spec: SegmentSpec, v: Verdict, handed: Part | None) -> tuple[int, ...]:

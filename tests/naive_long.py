@@ -8,6 +8,7 @@ the opponent's point q on square (36 - q) % 24 (their head on square 12).  Both 
 """
 from __future__ import annotations
 
+import random
 from itertools import permutations
 
 
@@ -266,3 +267,57 @@ def walk_segments(rules, match, on_segment):
                 pos[q], pos[1 - q] = after
                 drv.played(tuple(real))
             assert k == len(parts), f"game {game.number}: record segments not asked for by the driver"
+
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+def differential(variant: str, seed: int, games: int, synthetic_n: int) -> int:
+    """Compare the engine with the naive generator on positions of generated games (every segment,
+    with its turn state; each generated play must be one of the naive legal plays) and on synthetic
+    positions; returns how many positions were compared."""
+    from nardy_analyze.engine import generate, get_variant, legal_results
+    from nardy_analyze.engine.long import START
+    from nardy_analyze.generate import generate_match
+    rules = get_variant(variant).rules
+    n = 0
+
+    def check(spec, me, opp, after, steps, first_turn, dice):
+        nonlocal n
+        ours = set(generate(rules, me, opp, spec.numbers, None, spec.turn).plays)
+        naive = naive_plays(me, opp, spec.numbers, gulbara=variant == "gulbara",
+                            heads_left=spec.turn[0], heads_allowed=spec.turn[1])
+        assert ours == naive, (spec, me, opp)
+        assert after in naive, ("generated play not legal", spec, me, opp, steps)
+        if spec.kind == "roll":
+            assert legal_results(variant, me, opp, dice, first_turn=first_turn) == naive
+        n += 1
+
+    walk_segments(rules, generate_match(variant, games, seed), check)
+    rng = random.Random(seed)
+    # first turns, every roll, for the first player and for the second (after any first play)
+    for d in ROLLS:
+        assert legal_results(variant, START, START, d, first_turn=True) == \
+            naive_legal(variant, START, START, d, first_turn=True)
+        n += 1
+    for _ in range(200):
+        first = rng.choice(sorted(legal_results(variant, START, START, rng.choice(ROLLS), first_turn=True)))
+        opp = first[0]
+        for d in ROLLS:
+            for ft in (True, False):
+                assert legal_results(variant, START, opp, d, first_turn=ft) == \
+                    naive_legal(variant, START, opp, d, first_turn=ft), (opp, d, ft)
+                n += 1
+        if n > 4000:
+            break
+    for i in range(synthetic_n):
+        kind = KINDS[i % len(KINDS)]
+        me, opp = synthetic(rng, kind)
+        d = rng.choice(ROLLS)
+        ft = kind == "head" and rng.random() < 0.5
+        assert legal_results(variant, me, opp, d, first_turn=ft) == naive_legal(variant, me, opp, d, ft), \
+            (kind, me, opp, d, ft)
+        n += 1
+    return n
+
+

@@ -261,8 +261,10 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
 
 def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
     hits = max(0, after[1][24] - opp[24])
-    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps),
-                   tuple(d for _, _, d in ps.plays[after]))
+    # the numbers used: all of them, or those of a legal way to reach the position (which of a roll's
+    # numbers were left unused decides a Gul bara handover)
+    used = ps.dice if ps.max_dice == len(ps.dice) else tuple(d for _, _, d in ps.plays[after])
+    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps), used)
 
 
 def _off(before: Side, after: Side) -> int:

@@ -115,6 +115,7 @@ class LongNardy:
     def single_steps(self, me: Side, opp: Side, die: int, turn: Hashable = None) -> Iterator[tuple[int, int]]:
         left, allowed = turn if turn is not None else (0, 1)
         home = all_home(me)
+        held = sum(1 for n in me[:24] if n)       # fewer than six points held after a step: no block
         for src in range(24, 0, -1):
             if not me[src - 1] or (src == HEAD and left >= allowed):
                 continue
@@ -122,7 +123,9 @@ class LongNardy:
             if dst >= 1:
                 if self.home_freeze and src <= 6:
                     continue
-                if opp[opp_point(dst) - 1] or self.block_after(me, opp, src, dst):
+                if opp[opp_point(dst) - 1]:
+                    continue
+                if held + (not me[dst - 1]) - (me[src - 1] == 1) >= 6 and self.block_after(me, opp, src, dst):
                     continue
                 yield src, dst
             elif home and (dst == 0 or (not self.exact_bear_off and not any(me[src:6]))):
