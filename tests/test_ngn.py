@@ -430,3 +430,16 @@ def test_readme_generate_demo_is_true(tmp_path):
     run("generate", "--variant", "long", "--games", "2", "--seed", "7", "--players", "Timur,Dina", "-o", str(target))
     code, out, _ = run("validate", str(target))
     assert out.splitlines()[-1] in block and code == 0
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_match(), st.integers(0, 10_000))
+def test_reading_line_by_line_after_a_bad_line_gives_the_same_record(m, where):
+    """One unreadable line sends the reader to its line-by-line mode: everything else reads the same."""
+    lines = ngn.write(m).split("\n")
+    at = where % len(lines)
+    damaged = "\n".join(lines[:at] + ["@@@ unreadable"] + lines[at:])
+    back = ngn.read(damaged, "x.ngn")
+    problems = back.problems + [p for g in back.games for p in g.problems]
+    assert [(p.loc.line, p.loc.column) for p in problems] == [(at + 1, 1)]
+    assert record_dict(back) == record_dict(m)

@@ -456,11 +456,16 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
     for i, line in enumerate(lines):
         if start is None:
             start = i
-        in_quote = False
+        in_quote = in_bracket = False
         k = 0
         while k < len(line):
             c = line[k]
-            if in_brace:
+            if in_bracket and not in_quote:     # a tag's name may hold "{" or ";"
+                if c == "]":
+                    in_bracket = False
+                elif c == '"':
+                    in_quote = True
+            elif in_brace:
                 if c == "\\":
                     k += 1
                 elif c == "}":
@@ -472,6 +477,8 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
                     in_quote = False
             elif c == '"':
                 in_quote = True
+            elif c == "[":
+                in_bracket = True
             elif c == "{":
                 in_brace = True
             elif c == ";":
