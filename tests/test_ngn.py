@@ -392,6 +392,9 @@ def test_generate_bad_arguments():
     assert code == 2 and "two names" in err
     code, _, err = run("generate", "--variant", "long", "--rule", "koks=maybe")
     assert code == 2 and "koks" in err
+    code, _, err = run("generate", "--variant", "long", "-o", str(ROOT / "no-such-folder" / "x.ngn"))
+    assert code == 2 and "cannot write" in err and "Traceback" not in err
+    assert not (ROOT / "no-such-folder").exists()
 
 
 def test_validate_reports_ngn_parse_errors_with_place(tmp_path):
