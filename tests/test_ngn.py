@@ -446,3 +446,15 @@ def test_reading_line_by_line_after_a_bad_line_gives_the_same_record(m, where):
     problems = back.problems + [p for g in back.games for p in g.problems]
     assert [(p.loc.line, p.loc.column) for p in problems] == [(at + 1, 1)]
     assert record_dict(back) == record_dict(m)
+
+
+def test_chain_and_handover_parts_may_follow_the_roll_on_its_line():
+    m = ngn.read("Game 1\n1. 33: 24/21(2) chain 44: 21/17 handover B 4: 24/20 (0:30) {x}\n"
+                 "1... 21: 24/22 22/21\n", "")
+    a = m.games[0].actions
+    assert not m.games[0].problems
+    assert [(s.kind, s.player, s.dice, s.loc) for s in a[0].segments] == [
+        ("chain", 0, (4, 4, 4, 4), Loc(2, 17)), ("handover", 1, (4,), Loc(2, 34))]
+    assert a[0].clock == 30.0 and a[0].comments == ["x"] and a[1].player == 1
+    assert ngn.write(m).splitlines()[1:4] == ["1. 33: 24/21(2) (0:30) { x }", "   chain 44: 21/17",
+                                              "   handover B 4: 24/20"]
