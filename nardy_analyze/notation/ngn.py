@@ -375,8 +375,16 @@ class _Reader:
             raise _BadCell(first.column, f'expected a roll on the line before "{first.value}" '
                                          "(a chain or handover line continues a roll)")
         action = game.actions[-1]
+        part = Action(Kind.ROLL, action.player, action.loc)    # the line's parts, added whole or not at all
         for seg in ch:
-            self._segment(action, seg)
+            self._segment(part, seg)
+        if part.clock is not None and action.clock is not None:
+            clock = next(t for _, toks in ch for t in toks if t.type == "CLOCK")
+            raise _BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
+        if part.clock is not None:
+            action.clock = part.clock
+        action.segments.extend(part.segments)
+        action.comments.extend(part.comments)
 
     # -- cells ------------------------------------------------------------------------
 
