@@ -463,7 +463,7 @@ def test_chain_and_handover_parts_may_follow_the_roll_on_its_line():
 def test_a_bad_chain_or_handover_line_adds_nothing():
     m = ngn.read("Game 1\n1. 33: 24/21(2) (0:10)\n   chain 44: 21/17 handover X 4: 13/9\n"
                  "   chain 55: 21/16 (0:11)\n2. 11: 24/23\n", "")
-    assert [(p.loc.line, p.loc.column) for p in m.games[0].problems] == [(3, 29), (4, 21)]
+    assert [(p.loc.line, p.loc.column) for p in m.games[0].problems] == [(3, 29), (4, 20)]
     assert m.games[0].problems[1].message == "expected one clock time per action, found a second one (0:11)"
     first = m.games[0].actions[0]
     assert first.segments == [] and first.clock == 10.0
