@@ -51,16 +51,20 @@ def _fail(msg: str, code: int = 2) -> None:
 @app.command()
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for .mat/.txt); "
+                                      help="Record files or folders (searched recursively for .mat/.txt/.ngn); "
                                            "'-' reads standard input."),
     format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, SARIF 2.1.0, or one self-contained HTML page with "
                                      "the board before every finding's play."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
-    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
-    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+    variant: str = typer.Option("backgammon", "--variant",
+                                help="Variant when the record does not name one (Variant / Variation tag): "
+                                     "backgammon, long, gulbara."),
+    rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
                                    help="Rule option when the record's header does not set it "
-                                        "(e.g. crawford=off, jacoby=on, cube_limit=64). Repeatable."),
+                                        "(e.g. crawford=off, jacoby=on, cube_limit=64, koks=on, "
+                                        "gulbara:chain_from_turn=4). A KEY the record's variant does not have "
+                                        "is an error (exit 2); VARIANT: limits it to that variant. Repeatable."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the report to this file (written whole or not at all)."),
     color: Optional[bool] = typer.Option(None, "--color/--no-color",
@@ -80,8 +84,8 @@ def validate(
     2 when the arguments are wrong or no input could be read.
     """
     try:
-        get_variant(variant)
-        options = parse_rule_options(get_variant(variant).name, rule)
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))
     chosen = _rule_ids(select, "--select") if select else None
@@ -98,6 +102,8 @@ def validate(
         run.keep_rules(chosen, ignored)
     for path, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
+    for path, why in run.arg_errors:
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
 
     def render(fh, tty: bool = False) -> None:
         if format == Format.json:
@@ -121,7 +127,7 @@ def validate(
         except OutputError as e:
             _fail(str(e))
 
-    if run.unreadable:
+    if run.unreadable or run.arg_errors:
         raise typer.Exit(2)
     if not run.reports:
         _fail("no game records found in " + ", ".join(paths))
@@ -132,12 +138,13 @@ class Target(str, Enum):
     mat = "mat"
     sgf = "sgf"
     json = "json"
+    ngn = "ngn"
 
 
 @app.command()
 def convert(
     paths: list[str] = typer.Argument(..., metavar="INPUT...",
-                                      help="Record files (.mat/.txt, .sgf, .json) or folders (searched "
+                                      help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
                                            "recursively); '-' reads standard input."),
     to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
@@ -239,16 +246,59 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
     return ids
 
 
+@app.command("generate")
+def generate_cmd(
+    variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
+    games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
+    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
+    players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (written whole or not at all)."),
+) -> None:
+    """Random legal games in the project's own notation (.ngn, docs/notation.md).
+
+    Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
+    """
+    from .generate import generate_match
+    from .notation import get as notation
+
+    names = [x.strip() for x in players.split(",")]
+    if len(names) != 2 or not all(names):
+        _fail(f"--players takes two names separated by a comma, not {players!r}")
+    try:
+        name = get_variant(variant).name
+        options = parse_rule_options(name, rule)
+        match = generate_match(name, games, seed, (names[0], names[1]), options)
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e))
+    tags = {k: v for k, v in match.tags.items() if k in ("Event", "Site")}
+    tags.update(White=names[0], Black=names[1])
+    tags.update(match.tags)
+    match.tags = tags
+    text = notation("ngn").write(match)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomically(output, lambda fh: fh.write(text))
+    except OutputError as e:
+        _fail(str(e))
+
+
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule ids that findings name, with what each means."""
-    from .rules import CHECKED, RULES
+    from .rules import CHECKED, RULES, VARIANTS
 
     width = max(map(len, RULES))
     for rid, text in RULES.items():
         mark = " " if rid in CHECKED else "*"
-        typer.echo(f"{rid:<{width}} {mark} {text}")
-    typer.echo("\n* planned: checked once long nardy, Gul bara and clock times are supported")
+        where = f" [{VARIANTS[rid]}]" if rid in VARIANTS else ""
+        typer.echo(f"{rid:<{width}} {mark} {text}{where}")
+    if any(r not in CHECKED for r in RULES):
+        typer.echo("\n* planned: not checked yet")
 
 
 def run() -> None:

@@ -65,7 +65,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
 
 
 def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> NormalMatch:
-    from .analyze import options_from_tags, variant_for   # (analyze imports the notations)
+    from .analyze import variant_for   # (analyze imports the notations)
 
     from .engine import UnknownVariant
 
@@ -78,8 +78,10 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
             out.games.append(NormalGame(game, GameReport(game.number, game.players),
                                         [NormalAction(a, None) for a in game.actions]))
         return out
+    from .engine import OPTIONS
+
     rep = replay(match, v, trace=True)
-    out = NormalMatch(match, v.name, options_from_tags(match, options or {}), rep)
+    out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
     for game, grep in zip(match.games, rep.games):
         ng = NormalGame(game, grep)

@@ -10,14 +10,14 @@ from typing import Any
 
 from .engine import Variant, borne_off, fmt_steps
 from .engine.core import Pos
-from .engine.judge import _physical, judge
+from .engine.judge import _physical
 from .record import Action, Game, Kind, Loc, Match
+from .turns import PLAY_RULES, Part, PartOutcome, walk_turn, written_parts
 
 ERROR = "error"
 WARNING = "warning"
 # Rules about checker plays: after one of these the replay follows the record, not the rules.
-POSITION_RULES = frozenset({"dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early",
-                            "bear-off-inexact", "max-dice", "larger-die"})
+POSITION_RULES = PLAY_RULES
 
 
 @dataclass(slots=True)
@@ -34,7 +34,7 @@ class Finding:
     side: int | None = None
     # for --explain: the position before the action (mover first) and the legal alternatives
     position: Pos | None = None
-    dice: tuple[int, int] | None = None
+    dice: tuple[int, ...] | None = None    # the roll (two dice), or the numbers of a chain/handover part
     alternatives: list[str] = field(default_factory=list)
     board_title: str = ""             # what the position is, for --explain (default: before the play)
     board_side: int | None = None     # whose view the position is drawn from (default: the player's)
@@ -69,7 +69,7 @@ class GameReport:
     turns: int = 0
     winner: int | None = None
     points: int | None = None
-    how: str | None = None            # bearoff, drop, resign
+    how: str | None = None            # bearoff, drop, resign, timeout
     crawford: bool = False            # the Crawford game of a match
     # With replay(..., trace=True): the state before and after every action (for writers of other notations)
     states: list["ActionState"] | None = None
@@ -97,6 +97,8 @@ class MatchReport:
     games: list[GameReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    # --rule options that do not apply to the variant this record was judged under (exit code 2)
+    arg_errors: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -115,10 +117,10 @@ class _GameReplay:
     """State of one game under replay."""
 
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
-                 need: tuple[int, int] | None = None):
+                 need: tuple[int, int] | None = None, start: Pos | None = None):
         self.rep, self.v, self.g = rep, variant, game
         self.rules = variant.rules
-        a, b = self.rules.initial()
+        a, b = start or self.rules.initial()
         self.pos = [a, b]
         self.cube, self.owner = 1, None
         self.pending: Action | None = None   # an unanswered double
@@ -137,6 +139,8 @@ class _GameReplay:
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.trace: list[ActionState] | None = None
+        self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
+        self.timed_out: int | None = None    # the side whose time ran out
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -144,19 +148,23 @@ class _GameReplay:
         return n or f"player {side + 1}"
 
     def find(self, rule: str, msg: str, a: Action | None = None, loc: Loc | None = None,
-             severity: str = ERROR, **extra) -> None:
+             severity: str = ERROR, side: int | None = None, **extra) -> None:
+        """Report a finding at ``a`` (or ``loc``); ``side`` names another player than the action's (the
+        opponent's part of a turn: a handover)."""
         loc = loc or (a.loc if a else self.g.loc)
         if severity == ERROR and rule in POSITION_RULES:
             if self.first_error is not None and self.first_error < loc.line:
                 msg += f" (the position may be off since the illegal play at line {self.first_error})"
             elif self.first_error is None:
                 self.first_error = loc.line
+        who = side if side is not None else (a.player if a else None)
         self.rep.findings.append(Finding(
             rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
-            a.move if a else None, self.name(a.player) if a else None, a.player if a else None, **extra))
+            a.move if a else None, self.name(who) if who is not None else None, who, **extra))
 
-    def event(self, kind: str, a: Action, **kw) -> None:
-        self.rep.events.append(Event(kind, self.g.number, a.player, self.name(a.player), a.move, **kw))
+    def event(self, kind: str, a: Action, side: int | None = None, **kw) -> None:
+        who = a.player if side is None else side
+        self.rep.events.append(Event(kind, self.g.number, who, self.name(who), a.move, **kw))
 
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
@@ -170,6 +178,7 @@ class _GameReplay:
                 break
             if self.trace is not None:
                 cube, owner, before, n = self.cube, self.owner, (self.pos[0], self.pos[1]), len(self.rep.findings)
+            self.check_clock(a, nxt)
             getattr(self, "on_" + a.kind.value)(a, nxt)
             if self.trace is not None:
                 legal = not any(f.rule in POSITION_RULES for f in self.rep.findings[n:])
@@ -193,8 +202,9 @@ class _GameReplay:
         if dice is None or not all(1 <= d <= 6 for d in dice):
             self.find("dice-mismatch", f"roll {a.dice_text!r} is not two dice 1-6", a, loc=a.dice_loc)
             # go on from the play as written, where physically possible, as after any illegal play
-            (self.pos[p], self.pos[1 - p]), _ = _physical(self.rules, self.pos[p], self.pos[1 - p],
-                                                          [(s.src, s.dst) for s in a.steps])
+            for part in written_parts(a):
+                s = part.player
+                (self.pos[s], self.pos[1 - s]), _ = _physical(self.rules, self.pos[s], self.pos[1 - s], part.steps)
             return
         self.rolls += 1
         self.report.turns += 1
@@ -203,41 +213,54 @@ class _GameReplay:
             self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
         self.event("roll", a, dice=(d1, d2), value=d1 * 4 if d1 == d2 else d1 + d2)
-        me, opp = self.pos[p], self.pos[1 - p]
-        steps = [(s.src, s.dst) for s in a.steps]
-        turn = self.rules.start_turn(me, opp, self.rolled[p] == 0)
+        first_turn = self.rolled[p] == 0
         self.rolled[p] += 1
-        verdict = judge(self.rules, me, opp, d1, d2, steps, turn=turn)
-        after = verdict.after
-        for rule, msg in verdict.problems:
-            if rule == "max-dice" and not a.steps and nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN):
-                continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
-            if rule == "max-dice" and not a.steps and nxt is None:
-                continue  # the record stops here: an unfinished game, not an unused roll
-            after, fits = self.resync(p, verdict, steps)
-            if fits:
-                msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
-            self.find(rule, msg, a, position=(me, opp), dice=(d1, d2),
-                      alternatives=verdict.playset.example(6))
+        parts = written_parts(a)
+        for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
+            k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
+            self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
+        for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
+            if borne_off(self.pos[w]) == 15 and not self.ended:
+                level = self.rules.win_level(self.pos[w], self.pos[1 - w])
+                self.ended = ("bearoff", w, self.stake(level))
+
+    def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int],
+                rest: list[Part]) -> None:
+        """One part of a turn (see ``turns.walk_turn``): its findings, where the replay goes on, events.
+        ``rest``: the parts written after it in the same turn."""
+        side, part, v = out.side, out.part, out.verdict
+        me, opp = out.before
+        shown = dice if out.spec is not None and out.spec.kind == "roll" else (out.spec.numbers if out.spec else None)
+        steps = part.steps if part is not None else []
+        for rule, msg in out.problems:
+            if part is not None and part.kind == "roll" and rule == "max-dice" and not steps:
+                if nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
+                    continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
+                if nxt is None:
+                    continue  # the record stops here: an unfinished game, not an unused roll
+            fits = ""
+            if v is not None and v.playset is not None and rule in POSITION_RULES:
+                # the look-ahead may put the replay back on the game's course
+                after, fits = self.resync(side, v, steps, rest)
+                if fits:
+                    msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
+                    out.after = [after[0], after[1]] if side == 0 else [after[1], after[0]]
+                    if not rest:     # otherwise the record's later parts say what was left unused
+                        out.used = tuple(d for *_, d in v.playset.plays[after])
+            self.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=shown,
+                      alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
             if fits:
                 self.first_error = None   # back on the game's real course
-        m2, o2 = after
-        self.pos[p], self.pos[1 - p] = m2, o2
-        for _ in range(verdict.hits):
-            self.event("hit", a)
-        for _ in range(verdict.entered):
-            self.event("enter", a)
-        for _ in range(verdict.borne_off):
-            self.event("bear_off", a)
-        if borne_off(m2) == 15 and not self.ended:
-            level = self.rules.win_level(m2, o2)
-            self.ended = ("bearoff", p, self.stake(level))
+        if v is not None:
+            for kind, n in (("hit", v.hits), ("enter", v.entered), ("bear_off", v.borne_off)):
+                for _ in range(n):
+                    self.event(kind, a, side=side)
 
     LOOKAHEAD = 40         # rolls checked after an illegal play to choose where the replay goes on
     CANDIDATES = 120       # legal plays tried as the real one
     RESYNCS = 10           # illegal plays per game after which the replay just follows the record
 
-    def resync(self, p: int, verdict, steps: list[tuple[int, int]]) -> tuple[Pos, str]:
+    def resync(self, p: int, verdict, steps: list[tuple[int, int]], rest: list[Part] = ()) -> tuple[Pos, str]:
         """Where the replay goes on after an illegal play: the position as recorded, unless the rolls that
         follow are legal from one of the legal plays and not from the recorded position (a step left out
         or mistyped in the transcript).  Among legal plays that fit equally far, the one sharing most
@@ -246,7 +269,7 @@ class _GameReplay:
         self.resyncs += 1
         if self.resyncs > self.RESYNCS:
             return recorded, ""
-        best, best_n = recorded, self._fits(p, recorded)
+        best, best_n = recorded, self._fits(p, recorded, rest)
         if best_n >= self.LOOKAHEAD:
             return recorded, ""
         written = Counter(steps)
@@ -257,48 +280,60 @@ class _GameReplay:
         chosen = ""
         candidates = sorted(list(verdict.playset.plays.items())[:self.CANDIDATES], key=overlap, reverse=True)
         for pos, path in candidates:
-            n = self._fits(p, pos)
+            n = self._fits(p, pos, rest)
             if n > best_n:
                 best, best_n, chosen = pos, n, fmt_steps(path)
                 if n >= self.LOOKAHEAD:
                     break
         return best, chosen
 
-    def _fits(self, p: int, pos: Pos) -> int:
-        """How many of the next rolls (up to LOOKAHEAD) are legal plays if ``p``'s play left ``pos``."""
-        sides = {p: pos[0], 1 - p: pos[1]}
+    def _fits(self, p: int, pos: Pos, rest: list[Part] = ()) -> int:
+        """How many of the next rolls (up to LOOKAHEAD) are legal turns if ``p``'s play left ``pos``.
+        Each later turn is walked by the same turn function as the replay (``turns.walk_turn``).  ``rest``:
+        parts written after this play in the same turn (Gul bara), applied as written first."""
+        sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
+        for part in rest:
+            q = part.player
+            (sides[q], sides[1 - q]), _ = _physical(self.rules, sides[q], sides[1 - q], part.steps)
         n = 0
         rolled = list(self.rolled)
+        rolls = self.rolls
         for a in self.actions[self.index + 1:]:
-            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP):
+            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT):
                 break
             if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
                 continue
             q = a.player
-            me, opp = sides[q], sides[1 - q]
-            turn = self.rules.start_turn(me, opp, rolled[q] == 0)
+            rolls += 1
+            first_turn = rolled[q] == 0
             rolled[q] += 1
-            v = judge(self.rules, me, opp, max(a.dice), min(a.dice), [(s.src, s.dst) for s in a.steps],
-                      turn=turn)
-            if v.problems:
+            if not all(out.legal for out in walk_turn(self.rules, sides, q, max(a.dice), min(a.dice),
+                                                      written_parts(a), first_turn, rolls, diagnose=False)):
                 break
-            sides[q], sides[1 - q] = v.after
             n += 1
             if n >= self.LOOKAHEAD:
                 break
         return n
 
     def stake(self, level: int) -> int:
-        if self.v.opt("scoring") == "nardy500":
-            return 500 * level
-        if self.v.opt("jacoby") and not self.cube_turned:
-            level = 1
-        return self.cube * level
+        """Points of a game won at ``level``: the variant's scoring (rules object), the cube."""
+        return self.v.stake(level, self.cube, self.cube_turned)
+
+    def check_clock(self, a: Action, nxt: Action | None) -> None:
+        """``time-limit``: an action that took longer than the time control allows, unless the record
+        declares that player's timeout right there (the timeout itself, or the action just before it)."""
+        limit = self.v.get("time_limit")
+        if not limit or a.clock is None or a.clock <= limit or a.kind == Kind.TIMEOUT:
+            return
+        if nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == a.player:
+            return
+        self.find("time-limit", f"{self.name(a.player)} took {a.clock:g} s over this move; the time control "
+                  f"allows {limit:g} s per move and no timeout is declared", a)
 
     def on_double(self, a: Action, nxt: Action | None) -> None:
         p = a.player
         why = None
-        if not self.v.opt("cube") or self.v.opt("scoring") == "nardy500":
+        if not self.v.cube_in_play:
             why = "this game is played without the doubling cube"
         elif self.crawford:
             why = "this is the Crawford game: nobody may double"
@@ -312,7 +347,7 @@ class _GameReplay:
             why = "nobody may double before the opening roll"
         elif self.last_roller == p:
             why = f"{self.name(1 - p)} is to roll: a player doubles only at the start of their own turn"
-        limit = self.v.opt("cube_limit")
+        limit = self.v.get("cube_limit")
         if why is None and limit and self.cube * 2 > limit:
             why = f"the cube limit is {limit}"
         if why:
@@ -343,7 +378,7 @@ class _GameReplay:
         if d:
             self.event("drop", a, value=self.cube)
             if not self.ended:
-                self.ended = ("drop", d.player, self.stake(1) if self.v.opt("scoring") != "nardy500" else 500)
+                self.ended = ("drop", d.player, self.v.drop_stake(self.cube, self.cube_turned))
 
     def on_win(self, a: Action, nxt: Action | None) -> None:
         if self.declared is None:
@@ -366,6 +401,22 @@ class _GameReplay:
             if nxt is not None and nxt.kind == Kind.WIN:
                 return  # the Wins cell that follows says who won and how much
             self.declared = (w, a.value if a.value is not None else 0, a)
+
+    def on_timeout(self, a: Action, nxt: Action | None) -> None:
+        """The actor ran out of time: the game ends, scored as a resignation (RULES.md 1.7, 1.10; nardy500:
+        500).  Points written with the timeout (or on a ``Wins`` cell after it) are checked as a
+        resignation's; a timeout with no points gives the lowest resignation."""
+        self.how_resigned = "timeout"
+        self.timed_out = a.player
+        if self.declared is None:
+            w = 1 - a.player
+            if nxt is not None and nxt.kind == Kind.WIN:
+                return
+            if a.value is None:
+                top = self.rules.max_level(self.pos[w], self.pos[1 - w])
+                self.declared = (w, min(self.v.resign_stakes(top, self.cube, self.cube_turned)), a)
+            else:
+                self.declared = (w, a.value, a)
 
     # -- end of game ----------------------------------------------------------------------------------
     def final_board(self, w: int) -> dict:
@@ -406,8 +457,13 @@ class _GameReplay:
         loser = 1 - w
         win_side, lose_side = self.pos[w], self.pos[loser]
         top = self.rules.max_level(win_side, lose_side)
-        levels = {self.stake(k): k for k in range(1, top + 1)}
-        if not any(self.credited(pts, full, w) for full in levels):
+        levels = self.v.resign_stakes(top, self.cube, self.cube_turned)
+        how = self.how_resigned
+        if self.timed_out == w:
+            self.find("result-mismatch", f"{self.name(w)} is declared the winner, but ran out of time "
+                      f"(a timeout loses the game)", cell, **self.final_board(w))
+            w = 1 - w
+        elif not any(self.credited(pts, full, w) for full in levels):
             allowed = ", ".join(str(x) for x in sorted(levels))
             if cell.and_match and self.need is not None and pts == self.need[w] > max(levels):
                 # Sites let a player resign the whole match: the winner is credited what they needed.
@@ -415,10 +471,12 @@ class _GameReplay:
                           f"resignation of this game gives ({allowed} with the cube at {self.cube})", cell,
                           severity=WARNING, **self.final_board(w))
             else:
-                self.find("result-mismatch", f"declared {pts} point(s) for a resignation; with the cube at "
-                          f"{self.cube} and the position on the board the possible results are {allowed}", cell,
-                          **self.final_board(w))
-        self.set_result(w, pts, "resign")
+                what = "a timeout" if how == "timeout" else "a resignation"
+                where = (f"with the cube at {self.cube} and the position on the board" if self.v.cube_in_play
+                         else "with the position on the board and this scoring")
+                self.find("result-mismatch", f"declared {pts} point(s) for {what}; {where} the possible "
+                          f"results are {allowed}", cell, **self.final_board(w))
+        self.set_result(w, pts, how)
 
     def credited(self, declared: int, full: int, w: int) -> bool:
         """Declared points agree with the full result.  In match play, records may credit less when the
@@ -436,8 +494,8 @@ class _GameReplay:
         if how == "drop":
             return f"a dropped double at cube {self.cube}"
         level = self.rules.win_level(self.pos[w], self.pos[1 - w])
-        name = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[level]
-        return f"{name} at cube {self.cube}"
+        name = self.v.level_name(level)
+        return f"{name} at cube {self.cube}" if self.v.cube_in_play else name
 
     def set_result(self, w: int, pts: int, how: str) -> None:
         r = self.report
@@ -445,16 +503,18 @@ class _GameReplay:
         self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
 
 
-def replay(match: Match, variant: Variant, trace: bool = False) -> MatchReport:
+def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool = False) -> MatchReport:
     """Replay every game of ``match``; parse problems become ``parse-error`` findings.
 
+    ``start``: the position every game starts from (first player's side, second player's side), for
+    records of a game from a set-up position (library use, tests); default the variant's initial one.
     With ``trace``, every GameReport keeps the state around each action (``GameReport.states``)."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
                                     game=pr.game))
     length = match.match_length or 0
-    crawford_rule = variant.opt("crawford") and length > 0
+    crawford_rule = variant.get("crawford", False) and length > 0
     crawford_done = False
     score = [0, 0]
     unknown = False          # the previous game broke off (unreadable text) before its result
@@ -479,7 +539,7 @@ def replay(match: Match, variant: Variant, trace: bool = False) -> MatchReport:
         if crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need)
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start)
         gr.rep_score = (score[0], score[1])
         gr.report.crawford = is_crawford
         if trace:

@@ -155,7 +155,7 @@ def as_text(s: Snapshot) -> str:
     lines = [_title(s)]
     bg = s.variant == "backgammon"
     lines += diagram(s.pos, names[s.player], names[1 - s.player],
-                     "to play" if s.move is not None else "rolled last", s.opp_point, position_ids=bg)
+                     "to play" if s.move is not None else "rolled last", variant=s.variant)
     cube = f"cube {s.cube}" + (f" owned by {names[s.owner]}" if s.owner is not None else " centred")
     score = f"score {names[0]} {s.score[0]} - {names[1]} {s.score[1]}" + \
         (f" in a {s.length}-point match" if s.length else " (money)")

@@ -93,7 +93,8 @@ def sniff(text: str) -> Notation | None:
     """The notation whose sniff accepts the start of ``text``; None when none does."""
     _load()
     head = text[:65536]
-    for n in _REGISTRY.values():
+    # Jellyfish match text is the loosest sniff ("Game N" lines): every other notation is tried first
+    for n in sorted(_REGISTRY.values(), key=lambda n: n.name == "mat"):
         if n.sniff(head):
             return n
     return None
@@ -212,7 +213,7 @@ def _games(numbers: list[int]) -> str:
 
 def common_losses(match: Match, target: str, *, clock: bool = False, action_comments: bool = False,
                   game_comments: bool = False, match_comments: bool = False, backgammon_only: bool = False,
-                  timeouts: bool = False, unplayed_blank: bool = False) -> list[str]:
+                  timeouts: bool = False, repeated_tags: bool = False) -> list[str]:
     """What writing ``match`` as ``target`` would lose: the flags say what the target cannot hold.
 
     Always a loss, whatever the target: text the reader could not read (it is not in the record)."""
@@ -250,6 +251,10 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         numbers = [g.number for g in match.games if g.comments]
         if numbers:
             out.append(f"{_games(numbers)}: game comments cannot be written in {target}")
+    if repeated_tags and len(match.tag_items) > len(match.tags):
+        seen: set[str] = set()
+        again = sorted({k for k, _ in match.tag_items if k in seen or seen.add(k)})
+        out.append(f"repeated tags ({', '.join(again)}) cannot be written in {target}: only the first is kept")
     if match_comments and match.comments:
         out.append(f"the match's comments cannot be written in {target}")
     return out
