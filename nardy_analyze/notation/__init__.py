@@ -223,7 +223,7 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         lines = ", ".join(str(p.loc.line) for p in unread[:5]) + (" ..." if len(unread) > 5 else "")
         out.append(f"unreadable text (line {lines}) is not in the record and cannot be written")
     if backgammon_only:
-        v = (match.tag("Variation") or "backgammon").strip().lower().replace(" ", "")
+        v = (match.tag("Variant") or match.tag("Variation") or "backgammon").strip().lower().replace(" ", "")
         name = _VARIANT_NAMES.get(v, v)
         if name != "backgammon" and match.games:
             out.append(f"{_games([g.number for g in match.games])}: {name} has no {target} form")

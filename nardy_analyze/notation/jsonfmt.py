@@ -56,7 +56,7 @@ def _action(a: Action) -> dict[str, Any]:
 
 def to_document(match: Match) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    variant = match.tag("Variation")
+    variant = match.tag("Variant") or match.tag("Variation")
     doc["variant"] = _variant_name(variant)
     doc["match_length"] = match.match_length
     doc["tags"] = [[k, v] for k, v in (match.tag_items or list(match.tags.items()))]
@@ -271,8 +271,8 @@ def read(text: str, path: str = "") -> Match:
         m.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
         return m
     variant = _variant_of(text)
-    if variant and variant != "backgammon" and not m.tag("Variation"):
-        m.tags["Variation"] = variant
+    if variant and variant != "backgammon" and not (m.tag("Variation") or m.tag("Variant")):
+        m.tags["Variant"] = variant         # the document's variant (it was not among the tags)
     return m
 
 
