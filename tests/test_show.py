@@ -180,3 +180,23 @@ def test_xgid_read_by_gnubg_gives_our_position(tmp_path):
     for s, x, (pid, mid) in zip(snaps, xgids, theirs):
         ours = show.as_gnubg(s).split(":")
         assert relative(pid, decode_match_id(mid)) == relative(ours[0], decode_match_id(ours[1])), (x, s.game, s.move)
+
+
+def test_show_long_nardy_and_gul_bara_boards(tmp_path):
+    from nardy_analyze.generate import generate_match
+
+    for variant in ("long", "gulbara"):
+        src = tmp_path / f"{variant}.ngn"
+        src.write_text(notation.get("ngn").write(generate_match(variant, 1, 7, ("Timur", "Dina"))),
+                       encoding="utf-8")
+        r = CliRunner().invoke(app, ["show", str(src), "--move", "5"])
+        assert r.exit_code == 0 and "O runs the same way round" in r.stdout and "Position ID" not in r.stdout
+        snap = show.pick(notation.read_path(src), 1, 5)
+        me, opp = snap.pos
+        svg = show.as_svg(snap)
+        # every checker on the board is drawn once (up to five per point; more as a count)
+        drawn = sum(min(n, 5) for n in me[:24]) + sum(min(n, 5) for n in opp[:24])
+        assert svg.count("<circle") == drawn
+        for fmt in ("gnubg", "xgid"):
+            r = CliRunner().invoke(app, ["show", str(src), "--move", "5", "--as", fmt])
+            assert r.exit_code == 2 and "backgammon positions only" in r.stderr
