@@ -29,6 +29,11 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
     except OSError as e:
         raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
     try:
+        try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
+            os.chmod(tmp, mode)
+        except OSError:
+            pass
         with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
             write(fh)
         os.replace(tmp, path)
@@ -40,6 +45,12 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         if isinstance(e, OSError):
             raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class Progress:

@@ -70,6 +70,23 @@ class GameReport:
     winner: int | None = None
     points: int | None = None
     how: str | None = None            # bearoff, drop, resign, timeout
+    crawford: bool = False            # the Crawford game of a match
+    # With replay(..., trace=True): the state before and after every action (for writers of other notations)
+    states: list["ActionState"] | None = None
+
+
+@dataclass(slots=True)
+class ActionState:
+    """What the replay knew around one action: the cube before it, the board before and after it
+    (``sides[0]`` / ``sides[1]`` are the first / second player's sides in their own numbering) and,
+    for a roll, whether the play was legal."""
+
+    index: int
+    cube: int
+    owner: int | None
+    before: tuple
+    after: tuple
+    legal: bool = True
 
 
 @dataclass(slots=True)
@@ -121,6 +138,7 @@ class _GameReplay:
         self.declared: tuple[int, int, Action] | None = None  # (winner side, points, cell)
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
+        self.trace: list[ActionState] | None = None
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
         self.timed_out: int | None = None    # the side whose time ran out
 
@@ -158,8 +176,13 @@ class _GameReplay:
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
                           f"({self.ended[0]})", a)
                 break
+            if self.trace is not None:
+                cube, owner, before, n = self.cube, self.owner, (self.pos[0], self.pos[1]), len(self.rep.findings)
             self.check_clock(a, nxt)
             getattr(self, "on_" + a.kind.value)(a, nxt)
+            if self.trace is not None:
+                legal = not any(f.rule in POSITION_RULES for f in self.rep.findings[n:])
+                self.trace.append(ActionState(i, cube, owner, before, (self.pos[0], self.pos[1]), legal))
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
@@ -571,11 +594,12 @@ def _crawford_tag(match: Match) -> bool | None:
     return None
 
 
-def replay(match: Match, variant: Variant, start: Pos | None = None) -> MatchReport:
+def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool = False) -> MatchReport:
     """Replay every game of ``match``; parse problems become ``parse-error`` findings.
 
     ``start``: the position every game starts from (first player's side, second player's side), for
-    records of a game from a set-up position (library use, tests); default the variant's initial one."""
+    records of a game from a set-up position (library use, tests); default the variant's initial one.
+    With ``trace``, every GameReport keeps the state around each action (``GameReport.states``)."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -626,6 +650,9 @@ def replay(match: Match, variant: Variant, start: Pos | None = None) -> MatchRep
         need = (length - score[0], length - score[1]) if length > 0 else None
         gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start)
         gr.rep_score = (score[0], score[1])
+        gr.report.crawford = is_crawford
+        if trace:
+            gr.trace = gr.report.states = []
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text
             first_bad = min(p.loc.line for p in game.problems)
