@@ -1,4 +1,5 @@
-"""Walk a record through the rules engine; yield findings (what breaks a rule) and events (what happened).
+"""Walk a record through the rules engine; yield findings (what breaks a rule) and, for a consumer that
+asks for them, one typed row per turn (:mod:`nardy_analyze.events`).
 
 The replayer knows the record model and the engine, nothing of notations or output formats.
 """
@@ -11,6 +12,7 @@ from typing import Any
 from .engine import Variant, borne_off, fmt_steps
 from .engine.core import Pos
 from .engine.judge import _physical, judge
+from .events import GameEnd, Observer, TurnRow
 from .record import Action, Game, Kind, Loc, Match
 
 ERROR = "error"
@@ -48,21 +50,6 @@ class Finding:
 
 
 @dataclass(slots=True)
-class Event:
-    """Something that happened in a game, for statistics: kind is roll, hit, enter, bear_off,
-    double, take, drop, result."""
-
-    kind: str
-    game: int
-    side: int
-    player: str
-    move: int | None = None
-    value: int | None = None          # points for result, cube value for double/take/drop, pips for roll
-    dice: tuple[int, int] | None = None
-    detail: str = ""
-
-
-@dataclass(slots=True)
 class GameReport:
     number: int
     players: tuple[str, str]
@@ -79,7 +66,6 @@ class MatchReport:
     variant: str
     games: list[GameReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -98,8 +84,11 @@ class _GameReplay:
     """State of one game under replay."""
 
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
-                 need: tuple[int, int] | None = None):
+                 need: tuple[int, int] | None = None, observer: Observer | None = None):
         self.rep, self.v, self.g = rep, variant, game
+        self.observer = observer
+        self.turn_no = 0
+        self.offer: list | None = None       # [doubler, line, answer, errors] of the turn being opened
         self.rules = variant.rules
         a, b = self.rules.initial()
         self.pos = [a, b]
@@ -137,9 +126,6 @@ class _GameReplay:
             rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
             a.move if a else None, self.name(a.player) if a else None, a.player if a else None, **extra))
 
-    def event(self, kind: str, a: Action, **kw) -> None:
-        self.rep.events.append(Event(kind, self.g.number, a.player, self.name(a.player), a.move, **kw))
-
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
         self.actions = actions
@@ -150,11 +136,55 @@ class _GameReplay:
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
                           f"({self.ended[0]})", a)
                 break
-            getattr(self, "on_" + a.kind.value)(a, nxt)
+            if self.observer is None:
+                getattr(self, "on_" + a.kind.value)(a, nxt)
+            else:
+                self.observed(a, nxt)
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
         self.finish(actions)
+        if self.observer is not None:
+            if self.offer is not None:
+                self.emit(self.offer[0], self.offer[1], None, None)
+            r = self.report
+            level = None
+            if r.how == "bearoff" and r.winner is not None:
+                level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
+            self.observer.game_end(GameEnd(self.g.number, r.winner, r.points, r.how, level, self.cube,
+                                           (self.pos[0], self.pos[1])))
+
+    # -- rows for statistics (only with an observer) -----------------------------------------------------
+    def observed(self, a: Action, nxt: Action | None) -> None:
+        """Handle ``a`` and tell the observer what the turn did, from the positions the replay goes on from."""
+        p = a.player
+        before = (self.pos[p], self.pos[1 - p])
+        found = self.rep.findings
+        n0 = len(found)
+        getattr(self, "on_" + a.kind.value)(a, nxt)
+        n = sum(f.severity == ERROR for f in found[n0:])
+        if a.kind == Kind.DOUBLE:
+            if self.offer is not None:
+                self.emit(self.offer[0], self.offer[1], None, None)
+            self.offer = [p, a.loc.line, "", n]
+        elif a.kind in (Kind.TAKE, Kind.DROP) and self.offer is not None and self.offer[0] != p:
+            self.offer[2] = a.kind.value
+            self.offer[3] += n
+            if a.kind == Kind.DROP:
+                self.emit(self.offer[0], self.offer[1], None, None)
+        elif a.kind == Kind.ROLL and not a.unplayed:
+            dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
+            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, n)
+
+    def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None, errors: int = 0) -> None:
+        offer, self.offer = self.offer, None
+        doubled = offer is not None and offer[0] == p
+        if doubled:
+            errors += offer[3]
+        self.turn_no += 1
+        here = (self.pos[p], self.pos[1 - p])
+        self.observer.turn(TurnRow(self.g.number, self.turn_no, p, line, dice, before or here, here, doubled,
+                                   offer[2] if doubled else "", self.cube, errors, a))
 
     def on_roll(self, a: Action, nxt: Action | None) -> None:
         p = a.player
@@ -179,7 +209,6 @@ class _GameReplay:
         if self.rolls == 1 and d1 == d2 and not getattr(self.rules, "opening_double_allowed", True):
             self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
-        self.event("roll", a, dice=(d1, d2), value=d1 * 4 if d1 == d2 else d1 + d2)
         me, opp = self.pos[p], self.pos[1 - p]
         steps = [(s.src, s.dst) for s in a.steps]
         turn = self.rules.start_turn(me, opp, self.rolled[p] == 0)
@@ -200,12 +229,6 @@ class _GameReplay:
                 self.first_error = None   # back on the game's real course
         m2, o2 = after
         self.pos[p], self.pos[1 - p] = m2, o2
-        for _ in range(verdict.hits):
-            self.event("hit", a)
-        for _ in range(verdict.entered):
-            self.event("enter", a)
-        for _ in range(verdict.borne_off):
-            self.event("bear_off", a)
         if borne_off(m2) == 15 and not self.ended:
             level = self.rules.win_level(m2, o2)
             self.ended = ("bearoff", p, self.stake(level))
@@ -298,7 +321,6 @@ class _GameReplay:
             self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}, but the cube stands at {self.cube}: "
                       f"a double offers {self.cube * 2}", a)
         self.pending = a
-        self.event("double", a, value=self.cube * 2)
 
     def _answer(self, a: Action, word: str) -> Action | None:
         d = self.pending
@@ -313,12 +335,10 @@ class _GameReplay:
             self.cube *= 2
             self.owner = a.player
             self.cube_turned = True
-            self.event("take", a, value=self.cube)
 
     def on_drop(self, a: Action, nxt: Action | None) -> None:
         d = self._answer(a, "drops")
         if d:
-            self.event("drop", a, value=self.cube)
             if not self.ended:
                 self.ended = ("drop", d.player, self.stake(1) if self.v.opt("scoring") != "nardy500" else 500)
 
@@ -419,11 +439,13 @@ class _GameReplay:
     def set_result(self, w: int, pts: int, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
-        self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
 
 
-def replay(match: Match, variant: Variant) -> MatchReport:
-    """Replay every game of ``match``; parse problems become ``parse-error`` findings."""
+def replay(match: Match, variant: Variant, observer: Observer | None = None) -> MatchReport:
+    """Replay every game of ``match``; parse problems become ``parse-error`` findings.
+
+    ``observer`` (for statistics): its ``turn`` gets one :class:`TurnRow` per turn and its ``game_end`` one
+    :class:`GameEnd` per game; without one nothing of them is built."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -454,7 +476,7 @@ def replay(match: Match, variant: Variant) -> MatchReport:
         if crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need)
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, observer=observer)
         gr.rep_score = (score[0], score[1])
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text

@@ -1,0 +1,584 @@
+"""Statistics on game records as tidy pandas DataFrames: per player per game, per player, per match.
+
+    from nardy_analyze import stats
+    g = stats.games(["matches/"])              # one row per player per game
+    p = stats.players(g)                       # one row per player (also accepts paths)
+    m = stats.matches(g)                       # one row per match
+
+Every figure comes from the replay through the rules engine (:func:`nardy_analyze.replay.replay` with an
+observer): the turn rows it reports are taken from the position the replay really goes on from, so a
+record with an illegal play still gets its rows (with ``illegal`` > 0) and never counts a checker twice.
+The columns, their dtypes and the decisions behind them are documented in ``docs/stats.md`` and in
+:data:`GAME_COLUMNS`, :data:`PLAYER_COLUMNS` and :data:`MATCH_COLUMNS`.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import pandas as pd
+
+from .analyze import InputError, discover, parse_record, read_bytes, variant_for
+from .engine import UnknownVariant, generate, get_variant
+from .engine.core import Pos, Side
+from .events import GameEnd, TurnRow
+from .notation import mat
+from .record import Match
+from .replay import ERROR, replay
+
+__all__ = ["games", "players", "matches", "scan", "Scan", "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS",
+           "normalise_name", "parse_aliases"]
+
+# ----------------------------------------------------------------------------------------- columns
+# name -> (dtype, meaning).  The order is the order of the frame's columns.
+GAME_COLUMNS: dict[str, tuple[str, str]] = {
+    "path": ("category", "the record file"),
+    "game": ("int64", "1-based order of the game in the file"),
+    "match": ("category", "match id: the header's \"Match ID\" tag, else the path"),
+    "variant": ("category", "backgammon, long or gulbara"),
+    "date": ("datetime64[ns]", "the header's EventDate (or Date) tag; NaT when absent"),
+    "length": ("int64", "match length in points; 0 for money play"),
+    "player": ("category", "this player's normalised name (see --alias)"),
+    "opponent": ("category", "the opponent's normalised name"),
+    "side": ("int64", "0 = first name on the score line (left column), 1 = second"),
+    "score": ("int64", "this player's match score at the start of the game"),
+    "opp_score": ("int64", "the opponent's match score at the start of the game"),
+    "turns": ("int64", "turns played (rolls, plus cube actions that ended the game)"),
+    "rolls": ("int64", "rolls played (a roll with unreadable dice is a turn, not a roll)"),
+    "doubles": ("int64", "doubles rolled"),
+    "die_1": ("int64", "dice showing 1 (each die of each roll counted once)"),
+    "die_2": ("int64", "dice showing 2"),
+    "die_3": ("int64", "dice showing 3"),
+    "die_4": ("int64", "dice showing 4"),
+    "die_5": ("int64", "dice showing 5"),
+    "die_6": ("int64", "dice showing 6"),
+    "hits": ("int64", "opposing blots hit by this player"),
+    "hit": ("int64", "own checkers hit by the opponent"),
+    "pips": ("int64", "pips moved: the drop of this player's pip count (a bear-off counts the point's pips)"),
+    "borne_off": ("int64", "checkers this player bore off"),
+    "cube_offered": ("int64", "doubles offered by this player"),
+    "cube_taken": ("int64", "doubles of the opponent this player took"),
+    "cube_dropped": ("int64", "doubles of the opponent this player dropped"),
+    "max_cube": ("int64", "the highest cube value of the game (1 when never turned)"),
+    "result": ("category", "win or loss; missing (NaN) when the record ends without a result"),
+    "kind": ("category", "how the game ended: single, gammon, backgammon (mars, koks in long nardy and Gul "
+                         "bara), resign, drop, timeout; missing when unfinished"),
+    "points": ("int64", "points the variant's scoring credits this player for the game (0 for the loser)"),
+    "illegal": ("int64", "error findings in this player's turns (rule breaks, as validate reports them)"),
+    "primes": ("int64", "turns that made six adjacent blocked points with an opposing checker behind them"),
+    "shutouts": ("int64", "turns that closed all six home points while an opposing checker was on the bar"),
+    "forced": ("int64", "turns whose roll had at most one legal play (engine)"),
+    "handover_steps": ("int64", "Gul bara: steps played with numbers handed over by the opponent"),
+    "longest_chain": ("int64", "Gul bara: the longest doubles chain of one turn (1 = a double with no "
+                               "chain); 0 when no double was rolled"),
+}
+
+PLAYER_COLUMNS: dict[str, tuple[str, str]] = {
+    "player": ("category", "normalised name"),
+    "games": ("int64", "games played (rows)"),
+    "finished": ("int64", "games with a result"),
+    "wins": ("int64", "games won"),
+    "losses": ("int64", "games lost"),
+    "win_rate": ("float64", "wins / finished games"),
+    "points_for": ("int64", "points won"),
+    "points_against": ("int64", "points the opponents won in these games"),
+    "points_per_game": ("float64", "(points_for - points_against) / finished games"),
+    "gammons_won": ("int64", "gammons (mars) won"),
+    "gammons_lost": ("int64", "gammons (mars) lost"),
+    "backgammons_won": ("int64", "backgammons (koks) won"),
+    "backgammons_lost": ("int64", "backgammons (koks) lost"),
+    "mars_won": ("int64", "mars won (long nardy, Gul bara)"),
+    "mars_lost": ("int64", "mars lost"),
+    "koks_won": ("int64", "koks won (long nardy, Gul bara)"),
+    "koks_lost": ("int64", "koks lost"),
+    "resigned": ("int64", "games this player resigned"),
+    "dropped": ("int64", "games this player lost by dropping a double"),
+    "rolls": ("int64", "rolls"),
+    "doubles": ("int64", "doubles rolled"),
+    "doubles_rate": ("float64", "doubles / rolls (fair dice: 1/6)"),
+    "doubles_low": ("float64", "95% Wilson interval of the doubles rate: lower end"),
+    "doubles_high": ("float64", "95% Wilson interval of the doubles rate: upper end"),
+    "dice_chi2": ("float64", "chi-square statistic of the die faces against fair dice (5 degrees of freedom)"),
+    "dice_p": ("float64", "its p-value (scipy.stats.chisquare); small values suggest unfair dice or records"),
+    "die_1": ("int64", "dice showing 1"), "die_2": ("int64", "dice showing 2"),
+    "die_3": ("int64", "dice showing 3"), "die_4": ("int64", "dice showing 4"),
+    "die_5": ("int64", "dice showing 5"), "die_6": ("int64", "dice showing 6"),
+    "hits": ("int64", "opposing blots hit"),
+    "hits_per_game": ("float64", "hits / games"),
+    "hit": ("int64", "own checkers hit"),
+    "pips": ("int64", "pips moved"),
+    "pips_per_roll": ("float64", "pips / rolls"),
+    "borne_off": ("int64", "checkers borne off"),
+    "cube_offered": ("int64", "doubles offered"),
+    "cube_taken": ("int64", "doubles taken"),
+    "cube_dropped": ("int64", "doubles dropped"),
+    "max_cube": ("int64", "highest cube value in any of the games"),
+    "turns": ("int64", "turns"),
+    "illegal": ("int64", "error findings in this player's turns"),
+    "illegal_per_100": ("float64", "illegal per 100 turns"),
+    "primes": ("int64", "primes made"),
+    "shutouts": ("int64", "shutouts made"),
+    "forced": ("int64", "forced turns"),
+    "handover_steps": ("int64", "Gul bara handover steps played"),
+    "longest_chain": ("int64", "longest doubles chain in any game"),
+}
+
+MATCH_COLUMNS: dict[str, tuple[str, str]] = {
+    "path": ("category", "the record file"),
+    "match": ("category", "match id"),
+    "variant": ("category", "variant"),
+    "date": ("datetime64[ns]", "EventDate; NaT when absent"),
+    "player1": ("category", "first player (left column)"),
+    "player2": ("category", "second player"),
+    "length": ("int64", "match length; 0 for money play"),
+    "games": ("int64", "games in the record"),
+    "score1": ("int64", "final score of player1: the last game's starting score plus its result"),
+    "score2": ("int64", "final score of player2"),
+    "winner": ("category", "who reached the match length (money play: who is ahead); missing when "
+                           "the match is unfinished or level"),
+    "complete": ("bool", "a player reached the match length (money play: the last game has a result)"),
+    "illegal": ("int64", "error findings in the match"),
+}
+
+_KIND_LEVEL = {1: "single", 2: "gammon", 3: "backgammon"}
+_NARDY_LEVEL = {1: "single", 2: "mars", 3: "koks"}
+_KINDS = ["single", "gammon", "backgammon", "mars", "koks", "resign", "drop", "timeout"]
+_COUNTERS = ("turns", "rolls", "doubles", "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit",
+             "pips", "borne_off", "cube_offered", "cube_taken", "cube_dropped", "primes", "shutouts", "forced",
+             "handover_steps", "longest_chain")
+
+
+# ----------------------------------------------------------------------------------------- names
+_RATING = re.compile(r"\s*,\s*[0-9]+(?:[.,][0-9]+)?\s*$")
+
+
+def normalise_name(name: str) -> str:
+    """The key a name is grouped by: blanks around and inside collapsed, a trailing ``,1673`` rating
+    removed, case folded.  (Displayed names keep the most frequent spelling.)"""
+    n = _RATING.sub("", " ".join(str(name).split()))
+    return n.casefold()
+
+
+def parse_aliases(items: Iterable[str]) -> dict[str, str]:
+    """``['name=canonical', ...]`` -> {normalised name: canonical}; ValueError on a malformed item."""
+    out: dict[str, str] = {}
+    for item in items:
+        old, sep, new = item.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise ValueError(f"--alias takes 'name=canonical', not {item!r}")
+        out[normalise_name(old)] = " ".join(new.split())
+    return out
+
+
+# ----------------------------------------------------------------------------------------- replay → rows
+def _pips(side: Side) -> int:
+    return sum(i * c for i, c in enumerate(side[:24], start=1)) + 25 * side[24]
+
+
+def _off(side: Side) -> int:
+    return 15 - sum(side)
+
+
+def _prime(rules, me: Side, opp: Side) -> bool:
+    """``me`` holds six adjacent points closed to ``opp`` with an ``opp`` checker behind them."""
+    run = 0
+    for q in range(1, 25):                          # the opponent's numbering: it moves from 24 down to 1
+        run = run + 1 if rules.closed(me, q) else 0
+        if run >= 6 and any(opp[q:25]):             # a checker on q+1..24 or the bar must still pass
+            return True
+    return False
+
+
+def _shutout(rules, me: Side, opp: Side) -> bool:
+    return bool(getattr(rules, "has_bar", True) and opp[24]) and all(rules.closed(me, q) for q in range(19, 25))
+
+
+class _Tally:
+    """The replay's observer for one file: per (game, side) counters; small enough to ship between processes."""
+
+    def __init__(self, rules) -> None:
+        self.rules = rules
+        self.rows: dict[tuple[int, int], dict[str, int]] = {}
+        self.ends: dict[int, GameEnd] = {}
+        self.rolled: set[tuple[int, int]] = set()
+
+    def _row(self, game: int, side: int) -> dict[str, int]:
+        r = self.rows.get((game, side))
+        if r is None:
+            r = self.rows[(game, side)] = dict.fromkeys(_COUNTERS, 0)
+        return r
+
+    def turn(self, t: TurnRow) -> None:
+        me = self._row(t.game, t.side)
+        other = self._row(t.game, 1 - t.side)
+        me["turns"] += 1
+        if t.doubled:
+            me["cube_offered"] += 1
+            if t.answer == "take":
+                other["cube_taken"] += 1
+            elif t.answer == "drop":
+                other["cube_dropped"] += 1
+        (m0, o0), (m1, o1) = t.before, t.after
+        if t.dice is not None:
+            d1, d2 = t.dice
+            me["rolls"] += 1
+            me["doubles"] += d1 == d2
+            me[f"die_{d1}"] += 1
+            me[f"die_{d2}"] += 1
+            first = (t.game, t.side) not in self.rolled
+            self.rolled.add((t.game, t.side))
+            turn = self.rules.start_turn(m0, o0, first)
+            if len(generate(self.rules, m0, o0, d1, d2, turn).plays) <= 1:
+                me["forced"] += 1
+        hits = max(o1[24] - o0[24], 0)
+        me["hits"] += hits
+        other["hit"] += hits
+        me["pips"] += max(_pips(m0) - _pips(m1), 0)
+        me["borne_off"] += max(_off(m1) - _off(m0), 0)
+        if m0 != m1:
+            if _prime(self.rules, m1, o1) and not _prime(self.rules, m0, o0):
+                me["primes"] += 1
+            if _shutout(self.rules, m1, o1) and not _shutout(self.rules, m0, o0):
+                me["shutouts"] += 1
+        a = t.action
+        if a is not None and a.segments:
+            chain = 1
+            for seg in a.segments:
+                if seg.kind == "chain":
+                    chain += 1
+                elif seg.kind == "handover":
+                    self._row(t.game, seg.player)["handover_steps"] += len(seg.steps)
+            if t.dice is not None and t.dice[0] == t.dice[1]:
+                me["longest_chain"] = max(me["longest_chain"], chain)
+        elif t.dice is not None and t.dice[0] == t.dice[1] and getattr(self.rules, "name", "") == "gulbara":
+            me["longest_chain"] = max(me["longest_chain"], 1)
+
+    def game_end(self, end: GameEnd) -> None:
+        self.ends[end.game] = end
+
+
+@dataclass
+class FileResult:
+    """What one file contributes: its game rows (plain tuples in GAME_COLUMNS order) and problems."""
+
+    path: str
+    rows: list[tuple] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)   # "path:line:col: parse-error: ..." lines
+
+
+def _read(path: str, explicit: bool) -> tuple[str, Any]:
+    """Read one file: ("match", Match) | ("unreadable", message) | ("skipped", path).
+
+    The only place that reads files (the shared discovery of analyze.py does the rest)."""
+    try:
+        data = read_bytes(path)
+    except InputError as e:
+        return "unreadable", str(e)
+    shown = "<stdin>" if path == "-" else path
+    match = parse_record(data, shown)
+    if not explicit and not match.games and not mat.looks_like_mat(mat.decode(data[:4096])):
+        return "skipped", path
+    return "match", match
+
+
+def _date(match: Match) -> str | None:
+    raw = (match.tag("EventDate") or match.tag("Date") or "").strip()
+    m = re.match(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})", raw)
+    return f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}" if m else None
+
+
+def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> FileResult:
+    """Game rows of one parsed match (replayed with an observer)."""
+    res = FileResult(match.path)
+    for pr in match.problems + [p for g in match.games for p in g.problems]:
+        res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+    if not match.games:
+        if not match.problems:
+            res.problems.append(f"{match.path}:1:1: parse-error: no game found: expected a Jellyfish match "
+                                "(\"N point match\" and \"Game 1\" headers)")
+        return res
+    try:
+        v = variant_for(match, variant, options or {})
+    except UnknownVariant as e:
+        res.problems.append(f"{match.path}:1:1: parse-error: {e}")
+        return res
+    tally = _Tally(v.rules)
+    rep = replay(match, v, observer=tally)
+    illegal = Counter((f.game, f.side) for f in rep.findings if f.severity == ERROR)
+    mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
+    date = _date(match)
+    length = match.match_length or 0
+    score = [0, 0]
+    for game, gr in zip(match.games, rep.games):
+        if game.score is not None:
+            score = list(game.score)
+        end = tally.ends.get(game.number)
+        names = [game.players[s] or f"player {s + 1}" for s in (0, 1)]
+        kind = None
+        if gr.winner is not None:
+            if gr.how == "bearoff" and end is not None and end.level:
+                kind = (_NARDY_LEVEL if v.name in ("long", "gulbara") else _KIND_LEVEL).get(end.level, "single")
+            elif gr.how in ("drop", "resign", "timeout"):
+                kind = gr.how
+            else:
+                kind = "resign"
+        cube = end.cube if end is not None else 1
+        for s in (0, 1):
+            c = tally.rows.get((game.number, s)) or dict.fromkeys(_COUNTERS, 0)
+            if gr.winner is None:
+                result, pts = None, 0
+            else:
+                result = "win" if gr.winner == s else "loss"
+                pts = (gr.points or 0) if gr.winner == s else 0
+            res.rows.append((
+                match.path, game.number, mid, v.name, date, length, names[s], names[1 - s], s,
+                score[s], score[1 - s], *(c[k] for k in _COUNTERS[:13]), c["cube_offered"], c["cube_taken"],
+                c["cube_dropped"], cube, result, kind, pts, illegal[(game.number, s)], c["primes"],
+                c["shutouts"], c["forced"], c["handover_steps"], c["longest_chain"]))
+        if gr.winner is not None and gr.points is not None:
+            score[gr.winner] += gr.points
+    return res
+
+
+def _file(args) -> tuple[str, Any]:
+    path, explicit, variant, options = args
+    kind, value = _read(path, explicit)
+    if kind != "match":
+        return kind, value
+    return "rows", match_rows(value, variant, options)
+
+
+# ----------------------------------------------------------------------------------------- scanning
+@dataclass
+class Scan:
+    """Everything a run read: the game rows and what could not be read."""
+
+    games: pd.DataFrame
+    files: int = 0                                        # record files read
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message)
+    problems: list[str] = field(default_factory=list)     # parse problems, "path:line:col: parse-error: ..."
+    skipped: list[str] = field(default_factory=list)      # files in folders that are not records
+
+
+def _options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+    if rules is None:
+        return {}
+    if isinstance(rules, dict):
+        return dict(rules)
+    from .analyze import parse_rule_options
+
+    return parse_rule_options(get_variant(variant).name, list(rules))
+
+
+def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[str, Any] | Sequence[str] | None = None,
+         aliases: dict[str, str] | Sequence[str] | None = None, jobs: int | None = None,
+         progress: Callable[[str, int, int], None] | None = None) -> Scan:
+    """Read and replay ``paths`` (files and folders, as ``validate``); game rows plus what failed.
+
+    ``variant``: the variant of records whose header names none; ``rules``: rule options (dict, or
+    ``["crawford=off", ...]``) for records whose header does not set them; ``aliases``: ``{name: canonical}``
+    or ``["name=canonical", ...]``; ``jobs``: worker processes (default: one per core from 32 files on);
+    ``progress(path, done, total)`` after each file."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = [os.fspath(p) for p in paths]
+    options = _options(variant, rules)
+    out = Scan(pd.DataFrame())
+    files: list[tuple[str, bool]] = []
+    for p in paths:
+        try:
+            files.extend(discover([p]))
+        except InputError as e:
+            out.unreadable.append((p, str(e)))
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, 8) if len(files) >= 32 else 1
+    work = [(path, explicit, variant, options) for path, explicit in files]
+    rows: list[tuple] = []
+
+    def collect(path: str, result: tuple[str, Any], done: int) -> None:
+        kind, value = result
+        if kind == "rows":
+            out.files += 1
+            rows.extend(value.rows)
+            out.problems.extend(value.problems)
+        elif kind == "unreadable":
+            out.unreadable.append((path, value))
+        else:
+            out.skipped.append(path)
+        if progress:
+            progress(path, done, len(work))
+
+    if jobs > 1 and len(work) > 1 and not any(p == "-" for p, _ in files):
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for i, (item, result) in enumerate(zip(work, pool.map(_file, work, chunksize=8)), start=1):
+                collect(item[0], result, i)
+    else:
+        for i, item in enumerate(work, start=1):
+            collect(item[0], _file(item), i)
+    out.games = _game_frame(rows, parse_aliases(aliases) if isinstance(aliases, (list, tuple)) else aliases)
+    return out
+
+
+def _game_frame(rows: list[tuple], aliases: dict[str, str] | None = None) -> pd.DataFrame:
+    cols = list(GAME_COLUMNS)
+    df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
+    _names(df, aliases or {})
+    return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _KINDS})
+
+
+def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
+    """Normalise player and opponent in place: one display spelling per normalised key, aliases applied."""
+    if df.empty:
+        return
+    raw = pd.concat([df["player"], df["opponent"]]).astype(str)
+    spelled = raw.map(lambda n: _RATING.sub("", " ".join(n.split())))
+    keys = spelled.map(str.casefold)
+    counts = Counter(zip(keys, spelled))
+    display: dict[str, str] = {}
+    for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        display.setdefault(key, spelling)
+    alias = {k: aliases.get(k, v) for k, v in display.items()}
+    # an alias may point at another name's key: use that name's display
+    for k, v in list(alias.items()):
+        target = normalise_name(v)
+        if k in aliases and target in display and target not in aliases:
+            alias[k] = display[target]
+    for col in ("player", "opponent"):
+        df[col] = df[col].astype(str).map(lambda n: alias[normalise_name(n)])
+
+
+def _typed(df: pd.DataFrame, spec: dict[str, tuple[str, str]], cats: dict[str, list[str]]) -> pd.DataFrame:
+    for col, (dtype, _) in spec.items():
+        if col in cats:
+            df[col] = pd.Categorical(df[col], categories=cats[col])
+        elif dtype == "category":
+            df[col] = df[col].astype(str).astype("category")
+        elif dtype.startswith("datetime"):
+            df[col] = pd.to_datetime(df[col], errors="coerce").astype("datetime64[ns]")
+        else:
+            df[col] = df[col].astype(dtype)
+    return df[list(spec)]
+
+
+# ----------------------------------------------------------------------------------------- public API
+def games(paths: Iterable[str] | str, **options: Any) -> pd.DataFrame:
+    """One row per player per game (columns: :data:`GAME_COLUMNS`).  Options: those of :func:`scan`.
+    Files that cannot be read are left out (use :func:`scan` to see them)."""
+    return scan(paths, **options).games
+
+
+def _source(source: pd.DataFrame | Iterable[str] | str, options: dict[str, Any]) -> pd.DataFrame:
+    if isinstance(source, pd.DataFrame):
+        return source
+    return games(source, **options)
+
+
+def _wilson(k: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
+    if n <= 0:
+        return math.nan, math.nan
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return centre - half, centre + half
+
+
+def dice_test(faces: Sequence[int]) -> tuple[float, float]:
+    """Chi-square statistic and p-value of die-face counts against fair dice (scipy.stats.chisquare)."""
+    total = sum(faces)
+    if total == 0:
+        return math.nan, math.nan
+    from scipy.stats import chisquare
+
+    r = chisquare(list(faces))
+    return float(r.statistic), float(r.pvalue)
+
+
+def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
+    """One row per player over all the games (columns: :data:`PLAYER_COLUMNS`), sorted by games played.
+
+    ``source`` is a frame from :func:`games` or paths (then ``options`` are those of :func:`scan`)."""
+    g = _source(source, options)
+    if g.empty:
+        return _typed(pd.DataFrame({c: [] for c in PLAYER_COLUMNS}), PLAYER_COLUMNS, {})
+    g = g.assign(
+        finished=g["result"].notna(), wins=g["result"] == "win", losses=g["result"] == "loss",
+        opp_points=g.groupby(["path", "game"], observed=True)["points"].transform("sum") - g["points"])
+    kind = g["kind"].astype(object)
+    won, lost = g["wins"], g["losses"]
+    g = g.assign(
+        gammons_won=won & kind.isin(["gammon", "mars"]), gammons_lost=lost & kind.isin(["gammon", "mars"]),
+        backgammons_won=won & kind.isin(["backgammon", "koks"]),
+        backgammons_lost=lost & kind.isin(["backgammon", "koks"]),
+        mars_won=won & (kind == "mars"), mars_lost=lost & (kind == "mars"),
+        koks_won=won & (kind == "koks"), koks_lost=lost & (kind == "koks"),
+        resigned=lost & (kind == "resign"), dropped=lost & (kind == "drop"))
+    sums = ["finished", "wins", "losses", "gammons_won", "gammons_lost", "backgammons_won", "backgammons_lost",
+            "mars_won", "mars_lost", "koks_won", "koks_lost", "resigned", "dropped", "rolls", "doubles",
+            "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit", "pips", "borne_off",
+            "cube_offered", "cube_taken", "cube_dropped", "turns", "illegal", "primes", "shutouts", "forced",
+            "handover_steps"]
+    grouped = g.groupby("player", observed=True, sort=False)
+    p = grouped[sums].sum()
+    p["games"] = grouped.size()
+    p["points_for"] = grouped["points"].sum()
+    p["points_against"] = grouped["opp_points"].sum()
+    p["max_cube"] = grouped["max_cube"].max()
+    p["longest_chain"] = grouped["longest_chain"].max()
+    p = p.reset_index()
+    fin = p["finished"].where(p["finished"] > 0)
+    p["win_rate"] = p["wins"] / fin
+    p["points_per_game"] = (p["points_for"] - p["points_against"]) / fin
+    p["doubles_rate"] = p["doubles"] / p["rolls"].where(p["rolls"] > 0)
+    bands = [_wilson(k, n) for k, n in zip(p["doubles"], p["rolls"])]
+    p["doubles_low"] = [b[0] for b in bands]
+    p["doubles_high"] = [b[1] for b in bands]
+    tests = [dice_test(row) for row in p[[f"die_{i}" for i in range(1, 7)]].itertuples(index=False)]
+    p["dice_chi2"] = [t[0] for t in tests]
+    p["dice_p"] = [t[1] for t in tests]
+    p["hits_per_game"] = p["hits"] / p["games"]
+    p["pips_per_roll"] = p["pips"] / p["rolls"].where(p["rolls"] > 0)
+    p["illegal_per_100"] = 100 * p["illegal"] / p["turns"].where(p["turns"] > 0)
+    p = _typed(p, PLAYER_COLUMNS, {})
+    return p.sort_values(["games", "player"], ascending=[False, True], key=_sort_key).reset_index(drop=True)
+
+
+def _sort_key(s: pd.Series) -> pd.Series:
+    return s.astype(str).str.casefold() if s.dtype == "category" or s.dtype == object else s
+
+
+def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
+    """One row per match (columns: :data:`MATCH_COLUMNS`), in the order read."""
+    g = _source(source, options)
+    if g.empty:
+        return _typed(pd.DataFrame({c: [] for c in MATCH_COLUMNS}), MATCH_COLUMNS, {})
+    out = []
+    for (path, mid), m in g.groupby(["path", "match"], observed=True, sort=False):
+        first = m[m["side"] == 0]
+        second = m[m["side"] == 1]
+        last1, last2 = first.iloc[-1], second.iloc[-1]
+        s1 = int(last1["score"] + last1["points"])
+        s2 = int(last2["score"] + last2["points"])
+        length = int(last1["length"])
+        name1, name2 = str(first["player"].iloc[0]), str(second["player"].iloc[0])
+        if length > 0:
+            complete = max(s1, s2) >= length
+            winner = (name1 if s1 > s2 else name2) if complete else None
+        else:
+            complete = pd.notna(last1["result"])
+            winner = name1 if s1 > s2 else name2 if s2 > s1 else None
+        out.append((path, mid, last1["variant"], first["date"].iloc[0], name1, name2, length, len(first), s1, s2,
+                    winner, complete, int(m["illegal"].sum())))
+    df = pd.DataFrame.from_records(out, columns=list(MATCH_COLUMNS))
+    return _typed(df, MATCH_COLUMNS, {})
+
+
+def frame(by: str, source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
+    """``frame("player" | "game" | "match", ...)``: the table of ``--by``."""
+    return {"game": lambda s, **o: _source(s, o), "player": players, "match": matches}[by](source, **options)
