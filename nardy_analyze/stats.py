@@ -582,3 +582,170 @@ def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
 def frame(by: str, source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
     """``frame("player" | "game" | "match", ...)``: the table of ``--by``."""
     return {"game": lambda s, **o: _source(s, o), "player": players, "match": matches}[by](source, **options)
+
+
+# ----------------------------------------------------------------------------------------- rendering
+FORMATS = ("table", "csv", "json", "parquet", "markdown")
+# The columns a terminal table shows (machine formats and markdown carry every column).
+TABLE_COLUMNS: dict[str, list[str]] = {
+    "player": ["player", "games", "wins", "losses", "win_rate", "points_for", "points_against", "gammons_won",
+               "gammons_lost", "backgammons_won", "backgammons_lost", "doubles_rate", "dice_p", "hits_per_game",
+               "pips_per_roll", "cube_offered", "cube_taken", "cube_dropped", "illegal_per_100"],
+    "game": ["path", "game", "player", "opponent", "rolls", "doubles", "hits", "hit", "pips", "borne_off",
+             "max_cube", "result", "kind", "points", "illegal"],
+    "match": ["match", "date", "player1", "player2", "length", "games", "score1", "score2", "winner", "illegal"],
+}
+
+
+class OptionalDependency(RuntimeError):
+    """A feature needs a package installed only with an extra; the message says which."""
+
+
+def sort_frame(df: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Sort by ``column``: numbers and dates largest first, names alphabetically (ValueError if unknown)."""
+    if column not in df.columns:
+        raise ValueError(f"--sort: no column {column!r}; columns: {', '.join(df.columns)}")
+    s = df[column]
+    text = s.dtype == "category" or s.dtype == object or s.dtype == bool
+    return df.sort_values(column, ascending=text, key=_sort_key, kind="stable", na_position="last") \
+        .reset_index(drop=True)
+
+
+def cell(value: Any) -> str:
+    """A value as text tables show it: integers as they are, floats to 6 significant digits, dates as
+    YYYY-MM-DD, missing values empty."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    if isinstance(value, pd.Timestamp):
+        return value.strftime("%Y-%m-%d")
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def write_markdown(df: pd.DataFrame, fh) -> None:
+    def esc(t: str) -> str:
+        return t.replace("|", "\\|")
+
+    cols = list(df.columns)
+    fh.write("| " + " | ".join(cols) + " |\n")
+    fh.write("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool else "---"
+                            for c in cols) + "|\n")
+    for row in df.itertuples(index=False):
+        fh.write("| " + " | ".join(esc(cell(v)) for v in row) + " |\n")
+
+
+def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    cols = [c for c in TABLE_COLUMNS[by] if c in df.columns]
+    t = Table(box=None if not color else None, show_edge=False, pad_edge=False, header_style="bold")
+    for c in cols:
+        numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
+        t.add_column(c, justify="right" if numeric else "left", overflow="fold")
+    for row in df[cols].itertuples(index=False):
+        t.add_row(*(cell(v) for v in row))
+    Console(file=fh, force_terminal=color, no_color=not color, width=width or 250,
+            highlight=False).print(t)
+
+
+def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
+                width: int | None = None) -> None:
+    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet)."""
+    if fmt == "csv":
+        df.to_csv(fh, index=False, date_format="%Y-%m-%d", lineterminator="\n")
+    elif fmt == "json":
+        fh.write(df.to_json(orient="records", date_format="iso", date_unit="s", force_ascii=False, indent=1))
+        fh.write("\n")
+    elif fmt == "markdown":
+        write_markdown(df, fh)
+    elif fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise OptionalDependency("--format parquet needs pyarrow: pip install 'nardy-analyze[parquet]'") \
+                from None
+        df.to_parquet(fh, index=False)
+    else:
+        write_table(df, by, fh, color, width)
+
+
+# ----------------------------------------------------------------------------------------- plot
+def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") -> None:
+    """Write a PNG or SVG report of the ``top`` players by games: per player the die faces against fair
+    dice (95% band), the doubles rate with its 95% Wilson interval against 1/6, and points per game."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionalDependency("--plot needs matplotlib: pip install 'nardy-analyze[plot]'") from None
+    fmt = os.path.splitext(str(path))[1].lower().lstrip(".")
+    if fmt not in ("png", "svg"):
+        raise ValueError(f"--plot: {path}: the file name must end in .png or .svg")
+    p = players_frame[players_frame["rolls"] > 0].head(top).reset_index(drop=True)
+    if p.empty:
+        raise ValueError("--plot: no player with any roll to plot")
+    n = len(p)
+    names = [str(x) for x in p["player"]]
+    fig = plt.figure(figsize=(12, max(4.2, 1.45 * n + 1.6)), layout="constrained")
+    grid = fig.add_gridspec(n, 3, width_ratios=[1.2, 1, 1])
+    fair = 1 / 6
+    for i, row in p.iterrows():
+        ax = fig.add_subplot(grid[i, 0])
+        faces = [int(row[f"die_{k}"]) for k in range(1, 7)]
+        total = sum(faces)
+        share = [f / total for f in faces]
+        half = 1.96 * math.sqrt(fair * (1 - fair) / total)
+        ax.axhspan(fair - half, fair + half, color="#c9d7ea", label="fair ±95%")
+        ax.axhline(fair, color="#2f5597", lw=1)
+        ax.bar(range(1, 7), share, color="#e07b39", width=0.6)
+        lo = min(min(share), fair - half)
+        hi = max(max(share), fair + half)
+        pad = (hi - lo) * 0.25 + 0.005
+        ax.set_ylim(max(0, lo - pad), hi + pad)
+        ax.set_xticks(range(1, 7))
+        ax.tick_params(labelsize=8)
+        ax.set_ylabel(names[i][:18], fontsize=9, rotation=0, ha="right", va="center")
+        pv = row["dice_p"]
+        ax.text(0.99, 0.95, f"{total} dice, χ² p = {pv:.3g}", transform=ax.transAxes, ha="right", va="top",
+                fontsize=7.5, color="#333")
+        if i == 0:
+            ax.set_title("die faces (share) vs fair 1/6 with 95% band", fontsize=10)
+        if i == n - 1:
+            ax.set_xlabel("face", fontsize=9)
+        else:
+            ax.set_xticklabels([])
+    y = list(range(n))[::-1]
+    ax = fig.add_subplot(grid[:, 1])
+    rate, low, high = p["doubles_rate"], p["doubles_low"], p["doubles_high"]
+    ax.errorbar(rate, y, xerr=[rate - low, high - rate], fmt="o", color="#e07b39", ecolor="#555", capsize=3)
+    ax.axvline(fair, color="#2f5597", lw=1, ls="--", label="fair 1/6")
+    ax.set_yticks(y, [f"{nm[:18]}\n{r} rolls" for nm, r in zip(names, p["rolls"])], fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_title("doubles rate, 95% Wilson interval", fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    ax = fig.add_subplot(grid[:, 2])
+    ppg = p["points_per_game"].fillna(0)
+    ax.barh(y, ppg, color=["#3a8f5c" if v >= 0 else "#c0392b" for v in ppg], height=0.55)
+    ax.axvline(0, color="#333", lw=0.8)
+    ax.set_yticks(y, [f"{nm[:18]}\n{g} games" for nm, g in zip(names, p["games"])], fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    for yy, v, pf, pa in zip(y, ppg, p["points_for"], p["points_against"]):
+        ax.annotate(f"{v:+.2f}  ({pf}-{pa})", (v, yy), xytext=(4 if v >= 0 else -4, 0),
+                    textcoords="offset points", ha="left" if v >= 0 else "right", va="center", fontsize=7.5)
+    lim = max(abs(ppg).max(), 0.1) * 1.6
+    ax.set_xlim(-lim, lim)
+    ax.set_title("net points per game (for - against)", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(title or f"nardy-analyze stats: {n} player(s)", fontsize=12)
+    from io import BytesIO
+
+    from .fsio import write_atomically
+
+    buf = BytesIO()
+    fig.savefig(buf, format=fmt, dpi=110)
+    plt.close(fig)
+    write_atomically(path, lambda fh: fh.write(buf.getvalue()), binary=True)
