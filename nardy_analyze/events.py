@@ -43,7 +43,8 @@ class GameEnd:
 
     game: int
     winner: int | None                # None: the record ends without a result
-    points: int | None                # points credited to the winner (as declared and accepted)
+    points: int | None                # points the variant's scoring credits the winner: as declared where
+                                      # the rules accept it, else what the rules give (docs/stats.md)
     how: str | None                   # "bearoff", "drop", "resign" (also a written result with no end)
     level: int | None                 # the result level of the final position (1 single, 2 gammon/mars,
                                       # 3 backgammon/koks); None when the game did not end by bearing off

@@ -151,8 +151,29 @@ class _GameReplay:
             level = None
             if r.how == "bearoff" and r.winner is not None:
                 level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
-            self.observer.game_end(GameEnd(self.g.number, r.winner, r.points, r.how, level, self.cube,
+            self.observer.game_end(GameEnd(self.g.number, r.winner, self.scored(), r.how, level, self.cube,
                                            (self.pos[0], self.pos[1])))
+
+    def scored(self) -> int | None:
+        """Points the variant's scoring credits the winner: the declared points where the rules accept them;
+        otherwise the stake of the game's end on the board, or for a resignation the largest stake the
+        position allowed that does not exceed the declared points (else the smallest), in match play at
+        most the points the winner needed."""
+        r = self.report
+        if r.winner is None or r.points is None:
+            return None
+        w = r.winner
+        if self.ended:
+            full = self.ended[2]
+            if self.credited(r.points, full, w):
+                return r.points
+        else:
+            stakes = sorted({self.stake(k) for k in range(1, self.rules.max_level(self.pos[w], self.pos[1 - w]) + 1)})
+            if any(self.credited(r.points, full, w) for full in stakes):
+                return r.points
+            full = max((x for x in stakes if x <= r.points), default=stakes[0])
+        # match play: never more than the winner needed to win the match
+        return min(full, self.need[w]) if self.need is not None and self.need[w] > 0 else full
 
     # -- rows for statistics (only with an observer) -----------------------------------------------------
     def observed(self, a: Action, nxt: Action | None) -> None:

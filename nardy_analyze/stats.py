@@ -333,14 +333,14 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
                 result, pts = None, 0
             else:
                 result = "win" if gr.winner == s else "loss"
-                pts = (gr.points or 0) if gr.winner == s else 0
+                pts = (end.points or 0) if gr.winner == s and end is not None else 0
             res.rows.append((
                 match.path, game.number, mid, v.name, date, length, names[s], names[1 - s], s,
                 score[s], score[1 - s], *(c[k] for k in _COUNTERS[:13]), c["cube_offered"], c["cube_taken"],
                 c["cube_dropped"], cube, result, kind, pts, illegal[(game.number, s)], c["primes"],
                 c["shutouts"], c["forced"], c["handover_steps"], c["longest_chain"]))
-        if gr.winner is not None and gr.points is not None:
-            score[gr.winner] += gr.points
+        if gr.winner is not None and end is not None and end.points is not None:
+            score[gr.winner] += end.points
     return res
 
 
@@ -700,7 +700,8 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
         half = 1.96 * math.sqrt(fair * (1 - fair) / total)
         ax.axhspan(fair - half, fair + half, color="#c9d7ea", label="fair ±95%")
         ax.axhline(fair, color="#2f5597", lw=1)
-        ax.bar(range(1, 7), share, color="#e07b39", width=0.6)
+        ax.vlines(range(1, 7), fair, share, color="#e07b39", lw=2)
+        ax.plot(range(1, 7), share, "o", color="#e07b39", ms=6)
         lo = min(min(share), fair - half)
         hi = max(max(share), fair + half)
         pad = (hi - lo) * 0.25 + 0.005
@@ -712,7 +713,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
         ax.text(0.99, 0.95, f"{total} dice, χ² p = {pv:.3g}", transform=ax.transAxes, ha="right", va="top",
                 fontsize=7.5, color="#333")
         if i == 0:
-            ax.set_title("die faces (share) vs fair 1/6 with 95% band", fontsize=10)
+            ax.set_title("share of each die face vs fair 1/6 (band: 95%)", fontsize=10)
         if i == n - 1:
             ax.set_xlabel("face", fontsize=9)
         else:
@@ -734,9 +735,9 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     ax.set_yticks(y, [f"{nm[:18]}\n{g} games" for nm, g in zip(names, p["games"])], fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
     for yy, v, pf, pa in zip(y, ppg, p["points_for"], p["points_against"]):
-        ax.annotate(f"{v:+.2f}  ({pf}-{pa})", (v, yy), xytext=(4 if v >= 0 else -4, 0),
-                    textcoords="offset points", ha="left" if v >= 0 else "right", va="center", fontsize=7.5)
-    lim = max(abs(ppg).max(), 0.1) * 1.6
+        ax.annotate(f"{v:+.2f}  ({pf} for, {pa} against)", (max(v, 0), yy), xytext=(4, 0),
+                    textcoords="offset points", ha="left", va="center", fontsize=7.5)
+    lim = max(abs(ppg).max(), 0.1) * 2.2
     ax.set_xlim(-lim, lim)
     ax.set_title("net points per game (for - against)", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
