@@ -137,7 +137,7 @@ def test_a_hand_checked_game(tmp_path):
  Game 1
  Alice : 0                  Bob : 0
   1) 31: 24/21 6/5           64: 8/4* 24/18
-  2) 52: bar/20 13/11        21: 13/11 6/5
+  2) 52: bar/20 13/11        21: 13/11 11/10
   3)  Doubles => 2            Drops
       Wins 1 point
 """
