@@ -132,7 +132,7 @@ def test_documented_columns_are_in_docs():
 
 
 def test_a_hand_checked_game(tmp_path):
-    text = """ 1 point match
+    text = """ 3 point match
 
  Game 1
  Alice : 0                  Bob : 0
