@@ -166,12 +166,13 @@ def test_names_are_normalised_and_aliased(tmp_path):
     files = [record(rec("Alice,1673", "bob"), tmp_path, "a.mat"), record(rec(" alice ", "Bob"), tmp_path, "b.mat"),
              record(rec("ALICE", "Robert"), tmp_path, "c.mat")]
     p = stats.players(files, jobs=1)
-    assert sorted(map(str, p["player"])) == ["Robert", "alice", "bob"] or \
-        sorted(map(str, p["player"])) == ["Alice", "Robert", "bob"] or sorted(map(str, p["player"])) == \
-        ["Alice", "Bob", "Robert"] or len(p) == 3
-    assert p["games"].tolist()[0] == 3
+    # one person under three spellings; ties keep the spelling seen first
+    assert list(map(str, p["player"])) == ["Alice", "bob", "Robert"]
+    assert p["games"].tolist() == [3, 2, 1]
     p = stats.players(files, aliases=["Robert=Bob"], jobs=1)
-    assert len(p) == 2 and sorted(p["games"]) == [3, 3]
+    assert list(map(str, p["player"])) == ["Alice", "bob"] and p["games"].tolist() == [3, 3]
+    p = stats.players(files, aliases=["alice = Alice Smith", "ROBERT=Bobby"], jobs=1)
+    assert sorted(map(str, p["player"])) == ["Alice Smith", "Bobby", "bob"]
     with pytest.raises(ValueError):
         stats.parse_aliases(["nobody"])
 
@@ -308,8 +309,7 @@ def test_bad_files_are_reported_and_the_others_counted(tmp_path):
     r = cli(str(bad), str(good), "-f", "csv")
     assert r.exit_code == 1 and "bad.mat:1:1: parse-error" in r.output
     assert "Traceback" not in r.output
-    back = pd.read_csv(io.StringIO(r.stdout.split("\n", 1)[1] if not r.stdout.startswith("player") else r.stdout)) \
-        if False else None
+    assert "gnubg" in r.stdout and "root" in r.stdout      # the readable file is still counted
     r = cli(str(tmp_path / "missing.mat"), str(good), "-f", "csv")
     assert r.exit_code == 2 and "missing.mat: no such file or folder" in r.output
     assert "gnubg" in r.stdout and "root" in r.stdout
