@@ -17,6 +17,7 @@ import math
 import os
 import re
 from collections import Counter
+from operator import mul
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -175,26 +176,56 @@ def parse_aliases(items: Iterable[str]) -> dict[str, str]:
 
 
 # ----------------------------------------------------------------------------------------- replay → rows
+_WEIGHTS = tuple(range(1, 26))          # a checker on point p is p pips from off; on the bar 25
+
+
 def _pips(side: Side) -> int:
-    return sum(i * c for i, c in enumerate(side[:24], start=1)) + 25 * side[24]
+    return sum(map(mul, _WEIGHTS, side))
 
 
 def _off(side: Side) -> int:
     return 15 - sum(side)
 
 
-def _prime(rules, me: Side, opp: Side) -> bool:
-    """``me`` holds six adjacent points closed to ``opp`` with an ``opp`` checker behind them."""
+def _blocks(rules, me: Side, opp: Side) -> tuple[bool, bool]:
+    """(prime, shutout) of ``me`` against ``opp``: six adjacent points closed to ``opp`` with an ``opp``
+    checker behind them; all six of ``me``'s home points closed while an ``opp`` checker is on the bar."""
+    closed = [rules.closed(me, q) for q in range(1, 25)]     # in the opponent's numbering: it moves 24 -> 1
+    prime = False
     run = 0
-    for q in range(1, 25):                          # the opponent's numbering: it moves from 24 down to 1
-        run = run + 1 if rules.closed(me, q) else 0
-        if run >= 6 and any(opp[q:25]):             # a checker on q+1..24 or the bar must still pass
-            return True
-    return False
+    for q in range(1, 25):
+        run = run + 1 if closed[q - 1] else 0
+        if run >= 6 and any(opp[q:25]):                    # a checker on q+1..24 or the bar must pass
+            prime = True
+            break
+    shutout = bool(getattr(rules, "has_bar", True) and opp[24]) and all(closed[18:24])
+    return prime, shutout
 
 
-def _shutout(rules, me: Side, opp: Side) -> bool:
-    return bool(getattr(rules, "has_bar", True) and opp[24]) and all(rules.closed(me, q) for q in range(19, 25))
+def _forced(rules, me: Side, opp: Side, d1: int, d2: int, turn) -> bool:
+    """At most one legal play.  Two different positions reached with every number of the roll settle it
+    cheaply (no play can use more numbers); otherwise the engine lists the plays."""
+    seen: set[Pos] = set()
+    visited: set = set()
+
+    def two(m: Side, o: Side, t, dice: tuple[int, ...]) -> bool:
+        if not dice:
+            seen.add((m, o))
+            return len(seen) >= 2
+        key = (m, o, t, len(dice))
+        if key in visited:
+            return False
+        visited.add(key)
+        for src, dst in rules.single_steps(m, o, dice[0], t):
+            m2, o2, _ = rules.apply(m, o, src, dst)
+            if two(m2, o2, rules.after_step(t, m, src, dst), dice[1:]):
+                return True
+        return False
+
+    for order in ([(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]):
+        if two(me, opp, turn, order):
+            return False
+    return len(generate(rules, me, opp, d1, d2, turn).plays) <= 1
 
 
 class _Tally:
@@ -231,8 +262,7 @@ class _Tally:
             me[f"die_{d2}"] += 1
             first = (t.game, t.side) not in self.rolled
             self.rolled.add((t.game, t.side))
-            turn = self.rules.start_turn(m0, o0, first)
-            if len(generate(self.rules, m0, o0, d1, d2, turn).plays) <= 1:
+            if _forced(self.rules, m0, o0, d1, d2, self.rules.start_turn(m0, o0, first)):
                 me["forced"] += 1
         hits = max(o1[24] - o0[24], 0)
         me["hits"] += hits
@@ -240,10 +270,11 @@ class _Tally:
         me["pips"] += max(_pips(m0) - _pips(m1), 0)
         me["borne_off"] += max(_off(m1) - _off(m0), 0)
         if m0 != m1:
-            if _prime(self.rules, m1, o1) and not _prime(self.rules, m0, o0):
-                me["primes"] += 1
-            if _shutout(self.rules, m1, o1) and not _shutout(self.rules, m0, o0):
-                me["shutouts"] += 1
+            p1, s1 = _blocks(self.rules, m1, o1)
+            if p1 or s1:
+                p0, s0 = _blocks(self.rules, m0, o0)
+                me["primes"] += p1 and not p0
+                me["shutouts"] += s1 and not s0
         a = t.action
         if a is not None and a.segments:
             chain = 1
