@@ -452,7 +452,11 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     else:
         for i, item in enumerate(work, start=1):
             collect(item[0], _file(item), i)
-    out.games = _game_frame(rows, parse_aliases(aliases) if isinstance(aliases, (list, tuple)) else aliases)
+    if isinstance(aliases, dict):
+        aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
+    elif aliases is not None:
+        aliases = parse_aliases(aliases)
+    out.games = _game_frame(rows, aliases)
     return out
 
 

@@ -173,6 +173,8 @@ def test_names_are_normalised_and_aliased(tmp_path):
     assert list(map(str, p["player"])) == ["Alice", "bob"] and p["games"].tolist() == [3, 3]
     p = stats.players(files, aliases=["alice = Alice Smith", "ROBERT=Bobby"], jobs=1)
     assert sorted(map(str, p["player"])) == ["Alice Smith", "Bobby", "bob"]
+    p = stats.players(files, aliases={"ALICE,1500": "A. Smith"}, jobs=1)
+    assert "A. Smith" in set(map(str, p["player"])) and p["games"].tolist()[0] == 3
     with pytest.raises(ValueError):
         stats.parse_aliases(["nobody"])
 
