@@ -535,6 +535,21 @@ def dice_test(faces: Sequence[int]) -> tuple[float, float]:
     return float(r.statistic), float(r.pvalue)
 
 
+def _dice_tests(faces):
+    """Chi-square statistics and p-values of many rows of face counts at once (scipy.stats.chisquare)."""
+    import numpy as np
+    from scipy.stats import chisquare
+
+    total = faces.sum(axis=1)
+    stat = np.full(len(faces), np.nan)
+    pval = np.full(len(faces), np.nan)
+    ok = total > 0
+    if ok.any():
+        r = chisquare(faces[ok], axis=1)
+        stat[ok], pval[ok] = r.statistic, r.pvalue
+    return stat, pval
+
+
 def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
     """One row per player over all the games (columns: :data:`PLAYER_COLUMNS`), sorted by games played.
 
@@ -574,9 +589,7 @@ def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
     bands = [_wilson(k, n) for k, n in zip(p["doubles"], p["rolls"])]
     p["doubles_low"] = [b[0] for b in bands]
     p["doubles_high"] = [b[1] for b in bands]
-    tests = [dice_test(row) for row in p[[f"die_{i}" for i in range(1, 7)]].itertuples(index=False)]
-    p["dice_chi2"] = [t[0] for t in tests]
-    p["dice_p"] = [t[1] for t in tests]
+    p["dice_chi2"], p["dice_p"] = _dice_tests(p[[f"die_{i}" for i in range(1, 7)]].to_numpy(dtype=float))
     p["hits_per_game"] = p["hits"] / p["games"]
     p["pips_per_roll"] = p["pips"] / p["rolls"].where(p["rolls"] > 0)
     p["illegal_per_100"] = 100 * p["illegal"] / p["turns"].where(p["turns"] > 0)
@@ -593,25 +606,32 @@ def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
     g = _source(source, options)
     if g.empty:
         return _typed(pd.DataFrame({c: [] for c in MATCH_COLUMNS}), MATCH_COLUMNS, {})
-    out = []
-    for (path, mid), m in g.groupby(["path", "match"], observed=True, sort=False):
-        first = m[m["side"] == 0]
-        second = m[m["side"] == 1]
-        last1, last2 = first.iloc[-1], second.iloc[-1]
-        s1 = int(last1["score"] + last1["points"])
-        s2 = int(last2["score"] + last2["points"])
-        length = int(last1["length"])
-        name1, name2 = str(first["player"].iloc[0]), str(second["player"].iloc[0])
-        if length > 0:
-            complete = max(s1, s2) >= length
-            winner = (name1 if s1 > s2 else name2) if complete else None
-        else:
-            complete = pd.notna(last1["result"])
-            winner = name1 if s1 > s2 else name2 if s2 > s1 else None
-        out.append((path, mid, last1["variant"], first["date"].iloc[0], name1, name2, length, len(first), s1, s2,
-                    winner, complete, int(m["illegal"].sum())))
-    df = pd.DataFrame.from_records(out, columns=list(MATCH_COLUMNS))
-    return _typed(df, MATCH_COLUMNS, {})
+    keys = ["path", "match"]
+
+    def side(s: int) -> pd.DataFrame:
+        rows = g[g["side"] == s].groupby(keys, observed=True, sort=False)
+        return pd.DataFrame({
+            "variant": rows["variant"].last(), "date": rows["date"].first(), "player": rows["player"].first(),
+            "length": rows["length"].last(), "games": rows.size(),
+            "final": rows["score"].last() + rows["points"].last(), "finished": rows["result"].last().notna()})
+
+    first, second = side(0), side(1)
+    illegal = g.groupby(keys, observed=True, sort=False)["illegal"].sum()
+    m = first.join(second, rsuffix="_2", how="left")
+    s1, s2 = m["final"].to_numpy(), m["final_2"].fillna(0).to_numpy()
+    length = m["length"].to_numpy()
+    match_play = length > 0
+    complete = (match_play & (pd.Series(s1).combine(pd.Series(s2), max).to_numpy() >= length)) | \
+        (~match_play & m["finished"].to_numpy(dtype=bool))
+    name1, name2 = m["player"].astype(str).to_numpy(), m["player_2"].astype(str).to_numpy()
+    winner = [a if x > y else b if y > x else None for a, b, x, y in zip(name1, name2, s1, s2)]
+    winner = [w if (c or not mp) else None for w, c, mp in zip(winner, complete, match_play)]
+    out = pd.DataFrame({
+        "path": m.index.get_level_values(0).astype(str), "match": m.index.get_level_values(1).astype(str),
+        "variant": m["variant"].astype(str).to_numpy(), "date": m["date"].to_numpy(), "player1": name1,
+        "player2": name2, "length": length, "games": m["games"].to_numpy(), "score1": s1, "score2": s2,
+        "winner": winner, "complete": complete, "illegal": illegal.reindex(m.index).to_numpy()})
+    return _typed(out, MATCH_COLUMNS, {})
 
 
 def frame(by: str, source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
