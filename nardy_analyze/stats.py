@@ -269,6 +269,9 @@ class _Tally:
         other["hit"] += hits
         me["pips"] += max(_pips(m0) - _pips(m1), 0)
         me["borne_off"] += max(_off(m1) - _off(m0), 0)
+        if o1 != o0 and not hits:       # the opponent moved in this turn: a Gul bara handover
+            other["pips"] += max(_pips(o0) - _pips(o1), 0)
+            other["borne_off"] += max(_off(o1) - _off(o0), 0)
         if m0 != m1:
             p1, s1 = _blocks(self.rules, m1, o1)
             if p1 or s1:
