@@ -210,9 +210,7 @@ def stats(
                 sys.stdout.buffer.flush()
             else:
                 tty = sys.stdout.isatty()
-                width = os.get_terminal_size().columns if tty else None
-                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")),
-                               width)
+                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")))
         else:
             write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:

@@ -646,9 +646,9 @@ def frame(by: str, source: pd.DataFrame | Iterable[str] | str, **options: Any) -
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
 # The columns a terminal table shows (machine formats and markdown carry every column).
 TABLE_COLUMNS: dict[str, list[str]] = {
-    "player": ["player", "games", "wins", "losses", "win_rate", "points_for", "points_against", "gammons_won",
-               "gammons_lost", "backgammons_won", "backgammons_lost", "doubles_rate", "dice_p", "hits_per_game",
-               "pips_per_roll", "cube_offered", "cube_taken", "cube_dropped", "illegal_per_100"],
+    "player": ["player", "games", "wins", "win_rate", "points_for", "points_against", "doubles_rate", "dice_p",
+               "hits_per_game", "pips_per_roll", "gammons_won", "gammons_lost", "backgammons_won",
+               "backgammons_lost", "cube_offered", "cube_taken", "cube_dropped", "illegal_per_100"],
     "game": ["path", "game", "player", "opponent", "rolls", "doubles", "hits", "hit", "pips", "borne_off",
              "max_cube", "result", "kind", "points", "illegal"],
     "match": ["match", "date", "player1", "player2", "length", "games", "score1", "score2", "winner", "illegal"],
@@ -694,18 +694,34 @@ def write_markdown(df: pd.DataFrame, fh) -> None:
 
 
 def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None) -> None:
+    """The main columns of ``df`` (TABLE_COLUMNS[by]) aligned by rich; colour only when asked.  On a
+    terminal the columns that do not fit its width are left out, with a note saying how to see them."""
     from rich.console import Console
     from rich.table import Table
 
+    tty = getattr(fh, "isatty", lambda: False)()
+    console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
+                      width=width or (None if tty else 1000))
     cols = [c for c in TABLE_COLUMNS[by] if c in df.columns]
-    t = Table(box=None if not color else None, show_edge=False, pad_edge=False, header_style="bold")
+    cells = {c: [cell(v) for v in df[c]] for c in cols}
+    shown, used = [], 0
     for c in cols:
+        w = max([len(c), *map(len, cells[c])]) + 2
+        if shown and used + w > console.width:
+            break
+        shown.append(c)
+        used += w
+    t = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    for c in shown:
         numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
-        t.add_column(c, justify="right" if numeric else "left", overflow="fold")
-    for row in df[cols].itertuples(index=False):
-        t.add_row(*(cell(v) for v in row))
-    Console(file=fh, force_terminal=color, no_color=not color, width=width or 250,
-            highlight=False).print(t)
+        t.add_column(c, justify="right" if numeric else "left", no_wrap=numeric)
+    for row in zip(*(cells[c] for c in shown)):
+        t.add_row(*row)
+    console.print(t)
+    if len(shown) < len(cols):
+        console.print(f"({len(cols) - len(shown)} more column(s) do not fit this terminal: "
+                      f"{', '.join(cols[len(shown):])}; --format csv or markdown shows every column)",
+                      style="dim")
 
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
