@@ -620,7 +620,7 @@ def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
 
     first, second = side(0), side(1)
     illegal = g.groupby(keys, observed=True, sort=False)["illegal"].sum()
-    m = first.join(second, rsuffix="_2", how="left")
+    m = first.merge(second, left_index=True, right_index=True, how="left", suffixes=("", "_2"))
     s1, s2 = m["final"].to_numpy(), m["final_2"].fillna(0).to_numpy()
     length = m["length"].to_numpy()
     match_play = length > 0
