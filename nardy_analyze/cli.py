@@ -165,6 +165,8 @@ def stats(
 ) -> None:
     """Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.
 
+    Columns, dtypes and how resignations, drops and illegal plays count: docs/stats.md.
+
     Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
     counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
     """
