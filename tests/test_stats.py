@@ -91,9 +91,11 @@ def test_resync_rows_follow_the_position_the_replay_goes_on_from():
 
 
 @needs_corpus
-def test_no_side_bears_off_more_than_fifteen_anywhere_in_the_mutants():
-    g = stats.games([str(MUTANTS)])
-    assert len(g) > 1000
+def test_no_side_bears_off_more_than_fifteen_in_the_bear_off_mutants():
+    files = sorted(str(f) for f in MUTANTS.glob("bear-off-*.mat"))
+    assert len(files) >= 5
+    g = stats.games(files)
+    assert len(g) > 50
     assert (g["borne_off"] <= 15).all() and (g["hits"] >= 0).all() and (g["pips"] >= 0).all()
     assert g.loc[g["result"] == "win", "borne_off"].ge(0).all()
 
@@ -234,10 +236,14 @@ def test_final_score_is_last_score_line_plus_last_result(fixture_games):
 
 
 @needs_corpus
-def test_final_scores_on_the_selfplay_corpus():
-    g = stats.games([str(CORPUS / "gnubg-selfplay")])
+def test_final_scores_on_real_archives():
+    """Site records (Backgammon Studio, one player's archive in the bglab corpus) and gnubg self-play."""
+    files = sorted((CORPUS / "bglab" / "data-raw" / "Llabba").rglob("*.txt"))[:30]
+    files += sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))[:30]
+    g = stats.games([str(f) for f in files])
     check_final_scores(g)
-    assert stats.players(g)["points_for"].sum() == stats.players(g)["points_against"].sum()
+    p = stats.players(g)
+    assert p["points_for"].sum() == p["points_against"].sum()
 
 
 # --------------------------------------------------------------------------------------- command line
@@ -359,13 +365,17 @@ def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch):
 
 
 @needs_corpus
-def test_bglab_players_are_named_with_their_records(tmp_path):
+def test_an_archive_of_the_bglab_corpus_names_its_players(tmp_path):
+    """One player's folder of the bglab archive (79 Backgammon Studio matches): the owner first, with a
+    record; the whole archive is timed in bench/bench_stats.py."""
     out = tmp_path / "p.csv"
-    r = cli(str(CORPUS / "bglab"), "--by", "player", "-f", "csv", "-o", str(out))
-    assert r.exit_code in (0, 1), r.output
+    r = cli(str(CORPUS / "bglab" / "data-raw" / "Llabba"), "--by", "player", "-f", "csv", "-o", str(out))
+    assert r.exit_code == 0, r.output
     p = pd.read_csv(out)
     top = p.iloc[0]
-    assert top["player"] == "lasse" and top["games"] > 4000
-    assert p["games"].sum() == 2 * p["finished"].sum() / 2 + (p["games"] - p["finished"]).sum()
+    assert top["player"] == "Llabba" and top["games"] > 500 and top["wins"] > 0
+    # the owner's opponents, plus one match of two other players kept in the folder
+    assert p["games"].iloc[1:].sum() == top["games"] + 2 * 8
     assert p["points_for"].sum() == p["points_against"].sum()
     assert (p["wins"] + p["losses"] == p["finished"]).all()
+    assert (p["finished"] <= p["games"]).all()
