@@ -7,13 +7,14 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import UnknownVariant, Variant, get_variant, parse_option
+from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
 from .notation import mat
 from .record import Loc, Match, Problem
-from .replay import Finding, MatchReport, replay
+from .replay import WARNING, Finding, MatchReport, replay
 from .report import RunResult
 
 RECORD_SUFFIXES = (".mat", ".txt")
@@ -70,39 +71,132 @@ def parse_record(data: bytes, path: str) -> Match:
     return mat.read(text, path)
 
 
-def options_from_tags(match: Match, base: dict[str, Any]) -> dict[str, Any]:
-    """Rule options: the record's header tags where present, otherwise the caller's options."""
+def _norm(key: str) -> str:
+    return key.casefold().replace(" ", "").replace("_", "").replace("-", "")
+
+
+_TIME = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?"
+                   r"(?:\s*(?:/|per)\s*move)?$", re.I)
+
+
+def parse_time_control(value: str) -> float | None | str:
+    """Seconds per move from a ``TimeControl`` tag: ``120``, ``120s``, ``2m``, ``2:00``, ``120/move``;
+    ``-``/``none``/empty: no limit (None).  Anything else: the text ``"?"`` (not understood)."""
+    v = value.strip()
+    if v.lower() in ("", "-", "none", "no", "off", "unlimited"):
+        return None
+    m = re.fullmatch(r"(\d+):([0-5]\d)(?:\s*(?:/|per)\s*move)?", v, re.I)
+    if m:
+        return int(m.group(1)) * 60 + int(m.group(2))
+    m = _TIME.match(v)
+    if m:
+        n = float(m.group(1))
+        if (m.group(2) or "s").lower().startswith("m"):
+            n *= 60
+        return int(n) if n == int(n) else n
+    return "?"
+
+
+def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backgammon"
+                      ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Rule options: the record's header tags where present, otherwise the caller's options.
+
+    A tag names an option when its name, without case, spaces, ``_`` or ``-``, is the option's
+    (``Crawford``, ``Jacoby``, ``CubeLimit``, ``Koks``, ``HeadException``, ``ChainFromTurn``...);
+    ``Scoring`` and ``TimeControl`` (seconds per move) too.  Only options of ``variant`` are read.
+    Returns (options, problems): a tag of one of the variant's options whose value cannot be read is
+    a problem (tag name, message) and the option keeps its other value.
+    """
     opts = dict(base)
-    craw = (match.tag("Crawford") or "").strip().lower()
-    if craw in _ON:
-        opts["crawford"] = True
-    elif craw in _OFF:
-        opts["crawford"] = False
-    jac = (match.tag("Jacoby") or "").strip().lower()
-    if jac in _ON:
-        opts["jacoby"] = True
-    elif jac in _OFF:
-        opts["jacoby"] = False
-    lim = (match.tag("CubeLimit") or "").strip()
-    if lim.isdigit():
-        opts["cube_limit"] = int(lim)
-    return opts
+    problems: list[tuple[str, str]] = []
+    known = {_norm(k): k for k in OPTIONS.get(variant, {})}
+    for tag, value in match.tags.items():
+        n = _norm(tag)
+        if n == "timecontrol" and "time_limit" in OPTIONS.get(variant, {}):
+            t = parse_time_control(value)
+            if t == "?":
+                problems.append((tag, f"TimeControl {value!r} is not understood (seconds per move, e.g. "
+                                      f"\"120\" or \"2:00\"): no time limit is checked"))
+            else:
+                opts["time_limit"] = t
+            continue
+        key = known.get(n)
+        if key is None or key == "time_limit":
+            continue
+        try:
+            opts[key] = parse_option(variant, key, value)
+        except ValueError as e:
+            if key in ("crawford", "jacoby") and value.strip().lower() not in _ON | _OFF:
+                continue       # .mat headers: an unreadable Crawford/Jacoby value has always been ignored
+            problems.append((tag, str(e)))
+    return opts, problems
+
+
+def variant_name(match: Match, default: str) -> tuple[str, str | None]:
+    """The variant a record names (own notation ``Variant``, .mat ``Variation``), or ``default``; and the
+    tag that named it."""
+    for tag in ("Variant", "Variation"):
+        value = match.tag(tag)
+        if value and value.strip():
+            return value, tag
+    return default, None
+
+
+def options_for(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The caller's options (``--rule``) as they apply to ``variant``: unscoped keys and keys scoped to
+    this variant (``long:koks``).  Returns (options, problems): an unscoped key the variant does not
+    have is a problem (a message), since the record would not be judged as asked."""
+    out: dict[str, Any] = {}
+    problems: list[str] = []
+    spec = OPTIONS.get(variant, {})
+    for key, value in options.items():
+        scope, sep, name = key.rpartition(":")
+        if sep:
+            if scope == variant:
+                out[name] = value
+            continue
+        if key not in spec:
+            problems.append(f"--rule {key}: the variant {variant} has no option {key!r} (its options: "
+                            f"{', '.join(sorted(spec))}); the record is validated without it")
+            continue
+        out.setdefault(key, value)
+    return out, problems
 
 
 def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
-    name = match.tag("Variation") or default
-    return get_variant(name, options_from_tags(match, options))
+    name, _ = variant_name(match, default)
+    v = get_variant(name)
+    opts, _ = options_for(v.name, options)
+    opts, _ = options_from_tags(match, opts, v.name)
+    return get_variant(v.name, opts)
 
 
 def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> MatchReport:
+    """Replay one record under the variant it names (``Variant`` / ``Variation`` tag, else ``variant``) with
+    the options its tags set, else ``options`` (``--rule``)."""
+    name, tag = variant_name(match, variant)
     try:
-        v = variant_for(match, variant, options or {})
+        v0 = get_variant(name)
     except UnknownVariant as e:
-        rep = MatchReport(match.path, match.notation, str(match.tag("Variation") or variant))
-        loc = match.tag_locs.get(next((k for k in match.tags if k.lower() == "variation"), ""), Loc(1, 1))
+        rep = MatchReport(match.path, match.notation, str(name))
+        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
+        loc = match.tag_locs.get(key, Loc(1, 1))
         rep.findings.append(Finding("parse-error", str(e), match.path, loc.line, loc.column))
         return rep
-    return replay(match, v)
+    opts, arg_problems = options_for(v0.name, options or {})
+    opts, tag_problems = options_from_tags(match, opts, v0.name)
+    try:
+        v = get_variant(v0.name, opts)
+    except UnknownVariant as e:      # option values the rules object refuses
+        rep = MatchReport(match.path, match.notation, v0.name)
+        rep.findings.append(Finding("parse-error", str(e), match.path, 1, 1))
+        return rep
+    rep = replay(match, v)
+    rep.arg_errors.extend(arg_problems)
+    for tag_name, msg in tag_problems:
+        loc = match.tag_locs.get(tag_name, Loc(1, 1))
+        rep.findings.insert(0, Finding("parse-error", msg, match.path, loc.line, loc.column, WARNING))
+    return rep
 
 
 def _validate_file(path: str, explicit: bool, variant: str, options: dict[str, Any] | None,
@@ -172,11 +266,22 @@ def _collect(run: RunResult, path: str, result: tuple[str, Any]) -> None:
         run.skipped.append(path)
 
 
-def parse_rule_options(variant: str, items: list[str]) -> dict[str, Any]:
+def parse_rule_options(variant: str | None, items: list[str]) -> dict[str, Any]:
+    """``--rule`` items to options.  ``KEY=VALUE`` applies to every record whose variant has the option
+    (``variant`` None: the key must be an option of some variant; the variant is chosen per record);
+    ``VARIANT:KEY=VALUE`` only to records of that variant.  ValueError on an unknown key or bad value."""
     opts: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
             raise ValueError(f"--rule takes KEY=VALUE, not {item!r}")
-        opts[key.strip()] = parse_option(variant, key.strip(), value)
+        key = key.strip()
+        scope, colon, name = key.rpartition(":")
+        if colon:
+            v = get_variant(scope).name          # UnknownVariant (a ValueError) for a bad scope
+            opts[f"{v}:{name.strip()}"] = parse_option(v, name.strip(), value)
+        else:
+            if variant is None and key not in all_option_names():
+                raise ValueError(f"unknown rule option {key!r}; known: {', '.join(all_option_names())}")
+            opts[key] = parse_option(variant if variant and key in OPTIONS.get(variant, {}) else None, key, value)
     return opts

@@ -1,9 +1,9 @@
 """Text diagrams of a position, for ``--explain``."""
 from __future__ import annotations
 
-from .engine import borne_off
-from .engine.posid import position_id
+from .engine import borne_off, get_variant
 from .engine.core import Pos
+from .engine.posid import position_id
 
 
 def _cell(me: int, opp: int) -> str:
@@ -14,8 +14,15 @@ def _cell(me: int, opp: int) -> str:
     return " ."
 
 
-def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to play") -> list[str]:
-    """The board from the first side's view: its checkers X, the other side's O, points in X's numbering."""
+def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to play",
+            variant: str = "backgammon") -> list[str]:
+    """The board from the first side's view: its checkers X, the other side's O, points in X's numbering.
+
+    Each point shows the opponent's checkers standing there whatever the variant's geometry (the rules
+    object's ``opp_point``: 25 - p in backgammon, ((p + 11) mod 24) + 1 in long nardy and Gul bara, where
+    both sides move the same way round the board).  The GNU Backgammon Position ID only for backgammon.
+    """
+    rules = get_variant(variant).rules
     me, opp = pos
     top = range(13, 25)
     bottom = range(12, 0, -1)
@@ -24,15 +31,18 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
         nums, cells = [], []
         for i, p in enumerate(points):
             sep = "  |" if i == 6 else ""
-            nums.append(f"{sep}{p:>3}")
-            cells.append(f"{sep}{_cell(me[p - 1], opp[24 - p]):>3}")
+            nums.append(f"{sep}{p:>4}")
+            cells.append(f"{sep}{_cell(me[p - 1], opp[rules.opp_point(p) - 1]):>4}")
         return "".join(nums), "".join(cells)
 
     n1, c1 = row(top)
     n2, c2 = row(bottom)
-    return [
-        f"X = {mover} ({role}, own numbering), O = {opponent}",
-        n1, c1, c2, n2,
-        f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}   "
-        f"gnubg position ID (X on roll): {position_id(me, opp)}",
-    ]
+    if getattr(rules, "position_id", False):
+        head = f"X = {mover} ({role}, own numbering), O = {opponent}"
+        tail = (f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}   "
+                f"gnubg position ID (X on roll): {position_id(me, opp)}")
+    else:
+        head = (f"X = {mover} ({role}, own numbering), O = {opponent}; both move 24 -> 1 in their own "
+                f"numbering, so O runs the same way round (O's head, its 24, is X's {rules.opp_point(24)})")
+        tail = f"off: X{borne_off(me)} O{borne_off(opp)}"
+    return [head, n1, c1, c2, n2, tail]

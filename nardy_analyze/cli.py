@@ -55,10 +55,14 @@ def validate(
     format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
-    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
-    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+    variant: str = typer.Option("backgammon", "--variant",
+                                help="Variant when the record does not name one (Variant / Variation tag): "
+                                     "backgammon, long, gulbara."),
+    rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
                                    help="Rule option when the record's header does not set it "
-                                        "(e.g. crawford=off, jacoby=on, cube_limit=64). Repeatable."),
+                                        "(e.g. crawford=off, jacoby=on, cube_limit=64, koks=on, "
+                                        "gulbara:chain_from_turn=4). A KEY the record's variant does not have "
+                                        "is an error (exit 2); VARIANT: limits it to that variant. Repeatable."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the report to this file (written whole or not at all)."),
     color: Optional[bool] = typer.Option(None, "--color/--no-color",
@@ -78,8 +82,8 @@ def validate(
     2 when the arguments are wrong or no input could be read.
     """
     try:
-        get_variant(variant)
-        options = parse_rule_options(get_variant(variant).name, rule)
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))
     chosen = _rule_ids(select, "--select") if select else None
@@ -96,6 +100,8 @@ def validate(
         run.keep_rules(chosen, ignored)
     for path, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
+    for path, why in run.arg_errors:
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
 
     def render(fh, tty: bool = False) -> None:
         if format == Format.json:
@@ -116,7 +122,7 @@ def validate(
         except OutputError as e:
             _fail(str(e))
 
-    if run.unreadable:
+    if run.unreadable or run.arg_errors:
         raise typer.Exit(2)
     if not run.reports:
         _fail("no game records found in " + ", ".join(paths))
@@ -235,13 +241,15 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule ids that findings name, with what each means."""
-    from .rules import CHECKED, RULES
+    from .rules import CHECKED, RULES, VARIANTS
 
     width = max(map(len, RULES))
     for rid, text in RULES.items():
         mark = " " if rid in CHECKED else "*"
-        typer.echo(f"{rid:<{width}} {mark} {text}")
-    typer.echo("\n* planned: checked once long nardy, Gul bara and clock times are supported")
+        where = f" [{VARIANTS[rid]}]" if rid in VARIANTS else ""
+        typer.echo(f"{rid:<{width}} {mark} {text}{where}")
+    if any(r not in CHECKED for r in RULES):
+        typer.echo("\n* planned: not checked yet")
 
 
 def run() -> None:

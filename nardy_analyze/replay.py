@@ -11,15 +11,15 @@ from typing import Any
 
 from .engine import Variant, borne_off, fmt_steps
 from .engine.core import Pos
-from .engine.judge import _physical, judge
+from .engine.judge import _physical
 from .events import GameEnd, Observer, TurnRow
 from .record import Action, Game, Kind, Loc, Match
+from .turns import PLAY_RULES, PartOutcome, walk_turn, written_parts
 
 ERROR = "error"
 WARNING = "warning"
 # Rules about checker plays: after one of these the replay follows the record, not the rules.
-POSITION_RULES = frozenset({"dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early",
-                            "bear-off-inexact", "max-dice", "larger-die"})
+POSITION_RULES = PLAY_RULES
 
 
 @dataclass(slots=True)
@@ -36,7 +36,7 @@ class Finding:
     side: int | None = None
     # for --explain: the position before the action (mover first) and the legal alternatives
     position: Pos | None = None
-    dice: tuple[int, int] | None = None
+    dice: tuple[int, ...] | None = None    # the roll (two dice), or the numbers of a chain/handover part
     alternatives: list[str] = field(default_factory=list)
     board_title: str = ""             # what the position is, for --explain (default: before the play)
     board_side: int | None = None     # whose view the position is drawn from (default: the player's)
@@ -56,7 +56,7 @@ class GameReport:
     turns: int = 0
     winner: int | None = None
     points: int | None = None
-    how: str | None = None            # bearoff, drop, resign
+    how: str | None = None            # bearoff, drop, resign, timeout
 
 
 @dataclass(slots=True)
@@ -66,6 +66,8 @@ class MatchReport:
     variant: str
     games: list[GameReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # --rule options that do not apply to the variant this record was judged under (exit code 2)
+    arg_errors: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -84,13 +86,14 @@ class _GameReplay:
     """State of one game under replay."""
 
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool, money: bool,
-                 need: tuple[int, int] | None = None, observer: Observer | None = None):
+                 need: tuple[int, int] | None = None, start: Pos | None = None,
+                 observer: Observer | None = None):
         self.rep, self.v, self.g = rep, variant, game
         self.observer = observer
         self.turn_no = 0
         self.offer: list | None = None       # [doubler, line, answer, errors] of the turn being opened
         self.rules = variant.rules
-        a, b = self.rules.initial()
+        a, b = start or self.rules.initial()
         self.pos = [a, b]
         self.cube, self.owner = 1, None
         self.pending: Action | None = None   # an unanswered double
@@ -108,6 +111,8 @@ class _GameReplay:
         self.declared: tuple[int, int, Action] | None = None  # (winner side, points, cell)
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
+        self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
+        self.timed_out: int | None = None    # the side whose time ran out
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -115,16 +120,19 @@ class _GameReplay:
         return n or f"player {side + 1}"
 
     def find(self, rule: str, msg: str, a: Action | None = None, loc: Loc | None = None,
-             severity: str = ERROR, **extra) -> None:
+             severity: str = ERROR, side: int | None = None, **extra) -> None:
+        """Report a finding at ``a`` (or ``loc``); ``side`` names another player than the action's (the
+        opponent's part of a turn: a handover)."""
         loc = loc or (a.loc if a else self.g.loc)
         if severity == ERROR and rule in POSITION_RULES:
             if self.first_error is not None and self.first_error < loc.line:
                 msg += f" (the position may be off since the illegal play at line {self.first_error})"
             elif self.first_error is None:
                 self.first_error = loc.line
+        who = side if side is not None else (a.player if a else None)
         self.rep.findings.append(Finding(
             rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
-            a.move if a else None, self.name(a.player) if a else None, a.player if a else None, **extra))
+            a.move if a else None, self.name(who) if who is not None else None, who, **extra))
 
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
@@ -136,6 +144,7 @@ class _GameReplay:
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
                           f"({self.ended[0]})", a)
                 break
+            self.check_clock(a, nxt)
             if self.observer is None:
                 getattr(self, "on_" + a.kind.value)(a, nxt)
             else:
@@ -221,8 +230,9 @@ class _GameReplay:
         if dice is None or not all(1 <= d <= 6 for d in dice):
             self.find("dice-mismatch", f"roll {a.dice_text!r} is not two dice 1-6", a, loc=a.dice_loc)
             # go on from the play as written, where physically possible, as after any illegal play
-            (self.pos[p], self.pos[1 - p]), _ = _physical(self.rules, self.pos[p], self.pos[1 - p],
-                                                          [(s.src, s.dst) for s in a.steps])
+            for part in written_parts(a):
+                s = part.player
+                (self.pos[s], self.pos[1 - s]), _ = _physical(self.rules, self.pos[s], self.pos[1 - s], part.steps)
             return
         self.rolls += 1
         self.report.turns += 1
@@ -230,29 +240,39 @@ class _GameReplay:
         if self.rolls == 1 and d1 == d2 and not getattr(self.rules, "opening_double_allowed", True):
             self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
-        me, opp = self.pos[p], self.pos[1 - p]
-        steps = [(s.src, s.dst) for s in a.steps]
-        turn = self.rules.start_turn(me, opp, self.rolled[p] == 0)
+        first_turn = self.rolled[p] == 0
         self.rolled[p] += 1
-        verdict = judge(self.rules, me, opp, d1, d2, steps, turn=turn)
-        after = verdict.after
-        for rule, msg in verdict.problems:
-            if rule == "max-dice" and not a.steps and nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN):
-                continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
-            if rule == "max-dice" and not a.steps and nxt is None:
-                continue  # the record stops here: an unfinished game, not an unused roll
-            after, fits = self.resync(p, verdict, steps)
-            if fits:
-                msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
-            self.find(rule, msg, a, position=(me, opp), dice=(d1, d2),
-                      alternatives=verdict.playset.example(6))
+        for out in walk_turn(self.rules, self.pos, p, d1, d2, written_parts(a), first_turn, self.rolls, self.name):
+            self.on_part(a, nxt, out, (d1, d2), alone=not a.segments)
+        for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
+            if borne_off(self.pos[w]) == 15 and not self.ended:
+                level = self.rules.win_level(self.pos[w], self.pos[1 - w])
+                self.ended = ("bearoff", w, self.stake(level))
+
+    def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int], alone: bool) -> None:
+        """One part of a turn (see ``turns.walk_turn``): its findings and where the replay goes on."""
+        side, part, v = out.side, out.part, out.verdict
+        me, opp = out.before
+        shown = dice if out.spec is not None and out.spec.kind == "roll" else (out.spec.numbers if out.spec else None)
+        steps = part.steps if part is not None else []
+        for rule, msg in out.problems:
+            if part is not None and part.kind == "roll" and rule == "max-dice" and not steps:
+                if nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
+                    continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
+                if nxt is None:
+                    continue  # the record stops here: an unfinished game, not an unused roll
+            fits = ""
+            if alone and v is not None and rule in POSITION_RULES:
+                # one part only: the look-ahead may put the replay back on the game's course
+                after, fits = self.resync(side, v, steps)
+                if fits:
+                    msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
+                    out.after = [after[0], after[1]] if side == 0 else [after[1], after[0]]
+                    out.used = tuple(d for *_, d in v.playset.plays[after])
+            self.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=shown,
+                      alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
             if fits:
                 self.first_error = None   # back on the game's real course
-        m2, o2 = after
-        self.pos[p], self.pos[1 - p] = m2, o2
-        if borne_off(m2) == 15 and not self.ended:
-            level = self.rules.win_level(m2, o2)
-            self.ended = ("bearoff", p, self.stake(level))
 
     LOOKAHEAD = 40         # rolls checked after an illegal play to choose where the replay goes on
     CANDIDATES = 120       # legal plays tried as the real one
@@ -286,40 +306,48 @@ class _GameReplay:
         return best, chosen
 
     def _fits(self, p: int, pos: Pos) -> int:
-        """How many of the next rolls (up to LOOKAHEAD) are legal plays if ``p``'s play left ``pos``."""
-        sides = {p: pos[0], 1 - p: pos[1]}
+        """How many of the next rolls (up to LOOKAHEAD) are legal turns if ``p``'s play left ``pos``.
+        Each later turn is walked by the same turn function as the replay (``turns.walk_turn``)."""
+        sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
         n = 0
         rolled = list(self.rolled)
+        rolls = self.rolls
         for a in self.actions[self.index + 1:]:
-            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP):
+            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT):
                 break
             if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
                 continue
             q = a.player
-            me, opp = sides[q], sides[1 - q]
-            turn = self.rules.start_turn(me, opp, rolled[q] == 0)
+            rolls += 1
+            first_turn = rolled[q] == 0
             rolled[q] += 1
-            v = judge(self.rules, me, opp, max(a.dice), min(a.dice), [(s.src, s.dst) for s in a.steps],
-                      turn=turn)
-            if v.problems:
+            if not all(out.legal for out in walk_turn(self.rules, sides, q, max(a.dice), min(a.dice),
+                                                      written_parts(a), first_turn, rolls, diagnose=False)):
                 break
-            sides[q], sides[1 - q] = v.after
             n += 1
             if n >= self.LOOKAHEAD:
                 break
         return n
 
     def stake(self, level: int) -> int:
-        if self.v.opt("scoring") == "nardy500":
-            return 500 * level
-        if self.v.opt("jacoby") and not self.cube_turned:
-            level = 1
-        return self.cube * level
+        """Points of a game won at ``level``: the variant's scoring (rules object), the cube."""
+        return self.v.stake(level, self.cube, self.cube_turned)
+
+    def check_clock(self, a: Action, nxt: Action | None) -> None:
+        """``time-limit``: an action that took longer than the time control allows, unless the record
+        declares that player's timeout right there (the timeout itself, or the action just before it)."""
+        limit = self.v.get("time_limit")
+        if not limit or a.clock is None or a.clock <= limit or a.kind == Kind.TIMEOUT:
+            return
+        if nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == a.player:
+            return
+        self.find("time-limit", f"{self.name(a.player)} took {a.clock:g} s over this move; the time control "
+                  f"allows {limit:g} s per move and no timeout is declared", a)
 
     def on_double(self, a: Action, nxt: Action | None) -> None:
         p = a.player
         why = None
-        if not self.v.opt("cube") or self.v.opt("scoring") == "nardy500":
+        if not self.v.cube_in_play:
             why = "this game is played without the doubling cube"
         elif self.crawford:
             why = "this is the Crawford game: nobody may double"
@@ -333,7 +361,7 @@ class _GameReplay:
             why = "nobody may double before the opening roll"
         elif self.last_roller == p:
             why = f"{self.name(1 - p)} is to roll: a player doubles only at the start of their own turn"
-        limit = self.v.opt("cube_limit")
+        limit = self.v.get("cube_limit")
         if why is None and limit and self.cube * 2 > limit:
             why = f"the cube limit is {limit}"
         if why:
@@ -361,7 +389,7 @@ class _GameReplay:
         d = self._answer(a, "drops")
         if d:
             if not self.ended:
-                self.ended = ("drop", d.player, self.stake(1) if self.v.opt("scoring") != "nardy500" else 500)
+                self.ended = ("drop", d.player, self.v.drop_stake(self.cube, self.cube_turned))
 
     def on_win(self, a: Action, nxt: Action | None) -> None:
         if self.declared is None:
@@ -384,6 +412,22 @@ class _GameReplay:
             if nxt is not None and nxt.kind == Kind.WIN:
                 return  # the Wins cell that follows says who won and how much
             self.declared = (w, a.value if a.value is not None else 0, a)
+
+    def on_timeout(self, a: Action, nxt: Action | None) -> None:
+        """The actor ran out of time: the game ends, scored as a resignation (RULES.md 1.7, 1.10; nardy500:
+        500).  Points written with the timeout (or on a ``Wins`` cell after it) are checked as a
+        resignation's; a timeout with no points gives the lowest resignation."""
+        self.how_resigned = "timeout"
+        self.timed_out = a.player
+        if self.declared is None:
+            w = 1 - a.player
+            if nxt is not None and nxt.kind == Kind.WIN:
+                return
+            if a.value is None:
+                top = self.rules.max_level(self.pos[w], self.pos[1 - w])
+                self.declared = (w, min(self.v.resign_stakes(top, self.cube, self.cube_turned)), a)
+            else:
+                self.declared = (w, a.value, a)
 
     # -- end of game ----------------------------------------------------------------------------------
     def final_board(self, w: int) -> dict:
@@ -424,8 +468,13 @@ class _GameReplay:
         loser = 1 - w
         win_side, lose_side = self.pos[w], self.pos[loser]
         top = self.rules.max_level(win_side, lose_side)
-        levels = {self.stake(k): k for k in range(1, top + 1)}
-        if not any(self.credited(pts, full, w) for full in levels):
+        levels = self.v.resign_stakes(top, self.cube, self.cube_turned)
+        how = self.how_resigned
+        if self.timed_out == w:
+            self.find("result-mismatch", f"{self.name(w)} is declared the winner, but ran out of time "
+                      f"(a timeout loses the game)", cell, **self.final_board(w))
+            w = 1 - w
+        elif not any(self.credited(pts, full, w) for full in levels):
             allowed = ", ".join(str(x) for x in sorted(levels))
             if cell.and_match and self.need is not None and pts == self.need[w] > max(levels):
                 # Sites let a player resign the whole match: the winner is credited what they needed.
@@ -433,10 +482,12 @@ class _GameReplay:
                           f"resignation of this game gives ({allowed} with the cube at {self.cube})", cell,
                           severity=WARNING, **self.final_board(w))
             else:
-                self.find("result-mismatch", f"declared {pts} point(s) for a resignation; with the cube at "
-                          f"{self.cube} and the position on the board the possible results are {allowed}", cell,
-                          **self.final_board(w))
-        self.set_result(w, pts, "resign")
+                what = "a timeout" if how == "timeout" else "a resignation"
+                where = (f"with the cube at {self.cube} and the position on the board" if self.v.cube_in_play
+                         else "with the position on the board and this scoring")
+                self.find("result-mismatch", f"declared {pts} point(s) for {what}; {where} the possible "
+                          f"results are {allowed}", cell, **self.final_board(w))
+        self.set_result(w, pts, how)
 
     def credited(self, declared: int, full: int, w: int) -> bool:
         """Declared points agree with the full result.  In match play, records may credit less when the
@@ -454,17 +505,20 @@ class _GameReplay:
         if how == "drop":
             return f"a dropped double at cube {self.cube}"
         level = self.rules.win_level(self.pos[w], self.pos[1 - w])
-        name = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[level]
-        return f"{name} at cube {self.cube}"
+        name = self.v.level_name(level)
+        return f"{name} at cube {self.cube}" if self.v.cube_in_play else name
 
     def set_result(self, w: int, pts: int, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
 
 
-def replay(match: Match, variant: Variant, observer: Observer | None = None) -> MatchReport:
+def replay(match: Match, variant: Variant, start: Pos | None = None,
+           observer: Observer | None = None) -> MatchReport:
     """Replay every game of ``match``; parse problems become ``parse-error`` findings.
 
+    ``start``: the position every game starts from (first player's side, second player's side), for
+    records of a game from a set-up position (library use, tests); default the variant's initial one.
     ``observer`` (for statistics): its ``turn`` gets one :class:`TurnRow` per turn and its ``game_end`` one
     :class:`GameEnd` per game; without one nothing of them is built."""
     rep = MatchReport(match.path, match.notation, variant.name)
@@ -472,7 +526,7 @@ def replay(match: Match, variant: Variant, observer: Observer | None = None) -> 
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
                                     game=pr.game))
     length = match.match_length or 0
-    crawford_rule = variant.opt("crawford") and length > 0
+    crawford_rule = variant.get("crawford", False) and length > 0
     crawford_done = False
     score = [0, 0]
     unknown = False          # the previous game broke off (unreadable text) before its result
@@ -497,7 +551,8 @@ def replay(match: Match, variant: Variant, observer: Observer | None = None) -> 
         if crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, observer=observer)
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start,
+                         observer=observer)
         gr.rep_score = (score[0], score[1])
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text

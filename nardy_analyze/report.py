@@ -21,6 +21,11 @@ class RunResult:
     skipped: list[str] = field(default_factory=list)
 
     @property
+    def arg_errors(self) -> list[tuple[str, str]]:
+        """(path, message): ``--rule`` options that do not apply to a record's variant."""
+        return [(r.path, m) for r in self.reports for m in r.arg_errors]
+
+    @property
     def findings(self) -> list[Finding]:
         return [f for r in self.reports for f in r.findings]
 
@@ -73,7 +78,9 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
             out.append(f.board_title + ":")
             role = "declared winner"
         else:
-            dice = f" to play {f.dice[0]}{f.dice[1]}" if f.dice else ""
+            dice = ""
+            if f.dice:
+                dice = f" to play {f.dice[0]}{f.dice[1]}" if len(f.dice) == 2 else f" to play {'-'.join(map(str, f.dice))}"
             out.append(f"position before the play{dice}:")
             role = "to play"
         name = f.player or "mover"
@@ -83,10 +90,19 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
             if g:
                 names = [g.players[0] or "player 1", g.players[1] or "player 2"]
                 name, opp_name = names[f.board_side], names[1 - f.board_side]
-        out += ["  " + ln for ln in diagram(f.position, name, opp_name, role)]
+        out += ["  " + ln for ln in diagram(f.position, name, opp_name, role, _variant(report))]
     if f.alternatives:
         out.append("legal plays include: " + "; ".join(f.alternatives))
     return ["    | " + ln for ln in out]
+
+
+def _variant(report: MatchReport | None) -> str:
+    """The variant a report was judged under, as the engine names it (backgammon when unknown)."""
+    from .engine import UnknownVariant, get_variant
+    try:
+        return get_variant(report.variant).name if report is not None else "backgammon"
+    except UnknownVariant:
+        return "backgammon"
 
 
 def write_statistics(run: RunResult, out: TextIO) -> None:
@@ -127,8 +143,9 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
         for f in r.findings:
             d = f.as_dict()
             if explain and f.position is not None:
-                d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1]),
-                                 "position_id": position_id(*f.position)}
+                d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
+                if _variant(r) == "backgammon":
+                    d["position"]["position_id"] = position_id(*f.position)
                 d["alternatives"] = f.alternatives
             findings.append(d)
     return {
@@ -141,6 +158,7 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
         ],
         "findings": findings,
         "unreadable": [{"path": p, "message": m} for p, m in run.unreadable],
+        "argument_errors": [{"path": p, "message": m} for p, m in run.arg_errors],
     }
 
 

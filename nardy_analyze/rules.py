@@ -11,11 +11,11 @@ RULES: dict[str, str] = {
     "bear-off-inexact": "a larger number bore off although a checker stood higher (any non-exact bear-off in gulbara)",
     "max-dice": "fewer numbers used than a legal play could use",
     "larger-die": "only one number could be used and the smaller was used although the larger could be",
-    "head-rule": "more checkers left the head than allowed (long nardy, gulbara)",
-    "six-block": "a six-point block with no opposing checker past it (long nardy, gulbara)",
-    "home-move": "a checker moved inside home (gulbara)",
-    "doubles-chain": "the chain of doubles is missing, out of order or continued too far (gulbara)",
-    "handover": "unused numbers not handed to the opponent, or handed when they were playable (gulbara)",
+    "head-rule": "more checkers left the head than allowed",
+    "six-block": "a six-point block with no opposing checker past it",
+    "home-move": "a checker moved inside home",
+    "doubles-chain": "the chain of doubles is missing, out of order or continued too far",
+    "handover": "unused numbers not handed to the opponent, or handed when they were playable",
     "opening-roll": "the opening play is a double where the variant forbids it",
     "cube-illegal": "a double when it is not allowed (Crawford game, cube owned by the other side, no cube, "
                     "after rolling)",
@@ -27,9 +27,17 @@ RULES: dict[str, str] = {
     "parse-error": "the text is not a readable record at this place",
 }
 
-# Rules the backgammon variant checks today (the others belong to variants still planned).
-CHECKED = (
-    "dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early", "bear-off-inexact",
-    "max-dice", "larger-die", "opening-roll", "cube-illegal", "cube-response", "result-mismatch",
-    "match-score", "parse-error",
-)
+# Rules the replayer checks (every id of RULES.md: backgammon, long nardy, Gul bara, clock times).
+CHECKED = tuple(RULES)
+
+# The variants each rule applies to (for ``nardy-analyze rules``).
+VARIANTS: dict[str, str] = {
+    "bar-first": "backgammon",
+    "head-rule": "long, gulbara",
+    "six-block": "long, gulbara",
+    "home-move": "gulbara",
+    "doubles-chain": "gulbara",
+    "handover": "gulbara",
+    "opening-roll": "backgammon",
+    "time-limit": "clock times with a time control; nardy500: 120 s",
+}

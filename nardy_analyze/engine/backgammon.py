@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .core import BAR, OFF, Pos, Side, borne_off
+from .core import BAR, OFF, Pos, Side, SingleSegment, borne_off
 
 START: Side = tuple(
     {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
@@ -23,13 +23,22 @@ class Backgammon:
     name = "backgammon"
     has_bar = True
     opening_double_allowed = False
+    position_id = True           # a GNU Backgammon Position ID describes its positions
 
     def initial(self) -> Pos:
         return START, START
 
+    @staticmethod
+    def opp_point(point: int) -> int:
+        """The opponent's own number for the mover's point ``point`` (1..24): 25 - point."""
+        return 25 - point
+
     # -- single steps ---------------------------------------------------------------------
-    def start_turn(self, me: Side, opp: Side, first_turn: bool) -> None:
+    def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> None:
         return None              # no per-turn state in backgammon
+
+    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> SingleSegment:
+        return SingleSegment(self, d1, d2, first_turn)
 
     def after_step(self, turn: None, me: Side, src: int, dst: int) -> None:
         return None
@@ -92,6 +101,35 @@ class Backgammon:
         return None
 
     # -- results ------------------------------------------------------------------------------
+    def cube_in_play(self, opt) -> bool:
+        """Whether the doubling cube is used under the options ``opt(key)`` (never in nardy500)."""
+        return bool(opt("cube")) and opt("scoring") != "nardy500"
+
+    def level_name(self, level: int, opt) -> str:
+        if opt("scoring") == "nardy500":
+            return {1: "a single win", 2: "a mars", 3: "a koks"}[level]
+        return {1: "a single game", 2: "a gammon", 3: "a backgammon"}[level]
+
+    def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
+        """Points for a game won at ``level`` (RULES.md 1.7): nardy500 500/1000/1500; otherwise level x
+        cube, with the Jacoby rule counting gammons single while the cube was never turned."""
+        if opt("scoring") == "nardy500":
+            return 500 * level
+        if opt("jacoby") and not cube_turned:
+            level = 1
+        return cube * level
+
+    def resign_stakes(self, top: int, cube: int, cube_turned: bool, opt) -> dict[int, int]:
+        """Points a resignation (or a timeout) may give -> level, when the loser could still lose up to
+        level ``top``: nardy500 always 500 (seed 003); otherwise each level's stake."""
+        if opt("scoring") == "nardy500":
+            return {500: 1}
+        return {self.stake(k, cube, cube_turned, opt): k for k in range(1, top + 1)}
+
+    def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
+        """A dropped double wins the cube value before the double (never a gammon); nardy500 has no
+        cube, but a drop written anyway ends the game as a resignation would (500)."""
+        return 500 if opt("scoring") == "nardy500" else cube
     def win_level(self, winner: Side, loser: Side) -> int:
         """1 single, 2 gammon, 3 backgammon, for a game won by bearing off all checkers."""
         if borne_off(loser):

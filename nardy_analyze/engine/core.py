@@ -7,6 +7,7 @@ holds the checkers on point ``p`` and index 24 the bar.  Borne-off checkers are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Hashable, Iterator, Protocol
 
 BAR = 25
@@ -35,8 +36,12 @@ class Rules(Protocol):
     """What a variant's rules object provides to the generic machinery (``generate``, ``judge``, replay).
 
     ``turn`` is the variant's per-turn state (hashable; ``None`` when the variant needs none, as in
-    backgammon).  Long nardy keeps there how many checkers left the head this turn and whether it is
-    the player's first turn; ``start_turn`` makes it and ``after_step`` advances it.
+    backgammon).  Long nardy keeps there how many checkers left the head this turn and how many may;
+    ``start_turn`` makes it from the roll (``dice``: the two dice as rolled, so that the first-turn
+    6-6/4-4/3-3 head exception can be expressed) and ``after_step`` advances it.
+
+    ``turn_segments`` returns the variant's turn driver (:class:`TurnDriver`): which parts make up
+    the turn of one roll (the roller's play; in Gul bara also chain doubles and handovers).
     """
 
     name: str
@@ -44,7 +49,7 @@ class Rules(Protocol):
 
     def initial(self) -> Pos: ...
 
-    def start_turn(self, me: Side, opp: Side, first_turn: bool) -> Hashable: ...
+    def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> Hashable: ...
 
     def single_steps(self, me: Side, opp: Side, die: int, turn: Hashable = None) -> Iterator[tuple[int, int]]: ...
 
@@ -58,6 +63,8 @@ class Rules(Protocol):
                      turn: Hashable = None) -> tuple[str, str] | None: ...
 
     def win_level(self, winner: Side, loser: Side) -> int: ...
+
+    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "TurnDriver": ...
 
     def max_level(self, winner: Side, loser: Side) -> int: ...
 
@@ -78,15 +85,29 @@ class PlaySet:
         return [fmt_steps(s) for s in list(self.plays.values())[:limit]]
 
 
-def dice_sequence(d1: int, d2: int) -> tuple[int, ...]:
+def dice_sequence(d1: int, d2: int | None = None) -> tuple[int, ...]:
+    """The numbers to play: a roll ``d1, d2`` (a double is four numbers), or ``d1`` already a tuple of
+    numbers (a Gul bara handover may hand over any 1 to 4 numbers, e.g. ``(4,)``, ``(3, 4)``, ``(5, 5, 5)``),
+    taken as they are."""
+    if d2 is None:
+        return tuple(int(x) for x in d1)          # type: ignore[union-attr]
     return (d1,) * 4 if d1 == d2 else (d1, d2)
 
 
-def generate(rules: Rules, me: Side, opp: Side, d1: int, d2: int, turn: Hashable = None) -> PlaySet:
-    """Every legal play of roll ``d1-d2``: maximum-dice rule, then larger-die rule."""
-    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
-    by_depth: list[dict[Pos, tuple[StepT, ...]]] = [{(me, opp): ()}] + [dict() for _ in range(4)]
-    for order in orders:
+def _orders(numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct orders of a multiset of numbers (one for a double, two for a plain roll)."""
+    if len(set(numbers)) <= 1:
+        return [numbers]
+    return sorted(set(permutations(numbers)), reverse=True)
+
+
+def generate(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn: Hashable = None) -> PlaySet:
+    """Every legal play of roll ``d1-d2`` (or of the numbers ``d1`` when ``d2`` is None, see
+    :func:`dice_sequence`): maximum-dice rule, then larger-die rule."""
+    numbers = dice_sequence(d1, d2)
+    n = len(numbers)
+    by_depth: list[dict[Pos, tuple[StepT, ...]]] = [{(me, opp): ()}] + [dict() for _ in range(n)]
+    for order in _orders(numbers):
         frontier = {(me, opp, turn): ()}
         for depth, die in enumerate(order, start=1):
             nxt: dict[tuple, tuple[StepT, ...]] = {}
@@ -102,14 +123,83 @@ def generate(rules: Rules, me: Side, opp: Side, d1: int, d2: int, turn: Hashable
             for (m2, o2, _), path in nxt.items():
                 level.setdefault((m2, o2), path)
             frontier = nxt
-    max_dice = max(d for d in range(5) if by_depth[d])
+    max_dice = max(d for d in range(n + 1) if by_depth[d])
     plays = by_depth[max_dice]
     larger_only = False
-    if max_dice == 1 and d1 != d2:
-        big = max(d1, d2)
+    if max_dice == 1 and len(set(numbers)) > 1:
+        big = max(numbers)
         bigs = {rules.apply(me, opp, src, dst)[:2] for src, dst in rules.single_steps(me, opp, big, turn)}
         if bigs:
             kept = {k: v for k, v in plays.items() if k in bigs}
             larger_only = len(kept) < len(plays)
             plays = kept
-    return PlaySet(dice_sequence(d1, d2), max_dice, plays, larger_only)
+    return PlaySet(numbers, max_dice, plays, larger_only)
+
+
+# -- turn drivers ------------------------------------------------------------------------------------
+
+ROLLER = 0        # SegmentSpec.player: the player who rolled
+OPPONENT = 1      # ... the other player (a Gul bara handover)
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentSpec:
+    """One part of a turn, as the variant's turn driver asks for it.
+
+    ``player`` is :data:`ROLLER` or :data:`OPPONENT`; ``numbers`` are the numbers to play (four for a
+    double); ``kind`` is ``"roll"`` (the roller's play of the roll), ``"chain"`` (the roller's play of
+    the next double of a Gul bara chain) or ``"handover"`` (the opponent plays numbers the previous
+    part could not use); ``turn`` is the rules' turn state to pass to :func:`generate` / ``judge`` with
+    the positions of ``player`` (mover) and the other side.  ``double`` is the double a chain or
+    handover segment belongs to (``None`` for a handover of a plain roll).
+    """
+
+    kind: str
+    player: int
+    numbers: tuple[int, ...]
+    turn: Hashable = None
+    double: int | None = None
+
+
+class TurnDriver(Protocol):
+    """The turn logic of one roll.  Use::
+
+        drv = rules.turn_segments(d1, d2, first_turn, roll_number)
+        while (spec := drv.next(roller_side, other_side)) is not None:
+            ... play spec.numbers for spec.player (legal plays: generate(rules, me, opp, spec.numbers,
+                turn=spec.turn)) ...
+            drv.played(numbers_used)
+
+    Positions passed to ``next`` are always the roller's side first.  ``next`` returns None when the
+    turn is over (or the game is: a side has borne off all 15).
+    """
+
+    def next(self, roller: Side, other: Side) -> SegmentSpec | None: ...
+
+    def played(self, used: tuple[int, ...]) -> None: ...
+
+
+class SingleSegment:
+    """The turn driver of backgammon and long nardy: the roller plays the roll, and that is all."""
+
+    __slots__ = ("rules", "dice", "first_turn", "done")
+
+    def __init__(self, rules: Rules, d1: int, d2: int, first_turn: bool) -> None:
+        self.rules, self.dice, self.first_turn, self.done = rules, (d1, d2), first_turn, False
+
+    def next(self, roller: Side, other: Side) -> SegmentSpec | None:
+        if self.done or borne_off(roller) == CHECKERS or borne_off(other) == CHECKERS:
+            return None
+        turn = self.rules.start_turn(roller, other, self.first_turn, self.dice)
+        return SegmentSpec("roll", ROLLER, dice_sequence(*self.dice), turn)
+
+    def played(self, used: tuple[int, ...]) -> None:
+        self.done = True
+
+
+def remaining(numbers: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
+    """The numbers not used (a multiset difference), larger first."""
+    r = list(numbers)
+    for d in used:
+        r.remove(d)
+    return tuple(sorted(r, reverse=True))

@@ -9,8 +9,6 @@ diagnosed with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import permutations
-
 from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, fmt_point, generate
 
 
@@ -30,20 +28,37 @@ class Verdict:
 
 
 def _dice_splits(remaining: tuple[int, ...], src: int, dst: int):
-    """Sequences of unused numbers that could carry a checker from src to dst (by sum alone)."""
+    """Sequences of unused numbers that could carry a checker from src to dst (by sum alone).
+
+    Shortest first, and in the order of the unused numbers; distinct sequences only.  A depth-first
+    search pruned by the distance (every number is positive), so that the sixteen numbers of a Gul
+    bara chain do not make it explode into permutations.
+    """
     dist = src - dst
-    seen = set()
-    for k in range(1, len(remaining) + 1):
-        for seq in permutations(remaining, k):
-            if seq in seen:
+    found: list[tuple[int, ...]] = []
+
+    def go(prefix: tuple[int, ...], total: int, left: list[int]) -> None:
+        tried = set()
+        for i, d in enumerate(left):
+            if d in tried:
                 continue
-            seen.add(seq)
-            total = sum(seq)
+            tried.add(d)
+            t = total + d
+            seq = prefix + (d,)
             if dst != OFF:
-                if total == dist:
-                    yield seq
-            elif total >= dist and total - seq[-1] < dist:
-                yield seq
+                if t == dist:
+                    found.append(seq)
+                elif t < dist:
+                    go(seq, t, left[:i] + left[i + 1:])
+            elif t >= dist:
+                found.append(seq)
+            else:
+                go(seq, t, left[:i] + left[i + 1:])
+
+    if dist > 0:
+        go((), 0, list(remaining))
+    found.sort(key=len)
+    yield from found
 
 
 def _remove(remaining: tuple[int, ...], seq: tuple[int, ...]) -> tuple[int, ...]:
@@ -170,16 +185,26 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
     return me, opp
 
 
-def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple[int, int]],
+def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],
           playset: PlaySet | None = None, turn=None) -> Verdict:
-    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state."""
+    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state.
+
+    With ``d2`` None, ``d1`` is the tuple of numbers to play as they are (a Gul bara handover or chain
+    segment, see ``core.dice_sequence``)."""
+    full = dice_sequence(d1, d2)
+    if d2 is None:
+        dice_text = "-".join(map(str, full)) or "(none)"
+        d1, d2 = (max(full), min(full)) if full else (0, 0)
+        plain = len(set(full)) > 1
+    else:
+        dice_text = f"{d1}{d2}"
+        plain = d1 != d2
     steps = list(steps)
     counted = _by_counts(rules, me, opp, steps)
     if playset is None and len(steps) <= 4:
         # Fast path: written steps that legally use every number of the roll form a legal play
         # (nothing can use more numbers, and the larger-die rule only matters when one is used).
         # A combined move (13/6 for 61) may pass a blot: prefer the way that hits only where written.
-        full = dice_sequence(d1, d2)
         first = None
         for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
             if len(used) != len(full):
@@ -193,9 +218,8 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         if first is not None:
             m, o, hits, used = first
             return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
-    ps = playset or generate(rules, me, opp, d1, d2, turn)
+    ps = playset or generate(rules, me, opp, full, None, turn)
     dice = ps.dice
-    dice_text = f"{d1}{d2}"
     # A legal play is judged by the position it produces.
     if counted is not None:
         if counted in ps:
@@ -214,11 +238,12 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
         m, o, hits, used = max(reached, key=lambda r: len(r[3]))
         eg = "; ".join(ps.example(2))
         if len(used) < ps.max_dice:
-            if d1 != d2:
+            if plain:
                 need = f"{d1} and {d2} could both be played" if ps.max_dice == 2 else \
                     f"{ps.max_dice} numbers could be played"
             else:
-                need = f"{ps.max_dice} of the four {d1}s could be played"
+                count = {1: "one", 2: "two", 3: "three", 4: "four"}.get(len(full), str(len(full)))
+                need = f"{ps.max_dice} of the {count} {d1}s could be played"
             problem = ("max-dice", f"{_describe_used(used)}; {need}, e.g. {eg}")
         elif ps.larger_only:
             big = max(d1, d2)
@@ -236,8 +261,10 @@ def judge(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps: list[tuple
 
 def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
     hits = max(0, after[1][24] - opp[24])
-    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps),
-                   ps.dice[:ps.max_dice])
+    # the numbers used: all of them, or those of a legal way to reach the position (which of a roll's
+    # numbers were left unused decides a Gul bara handover)
+    used = ps.dice if ps.max_dice == len(ps.dice) else tuple(d for _, _, d in ps.plays[after])
+    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps), used)
 
 
 def _off(before: Side, after: Side) -> int:

@@ -1,0 +1,95 @@
+"""Gul bara (RULES.md section 3): long nardy with home freeze, exact bear-off, handovers and doubles chains.
+
+The single-step rules differ from long nardy only by two switches (``home_freeze``, ``exact_bear_off``);
+the turn logic lives in :class:`GulBaraTurn`, the variant's turn driver (see ``core.TurnDriver``).
+"""
+from __future__ import annotations
+
+from .core import CHECKERS, OPPONENT, ROLLER, SegmentSpec, Side, borne_off, dice_sequence, remaining
+from .long import HEAD, LongNardy
+
+
+class GulBara(LongNardy):
+    name = "gulbara"
+    home_freeze = True
+    exact_bear_off = True
+
+    def __init__(self, head_exception: str = "standard", koks: bool = False, chain_from_turn: int = 1) -> None:
+        super().__init__(head_exception, koks)
+        if not isinstance(chain_from_turn, int) or chain_from_turn < 1:
+            raise ValueError(f"chain_from_turn takes a whole number from 1, not {chain_from_turn!r}")
+        self.chain_from_turn = chain_from_turn
+
+    def __repr__(self) -> str:
+        return (f"GulBara(head_exception={self.head_exception!r}, koks={self.koks}, "
+                f"chain_from_turn={self.chain_from_turn})")
+
+    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "GulBaraTurn":
+        """The driver of one roll: ``roll_number`` is the 1-based count of rolls in the game, this one
+        included (option ``chain_from_turn``: a double starts a chain from that roll on)."""
+        return GulBaraTurn(self, d1, d2, first_turn, roll_number)
+
+    def handover_turn(self) -> tuple[int, int]:
+        """The turn state of an opponent's handover play: one checker may leave the head, never two."""
+        return 0, 1
+
+
+class GulBaraTurn:
+    """Turn logic of RULES.md 3.1-3.2 for one roll.
+
+    1. ``roll``: the roller plays the roll (four numbers for a double).
+    2. ``handover``: numbers the roller could not use go to the opponent (fresh head allowance of one,
+       no first-turn exception).  Numbers the opponent cannot use either are lost.
+    3. ``chain``: after a double (from roll ``chain_from_turn`` on), the roller plays every higher double
+       up to 6-6, four numbers each, each followed by its handover when needed.  The whole chain is one
+       turn for the roller's head rule: the allowance of the roll holds across the chain.
+    """
+
+    __slots__ = ("rules", "dice", "first_turn", "chain", "phase", "double", "rest", "pending", "head0",
+                 "allowed")
+
+    def __init__(self, rules: GulBara, d1: int, d2: int, first_turn: bool, roll_number: int) -> None:
+        self.rules = rules
+        self.dice = (d1, d2)
+        self.first_turn = first_turn
+        self.chain = d1 == d2 and roll_number >= rules.chain_from_turn
+        self.phase = "roll"
+        self.double: int | None = d1 if d1 == d2 else None
+        self.rest: tuple[int, ...] = ()
+        self.pending: SegmentSpec | None = None
+        self.head0 = 0
+        self.allowed = 1
+
+    def next(self, roller: Side, other: Side) -> SegmentSpec | None:
+        if self.pending is not None:
+            raise RuntimeError("GulBaraTurn.next called twice without played()")
+        if self.phase == "done" or borne_off(roller) == CHECKERS or borne_off(other) == CHECKERS:
+            return None
+        if self.phase == "roll":
+            turn = self.rules.start_turn(roller, other, self.first_turn, self.dice)
+            self.head0, self.allowed = roller[HEAD - 1], turn[1]
+            spec = SegmentSpec("roll", ROLLER, dice_sequence(*self.dice), turn, self.double)
+        elif self.phase == "handover":
+            spec = SegmentSpec("handover", OPPONENT, self.rest, self.rules.handover_turn(), self.double)
+        else:   # chain
+            turn = (self.head0 - roller[HEAD - 1], self.allowed)
+            spec = SegmentSpec("chain", ROLLER, (self.double,) * 4, turn, self.double)
+        self.pending = spec
+        return spec
+
+    def played(self, used: tuple[int, ...]) -> None:
+        """Report the numbers the segment just asked for used (any order)."""
+        spec, self.pending = self.pending, None
+        if spec is None:
+            raise RuntimeError("GulBaraTurn.played called without next()")
+        if spec.player == ROLLER:
+            rest = remaining(spec.numbers, tuple(used))
+            if rest:
+                self.phase, self.rest = "handover", rest
+                return
+        if self.chain and self.double is not None and self.double < 6:
+            self.double += 1
+            self.phase = "chain"
+        else:
+            self.phase = "done"
+

@@ -1,0 +1,218 @@
+"""Long nardy (RULES.md section 2): one head, one direction, no hitting, head rule, six-block rule.
+
+Both players move the same way round the board, from their point 24 (the head) toward 1.  The two
+tracks are offset by half a board: the mover's point ``p`` is the opponent's point
+:func:`opp_point` ``(p)`` and the map is its own inverse.  A point holding any opposing checker is
+closed.  There is no bar: index 24 of a side stays 0.
+
+The turn state (``start_turn`` / ``after_step``) is ``(left, allowed)``: how many checkers left the
+head in this turn so far and how many may (1, or 2 on the first-turn 6-6 / 4-4 / 3-3 exception).
+``None`` means a plain turn, ``(0, 1)``.
+"""
+from __future__ import annotations
+
+from typing import Hashable, Iterator
+
+from .core import BAR, CHECKERS, OFF, Pos, Side, SingleSegment, borne_off, generate
+
+HEAD = 24
+EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
+HEAD_EXCEPTION = ("standard", "conditional")
+
+START: Side = (0,) * 23 + (CHECKERS, 0)
+
+
+def opp_point(p: int) -> int:
+    """The mover's point ``p`` (1..24) in the opponent's numbering, and back: ((p + 11) mod 24) + 1."""
+    return (p + 11) % 24 + 1
+
+
+def all_home(me: Side) -> bool:
+    return not any(me[6:25])
+
+
+class LongNardy:
+    name = "long"
+    has_bar = False
+    opening_double_allowed = True
+    home_freeze = False          # Gul bara: a checker in home may only be borne off
+    exact_bear_off = False       # Gul bara: only the exact number bears off
+
+    def __init__(self, head_exception: str = "standard", koks: bool = False) -> None:
+        if head_exception not in HEAD_EXCEPTION:
+            raise ValueError(f"head_exception takes one of {', '.join(HEAD_EXCEPTION)}, not {head_exception!r}")
+        self.head_exception = head_exception
+        self.koks = bool(koks)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(head_exception={self.head_exception!r}, koks={self.koks})"
+
+    position_id = False          # GNU Backgammon Position IDs describe backgammon positions only
+
+    def initial(self) -> Pos:
+        return START, START
+
+    @staticmethod
+    def opp_point(point: int) -> int:
+        """The opponent's own number for the mover's point ``point`` (see :func:`opp_point`)."""
+        return opp_point(point)
+
+    # -- turn state -------------------------------------------------------------------------------
+    def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> tuple[int, int]:
+        """``(0, allowed)``: on the player's own first turn a 6-6, 4-4 or 3-3 lets two checkers leave the
+        head (option ``head_exception=conditional``: any first roll does, when one checker from the head
+        cannot use all its numbers)."""
+        allowed = 1
+        if first_turn and len(dice) == 2:
+            d1, d2 = dice
+            if self.head_exception == "standard":
+                if d1 == d2 and d1 in EXCEPTION_DOUBLES:
+                    allowed = 2
+            else:
+                ps = generate(self, me, opp, d1, d2, (0, 1))
+                if ps.max_dice < len(ps.dice):
+                    allowed = 2
+        return 0, allowed
+
+    def after_step(self, turn: Hashable, me: Side, src: int, dst: int) -> tuple[int, int]:
+        left, allowed = turn if turn is not None else (0, 1)
+        return (left + 1, allowed) if src == HEAD else (left, allowed)
+
+    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1):
+        return SingleSegment(self, d1, d2, first_turn)
+
+    # -- single steps -----------------------------------------------------------------------------
+    def closed(self, opp: Side, point: int) -> bool:
+        """A point of the mover's numbering holding any opposing checker."""
+        return 1 <= point <= 24 and opp[opp_point(point) - 1] > 0
+
+    def block_after(self, me: Side, opp: Side, src: int, dst: int) -> tuple[int, int] | None:
+        """The illegal block (run of six or more consecutive points along the opponent's route, with no
+        opposing checker past it) that the step ``src/dst`` would make, as its first and last point in the
+        mover's numbering along the opponent's route; None if the step makes none.  Only a run through
+        ``dst`` can be new: a step only adds a checker there."""
+        if dst == OFF:
+            return None
+
+        def occ(r: int) -> bool:          # r in the opponent's numbering
+            p = opp_point(r)
+            n = me[p - 1] + (p == dst) - (p == src)
+            return n > 0
+
+        q = opp_point(dst)
+        lo = q
+        while lo > 1 and occ(lo - 1):
+            lo -= 1
+        hi = q
+        while hi < 24 and occ(hi + 1):
+            hi += 1
+        if hi - lo + 1 < 6:
+            return None
+        if borne_off(opp) or any(opp[:lo - 1]):
+            return None                   # an opposing checker is already past it
+        return opp_point(hi), opp_point(lo)
+
+    def single_steps(self, me: Side, opp: Side, die: int, turn: Hashable = None) -> Iterator[tuple[int, int]]:
+        left, allowed = turn if turn is not None else (0, 1)
+        home = all_home(me)
+        held = sum(1 for n in me[:24] if n)       # fewer than six points held after a step: no block
+        for src in range(24, 0, -1):
+            if not me[src - 1] or (src == HEAD and left >= allowed):
+                continue
+            dst = src - die
+            if dst >= 1:
+                if self.home_freeze and src <= 6:
+                    continue
+                if opp[opp_point(dst) - 1]:
+                    continue
+                if held + (not me[dst - 1]) - (me[src - 1] == 1) >= 6 and self.block_after(me, opp, src, dst):
+                    continue
+                yield src, dst
+            elif home and (dst == 0 or (not self.exact_bear_off and not any(me[src:6]))):
+                yield src, OFF
+
+    def apply(self, me: Side, opp: Side, src: int, dst: int) -> tuple[Side, Side, bool]:
+        m = list(me)
+        m[src - 1] -= 1
+        if dst != OFF:
+            m[dst - 1] += 1
+        return tuple(m), opp, False
+
+    def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
+                     turn: Hashable = None) -> tuple[str, str] | None:
+        """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.
+
+        ``die`` must already match the distance (or exceed it for a bear-off).
+        """
+        if not 1 <= src <= 24:
+            return "no-checker", f"there is no {'bar' if src == BAR else f'point {src}'} in {self.name} nardy"
+        if me[src - 1] == 0:
+            return "no-checker", f"no checker of the mover on point {src}"
+        left, allowed = turn if turn is not None else (0, 1)
+        if src == HEAD and left >= allowed:
+            more = "two checkers" if allowed == 2 else "one checker"
+            why = ("" if allowed == 2 else
+                   " (two only on the player's first turn with 6-6, 4-4 or 3-3)")
+            return "head-rule", f"a checker left the head (24) after {more} already did this turn{why}"
+        if self.home_freeze and src <= 6 and dst != OFF:
+            return "home-move", ("moves a checker inside home; in Gul bara a checker that has entered home may "
+                                 "only be borne off")
+        if dst != OFF:
+            if self.closed(opp, dst):
+                return "blocked-point", (f"point {dst} is held by the opponent "
+                                         f"({opp[opp_point(dst) - 1]} checker(s) on their point {opp_point(dst)})")
+        else:
+            if not all_home(me):
+                out = sum(me[6:24])
+                return "bear-off-early", f"bore off from {src} while {out} checker(s) are outside home"
+            if die > src:
+                if self.exact_bear_off:
+                    return "bear-off-inexact", (f"a {die} bore off from {src}; in Gul bara only the exact "
+                                                f"number bears off")
+                if any(me[src:6]):
+                    higher = max(p for p in range(src + 1, 7) if me[p - 1])
+                    return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands on {higher}"
+            return None
+        block = self.block_after(me, opp, src, dst)
+        if block:
+            a, b = block
+            n = (opp_point(a) - opp_point(b)) + 1
+            return "six-block", (f"makes a block of {n} points in a row ({a} to {b} along the opponent's route) "
+                                 f"with no opposing checker past it")
+        return None
+
+    # -- results ----------------------------------------------------------------------------------
+    def _koks_possible(self, loser: Side) -> bool:
+        return self.koks and any(loser[12:18])
+
+    def win_level(self, winner: Side, loser: Side) -> int:
+        """1 oin, 2 mars (the loser bore off none), 3 koks (option: a mars with a loser's checker still in
+        the winner's home, the loser's points 13-18)."""
+        if borne_off(loser):
+            return 1
+        return 3 if self._koks_possible(loser) else 2
+
+    def cube_in_play(self, opt) -> bool:
+        """The doubling cube only with option ``cube`` (RULES.md 2.8)."""
+        return bool(opt("cube"))
+
+    def level_name(self, level: int, opt) -> str:
+        return {1: "an oin (single win)", 2: "a mars", 3: "a koks"}[level]
+
+    def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
+        """oin 1, mars 2, koks 3 (RULES.md 2.8), times the cube where option ``cube`` is on."""
+        return cube * level
+
+    def resign_stakes(self, top: int, cube: int, cube_turned: bool, opt) -> dict[int, int]:
+        """Points a resignation may give -> level, up to the level ``top`` the loser could still lose."""
+        return {cube * k: k for k in range(1, top + 1)}
+
+    def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
+        return cube
+
+    def max_level(self, winner: Side, loser: Side) -> int:
+        """The highest level the loser could still lose at (for resignations).  No hitting: a checker
+        never goes back, so koks stays possible only while a loser's checker stands on 13-24."""
+        if borne_off(loser):
+            return 1
+        return 3 if self.koks and any(loser[12:24]) else 2

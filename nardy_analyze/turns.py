@@ -1,0 +1,291 @@
+"""Turn-level replay: one roll and the parts of its turn, walked through the variant's turn driver.
+
+A turn (RULES.md "Common conventions") is a roll and its play.  In Gul bara it has more parts: the
+doubles chain (the roller plays every higher double up to 6-6) and handovers (the opponent plays the
+numbers the previous part could not use).  The record model writes a turn as one ``ROLL`` action whose
+``steps`` are the roller's play of the roll and whose ``segments`` are the further parts, in order.
+
+What parts a turn *must* have is the variant's business: its rules object gives a turn driver
+(``rules.turn_segments``, see ``engine.core.TurnDriver``) that says, part by part, who plays which
+numbers.  :func:`walk_turn` lines the written parts up with the driver's and judges each; it is the one
+turn function that serves both the replay (findings) and the replayer's look-ahead (does a later turn
+fit a position?).  A handover is never the opponent's turn: no roll, no first-turn exception, no cube
+turn -- the driver gives it its own head allowance of one checker.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
+from .engine.judge import Verdict, _physical, judge
+from .record import Action, Loc
+
+# Rules about checker plays (the position they produce); see replay.POSITION_RULES.
+PLAY_RULES = frozenset({"dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early",
+                        "bear-off-inexact", "max-dice", "larger-die", "head-rule", "six-block", "home-move"})
+
+
+@dataclass(slots=True)
+class Part:
+    """One written part of a turn: the roller's play of the roll, a chain double or a handover."""
+
+    kind: str                          # "roll", "chain", "handover"
+    player: int                        # who played it, as written (0/1)
+    dice: tuple[int, ...] | None       # the numbers written for it (None: not written)
+    steps: list[tuple[int, int]]
+    loc: Loc
+    text: str = ""
+
+
+def written_parts(a: Action) -> list[Part]:
+    """The parts of a ROLL action, in the order written."""
+    parts = [Part("roll", a.player, tuple(a.dice) if a.dice else None, [(s.src, s.dst) for s in a.steps],
+                  a.loc, a.text)]
+    for seg in a.segments:
+        parts.append(Part(seg.kind, seg.player, tuple(seg.dice) if seg.dice else None,
+                          [(s.src, s.dst) for s in seg.steps], seg.loc or a.loc, seg.text))
+    return parts
+
+
+@dataclass(slots=True)
+class PartOutcome:
+    """What one part of a turn came to.
+
+    ``spec`` is what the driver asked for (None: a written part nothing asked for); ``part`` what was
+    written (None: a part the driver asked for and the record leaves out).  ``before`` is the position
+    from the side of ``side`` (who played, or should have played).  ``problems`` are (rule, message)
+    pairs: the checker-play verdict's and the turn-level ones (``doubles-chain``, ``handover``).  The
+    consumer may replace ``after`` (the position the replay goes on from, both sides, side 0 first) and
+    ``used`` (the numbers the turn driver is told were used) before asking for the next part.
+    """
+
+    spec: SegmentSpec | None
+    part: Part | None
+    side: int
+    before: Pos
+    loc: Loc
+    verdict: Verdict | None = None
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    after: list | None = None
+    used: tuple[int, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+
+def _fmt(numbers) -> str:
+    return "-".join(map(str, numbers))
+
+
+def _sub(numbers: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``numbers`` less the multiset ``taken``; None when ``taken`` is not part of ``numbers``."""
+    left = Counter(numbers)
+    left.subtract(Counter(taken))
+    if any(v < 0 for v in left.values()):
+        return None
+    return tuple(sorted(left.elements(), reverse=True))
+
+
+def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part], first_turn: bool,
+              roll_number: int, names=None, diagnose: bool = True) -> Iterator[PartOutcome]:
+    """Walk one turn: line the written ``parts`` up with the turn driver's and judge each.
+
+    ``pos`` is ``[side0, side1]`` and is updated as the parts are played (from each outcome's ``after``,
+    which the consumer may change).  ``first_turn`` is the roller's own first turn (head exception);
+    ``roll_number`` the 1-based count of rolls in the game, this one included.  ``names(side)`` spells a
+    player for messages.  ``diagnose`` False: stop at the first problem (a look-ahead only asks whether
+    the turn fits).
+
+    After an illegal part the turn goes on as recorded: the written steps are applied where physically
+    possible, and the driver is told the numbers the record says were used (those not handed over).
+    A part the record leaves out is a finding only when its player could have played some of its
+    numbers; otherwise the numbers are lost, written or not.
+    """
+    name = names or (lambda s: f"player {s + 1}")
+    drv = rules.turn_segments(d1, d2, first_turn, roll_number)
+    queue = list(parts)
+    prev_loc = parts[0].loc
+    missing_roller = False          # the previous spec was a roller's part the record leaves out
+    while True:
+        spec = drv.next(pos[roller], pos[1 - roller])
+        # written parts that nothing asks for here: a handover after a part that used every number
+        while spec is not None and spec.kind == "chain" and queue and queue[0].kind == "handover" \
+                and not _later(queue[0], spec.double - 1):
+            extra = queue.pop(0)
+            out = _extra(rules, pos, extra, "handover",
+                         f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number "
+                         f"unused")
+            yield out
+            pos[:] = out.after
+            if not diagnose:
+                return
+            prev_loc = extra.loc
+        if spec is None:
+            break
+        side = roller if spec.player == ROLLER else 1 - roller
+        me, opp = pos[side], pos[1 - side]
+        part = None
+        if spec.kind == "roll":
+            part = queue.pop(0)
+        elif queue and queue[0].kind == spec.kind:
+            w = queue[0]
+            if spec.double is not None and spec.kind in ("chain", "handover") and d1 == d2 \
+                    and _later(w, spec.double) and w.dice:
+                part = None                     # the written part belongs to a later double: this one is missing
+            else:
+                part = queue.pop(0)
+        if part is None:
+            out = PartOutcome(spec, None, side, (me, opp), prev_loc)
+            if not (spec.kind == "handover" and missing_roller):
+                ps = generate(rules, me, opp, spec.numbers, None, spec.turn)
+                if ps.max_dice:
+                    eg = "; ".join(ps.example(2))
+                    if spec.kind == "handover":
+                        out.problems.append(("handover", (
+                            f"{name(roller)} could not use {_fmt(spec.numbers)}; the numbers must be handed over "
+                            f"and {name(side)} can play {ps.max_dice} of them, e.g. {eg}, but the record "
+                            f"has no handover")))
+                    elif spec.kind == "chain":
+                        nxt = queue[0] if queue and queue[0].kind == "chain" else None
+                        what = (f"skips {spec.double}-{spec.double}" if nxt is not None
+                                else f"stops before {spec.double}-{spec.double}")
+                        out.problems.append(("doubles-chain", (
+                            f"the chain of doubles {what}: {name(side)} must play four {spec.double}s next "
+                            f"and can play {ps.max_dice}, e.g. {eg}")))
+            missing_roller = spec.player == ROLLER
+            out.after = list(pos)
+            out.used = ()
+            yield out
+            if out.problems and not diagnose:
+                return
+            drv.played(out.used)
+            continue
+        missing_roller = False
+        out = PartOutcome(spec, part, side, (me, opp), part.loc)
+        wrong_side = part.player != side
+        if wrong_side:
+            rule = "handover" if spec.kind == "handover" else "doubles-chain"
+            what = "handover" if spec.kind == "handover" else f"chain double {spec.double}-{spec.double}"
+            out.problems.append((rule, f"the {what} is {name(side)}'s to play, but the record gives it to "
+                                       f"{name(part.player)}"))
+            out.after = _apply_physical(rules, pos, part)
+            out.used = spec.numbers
+            yield out
+            if not diagnose:
+                return
+            pos[:] = out.after
+            drv.played(out.used)
+            prev_loc = part.loc
+            continue
+        if spec.kind == "chain" and part.dice and Counter(part.dice) != Counter(spec.numbers):
+            out.problems.append(("doubles-chain", (
+                f"the chain of doubles is out of order: {_fmt(part.dice[:2])} written where "
+                f"{spec.double}-{spec.double} must follow")))
+            out.after = _apply_physical(rules, pos, part)
+            out.used = spec.numbers
+            yield out
+            if not diagnose:
+                return
+            pos[:] = out.after
+            drv.played(out.used)
+            prev_loc = part.loc
+            continue
+        if spec.kind == "handover" and part.dice and Counter(part.dice) != Counter(spec.numbers):
+            out.problems.append(("handover", (
+                f"the handover gives {_fmt(part.dice)}, but the numbers {name(roller)} left unused are "
+                f"{_fmt(spec.numbers)}")))
+            if not diagnose:
+                yield out
+                return
+        if spec.kind == "roll" and spec.player == ROLLER:     # spelt as the roll ("64"), as in backgammon
+            v = judge(rules, me, opp, d1, d2, part.steps, turn=spec.turn)
+        else:
+            v = judge(rules, me, opp, spec.numbers, None, part.steps, turn=spec.turn)
+        out.verdict = v
+        handed = queue[0] if queue and queue[0].kind == "handover" else None
+        hands_rest = handed is not None and (not handed.dice or Counter(handed.dice) == Counter(
+            _sub(spec.numbers, v.used) or ()))
+        for rule, msg in v.problems:
+            # the record hands over exactly what the roller left, and the roller could have played more
+            if rule in ("max-dice", "larger-die") and spec.player == ROLLER and hands_rest:
+                rule = "handover"
+                msg = f"numbers handed over although {name(side)} could play them: {msg}"
+            out.problems.append((rule, msg))
+        a0, a1 = v.after
+        out.after = [a0, a1] if side == 0 else [a1, a0]
+        out.used = _used(spec, v, handed)
+        yield out
+        if out.problems and not diagnose:
+            return
+        pos[:] = out.after
+        drv.played(out.used)
+        prev_loc = part.loc
+    # written parts after the driver ended the turn
+    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None)
+    for extra in queue:
+        if over is not None:
+            rule = "doubles-chain" if extra.kind == "chain" else "handover"
+            msg = (f"{extra.kind} written after {name(over)} bore off the last checker: the game is over")
+        elif extra.kind == "chain":
+            d = extra.dice[0] if extra.dice else "?"
+            chain_from = getattr(rules, "chain_from_turn", None)
+            if chain_from is None:
+                msg = f"{d}-{d} written as a chain double; {rules.name} has no chain of doubles"
+            elif d1 != d2:
+                msg = f"{d}-{d} written as a chain double after the roll {d1}{d2}, which is not a double"
+            elif roll_number < chain_from:
+                msg = (f"{d}-{d} written as a chain double, but doubles start a chain only from roll "
+                       f"{chain_from} of the game (this is roll {roll_number})")
+            else:
+                msg = f"{d}-{d} written after the chain of doubles ended with 6-6"
+            rule = "doubles-chain"
+        elif not hasattr(rules, "handover_turn"):
+            msg = f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
+            rule = "handover"
+        else:
+            msg = f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number unused"
+            rule = "handover"
+        out = _extra(rules, pos, extra, rule, msg)
+        yield out
+        pos[:] = out.after
+        if not diagnose:
+            return
+
+
+def _later(part: Part, double: int) -> bool:
+    """Whether a written chain or handover part belongs to a double above ``double`` (its numbers are
+    all one number, higher), or says nothing of its numbers."""
+    return not part.dice or (len(set(part.dice)) == 1 and part.dice[0] > double)
+
+
+def _used(spec: SegmentSpec, v: Verdict, handed: Part | None) -> tuple[int, ...]:
+    """The numbers the driver is told a judged part used.  A legal play: what it used.  After an
+    illegal one, the record decides: what a written handover gives was unused (when it is part of the
+    numbers), otherwise what the play could make, otherwise every number (no handover is then due)."""
+    if v.legal:
+        return v.used
+    if handed is not None and spec.player == ROLLER:
+        if handed.dice:
+            rest = _sub(spec.numbers, handed.dice)
+            if rest is not None:
+                return rest
+        if v.used:
+            return v.used
+    return spec.numbers
+
+
+def _apply_physical(rules, pos: list, part: Part) -> list:
+    s = part.player
+    (m, o), _ = _physical(rules, pos[s], pos[1 - s], part.steps)
+    return [m, o] if s == 0 else [o, m]
+
+
+def _extra(rules, pos: list, part: Part, rule: str, msg: str) -> PartOutcome:
+    """A written part nothing asked for: one finding, and its steps applied as written."""
+    s = part.player
+    out = PartOutcome(None, part, s, (pos[s], pos[1 - s]), part.loc, problems=[(rule, msg)])
+    out.after = _apply_physical(rules, pos, part)
+    return out
