@@ -22,12 +22,21 @@ def from_record(match, variant: str) -> dict[tuple[int, int], dict]:
     """{(game, side): figures} counted from the record's actions and segments alone."""
     out = {}
     for g in match.games:
-        r = {s: dict(rolls=0, doubles=0, hits=0, pips=0, borne_off=0, handover_steps=0, longest_chain=0)
-             for s in (0, 1)}
+        r = {s: dict(rolls=0, doubles=0, hits=0, pips=0, borne_off=0, handover_steps=0, longest_chain=0,
+                     cube_offered=0, cube_taken=0, cube_dropped=0) for s in (0, 1)}
         winner = points = None
+        cube, dropped = 1, False
         for a in g.actions:
             if a.kind == Kind.WIN:
                 winner, points = a.player, a.value
+            elif a.kind == Kind.DOUBLE:
+                r[a.player]["cube_offered"] += 1
+            elif a.kind == Kind.TAKE:
+                r[a.player]["cube_taken"] += 1
+                cube *= 2
+            elif a.kind == Kind.DROP:
+                r[a.player]["cube_dropped"] += 1
+                dropped = True
             if a.kind != Kind.ROLL:
                 continue
             d1, d2 = a.dice
@@ -48,12 +57,12 @@ def from_record(match, variant: str) -> dict[tuple[int, int], dict]:
             if d1 == d2 and variant == "gulbara":
                 me["longest_chain"] = max(me["longest_chain"], chain)
         for s in (0, 1):
-            row = dict(r[s])
+            row = dict(r[s], max_cube=cube)
             if winner is None:
                 row.update(result=None, points=0, kind=None)
             else:
                 row.update(result="win" if s == winner else "loss", points=points if s == winner else 0,
-                           kind=LEVELS[variant][points])
+                           kind="drop" if dropped else LEVELS[variant][points // cube])
             out[(g.number, s)] = row
     return out
 
@@ -64,7 +73,7 @@ def rows_of(match, variant: str) -> pd.DataFrame:
     return stats._game_frame(res.rows)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000))
 def test_generated_games_counted_as_written(variant, seed):
     match = gen.generate_match(variant, 3, seed=seed)
