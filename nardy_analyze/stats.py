@@ -17,6 +17,7 @@ import math
 import os
 import re
 from collections import Counter
+from itertools import permutations
 from operator import mul
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -202,9 +203,9 @@ def _blocks(rules, me: Side, opp: Side) -> tuple[bool, bool]:
     return prime, shutout
 
 
-def _forced(rules, me: Side, opp: Side, d1: int, d2: int, turn) -> bool:
-    """At most one legal play.  Two different positions reached with every number of the roll settle it
-    cheaply (no play can use more numbers); otherwise the engine lists the plays."""
+def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
+    """At most one legal play of ``numbers``.  Two different positions reached with every number settle
+    it cheaply (no play can use more numbers); otherwise the engine lists the plays."""
     seen: set[Pos] = set()
     visited: set = set()
 
@@ -222,10 +223,10 @@ def _forced(rules, me: Side, opp: Side, d1: int, d2: int, turn) -> bool:
                 return True
         return False
 
-    for order in ([(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]):
+    for order in sorted(set(permutations(numbers))):
         if two(me, opp, turn, order):
             return False
-    return len(generate(rules, me, opp, d1, d2, turn).plays) <= 1
+    return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
 
 
 class _Tally:
@@ -236,6 +237,7 @@ class _Tally:
         self.rows: dict[tuple[int, int], dict[str, int]] = {}
         self.ends: dict[int, GameEnd] = {}
         self.rolled: set[tuple[int, int]] = set()
+        self.roll_no: dict[int, int] = {}
 
     def _row(self, game: int, side: int) -> dict[str, int]:
         r = self.rows.get((game, side))
@@ -262,7 +264,10 @@ class _Tally:
             me[f"die_{d2}"] += 1
             first = (t.game, t.side) not in self.rolled
             self.rolled.add((t.game, t.side))
-            if _forced(self.rules, m0, o0, d1, d2, self.rules.start_turn(m0, o0, first)):
+            self.roll_no[t.game] = self.roll_no.get(t.game, 0) + 1
+            # the roller's own play of the roll, as the variant's turn driver asks for it
+            spec = self.rules.turn_segments(d1, d2, first, self.roll_no[t.game]).next(m0, o0)
+            if spec is not None and _forced(self.rules, m0, o0, tuple(spec.numbers), spec.turn):
                 me["forced"] += 1
         hits = max(o1[24] - o0[24], 0)
         me["hits"] += hits

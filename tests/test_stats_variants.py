@@ -87,6 +87,7 @@ def test_generated_games_counted_as_written(variant, seed):
         got = {k: (None if (not isinstance(v, str) and pd.isna(v)) else v) for k, v in got.items()}
         assert got == exp, (variant, seed, row.game, row.side)
     assert g["points"].sum() == stats.players(g)["points_against"].sum()
+    assert (g["forced"] <= g["rolls"]).all() and (g["doubles"] <= g["rolls"]).all()
 
 
 @pytest.mark.parametrize("variant", ["long", "gulbara"])
