@@ -33,7 +33,6 @@ class TurnRow:
     doubled: bool = False             # this player offered the cube at the start of the turn
     answer: str = ""                  # the opponent's answer to that double: "take", "drop" or ""
     cube: int = 1                     # the cube value after the turn's cube action
-    errors: int = 0                   # error findings raised by this turn
     action: Action | None = None      # the record's cell (chain and handover segments for Gul bara)
 
 
@@ -45,11 +44,11 @@ class GameEnd:
     winner: int | None                # None: the record ends without a result
     points: int | None                # points the variant's scoring credits the winner: as declared where
                                       # the rules accept it, else what the rules give (docs/stats.md)
-    how: str | None                   # "bearoff", "drop", "resign" (also a written result with no end)
+    how: str | None                   # "bearoff", "drop", "resign" (also a written result with no end),
+                                      # "timeout"
     level: int | None                 # the result level of the final position (1 single, 2 gammon/mars,
                                       # 3 backgammon/koks); None when the game did not end by bearing off
     cube: int                         # the cube value at the end (the highest the game reached)
-    final: Pos                        # the final position: (side 0, side 1), each in its owner's numbering
 
 
 class Observer(Protocol):

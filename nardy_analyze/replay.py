@@ -91,7 +91,7 @@ class _GameReplay:
         self.rep, self.v, self.g = rep, variant, game
         self.observer = observer
         self.turn_no = 0
-        self.offer: list | None = None       # [doubler, line, answer, errors] of the turn being opened
+        self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
         a, b = start or self.rules.initial()
         self.pos = [a, b]
@@ -154,15 +154,9 @@ class _GameReplay:
                 self.last_roller = a.player
         self.finish(actions)
         if self.observer is not None:
-            if self.offer is not None:
-                self.emit(self.offer[0], self.offer[1], None, None)
-            r = self.report
-            level = None
-            if r.how == "bearoff" and r.winner is not None:
-                level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
-            self.observer.game_end(GameEnd(self.g.number, r.winner, self.scored(), r.how, level, self.cube,
-                                           (self.pos[0], self.pos[1])))
+            self.observed_end()
 
+    # -- rows for statistics (only with an observer) -----------------------------------------------------
     def scored(self) -> int | None:
         """Points the variant's scoring credits the winner: the declared points where the rules accept them;
         otherwise the stake of the game's end on the board, or for a resignation the largest stake the
@@ -184,37 +178,39 @@ class _GameReplay:
         # match play: never more than the winner needed to win the match
         return min(full, self.need[w]) if self.need is not None and self.need[w] > 0 else full
 
-    # -- rows for statistics (only with an observer) -----------------------------------------------------
     def observed(self, a: Action, nxt: Action | None) -> None:
         """Handle ``a`` and tell the observer what the turn did, from the positions the replay goes on from."""
         p = a.player
         before = (self.pos[p], self.pos[1 - p])
-        found = self.rep.findings
-        n0 = len(found)
         getattr(self, "on_" + a.kind.value)(a, nxt)
-        n = sum(f.severity == ERROR for f in found[n0:])
         if a.kind == Kind.DOUBLE:
             if self.offer is not None:
                 self.emit(self.offer[0], self.offer[1], None, None)
-            self.offer = [p, a.loc.line, "", n]
+            self.offer = [p, a.loc.line, ""]
         elif a.kind in (Kind.TAKE, Kind.DROP) and self.offer is not None and self.offer[0] != p:
             self.offer[2] = a.kind.value
-            self.offer[3] += n
             if a.kind == Kind.DROP:
                 self.emit(self.offer[0], self.offer[1], None, None)
         elif a.kind == Kind.ROLL and not a.unplayed:
             dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
-            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, n)
+            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before)
 
-    def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None, errors: int = 0) -> None:
+    def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None) -> None:
         offer, self.offer = self.offer, None
         doubled = offer is not None and offer[0] == p
-        if doubled:
-            errors += offer[3]
         self.turn_no += 1
         here = (self.pos[p], self.pos[1 - p])
         self.observer.turn(TurnRow(self.g.number, self.turn_no, p, line, dice, before or here, here, doubled,
-                                   offer[2] if doubled else "", self.cube, errors, a))
+                                   offer[2] if doubled else "", self.cube, a))
+
+    def observed_end(self) -> None:
+        if self.offer is not None:           # a double left unanswered at the end of the record
+            self.emit(self.offer[0], self.offer[1], None, None)
+        r = self.report
+        level = None
+        if r.how == "bearoff" and r.winner is not None:
+            level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
+        self.observer.game_end(GameEnd(self.g.number, r.winner, self.scored(), r.how, level, self.cube))
 
     def on_roll(self, a: Action, nxt: Action | None) -> None:
         p = a.player

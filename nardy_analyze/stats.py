@@ -829,3 +829,15 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     fig.savefig(buf, format=fmt, dpi=110)
     plt.close(fig)
     write_atomically(path, lambda fh: fh.write(buf.getvalue()), binary=True)
+
+
+def _returns(spec: dict[str, tuple[str, str]], what: str) -> str:
+    lines = ["", "", "    Returns", "    -------", f"    pandas.DataFrame, {what}, with these columns:", ""]
+    lines += [f"    ``{col}`` ({dtype}): {meaning}" for col, (dtype, meaning) in spec.items()]
+    return "\n".join(lines) + "\n"
+
+
+# Every output column, with its dtype and meaning, in help() of the functions that return it.
+games.__doc__ = (games.__doc__ or "") + _returns(GAME_COLUMNS, "one row per player per game")
+players.__doc__ = (players.__doc__ or "") + _returns(PLAYER_COLUMNS, "one row per player")
+matches.__doc__ = (matches.__doc__ or "") + _returns(MATCH_COLUMNS, "one row per match")
