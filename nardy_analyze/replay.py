@@ -14,7 +14,7 @@ from .engine.core import Pos
 from .engine.judge import _physical
 from .events import GameEnd, Observer, TurnRow
 from .record import Action, Game, Kind, Loc, Match
-from .turns import PLAY_RULES, PartOutcome, walk_turn, written_parts
+from .turns import PLAY_RULES, Part, PartOutcome, walk_turn, written_parts
 
 ERROR = "error"
 WARNING = "warning"
@@ -238,15 +238,19 @@ class _GameReplay:
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
         first_turn = self.rolled[p] == 0
         self.rolled[p] += 1
-        for out in walk_turn(self.rules, self.pos, p, d1, d2, written_parts(a), first_turn, self.rolls, self.name):
-            self.on_part(a, nxt, out, (d1, d2), alone=not a.segments)
+        parts = written_parts(a)
+        for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
+            k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
+            self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
             if borne_off(self.pos[w]) == 15 and not self.ended:
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])
                 self.ended = ("bearoff", w, self.stake(level))
 
-    def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int], alone: bool) -> None:
-        """One part of a turn (see ``turns.walk_turn``): its findings and where the replay goes on."""
+    def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int],
+                rest: list[Part]) -> None:
+        """One part of a turn (see ``turns.walk_turn``): its findings and where the replay goes on.
+        ``rest``: the parts written after it in the same turn."""
         side, part, v = out.side, out.part, out.verdict
         me, opp = out.before
         shown = dice if out.spec is not None and out.spec.kind == "roll" else (out.spec.numbers if out.spec else None)
@@ -258,13 +262,14 @@ class _GameReplay:
                 if nxt is None:
                     continue  # the record stops here: an unfinished game, not an unused roll
             fits = ""
-            if alone and v is not None and rule in POSITION_RULES:
-                # one part only: the look-ahead may put the replay back on the game's course
-                after, fits = self.resync(side, v, steps)
+            if v is not None and v.playset is not None and rule in POSITION_RULES:
+                # the look-ahead may put the replay back on the game's course
+                after, fits = self.resync(side, v, steps, rest)
                 if fits:
                     msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
                     out.after = [after[0], after[1]] if side == 0 else [after[1], after[0]]
-                    out.used = tuple(d for *_, d in v.playset.plays[after])
+                    if not rest:     # otherwise the record's later parts say what was left unused
+                        out.used = tuple(d for *_, d in v.playset.plays[after])
             self.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=shown,
                       alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
             if fits:
@@ -274,7 +279,7 @@ class _GameReplay:
     CANDIDATES = 120       # legal plays tried as the real one
     RESYNCS = 10           # illegal plays per game after which the replay just follows the record
 
-    def resync(self, p: int, verdict, steps: list[tuple[int, int]]) -> tuple[Pos, str]:
+    def resync(self, p: int, verdict, steps: list[tuple[int, int]], rest: list[Part] = ()) -> tuple[Pos, str]:
         """Where the replay goes on after an illegal play: the position as recorded, unless the rolls that
         follow are legal from one of the legal plays and not from the recorded position (a step left out
         or mistyped in the transcript).  Among legal plays that fit equally far, the one sharing most
@@ -283,7 +288,7 @@ class _GameReplay:
         self.resyncs += 1
         if self.resyncs > self.RESYNCS:
             return recorded, ""
-        best, best_n = recorded, self._fits(p, recorded)
+        best, best_n = recorded, self._fits(p, recorded, rest)
         if best_n >= self.LOOKAHEAD:
             return recorded, ""
         written = Counter(steps)
@@ -294,17 +299,21 @@ class _GameReplay:
         chosen = ""
         candidates = sorted(list(verdict.playset.plays.items())[:self.CANDIDATES], key=overlap, reverse=True)
         for pos, path in candidates:
-            n = self._fits(p, pos)
+            n = self._fits(p, pos, rest)
             if n > best_n:
                 best, best_n, chosen = pos, n, fmt_steps(path)
                 if n >= self.LOOKAHEAD:
                     break
         return best, chosen
 
-    def _fits(self, p: int, pos: Pos) -> int:
+    def _fits(self, p: int, pos: Pos, rest: list[Part] = ()) -> int:
         """How many of the next rolls (up to LOOKAHEAD) are legal turns if ``p``'s play left ``pos``.
-        Each later turn is walked by the same turn function as the replay (``turns.walk_turn``)."""
+        Each later turn is walked by the same turn function as the replay (``turns.walk_turn``).  ``rest``:
+        parts written after this play in the same turn (Gul bara), applied as written first."""
         sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
+        for part in rest:
+            q = part.player
+            (sides[q], sides[1 - q]), _ = _physical(self.rules, sides[q], sides[1 - q], part.steps)
         n = 0
         rolled = list(self.rolled)
         rolls = self.rolls

@@ -7,13 +7,13 @@ breaking record is paired with the nearest legal one.
 from __future__ import annotations
 
 import pytest
+from helpers import side
+from replay_builder import Rec, errors, play_turn
 
 from nardy_analyze import analyze
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.backgammon import START
 from nardy_analyze.record import Kind
-from replay_builder import Rec, errors, play_turn
-from helpers import side
 
 N500 = {"Scoring": "nardy500"}
 BG = get_variant("backgammon").rules
@@ -152,7 +152,7 @@ def test_time_limit_in_long_nardy_records():
 
 def test_variant_chosen_from_the_records_tag():
     r = Rec("long")
-    a = r.add(play_turn(get_variant("long").rules, list(get_variant("long").rules.initial()), 0, (6, 6), True, 1))
+    r.add(play_turn(get_variant("long").rules, list(get_variant("long").rules.initial()), 0, (6, 6), True, 1))
     m = r.match()
     assert analyze.validate_match(m, "backgammon").variant == "long"
     m.tags = {"Variation": "Gul bara"}
@@ -196,8 +196,7 @@ def test_koks_option_from_the_records_tag_and_from_rule():
 
 def test_long_board_places_the_opponent_and_has_no_position_id():
     from nardy_analyze.board import diagram
-    from nardy_analyze.report import explain_lines, to_json
-    from nardy_analyze.report import RunResult
+    from nardy_analyze.report import RunResult, explain_lines, to_json
 
     me, opp = get_variant("long").rules.initial()
     lines = diagram((me, opp), "Alice", "Bob", variant="long")

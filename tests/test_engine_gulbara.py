@@ -191,7 +191,7 @@ def test_generate_and_judge_take_any_tuple_of_numbers():
     v = judge(R, me, opp, (5, 5, 5), None, [(20, 15), (20, 15), (15, 10)], turn=(0, 1))
     assert v.legal and sorted(v.used) == [5, 5, 5]
     v = judge(R, me, opp, (5, 5, 5), None, [(20, 15), (20, 15)], turn=(0, 1))
-    assert v.problems[0][0] == "max-dice" and "3 of the 3 5s" in v.problems[0][1]
+    assert v.problems[0][0] == "max-dice" and "3 of the three 5s" in v.problems[0][1]
 
 
 def test_dice_splits_do_not_explode():

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_long import naive_plays, walk_segments
 
-from nardy_analyze.engine import get_variant
+from nardy_analyze.engine import generate, get_variant
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START
 from nardy_analyze.generate import _play_segment, generate_match
@@ -212,5 +212,62 @@ def test_judge_accepts_every_generated_segment_and_reports_its_numbers(seed, var
             # refused, unless it happens to reach a legal position (6/1 5/off = 6/off 5/1 with 6-4)
             assert judge(rules, me, opp, spec.numbers, None, bad, turn=spec.turn).legal == \
                 ((tuple(moved), opp) in legal)
+
+    walk_segments(rules, m, check)
+
+
+def test_gulbara_turn_structure_independently():
+    """Each Gul bara roll as recorded follows RULES.md 3.1-3.2, checked without the turn driver: a plain
+    roll has at most one handover, by the opponent, of the numbers the roller left; a double d (chains on)
+    runs d, d+1, ..., 6 in order, each double's handover holding the numbers its roller part left."""
+    m = generate_match("gulbara", 30, seed=4)
+    chains = handovers = 0
+    for g in m.games:
+        for a in (x for x in g.actions if x.kind == Kind.ROLL):
+            d1, d2 = a.dice
+            opp = 1 - a.player
+            if d1 != d2:
+                assert all(s.kind == "handover" and s.player == opp for s in a.segments)
+                assert len(a.segments) <= 1
+                if a.segments:
+                    left = [d1, d2]
+                    for st_ in a.steps:
+                        left.remove(st_.src - st_.dst if st_.dst else st_.src)
+                    assert sorted(a.segments[0].dice) == sorted(left)
+                    handovers += 1
+                continue
+            expect = d1
+            roller_steps = len(a.steps)
+            for s in a.segments:
+                x = s.dice[0]
+                assert set(s.dice) == {x}
+                if s.kind == "chain":
+                    assert s.player == a.player and len(s.dice) == 4 and expect < x <= 6
+                    expect, roller_steps = x, len(s.steps)
+                    chains += 1
+                else:
+                    assert s.kind == "handover" and s.player == opp
+                    if x != expect:       # the roller could play nothing of the double x
+                        assert expect < x <= 6
+                        expect, roller_steps = x, 0
+                    assert len(s.dice) == 4 - roller_steps and len(s.steps) <= len(s.dice)
+                    handovers += 1
+    assert chains > 20 and handovers > 20
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31),
+       st.sampled_from([("long", None), ("long", {"head_exception": "conditional"}), ("gulbara", None),
+                        ("gulbara", {"chain_from_turn": 4}), ("gulbara", {"head_exception": "conditional"})]))
+def test_generated_segments_agree_with_the_naive_generator(seed, case):
+    variant, options = case
+    rules = get_variant(variant, options).rules
+    m = generate_match(variant, 1, seed, options=options)
+
+    def check(spec, me, opp, after, steps, first_turn, dice):
+        naive = naive_plays(me, opp, spec.numbers, gulbara=variant == "gulbara",
+                            heads_left=spec.turn[0], heads_allowed=spec.turn[1])
+        assert after in naive
+        assert set(generate(rules, me, opp, spec.numbers, None, spec.turn).plays) == naive
 
     walk_segments(rules, m, check)

@@ -13,12 +13,12 @@ import random
 import pytest
 
 from nardy_analyze import analyze
-from nardy_analyze.engine import generate, get_variant
+from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.generate import generate_match
 from nardy_analyze.record import Kind, Loc, Segment, Step
 from nardy_analyze.replay import ERROR
-from nardy_analyze.turns import PLAY_RULES, walk_turn, written_parts
+from nardy_analyze.turns import walk_turn, written_parts
 
 VARIANTS = ("backgammon", "long", "gulbara")
 GAMES = {"backgammon": 40, "long": 40, "gulbara": 60}
@@ -132,12 +132,17 @@ def test_a_step_moved_by_one_point(generated):
 def test_a_step_dropped(generated):
     v, m, cands = _mutants(generated, lambda v, m, t: t[3].verdict is not None
                            and len(part_of(m.games[t[0]].actions[t[1]], t[2]).steps) >= 1)
+    counts = []
     for gi, ai, k, o in cands:
         mm = one_game(m, gi)
         a = mm.games[0].actions[ai]
         part = part_of(a, k)
         part.steps.pop()          # the last step: no later step depends on it
         check_first(mm, part_loc(a, k), {"max-dice"})
+        counts.append(len(first_errors(mm)))
+    # and the replay goes on sensibly: the look-ahead puts it back on the game's course, so one slip
+    # gives one finding (a few may give two or three where the slip really changes what follows)
+    assert sum(n == 1 for n in counts) >= len(counts) - 2, counts
 
 
 def _head_pick(v, m, t):

@@ -11,11 +11,11 @@ from __future__ import annotations
 import copy
 
 import pytest
+from helpers import side
+from replay_builder import Rec, errors, play_turn, steps
 
 from nardy_analyze.engine import generate, get_variant
 from nardy_analyze.record import Kind, Segment
-from replay_builder import Rec, errors, play_turn, steps
-from helpers import side
 
 LONG = get_variant("long").rules
 GUL = get_variant("gulbara").rules

@@ -95,10 +95,11 @@ def dice_sequence(d1: int, d2: int | None = None) -> tuple[int, ...]:
 
 
 def _orders(numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The distinct orders of a multiset of numbers (one for a double, two for a plain roll)."""
+    """The distinct orders of a multiset of numbers (one for a double, two for a plain roll: as given,
+    then reversed)."""
     if len(set(numbers)) <= 1:
         return [numbers]
-    return sorted(set(permutations(numbers)), reverse=True)
+    return list(dict.fromkeys(permutations(numbers)))
 
 
 def generate(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn: Hashable = None) -> PlaySet:
@@ -198,7 +199,8 @@ class SingleSegment:
 
 
 def remaining(numbers: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
-    """The numbers not used (a multiset difference), larger first."""
+    """The numbers not used (a multiset difference), larger first; ValueError if ``used`` holds a number
+    that ``numbers`` does not."""
     r = list(numbers)
     for d in used:
         r.remove(d)

@@ -27,6 +27,9 @@ def opp_point(p: int) -> int:
     return (p + 11) % 24 + 1
 
 
+_MINE_AT = (None,) + tuple(opp_point(r) - 1 for r in range(1, 25))   # 1-based by the opponent's point
+
+
 def all_home(me: Side) -> bool:
     return not any(me[6:25])
 
@@ -93,18 +96,21 @@ class LongNardy:
         ``dst`` can be new: a step only adds a checker there."""
         if dst == OFF:
             return None
-
-        def occ(r: int) -> bool:          # r in the opponent's numbering
-            p = opp_point(r)
-            n = me[p - 1] + (p == dst) - (p == src)
-            return n > 0
-
+        at = _MINE_AT                     # opponent's point r -> index of the mover's point
+        si = src - 1
+        gone = me[si] == 1                # the step empties src
         q = opp_point(dst)
         lo = q
-        while lo > 1 and occ(lo - 1):
+        while lo > 1:
+            i = at[lo - 1]
+            if not me[i] or (gone and i == si):
+                break
             lo -= 1
         hi = q
-        while hi < 24 and occ(hi + 1):
+        while hi < 24:
+            i = at[hi + 1]
+            if not me[i] or (gone and i == si):
+                break
             hi += 1
         if hi - lo + 1 < 6:
             return None
