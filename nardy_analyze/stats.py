@@ -826,7 +826,8 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     from .fsio import write_atomically
 
     buf = BytesIO()
-    fig.savefig(buf, format=fmt, dpi=110)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):     # SVG text stays text (searchable, small)
+        fig.savefig(buf, format=fmt, dpi=110)
     plt.close(fig)
     write_atomically(path, lambda fh: fh.write(buf.getvalue()), binary=True)
 
