@@ -179,8 +179,8 @@ def stats(
     from . import stats as st
 
     try:
-        v = get_variant(variant)
-        options = parse_rule_options(v.name, rule)
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)       # per record's variant, as in validate
         aliases = st.parse_aliases(alias)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))
@@ -197,8 +197,10 @@ def stats(
             bar.close()
     for _, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
-    for line in run.problems:
+    for line in run.problems + run.warnings:
         typer.echo(line, err=True)
+    for path, why in dict.fromkeys(run.arg_errors):
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
     if run.games.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
     table = st.frame(by.value, run.games)
@@ -223,7 +225,7 @@ def stats(
             write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
-    if run.unreadable:
+    if run.unreadable or run.arg_errors:
         raise typer.Exit(2)
     raise typer.Exit(1 if run.problems else 0)
 

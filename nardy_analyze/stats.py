@@ -24,16 +24,16 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
-from .analyze import InputError, discover, parse_record, read_bytes, variant_for
+from .analyze import InputError, discover, options_for, options_from_tags, parse_record, read_bytes, variant_name
 from .engine import UnknownVariant, generate, get_variant
 from .engine.core import Pos, Side
 from .events import GameEnd, TurnRow
 from .notation import mat
-from .record import Match
+from .record import Loc, Match
 from .replay import ERROR, replay
 
-__all__ = ["games", "players", "matches", "scan", "Scan", "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS",
-           "normalise_name", "parse_aliases"]
+__all__ = ["games", "players", "matches", "frame", "scan", "Scan", "match_rows", "plot", "write_frame",
+           "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS", "normalise_name", "parse_aliases"]
 
 # ----------------------------------------------------------------------------------------- columns
 # name -> (dtype, meaning).  The order is the order of the frame's columns.
@@ -307,6 +307,8 @@ class FileResult:
     path: str
     rows: list[tuple] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # "path:line:col: parse-error: ..." lines
+    warnings: list[str] = field(default_factory=list)   # header tags that could not be used
+    arg_errors: list[str] = field(default_factory=list) # --rule options the record's variant does not have
 
 
 def _read(path: str, explicit: bool) -> tuple[str, Any]:
@@ -340,11 +342,21 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
             res.problems.append(f"{match.path}:1:1: parse-error: no game found: expected a Jellyfish match "
                                 "(\"N point match\" and \"Game 1\" headers)")
         return res
+    # the variant and options as validate chooses them (analyze.validate_match)
+    name, tag = variant_name(match, variant)
     try:
-        v = variant_for(match, variant, options or {})
+        v0 = get_variant(name)
+        opts, res.arg_errors = options_for(v0.name, options or {})
+        opts, tag_problems = options_from_tags(match, opts, v0.name)
+        v = get_variant(v0.name, opts)
     except UnknownVariant as e:
-        res.problems.append(f"{match.path}:1:1: parse-error: {e}")
+        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
+        loc = match.tag_locs.get(key, Loc(1, 1))
+        res.problems.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: {e}")
         return res
+    for tag_name, msg in tag_problems:
+        loc = match.tag_locs.get(tag_name, Loc(1, 1))
+        res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error (warning): {msg}")
     tally = _Tally(v.rules)
     rep = replay(match, v, observer=tally)
     illegal = Counter((f.game, f.side) for f in rep.findings if f.severity == ERROR)
@@ -400,6 +412,8 @@ class Scan:
     files: int = 0                                        # record files read
     unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message)
     problems: list[str] = field(default_factory=list)     # parse problems, "path:line:col: parse-error: ..."
+    warnings: list[str] = field(default_factory=list)     # header tags that could not be used
+    arg_errors: list[tuple[str, str]] = field(default_factory=list)   # (path, --rule the variant lacks)
     skipped: list[str] = field(default_factory=list)      # files in folders that are not records
 
 
@@ -410,7 +424,7 @@ def _options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict
         return dict(rules)
     from .analyze import parse_rule_options
 
-    return parse_rule_options(get_variant(variant).name, list(rules))
+    return parse_rule_options(None, list(rules))
 
 
 def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[str, Any] | Sequence[str] | None = None,
@@ -444,6 +458,8 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
             out.files += 1
             rows.extend(value.rows)
             out.problems.extend(value.problems)
+            out.warnings.extend(value.warnings)
+            out.arg_errors.extend((value.path, m) for m in value.arg_errors)
         elif kind == "unreadable":
             out.unreadable.append((path, value))
         else:
@@ -530,17 +546,6 @@ def _wilson(k: float, n: float, z: float = 1.959963984540054) -> tuple[float, fl
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return centre - half, centre + half
-
-
-def dice_test(faces: Sequence[int]) -> tuple[float, float]:
-    """Chi-square statistic and p-value of die-face counts against fair dice (scipy.stats.chisquare)."""
-    total = sum(faces)
-    if total == 0:
-        return math.nan, math.nan
-    from scipy.stats import chisquare
-
-    r = chisquare(list(faces))
-    return float(r.statistic), float(r.pvalue)
 
 
 def _dice_tests(faces):

@@ -327,6 +327,13 @@ def test_bad_files_are_reported_and_the_others_counted(tmp_path):
     assert r.exit_code == 2 and out.read_text() == "old"
 
 
+def test_rule_options_apply_per_record_variant(tmp_path):
+    r = cli(str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "koks=on", "-f", "csv")
+    assert r.exit_code == 2 and "no option 'koks'" in r.output
+    r = cli(str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "long:koks=on", "-f", "csv")
+    assert r.exit_code == 0, r.output
+
+
 def test_bad_arguments():
     assert cli(str(FIXTURES), "--alias", "noequals").exit_code == 2
     assert cli(str(FIXTURES), "--variant", "chess").exit_code == 2
