@@ -334,6 +334,16 @@ def test_rule_options_apply_per_record_variant(tmp_path):
     assert r.exit_code == 0, r.output
 
 
+def test_standard_input(fixture_games):
+    data = (FIXTURES / "selfplay_0103_5pt.mat").read_text()
+    r = runner.invoke(app, ["stats", "-", "--by", "game", "-f", "csv"], input=data)
+    assert r.exit_code == 0, r.output
+    back = pd.read_csv(io.StringIO(r.stdout))
+    assert set(back["path"]) == {"<stdin>"}
+    mine = fixture_games[fixture_games["path"].astype(str).str.endswith("selfplay_0103_5pt.mat")]
+    assert back["hits"].tolist() == mine["hits"].tolist() and back["points"].tolist() == mine["points"].tolist()
+
+
 def test_bad_arguments():
     assert cli(str(FIXTURES), "--alias", "noequals").exit_code == 2
     assert cli(str(FIXTURES), "--variant", "chess").exit_code == 2

@@ -2,8 +2,8 @@
 
 gnubg (``gnubg -t -q -p script.py``) imports each record with ``import mat`` and dumps
 ``gnubg.match(analysis=0, boards=1)``.  From that dump alone (no code of this project) the test derives,
-per game and player: rolls, doubles, checkers borne off (steps to 0), the cube (doubles taken), the
-result and points (gnubg's ``info``), the kind (resigned / dropped / points over cube: single, gammon,
+per game and player: rolls, doubles, checkers borne off (steps to 0), the cube (doubles offered, taken,
+dropped; the highest value), the result and points (gnubg's ``info``), the kind (resigned / dropped / points over cube: single, gammon,
 backgammon), and hits: each of gnubg's plays is replayed on gnubg's board of that roll and the resulting
 position must be one gnubg-nn's move generator (PyPI ``gnubg-nn``) lists for the dice; a step that lands
 on a lone opposing checker is a hit.
@@ -29,7 +29,8 @@ gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn (GNU Backgammon's mo
 pytestmark = pytest.mark.skipif(shutil.which(GNUBG) is None,
                                 reason=f"GNU Backgammon not installed ({GNUBG}; apt-get install -y gnubg)")
 
-FIELDS = ("rolls", "doubles", "hits", "result", "points", "borne_off", "max_cube", "kind")
+FIELDS = ("rolls", "doubles", "hits", "result", "points", "borne_off", "max_cube", "kind", "cube_offered",
+          "cube_taken", "cube_dropped")
 
 SCRIPT = r'''
 import gnubg, json
@@ -94,7 +95,8 @@ def expected_rows(reading: dict) -> dict[tuple[int, int], dict]:
     side = {"X": 0, "O": 1}
     rows: dict[tuple[int, int], dict] = {}
     for number, g in enumerate(reading["games"], start=1):
-        r = {s: dict(rolls=0, doubles=0, hits=0, borne_off=0) for s in (0, 1)}
+        r = {s: dict(rolls=0, doubles=0, hits=0, borne_off=0, cube_offered=0, cube_taken=0, cube_dropped=0)
+             for s in (0, 1)}
         cube, last = 1, None
         for a in g["actions"]:
             s = side[a["player"]]
@@ -104,8 +106,13 @@ def expected_rows(reading: dict) -> dict[tuple[int, int], dict]:
                 hits, off = play_hits(a["board"], a["dice"], a["steps"])
                 r[s]["hits"] += hits
                 r[s]["borne_off"] += off
+            elif a["action"] == "double":
+                r[s]["cube_offered"] += 1
             elif a["action"] == "take":
+                r[s]["cube_taken"] += 1
                 cube *= 2
+            elif a["action"] == "drop":
+                r[s]["cube_dropped"] += 1
             last = a["action"]
         info = g["info"]
         w = side[info["winner"]]
