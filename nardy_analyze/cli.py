@@ -246,6 +246,105 @@ def show(
         typer.echo(render(snap))
     except shows.NotBackgammon as e:
         _fail(f"{match.path}: {e}")
+class By(str, Enum):
+    player = "player"
+    game = "game"
+    match = "match"
+
+
+class StatsFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+    markdown = "markdown"
+
+
+@app.command()
+def stats(
+    paths: list[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Record files or folders (searched recursively for "
+                                           f"{', '.join(record_suffixes())} files); '-' reads standard input."),
+    by: By = typer.Option(By.player, "--by", "-b", help="One row per player, per player per game, or per match."),
+    format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
+                                       help="A table (main columns), or every column as csv, json, parquet "
+                                            "(needs the 'parquet' extra) or markdown."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (written whole or not at all)."),
+    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
+                                    help="Count NAME as CANONICAL (names are compared without case, blanks and "
+                                         "a ',1673' rating suffix). Repeatable."),
+    sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
+                                       help="Sort by COLUMN: numbers largest first, names A-Z."),
+    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option when the record's header does not set it. Repeatable."),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
+                                        help="Also draw, per player, the dice against fair dice, the doubles rate "
+                                             "and points per game (needs the 'plot' extra)."),
+    top: int = typer.Option(8, "--top", min=1, help="Players drawn by --plot (those with most games)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Worker processes (default: one per core for 32+ files)."),
+) -> None:
+    """Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.
+
+    Columns, dtypes and how resignations, drops and illegal plays count: docs/stats.md.
+
+    Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
+    counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
+    """
+    from . import stats as st
+
+    try:
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)       # per record's variant, as in validate
+        aliases = st.parse_aliases(alias)
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e))
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        _fail(f"--plot: {plot}: the file name must end in .png or .svg")
+    if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
+        _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
+    bar = Progress.on_terminal()
+    try:
+        run = st.scan(paths, variant=variant, rules=options, aliases=aliases, jobs=jobs,
+                      progress=bar.step if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    for _, why in run.unreadable:
+        typer.echo(f"nardy-analyze: {why}", err=True)
+    for line in run.problems + run.warnings:
+        typer.echo(line, err=True)
+    for path, why in dict.fromkeys(run.arg_errors):
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    if run.games.empty and not run.files:
+        _fail("no game records found in " + ", ".join(paths))
+    table = st.frame(by.value, run.games)
+    if sort:
+        try:
+            table = st.sort_frame(table, sort)
+        except ValueError as e:
+            _fail(str(e))
+    fmt = format.value
+    binary = fmt == "parquet"
+    try:
+        if plot is not None:
+            st.plot(table if by == By.player else st.players(run.games), str(plot))
+        if output is None:
+            if binary:
+                st.write_frame(table, fmt, sys.stdout.buffer, by.value)
+                sys.stdout.buffer.flush()
+            else:
+                tty = sys.stdout.isatty()
+                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")))
+        else:
+            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
+    except (st.OptionalDependency, OutputError, ValueError) as e:
+        _fail(str(e))
+    if run.unreadable or run.arg_errors:
+        raise typer.Exit(2)
+    raise typer.Exit(1 if run.problems else 0)
 
 
 def _rule_ids(items: list[str], option: str) -> set[str]:
