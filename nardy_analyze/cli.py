@@ -318,6 +318,8 @@ def stats(
         typer.echo(line, err=True)
     for path, why in dict.fromkeys(run.arg_errors):
         typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    for path, why in run.internal_errors:
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
     if run.games.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
     table = st.frame(by.value, run.games)
@@ -342,7 +344,7 @@ def stats(
             write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
-    if run.unreadable or run.arg_errors:
+    if run.unreadable or run.arg_errors or run.internal_errors:
         raise typer.Exit(2)
     raise typer.Exit(1 if run.problems else 0)
 

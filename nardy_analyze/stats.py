@@ -24,11 +24,10 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
-from .analyze import InputError, discover, options_for, options_from_tags, parse_record, read_bytes, variant_name
+from .analyze import SKIPPED, UNREADABLE, Entry, discover, map_records, options_for, options_from_tags, variant_name
 from .engine import UnknownVariant, generate, get_variant
 from .engine.core import Pos, Side
 from .events import GameEnd, TurnRow
-from .notation import mat
 from .record import Loc, Match
 from .replay import ERROR, replay
 
@@ -311,21 +310,6 @@ class FileResult:
     arg_errors: list[str] = field(default_factory=list) # --rule options the record's variant does not have
 
 
-def _read(path: str, explicit: bool) -> tuple[str, Any]:
-    """Read one file: ("match", Match) | ("unreadable", message) | ("skipped", path).
-
-    The only place that reads files (the shared discovery of analyze.py does the rest)."""
-    try:
-        data = read_bytes(path)
-    except InputError as e:
-        return "unreadable", str(e)
-    shown = "<stdin>" if path == "-" else path
-    match = parse_record(data, shown)
-    if not explicit and not match.games and not mat.looks_like_mat(mat.decode(data[:4096])):
-        return "skipped", path
-    return "match", match
-
-
 def _date(match: Match) -> str | None:
     raw = (match.tag("EventDate") or match.tag("Date") or "").strip()
     m = re.match(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})", raw)
@@ -395,12 +379,9 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
     return res
 
 
-def _file(args) -> tuple[str, Any]:
-    path, explicit, variant, options = args
-    kind, value = _read(path, explicit)
-    if kind != "match":
-        return kind, value
-    return "rows", match_rows(value, variant, options)
+def _rows_of(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> FileResult:
+    """The per-file work of :func:`scan` (run by ``analyze.map_records``, in worker processes too)."""
+    return match_rows(match, variant, options)
 
 
 # ----------------------------------------------------------------------------------------- scanning
@@ -415,6 +396,7 @@ class Scan:
     warnings: list[str] = field(default_factory=list)     # header tags that could not be used
     arg_errors: list[tuple[str, str]] = field(default_factory=list)   # (path, --rule the variant lacks)
     skipped: list[str] = field(default_factory=list)      # files in folders that are not records
+    internal_errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message): nardy-analyze failed
 
 
 def _options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict[str, Any]:
@@ -441,41 +423,21 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     paths = [os.fspath(p) for p in paths]
     options = _options(variant, rules)
     out = Scan(pd.DataFrame())
-    files: list[tuple[str, bool]] = []
-    for p in paths:
-        try:
-            files.extend(discover([p]))
-        except InputError as e:
-            out.unreadable.append((p, str(e)))
-    if jobs is None:
-        jobs = min(os.cpu_count() or 1, 8) if len(files) >= 32 else 1
-    work = [(path, explicit, variant, options) for path, explicit in files]
     rows: list[tuple] = []
-
-    def collect(path: str, result: tuple[str, Any], done: int) -> None:
-        kind, value = result
-        if kind == "rows":
+    entries = list(discover(paths))
+    for entry, kind, value in map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress):
+        if kind == "ok":
             out.files += 1
             rows.extend(value.rows)
             out.problems.extend(value.problems)
             out.warnings.extend(value.warnings)
             out.arg_errors.extend((value.path, m) for m in value.arg_errors)
-        elif kind == "unreadable":
-            out.unreadable.append((path, value))
-        else:
-            out.skipped.append(path)
-        if progress:
-            progress(path, done, len(work))
-
-    if jobs > 1 and len(work) > 1 and not any(p == "-" for p, _ in files):
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for i, (item, result) in enumerate(zip(work, pool.map(_file, work, chunksize=8)), start=1):
-                collect(item[0], result, i)
-    else:
-        for i, item in enumerate(work, start=1):
-            collect(item[0], _file(item), i)
+        elif kind == UNREADABLE:
+            out.unreadable.append((entry.path, value))
+        elif kind == SKIPPED:
+            out.skipped.append(entry.path)
+        else:                      # internal-error: a bug in nardy-analyze on this file; the others go on
+            out.internal_errors.append((entry.shown, value))
     if isinstance(aliases, dict):
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
     elif aliases is not None:

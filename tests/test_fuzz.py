@@ -13,7 +13,7 @@ import json
 import os
 import re
 import tempfile
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -205,6 +205,8 @@ FUZZ_COMMANDS = {
                  ["validate", "--format", "html", "{}"]],
     "convert": [["convert", "--to", "json", "--lossy", "--force", "{}"], ["convert", "--to", "sgf", "--force", "{}"],
                 ["convert", "--to", "ngn", "--force", "{}"], ["convert", "--to", "mat", "--lossy", "--force", "{}"]],
+    "stats": [["stats", "{}"], ["stats", "--by", "game", "--format", "csv", "{}"],
+              ["stats", "--by", "match", "--format", "json", "{}"]],
     "show": [["show", "{}"], ["show", "--as", "svg", "{}"], ["show", "--as", "xgid", "--move", "3", "{}"],
              ["show", "--as", "gnubg", "--game", "2", "{}"]],
 }

@@ -103,8 +103,11 @@ def test_no_side_bears_off_more_than_fifteen_in_the_bear_off_mutants():
 def test_worker_results_are_small(fixture_games):
     """What a worker process sends back per game is a couple of plain rows, not event objects."""
     path = str(FIXTURES / "selfplay_0106_11pt.mat")
-    kind, res = stats._file((path, True, "backgammon", {}))
-    assert kind == "rows" and len(res.rows) == 2 * 10
+    from nardy_analyze.analyze import discover, load
+
+    entry = next(discover([path]))
+    res = stats._rows_of(entry, load(entry), "backgammon", {})
+    assert len(res.rows) == 2 * 10
     assert len(pickle.dumps(res)) < 600 * len(res.rows)
 
 
