@@ -24,10 +24,19 @@ VARIANTS = ("backgammon", "long", "gulbara")
 GAMES = {"backgammon": 40, "long": 40, "gulbara": 60}
 
 
-@pytest.fixture(scope="module", params=VARIANTS)
-def generated(request):
-    v = request.param
-    return v, generate_match(v, GAMES[v], seed=2026)
+_MATCHES: dict = {}
+
+
+def gen(v):
+    """(variant, its generated match), made once per test session."""
+    if v not in _MATCHES:
+        _MATCHES[v] = generate_match(v, GAMES[v], seed=2026)
+    return v, _MATCHES[v]
+
+
+ALL = pytest.mark.parametrize("variant", VARIANTS)
+LONG_GAMES = pytest.mark.parametrize("variant", ["long", "gulbara"])
+GUL_BARA = pytest.mark.parametrize("variant", ["gulbara"])
 
 
 def first_errors(match):
@@ -35,7 +44,9 @@ def first_errors(match):
     return [f for f in rep.findings if f.severity == ERROR]
 
 
-def test_generated_games_replay_with_no_finding(generated):
+@ALL
+def test_generated_games_replay_with_no_finding(variant):
+    generated = gen(variant)
     v, m = generated
     rep = analyze.validate_match(m)
     assert rep.variant == v
@@ -104,7 +115,9 @@ def _mutants(generated, pick, limit=12, seed=0):
     return v, m, cands[:limit]
 
 
-def test_a_step_moved_by_one_point(generated):
+@ALL
+def test_a_step_moved_by_one_point(variant):
+    generated = gen(variant)
     v, m, cands = _mutants(generated, lambda v, m, t: any(s.dst != 0 and s.src != 25
                                                            for s in part_of(m.games[t[0]].actions[t[1]], t[2]).steps))
     rules = get_variant(v).rules
@@ -129,7 +142,9 @@ def test_a_step_moved_by_one_point(generated):
     assert checked >= 3
 
 
-def test_a_step_dropped(generated):
+@ALL
+def test_a_step_dropped(variant):
+    generated = gen(variant)
     v, m, cands = _mutants(generated, lambda v, m, t: t[3].verdict is not None
                            and len(part_of(m.games[t[0]].actions[t[1]], t[2]).steps) >= 1)
     counts = []
@@ -158,9 +173,9 @@ def _head_pick(v, m, t):
     return len(heads) == 1 and others
 
 
-def test_a_second_checker_off_the_head(generated):
-    if generated[0] == "backgammon":
-        pytest.skip("no head rule in backgammon")
+@LONG_GAMES
+def test_a_second_checker_off_the_head(variant):
+    generated = gen(variant)
     v, m, cands = _mutants(generated, _head_pick)
     assert cands
     rules = get_variant(v).rules
@@ -186,9 +201,9 @@ def _home_pick(v, m, t):
                for p in range(1, 7))
 
 
-def test_a_move_inside_the_gulbara_home(generated):
-    if generated[0] != "gulbara":
-        pytest.skip("the home freeze is Gul bara's")
+@GUL_BARA
+def test_a_move_inside_the_gulbara_home(variant):
+    generated = gen(variant)
     v, m, cands = _mutants(generated, _home_pick)
     assert cands
     for gi, ai, k, o in cands:
@@ -210,10 +225,10 @@ def _chains(m):
                 yield gi, ai
 
 
-def test_a_chain_cut_short(generated):
+@GUL_BARA
+def test_a_chain_cut_short(variant):
+    generated = gen(variant)
     v, m = generated
-    if v != "gulbara":
-        pytest.skip("chains are Gul bara's")
     cands = list(_chains(m))[:12]
     assert cands
     for gi, ai in cands:
@@ -225,10 +240,10 @@ def test_a_chain_cut_short(generated):
         check_first(mm, loc, {"doubles-chain"})
 
 
-def test_a_chain_continued_past_6_6(generated):
+@GUL_BARA
+def test_a_chain_continued_past_6_6(variant):
+    generated = gen(variant)
     v, m = generated
-    if v != "gulbara":
-        pytest.skip("chains are Gul bara's")
     done = 0
     for gi, g in enumerate(m.games):
         for ai, a in enumerate(g.actions):
@@ -247,10 +262,10 @@ def test_a_chain_continued_past_6_6(generated):
     assert done
 
 
-def test_a_handover_played_by_the_wrong_side(generated):
+@GUL_BARA
+def test_a_handover_played_by_the_wrong_side(variant):
+    generated = gen(variant)
     v, m = generated
-    if v != "gulbara":
-        pytest.skip("handovers are Gul bara's")
     done = 0
     for gi, g in enumerate(m.games):
         for ai, a in enumerate(g.actions):
@@ -267,7 +282,9 @@ def test_a_handover_played_by_the_wrong_side(generated):
     assert done
 
 
-def test_a_clock_time_over_the_limit(generated):
+@ALL
+def test_a_clock_time_over_the_limit(variant):
+    generated = gen(variant)
     v, m = generated
     rng = random.Random(3)
     for _ in range(8):
