@@ -60,22 +60,17 @@ class ConvertRun:
         return 0 if all(o.status == WRITTEN for o in done) else 1
 
 
-def _inputs(paths: Iterable[str]) -> list[tuple[str, bool, str | None]]:
-    """(path, explicit, error) for every input file.  Folders are walked recursively in sorted order for
-    every suffix a registered notation reads (.mat, .txt, .sgf, .json); hidden files and folders skipped.
-    (The one place convert finds files: to be replaced by analyze's discovery once it knows every notation.)"""
-    suffixes = notation.record_suffixes()
-    out: list[tuple[str, bool, str | None]] = []
-    for p in paths:
-        if p == "-" or os.path.isfile(p):
-            out.append((p, True, None))
-        elif os.path.isdir(p):
-            for d, dirs, files in os.walk(p):
-                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-                out.extend((os.path.join(d, f), False, None) for f in sorted(files)
-                           if f.lower().endswith(suffixes) and not f.startswith("."))
+def _inputs(paths: Iterable[str]) -> list[tuple[str, bool, str | None, bool]]:
+    """(path, explicit, error, skipped) for every input, found by the shared discovery of every command
+    (:func:`nardy_analyze.analyze.discover`): records, files skipped as no game record, unreadable paths."""
+    from .analyze import SKIPPED as SKIP, UNREADABLE, discover
+
+    out: list[tuple[str, bool, str | None, bool]] = []
+    for e in discover(paths):
+        if e.status == UNREADABLE:
+            out.append((e.path, e.explicit, e.reason or f"{e.path}: cannot be read", False))
         else:
-            out.append((p, True, f"{p}: no such file or folder"))
+            out.append((e.path, e.explicit, None, e.status == SKIP))
     return out
 
 
@@ -93,9 +88,10 @@ def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str 
          ) -> list[tuple[str, bool, str | None, str | None]]:
     """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
     notation.get(to)                              # KeyError for an unknown notation
-    files = _inputs(paths)
+    found = _inputs(paths)
     if output is not None and out_dir is not None:
         raise ConvertError("use either -o FILE or --out-dir DIR, not both")
+    files = [(f, e, err) for f, e, err, skip in found if not skip]
     readable = [f for f in files if f[2] is None]
     if output is not None:
         if len(files) != 1:
@@ -103,7 +99,9 @@ def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str 
         return [(f, e, err, output) for f, e, err in files]
     if any(f == "-" for f, _, _ in readable) and out_dir is not None:
         raise ConvertError("standard input has no name to write into --out-dir; use -o FILE or -o -")
-    out = [(f, e, err, target_path(f, to, out_dir) if err is None else None) for f, e, err in files]
+    # a skipped file (found in a folder, no game record) has neither an error nor a target
+    out = [(f, e, err, None if skip or err is not None else target_path(f, to, out_dir))
+           for f, e, err, skip in found]
     seen: dict[str, str] = {}
     clashes = []
     for f, _, err, t in out:
@@ -193,6 +191,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     for i, (source, explicit, error, target) in enumerate(work, start=1):
         if error is not None:
             run.outcomes.append(Outcome(source, None, FAILED, [error]))
+        elif target is None:          # found in a folder and not a game record (analyze.discover says why)
+            run.outcomes.append(Outcome(source, None, SKIPPED, []))
         else:
             run.outcomes.append(convert_one(source, target, to, force=force, lossy=lossy, explicit=explicit,
                                             stdout=stdout))
