@@ -185,6 +185,26 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
     return me, opp
 
 
+def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn):
+    """The written steps played in the written order, one number each, when every step is exactly one
+    unused number long and legal: (me, opp, hits, numbers used in order); None otherwise."""
+    left = list(full)
+    hits = 0
+    used = []
+    for src, dst in steps:
+        die = src - dst
+        if dst < 1 or src > BAR or die not in left:
+            return None
+        if rules.step_problem(me, opp, src, dst, die, turn):
+            return None
+        left.remove(die)
+        used.append(die)
+        turn = rules.after_step(turn, me, src, dst)
+        me, opp, hit = rules.apply(me, opp, src, dst)
+        hits += hit
+    return me, opp, hits, tuple(used)
+
+
 def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],
           playset: PlaySet | None = None, turn=None, hit_marks: list[bool] | None = None) -> Verdict:
     """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state.
@@ -204,6 +224,15 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         dice_text = f"{d1}{d2}"
         plain = d1 != d2
     steps = list(steps)
+    if playset is None and len(steps) == len(full) <= 4 and (len(full) <= 2 or len(set(full)) == 1):
+        # Fastest path, the recorded play of nearly every turn: one written step per number of the roll,
+        # each as long as its number.  Then each step has exactly one way to be played (a plain roll's two
+        # numbers together are longer than either; a double's are all alike), so the walk below gives
+        # exactly what the fast path after it would give first, without generating anything.
+        exact = _exact(rules, me, opp, full, steps, turn)
+        if exact is not None:
+            m, o, hits, used = exact
+            return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
     counted = _by_counts(rules, me, opp, steps)
     # hits the written ends make, and whether more were marked: then prefer a route that hits on its way
     end_hits = counted[1][24] - opp[24] if counted is not None else 0
