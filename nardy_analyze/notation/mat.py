@@ -107,6 +107,7 @@ PARSER = Lark(
     start=_STARTS,
     transformer=_Build(),
     maybe_placeholders=False,
+    cache=True,          # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
 )
 
 # ----------------------------------------------------------------------------- fast rows
