@@ -94,7 +94,7 @@ def test_fast_row_takes_only_what_the_grammar_reads_the_same_way(cells, lead, tr
     assert _shape(fast) == _shape(slow), src
 
 
-def _positions(variant: str, seed: int, limit: int = 80):
+def _positions(variant: str, seed: int, limit: int = 200):
     v = get_variant(variant)
     rng = random.Random(seed)
     me, opp = v.rules.initial()

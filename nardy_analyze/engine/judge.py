@@ -185,18 +185,34 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
     return me, opp
 
 
-def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn):
+def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
     """The written steps played in the written order, one number each, when every step is exactly one
-    unused number long and legal: (me, opp, hits, numbers used in order); None otherwise."""
+    unused number long (``bear_off``: or bears off with an unused number at least as large) and legal:
+    (me, opp, hits, numbers used in order); None otherwise.
+
+    The numbers are tried in the order ``_realise`` tries them (a bear-off: the unused numbers in their
+    order, each once), and the first legal one is kept; so when the walk gets through, it is the first
+    way ``_realise`` finds.  A dead end is None (the general search then decides)."""
     left = list(full)
     hits = 0
     used = []
     for src, dst in steps:
-        die = src - dst
-        if dst < 1 or src > BAR or die not in left:
+        if not 1 <= src <= BAR:
             return None
-        if rules.step_problem(me, opp, src, dst, die, turn):
-            return None
+        if dst == OFF:
+            if not bear_off:
+                return None
+            for die in dict.fromkeys(left):
+                if die >= src and not rules.step_problem(me, opp, src, dst, die, turn):
+                    break
+            else:
+                return None
+        else:
+            die = src - dst
+            if dst < 1 or die not in left:
+                return None
+            if rules.step_problem(me, opp, src, dst, die, turn):
+                return None
         left.remove(die)
         used.append(die)
         turn = rules.after_step(turn, me, src, dst)
@@ -229,7 +245,9 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         # each as long as its number.  Then each step has exactly one way to be played (a plain roll's two
         # numbers together are longer than either; a double's are all alike), so the walk below gives
         # exactly what the fast path after it would give first, without generating anything.
-        exact = _exact(rules, me, opp, full, steps, turn)
+        # A bear-off may be made by more than one number: without a "*" written, every way reaches the
+        # same position, and the first is taken, as below.
+        exact = _exact(rules, me, opp, full, steps, turn, not any(hit_marks or ()))
         if exact is not None:
             m, o, hits, used = exact
             return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
