@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """``validate`` side by side with GNU Backgammon's C reader, in the same run (issue 10).
 
-    python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg]
+    python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--compare-with CHECKOUT]
     (default FOLDER: ../shared/corpus/gnubg-selfplay)
 
 GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``import mat F`` and
@@ -17,6 +17,8 @@ The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg)
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,6 +46,9 @@ def main() -> int:
     ap.add_argument("folder", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--gnubg", default="/usr/games/gnubg")
+    ap.add_argument("--compare-with", metavar="CHECKOUT", action="append", default=[],
+                    help="also time the CLI of another checkout of nardy-analyze (e.g. an earlier commit "
+                         "unpacked with 'git archive'), in the same run")
     a = ap.parse_args()
     folder = Path(a.folder).resolve()
     files = sorted(folder.rglob("*.mat"))
@@ -56,6 +61,12 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="nardy-bench-"))
     cmds = tmp / "cmds.txt"
     cmds.write_text(_gnubg_commands(files, tmp))
+
+    cpu: dict[str, list[float]] = {}
+
+    def child_cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
 
     def run_gnubg() -> float:
         t0 = time.perf_counter()
@@ -70,12 +81,12 @@ def main() -> int:
             return time.perf_counter() - t0
         return go
 
-    def run_cli(jobs: int):
+    def run_cli(jobs: int, where: Path = ROOT):
         def go() -> float:
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "-j", str(jobs), "--statistics",
-                            str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False)
+                            str(folder)], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False, env={**os.environ, "PYTHONPATH": str(where)})
             return time.perf_counter() - t0
         return go
 
@@ -88,20 +99,32 @@ def main() -> int:
     runs["nardy-analyze validate, library, -j 1"] = run_lib(1)
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
     runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
+    for other in a.compare_with:
+        runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
+        runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(a.repeat):
         for name, fn in runs.items():
+            c0 = child_cpu()
             times[name].append(fn())
+            cpu.setdefault(name, []).append(child_cpu() - c0)
     shutil.rmtree(tmp, ignore_errors=True)
 
     s = validate_paths([str(folder)], jobs=1).summary()
     print(f"{folder}: {len(files)} files, {s['games']} games, {size / 1e6:.1f} MB; "
           f"median of {a.repeat}")
-    base = statistics.median(times[next(iter(runs))]) if gnubg else None
+    print("ratio = throughput / GNU Backgammon's (wall clock); CPU: user+sys seconds of the processes "
+          "started (not measurable for the library rows)")
+    first = next(iter(runs))
+    base = statistics.median(times[first]) if gnubg else None
+    base_cpu = statistics.median(cpu[first]) if gnubg else None
     for name, ts in times.items():
         med = statistics.median(ts)
         ratio = f"  ratio {base / med:5.2f}" if base else ""
-        print(f"{name:<45} {med:7.2f} s  {s['games'] / med:8.0f} games/s{ratio}"
+        c = statistics.median(cpu[name])
+        cpu_txt = (f"  CPU {c:6.2f} s" + (f" (CPU ratio {base_cpu / c:5.2f})" if base_cpu and c > 0.01 else "")
+                   if c > 0.01 else "")
+        print(f"{name:<45} {med:7.2f} s  {s['games'] / med:8.0f} games/s{ratio}{cpu_txt}"
               f"   (runs: {', '.join(f'{t:.2f}' for t in ts)})")
     return 0
 
