@@ -27,7 +27,6 @@ from .report import INTERNAL_ERROR, RunResult
 MAX_BYTES = 64 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged by this much of its start
 
-# Header tags that set rule options: tag name (case/space-insensitive) -> (option, value parser)
 _ON = {"on", "yes", "true", "1"}
 _OFF = {"off", "no", "false", "0"}
 

@@ -29,6 +29,7 @@ class Format(str, Enum):
     text = "text"
     json = "json"
     sarif = "sarif"
+    html = "html"
 
 
 def _version(value: bool) -> None:
@@ -54,7 +55,8 @@ def validate(
                                       help="Record files or folders (searched recursively for "
                                            f"{', '.join(record_suffixes())} files; a .txt is read when "
                                            "it looks like a record); '-' reads standard input."),
-    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, or SARIF 2.1.0."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, SARIF 2.1.0, or one self-contained HTML page with "
+                                     "the board before every finding's play."),
     explain: bool = typer.Option(False, "--explain", "-e",
                                  help="Show the board and the legal alternatives at each finding."),
     variant: str = typer.Option("backgammon", "--variant",
@@ -123,6 +125,9 @@ def validate(
             write_json(run, fh, explain)
         elif format == Format.sarif:
             write_sarif(run, fh)
+        elif format == Format.html:
+            from .html_report import write_html
+            write_html(run, fh)
         elif statistics:
             write_statistics(run, fh, verbose)
         else:
@@ -145,6 +150,209 @@ def validate(
     raise typer.Exit(1 if run.summary()["errors"] else 0)
 
 
+class Target(str, Enum):
+    mat = "mat"
+    sgf = "sgf"
+    json = "json"
+    ngn = "ngn"
+
+
+@app.command()
+def convert(
+    paths: list[str] = typer.Argument(..., metavar="INPUT...",
+                                      help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
+                                           "recursively); '-' reads standard input."),
+    to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write the one input's conversion here ('-': standard output)."),
+    out_dir: Optional[str] = typer.Option(None, "--out-dir", "-d", metavar="DIR",
+                                          help="Write each INPUT as DIR/NAME.<ext> (flat; created if missing). "
+                                               "Default: beside each input."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    lossy: bool = typer.Option(False, "--lossy",
+                               help="Convert even what the target cannot hold completely, and list what was "
+                                    "dropped (default: refuse such a file and say what would be lost)."),
+) -> None:
+    """Convert records between notations: lossless, or refused with what would be lost.
+
+    A record that breaks the rules is converted as written, with a warning naming the first finding.
+    Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
+    refused or failed, 2 when the arguments are wrong or no input could be read.
+    """
+    from .convert import FAILED, REFUSED, WRITTEN, ConvertError, convert_paths
+
+    bar = Progress.on_terminal()
+    try:
+        run = convert_paths(paths, to.value, output, out_dir, force, lossy,
+                            progress=bar.step if bar else None)
+    except ConvertError as e:
+        _fail(str(e))
+    finally:
+        if bar:
+            bar.close()
+    for o in run.outcomes:
+        if o.warning:
+            typer.echo(f"warning: {o.warning} (converted as written)", err=True)
+        if o.status == REFUSED:
+            typer.echo(f"nardy-analyze: refused {o.source}: {to.value} cannot hold everything; use --lossy to "
+                       "drop it:", err=True)
+            for m in o.messages:
+                typer.echo(f"  {m}", err=True)
+        elif o.status == FAILED:
+            for m in o.messages:
+                typer.echo(f"nardy-analyze: {m}", err=True)
+        elif o.dropped:
+            typer.echo(f"{o.source}: --lossy dropped:", err=True)
+            for m in o.messages:
+                typer.echo(f"  {m}", err=True)
+    skipped = run.count("skipped")
+    typer.echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed"
+               + (f", {skipped} skipped (not records)" if skipped else "") + f" (to {to.value})", err=True)
+    raise typer.Exit(run.exit_code)
+
+
+class ShowAs(str, Enum):
+    text = "text"
+    gnubg = "gnubg"
+    xgid = "xgid"
+    svg = "svg"
+
+
+@app.command()
+def show(
+    path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json); '-' reads standard input."),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
+    move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
+                                       help="The position before the game's M-th roll (1 = the opening roll); "
+                                            "default: the game's final position."),
+    as_: ShowAs = typer.Option(ShowAs.text, "--as", help="text diagram (with the IDs), gnubg "
+                                                          "'PositionID:MatchID', XGID, or an SVG board."),
+) -> None:
+    """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG."""
+    from . import notation
+    from . import show as shows
+    from .analyze import InputError, read_bytes
+
+    try:
+        data = read_bytes(path)
+    except InputError as e:
+        _fail(str(e))
+    match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
+    for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
+        typer.echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
+    try:
+        snap = shows.pick(match, game, move)
+    except LookupError as e:
+        _fail(f"{match.path}: {e}")
+    render = {ShowAs.text: shows.as_text, ShowAs.gnubg: shows.as_gnubg, ShowAs.xgid: shows.as_xgid,
+              ShowAs.svg: shows.as_svg}[as_]
+    try:
+        typer.echo(render(snap))
+    except shows.NotBackgammon as e:
+        _fail(f"{match.path}: {e}")
+class By(str, Enum):
+    player = "player"
+    game = "game"
+    match = "match"
+
+
+class StatsFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+    markdown = "markdown"
+
+
+@app.command()
+def stats(
+    paths: list[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Record files or folders (searched recursively for "
+                                           f"{', '.join(record_suffixes())} files); '-' reads standard input."),
+    by: By = typer.Option(By.player, "--by", "-b", help="One row per player, per player per game, or per match."),
+    format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
+                                       help="A table (main columns), or every column as csv, json, parquet "
+                                            "(needs the 'parquet' extra) or markdown."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (written whole or not at all)."),
+    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
+                                    help="Count NAME as CANONICAL (names are compared without case, blanks and "
+                                         "a ',1673' rating suffix). Repeatable."),
+    sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
+                                       help="Sort by COLUMN: numbers largest first, names A-Z."),
+    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option when the record's header does not set it. Repeatable."),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
+                                        help="Also draw, per player, the dice against fair dice, the doubles rate "
+                                             "and points per game (needs the 'plot' extra)."),
+    top: int = typer.Option(8, "--top", min=1, help="Players drawn by --plot (those with most games)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Worker processes (default: one per core for 32+ files)."),
+) -> None:
+    """Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.
+
+    Columns, dtypes and how resignations, drops and illegal plays count: docs/stats.md.
+
+    Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
+    counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
+    """
+    from . import stats as st
+
+    try:
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)       # per record's variant, as in validate
+        aliases = st.parse_aliases(alias)
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e))
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        _fail(f"--plot: {plot}: the file name must end in .png or .svg")
+    if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
+        _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
+    bar = Progress.on_terminal()
+    try:
+        run = st.scan(paths, variant=variant, rules=options, aliases=aliases, jobs=jobs,
+                      progress=bar.step if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    for _, why in run.unreadable:
+        typer.echo(f"nardy-analyze: {why}", err=True)
+    for line in run.problems + run.warnings:
+        typer.echo(line, err=True)
+    for path, why in dict.fromkeys(run.arg_errors):
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    for path, why in run.internal_errors:
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    if run.games.empty and not run.files:
+        _fail("no game records found in " + ", ".join(paths))
+    table = st.frame(by.value, run.games)
+    if sort:
+        try:
+            table = st.sort_frame(table, sort)
+        except ValueError as e:
+            _fail(str(e))
+    fmt = format.value
+    binary = fmt == "parquet"
+    try:
+        if plot is not None:
+            st.plot(table if by == By.player else st.players(run.games), str(plot))
+        if output is None:
+            if binary:
+                st.write_frame(table, fmt, sys.stdout.buffer, by.value)
+                sys.stdout.buffer.flush()
+            else:
+                tty = sys.stdout.isatty()
+                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")))
+        else:
+            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
+    except (st.OptionalDependency, OutputError, ValueError) as e:
+        _fail(str(e))
+    if run.unreadable or run.arg_errors or run.internal_errors:
+        raise typer.Exit(2)
+    raise typer.Exit(1 if run.problems else 0)
+
+
 def _rule_ids(items: list[str], option: str) -> set[str]:
     from .rules import RULES
 
@@ -153,6 +361,47 @@ def _rule_ids(items: list[str], option: str) -> set[str]:
     if unknown:
         _fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them")
     return ids
+
+
+@app.command("generate")
+def generate_cmd(
+    variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
+    games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
+    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
+    players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (written whole or not at all)."),
+) -> None:
+    """Random legal games in the project's own notation (.ngn, docs/notation.md).
+
+    Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
+    """
+    from .generate import generate_match
+    from .notation import get as notation
+
+    names = [x.strip() for x in players.split(",")]
+    if len(names) != 2 or not all(names):
+        _fail(f"--players takes two names separated by a comma, not {players!r}")
+    try:
+        name = get_variant(variant).name
+        options = parse_rule_options(name, rule)
+        match = generate_match(name, games, seed, (names[0], names[1]), options)
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e))
+    tags = {k: v for k, v in match.tags.items() if k in ("Event", "Site")}
+    tags.update(White=names[0], Black=names[1])
+    tags.update(match.tags)
+    match.tags = tags
+    text = notation("ngn").write(match)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomically(output, lambda fh: fh.write(text))
+    except OutputError as e:
+        _fail(str(e))
 
 
 @app.command("rules")

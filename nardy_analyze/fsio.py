@@ -14,10 +14,11 @@ class OutputError(Exception):
 
 
 def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force: bool = True,
-                     encoding: str = "utf-8") -> None:
+                     encoding: str = "utf-8", binary: bool = False) -> None:
     """Write ``path`` whole or not at all: ``write(fh)`` fills a temporary file beside it, which then
     replaces ``path``.  On any failure the temporary file is removed and an existing ``path`` is left as
-    it was.  With ``force=False`` an existing file is an :class:`OutputError`."""
+    it was.  With ``force=False`` an existing file is an :class:`OutputError`.  ``binary``: ``fh`` is a
+    binary file (``encoding`` is then ignored)."""
     path = Path(path)
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder")
@@ -29,7 +30,12 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
     except OSError as e:
         raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
+        try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
+            os.chmod(tmp, mode)
+        except OSError:
+            pass
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="")) as fh:
             write(fh)
         os.replace(tmp, path)
     except BaseException as e:
@@ -40,6 +46,12 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         if isinstance(e, OSError):
             raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class Progress:

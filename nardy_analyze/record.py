@@ -133,7 +133,8 @@ class Game:
 class Match:
     path: str
     notation: str
-    tags: dict[str, str] = field(default_factory=dict)     # header tags, keys as written
+    tags: dict[str, str] = field(default_factory=dict)     # header tags, keys as written (the first of repeats)
+    tag_items: list[tuple[str, str]] = field(default_factory=list)  # every tag in file order, repeats too
     tag_locs: dict[str, Loc] = field(default_factory=dict)
     match_length: int | None = None  # 0 = money session; None = not stated
     match_loc: Loc | None = None
@@ -148,3 +149,40 @@ class Match:
             if name.casefold().replace(" ", "") == k:
                 return value
         return default
+
+
+# ----------------------------------------------------------------------------- record equality
+
+def record_dict(obj) -> object:
+    """A plain, comparable form of a record (Match, Game, Action, Segment, Step) without what only
+    says where the text was or how it was spelt: ``Loc`` fields, ``Action.text``/``Segment.text``,
+    ``Match.path``/``notation``/``tag_locs`` and the reading problems.
+
+    Two records with equal ``record_dict`` are the same record: same tags (in order), match length,
+    comments, games, players, scores, rolls, steps as written, cube actions, clock times and results.
+    """
+    if isinstance(obj, Match):
+        return {"tags": list(obj.tags.items()), "match_length": obj.match_length,
+                "comments": list(obj.comments), "games": [record_dict(g) for g in obj.games]}
+    if isinstance(obj, Game):
+        return {"number": obj.number, "written_number": obj.written_number, "players": tuple(obj.players),
+                "score": obj.score, "comments": list(obj.comments),
+                "actions": [record_dict(a) for a in obj.actions]}
+    if isinstance(obj, Action):
+        return {"kind": obj.kind.value, "player": obj.player, "move": obj.move,
+                "dice": obj.dice, "dice_text": obj.dice_text, "steps": [record_dict(s) for s in obj.steps],
+                "unplayed": obj.unplayed, "cannot_move": obj.cannot_move, "value": obj.value,
+                "and_match": obj.and_match, "clock": obj.clock,
+                "segments": [record_dict(s) for s in obj.segments], "comments": list(obj.comments)}
+    if isinstance(obj, Segment):
+        return {"kind": obj.kind, "player": obj.player, "dice": tuple(obj.dice),
+                "steps": [record_dict(s) for s in obj.steps]}
+    if isinstance(obj, Step):
+        return (obj.src, obj.dst, obj.hit)
+    raise TypeError(f"not a record object: {type(obj).__name__}")
+
+
+def same_record(a: "Match | Game | Action", b: "Match | Game | Action") -> bool:
+    """True when ``a`` and ``b`` are the same record, ignoring where and how the text was written
+    (see :func:`record_dict`)."""
+    return record_dict(a) == record_dict(b)

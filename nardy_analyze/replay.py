@@ -1,4 +1,5 @@
-"""Walk a record through the rules engine; yield findings (what breaks a rule) and events (what happened).
+"""Walk a record through the rules engine; yield findings (what breaks a rule) and, for a consumer that
+asks for them, one typed row per turn (:mod:`nardy_analyze.events`).
 
 The replayer knows the record model and the engine, nothing of notations or output formats.
 """
@@ -11,6 +12,7 @@ from typing import Any
 from .engine import Variant, borne_off, fmt_steps, generate
 from .engine.core import Pos
 from .engine.judge import _physical
+from .events import GameEnd, Observer, TurnRow
 from .record import Action, Game, Kind, Loc, Match
 from .turns import PLAY_RULES, Part, PartOutcome, walk_turn, written_parts
 
@@ -48,21 +50,6 @@ class Finding:
 
 
 @dataclass(slots=True)
-class Event:
-    """Something that happened in a game, for statistics: kind is roll, hit, enter, bear_off,
-    double, take, drop, result."""
-
-    kind: str
-    game: int
-    side: int
-    player: str
-    move: int | None = None
-    value: int | None = None          # points for result, cube value for double/take/drop, pips for roll
-    dice: tuple[int, int] | None = None
-    detail: str = ""
-
-
-@dataclass(slots=True)
 class GameReport:
     number: int
     players: tuple[str, str]
@@ -70,6 +57,23 @@ class GameReport:
     winner: int | None = None
     points: int | None = None
     how: str | None = None            # bearoff, drop, resign, timeout
+    crawford: bool = False            # the Crawford game of a match
+    # With replay(..., trace=True): the state before and after every action (for writers of other notations)
+    states: list["ActionState"] | None = None
+
+
+@dataclass(slots=True)
+class ActionState:
+    """What the replay knew around one action: the cube before it, the board before and after it
+    (``sides[0]`` / ``sides[1]`` are the first / second player's sides in their own numbering) and,
+    for a roll, whether the play was legal."""
+
+    index: int
+    cube: int
+    owner: int | None
+    before: tuple
+    after: tuple
+    legal: bool = True
 
 
 @dataclass(slots=True)
@@ -79,7 +83,6 @@ class MatchReport:
     variant: str
     games: list[GameReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
     # --rule options that do not apply to the variant this record was judged under (exit code 2)
     arg_errors: list[str] = field(default_factory=list)
 
@@ -100,8 +103,12 @@ class _GameReplay:
     """State of one game under replay."""
 
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool | None, money: bool,
-                 need: tuple[int, int] | None = None, start: Pos | None = None):
+                 need: tuple[int, int] | None = None, start: Pos | None = None,
+                 observer: Observer | None = None):
         self.rep, self.v, self.g = rep, variant, game
+        self.observer = observer
+        self.turn_no = 0
+        self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
         a, b = start or self.rules.initial()
         self.pos = [a, b]
@@ -121,6 +128,7 @@ class _GameReplay:
         self.declared: tuple[int, int, Action] | None = None  # (winner side, points, cell)
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
+        self.trace: list[ActionState] | None = None
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
         self.timed_out: int | None = None    # the side whose time ran out
 
@@ -144,10 +152,6 @@ class _GameReplay:
             rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
             a.move if a else None, self.name(who) if who is not None else None, who, **extra))
 
-    def event(self, kind: str, a: Action, side: int | None = None, **kw) -> None:
-        who = a.player if side is None else side
-        self.rep.events.append(Event(kind, self.g.number, who, self.name(who), a.move, **kw))
-
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
         self.actions = actions
@@ -158,12 +162,78 @@ class _GameReplay:
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
                           f"({self.ended[0]})", a)
                 break
+            if self.trace is not None:
+                cube, owner, before, n = self.cube, self.owner, (self.pos[0], self.pos[1]), len(self.rep.findings)
             self.check_clock(a, nxt)
-            getattr(self, "on_" + a.kind.value)(a, nxt)
+            if self.observer is None:
+                getattr(self, "on_" + a.kind.value)(a, nxt)
+            else:
+                self.observed(a, nxt)
+            if self.trace is not None:
+                legal = not any(f.rule in POSITION_RULES for f in self.rep.findings[n:])
+                self.trace.append(ActionState(i, cube, owner, before, (self.pos[0], self.pos[1]), legal))
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
         self.finish(actions)
+        if self.observer is not None:
+            self.observed_end()
+
+    # -- rows for statistics (only with an observer) -----------------------------------------------------
+    def scored(self) -> int | None:
+        """Points the variant's scoring credits the winner: the declared points where the rules accept them;
+        otherwise the stake of the game's end on the board, or for a resignation the largest stake the
+        position allowed that does not exceed the declared points (else the smallest), in match play at
+        most the points the winner needed."""
+        r = self.report
+        if r.winner is None or r.points is None:
+            return None
+        w = r.winner
+        if self.ended:
+            full = self.ended[2]
+            if self.credited(r.points, full, w):
+                return r.points
+        else:
+            stakes = sorted({self.stake(k) for k in range(1, self.rules.max_level(self.pos[w], self.pos[1 - w]) + 1)})
+            if any(self.credited(r.points, full, w) for full in stakes):
+                return r.points
+            full = max((x for x in stakes if x <= r.points), default=stakes[0])
+        # match play: never more than the winner needed to win the match
+        return min(full, self.need[w]) if self.need is not None and self.need[w] > 0 else full
+
+    def observed(self, a: Action, nxt: Action | None) -> None:
+        """Handle ``a`` and tell the observer what the turn did, from the positions the replay goes on from."""
+        p = a.player
+        before = (self.pos[p], self.pos[1 - p])
+        getattr(self, "on_" + a.kind.value)(a, nxt)
+        if a.kind == Kind.DOUBLE:
+            if self.offer is not None:
+                self.emit(self.offer[0], self.offer[1], None, None)
+            self.offer = [p, a.loc.line, ""]
+        elif a.kind in (Kind.TAKE, Kind.DROP) and self.offer is not None and self.offer[0] != p:
+            self.offer[2] = a.kind.value
+            if a.kind == Kind.DROP:
+                self.emit(self.offer[0], self.offer[1], None, None)
+        elif a.kind == Kind.ROLL and not a.unplayed:
+            dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
+            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before)
+
+    def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None) -> None:
+        offer, self.offer = self.offer, None
+        doubled = offer is not None and offer[0] == p
+        self.turn_no += 1
+        here = (self.pos[p], self.pos[1 - p])
+        self.observer.turn(TurnRow(self.g.number, self.turn_no, p, line, dice, before or here, here, doubled,
+                                   offer[2] if doubled else "", self.cube, a))
+
+    def observed_end(self) -> None:
+        if self.offer is not None:           # a double left unanswered at the end of the record
+            self.emit(self.offer[0], self.offer[1], None, None)
+        r = self.report
+        level = None
+        if r.how == "bearoff" and r.winner is not None:
+            level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
+        self.observer.game_end(GameEnd(self.g.number, r.winner, self.scored(), r.how, level, self.cube))
 
     def on_roll(self, a: Action, nxt: Action | None) -> None:
         p = a.player
@@ -189,7 +259,6 @@ class _GameReplay:
         if self.rolls == 1 and d1 == d2 and not getattr(self.rules, "opening_double_allowed", True):
             self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
-        self.event("roll", a, dice=(d1, d2), value=d1 * 4 if d1 == d2 else d1 + d2)
         first_turn = self.rolled[p] == 0
         self.rolled[p] += 1
         if a.illegal_mark:
@@ -207,7 +276,7 @@ class _GameReplay:
 
     def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int],
                 rest: list[Part]) -> None:
-        """One part of a turn (see ``turns.walk_turn``): its findings, where the replay goes on, events.
+        """One part of a turn (see ``turns.walk_turn``): its findings and where the replay goes on.
         ``rest``: the parts written after it in the same turn."""
         side, part, v = out.side, out.part, out.verdict
         me, opp = out.before
@@ -232,10 +301,6 @@ class _GameReplay:
                       alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
             if fits:
                 self.first_error = None   # back on the game's real course
-        if v is not None:
-            for kind, n in (("hit", v.hits), ("enter", v.entered), ("bear_off", v.borne_off)):
-                for _ in range(n):
-                    self.event(kind, a, side=side)
 
     def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
         """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``):
@@ -387,7 +452,6 @@ class _GameReplay:
             self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}, but the cube stands at {self.cube}: "
                       f"a double offers {self.cube * 2}", a)
         self.pending = a
-        self.event("double", a, value=self.cube * 2)
 
     def _answer(self, a: Action, word: str) -> Action | None:
         d = self.pending
@@ -402,7 +466,6 @@ class _GameReplay:
             self.cube *= 2
             self.owner = a.player
             self.cube_turned = True
-            self.event("take", a, value=self.cube)
 
     def on_drop(self, a: Action, nxt: Action | None) -> None:
         if self.pending is None:
@@ -413,7 +476,6 @@ class _GameReplay:
             return
         d = self._answer(a, "drops")
         if d:
-            self.event("drop", a, value=self.cube)
             if not self.ended:
                 self.ended = ("drop", d.player, self.v.drop_stake(self.cube, self.cube_turned))
 
@@ -553,7 +615,6 @@ class _GameReplay:
     def set_result(self, w: int, pts: int | None, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
-        self.rep.events.append(Event("result", self.g.number, w, self.name(w), None, value=pts, detail=how))
 
 
 _YES = {"on", "yes", "true", "1"}
@@ -571,11 +632,16 @@ def _crawford_tag(match: Match) -> bool | None:
     return None
 
 
-def replay(match: Match, variant: Variant, start: Pos | None = None) -> MatchReport:
+def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool = False,
+           observer: Observer | None = None) -> MatchReport:
     """Replay every game of ``match``; parse problems become ``parse-error`` findings.
 
     ``start``: the position every game starts from (first player's side, second player's side), for
-    records of a game from a set-up position (library use, tests); default the variant's initial one."""
+    records of a game from a set-up position (library use, tests); default the variant's initial one.
+    With ``trace``, every GameReport keeps the state around each action (``GameReport.states``).
+
+    ``observer`` (for statistics): its ``turn`` gets one :class:`TurnRow` per turn and its ``game_end`` one
+    :class:`GameEnd` per game; without one nothing of them is built."""
     rep = MatchReport(match.path, match.notation, variant.name)
     for pr in match.problems:
         rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -624,8 +690,12 @@ def replay(match: Match, variant: Variant, start: Pos | None = None) -> MatchRep
         elif crawford_rule and not crawford_done and not after_match and length - 1 in score:
             is_crawford = crawford_done = True
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start)
+        gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start,
+                         observer=observer)
         gr.rep_score = (score[0], score[1])
+        gr.report.crawford = is_crawford
+        if trace:
+            gr.trace = gr.report.states = []
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text
             first_bad = min(p.loc.line for p in game.problems)

@@ -62,13 +62,13 @@ class Rec:
         g = Game(1, Loc(1, 1), 1, NAMES, (0, 0), Loc(2, 1), actions=list(self.actions))
         return Match("t.rec", "test", tags=dict(self.tags), match_length=self.length, games=[g])
 
-    def run(self, start=None, **options):
+    def run(self, start=None, observer=None, **options):
         from nardy_analyze.analyze import options_for, options_from_tags
         m = self.match()
         v0 = get_variant(self.variant)
         opts, _ = options_for(v0.name, options)
         opts, _ = options_from_tags(m, opts, v0.name)
-        return replay(m, get_variant(v0.name, opts), start=start)
+        return replay(m, get_variant(v0.name, opts), start=start, observer=observer)
 
 
 def errors(rep) -> list[tuple[str, int]]:

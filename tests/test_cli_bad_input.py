@@ -6,9 +6,8 @@ import os
 import subprocess
 import sys
 
-import pytest
 
-from helpers import EXAMPLES, ROOT
+from helpers import ROOT
 
 GOOD = """ 3 point match
 

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import tempfile
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -201,9 +201,16 @@ def test_thousands_of_empty_games(n, body):
 # A new command that reads records adds its lines here (test_every_command_is_fuzzed says so).
 FUZZ_COMMANDS = {
     "validate": [["validate", "{}"], ["validate", "--format", "json", "{}"], ["validate", "--format", "sarif", "{}"],
-                 ["validate", "--explain", "--verbose", "{}"], ["validate", "--statistics", "{}"]],
+                 ["validate", "--explain", "--verbose", "{}"], ["validate", "--statistics", "{}"],
+                 ["validate", "--format", "html", "{}"]],
+    "convert": [["convert", "--to", "json", "--lossy", "--force", "{}"], ["convert", "--to", "sgf", "--force", "{}"],
+                ["convert", "--to", "ngn", "--force", "{}"], ["convert", "--to", "mat", "--lossy", "--force", "{}"]],
+    "stats": [["stats", "{}"], ["stats", "--by", "game", "--format", "csv", "{}"],
+              ["stats", "--by", "match", "--format", "json", "{}"]],
+    "show": [["show", "{}"], ["show", "--as", "svg", "{}"], ["show", "--as", "xgid", "--move", "3", "{}"],
+             ["show", "--as", "gnubg", "--game", "2", "{}"]],
 }
-NOT_READING = {"rules"}
+NOT_READING = {"rules", "generate"}     # generate reads no record
 
 
 def test_every_command_is_fuzzed():

@@ -337,3 +337,60 @@ def _off(before: Side, after: Side) -> int:
 
 def _entered(steps) -> int:
     return sum(1 for s, _ in steps if s == BAR)
+
+
+def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos,
+          turn=None) -> tuple[tuple[int, int, bool], ...] | None:
+    """The play that leads from (me, opp) to ``after`` with roll d1-d2, one die per step: ``(src, dst, hit)``
+    in the mover's numbering (``13/6`` of 61 becomes ``13/7 7/6`` or ``13/12 12/6``, whichever the rules
+    allow, hitting where the engine hits).  The written ``steps`` are followed in their order where they
+    lead there; otherwise any legal way to reach ``after``.  None when no legal play reaches ``after``."""
+    steps = [(s, d) for s, d in steps]
+    full = dice_sequence(d1, d2)
+    ps = None
+    for seqs in (True, False):
+        if not seqs:
+            ps = generate(rules, me, opp, d1, d2, turn)
+            path = ps.plays.get(after)
+            if path is None:
+                return None
+            return _with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
+        for n, (m, o, _, used) in enumerate(_realise_route(rules, me, opp, full, steps, turn)):
+            if (m, o) == after:
+                return _with_hits(rules, me, opp, used)
+            if n >= 32:
+                break
+    return None
+
+
+def _realise_route(rules, me, opp, remaining, steps, turn):
+    """Like _realise in written order, yielding the single steps ``(src, dst)`` taken."""
+    if not steps:
+        yield me, opp, turn, []
+        return
+    src, dst = steps[0]
+    for seq in _dice_splits(remaining, src, dst):
+        cur, m, o, t, path, ok = src, me, opp, turn, [], True
+        for i, die in enumerate(seq):
+            nxt = OFF if (i == len(seq) - 1 and dst == OFF) else (cur - die if cur != BAR else 25 - die)
+            if nxt < 0:
+                nxt = OFF
+            if rules.step_problem(m, o, cur, nxt, die, t):
+                ok = False
+                break
+            t = rules.after_step(t, m, cur, nxt)
+            m, o, _ = rules.apply(m, o, cur, nxt)
+            path.append((cur, nxt))
+            cur = nxt
+        if not ok:
+            continue
+        for m3, o3, t3, rest in _realise_route(rules, m, o, _remove(remaining, seq), steps[1:], t):
+            yield m3, o3, t3, path + rest
+
+
+def _with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
+    out = []
+    for src, dst in path:
+        me, opp, hit = rules.apply(me, opp, src, dst)
+        out.append((src, dst, bool(hit)))
+    return tuple(out)

@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..record import Loc, Match, Problem
 
-__all__ = ["Notation", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
+__all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
            "read_bytes", "read_path", "record_suffixes", "DecodeResult"]
 
 
@@ -28,6 +28,8 @@ class Notation:
     write: Callable[[Match], str] | None = None  # Match -> text, where the project writes this notation
     description: str = ""
     ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
+    # Match -> what ``write`` cannot keep of it, one message per kind of loss and game (empty: lossless)
+    losses: Callable[[Match], list[str]] | None = None
 
 
 _REGISTRY: dict[str, Notation] = {}
@@ -91,7 +93,8 @@ def sniff(text: str) -> Notation | None:
     """The notation whose sniff accepts the start of ``text``; None when none does."""
     _load()
     head = text[:65536]
-    for n in _REGISTRY.values():
+    # Jellyfish match text is the loosest sniff ("Game N" lines): every other notation is tried first
+    for n in sorted(_REGISTRY.values(), key=lambda n: n.name == "mat"):
         if n.sniff(head):
             return n
     return None
@@ -196,3 +199,62 @@ def read_path(path: str | Path, notation: str | None = None) -> Match:
         match.problems.append(Problem(Loc(1, 1), f"cannot read the file: {exc.strerror or exc}"))
         return match
     return read_bytes(data, str(p), notation)
+
+
+# ----------------------------------------------------------------------------- what a notation cannot hold
+
+_VARIANT_NAMES = {"backgammon": "backgammon", "shortnardy": "backgammon", "short": "backgammon",
+                  "long": "long nardy", "longnardy": "long nardy", "gulbara": "Gul bara"}
+
+
+def _games(numbers: list[int]) -> str:
+    return ("game " if len(numbers) == 1 else "games ") + ", ".join(map(str, numbers))
+
+
+def common_losses(match: Match, target: str, *, clock: bool = False, action_comments: bool = False,
+                  game_comments: bool = False, match_comments: bool = False, backgammon_only: bool = False,
+                  timeouts: bool = False, repeated_tags: bool = False) -> list[str]:
+    """What writing ``match`` as ``target`` would lose: the flags say what the target cannot hold.
+
+    Always a loss, whatever the target: text the reader could not read (it is not in the record)."""
+    out: list[str] = []
+    unread = [p for p in match.problems] + [p for g in match.games for p in g.problems]
+    if unread:
+        lines = ", ".join(str(p.loc.line) for p in unread[:5]) + (" ..." if len(unread) > 5 else "")
+        out.append(f"unreadable text (line {lines}) is not in the record and cannot be written")
+    if backgammon_only:
+        v = (match.tag("Variant") or match.tag("Variation") or "backgammon").strip().lower().replace(" ", "")
+        name = _VARIANT_NAMES.get(v, v)
+        if name != "backgammon" and match.games:
+            out.append(f"{_games([g.number for g in match.games])}: {name} has no {target} form")
+        seg = {}
+        for g in match.games:
+            for a in g.actions:
+                for s in a.segments:
+                    seg.setdefault(s.kind, []).append(g.number)
+        for kind, numbers in seg.items():
+            what = "Gul bara handover" if kind == "handover" else "Gul bara doubles chain"
+            out.append(f"{_games(sorted(set(numbers)))}: a {what} (part of a turn played after the roll) "
+                       f"has no {target} form")
+    checks = []
+    if clock:
+        checks.append(("clock times", lambda a: a.clock is not None))
+    if action_comments:
+        checks.append(("comments on moves", lambda a: bool(a.comments)))
+    if timeouts:
+        checks.append(("a loss on time", lambda a: a.kind.value == "timeout"))
+    for what, test in checks:
+        numbers = [g.number for g in match.games if any(test(a) for a in g.actions)]
+        if numbers:
+            out.append(f"{_games(numbers)}: {what} cannot be written in {target}")
+    if game_comments:
+        numbers = [g.number for g in match.games if g.comments]
+        if numbers:
+            out.append(f"{_games(numbers)}: game comments cannot be written in {target}")
+    if repeated_tags and len(match.tag_items) > len(match.tags):
+        seen: set[str] = set()
+        again = sorted({k for k, _ in match.tag_items if k in seen or seen.add(k)})
+        out.append(f"repeated tags ({', '.join(again)}) cannot be written in {target}: only the first is kept")
+    if match_comments and match.comments:
+        out.append(f"the match's comments cannot be written in {target}")
+    return out

@@ -499,6 +499,7 @@ class _Reader:
         m = _TAG.match(value)
         if m:
             key, val = m.group(1), m.group(2)
+            self.match.tag_items.append((key, val))
             self._tag(key, val, loc)
             return
         if value[1:].lstrip().startswith("["):
@@ -508,7 +509,7 @@ class _Reader:
         m = _COLON_TAG.match(value)
         if m:                                # ";Game type: Backgammon +1" (PPNards)
             self._tag(m.group(1), m.group(2), loc)
-        # any other ";" line is a comment
+        self.match.comments.append(value[1:].strip())   # any other ";" line is a comment: kept for conversion
 
     def _tag(self, key: str, val: str, loc: Loc) -> None:
         """Record a header tag (the first of a key wins); a tag that names the game played (``Game type``,
@@ -750,8 +751,9 @@ def read(text: str, path: str = "") -> Match:
 
 def _register() -> None:
     from . import Notation, register
-    register(Notation("mat", (".mat",), looks_like_mat, read, None,
-                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",)))
+    from .mat_writer import losses, write
+    register(Notation("mat", (".mat",), looks_like_mat, read, write,
+                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses))
 
 
 _register()

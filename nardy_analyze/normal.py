@@ -1,0 +1,101 @@
+"""A record as the replay understands it: what writers of other notations need and a notation cannot say
+by itself (the cube value before each action, the single-die route of a combined move and where it hits,
+how and by whom each game was won, which game is the Crawford game).
+
+Every fact here comes from :func:`nardy_analyze.replay.replay` (``trace=True``) and the engine
+(:func:`nardy_analyze.engine.judge.route`); writers never re-derive them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine.judge import route
+from .record import Action, Game, Kind, Match
+from .replay import ActionState, Finding, GameReport, MatchReport, replay
+
+
+@dataclass(slots=True)
+class NormalAction:
+    action: Action
+    state: ActionState | None            # None for actions the replay did not reach (after the game ended)
+    # ROLL: single-die steps (src, dst, hit) in the mover's numbering, when the play is legal; None otherwise
+    route: tuple[tuple[int, int, bool], ...] | None = None
+
+
+@dataclass(slots=True)
+class NormalGame:
+    game: Game
+    report: GameReport
+    actions: list[NormalAction] = field(default_factory=list)
+
+    @property
+    def winner(self) -> int | None:
+        return self.report.winner
+
+    @property
+    def points(self) -> int | None:
+        return self.report.points
+
+
+@dataclass(slots=True)
+class NormalMatch:
+    match: Match
+    variant: str
+    options: dict[str, Any]
+    report: MatchReport
+    games: list[NormalGame] = field(default_factory=list)
+
+    @property
+    def first_error(self) -> Finding | None:
+        errors = [f for f in self.report.findings if f.severity == "error"]
+        return min(errors, key=lambda f: (f.line, f.column)) if errors else None
+
+
+_LAST: list = []          # (match, variant, options, result) of the last call: writers and checks share it
+
+
+def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> NormalMatch:
+    """The replay's view of ``match`` (the last result is reused for the same, unchanged Match object)."""
+    if _LAST and _LAST[0] is match and _LAST[1] == variant and _LAST[2] == (options or {}):
+        return _LAST[3]
+    result = _normalise(match, variant, options)
+    _LAST[:] = [match, variant, dict(options or {}), result]
+    return result
+
+
+def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> NormalMatch:
+    from .analyze import variant_for   # (analyze imports the notations)
+
+    from .engine import UnknownVariant
+
+    try:
+        v = variant_for(match, variant, options or {})
+    except UnknownVariant:                # a variant the engine does not know yet: the record as written
+        rep = MatchReport(match.path, match.notation, str(match.tag("Variation") or variant))
+        out = NormalMatch(match, rep.variant, dict(options or {}), rep)
+        for game in match.games:
+            out.games.append(NormalGame(game, GameReport(game.number, game.players),
+                                        [NormalAction(a, None) for a in game.actions]))
+        return out
+    from .engine import OPTIONS
+
+    rep = replay(match, v, trace=True)
+    out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
+    rules = v.rules
+    for game, grep in zip(match.games, rep.games):
+        ng = NormalGame(game, grep)
+        states = {s.index: s for s in (grep.states or [])}
+        for i, a in enumerate(game.actions):
+            st = states.get(i)
+            na = NormalAction(a, st)
+            if (a.kind is Kind.ROLL and st is not None and st.legal and a.dice is not None
+                    and not a.unplayed and all(1 <= d <= 6 for d in a.dice) and not a.segments):
+                p = a.player
+                me, opp = st.before[p], st.before[1 - p]
+                after = (st.after[p], st.after[1 - p])
+                na.route = route(rules, me, opp, max(a.dice), min(a.dice), [(s.src, s.dst) for s in a.steps],
+                                 after)
+            ng.actions.append(na)
+        out.games.append(ng)
+    return out

@@ -1,0 +1,302 @@
+"""The project's JSON record format: one match per document, everything the record model holds
+(``docs/json-format.md``; JSON Schema ``docs/schema/match.schema.json``).
+
+Lossless for every variant: tags in order (repeats too), comments, clock times, Gul bara turn parts,
+resignation cells and unplayed rolls are all kept; points are in the acting player's own numbering
+(``25`` = bar, ``0`` = off), as in the record model.  Reading checks the document's structure and
+reports what does not fit with the JSON line and column; it never raises.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..record import Action, Game, Kind, Loc, Match, Problem, Segment, Step
+
+__all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
+
+FORMAT = "nardy-analyze-match"
+VERSION = 1
+
+
+def _steps(steps: list[Step]) -> list[list]:
+    return [[s.src, s.dst] + ([True] if s.hit else []) for s in steps]
+
+
+def _action(a: Action) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": a.kind.value, "player": a.player}
+    if a.move is not None:
+        d["move"] = a.move
+    if a.kind is Kind.ROLL:
+        if a.dice is not None:
+            d["dice"] = list(a.dice)
+        elif a.dice_text:
+            d["dice_text"] = a.dice_text
+        d["steps"] = _steps(a.steps)
+        if a.unplayed:
+            d["unplayed"] = True
+        if a.cannot_move:
+            d["cannot_move"] = True
+        if a.segments:
+            d["segments"] = [{"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": _steps(s.steps)}
+                             for s in a.segments]
+    if a.kind is Kind.DOUBLE or a.kind in (Kind.WIN, Kind.RESIGN):
+        if a.value is not None:
+            d["value"] = a.value
+    if a.kind is Kind.WIN and a.and_match:
+        d["and_match"] = True
+    if a.kind is Kind.RESIGN and a.text[:6].lower() == "losses":
+        d["spelling"] = "losses"
+    if a.clock is not None:
+        d["clock"] = a.clock
+    if a.comments:
+        d["comments"] = list(a.comments)
+    return d
+
+
+def to_document(match: Match) -> dict[str, Any]:
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    variant = match.tag("Variant") or match.tag("Variation")
+    doc["variant"] = _variant_name(variant)
+    doc["match_length"] = match.match_length
+    doc["tags"] = [[k, v] for k, v in (match.tag_items or list(match.tags.items()))]
+    if match.comments:
+        doc["comments"] = list(match.comments)
+    games = []
+    for g in match.games:
+        gd: dict[str, Any] = {"number": g.written_number if g.written_number is not None else g.number,
+                              "players": list(g.players)}
+        if g.score is not None:
+            gd["score"] = list(g.score)
+        if g.comments:
+            gd["comments"] = list(g.comments)
+        gd["actions"] = [_action(a) for a in g.actions]
+        games.append(gd)
+    doc["games"] = games
+    return doc
+
+
+def _variant_name(tag: str | None) -> str:
+    v = (tag or "backgammon").strip().lower().replace(" ", "")
+    return {"shortnardy": "backgammon", "short": "backgammon", "longnardy": "long"}.get(v, v or "backgammon")
+
+
+def write(match: Match) -> str:
+    return json.dumps(to_document(match), ensure_ascii=False, indent=1) + "\n"
+
+
+# ----------------------------------------------------------------------------- reader
+
+
+class _Bad(Exception):
+    pass
+
+
+class _Reader:
+    """Builds a Match from a parsed document; locations point at the JSON text where possible."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text, self.path = text, path
+        self.match = Match(path=path, notation="json")
+        self.where = Loc(1, 1)
+        self._cursor = 0
+
+    def loc_of(self, needle: str) -> Loc:
+        """The location of the next occurrence of ``needle`` in the text (documents are read in order)."""
+        i = self.text.find(needle, self._cursor)
+        if i < 0:
+            return self.where
+        self._cursor = i
+        line = self.text.count("\n", 0, i) + 1
+        col = i - (self.text.rfind("\n", 0, i) + 1) + 1
+        self.where = Loc(line, col)
+        return self.where
+
+    def fail(self, msg: str) -> None:
+        raise _Bad(msg)
+
+    def run(self) -> Match:
+        try:
+            doc = json.loads(self.text)
+        except json.JSONDecodeError as e:
+            self.match.problems.append(Problem(Loc(e.lineno, e.colno), f"expected JSON: {e.msg}"))
+            return self.match
+        try:
+            self.document(doc)
+        except _Bad as e:
+            self.match.problems.append(Problem(self.where, str(e)))
+        return self.match
+
+    def document(self, doc: Any) -> None:
+        m = self.match
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            self.fail(f'expected a JSON object with "format": "{FORMAT}"')
+        if doc.get("version") != VERSION:
+            self.fail(f"expected version {VERSION}, found {doc.get('version')!r}")
+        length = doc.get("match_length")
+        if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 0):
+            self.loc_of('"match_length"')
+            self.fail(f"expected match_length to be null or a whole number >= 0, found {length!r}")
+        m.match_length = length
+        for item in doc.get("tags", []):
+            loc = self.loc_of('"tags"') if not m.tag_items else self.where
+            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
+                self.fail(f'expected a tag as ["Key", "Value"], found {item!r}')
+            m.tag_items.append((item[0], item[1]))
+            m.tags.setdefault(item[0], item[1])
+            m.tag_locs.setdefault(item[0], loc)
+        m.comments.extend(self.strings(doc.get("comments", []), "comments"))
+        games = doc.get("games")
+        if not isinstance(games, list):
+            self.fail('expected "games": a list of games')
+        for n, gd in enumerate(games, start=1):
+            self.game(n, gd)
+
+    def strings(self, value: Any, what: str) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            self.fail(f'expected "{what}" to be a list of strings')
+        return list(value)
+
+    def game(self, n: int, gd: Any) -> None:
+        loc = self.loc_of('"players"')
+        if not isinstance(gd, dict):
+            self.fail(f"expected game {n} to be an object")
+        players = gd.get("players")
+        if not (isinstance(players, list) and len(players) == 2 and all(isinstance(x, str) for x in players)):
+            self.fail(f'expected "players" of game {n}: two names')
+        g = Game(number=n, loc=loc, players=(players[0], players[1]))
+        num = gd.get("number")
+        if isinstance(num, int) and not isinstance(num, bool):
+            g.written_number = num
+        score = gd.get("score")
+        if score is not None:
+            if not (isinstance(score, list) and len(score) == 2 and all(self.is_int(x) for x in score)):
+                self.fail(f'expected "score" of game {n}: two whole numbers')
+            g.score, g.score_loc = (score[0], score[1]), loc
+        g.comments.extend(self.strings(gd.get("comments", []), "comments"))
+        actions = gd.get("actions")
+        if not isinstance(actions, list):
+            self.fail(f'expected "actions" of game {n}: a list')
+        for ad in actions:
+            g.actions.append(self.action(n, ad))
+        g.end_loc = self.where
+        self.match.games.append(g)
+
+    @staticmethod
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    def steps(self, value: Any) -> list[Step]:
+        out = []
+        if not isinstance(value, list):
+            self.fail('expected "steps": a list of [from, to] or [from, to, true]')
+        for s in value:
+            if not (isinstance(s, list) and len(s) in (2, 3) and self.is_int(s[0]) and self.is_int(s[1])
+                    and 0 <= s[0] <= 25 and 0 <= s[1] <= 25 and (len(s) == 2 or isinstance(s[2], bool))):
+                self.fail(f"expected a step [from, to] with points 0..25 (25 = bar, 0 = off), found {s!r}")
+            out.append(Step(s[0], s[1], len(s) == 3 and s[2]))
+        return out
+
+    def action(self, n: int, ad: Any) -> Action:
+        loc = self.loc_of('"type"')
+        if not isinstance(ad, dict):
+            self.fail(f"expected an action object in game {n}")
+        try:
+            kind = Kind(ad.get("type"))
+        except ValueError:
+            self.fail(f"expected an action type ({', '.join(k.value for k in Kind)}), found {ad.get('type')!r}")
+        player = ad.get("player")
+        if player not in (0, 1) or isinstance(player, bool):
+            self.fail(f"expected player 0 or 1, found {player!r}")
+        move = ad.get("move")
+        a = Action(kind, player, loc, move if self.is_int(move) else None)
+        if kind is Kind.ROLL:
+            dice = ad.get("dice")
+            if dice is not None:
+                if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                    self.fail(f"expected dice: two numbers 1..6, found {dice!r}")
+                a.dice = (dice[0], dice[1])
+                a.dice_text = f"{dice[0]}{dice[1]}"
+            else:
+                a.dice_text = str(ad.get("dice_text", ""))
+            a.dice_loc = loc
+            a.steps = self.steps(ad.get("steps", []))
+            a.unplayed = ad.get("unplayed") is True
+            a.cannot_move = ad.get("cannot_move") is True
+            for sd in ad.get("segments", []):
+                if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
+                        or sd.get("player") not in (0, 1):
+                    self.fail(f"expected a segment with kind chain/handover and player 0/1, found {sd!r}")
+                dice = sd.get("dice", [])
+                if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                    self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
+                a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
+                                          loc))
+            text = f"{a.dice_text}: " + (" ".join(f"{s.src}/{s.dst}" for s in a.steps) if not a.unplayed else "????")
+            a.text = text.strip()
+        value = ad.get("value")
+        if value is not None:
+            if not self.is_int(value) or value < 0:
+                self.fail(f"expected value: a whole number >= 0, found {value!r}")
+            a.value = value
+        if kind is Kind.DOUBLE:
+            a.text = f"Doubles => {value}"
+        elif kind is Kind.TAKE:
+            a.text = "Takes"
+        elif kind is Kind.DROP:
+            a.text = "Drops"
+        elif kind is Kind.WIN:
+            a.and_match = ad.get("and_match") is True
+            a.text = f"Wins {value} points" + (" and the match" if a.and_match else "")
+        elif kind is Kind.RESIGN:
+            a.text = ("Losses" if ad.get("spelling") == "losses" else "Resigns") + \
+                (f" {value} points" if value is not None else "")
+        elif kind is Kind.TIMEOUT:
+            a.text = "Timeout"
+        clock = ad.get("clock")
+        if clock is not None:
+            if not isinstance(clock, (int, float)) or isinstance(clock, bool) or clock < 0:
+                self.fail(f"expected clock: seconds >= 0, found {clock!r}")
+            a.clock = float(clock)
+        a.comments.extend(self.strings(ad.get("comments", []), "comments"))
+        return a
+
+
+def read(text: str, path: str = "") -> Match:
+    """Read one JSON match document.  Never raises: what does not fit becomes a Problem."""
+    try:
+        m = _Reader(text, path).run()
+    except Exception as exc:  # a bug in this reader must not take the caller down
+        m = Match(path=path, notation="json")
+        m.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        return m
+    variant = _variant_of(text)
+    if variant and variant != "backgammon" and not (m.tag("Variation") or m.tag("Variant")):
+        m.tags["Variant"] = variant         # the document's variant (it was not among the tags)
+    return m
+
+
+def _variant_of(text: str) -> str | None:
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    return doc.get("variant") if isinstance(doc, dict) and isinstance(doc.get("variant"), str) else None
+
+
+def looks_like_json(text: str) -> bool:
+    return text.lstrip()[:1] == "{" and FORMAT in text[:4096]
+
+
+def losses(match: Match) -> list[str]:
+    from . import common_losses
+    return common_losses(match, "json")
+
+
+def _register() -> None:
+    from . import Notation, register
+    register(Notation("json", (".json",), looks_like_json, read, write,
+                      "nardy-analyze JSON match document (docs/json-format.md)", losses=losses))
+
+
+_register()

@@ -1,0 +1,667 @@
+"""The project's own notation (``.ngn``): reader and writer.  The specification is ``docs/notation.md``.
+
+The text is parsed with the Lark grammar ``grammars/ngn.lark`` (LALR, contextual lexer) as a flat list
+of lines; this module puts the lines together (tags, games, the cells of each move line, the chain and
+handover lines that continue a roll).  When the whole text does not parse, it is read again one line at
+a time, so an unreadable line costs only that line: it becomes a :class:`Problem` with its line and
+column ("expected X, found Y") and the other lines and games are still read.  Nothing here checks the
+rules: steps are kept as written.
+
+The writer is the reader's mirror: ``read(write(m))`` is the same record as ``m``
+(:func:`nardy_analyze.record.same_record`) and ``write(read(write(m))) == write(m)``.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step
+from .grammar import grammar_text
+from .mat import MAX_REPEAT, _BadCell, _play
+
+__all__ = ["read", "write", "looks_like_ngn", "PARSER", "SIDES", "MATCH_LENGTH_TAG"]
+
+SIDES = ("W", "B")                 # player 0 (tag White), player 1 (tag Black)
+MATCH_LENGTH_TAG = "MatchLength"   # read into Match.match_length, not kept in Match.tags
+MAX_PROBLEMS = 50                  # unreadable lines reported per file
+
+
+# ----------------------------------------------------------------------------- parser
+
+class _Build(Transformer):
+    """Runs inside the LALR parser: every rule becomes ``(name, children)``."""
+
+    def __default__(self, data, children, meta):
+        if data.startswith("_"):         # inlined rules: the parse-tree builder splices their children
+            return Tree(data, children, meta)
+        return (data, children)
+
+    def start(self, ch: list) -> list:
+        return ch
+
+    def line(self, ch: list):
+        return ch[0] if ch else None
+
+
+PARSER = Lark(
+    grammar_text("ngn"),
+    parser="lalr",
+    lexer="contextual",
+    start=["start", "line"],
+    transformer=_Build(),
+    maybe_placeholders=False,
+)
+
+# ----------------------------------------------------------------------------- text helpers
+
+_SNIFF = re.compile(r'^[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|game[ \t]+[0-9]+[ \t]+'
+                    r'(?:players|score)\b)', re.M | re.I)
+_TAG = re.compile(r'\[[ \t]*(.*?)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]$', re.S)
+_ESC = re.compile(r"\\(.)", re.S)
+_FOLD = re.compile(r"[ \t]*\n[ \t]*")
+_UNESC = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def looks_like_ngn(text: str) -> bool:
+    """True when a line starts with a tag ``[Key "``, a numbered move ``1. 64:`` or ``Game 1 players``
+    (Jellyfish files write tags after ``;`` and number moves ``1)``)."""
+    return bool(_SNIFF.search(text[:200_000]))
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    return _ESC.sub(lambda m: _UNESC.get(m.group(1), m.group(1)), s)
+
+
+def _quote(s: str) -> str:
+    return '"' + (s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+                  .replace("\r", "\\r")) + '"'
+
+
+def _brace(s: str) -> str:
+    return "{ " + (s.replace("\\", "\\\\").replace("}", "\\}").replace("\n", "\\n")
+                   .replace("\r", "\\r")) + " }"
+
+
+def _comment_text(tok: Token) -> str:
+    if tok.type == "LINE_COMMENT":
+        return tok.value[1:].strip()
+    inner = tok.value[1:-1]
+    if "\n" in inner:                    # a comment written over several lines: one space per line break
+        inner = _FOLD.sub(" ", inner)
+    if inner.startswith(" "):
+        inner = inner[1:]
+    if inner.endswith(" "):
+        inner = inner[:-1]
+    return _unescape(inner)
+
+
+def _clock_seconds(tok: Token) -> float:
+    body = tok.value[1:-1]
+    if body.endswith("s"):
+        return float(body[:-1])
+    minutes, _, seconds = body.partition(":")
+    return int(minutes) * 60 + float(seconds) if "." in seconds else float(int(minutes) * 60 + int(seconds))
+
+
+def _clock_text(seconds: float) -> str:
+    if seconds == int(seconds) and seconds >= 0:
+        s = int(seconds)
+        return f"({s // 60}:{s % 60:02d})"
+    return f"({format(Decimal(repr(float(seconds))), 'f')}s)"
+
+
+# ----------------------------------------------------------------------------- messages
+
+_NAMES = {
+    "TAG": 'a tag like [Event "Club night"]',
+    "GAME": '"Game N"',
+    "PLAYERS": '"players"',
+    "SCORE": '"score"',
+    "NAME": 'a quoted name like "Alice"',
+    "SCORE_PAIR": 'a score like "2-1"',
+    "INT": "a number",
+    "MOVE_NO": 'a move number like "12."',
+    "MOVE_NO_B": 'a move number like "12..."',
+    "SIDE": '"W" or "B"',
+    "ROLL": 'a roll like "64:"',
+    "PART": 'the numbers played, like "44:" or "3:"',
+    "CHAIN": '"chain"',
+    "HANDOVER": '"handover"',
+    "DOUBLE": '"double N"',
+    "TAKE": '"take"',
+    "DROP": '"drop"',
+    "RESIGN": '"resign"',
+    "WINS": '"wins N"',
+    "MATCH": '"match"',
+    "TIMEOUT": '"timeout"',
+    "CLOCK": 'a clock time like "(1:05)"',
+    "COMMENT": 'a comment "{...}"',
+    "LINE_COMMENT": 'a comment "; ..."',
+    "_NL": "the end of the line",
+    "$END": "the end of the text",
+}
+_LINE_START = ('a line starting with a tag [Key "Value"], "Game N", a move number like "12." or "12...", '
+               '"W"/"B", "chain", "handover" or a comment')
+_CELL = 'a cell: a roll like "64:", "double N", "take", "drop", "resign", "wins N" or "timeout"'
+_IN_PLAY = 'a move like "24/18", "bar/21*" or "6/off", a clock time like "(1:05)", a comment or the next cell'
+
+
+_STEPISH = re.compile(r"(?:bar|[0-9]+)/", re.I)
+
+
+def _expected_text(expected: set[str], found: str = "") -> str:
+    expected = {t for t in expected if t not in ("COMMENT", "LINE_COMMENT") or len(expected) <= 2}
+    if "TAG" in expected and "GAME" in expected:
+        return _LINE_START
+    if "CLOCK" in expected and _STEPISH.match(found):
+        return _IN_PLAY                  # an unreadable movement ends the play token before it
+    if "CLOCK" in expected and "ROLL" in expected:
+        return 'a clock time like "(1:05)", a comment or the next cell'
+    if "ROLL" in expected and "TAKE" in expected:
+        return _CELL
+    names = sorted({_NAMES.get(t, t) for t in expected if t not in ("CLOCK", "$END")})
+    if not names:
+        return "the end of the line"
+    if len(names) > 6:
+        names = names[:6] + ["..."]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _found_text(line: str, col: int) -> str:
+    rest = line[col - 1:].strip()
+    if not rest:
+        return "the end of the line"
+    word = rest.split()[0]
+    if len(word) > 40:
+        word = word[:40] + "..."
+    return '"' + word + '"'
+
+
+# ----------------------------------------------------------------------------- reader
+
+class _Reader:
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.match = Match(path=path, notation="ngn")
+        self.game: Game | None = None
+        self.last_line = 0                 # last non-blank line of the current game
+        self.src = text                    # the text the current tokens' positions refer to
+        self.off = 0                       # line offset of the current tokens
+
+    def run(self) -> Match:
+        text = self.text
+        if not text.endswith("\n"):
+            text += "\n"
+        try:
+            items = PARSER.parse(text, start="start")
+        except UnexpectedInput:
+            self._by_lines(text)
+        else:
+            self.src, self.off = text, 0
+            for item in items:
+                self._item(item)
+        self._close_game()
+        return self.match
+
+    def _by_lines(self, text: str) -> None:
+        lines = text.split("\n")[:-1]
+        for no, count in _logical_lines(lines):
+            chunk = lines[no - 1: no - 1 + count]
+            if not any(x.strip() for x in chunk):
+                continue
+            src = "\n".join(chunk) + "\n"
+            try:
+                item = PARSER.parse(src, start="line")
+            except UnexpectedInput as e:
+                at = getattr(e, "line", 1)
+                at = at - 1 if isinstance(at, int) and 1 <= at <= count else 0
+                self._error(e, chunk[at], no + at)
+                continue
+            if item is not None:
+                self.src, self.off = src, no - 1
+                self._item(item)
+
+    # -- problems ---------------------------------------------------------------------
+
+    def _sink(self) -> list[Problem]:
+        return self.game.problems if self.game is not None else self.match.problems
+
+    def _problem(self, loc: Loc, message: str) -> None:
+        total = len(self.match.problems) + sum(len(g.problems) for g in self.match.games)
+        if total < MAX_PROBLEMS:
+            self._sink().append(Problem(loc, message, self.game.number if self.game else None))
+        elif total == MAX_PROBLEMS:
+            self._sink().append(Problem(loc, "too many unreadable lines; the rest are not reported",
+                                        self.game.number if self.game else None))
+
+    def _error(self, e: UnexpectedInput, line: str, no: int) -> None:
+        end_col = len(line.rstrip()) + 1
+        col = getattr(e, "column", None)
+        if isinstance(e, UnexpectedCharacters):
+            expected = set(e.allowed or ())
+        elif isinstance(e, UnexpectedToken):
+            expected = set(e.expected or ())
+            if e.token.type in ("$END", "_NL"):
+                col = end_col
+        else:
+            expected = set(getattr(e, "expected", ()) or ())
+            col = end_col
+        if not isinstance(col, int) or col < 1:
+            col = end_col
+        if self.game is not None:
+            self.last_line = no
+        if line[col - 1: col] == "{":
+            self._problem(Loc(no, col), 'expected a "}" to close the comment that starts here, found none')
+            return
+        found = line[col - 1:].strip()
+        self._problem(Loc(no, col), f"expected {_expected_text(expected, found)}, found {_found_text(line, col)}")
+
+    def _loc(self, tok: Token) -> Loc:
+        return Loc(tok.line + self.off, tok.column)
+
+    # -- lines ------------------------------------------------------------------------
+
+    def _item(self, item: tuple) -> None:
+        kind, ch = item
+        first = ch[0]
+        line_no = first.line + self.off if isinstance(first, Token) else self._first_tok(ch).line + self.off
+        if self.game is not None and kind != "game_line":
+            self.last_line = line_no
+        try:
+            getattr(self, "_" + kind)(ch)
+        except _BadCell as bad:
+            self._problem(Loc(line_no, bad.column), bad.message)
+
+    @staticmethod
+    def _first_tok(ch: list) -> Token:
+        for c in ch:
+            if isinstance(c, Token):
+                return c
+            return _Reader._first_tok(c[1])
+        raise ValueError("empty item")
+
+    def _notes(self, toks: list) -> list[str]:
+        return [_comment_text(t) for t in toks if isinstance(t, Token) and t.type in ("COMMENT", "LINE_COMMENT")]
+
+    def _comment_sink(self) -> list[str]:
+        if self.game is None:
+            return self.match.comments
+        if self.game.actions:
+            return self.game.actions[-1].comments
+        return self.game.comments
+
+    def _note_line(self, ch: list) -> None:
+        self._comment_sink().extend(self._notes(ch))
+
+    def _tag_line(self, ch: list) -> None:
+        tok = ch[0]
+        loc = self._loc(tok)
+        if self.game is not None:
+            raise _BadCell(tok.column, "expected a move line, a comment or \"Game N\", found a tag; "
+                                       "tags go before the first game")
+        m = _TAG.match(tok.value)
+        key, value = m.group(1), _unescape(m.group(2))
+        seen = self.match.tag_locs.get(key)
+        if seen is not None:
+            raise _BadCell(tok.column, f'expected each tag once, found a second "{key}" tag (the first is at '
+                                       f"line {seen.line})")
+        if key == MATCH_LENGTH_TAG:
+            if not value.strip().isdigit():
+                raise _BadCell(tok.column, f'expected a whole number of points in the MatchLength tag '
+                                           f'(0 for money play), found "{value}"')
+            self.match.match_length = int(value)
+            self.match.match_loc = loc
+        else:
+            self.match.tags[key] = value
+        self.match.tag_locs[key] = loc
+        self.match.comments.extend(self._notes(ch[1:]))
+
+    def _game_line(self, ch: list) -> None:
+        self._close_game()
+        tok = ch[0]
+        game = Game(number=len(self.match.games) + 1, loc=self._loc(tok))
+        game.players = (self.match.tags.get("White", ""), self.match.tags.get("Black", ""))
+        for c in ch[1:]:
+            if isinstance(c, Token):
+                if c.type == "INT":
+                    game.written_number = int(c.value)
+                continue
+            what, toks = c
+            if what == "players":
+                game.players = (_unescape(toks[1].value[1:-1]), _unescape(toks[2].value[1:-1]))
+            elif what == "score":
+                a, _, b = toks[1].value.partition("-")
+                game.score = (int(a), int(b))
+                game.score_loc = self._loc(toks[1])
+        game.comments.extend(self._notes(ch))
+        self.match.games.append(game)
+        self.game = game
+        self.last_line = tok.line + self.off
+
+    def _close_game(self) -> None:
+        if self.game is not None:
+            self.game.end_loc = Loc(self.last_line, 1)
+
+    def _need_game(self, tok: Token) -> Game:
+        if self.game is None:
+            raise _BadCell(tok.column, 'expected a line "Game N" before the first move, found '
+                                       f'"{tok.value}"')
+        return self.game
+
+    def _moves_line(self, ch: list) -> None:
+        game = self._need_game(ch[0])
+        move = int(ch[0].value[:-1])
+        actions = [self._cell(cell, side, move) for side, cell in enumerate(ch[1:])]
+        game.actions.extend(actions)
+
+    def _moves_line_b(self, ch: list) -> None:
+        game = self._need_game(ch[0])
+        move = int(ch[0].value[:-3])
+        game.actions.append(self._cell(ch[1], 1, move))
+
+    def _side_line(self, ch: list) -> None:
+        game = self._need_game(ch[0])
+        game.actions.append(self._cell(ch[1], SIDES.index(ch[0].value), None))
+
+    def _cont_line(self, ch: list) -> None:
+        first = self._first_tok(ch)
+        game = self._need_game(first)
+        if not game.actions or game.actions[-1].kind is not Kind.ROLL:
+            raise _BadCell(first.column, f'expected a roll on the line before "{first.value}" '
+                                         "(a chain or handover line continues a roll)")
+        action = game.actions[-1]
+        part = Action(Kind.ROLL, action.player, action.loc)    # the line's parts, added whole or not at all
+        for seg in ch:
+            self._segment(part, seg)
+        if part.clock is not None and action.clock is not None:
+            clock = next(t for _, toks in ch for t in toks if t.type == "CLOCK")
+            raise _BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
+        if part.clock is not None:
+            action.clock = part.clock
+        action.segments.extend(part.segments)
+        action.comments.extend(part.comments)
+
+    # -- cells ------------------------------------------------------------------------
+
+    def _cell(self, cell: tuple, player: int, move: int | None) -> Action:
+        kind, ch = cell
+        first = ch[0]
+        loc = self._loc(first)
+        main = [t for t in ch if isinstance(t, Token) and t.type not in ("CLOCK", "COMMENT", "LINE_COMMENT")]
+        text = self.src[first.start_pos:main[-1].end_pos]
+        if kind == "roll":
+            action = Action(Kind.ROLL, player, loc, move, text, dice_loc=loc)
+            value = first.value
+            dt = value[:2]
+            if dt != "??":
+                action.dice_text = dt
+                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+                if 1 <= a <= 6 and 1 <= b <= 6:
+                    action.dice = (a, b)
+            rest = value[3:]
+            body = rest.strip()
+            if body == "????":
+                action.unplayed = True
+            elif body[:6].lower() == "cannot":
+                action.cannot_move = True
+            elif body:
+                action.steps = _play(rest, first.column + 3)
+        else:
+            action = Action(_KINDS[kind], player, loc, move, text)
+            ints = [t for t in main if t.type == "INT"]
+            if ints:
+                action.value = int(ints[0].value)
+            action.and_match = any(t.type == "MATCH" for t in main)
+        self._extras(action, ch)
+        for c in ch:
+            if isinstance(c, tuple):
+                self._segment(action, c)
+        return action
+
+    def _extras(self, action: Action, ch: list) -> None:
+        for t in ch:
+            if not isinstance(t, Token):
+                continue
+            if t.type == "CLOCK":
+                if action.clock is not None:
+                    raise _BadCell(t.column, f"expected one clock time per action, found a second one {t.value}")
+                action.clock = _clock_seconds(t)
+            elif t.type in ("COMMENT", "LINE_COMMENT"):
+                action.comments.append(_comment_text(t))
+
+    def _segment(self, action: Action, seg: tuple) -> None:
+        kind, ch = seg
+        player = action.player if kind == "chain" else 1 - action.player
+        part = None
+        for t in ch:
+            if t.type == "SIDE":
+                player = SIDES.index(t.value)
+            elif t.type == "PART":
+                part = t
+        digits, _, rest = part.value.partition(":")
+        if any(not "1" <= d <= "6" for d in digits):
+            raise _BadCell(part.column, f'expected numbers 1..6 after "{kind}", found "{digits}:"')
+        dice = tuple(int(d) for d in digits)
+        if kind == "chain" and len(dice) == 2 and dice[0] == dice[1]:
+            dice = dice * 2
+        steps = _play(rest, part.column + len(digits) + 1) if rest.strip() else []
+        segment = Segment(kind, player, dice, steps, self._loc(ch[0]), self.src[ch[0].start_pos:part.end_pos])
+        action.segments.append(segment)
+        self._extras(action, ch)
+
+
+def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
+    """(first line number, number of lines) of each logical line: a line whose ``{`` comment is not
+    closed on it goes on to the line that closes it (a comment that never closes does not)."""
+    out: list[tuple[int, int]] = []
+    start = None
+    in_brace = False
+    for i, line in enumerate(lines):
+        if start is None:
+            start = i
+        in_quote = in_bracket = False
+        k = 0
+        while k < len(line):
+            c = line[k]
+            if in_bracket and not in_quote:     # a tag's name may hold "{" or ";"
+                if c == "]":
+                    in_bracket = False
+                elif c == '"':
+                    in_quote = True
+            elif in_brace:
+                if c == "\\":
+                    k += 1
+                elif c == "}":
+                    in_brace = False
+            elif in_quote:
+                if c == "\\":
+                    k += 1
+                elif c == '"':
+                    in_quote = False
+            elif c == '"':
+                in_quote = True
+            elif c == "[":
+                in_bracket = True
+            elif c == "{":
+                in_brace = True
+            elif c == ";":
+                break
+            k += 1
+        if not in_brace:
+            out.append((start + 1, i - start + 1))
+            start = None
+    if start is not None:                 # an unclosed comment: its lines are read one by one
+        out.extend((j + 1, 1) for j in range(start, len(lines)))
+    return out
+
+
+_KINDS = {"double": Kind.DOUBLE, "take": Kind.TAKE, "drop": Kind.DROP, "resign": Kind.RESIGN,
+          "wins": Kind.WIN, "timeout": Kind.TIMEOUT}
+
+
+def _normalise(text: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def read(text: str, path: str = "") -> Match:
+    """Read the project's own notation.  Never raises: what cannot be read becomes a Problem."""
+    try:
+        return _Reader(_normalise(text), path).run()
+    except Exception as exc:  # a bug in this reader must not take the caller down
+        match = Match(path=path, notation="ngn")
+        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        return match
+
+
+# ----------------------------------------------------------------------------- writer
+
+_FIRST_AFTER_LENGTH = ("Scoring", "TimeControl", "Result")
+
+
+def _point(p: int, is_src: bool) -> str:
+    if is_src and p == BAR:
+        return "bar"
+    if not is_src and p == OFF:
+        return "off"
+    return str(p)
+
+
+def _steps_text(steps: list[Step]) -> str:
+    """Steps in the written order, runs of the same step as ``24/21(2)``."""
+    out: list[str] = []
+    i = 0
+    while i < len(steps):
+        s = steps[i]
+        n = 1
+        while i + n < len(steps) and steps[i + n] == s and n < MAX_REPEAT:
+            n += 1
+        word = f"{_point(s.src, True)}/{_point(s.dst, False)}{'*' if s.hit else ''}"
+        out.append(word if n == 1 else f"{word}({n})")
+        i += n
+    return " ".join(out)
+
+
+def _extras_text(action: Action) -> str:
+    parts = []
+    if action.clock is not None:
+        parts.append(_clock_text(action.clock))
+    parts.extend(_brace(c) for c in action.comments)
+    return " ".join(parts)
+
+
+def _cell_text(a: Action) -> str:
+    if a.kind is Kind.ROLL:
+        dt = a.dice_text or (f"{a.dice[0]}{a.dice[1]}" if a.dice else "??")
+        body = f"{dt}:"
+        if a.unplayed:
+            body += " ????"
+        elif a.cannot_move:
+            body += " cannot move"
+        elif a.steps:
+            body += " " + _steps_text(a.steps)
+    elif a.kind is Kind.DOUBLE:
+        body = f"double {a.value if a.value is not None else ''}".rstrip()
+    elif a.kind is Kind.WIN:
+        body = "wins" + (f" {a.value}" if a.value is not None else "") + (" match" if a.and_match else "")
+    else:
+        body = {Kind.TAKE: "take", Kind.DROP: "drop", Kind.RESIGN: "resign", Kind.TIMEOUT: "timeout"}[a.kind]
+        if a.value is not None and a.kind in (Kind.RESIGN, Kind.TIMEOUT):
+            body += f" {a.value}"
+    extras = _extras_text(a)
+    return body + (" " + extras if extras else "")
+
+
+def _segment_lines(a: Action, indent: str) -> list[str]:
+    lines = []
+    for seg in a.segments:
+        dice = seg.dice
+        if seg.kind == "chain" and len(dice) == 4 and len(set(dice)) == 1:
+            digits = f"{dice[0]}{dice[0]}"
+        else:
+            digits = "".join(str(d) for d in dice)
+        if seg.kind == "chain":
+            who = "" if seg.player == a.player else SIDES[seg.player] + " "
+        else:
+            who = SIDES[seg.player] + " "
+        play = _steps_text(seg.steps)
+        lines.append(f"{indent}{seg.kind} {who}{digits}:" + (" " + play if play else ""))
+    return lines
+
+
+def _write_tags(match: Match, out: list[str]) -> None:
+    items = list(match.tags.items())
+    if match.match_length is not None:
+        at = next((i for i, (k, _) in enumerate(items) if k in _FIRST_AFTER_LENGTH), len(items))
+        items.insert(at, (MATCH_LENGTH_TAG, str(match.match_length)))
+    for key, value in items:
+        if not key or key != key.strip() or any(c in key for c in '"[]\n\r'):
+            raise ValueError(f"tag name {key!r} cannot be written in .ngn (no quotes, brackets, line breaks "
+                             "or blanks at either end)")
+        out.append(f"[{key} {_quote(value)}]")
+
+
+def write(match: Match) -> str:
+    """The record as .ngn text (canonical layout: one move line per move number, W's cell first)."""
+    out: list[str] = []
+    _write_tags(match, out)
+    if out:
+        out.append("")
+    for c in match.comments:
+        out.append(_brace(c))
+    if match.comments:
+        out.append("")
+    default_players = (match.tags.get("White", ""), match.tags.get("Black", ""))
+    for game in match.games:
+        head = "Game" if game.written_number is None else f"Game {game.written_number}"
+        if tuple(game.players) != default_players:
+            head += f" players {_quote(game.players[0])} {_quote(game.players[1])}"
+        if game.score is not None:
+            head += f" score {game.score[0]}-{game.score[1]}"
+        out.append(head)
+        for c in game.comments:
+            out.append(_brace(c))
+        acts = game.actions
+        i = 0
+        while i < len(acts):
+            a = acts[i]
+            if a.move is None:
+                out.append(f"{SIDES[a.player]} {_cell_text(a)}")
+                indent = "  "
+            elif a.player == 0:
+                line = f"{a.move}. {_cell_text(a)}"
+                nxt = acts[i + 1] if i + 1 < len(acts) else None
+                if (not a.segments and nxt is not None and nxt.player == 1 and nxt.move == a.move):
+                    line += "  " + _cell_text(nxt)
+                    i += 1
+                    a = nxt
+                out.append(line)
+                indent = " " * (len(str(a.move)) + 2)
+            else:
+                out.append(f"{a.move}... {_cell_text(a)}")
+                indent = " " * (len(str(a.move)) + 2)
+            out.extend(_segment_lines(a, indent))
+            i += 1
+        out.append("")
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _register() -> None:
+    from . import Notation, register
+    from . import common_losses
+    register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
+                      "the project's own notation (docs/notation.md)",
+                      losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))
+
+
+_register()

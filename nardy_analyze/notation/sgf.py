@@ -1,0 +1,439 @@
+"""GNU Backgammon's Smart Game Format (``.sgf``, ``GM[6]``): reader and writer (FORMATS.md section 2).
+
+One file holds one match: a game tree per game.  The reader parses the text with the Lark grammar
+``grammars/sgf.lark`` and follows each tree's main line; the writer writes what gnubg writes
+(``save match``), so gnubg loads it as the same match:
+
+* root node: ``FF[4]GM[6]CA[UTF-8]AP[...]MI[length:L][game:i][ws:a][bs:b]PW[first player]PB[second]``,
+  ``DT``/``EV``/``RO``/``PC`` from the tags, ``RU[Crawford]`` (``Crawford:CrawfordGame`` in the Crawford
+  game, ``Jacoby`` in money play with the Jacoby rule), ``RE[W+2]`` / ``RE[B+4R]`` (R: resignation);
+* move nodes ``;W[42hdfd]`` (dice as written, then from/to letters, one die per step, in the mover's
+  numbering for W and mirrored for B: ``a``..``x`` = W's points 1..24, ``y`` the bar, ``z`` off),
+  ``;B[double]``, ``;W[take]``, ``;W[drop]``; comments ``C[...]``.
+
+W is the first player named in the record (the left column of a ``.mat``), B the second.
+
+What a ``.mat`` record says that gnubg's SGF has no property for is kept in private properties, which
+gnubg ignores: ``NT[Key:Value]`` (every tag, in order, on the first game's root), ``NC[...]`` (the
+match's comments), ``NK[seconds]`` (clock time of a move), and nodes without a move ``;NX[...]`` for a
+result cell written differently from what ``RE`` implies (``win:W:2:match``, ``resign:B:2:losses``,
+``resign:B``), a roll never played (``unplayed:W:61``) and a loss on time (``timeout:B``).
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .. import __version__
+from ..normal import normalise
+from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
+from .grammar import grammar_text
+
+__all__ = ["read", "write", "losses", "looks_like_sgf"]
+
+class _Build(Transformer):
+    """Runs inside the LALR parser: properties become _Prop, nodes lists of them, game trees
+    ``(nodes, variations)``."""
+
+    def prop(self, ch: list) -> "_Prop":
+        ident = ch[0]
+        return _Prop(ident.value, [v.value[1:-1] for v in ch[1:]], Loc(ident.line, ident.column))
+
+    def node(self, ch: list) -> list:
+        return ch[1:]
+
+    def gametree(self, ch: list) -> tuple:
+        nodes = [c for c in ch if isinstance(c, list)]
+        trees = [c for c in ch if isinstance(c, tuple)]
+        return nodes, trees
+
+    def collection(self, ch: list) -> list:
+        return ch
+
+
+PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
+              maybe_placeholders=False, transformer=_Build())
+
+_SIDE = {"W": 0, "B": 1}
+_LETTER = {0: "W", 1: "B"}
+_TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Annotator", "AN"))
+_SETUP = {"AE", "AB", "AW", "PL", "DI", "CP"}
+
+
+def looks_like_sgf(text: str) -> bool:
+    head = text.lstrip()[:4096]
+    return head.startswith("(") and ";" in head[:16] and re.search(r"GM\s*\[\s*6\s*\]", head) is not None
+
+
+# ----------------------------------------------------------------------------- text level
+
+
+def _unescape(raw: str) -> str:
+    """A value without its brackets: soft line breaks removed, backslash escapes resolved."""
+    return re.sub(r"\\(\n|.)", lambda m: "" if m.group(1) == "\n" else m.group(1), raw, flags=re.S)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _split_compose(raw: str) -> tuple[str, str]:
+    """``key:value`` at the first unescaped colon (both unescaped)."""
+    m = re.match(r"((?:[^\\:]|\\.)*):(.*)", raw, flags=re.S)
+    if not m:
+        return _unescape(raw), ""
+    return _unescape(m.group(1)), _unescape(m.group(2))
+
+
+class _Prop:
+    __slots__ = ("name", "values", "loc")
+
+    def __init__(self, name: str, values: list[str], loc: Loc) -> None:
+        self.name, self.values, self.loc = name, values, loc
+
+
+def _tree_nodes(tree: tuple) -> list[list[_Prop]]:
+    """The main line of a game tree: its nodes, then those of its first variation, and so on."""
+    nodes: list[list[_Prop]] = []
+    while tree is not None:
+        own, variations = tree
+        nodes.extend(own)
+        tree = variations[0] if variations else None
+    return nodes
+
+
+# ----------------------------------------------------------------------------- reader
+
+
+def _point(ch: str, side: int) -> int | None:
+    if ch == "y":
+        return BAR
+    if ch == "z":
+        return OFF
+    if "a" <= ch <= "x":
+        i = ord(ch) - ord("a")
+        return i + 1 if side == 0 else 24 - i
+    return None
+
+
+class _Reader:
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.match = Match(path=path, notation="sgf")
+
+    def run(self) -> Match:
+        try:
+            tree = PARSER.parse(self.text)
+        except UnexpectedInput as e:
+            line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+            lines = self.text.splitlines()
+            found = lines[line - 1][col - 1: col + 19].strip() if 0 < line <= len(lines) else ""
+            if isinstance(e, UnexpectedToken) and e.token.type == "$END" or isinstance(e, UnexpectedEOF):
+                found = ""
+                line = max(len(lines), 1)
+                col = len(lines[-1]) + 1 if lines else 1
+            what = f'"{found}"' if found else "the end of the text"
+            expected = set(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
+            if found.startswith("["):
+                want = 'a property value "[...]" closed by "]"'
+            elif not found and "RPAR" in expected:
+                want = '")" closing the game tree'
+            elif self.match.games or self.text.lstrip().startswith("("):
+                want = 'a node ";", a property like "W[31hefe]", "(" or ")"'
+            else:
+                want = 'SGF: game trees like "(;FF[4]GM[6]...;W[31hefe]...)"'
+            self.match.problems.append(Problem(Loc(max(line, 1), max(col, 1)), f"expected {want}, found {what}"))
+            return self.match
+        for number, gt in enumerate(tree, start=1):
+            self._game(number, _tree_nodes(gt))
+        if not self.match.games:
+            self.match.problems.append(Problem(Loc(1, 1), "expected a game tree, found none"))
+        return self.match
+
+    def _game(self, number: int, nodes: list[list[_Prop]]) -> None:
+        root = nodes[0]
+        first = number == 1
+        loc = root[0].loc if root else Loc(1, 1)
+        game = Game(number=number, loc=loc, players=("", ""))
+        m = self.match
+        props = {p.name: p for p in root}
+        gm = props.get("GM")
+        if gm is None or gm.values[0].strip() != "6":
+            game.problems.append(Problem(gm.loc if gm else loc, f"expected GM[6] (backgammon) on the root node, "
+                                         f"found {'GM[' + gm.values[0] + ']' if gm else 'none'}", number))
+        names = ["", ""]
+        score: list[int | None] = [None, None]
+        winner = points = None
+        rules = ""
+        for p in root:
+            v = p.values[0]
+            if p.name == "MI":
+                for item in p.values:
+                    key, _, val = item.partition(":")
+                    if not val.strip().lstrip("-").isdigit():
+                        continue
+                    n = int(val)
+                    if key == "length" and first:
+                        m.match_length, m.match_loc = max(n, 0), p.loc
+                    elif key == "game":
+                        game.written_number = n + 1
+                    elif key in ("ws", "bs"):
+                        score[key == "bs"] = n
+            elif p.name in ("PW", "PB"):
+                names[p.name == "PB"] = _unescape(v).strip()
+            elif p.name == "RE":
+                r = re.match(r"\s*([WB])\+(\d+)(R?)", v, re.I)
+                if r:
+                    # the result cell; whether it was a resignation (R) the replay tells from the board
+                    winner, points = _SIDE[r.group(1).upper()], int(r.group(2))
+            elif p.name == "RU":
+                rules = v
+            elif p.name == "C":
+                game.comments.extend(_unescape(x) for x in p.values)
+            elif first and p.name == "NT":
+                for x in p.values:
+                    key, val = _split_compose(x)
+                    m.tag_items.append((key, val))
+                    m.tags.setdefault(key, val)
+                    m.tag_locs.setdefault(key, p.loc)
+            elif first and p.name == "NC":
+                m.comments.extend(_unescape(x) for x in p.values)
+            elif p.name in _SETUP or p.name == "CV" and v.strip() not in ("", "1"):
+                game.problems.append(Problem(p.loc, f"set-up property {p.name}[{v}] is not supported: "
+                                             "the record starts every game from the opening position", number))
+        if first and not any(n == "NT" for n in props):
+            self._tags_from_root(root, rules)
+        if first and "GC" in props and not m.comments:
+            m.comments.append(_unescape(props["GC"].values[0]))
+        game.players = (names[0], names[1])
+        if score[0] is not None or score[1] is not None:
+            game.score = (score[0] or 0, score[1] or 0)
+            game.score_loc = props["MI"].loc
+        self.cube = 1
+        explicit_end = False
+        for node in nodes[1:]:
+            action = None
+            private = any(p.name == "NX" for p in node)    # DI beside NX: the dice of an unplayed roll
+            for p in node:
+                if p.name in _SIDE:
+                    action = self._move(game, _SIDE[p.name], p)
+                elif p.name == "NX":
+                    action = self._private(game, p)
+                    if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
+                        explicit_end = True
+                elif (p.name in _SETUP or p.name == "CV") and not (private and p.name == "DI"):
+                    game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] is not "
+                                                 "supported: the record cannot hold a set-up position", number))
+            if action is None:
+                continue
+            for p in node:
+                if p.name == "C":
+                    action.comments.extend(_unescape(x) for x in p.values)
+                elif p.name == "NK":
+                    try:
+                        action.clock = float(p.values[0])
+                    except ValueError:
+                        game.problems.append(Problem(p.loc, f"expected seconds in NK[], found \"{p.values[0]}\"",
+                                                     number))
+            game.actions.append(action)
+        if winner is not None and not explicit_end:
+            re_loc = props["RE"].loc
+            game.actions.append(Action(Kind.WIN, winner, re_loc, None, f"RE[{props['RE'].values[0]}]",
+                                       value=points))
+        last = game.actions[-1].loc if game.actions else loc
+        game.end_loc = last
+        self.match.games.append(game)
+
+    def _tags_from_root(self, root: list[_Prop], rules: str) -> None:
+        m = self.match
+        props = {p.name: p for p in root}
+        for tag, prop in _TAG_PROPS:
+            if prop in props:
+                val = _unescape(props[prop].values[0])
+                if prop == "DT":
+                    val = val.replace("-", ".")
+                m.tag_items.append((tag, val))
+                m.tags[tag] = val
+                m.tag_locs[tag] = props[prop].loc
+        parts = set(rules.split(":")) if rules else set()
+        extra = []
+        if m.match_length and "Crawford" not in parts:
+            extra.append(("Crawford", "Off"))
+        if "Jacoby" in parts:
+            extra.append(("Jacoby", "On"))
+        for key, val in extra:
+            m.tag_items.append((key, val))
+            m.tags[key] = val
+            m.tag_locs[key] = props["RU"].loc if "RU" in props else Loc(1, 1)
+
+    def _move(self, game: Game, side: int, p: _Prop) -> Action | None:
+        v = p.values[0].strip()
+        text = f"{p.name}[{v}]"
+        low = v.lower()
+        if low == "double":
+            return Action(Kind.DOUBLE, side, p.loc, None, text, value=self.cube * 2)
+        if low == "take":
+            self.cube *= 2
+            return Action(Kind.TAKE, side, p.loc, None, text)
+        if low == "drop":
+            return Action(Kind.DROP, side, p.loc, None, text)
+        if len(v) < 2 or not v[:2].isdigit() or len(v) % 2:
+            game.problems.append(Problem(p.loc, f"expected a move like W[31hefe], W[double], W[take] or "
+                                         f"W[drop], found \"{text}\"", game.number))
+            return None
+        a = Action(Kind.ROLL, side, p.loc, None, text, dice_text=v[:2], dice_loc=p.loc)
+        d1, d2 = int(v[0]), int(v[1])
+        if 1 <= d1 <= 6 and 1 <= d2 <= 6:
+            a.dice = (d1, d2)
+        for i in range(2, len(v), 2):
+            src, dst = _point(v[i], side), _point(v[i + 1], side)
+            if src is None or dst is None or src == OFF or dst == BAR:
+                game.problems.append(Problem(Loc(p.loc.line, p.loc.column + len(p.name) + 1 + i),
+                                             f"expected a step of two letters a-x, y (bar) or z (off), found "
+                                             f"\"{v[i:i + 2]}\" in \"{text}\"", game.number))
+                return None
+            a.steps.append(Step(src, dst))
+        return a
+
+    def _private(self, game: Game, p: _Prop) -> Action | None:
+        parts = [_unescape(x) for x in re.split(r"(?<!\\):", p.values[0])]
+        kind = parts[0]
+        side = _SIDE.get(parts[1].upper()) if len(parts) > 1 else None
+        text = f"NX[{p.values[0]}]"
+        if side is None:
+            game.problems.append(Problem(p.loc, f"expected NX[kind:W|B...], found \"{text}\"", game.number))
+            return None
+        value = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
+        flags = set(parts[3:])
+        if kind == "win":
+            return Action(Kind.WIN, side, p.loc, None, "Wins", value=value, and_match="match" in flags)
+        if kind == "resign":
+            return Action(Kind.RESIGN, side, p.loc, None, "Losses" if "losses" in flags else "Resigns",
+                          value=value)
+        if kind == "timeout":
+            return Action(Kind.TIMEOUT, side, p.loc, None, "Timeout")
+        if kind == "unplayed":
+            dice = parts[2] if len(parts) > 2 else ""
+            a = Action(Kind.ROLL, side, p.loc, None, f"{dice}: ????" if dice else "????", dice_text=dice,
+                       dice_loc=p.loc, unplayed=True)
+            if len(dice) == 2 and all("1" <= c <= "6" for c in dice):
+                a.dice = (int(dice[0]), int(dice[1]))
+            return a
+        game.problems.append(Problem(p.loc, f"unknown private property value \"{text}\"", game.number))
+        return None
+
+
+def read(text: str, path: str = "") -> Match:
+    """Read SGF text.  Never raises: what cannot be read becomes a Problem."""
+    try:
+        return _Reader(text, path).run()
+    except Exception as exc:  # a bug in this reader must not take the caller down
+        match = Match(path=path, notation="sgf")
+        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        return match
+
+
+# ----------------------------------------------------------------------------- writer
+
+
+def _letter(p: int, side: int) -> str:
+    if p == BAR:
+        return "y"
+    if p == OFF:
+        return "z"
+    return chr(ord("a") + p - 1) if side == 0 else chr(ord("x") - (p - 1))
+
+
+def write(match: Match) -> str:
+    norm = normalise(match)
+    opts = norm.options
+    length = match.match_length
+    items = match.tag_items or list(match.tags.items())
+    trees: list[str] = []
+    for ng in norm.games:
+        g = ng.game
+        root = ["FF[4]GM[6]CA[UTF-8]", f"AP[nardy-analyze:{__version__}]"]
+        mi = []
+        if length is not None:
+            mi.append(f"[length:{length}]")
+        mi.append(f"[game:{(g.written_number if g.written_number is not None else g.number) - 1}]")
+        if g.score is not None:
+            mi.append(f"[ws:{g.score[0]}][bs:{g.score[1]}]")
+        root.append("MI" + "".join(mi))
+        root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
+        for tag, prop in _TAG_PROPS:
+            val = match.tag(tag)
+            if val:
+                root.append(f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]")
+        if length:
+            if opts.get("crawford", True):
+                root.append("RU[Crawford:CrawfordGame]" if ng.report.crawford and length > 1 else "RU[Crawford]")
+        elif opts.get("jacoby"):
+            root.append("RU[Jacoby]")
+        rep = ng.report
+        if rep.winner is not None and rep.points is not None:
+            root.append(f"RE[{_LETTER[rep.winner]}+{max(rep.points, 1)}{'R' if rep.how == 'resign' else ''}]")
+        if g.number == 1:
+            if items:
+                root.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
+                                           for k, v in items))
+            if match.comments:
+                root.append("NC" + "".join(f"[{_escape(c)}]" for c in match.comments))
+        if g.comments:
+            root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))
+        nodes = ["(;" + "".join(root)]
+        ends = [na.action for na in ng.actions if na.action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)]
+        derived = (len(ends) == 1 and ends[0] is ng.actions[-1].action and ends[0].kind is Kind.WIN
+                   and not ends[0].and_match and ends[0].player == rep.winner and ends[0].value == rep.points
+                   and rep.points is not None and rep.points >= 1 and not ends[0].comments)
+        for na in ng.actions:
+            a = na.action
+            w = _LETTER[a.player]
+            k = a.kind
+            if k is Kind.ROLL and a.unplayed:
+                node = f";NX[unplayed:{w}:{_escape(a.dice_text)}]"
+                if a.dice is not None:       # gnubg reads the dice that were rolled and never played
+                    node += f"DI[{a.dice[0]}{a.dice[1]}]"
+            elif k is Kind.ROLL:
+                dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
+                steps = [(s, d) for s, d, _ in na.route] if na.route is not None else \
+                    [(s.src, s.dst) for s in a.steps]
+                node = f";{w}[{dice}{''.join(_letter(s, a.player) + _letter(d, a.player) for s, d in steps)}]"
+            elif k is Kind.DOUBLE:
+                node = f";{w}[double]"
+            elif k is Kind.TAKE:
+                node = f";{w}[take]"
+            elif k is Kind.DROP:
+                node = f";{w}[drop]"
+            elif derived:
+                continue
+            elif k is Kind.WIN:
+                node = f";NX[win:{w}:{a.value if a.value is not None else ''}{':match' if a.and_match else ''}]"
+            elif k is Kind.RESIGN:
+                flag = ":losses" if a.text[:6].lower() == "losses" else ""
+                node = f";NX[resign:{w}{':' + str(a.value) if a.value is not None else ''}{flag}]"
+            else:
+                node = f";NX[timeout:{w}]"
+            if a.clock is not None:
+                node += f"NK[{a.clock:g}]"
+            if a.comments:
+                node += "C" + "".join(f"[{_escape(c)}]" for c in a.comments)
+            nodes.append(node)
+        trees.append("\n".join(nodes) + ")")
+    return "\n".join(trees) + "\n"
+
+
+def losses(match: Match) -> list[str]:
+    from . import common_losses
+    return common_losses(match, "sgf", backgammon_only=True)
+
+
+def _register() -> None:
+    from . import Notation, register
+    register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
+                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses))
+
+
+_register()

@@ -1,0 +1,251 @@
+"""Positions of a record: the board before a move as a text diagram, GNU Backgammon IDs, XGID or SVG.
+
+``snapshots(match)`` lists, game by game, the state before every roll (and the final position of each
+game) as the replay knows it: the board, whose roll, the dice, the cube and its owner, the score and the
+match length.  The renderers turn one snapshot into text; nothing here re-derives what the replay says.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from .board import diagram
+from .engine import borne_off
+from .engine.core import Pos
+from .engine.posid import match_id, position_id
+from .normal import normalise
+from .record import Kind, Match
+
+__all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg", "svg_board"]
+
+
+@dataclass(slots=True)
+class Snapshot:
+    game: int                    # 1-based order of the game in the file
+    move: int | None             # 1-based count of rolls in the game; None = the final position
+    player: int                  # who is on roll (for the final position: whoever rolled last)
+    names: tuple[str, str]
+    sides: tuple                 # (player 0's side, player 1's side), each in its owner's numbering
+    dice: tuple[int, int] | None
+    cube: int
+    owner: int | None
+    score: tuple[int, int]
+    length: int
+    crawford: bool
+    line: int                    # where the roll is written
+    text: str = ""
+    jacoby: bool = True          # the Jacoby bit of the Match ID (gnubg sets it in match play)
+    variant: str = "backgammon"
+    written_move: int | None = None   # the move number the record writes on the roll's row
+
+    def opp_point(self, p: int) -> int:
+        """The opponent's own number for the mover's point ``p``: backgammon 25 - p; long nardy and
+        Gul bara run both sides the same way, half a board apart."""
+        return 25 - p if self.variant == "backgammon" else (p + 11) % 24 + 1
+
+    @property
+    def pos(self) -> Pos:
+        """(player on roll, opponent)."""
+        return self.sides[self.player], self.sides[1 - self.player]
+
+
+def snapshots(match: Match) -> list[Snapshot]:
+    norm = normalise(match)
+    out: list[Snapshot] = []
+    length = match.match_length or 0
+    jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
+    for ng in norm.games:
+        g = ng.game
+        score = g.score or (0, 0)
+        crawford = ng.report.crawford and length > 1
+        move = 0
+        last = None
+        for na in ng.actions:
+            st = na.state
+            if st is None:
+                continue
+            a = na.action
+            last = (a, st)
+            if a.kind is not Kind.ROLL or a.unplayed or a.dice is None:
+                continue
+            move += 1
+            out.append(Snapshot(g.number, move, a.player, g.players, st.before, a.dice, st.cube, st.owner,
+                                score, length, crawford, a.loc.line, a.text, jacoby, norm.variant, a.move))
+        if last is not None:
+            a, st = last
+            out.append(Snapshot(g.number, None, a.player, g.players, st.after, None, st.cube, st.owner, score,
+                                length, crawford, a.loc.line, "final position", jacoby, norm.variant))
+    return out
+
+
+def pick(match: Match, game: int | None = None, move: int | None = None) -> Snapshot:
+    """The snapshot before roll ``move`` of ``game`` (default: the last game; no move: its final position).
+    Raises LookupError with a message when there is no such game or move."""
+    snaps = snapshots(match)
+    if not snaps:
+        raise LookupError("the record has no game that could be replayed")
+    games = sorted({s.game for s in snaps})
+    g = games[-1] if game is None else game
+    if g not in games:
+        raise LookupError(f"there is no game {g}; the record has games {games[0]}-{games[-1]}")
+    mine = [s for s in snaps if s.game == g]
+    if move is None:
+        return mine[-1]
+    rolls = [s for s in mine if s.move is not None]
+    for s in rolls:
+        if s.move == move:
+            return s
+    raise LookupError(f"game {g} has rolls 1-{len(rolls)}, not {move}")
+
+
+def _title(s: Snapshot) -> str:
+    who = s.names[s.player] or f"player {s.player + 1}"
+    if s.move is None:
+        return f"game {s.game}, final position"
+    row = f"move {s.written_move}, " if s.written_move is not None else ""
+    return f"game {s.game}, before roll {s.move}: {who} to play {s.dice[0]}{s.dice[1]} ({row}line {s.line})"
+
+
+class NotBackgammon(LookupError):
+    """GNU Backgammon IDs and XGIDs describe backgammon positions only."""
+
+
+def _backgammon_only(s: Snapshot, what: str) -> None:
+    if s.variant != "backgammon":
+        raise NotBackgammon(f"{what} describes backgammon positions only; this is a {s.variant} game "
+                            "(use --as text or --as svg)")
+
+
+def as_gnubg(s: Snapshot) -> str:
+    """``Position ID:Match ID`` as GNU Backgammon shows them before the move."""
+    _backgammon_only(s, "a GNU Backgammon Position ID")
+    mid = match_id(cube=s.cube, owner=s.owner, on_roll=s.player, crawford=s.crawford,
+                   dice=s.dice or (0, 0), length=s.length, score=s.score, jacoby=s.jacoby)
+    return f"{position_id(*s.pos)}:{mid}"
+
+
+def as_xgid(s: Snapshot) -> str:
+    """eXtreme Gammon's XGID, from the first player's side (upper case, moving 24 -> 1)."""
+    _backgammon_only(s, "an XGID")
+    me, opp = s.sides
+    chars = []
+
+    def cell(n: int, upper: bool) -> str:
+        if n == 0:
+            return "-"
+        return chr((ord("A") if upper else ord("a")) + n - 1)
+
+    chars.append(cell(opp[24], False))                      # the second player's bar
+    for p in range(1, 25):
+        if me[p - 1]:
+            chars.append(cell(me[p - 1], True))
+        else:
+            chars.append(cell(opp[24 - p], False))
+    chars.append(cell(me[24], True))                        # the first player's bar
+    cube_log = max(s.cube, 1).bit_length() - 1
+    owner = 0 if s.owner is None else (1 if s.owner == 0 else -1)
+    turn = 1 if s.player == 0 else -1
+    dice = f"{s.dice[0]}{s.dice[1]}" if s.dice else "00"
+    return (f"XGID={''.join(chars)}:{cube_log}:{owner}:{turn}:{dice}:{s.score[0]}:{s.score[1]}:"
+            f"{int(s.crawford)}:{s.length}:10")
+
+
+def as_text(s: Snapshot) -> str:
+    names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
+    lines = [_title(s)]
+    bg = s.variant == "backgammon"
+    lines += diagram(s.pos, names[s.player], names[1 - s.player],
+                     "to play" if s.move is not None else "rolled last", variant=s.variant)
+    cube = f"cube {s.cube}" + (f" owned by {names[s.owner]}" if s.owner is not None else " centred")
+    score = f"score {names[0]} {s.score[0]} - {names[1]} {s.score[1]}" + \
+        (f" in a {s.length}-point match" if s.length else " (money)")
+    lines.append(f"{cube}; {score}" + ("; Crawford game" if s.crawford else ""))
+    if bg:
+        gid = as_gnubg(s)
+        lines.append(f"Position ID: {gid.split(':')[0]}   Match ID: {gid.split(':')[1]}")
+        lines.append(as_xgid(s))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- SVG
+
+_W, _H = 460, 350
+
+
+def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, str] = ("", ""),
+              title: str = "", cube: int = 1, owner: int | None = None, opp_point=None,
+              show_cube: bool = True) -> str:
+    """An SVG backgammon board of ``pos`` = (mover, opponent) from the mover's side: the mover's checkers
+    dark and moving 24 -> 1 (counter-clockwise, home bottom right), the opponent's light; point numbers
+    in the mover's numbering.  ``owner`` 0 = the mover, 1 = the opponent.  ``opp_point(p)`` is the
+    opponent's own number for the mover's point p (default backgammon's 25 - p; in long nardy both sides
+    run the same way: ((p + 11) mod 24) + 1)."""
+    me, opp = pos
+    other = opp_point or (lambda p: 25 - p)
+    pw, margin, bar = 30, 20, 40
+    top, bottom, ph = 30, _H - 30, 105
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
+           f'role="img" aria-label="{escape(title or "backgammon position")}" font-family="sans-serif">',
+           f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#6b4a2b"/>',
+           f'<rect x="{margin}" y="{top}" width="{12 * pw + bar}" height="{bottom - top}" fill="#e9d8b4"/>',
+           f'<rect x="{margin + 6 * pw}" y="{top}" width="{bar}" height="{bottom - top}" fill="#5a3d22"/>']
+
+    def x_of(p: int) -> float:
+        """Left edge of point p (mover's numbering): 1..12 bottom right to left, 13..24 top left to right."""
+        i = 12 - p if p <= 12 else p - 13            # column 0..11 from the left
+        return margin + i * pw + (bar if i >= 6 else 0)
+
+    for p in range(1, 25):
+        x = x_of(p)
+        up = p <= 12
+        colour = "#a33" if p % 2 else "#335"
+        if up:
+            pts = f"{x},{bottom} {x + pw},{bottom} {x + pw / 2},{bottom - ph}"
+            ny = bottom + 14
+        else:
+            pts = f"{x},{top} {x + pw},{top} {x + pw / 2},{top + ph}"
+            ny = top - 6
+        out.append(f'<polygon points="{pts}" fill="{colour}"/>')
+        out.append(f'<text x="{x + pw / 2}" y="{ny}" font-size="10" fill="#fff" text-anchor="middle">{p}</text>')
+        n, dark = (me[p - 1], True) if me[p - 1] else (opp[other(p) - 1], False)
+        for k in range(min(n, 5)):
+            cy = bottom - 13 - 26 * k if up else top + 13 + 26 * k
+            out.append(f'<circle cx="{x + pw / 2}" cy="{cy}" r="12" fill="{"#222" if dark else "#f5f5f0"}" '
+                       f'stroke="#000" stroke-width="1"/>')
+        if n > 5:
+            cy = bottom - 13 - 26 * 4 if up else top + 13 + 26 * 4
+            out.append(f'<text x="{x + pw / 2}" y="{cy + 4}" font-size="11" text-anchor="middle" '
+                       f'fill="{"#fff" if dark else "#000"}">{n}</text>')
+    cx = margin + 6 * pw + bar / 2
+    for n, dark, cy in ((me[24], True, top + 60), (opp[24], False, bottom - 60)):
+        if n:
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="12" fill="{"#222" if dark else "#f5f5f0"}" stroke="#000"/>')
+            out.append(f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
+                       f'fill="{"#fff" if dark else "#000"}">{n}</text>')
+    right = margin + 12 * pw + bar
+    out.append(f'<text x="{right + 4}" y="{bottom - 4}" font-size="10" fill="#fff">off {borne_off(me)}</text>')
+    out.append(f'<text x="{right + 4}" y="{top + 12}" font-size="10" fill="#fff">off {borne_off(opp)}</text>')
+    if dice:
+        for i, d in enumerate(dice):
+            x = margin + 9 * pw + bar - 17 * len(dice) + 4 + 34 * i
+            out.append(f'<rect x="{x}" y="{_H / 2 - 13}" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>')
+            out.append(f'<text x="{x + 13}" y="{_H / 2 + 6}" font-size="16" text-anchor="middle">{d}</text>')
+    if show_cube:
+        cy = {None: _H / 2, 0: bottom - 20, 1: top + 20}[owner]
+        out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
+        out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
+                   f'{cube if cube > 1 else 64}</text>')
+    label = lambda s: escape(s)[:40]
+    if names[0] or names[1]:
+        out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
+                   f'(numbering, to play)</text>')
+        out.append(f'<text x="{margin}" y="14" font-size="11" fill="#fff">&#9675; {label(names[1])}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def as_svg(s: Snapshot) -> str:
+    names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
+    owner = None if s.owner is None else (0 if s.owner == s.player else 1)
+    return svg_board(s.pos, s.dice, (names[s.player], names[1 - s.player]), _title(s), s.cube, owner,
+                     s.opp_point, show_cube=s.variant == "backgammon")
