@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """``validate`` side by side with GNU Backgammon's C reader, in the same run (issue 10).
 
-    python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--compare-with CHECKOUT]
+    python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--convert]
+                                    [--compare-with CHECKOUT]
     (default FOLDER: ../shared/corpus/gnubg-selfplay)
 
 GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``import mat F`` and
 ``save match /tmp/.../x.sgf`` for every ``.mat`` file of the folder (start-up included).
 nardy-analyze: ``validate`` of the same files, as a library call in this process
 (``validate_paths``, no start-up) and as the command line (``python3 -m nardy_analyze validate``,
-start-up included), each with ``-j 2`` and ``-j 1``.  Every figure is the median of ``--repeat``
+start-up included), each with ``-j 2`` and ``-j 1``; with ``--convert`` also
+``convert --to sgf --out-dir /tmp/...`` of the folder.  Every figure is the median of ``--repeat``
 runs, the runs interleaved so that the noise of a shared machine falls on all of them alike.
 
 The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy):
@@ -46,6 +48,7 @@ def main() -> int:
     ap.add_argument("folder", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--gnubg", default="/usr/games/gnubg")
+    ap.add_argument("--convert", action="store_true", help="also time 'convert --to sgf' of the folder")
     ap.add_argument("--compare-with", metavar="CHECKOUT", action="append", default=[],
                     help="also time the CLI of another checkout of nardy-analyze (e.g. an earlier commit "
                          "unpacked with 'git archive'), in the same run")
@@ -99,6 +102,17 @@ def main() -> int:
     runs["nardy-analyze validate, library, -j 1"] = run_lib(1)
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
     runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
+
+    def run_convert() -> float:
+        out = tmp / "sgf"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", "--out-dir",
+                        str(out), str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        return time.perf_counter() - t0
+
+    if a.convert:
+        runs["nardy-analyze convert --to sgf, CLI"] = run_convert
     for other in a.compare_with:
         runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
         runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
