@@ -80,7 +80,7 @@ def main() -> int:
     def run_lib(jobs: int):
         def go() -> float:
             t0 = time.perf_counter()
-            validate_paths([str(folder)], jobs=jobs, events=False)   # as the CLI
+            validate_paths([str(folder)], jobs=jobs)
             return time.perf_counter() - t0
         return go
 

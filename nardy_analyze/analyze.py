@@ -500,17 +500,13 @@ def _map_pool(entries: list[Entry], records: list[Entry], work, args, jobs, tick
             single.shutdown(wait=True, cancel_futures=True)
 
 
-def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
-                  events: bool = True) -> MatchReport:
-    rep = validate_match(match, variant, options)
-    if not events:
-        rep.events = []          # not reported by validate: neither carried back from a worker nor kept
-    return rep
+def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:
+    return validate_match(match, variant, options)
 
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
                    progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
-                   *, max_bytes: int | None = None, events: bool = True) -> RunResult:
+                   *, max_bytes: int | None = None) -> RunResult:
     """Validate files and folders: every input accounted for (see :func:`discover`).
 
     Records are in ``run.reports``; ``run.skipped`` and ``run.unreadable`` hold ``(path, reason)``.
@@ -520,11 +516,9 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
     ``max_bytes``: size limit of one file (default :data:`MAX_BYTES`, option ``--max-file-size``).
-    ``events`` False: the reports leave out the replay's events (``MatchReport.events``, which the
-    statistics use and validate does not report): less to carry back from the workers and to keep.
     """
     run = RunResult()
-    for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options, events),
+    for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options),
                                           jobs=jobs, progress=progress, max_bytes=max_bytes):
         if kind == "ok":
             run.reports.append(value)

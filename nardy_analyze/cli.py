@@ -106,7 +106,7 @@ def validate(
     progress = bar.step if bar else None
     try:
         run = validate_paths(paths, variant, options, progress=progress, jobs=jobs,
-                             max_bytes=int(max_file_size * 1024 * 1024), events=False)
+                             max_bytes=int(max_file_size * 1024 * 1024))
     finally:
         if bar:
             bar.close()
