@@ -137,6 +137,24 @@ def test_recorded_play_checked_first_gives_the_same_verdict(variant, seed):
             assert fast == slow, (me, opp, d1, d2, steps)
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_route_of_the_recorded_play_is_the_same_with_the_check_first(seed):
+    for rules, rng, me, opp, d1, d2, turn in _positions("backgammon", seed):
+        ps = generate(rules, me, opp, d1, d2, turn)
+        for after, path in list(ps.plays.items())[:3]:
+            steps = [(s, d) for s, d, _ in path]
+            rng.shuffle(steps)
+            fast = judge_mod.route(rules, me, opp, d1, d2, steps, after, turn)
+            original = judge_mod._exact
+            judge_mod._exact = lambda *a: None
+            try:
+                slow = judge_mod.route(rules, me, opp, d1, d2, steps, after, turn)
+            finally:
+                judge_mod._exact = original
+            assert fast == slow, (me, opp, d1, d2, steps)
+
+
 def test_a_file_over_the_size_limit_names_the_limit_and_the_option(tmp_path):
     src = ROOT / "examples" / "selfplay-7pt.mat"
     big = tmp_path / "big.mat"

@@ -347,6 +347,11 @@ def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos
     lead there; otherwise any legal way to reach ``after``.  None when no legal play reaches ``after``."""
     steps = [(s, d) for s, d in steps]
     full = dice_sequence(d1, d2)
+    if len(steps) == len(full) <= 4:
+        # one step per number, walked in the written order: the first way _realise_route finds (_exact)
+        exact = _exact(rules, me, opp, full, steps, turn, True)
+        if exact is not None and (exact[0], exact[1]) == after:
+            return _with_hits(rules, me, opp, steps)
     ps = None
     for seqs in (True, False):
         if not seqs:
