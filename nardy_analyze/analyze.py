@@ -199,21 +199,35 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     return Entry(path, RECORD, notation=n.name)
 
 
-def read_input(entry: Entry) -> bytes:
-    """The bytes of a record entry (at most :data:`MAX_BYTES`); InputError when it cannot be read."""
+def _too_large(entry: Entry, size: int | None, limit: int) -> InputError:
+    got = f"{size / (1024 * 1024):.1f} MiB, " if size is not None else ""
+    return InputError(f"{entry.shown}: {got}larger than the limit of {limit / (1024 * 1024):g} MiB per file; "
+                      f"--max-file-size MIB raises it")
+
+
+def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
+    """The bytes of a record entry (at most ``max_bytes``, default :data:`MAX_BYTES`); InputError when it
+    cannot be read or is larger (the message names the limit and the option that raises it)."""
+    limit = MAX_BYTES if max_bytes is None else max_bytes
     path = entry.path
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        data = sys.stdin.buffer.read(limit + 1)
     else:
         try:
             with open(path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
+                try:
+                    size = os.fstat(fh.fileno()).st_size
+                except OSError:
+                    size = 0
+                if size > limit:             # say so without reading it
+                    raise _too_large(entry, size, limit)
+                data = fh.read(limit + 1)
         except IsADirectoryError:
             raise InputError(f"{path}: is a folder") from None
         except OSError as e:
             raise InputError(_oserror(path, e)) from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"{entry.shown}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a game record")
+    if len(data) > limit:
+        raise _too_large(entry, None, limit)
     return data
 
 
@@ -222,7 +236,7 @@ def read_bytes(path: str) -> bytes:
     return read_input(Entry(path, RECORD, explicit=True))
 
 
-def load(entry: Entry) -> Match:
+def load(entry: Entry, max_bytes: int | None = None) -> Match:
     """Read a RECORD entry: its bytes, the shared decoder, the reader of its notation (by the entry's
     notation, else the suffix, else sniffing, Jellyfish match text when nothing fits).
 
@@ -232,7 +246,7 @@ def load(entry: Entry) -> Match:
     """
     if entry.status != RECORD:
         raise InputError(entry.reason or f"{entry.path}: {entry.status}")
-    match = read_text(decode(read_input(entry)), entry.shown, entry.notation)
+    match = read_text(decode(read_input(entry, max_bytes)), entry.shown, entry.notation)
     if not match.games and not match.problems:
         match.problems.append(Problem(Loc(1, 1), "not a game record: no game found"))
     return match
@@ -381,13 +395,13 @@ def internal_error_message(exc: BaseException, doing: str = "validating this fil
             "fully checked; please report this with the file")
 
 
-def _guarded(work: Callable[..., Any], entry: Entry, args: tuple) -> tuple[str, Any]:
+def _guarded(work: Callable[..., Any], entry: Entry, args: tuple, max_bytes: int | None = None) -> tuple[str, Any]:
     """Run ``work(entry, match, *args)`` for one entry, never raising: the per-file error boundary.
 
     Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).
     """
     try:
-        match = load(entry)
+        match = load(entry, max_bytes)
     except InputError as e:
         return UNREADABLE, str(e)
     except Exception as e:                     # a bug in a reader
@@ -404,7 +418,8 @@ def _guarded_star(item: tuple) -> tuple[str, Any]:
 
 def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple = (), *,
                 jobs: int | None = None,
-                progress: Callable[[str, int, int], None] | None = None) -> Iterator[tuple[Entry, str, Any]]:
+                progress: Callable[[str, int, int], None] | None = None,
+                max_bytes: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
     """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -416,6 +431,9 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
     1 = in this process).  A worker process that dies (killed, out of memory) costs only the file it
     was on: the files it had not finished are run again one at a time, and the one that kills its
     worker again gets an internal error.  ``progress(path, done, total)`` is called after each record.
+    ``max_bytes``: the size limit of one file (default :data:`MAX_BYTES`); a larger one is unreadable.
+    Results are yielded as they come (a few chunks ahead at most), so a caller that does not keep them
+    holds one file's work at a time, however many files there are.
     """
     entries = list(entries)
     records = [e for e in entries if e.status == RECORD]
@@ -432,24 +450,25 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
             progress(e.path, done, len(records))
 
     if jobs > 1 and records:
-        yield from _map_pool(entries, records, work, args, jobs, tick)
+        yield from _map_pool(entries, records, work, args, jobs, tick, max_bytes)
         return
     for e in entries:
         if e.status != RECORD:
             yield e, e.status, e.reason
             continue
-        kind, value = _guarded(work, e, args)
+        kind, value = _guarded(work, e, args, max_bytes)
         tick(e)
         yield e, kind, value
 
 
-def _map_pool(entries: list[Entry], records: list[Entry], work, args, jobs, tick) -> Iterator[tuple[Entry, str, Any]]:
+def _map_pool(entries: list[Entry], records: list[Entry], work, args, jobs, tick,
+              max_bytes: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(max_workers=jobs)
     results: Iterator[tuple[str, Any]] | None = pool.map(
-        _guarded_star, [(work, e, args) for e in records], chunksize=8)
+        _guarded_star, [(work, e, args, max_bytes) for e in records], chunksize=8)
     single = None              # after a worker died: one file at a time, a fresh worker after each death
     try:
         for e in entries:
@@ -467,7 +486,7 @@ def _map_pool(entries: list[Entry], records: list[Entry], work, args, jobs, tick
                 if single is None:
                     single = ProcessPoolExecutor(max_workers=1)
                 try:
-                    r = single.submit(_guarded, work, e, args).result()
+                    r = single.submit(_guarded, work, e, args, max_bytes).result()
                 except BrokenProcessPool as exc:
                     r = (INTERNAL_ERROR, internal_error_message(
                         exc, "validating this file (the worker process stopped)"))
@@ -486,7 +505,8 @@ def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, A
 
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
-                   progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None) -> RunResult:
+                   progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
+                   *, max_bytes: int | None = None) -> RunResult:
     """Validate files and folders: every input accounted for (see :func:`discover`).
 
     Records are in ``run.reports``; ``run.skipped`` and ``run.unreadable`` hold ``(path, reason)``.
@@ -495,10 +515,11 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
     ``progress(path, done, total)`` is called after each file.
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
+    ``max_bytes``: size limit of one file (default :data:`MAX_BYTES`, option ``--max-file-size``).
     """
     run = RunResult()
     for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options),
-                                          jobs=jobs, progress=progress):
+                                          jobs=jobs, progress=progress, max_bytes=max_bytes):
         if kind == "ok":
             run.reports.append(value)
         elif kind == SKIPPED:

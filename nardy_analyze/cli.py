@@ -79,6 +79,9 @@ def validate(
                                      help="Do not report these rule ids."),
     statistics: bool = typer.Option(False, "--statistics",
                                     help="Text report: count findings per rule instead of listing them."),
+    max_file_size: float = typer.Option(64, "--max-file-size", metavar="MIB", min=0.001,
+                                        help="Largest file read, in MiB; a larger one is reported as "
+                                             "unreadable (exit 2) and the others are still validated."),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="Text report: list every input: each record read and each file "
                                       "skipped, with the reason."),
@@ -102,7 +105,8 @@ def validate(
     bar = Progress.on_terminal()
     progress = bar.step if bar else None
     try:
-        run = validate_paths(paths, variant, options, progress=progress, jobs=jobs)
+        run = validate_paths(paths, variant, options, progress=progress, jobs=jobs,
+                             max_bytes=int(max_file_size * 1024 * 1024))
     finally:
         if bar:
             bar.close()

@@ -226,7 +226,7 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         drv.played(out.used)
         prev_loc = part.loc
     # written parts after the driver ended the turn
-    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None)
+    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None) if queue else None
     for extra in queue:
         if over is not None:
             rule = "doubles-chain" if extra.kind == "chain" else "handover"

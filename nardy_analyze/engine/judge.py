@@ -185,6 +185,42 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
     return me, opp
 
 
+def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
+    """The written steps played in the written order, one number each, when every step is exactly one
+    unused number long (``bear_off``: or bears off with an unused number at least as large) and legal:
+    (me, opp, hits, numbers used in order); None otherwise.
+
+    The numbers are tried in the order ``_realise`` tries them (a bear-off: the unused numbers in their
+    order, each once), and the first legal one is kept; so when the walk gets through, it is the first
+    way ``_realise`` finds.  A dead end is None (the general search then decides)."""
+    left = list(full)
+    hits = 0
+    used = []
+    for src, dst in steps:
+        if not 1 <= src <= BAR:
+            return None
+        if dst == OFF:
+            if not bear_off:
+                return None
+            for die in dict.fromkeys(left):
+                if die >= src and not rules.step_problem(me, opp, src, dst, die, turn):
+                    break
+            else:
+                return None
+        else:
+            die = src - dst
+            if dst < 1 or die not in left:
+                return None
+            if rules.step_problem(me, opp, src, dst, die, turn):
+                return None
+        left.remove(die)
+        used.append(die)
+        turn = rules.after_step(turn, me, src, dst)
+        me, opp, hit = rules.apply(me, opp, src, dst)
+        hits += hit
+    return me, opp, hits, tuple(used)
+
+
 def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],
           playset: PlaySet | None = None, turn=None, hit_marks: list[bool] | None = None) -> Verdict:
     """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state.
@@ -204,6 +240,17 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         dice_text = f"{d1}{d2}"
         plain = d1 != d2
     steps = list(steps)
+    if playset is None and len(steps) == len(full) <= 4 and (len(full) <= 2 or len(set(full)) == 1):
+        # Fastest path, the recorded play of nearly every turn: one written step per number of the roll,
+        # each as long as its number.  Then each step has exactly one way to be played (a plain roll's two
+        # numbers together are longer than either; a double's are all alike), so the walk below gives
+        # exactly what the fast path after it would give first, without generating anything.
+        # A bear-off may be made by more than one number: without a "*" written, every way reaches the
+        # same position, and the first is taken, as below.
+        exact = _exact(rules, me, opp, full, steps, turn, not any(hit_marks or ()))
+        if exact is not None:
+            m, o, hits, used = exact
+            return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
     counted = _by_counts(rules, me, opp, steps)
     # hits the written ends make, and whether more were marked: then prefer a route that hits on its way
     end_hits = counted[1][24] - opp[24] if counted is not None else 0
@@ -300,6 +347,11 @@ def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos
     lead there; otherwise any legal way to reach ``after``.  None when no legal play reaches ``after``."""
     steps = [(s, d) for s, d in steps]
     full = dice_sequence(d1, d2)
+    if len(steps) == len(full) <= 4:
+        # one step per number, walked in the written order: the first way _realise_route finds (_exact)
+        exact = _exact(rules, me, opp, full, steps, turn, True)
+        if exact is not None and (exact[0], exact[1]) == after:
+            return _with_hits(rules, me, opp, steps)
     ps = None
     for seqs in (True, False):
         if not seqs:

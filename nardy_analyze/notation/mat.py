@@ -107,7 +107,77 @@ PARSER = Lark(
     start=_STARTS,
     transformer=_Build(),
     maybe_placeholders=False,
+    cache=True,          # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
 )
+
+# ----------------------------------------------------------------------------- fast rows
+#
+# Nearly every row of a record is "N)", rolls with their plays, "Doubles => N", "Takes", "Drops" or
+# "Wins N points [and the match]".  Such a row is cut into the same tokens the grammar gives by the
+# regular expression below (the terminals of grammars/mat.lark, written once more); a row it does not
+# take whole, and every game with such a row, is parsed by Lark as before.  So the grammar stays the
+# definition and every message comes from it: the fast path only ever accepts rows the grammar reads
+# the same way (tests/test_mat_fast.py compares the two on the corpus and on generated rows).
+
+_STEP_RE = r"(?:bar|[0-9]{1,3})(?:/(?:[0-9]{1,3}|off)\*?)+(?:\([0-9]{1,3}\))?(?=[ \t\n])"
+_FAST_ITEM = re.compile(
+    r"[ \t]*(?:"
+    r"(?P<no>[0-9]{1,6}\))"
+    r"|(?P<roll>[0-9][0-9]:(?=[ \t\n])(?:[ \t]+" + _STEP_RE + r")*)"
+    r"|(?P<dw>doubles?)[ \t]*(?P<arrow>=>)[ \t]*(?P<dv>[0-9]{1,6})"
+    r"|(?P<take>takes?)"
+    r"|(?P<drop>drops)"
+    r"|(?P<ww>wins)[ \t]+(?P<wn>[0-9]{1,6})[ \t]+(?P<wp>points?)"
+    r"(?:[ \t]+(?P<wm>and[ \t]+(?:wins[ \t]+)?the[ \t]+match))?"
+    r")(?=[ \t\n])", re.I)
+_BLANK_TAIL = re.compile(r"[ \t]*\n")
+_FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
+_GROUP_TYPES = (("dw", "DOUBLES"), ("arrow", "ARROW"), ("dv", "INT"), ("ww", "WINS"), ("wn", "INT"),
+                ("wp", "POINTS"), ("wm", "AND_MATCH"))
+
+
+class _Tok:
+    """A token of a fast row: the attributes of Lark's ``Token`` that the reader uses, and cheaper."""
+
+    __slots__ = ("type", "value", "start_pos", "line", "column", "end_column", "end_pos")
+
+    def __init__(self, kind: str, m: re.Match, group: str) -> None:
+        a, b = m.span(group)
+        self.type = kind
+        self.value = m.group(group)
+        self.start_pos = a
+        self.end_pos = b
+        self.line = 1
+        self.column = a + 1
+        self.end_column = b + 1
+
+
+_tok = _Tok
+
+
+def _fast_row(src: str) -> list | None:
+    """The items of one row (``src`` ends with a newline) as the grammar gives them, or None when the
+    row is not one of the common kinds: then Lark reads it."""
+    items: list = []
+    pos = 0
+    match = _FAST_ITEM.match
+    while True:
+        m = match(src, pos)
+        if m is None:
+            return items if _BLANK_TAIL.fullmatch(src, pos) else None
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "no":
+            items.append(_tok("MOVE_NO", m, "no"))
+        elif kind == "roll":
+            items.append(("roll", [_tok("ROLL", m, "roll")]))
+        elif kind == "take":
+            items.append(("take", [_tok("TAKES", m, "take")]))
+        elif kind == "drop":
+            items.append(("drop", [_tok("DROPS", m, "drop")]))
+        else:
+            toks = [_tok(t, m, g) for g, t in _GROUP_TYPES if m.start(g) >= 0]
+            items.append(("double" if toks[0].type == "DOUBLES" else "win", toks))
 
 # ----------------------------------------------------------------------------- text level
 
@@ -125,6 +195,7 @@ LEFT_CELL_COLUMN = 6       # where left cells start in every known dialect
 DEFAULT_THRESHOLD = 20     # left/right split when there is no score line
 MAX_REPEAT = 15            # "13/11(2)": largest repeat count read
 MAX_STEPS = 32             # more written steps than this in one cell is not a play
+FAST = True               # read common rows without Lark (see _fast_row); False: Lark only (tests)
 MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the first game)
 
 
@@ -456,6 +527,11 @@ class _Reader:
     def _game(self, number: int, chunk: str, line_off: int) -> None:
         header_col = len(chunk) - len(chunk.lstrip(" \t")) + 1
         game = Game(number=number, loc=Loc(line_off + 1, header_col))
+        if FAST and self._game_fast(game, chunk, line_off):
+            self.match.games.append(game)
+            self._finish(game, chunk, line_off)
+            return
+        game = Game(number=number, loc=Loc(line_off + 1, header_col))
         self.match.games.append(game)
         try:
             header, score, rows = PARSER.parse(chunk, start="game")
@@ -469,6 +545,36 @@ class _Reader:
                 if items:
                     self._row(game, items, chunk, line_off, threshold)
         self._finish(game, chunk, line_off)
+
+    def _game_fast(self, game: Game, chunk: str, line_off: int) -> bool:
+        """Read a game whose rows are all of the common kinds (see ``_fast_row``) without Lark's lexer;
+        False (``game`` to be thrown away) at the first line that is not, so that Lark reads the game."""
+        lines = chunk.split("\n")
+        lines.pop()                          # the chunk ends with a newline
+        m = _FAST_HEADER.match(lines[0])
+        if m is None:
+            return False
+        game.written_number = int(lines[0].split()[1])
+        k = 1
+        n = len(lines)
+        while k < n and not lines[k].strip():
+            k += 1
+        if k == n:
+            return False
+        try:
+            score = self._parse_line(lines[k], "score_line")
+        except UnexpectedInput:
+            return False
+        self._score(game, score, line_off + k)
+        threshold = self._threshold(score)
+        for i in range(k + 1, n):
+            src = lines[i] + "\n"
+            items = _fast_row(src)
+            if items is None:
+                return False
+            if items:
+                self._row(game, items, src, line_off + i, threshold)
+        return True
 
     def _game_by_lines(self, game: Game, chunk: str, line_off: int) -> None:
         """Read a game that does not parse as a whole: one line at a time."""
@@ -548,7 +654,7 @@ class _Reader:
         after_no: Token | None = None      # the "N)" right before the current cell, if any
         nested = False
         for k, item in enumerate(items):
-            if isinstance(item, Token):      # MOVE_NO
+            if not isinstance(item, tuple):  # MOVE_NO
                 n = int(item.value[:-1])
                 nested = move is not None or bool(actions)
                 move = n
@@ -561,7 +667,7 @@ class _Reader:
                 # the left cell when it starts close to "N)"; one indented further than usual is still
                 # the left one when another cell follows it on the row (" 4)      Doubles => 2    Drops")
                 # or it starts before the left/right split of the score line
-                followed = k + 1 < len(items) and not isinstance(items[k + 1], Token)
+                followed = k + 1 < len(items) and isinstance(items[k + 1], tuple)
                 side = 0 if (col - after_no.end_column <= LEFT_CELL_GAP or followed or col < threshold) else 1
             elif after_no is not None:       # a second "N)" inside the row: it marks where the cell is
                 side = 0 if after_no.column < threshold else 1

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""``validate`` side by side with GNU Backgammon's C reader, in the same run (issue 10).
+
+    python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--convert]
+                                    [--compare-with CHECKOUT]
+    (default FOLDER: ../shared/corpus/gnubg-selfplay)
+
+GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``import mat F`` and
+``save match /tmp/.../x.sgf`` for every ``.mat`` file of the folder (start-up included).
+nardy-analyze: ``validate`` of the same files, as a library call in this process
+(``validate_paths``, no start-up) and as the command line (``python3 -m nardy_analyze validate``,
+start-up included), each with ``-j 2`` and ``-j 1``; with ``--convert`` also
+``convert --to sgf --out-dir /tmp/...`` of the folder.  Every figure is the median of ``--repeat``
+runs, the runs interleaved so that the noise of a shared machine falls on all of them alike.
+
+The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy):
+1.0 is parity, 0.25 the floor of issue 10.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from nardy_analyze.analyze import validate_paths  # noqa: E402
+
+
+def _gnubg_commands(files: list[Path], out: Path) -> str:
+    lines = []
+    for f in files:
+        lines.append(f'import mat "{f}"' if " " in str(f) else f"import mat {f}")
+        lines.append(f"save match {out / 'x.sgf'}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--gnubg", default="/usr/games/gnubg")
+    ap.add_argument("--convert", action="store_true", help="also time 'convert --to sgf' of the folder")
+    ap.add_argument("--compare-with", metavar="CHECKOUT", action="append", default=[],
+                    help="also time the CLI of another checkout of nardy-analyze (e.g. an earlier commit "
+                         "unpacked with 'git archive'), in the same run")
+    a = ap.parse_args()
+    folder = Path(a.folder).resolve()
+    files = sorted(folder.rglob("*.mat"))
+    if not files:
+        print(f"bench: no .mat files in {folder}", file=sys.stderr)
+        return 2
+    gnubg = shutil.which(a.gnubg) or (a.gnubg if Path(a.gnubg).exists() else None)
+    size = sum(f.stat().st_size for f in files)
+
+    tmp = Path(tempfile.mkdtemp(prefix="nardy-bench-"))
+    cmds = tmp / "cmds.txt"
+    cmds.write_text(_gnubg_commands(files, tmp))
+
+    cpu: dict[str, list[float]] = {}
+
+    def child_cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    def run_gnubg() -> float:
+        t0 = time.perf_counter()
+        subprocess.run([gnubg, "-t", "-q", "-c", str(cmds)], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - t0
+
+    def run_lib(jobs: int):
+        def go() -> float:
+            t0 = time.perf_counter()
+            validate_paths([str(folder)], jobs=jobs)
+            return time.perf_counter() - t0
+        return go
+
+    def run_cli(jobs: int, where: Path = ROOT):
+        def go() -> float:
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "-j", str(jobs), "--statistics",
+                            str(folder)], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False, env={**os.environ, "PYTHONPATH": str(where)})
+            return time.perf_counter() - t0
+        return go
+
+    runs = {}
+    if gnubg:
+        runs["gnubg import mat + save match (1 process)"] = run_gnubg
+    else:
+        print(f"bench: {a.gnubg} not found: GNU Backgammon is left out", file=sys.stderr)
+    runs["nardy-analyze validate, library, -j 2"] = run_lib(2)
+    runs["nardy-analyze validate, library, -j 1"] = run_lib(1)
+    runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
+    runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
+
+    def run_convert() -> float:
+        out = tmp / "sgf"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", "--out-dir",
+                        str(out), str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        return time.perf_counter() - t0
+
+    if a.convert:
+        runs["nardy-analyze convert --to sgf, CLI"] = run_convert
+    for other in a.compare_with:
+        runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
+        runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(a.repeat):
+        for name, fn in runs.items():
+            c0 = child_cpu()
+            times[name].append(fn())
+            cpu.setdefault(name, []).append(child_cpu() - c0)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+    s = validate_paths([str(folder)], jobs=1).summary()
+    print(f"{folder}: {len(files)} files, {s['games']} games, {size / 1e6:.1f} MB; "
+          f"median of {a.repeat}")
+    print("ratio = throughput / GNU Backgammon's (wall clock); CPU: user+sys seconds of the processes "
+          "started (not measurable for the library rows)")
+    first = next(iter(runs))
+    base = statistics.median(times[first]) if gnubg else None
+    base_cpu = statistics.median(cpu[first]) if gnubg else None
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        ratio = f"  ratio {base / med:5.2f}" if base else ""
+        c = statistics.median(cpu[name])
+        cpu_txt = (f"  CPU {c:6.2f} s" + (f" (CPU ratio {base_cpu / c:5.2f})" if base_cpu and c > 0.01 else "")
+                   if c > 0.01 else "")
+        print(f"{name:<45} {med:7.2f} s  {s['games'] / med:8.0f} games/s{ratio}{cpu_txt}"
+              f"   (runs: {', '.join(f'{t:.2f}' for t in ts)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
