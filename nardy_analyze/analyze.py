@@ -14,7 +14,7 @@ import os
 import stat
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from . import __version__
@@ -348,38 +348,58 @@ def options_for(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any], 
     return out, problems
 
 
+@dataclass
+class VariantChoice:
+    """How a record is judged: the variant it names (else the default) with the options its tags set (else
+    the caller's ``--rule`` options).  ``variant`` is None when the record names a variant nobody supports
+    (``error`` then says where and why)."""
+
+    variant: Variant | None
+    name: str                                            # the variant as named (for reports)
+    error: tuple[Loc, str] | None = None                 # an unknown variant or refused option values
+    arg_errors: list[str] = field(default_factory=list)  # --rule options the variant does not have
+    tag_problems: list[tuple[Loc, str]] = field(default_factory=list)  # option tags that could not be read
+
+
+def choose_variant(match: Match, default: str = "backgammon",
+                   options: dict[str, Any] | None = None) -> VariantChoice:
+    """The one place that decides the variant and options of a record (validate, stats and convert alike)."""
+    name, tag = variant_name(match, default)
+    try:
+        v0 = get_variant(name)
+    except UnknownVariant as e:
+        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
+        return VariantChoice(None, str(name), (match.tag_locs.get(key, Loc(1, 1)), str(e)))
+    opts, arg_problems = options_for(v0.name, options or {})
+    opts, tag_problems = options_from_tags(match, opts, v0.name)
+    problems = [(match.tag_locs.get(t, Loc(1, 1)), msg) for t, msg in tag_problems]
+    try:
+        v = get_variant(v0.name, opts)
+    except UnknownVariant as e:      # option values the rules object refuses
+        return VariantChoice(None, v0.name, (Loc(1, 1), str(e)), arg_problems, problems)
+    return VariantChoice(v, v.name, None, arg_problems, problems)
+
+
 def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
-    name, _ = variant_name(match, default)
-    v = get_variant(name)
-    opts, _ = options_for(v.name, options)
-    opts, _ = options_from_tags(match, opts, v.name)
-    return get_variant(v.name, opts)
+    """The variant and options a record is judged under (UnknownVariant when nobody supports it)."""
+    choice = choose_variant(match, default, options)
+    if choice.variant is None:
+        raise UnknownVariant(choice.error[1] if choice.error else choice.name)
+    return choice.variant
 
 
 def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> MatchReport:
     """Replay one record under the variant it names (``Variant`` / ``Variation`` tag, else ``variant``) with
     the options its tags set, else ``options`` (``--rule``)."""
-    name, tag = variant_name(match, variant)
-    try:
-        v0 = get_variant(name)
-    except UnknownVariant as e:
-        rep = MatchReport(match.path, match.notation, str(name))
-        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
-        loc = match.tag_locs.get(key, Loc(1, 1))
-        rep.findings.append(Finding("parse-error", str(e), match.path, loc.line, loc.column))
+    choice = choose_variant(match, variant, options)
+    if choice.variant is None:
+        rep = MatchReport(match.path, match.notation, choice.name)
+        loc, msg = choice.error
+        rep.findings.append(Finding("parse-error", msg, match.path, loc.line, loc.column))
         return rep
-    opts, arg_problems = options_for(v0.name, options or {})
-    opts, tag_problems = options_from_tags(match, opts, v0.name)
-    try:
-        v = get_variant(v0.name, opts)
-    except UnknownVariant as e:      # option values the rules object refuses
-        rep = MatchReport(match.path, match.notation, v0.name)
-        rep.findings.append(Finding("parse-error", str(e), match.path, 1, 1))
-        return rep
-    rep = replay(match, v)
-    rep.arg_errors.extend(arg_problems)
-    for tag_name, msg in tag_problems:
-        loc = match.tag_locs.get(tag_name, Loc(1, 1))
+    rep = replay(match, choice.variant)
+    rep.arg_errors.extend(choice.arg_errors)
+    for loc, msg in choice.tag_problems:
         rep.findings.insert(0, Finding("parse-error", msg, match.path, loc.line, loc.column, WARNING))
     return rep
 

@@ -24,11 +24,11 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
-from .analyze import SKIPPED, UNREADABLE, Entry, discover, map_records, options_for, options_from_tags, variant_name
-from .engine import UnknownVariant, generate, get_variant
+from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
+from .engine import generate
 from .engine.core import Pos, Side
 from .events import GameEnd, TurnRow
-from .record import Loc, Match
+from .record import Match
 from .replay import ERROR, replay
 
 __all__ = ["games", "players", "matches", "frame", "scan", "Scan", "match_rows", "plot", "write_frame",
@@ -326,20 +326,15 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
             res.problems.append(f"{match.path}:1:1: parse-error: no game found: expected a Jellyfish match "
                                 "(\"N point match\" and \"Game 1\" headers)")
         return res
-    # the variant and options as validate chooses them (analyze.validate_match)
-    name, tag = variant_name(match, variant)
-    try:
-        v0 = get_variant(name)
-        opts, res.arg_errors = options_for(v0.name, options or {})
-        opts, tag_problems = options_from_tags(match, opts, v0.name)
-        v = get_variant(v0.name, opts)
-    except UnknownVariant as e:
-        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
-        loc = match.tag_locs.get(key, Loc(1, 1))
-        res.problems.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: {e}")
+    # the variant and options exactly as validate chooses them
+    choice = choose_variant(match, variant, options)
+    res.arg_errors = list(choice.arg_errors)
+    if choice.variant is None:
+        loc, msg = choice.error
+        res.problems.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}")
         return res
-    for tag_name, msg in tag_problems:
-        loc = match.tag_locs.get(tag_name, Loc(1, 1))
+    v = choice.variant
+    for loc, msg in choice.tag_problems:
         res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error (warning): {msg}")
     tally = _Tally(v.rules)
     rep = replay(match, v, observer=tally)
