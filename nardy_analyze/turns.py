@@ -167,25 +167,18 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             continue
         missing_roller = False
         out = PartOutcome(spec, part, side, (me, opp), part.loc)
-        wrong_side = part.player != side
-        if wrong_side:
+        wrong: tuple[str, str] | None = None     # a part written for the wrong side or the wrong double
+        if part.player != side:
             rule = "handover" if spec.kind == "handover" else "doubles-chain"
             what = "handover" if spec.kind == "handover" else f"chain double {spec.double}-{spec.double}"
-            out.problems.append((rule, f"the {what} is {name(side)}'s to play, but the record gives it to "
-                                       f"{name(part.player)}"))
-            out.after = _apply_physical(rules, pos, part)
-            out.used = spec.numbers
-            yield out
-            if not diagnose:
-                return
-            pos[:] = out.after
-            drv.played(out.used)
-            prev_loc = part.loc
-            continue
-        if spec.kind == "chain" and part.dice and Counter(part.dice) != Counter(spec.numbers):
-            out.problems.append(("doubles-chain", (
+            wrong = (rule, f"the {what} is {name(side)}'s to play, but the record gives it to "
+                           f"{name(part.player)}")
+        elif spec.kind == "chain" and part.dice and Counter(part.dice) != Counter(spec.numbers):
+            wrong = ("doubles-chain", (
                 f"the chain of doubles is out of order: {_fmt(part.dice[:2])} written where "
-                f"{spec.double}-{spec.double} must follow")))
+                f"{spec.double}-{spec.double} must follow"))
+        if wrong is not None:     # not judged as a play: applied as written, the part's numbers used up
+            out.problems.append(wrong)
             out.after = _apply_physical(rules, pos, part)
             out.used = spec.numbers
             yield out

@@ -27,10 +27,10 @@ import re
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
-from .grammar import grammar_text
+from .grammar import error_place, grammar_text
 
 __all__ = ["decode", "read", "looks_like_mat", "PARSER"]
 
@@ -412,19 +412,7 @@ class _Reader:
                        sink: list[Problem], game: int | None) -> None:
         """A Problem from a Lark error in the one-line text ``line_text`` (numbered ``line_no``)."""
         body = line_text.rstrip("\n")
-        end_col = len(body.rstrip()) + 1
-        col = getattr(e, "column", None)
-        if isinstance(e, UnexpectedCharacters):
-            expected = set(e.allowed or ())
-        elif isinstance(e, UnexpectedToken):
-            expected = set(e.expected or ())
-            if e.token.type in ("$END", "_NL"):
-                col = end_col
-        else:                                # UnexpectedEOF
-            expected = set(getattr(e, "expected", ()) or ())
-            col = end_col
-        if not isinstance(col, int) or col < 1:
-            col = end_col
+        col, expected = error_place(e, body)
         if context == "score_line":
             # the whole line is what was found: point at its start
             col = len(body) - len(body.lstrip()) + 1

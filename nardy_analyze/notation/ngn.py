@@ -16,10 +16,10 @@ import re
 from decimal import Decimal
 
 from lark import Lark, Token, Transformer, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step
-from .grammar import grammar_text
+from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, _BadCell, _play
 
 __all__ = ["read", "write", "looks_like_ngn", "PARSER", "SIDES", "MATCH_LENGTH_TAG"]
@@ -240,19 +240,7 @@ class _Reader:
                                         self.game.number if self.game else None))
 
     def _error(self, e: UnexpectedInput, line: str, no: int) -> None:
-        end_col = len(line.rstrip()) + 1
-        col = getattr(e, "column", None)
-        if isinstance(e, UnexpectedCharacters):
-            expected = set(e.allowed or ())
-        elif isinstance(e, UnexpectedToken):
-            expected = set(e.expected or ())
-            if e.token.type in ("$END", "_NL"):
-                col = end_col
-        else:
-            expected = set(getattr(e, "expected", ()) or ())
-            col = end_col
-        if not isinstance(col, int) or col < 1:
-            col = end_col
+        col, expected = error_place(e, line)
         if self.game is not None:
             self.last_line = no
         if line[col - 1: col] == "{":
