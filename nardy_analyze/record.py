@@ -16,6 +16,8 @@ from enum import Enum
 
 BAR = 25
 OFF = 0
+CENTRED = -1      # Setup.owner: the cube in the middle
+LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}   # Action.level of a resignation
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,28 @@ class Kind(str, Enum):
     WIN = "win"            # "Wins N point(s) [and the match]"
     RESIGN = "resign"      # "Resigns" / "Losses N point(s)": the actor gives up
     TIMEOUT = "timeout"    # the actor ran out of time on the clock (nardy500 time control): the game ends
+    BEAVER = "beaver"      # "Beavers => N": the doubled player takes and at once redoubles to N, keeping the
+                           # cube (money play, option beaver); a beaver of a beaver is a raccoon
+    ACCEPT = "accept"      # accepts the opponent's resignation offer (the RESIGN action just before)
+    REJECT = "reject"      # rejects it: the game goes on
+    SETUP = "setup"        # a set-up (gnubg "set board/dice/cube/turn"; SGF AE/AB/AW, PL, DI, CV, CP):
+                           # Action.setup says what it sets; Action.player is the player on roll after it
+
+
+@dataclass(slots=True)
+class Setup:
+    """What a SETUP action sets; a field left ``None`` keeps what was there.
+
+    ``checkers``: the whole board, ``(first player's side, second player's side)``, each 25 counts in that
+    player's own numbering as the engine's sides are (index ``p - 1`` = point ``p``, index 24 = the bar;
+    borne off = 15 - the sum).  ``dice``: the dice of the roll the player on roll is about to play.
+    ``cube``: the cube value; ``owner``: 0/1 or :data:`CENTRED`.
+    """
+
+    checkers: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    dice: tuple[int, int] | None = None
+    cube: int | None = None
+    owner: int | None = None
 
 
 @dataclass(slots=True)
@@ -98,6 +122,10 @@ class Action:
     segments: list[Segment] = field(default_factory=list)
     # Free-text comments attached to this action, as written (kept for lossless conversion)
     comments: list[str] = field(default_factory=list)
+    # RESIGN: the level offered, 1 single, 2 gammon, 3 backgammon (LEVELS), where the record says it
+    level: int | None = None
+    # SETUP: what the set-up sets
+    setup: Setup | None = None
 
 
 @dataclass(slots=True)
@@ -141,6 +169,9 @@ class Match:
     games: list[Game] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # problems outside any game
     comments: list[str] = field(default_factory=list)      # free comments before the first game
+    # What the reader read and deliberately does not keep (SGF analysis and annotation properties):
+    # property name -> how many; reported as a note by convert (docs/convert.md)
+    ignored: dict[str, int] = field(default_factory=dict)
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """Header tag by case-insensitive key (``CubeLimit`` = ``Cubelimit``)."""
@@ -154,7 +185,7 @@ class Match:
 # ----------------------------------------------------------------------------- record equality
 
 def record_dict(obj) -> object:
-    """A plain, comparable form of a record (Match, Game, Action, Segment, Step) without what only
+    """A plain, comparable form of a record (Match, Game, Action, Segment, Step, Setup) without what only
     says where the text was or how it was spelt: ``Loc`` fields, ``Action.text``/``Segment.text``,
     ``Match.path``/``notation``/``tag_locs`` and the reading problems.
 
@@ -173,7 +204,10 @@ def record_dict(obj) -> object:
                 "dice": obj.dice, "dice_text": obj.dice_text, "steps": [record_dict(s) for s in obj.steps],
                 "unplayed": obj.unplayed, "cannot_move": obj.cannot_move, "value": obj.value,
                 "and_match": obj.and_match, "clock": obj.clock,
-                "segments": [record_dict(s) for s in obj.segments], "comments": list(obj.comments)}
+                "segments": [record_dict(s) for s in obj.segments], "comments": list(obj.comments),
+                "level": obj.level, "setup": record_dict(obj.setup) if obj.setup is not None else None}
+    if isinstance(obj, Setup):
+        return {"checkers": obj.checkers, "dice": obj.dice, "cube": obj.cube, "owner": obj.owner}
     if isinstance(obj, Segment):
         return {"kind": obj.kind, "player": obj.player, "dice": tuple(obj.dice),
                 "steps": [record_dict(s) for s in obj.steps]}

@@ -13,7 +13,7 @@ from .engine import Variant, borne_off, fmt_steps, generate
 from .engine.core import Pos
 from .engine.judge import _physical
 from .events import GameEnd, Observer, TurnRow
-from .record import Action, Game, Kind, Loc, Match
+from .record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
 from .turns import PLAY_RULES, Part, PartOutcome, walk_turn, written_parts
 
 ERROR = "error"
@@ -158,7 +158,7 @@ class _GameReplay:
         for i, a in enumerate(actions):
             self.index = i
             nxt = actions[i + 1] if i + 1 < len(actions) else None
-            if self.ended and a.kind in (Kind.ROLL, Kind.DOUBLE, Kind.TAKE):
+            if self.ended and a.kind in (Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.BEAVER):
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
                           f"({self.ended[0]})", a)
                 break
@@ -210,7 +210,10 @@ class _GameReplay:
             if self.offer is not None:
                 self.emit(self.offer[0], self.offer[1], None, None)
             self.offer = [p, a.loc.line, ""]
-        elif a.kind in (Kind.TAKE, Kind.DROP) and self.offer is not None and self.offer[0] != p:
+        elif a.kind in (Kind.TAKE, Kind.DROP, Kind.BEAVER) and self.offer is not None and self.offer[0] != p:
+            if a.kind == Kind.BEAVER:        # a beaver takes the double (and redoubles at once)
+                self.offer[2] = "take"
+                return
             self.offer[2] = a.kind.value
             if a.kind == Kind.DROP:
                 self.emit(self.offer[0], self.offer[1], None, None)
@@ -371,7 +374,7 @@ class _GameReplay:
         """The rolls after the current action up to the end of the game that ``_fits`` can judge."""
         rest = 0
         for b in self.actions[self.index + 1:]:
-            if b.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT):
+            if b.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
                 break
             rest += b.kind == Kind.ROLL and not b.unplayed and b.dice is not None
         return rest
@@ -390,7 +393,7 @@ class _GameReplay:
         rolled = list(self.rolled)
         rolls = self.rolls
         for a in self.actions[self.index + 1:]:
-            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT):
+            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
                 break
             if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
                 continue
@@ -495,17 +498,90 @@ class _GameReplay:
         return a.player
 
     def on_resign(self, a: Action, nxt: Action | None) -> None:
+        if nxt is not None and nxt.kind == Kind.REJECT and nxt.player != a.player:
+            return                  # an offer the opponent rejects: the game goes on (on_reject)
         if self.pending is not None and self.pending.player != a.player:
             self.pending = None     # giving up answers the opponent's double, as a drop does
+        if nxt is not None and nxt.kind == Kind.ACCEPT:   # the cell after the acceptance says the result
+            nxt = self.actions[self.index + 2] if self.index + 2 < len(self.actions) else None
         if self.declared is None:
             w = 1 - a.player
+            if a.level is not None:
+                self.check_level(a)
             if nxt is not None and nxt.kind == Kind.WIN:
                 # the Wins cell that follows says who won and how much; it may not name the resigning side
                 if self.winner_of(nxt, nxt.value or 0) == a.player:
                     self.find("result-mismatch", f"{self.name(a.player)} gives up ({a.text!r}), but the result "
                               f"that follows declares {self.name(a.player)} the winner", nxt)
                 return
-            self.declared = (w, a.value, a)     # None: no points written
+            pts = a.value
+            if pts is None and a.level is not None and self.v.cube_in_play:
+                pts = self.stake(a.level)       # "resign gammon": the level's points at this cube
+            self.declared = (w, pts, a)         # None: no points written
+
+    # -- set-ups, beavers, answers to a resignation (the record model's SETUP, BEAVER, ACCEPT, REJECT) ------
+    def check_level(self, a: Action) -> None:
+        """A resignation offer's level (1-3) against the position and its written points."""
+        w = 1 - a.player
+        top = self.rules.max_level(self.pos[w], self.pos[a.player])
+        name = LEVELS.get(a.level, str(a.level))
+        if a.level > top:
+            self.find("result-mismatch", f"{self.name(a.player)} resigns a {name}, more than can still be lost "
+                      f"(at most a {LEVELS.get(top, top)} in this position)", a, **self.final_board(w))
+        elif a.value is not None and self.v.cube_in_play and a.value != self.stake(a.level):
+            self.find("result-mismatch", f"{self.name(a.player)} resigns a {name} for {a.value} point(s); with the "
+                      f"cube at {self.cube} a {name} gives {self.stake(a.level)}", a)
+
+    def on_setup(self, a: Action, nxt: Action | None) -> None:
+        """A set-up position (not a play: nothing to judge); the replay goes on from what it sets, with
+        ``a.player`` on roll."""
+        s = a.setup
+        if s is not None and s.checkers is not None:
+            self.pos = [tuple(s.checkers[0]), tuple(s.checkers[1])]
+            self.rolls = max(self.rolls, 1)          # past the opening roll and both first turns
+            self.rolled = [max(n, 1) for n in self.rolled]
+        if s is not None and s.cube is not None:
+            self.cube = s.cube
+            self.cube_turned = self.cube_turned or s.cube > 1
+        if s is not None and s.owner is not None:
+            self.owner = None if s.owner == CENTRED else s.owner
+        self.last_roller = 1 - a.player
+
+    def on_beaver(self, a: Action, nxt: Action | None) -> None:
+        """A beaver (RULES.md 1.8, option ``beaver``, money play): the doubled player takes and at once
+        redoubles, keeping the cube; the doubler must take or drop the new value (a raccoon is a beaver of
+        a beaver).  Judged as written: a take of the double before it, then a double."""
+        p, d = a.player, self.pending
+        why = None
+        if d is None or d.player == p:
+            why = "no double of the opponent is waiting for an answer"
+        elif not self.money:
+            why = "beavers belong to money play, not to a match"
+        elif not self.v.get("beaver"):
+            why = 'the beaver rule is off (a "Beaver" tag or --rule beaver=on allows it)'
+        if d is not None and d.player != p:
+            self.pending = None
+            self.cube *= 2
+            self.owner = p
+            self.cube_turned = True
+        if why:
+            self.find("cube-illegal", f"{self.name(p)} beavers to {a.value}: {why}", a)
+        elif a.value is not None and a.value != self.cube * 2:
+            self.find("cube-illegal", f"{self.name(p)} beavers to {a.value}, but the double made the cube "
+                      f"{self.cube}: a beaver offers {self.cube * 2}", a)
+        self.pending = a
+
+    def _offer(self, a: Action, word: str) -> None:
+        r = self.last
+        if r is None or r.kind != Kind.RESIGN or r.player == a.player:
+            self.find("result-mismatch", f"{self.name(a.player)} {word} a resignation, but the opponent offered "
+                      f"none just before", a)
+
+    def on_accept(self, a: Action, nxt: Action | None) -> None:
+        self._offer(a, "accepts")
+
+    def on_reject(self, a: Action, nxt: Action | None) -> None:
+        self._offer(a, "rejects")
 
     def on_timeout(self, a: Action, nxt: Action | None) -> None:
         """The actor ran out of time: the game ends, scored as a resignation (RULES.md 1.7, 1.10; nardy500:

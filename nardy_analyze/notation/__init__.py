@@ -213,7 +213,8 @@ def _games(numbers: list[int]) -> str:
 
 def common_losses(match: Match, target: str, *, clock: bool = False, action_comments: bool = False,
                   game_comments: bool = False, match_comments: bool = False, backgammon_only: bool = False,
-                  timeouts: bool = False, repeated_tags: bool = False) -> list[str]:
+                  timeouts: bool = False, repeated_tags: bool = False, setups: bool = False,
+                  resign_offers: bool = False) -> list[str]:
     """What writing ``match`` as ``target`` would lose: the flags say what the target cannot hold.
 
     Always a loss, whatever the target: text the reader could not read (it is not in the record)."""
@@ -243,6 +244,14 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         checks.append(("comments on moves", lambda a: bool(a.comments)))
     if timeouts:
         checks.append(("a loss on time", lambda a: a.kind.value == "timeout"))
+    if setups:
+        checks.append(("a set-up position (board, player on roll, dice or cube set, not played)",
+                       lambda a: a.kind.value == "setup"))
+    if resign_offers:
+        checks.append(("the level of a resignation (single, gammon, backgammon; written as its points)",
+                       lambda a: a.kind.value == "resign" and a.level is not None))
+        checks.append(("a resignation's acceptance", lambda a: a.kind.value == "accept"))
+        checks.append(("a rejected resignation offer", lambda a: a.kind.value == "reject"))
     for what, test in checks:
         numbers = [g.number for g in match.games if any(test(a) for a in g.actions)]
         if numbers:

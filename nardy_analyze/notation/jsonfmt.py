@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..record import Action, Game, Kind, Loc, Match, Problem, Segment, Step
+from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
 
@@ -40,9 +40,23 @@ def _action(a: Action) -> dict[str, Any]:
         if a.segments:
             d["segments"] = [{"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": _steps(s.steps)}
                              for s in a.segments]
-    if a.kind is Kind.DOUBLE or a.kind in (Kind.WIN, Kind.RESIGN):
+    if a.kind in (Kind.DOUBLE, Kind.BEAVER, Kind.WIN, Kind.RESIGN):
         if a.value is not None:
             d["value"] = a.value
+    if a.kind is Kind.RESIGN and a.level in LEVELS:
+        d["level"] = LEVELS[a.level]
+    if a.kind is Kind.SETUP:
+        s = a.setup or Setup()
+        sd: dict[str, Any] = {}
+        if s.checkers is not None:
+            sd["checkers"] = [list(s.checkers[0]), list(s.checkers[1])]
+        if s.dice is not None:
+            sd["dice"] = list(s.dice)
+        if s.cube is not None:
+            sd["cube"] = s.cube
+        if s.owner is not None:
+            sd["owner"] = "centre" if s.owner == CENTRED else s.owner
+        d["setup"] = sd
     if a.kind is Kind.WIN and a.and_match:
         d["and_match"] = True
     if a.kind is Kind.RESIGN and a.text[:6].lower() == "losses":
@@ -197,6 +211,34 @@ class _Reader:
             out.append(Step(s[0], s[1], len(s) == 3 and s[2]))
         return out
 
+    def setup(self, sd: Any) -> Setup:
+        if not isinstance(sd, dict):
+            self.fail(f"expected a setup object, found {sd!r}")
+        s = Setup()
+        ch = sd.get("checkers")
+        if ch is not None:
+            if not (isinstance(ch, list) and len(ch) == 2 and all(
+                    isinstance(side, list) and len(side) == 25 and all(self.is_int(n) and 0 <= n <= 15 for n in side)
+                    and sum(side) <= 15 for side in ch)):
+                self.fail("expected setup checkers: two lists of 25 counts 0..15, at most 15 checkers a side")
+            s.checkers = (tuple(ch[0]), tuple(ch[1]))
+        dice = sd.get("dice")
+        if dice is not None:
+            if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                self.fail(f"expected setup dice: two numbers 1..6, found {dice!r}")
+            s.dice = (dice[0], dice[1])
+        cube = sd.get("cube")
+        if cube is not None:
+            if not self.is_int(cube) or cube < 1:
+                self.fail(f"expected setup cube: a whole number >= 1, found {cube!r}")
+            s.cube = cube
+        owner = sd.get("owner")
+        if owner is not None:
+            if owner not in (0, 1, "centre") or isinstance(owner, bool):
+                self.fail(f"expected setup owner: 0, 1 or \"centre\", found {owner!r}")
+            s.owner = CENTRED if owner == "centre" else owner
+        return s
+
     def action(self, n: int, ad: Any) -> Action:
         loc = self.loc_of('"type"')
         if not isinstance(ad, dict):
@@ -239,8 +281,20 @@ class _Reader:
             if not self.is_int(value) or value < 0:
                 self.fail(f"expected value: a whole number >= 0, found {value!r}")
             a.value = value
+        if kind is Kind.RESIGN and ad.get("level") is not None:
+            level = {v: k for k, v in LEVELS.items()}.get(ad.get("level"))
+            if level is None:
+                self.fail(f"expected level: single, gammon or backgammon, found {ad.get('level')!r}")
+            a.level = level
+        if kind is Kind.SETUP:
+            a.setup = self.setup(ad.get("setup"))
+            a.text = "setup"
         if kind is Kind.DOUBLE:
             a.text = f"Doubles => {value}"
+        elif kind is Kind.BEAVER:
+            a.text = f"Beavers => {value}"
+        elif kind in (Kind.ACCEPT, Kind.REJECT):
+            a.text = kind.value.capitalize() + "s"
         elif kind is Kind.TAKE:
             a.text = "Takes"
         elif kind is Kind.DROP:

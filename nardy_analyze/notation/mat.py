@@ -82,6 +82,9 @@ class _Build(Transformer):
     def double(self, ch: list) -> tuple:
         return ("double", ch)
 
+    def beaver(self, ch: list) -> tuple:
+        return ("beaver", ch)
+
     def take(self, ch: list) -> tuple:
         return ("take", ch)
 
@@ -233,6 +236,7 @@ _NAMES = {
     "CANNOT": '"Cannot Move"',
     "MOVE": '"Move"',
     "DOUBLES": '"Doubles => N"',
+    "BEAVERS": '"Beavers => N"',
     "ARROW": '"=>"',
     "TAKES": '"Takes"',
     "DROPS": '"Drops"',
@@ -254,6 +258,7 @@ _AFTER_WORD = {   # what must follow these words (lower case)
     "losses": 'the points, as in "Losses 2 points"',
     "resigns": 'the end of the cell or the points, as in "Resigns 2 points"',
     "doubles": '"=>", as in "Doubles => 2"',
+    "beavers": '"=>", as in "Beavers => 4"',
     "=>": 'the cube value, as in "Doubles => 2"',
     "cannot": '"Move", as in "64: Cannot Move"',
     "point": '"and the match" or the next cell',
@@ -702,6 +707,8 @@ class _Reader:
             return action
         if tag == "double":
             return Action(Kind.DOUBLE, 0, loc, move, text, value=_int(toks[2]))
+        if tag == "beaver":
+            return Action(Kind.BEAVER, 0, loc, move, text, value=_int(toks[2]))
         if tag == "take":
             return Action(Kind.TAKE, 0, loc, move, text)
         if tag == "drop":

@@ -44,6 +44,8 @@ def _cell(na: NormalAction) -> str:
         return text[:-1] if len(steps) >= 4 else text
     if k is Kind.DOUBLE:
         return f" Doubles => {a.value}"
+    if k is Kind.BEAVER:                 # as gnubg exports a beaver (a raccoon too)
+        return f" Beavers => {a.value}"
     if k is Kind.TAKE:
         return " Takes"
     if k is Kind.DROP:
@@ -53,7 +55,10 @@ def _cell(na: NormalAction) -> str:
     if k is Kind.RESIGN:
         if a.text[:6].lower() == "losses" and a.value is not None:
             return f" Losses {_points(a.value)}"
-        return " Resigns" + (f" {_points(a.value)}" if a.value is not None else "")
+        value = a.value
+        if value is None and a.level is not None and na.state is not None:
+            value = a.level * na.state.cube      # the level's points (the level itself is refused by losses)
+        return " Resigns" + (f" {_points(value)}" if value is not None else "")
     raise ValueError(f"no .mat form for {k.value}")
 
 
@@ -77,9 +82,13 @@ def write(match: Match) -> str:
         out.append(f"{' ' + g.players[0] + ' : ' + str(s0):<31} {g.players[1]} : {s1}")
         rows: list[list] = []          # [number or None, left cell or None, right cell or None]
         number = 0
-        for na in ng.actions:
+        acts = ng.actions
+        for i, na in enumerate(acts):
             a = na.action
-            if a.kind is Kind.TIMEOUT:       # no .mat form: refused by losses(), dropped with --lossy
+            # no .mat form: refused by losses(), dropped with --lossy (a rejected offer as a whole)
+            if a.kind in (Kind.TIMEOUT, Kind.SETUP, Kind.ACCEPT, Kind.REJECT):
+                continue
+            if a.kind is Kind.RESIGN and i + 1 < len(acts) and acts[i + 1].action.kind is Kind.REJECT:
                 continue
             cell = _cell(na)
             result = a.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)
@@ -109,4 +118,4 @@ def losses(match: Match) -> list[str]:
     """What a .mat file cannot hold of ``match``: one message per kind of loss and game."""
     from . import common_losses
     return common_losses(match, "mat", clock=True, action_comments=True, game_comments=True, backgammon_only=True,
-                         timeouts=True)
+                         timeouts=True, setups=True, resign_offers=True)

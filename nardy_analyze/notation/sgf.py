@@ -28,7 +28,7 @@ from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import __version__
 from ..normal import normalise
-from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
+from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step
 from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
@@ -59,7 +59,13 @@ PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="col
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
 _TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Annotator", "AN"))
-_SETUP = {"AE", "AB", "AW", "PL", "DI", "CP"}
+_SETUP = {"AE", "AB", "AW", "PL", "DI", "CP", "CV"}
+# Properties read for what they say; every other property (gnubg's analysis: A, DA, LU, GB/GW, BM/DO/IT/TE,
+# BC/DC/IC/TC, GS, and anything unknown) is ignored and counted in Match.ignored
+_ROOT_KNOWN = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RE", "RU", "C", "NT", "NC", "GC", "SZ",
+               "DT", "EV", "RO", "PC", "AN"} | _SETUP
+_NODE_KNOWN = {"W", "B", "NX", "NK", "C"} | _SETUP
+_LEVEL_NAMES = {v: k for k, v in LEVELS.items()}
 
 
 def looks_like_sgf(text: str) -> bool:
@@ -200,9 +206,8 @@ class _Reader:
                     m.tag_locs.setdefault(key, p.loc)
             elif first and p.name == "NC":
                 m.comments.extend(_unescape(x) for x in p.values)
-            elif p.name in _SETUP or p.name == "CV" and v.strip() not in ("", "1"):
-                game.problems.append(Problem(p.loc, f"set-up property {p.name}[{v}] is not supported: "
-                                             "the record starts every game from the opening position", number))
+            if p.name not in _ROOT_KNOWN:
+                m.ignored[p.name] = m.ignored.get(p.name, 0) + 1
         if first and not any(n == "NT" for n in props):
             self._tags_from_root(root, rules)
         if first and "GC" in props and not m.comments:
@@ -212,22 +217,38 @@ class _Reader:
             game.score = (score[0] or 0, score[1] or 0)
             game.score_loc = props["MI"].loc
         self.cube = 1
+        self.turn = 0                 # the player on roll as far as the record says (PL, the last roll)
+        self.doubled: int | None = None   # who made the double waiting for an answer
         explicit_end = False
+        setup_props = [p for p in root if p.name in _SETUP and not (p.name == "CV" and p.values[0].strip() == "1")]
+        self.last_setup = None
+        if setup_props:               # a set-up on the root node: the game starts from it
+            self._setup(game, setup_props, [], None)
         for node in nodes[1:]:
             action = None
             private = any(p.name == "NX" for p in node)    # DI beside NX: the dice of an unplayed roll
+            moves = any(p.name in _SIDE or p.name == "NX" for p in node)
             for p in node:
+                if p.name not in _NODE_KNOWN:
+                    m.ignored[p.name] = m.ignored.get(p.name, 0) + 1
                 if p.name in _SIDE:
                     action = self._move(game, _SIDE[p.name], p)
                 elif p.name == "NX":
                     action = self._private(game, p)
                     if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
                         explicit_end = True
-                elif (p.name in _SETUP or p.name == "CV") and not (private and p.name == "DI"):
-                    game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] is not "
-                                                 "supported: the record cannot hold a set-up position", number))
+                elif p.name in _SETUP and moves and not (private and p.name == "DI"):
+                    game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] in a node with a "
+                                                 "move: put the set-up in a node of its own", number))
+            if not moves and any(p.name in _SETUP for p in node):
+                self._setup(game, [p for p in node if p.name in _SETUP], node,
+                            game.actions[-1] if game.actions else None)
+                continue
+            self.last_setup = None        # any other node ends a set-up written over several nodes
             if action is None:
                 continue
+            if action.kind is Kind.ROLL:
+                self.turn = 1 - action.player
             for p in node:
                 if p.name == "C":
                     action.comments.extend(_unescape(x) for x in p.values)
@@ -273,11 +294,19 @@ class _Reader:
         text = f"{p.name}[{v}]"
         low = v.lower()
         if low == "double":
+            if self.doubled is not None and self.doubled != side:
+                # gnubg writes a beaver as a double answering the double: the taker redoubles at once
+                self.cube *= 2
+                self.doubled = side
+                return Action(Kind.BEAVER, side, p.loc, None, text, value=self.cube * 2)
+            self.doubled = side
             return Action(Kind.DOUBLE, side, p.loc, None, text, value=self.cube * 2)
         if low == "take":
             self.cube *= 2
+            self.doubled = None
             return Action(Kind.TAKE, side, p.loc, None, text)
         if low == "drop":
+            self.doubled = None
             return Action(Kind.DROP, side, p.loc, None, text)
         if len(v) < 2 or not v[:2].isdigit() or len(v) % 2:
             game.problems.append(Problem(p.loc, f"expected a move like W[31hefe], W[double], W[take] or "
@@ -297,6 +326,89 @@ class _Reader:
             a.steps.append(Step(src, dst))
         return a
 
+    def _setup(self, game: Game, props: list[_Prop], node: list[_Prop], last: Action | None) -> None:
+        """Set-up properties (FORMATS.md section 2; as gnubg writes them: ``PL[W]AE[a:y]AW[f]...AB[s]...``
+        for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube, ``CP[w|b|c]`` its owner) become a
+        SETUP action; consecutive set-up nodes that set different things are one SETUP action."""
+        number = game.number
+        fields: dict = {}
+        turn = None
+        cleared = False
+        sides: list[list[int]] = [[0] * 25, [0] * 25]
+        board = False
+        for p in props:
+            v = p.values[0].strip()
+            where = f"{p.name}[{p.values[0]}]"
+            if p.name == "PL":
+                if v.upper() not in _SIDE:
+                    game.problems.append(Problem(p.loc, f"expected PL[W] or PL[B], found \"{where}\"", number))
+                    continue
+                turn = _SIDE[v.upper()]
+            elif p.name == "AE":
+                cleared = cleared or any(x.strip() in ("a:y", "a:z") for x in p.values)
+                board = True
+                if not cleared:
+                    game.problems.append(Problem(p.loc, f"expected AE[a:y] (the whole board cleared) before the "
+                                                 f"checkers of a set-up, found \"{where}\": a partial set-up is "
+                                                 "not supported", number))
+                    return
+            elif p.name in ("AW", "AB"):
+                board = True
+                side = 0 if p.name == "AW" else 1
+                for x in p.values:
+                    pt = _point(x.strip(), side) if len(x.strip()) == 1 else None
+                    if pt is None or pt == OFF:
+                        game.problems.append(Problem(p.loc, f"expected points a-x or y (the bar) in {p.name}, "
+                                                     f"found \"{x}\"", number))
+                        return
+                    sides[side][24 if pt == BAR else pt - 1] += 1
+            elif p.name == "DI":
+                if len(v) != 2 or not all("1" <= c <= "6" for c in v):
+                    game.problems.append(Problem(p.loc, f"expected two dice 1-6 in DI, found \"{where}\"", number))
+                    continue
+                fields["dice"] = (int(v[0]), int(v[1]))
+            elif p.name == "CV":
+                if not v.isdigit() or int(v) < 1 or int(v) & (int(v) - 1):
+                    game.problems.append(Problem(p.loc, f"expected a cube value 1, 2, 4, ... in CV, found "
+                                                 f"\"{where}\"", number))
+                    continue
+                fields["cube"] = int(v)
+            elif p.name == "CP":
+                owner = {"c": CENTRED, "w": 0, "b": 1}.get(v.lower())
+                if owner is None:
+                    game.problems.append(Problem(p.loc, f"expected CP[c], CP[w] or CP[b], found \"{where}\"",
+                                                 number))
+                    continue
+                fields["owner"] = owner
+        if board:
+            if not cleared:
+                game.problems.append(Problem(props[0].loc, "expected AE[a:y] (the whole board cleared) before the "
+                                             "checkers of a set-up: a partial set-up is not supported", number))
+                return
+            for side in (0, 1):
+                if sum(sides[side]) > 15:
+                    game.problems.append(Problem(props[0].loc, f"the set-up gives {'WB'[side]} {sum(sides[side])} "
+                                                 "checkers, more than 15", number))
+                    return
+            fields["checkers"] = (tuple(sides[0]), tuple(sides[1]))
+        if turn is not None:
+            self.turn = turn
+        if "cube" in fields:
+            self.cube = fields["cube"]
+        comments = [_unescape(x) for p in node if p.name == "C" for x in p.values]
+        prev = getattr(self, "last_setup", None)
+        if (prev is not None and last is prev and (turn is None or turn == prev.player)
+                and not any(getattr(prev.setup, k) is not None for k in fields)):
+            for k, val in fields.items():          # one set-up written over several nodes
+                setattr(prev.setup, k, val)
+            prev.comments.extend(comments)
+            return
+        loc = props[0].loc
+        a = Action(Kind.SETUP, self.turn, loc, None, "".join(f"{p.name}[{p.values[0]}]" for p in props)[:60],
+                   setup=Setup(**fields), comments=comments)
+        game.actions.append(a)
+        self.last_setup = a
+
     def _private(self, game: Game, p: _Prop) -> Action | None:
         parts = [_unescape(x) for x in re.split(r"(?<!\\):", p.values[0])]
         kind = parts[0]
@@ -310,8 +422,11 @@ class _Reader:
         if kind == "win":
             return Action(Kind.WIN, side, p.loc, None, "Wins", value=value, and_match="match" in flags)
         if kind == "resign":
+            level = next((_LEVEL_NAMES[f] for f in flags if f in _LEVEL_NAMES), None)
             return Action(Kind.RESIGN, side, p.loc, None, "Losses" if "losses" in flags else "Resigns",
-                          value=value)
+                          value=value, level=level)
+        if kind in ("accept", "reject"):
+            return Action(Kind.ACCEPT if kind == "accept" else Kind.REJECT, side, p.loc, None, kind.capitalize() + "s")
         if kind == "timeout":
             return Action(Kind.TIMEOUT, side, p.loc, None, "Timeout")
         if kind == "unplayed":
@@ -344,6 +459,33 @@ def _letter(p: int, side: int) -> str:
     if p == OFF:
         return "z"
     return chr(ord("a") + p - 1) if side == 0 else chr(ord("x") - (p - 1))
+
+
+def _setup_nodes(a: Action, turn: int) -> str:
+    """A SETUP action as gnubg writes set-ups: one node per thing set (gnubg reads a board and dice in one
+    node as the dice only): ``;PL[W]AE[a:y]AW[..]AB[..]``, ``;PL[W]DI[31]``, ``;CV[2]``, ``;CP[w]``; ``PL``
+    where the player on roll is not the one the reader infers."""
+    s = a.setup
+    w = _LETTER[a.player]
+    nodes: list[str] = []
+    if s is not None and s.checkers is not None:
+        node = f";PL[{w}]AE[a:y]"
+        for prop, side in (("AW", 0), ("AB", 1)):
+            vals = "".join(f"[{_letter(BAR if i == 24 else i + 1, side)}]" * n for i, n in enumerate(s.checkers[side]))
+            if vals:
+                node += prop + vals
+        nodes.append(node)
+    if s is not None and s.dice is not None:
+        nodes.append(f";PL[{w}]DI[{s.dice[0]}{s.dice[1]}]")
+    if s is not None and s.cube is not None:
+        nodes.append(f";CV[{s.cube}]")
+    if s is not None and s.owner is not None:
+        nodes.append(f";CP[{'c' if s.owner == CENTRED else 'wb'[s.owner]}]")
+    if not nodes:
+        nodes.append(f";PL[{w}]")
+    elif not nodes[0].startswith(";PL[") and a.player != turn:
+        nodes[0] = f";PL[{w}]" + nodes[0][1:]
+    return "\n".join(nodes)
 
 
 def write(match: Match) -> str:
@@ -384,6 +526,8 @@ def write(match: Match) -> str:
         if g.comments:
             root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))
         nodes = ["(;" + "".join(root)]
+        turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
+        prev_setup = False
         ends = [na.action for na in ng.actions if na.action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)]
         derived = (len(ends) == 1 and ends[0] is ng.actions[-1].action and ends[0].kind is Kind.WIN
                    and not ends[0].and_match and ends[0].player == rep.winner and ends[0].value == rep.points
@@ -392,6 +536,20 @@ def write(match: Match) -> str:
             a = na.action
             w = _LETTER[a.player]
             k = a.kind
+            if k is Kind.SETUP:
+                if prev_setup:
+                    nodes.append(";")     # two set-ups in a row stay two (the reader joins adjacent nodes)
+                node = _setup_nodes(a, turn)
+                turn, prev_setup = a.player, True
+                if a.clock is not None:
+                    node += f"NK[{a.clock:g}]"
+                if a.comments:
+                    node += "C" + "".join(f"[{_escape(c)}]" for c in a.comments)
+                nodes.append(node)
+                continue
+            prev_setup = False
+            if k is Kind.ROLL:
+                turn = 1 - a.player
             if k is Kind.ROLL and a.unplayed:
                 node = f";NX[unplayed:{w}:{_escape(a.dice_text)}]"
                 if a.dice is not None:       # gnubg reads the dice that were rolled and never played
@@ -401,8 +559,10 @@ def write(match: Match) -> str:
                 steps = [(s, d) for s, d, _ in na.route] if na.route is not None else \
                     [(s.src, s.dst) for s in a.steps]
                 node = f";{w}[{dice}{''.join(_letter(s, a.player) + _letter(d, a.player) for s, d in steps)}]"
-            elif k is Kind.DOUBLE:
+            elif k in (Kind.DOUBLE, Kind.BEAVER):   # gnubg writes a beaver as a double answering the double
                 node = f";{w}[double]"
+            elif k in (Kind.ACCEPT, Kind.REJECT):
+                node = f";NX[{k.value}:{w}]"
             elif k is Kind.TAKE:
                 node = f";{w}[take]"
             elif k is Kind.DROP:
@@ -412,8 +572,11 @@ def write(match: Match) -> str:
             elif k is Kind.WIN:
                 node = f";NX[win:{w}:{a.value if a.value is not None else ''}{':match' if a.and_match else ''}]"
             elif k is Kind.RESIGN:
-                flag = ":losses" if a.text[:6].lower() == "losses" else ""
-                node = f";NX[resign:{w}{':' + str(a.value) if a.value is not None else ''}{flag}]"
+                flags = ([LEVELS[a.level]] if a.level in LEVELS else []) + \
+                    (["losses"] if a.text[:6].lower() == "losses" else [])
+                value = str(a.value) if a.value is not None else ""
+                node = f";NX[resign:{w}" + (f":{value}" if value or flags else "") + \
+                    "".join(":" + f for f in flags) + "]"
             else:
                 node = f";NX[timeout:{w}]"
             if a.clock is not None:
