@@ -62,3 +62,29 @@ def decode_match_id(mid: str) -> dict[str, int]:
         out[name] = (key >> shift) & ((1 << bits) - 1)
         shift += bits
     return out
+
+
+def decode_position_id(pid: str) -> tuple[Side, Side] | None:
+    """The inverse of :func:`position_id`: ``(mover, opponent)``, or None when ``pid`` is no Position ID
+    (not 14 base64 characters, or more than 15 checkers a side)."""
+    if len(pid) != 14:
+        return None
+    try:
+        key = base64.b64decode(pid + "==", validate=True)
+    except ValueError:
+        return None
+    bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
+    sides: list[list[int]] = [[], []]
+    i = 0
+    for side in sides:
+        while len(side) < 25:
+            n = 0
+            while i < 80 and bits[i]:
+                n += 1
+                i += 1
+            i += 1
+            side.append(n)
+    if any(sum(s) > 15 for s in sides):
+        return None
+    opponent, mover = sides
+    return tuple(mover), tuple(opponent)

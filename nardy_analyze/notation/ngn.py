@@ -18,7 +18,8 @@ from decimal import Decimal
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
-from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step
+from ..engine.posid import decode_position_id, position_id
+from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, _BadCell, _play
 
@@ -136,6 +137,17 @@ _NAMES = {
     "TAKE": '"take"',
     "DROP": '"drop"',
     "RESIGN": '"resign"',
+    "LEVEL": '"single", "gammon" or "backgammon"',
+    "BEAVER": '"beaver N"',
+    "ACCEPT": '"accept"',
+    "REJECT": '"reject"',
+    "SETUP": '"setup"',
+    "POSITION": '"position ID"',
+    "POSID": 'a GNU Backgammon Position ID like "4HPwATDgc/ABMA"',
+    "DICE_WORD": '"dice 31"',
+    "CUBE_WORD": '"cube 2"',
+    "OWNER": '"owner W", "owner B" or "owner centre"',
+    "CENTRE": '"centre"',
     "WINS": '"wins N"',
     "MATCH": '"match"',
     "TIMEOUT": '"timeout"',
@@ -147,7 +159,8 @@ _NAMES = {
 }
 _LINE_START = ('a line starting with a tag [Key "Value"], "Game N", a move number like "12." or "12...", '
                '"W"/"B", "chain", "handover" or a comment')
-_CELL = 'a cell: a roll like "64:", "double N", "take", "drop", "resign", "wins N" or "timeout"'
+_CELL = ('a cell: a roll like "64:", "double N", "beaver N", "take", "drop", "resign", "accept", "reject", '
+         '"wins N", "timeout" or "setup"')
 _IN_PLAY = 'a move like "24/18", "bar/21*" or "6/off", a clock time like "(1:05)", a comment or the next cell'
 
 
@@ -399,17 +412,54 @@ class _Reader:
                 action.cannot_move = True
             elif body:
                 action.steps = _play(rest, first.column + 3)
+        elif kind == "setup":
+            action = Action(Kind.SETUP, player, loc, move, text, setup=Setup())
+            for c in ch:
+                if isinstance(c, tuple):
+                    self._setup_item(action, c)
+            self._extras(action, ch)
+            return action
         else:
             action = Action(_KINDS[kind], player, loc, move, text)
             ints = [t for t in main if t.type == "INT"]
             if ints:
                 action.value = int(ints[0].value)
             action.and_match = any(t.type == "MATCH" for t in main)
+            level = next((t for t in main if t.type == "LEVEL"), None)
+            if level is not None:
+                action.level = _LEVEL_OF[level.value.lower()]
         self._extras(action, ch)
         for c in ch:
             if isinstance(c, tuple):
                 self._segment(action, c)
         return action
+
+    def _setup_item(self, action: Action, item: tuple) -> None:
+        what, toks = item
+        word, val = toks[0], toks[1]
+        s = action.setup
+        field = {"setup_position": "checkers", "setup_dice": "dice", "setup_cube": "cube",
+                 "setup_owner": "owner"}[what]
+        if getattr(s, field) is not None:
+            raise _BadCell(word.column, f'expected "{word.value}" once in a setup, found it again')
+        if field == "checkers":
+            sides = decode_position_id(val.value)
+            if sides is None:
+                raise _BadCell(val.column, f'expected a GNU Backgammon Position ID (14 characters, at most 15 '
+                                           f'checkers a side), found "{val.value}"')
+            me, opp = sides
+            s.checkers = (me, opp) if action.player == 0 else (opp, me)
+        elif field == "dice":
+            if len(val.value) != 2 or not all("1" <= c <= "6" for c in val.value):
+                raise _BadCell(val.column, f'expected two dice 1-6 after "dice", found "{val.value}"')
+            s.dice = (int(val.value[0]), int(val.value[1]))
+        elif field == "cube":
+            n = int(val.value)
+            if n < 1:
+                raise _BadCell(val.column, f'expected a cube value 1, 2, 4, ... after "cube", found "{val.value}"')
+            s.cube = n
+        else:
+            s.owner = CENTRED if val.type == "CENTRE" else SIDES.index(val.value)
 
     def _extras(self, action: Action, ch: list) -> None:
         for t in ch:
@@ -489,7 +539,9 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
 
 
 _KINDS = {"double": Kind.DOUBLE, "take": Kind.TAKE, "drop": Kind.DROP, "resign": Kind.RESIGN,
-          "wins": Kind.WIN, "timeout": Kind.TIMEOUT}
+          "wins": Kind.WIN, "timeout": Kind.TIMEOUT, "beaver": Kind.BEAVER, "accept": Kind.ACCEPT,
+          "reject": Kind.REJECT}
+_LEVEL_OF = {v: k for k, v in LEVELS.items()}
 
 
 def _normalise(text: str) -> str:
@@ -560,6 +612,25 @@ def _cell_text(a: Action) -> str:
         body = f"double {a.value if a.value is not None else ''}".rstrip()
     elif a.kind is Kind.WIN:
         body = "wins" + (f" {a.value}" if a.value is not None else "") + (" match" if a.and_match else "")
+    elif a.kind is Kind.BEAVER:
+        body = f"beaver {a.value if a.value is not None else ''}".rstrip()
+    elif a.kind in (Kind.ACCEPT, Kind.REJECT):
+        body = a.kind.value
+    elif a.kind is Kind.SETUP:
+        body = "setup"
+        s = a.setup
+        if s is not None and s.checkers is not None:
+            p = a.player
+            body += f" position {position_id(s.checkers[p], s.checkers[1 - p])}"
+        if s is not None and s.dice is not None:
+            body += f" dice {s.dice[0]}{s.dice[1]}"
+        if s is not None and s.cube is not None:
+            body += f" cube {s.cube}"
+        if s is not None and s.owner is not None:
+            body += " owner " + ("centre" if s.owner == CENTRED else SIDES[s.owner])
+    elif a.kind is Kind.RESIGN:
+        body = "resign" + (f" {LEVELS[a.level]}" if a.level in LEVELS else "") + \
+            (f" {a.value}" if a.value is not None else "")
     else:
         body = {Kind.TAKE: "take", Kind.DROP: "drop", Kind.RESIGN: "resign", Kind.TIMEOUT: "timeout"}[a.kind]
         if a.value is not None and a.kind in (Kind.RESIGN, Kind.TIMEOUT):

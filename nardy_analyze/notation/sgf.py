@@ -329,7 +329,8 @@ class _Reader:
     def _setup(self, game: Game, props: list[_Prop], node: list[_Prop], last: Action | None) -> None:
         """Set-up properties (FORMATS.md section 2; as gnubg writes them: ``PL[W]AE[a:y]AW[f]...AB[s]...``
         for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube, ``CP[w|b|c]`` its owner) become a
-        SETUP action; consecutive set-up nodes that set different things are one SETUP action."""
+        SETUP action; consecutive set-up nodes for the board, then the dice, cube and owner (in that order)
+        are one SETUP action."""
         number = game.number
         fields: dict = {}
         turn = None
@@ -397,8 +398,12 @@ class _Reader:
             self.cube = fields["cube"]
         comments = [_unescape(x) for p in node if p.name == "C" for x in p.values]
         prev = getattr(self, "last_setup", None)
-        if (prev is not None and last is prev and (turn is None or turn == prev.player)
-                and not any(getattr(prev.setup, k) is not None for k in fields)):
+        # joined only in the order the writer writes a set-up's nodes (board, dice, cube, owner), so that
+        # the nodes come back in the order they were written
+        order = ("checkers", "dice", "cube", "owner")
+        done = [order.index(k) for k in order if prev is not None and getattr(prev.setup, k) is not None]
+        if (prev is not None and last is prev and (turn is None or turn == prev.player) and fields
+                and min(order.index(k) for k in fields) > max(done, default=-1)):
             for k, val in fields.items():          # one set-up written over several nodes
                 setattr(prev.setup, k, val)
             prev.comments.extend(comments)
