@@ -191,6 +191,8 @@ def convert(
         if bar:
             bar.close()
     for o in run.outcomes:
+        if o.note:
+            typer.echo(f"note: {o.note}", err=True)
         if o.warning:
             typer.echo(f"warning: {o.warning} (converted as written)", err=True)
         if o.status == REFUSED:

@@ -38,6 +38,7 @@ class Outcome:
     warning: str | None = None        # the first rule finding of a record converted as written
     encoding: str | None = None       # how the input was decoded
     dropped: bool = False             # messages list what --lossy dropped
+    note: str | None = None           # what the reader ignored on purpose (SGF analysis properties)
 
 
 @dataclass(slots=True)
@@ -158,6 +159,7 @@ def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
               [f"{shown}: no game found"]
         return Outcome(source, target, FAILED, why, encoding=encoding)
+    note = ignored_note(match)
     lost = writer.losses(match) if writer.losses else []
     lost = [f"{shown}: {x}" for x in lost]
     if lost and not lossy:
@@ -174,7 +176,18 @@ def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy
             write_atomically(target, lambda fh: fh.write(text), force=force)
         except OutputError as e:
             return Outcome(source, target, FAILED, [str(e)], warning, encoding)
-    return Outcome(source, target, WRITTEN, lost, warning, encoding, dropped=bool(lost))
+    return Outcome(source, target, WRITTEN, lost, warning, encoding, dropped=bool(lost), note=note)
+
+
+def ignored_note(match: Match) -> str | None:
+    """One line naming what the reader ignored on purpose (gnubg's analysis and annotation properties in
+    an SGF file: evaluations, move lists, luck, skill marks), or None."""
+    if not match.ignored:
+        return None
+    n = sum(match.ignored.values())
+    what = ", ".join(f"{k} {v}" for k, v in sorted(match.ignored.items(), key=lambda kv: (-kv[1], kv[0])))
+    return (f"{match.path}: {n} analysis/annotation propert{'y' if n == 1 else 'ies'} ignored ({what}): "
+            "the record keeps moves and comments, not evaluations")
 
 
 def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None,
