@@ -205,7 +205,8 @@ def record_dict(obj) -> object:
                 "unplayed": obj.unplayed, "cannot_move": obj.cannot_move, "value": obj.value,
                 "and_match": obj.and_match, "clock": obj.clock,
                 "segments": [record_dict(s) for s in obj.segments], "comments": list(obj.comments),
-                "level": obj.level, "setup": record_dict(obj.setup) if obj.setup is not None else None}
+                "level": obj.level,
+                "setup": record_dict(obj.setup or Setup()) if obj.kind is Kind.SETUP else None}
     if isinstance(obj, Setup):
         return {"checkers": obj.checkers, "dice": obj.dice, "cube": obj.cube, "owner": obj.owner}
     if isinstance(obj, Segment):

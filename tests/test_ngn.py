@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from nardy_analyze import notation
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import ngn
-from nardy_analyze.record import Action, Game, Kind, Loc, Match, Segment, Step, record_dict, same_record
+from nardy_analyze.record import Action, Game, Kind, Loc, Match, Segment, Setup, Step, record_dict, same_record
 
 from helpers import CORPUS, EXAMPLES, ROOT
 from test_cli_bad_input import run
@@ -151,11 +151,17 @@ def _action(draw):
         else:
             a.cannot_move = True
         a.segments = draw(st.lists(_segment(), max_size=3))
-    elif kind is Kind.DOUBLE:
+    elif kind in (Kind.DOUBLE, Kind.BEAVER):
         a.value = draw(_VALUE)
     elif kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
         a.value = draw(st.none() | _VALUE)
         a.and_match = kind is Kind.WIN and draw(st.booleans())
+        a.level = draw(st.none() | st.integers(1, 3)) if kind is Kind.RESIGN else None
+    elif kind is Kind.SETUP:
+        side = st.lists(st.integers(0, 24), max_size=15).map(lambda pts: tuple(pts.count(i) for i in range(25)))
+        a.setup = Setup(draw(st.none() | st.tuples(side, side)),
+                        draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
+                        draw(st.none() | st.integers(1, 64)), draw(st.none() | st.sampled_from([0, 1, -1])))
     a.clock = draw(_CLOCK)
     a.comments = draw(_COMMENTS)
     return a

@@ -67,7 +67,6 @@ def test_gnubg_setup_reads_as_setup_actions():
     assert (first.dice, first.checkers, first.cube) == ((6, 3), None, None)
     assert (board.dice, board.cube, board.owner) == (None, 2, 0)
     assert board.checkers[0][24] == 1 and sum(board.checkers[0]) == 15 and sum(board.checkers[1]) == 15
-XX
     mid = m.games[1].actions[1].setup                  # a set-up in the middle of game 2
     assert mid.owner == CENTRED and sum(mid.checkers[0]) == 10 and sum(mid.checkers[1]) == 12
     rep = validate_match(m)
