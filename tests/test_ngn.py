@@ -313,8 +313,8 @@ def _problems(text: str) -> list[tuple[int, int, str]]:
 @pytest.mark.parametrize("line,expect", [
     ("1. 64: 24/x8 13/9", (1, 8, 'expected a move like "24/18", "bar/21*" or "6/off", a clock time like '
                               '"(1:05)", a comment or the next cell, found "24/x8"')),
-    ("1. 64 24/18", (1, 4, 'expected a cell: a roll like "64:", "double N", "take", "drop", "resign", '
-                           '"wins N" or "timeout", found "64"')),
+    ("1. 64 24/18", (1, 4, 'expected a cell: a roll like "64:", "double N", "beaver N", "take", "drop", '
+                           '"resign", "accept", "reject", "wins N", "timeout" or "setup", found "64"')),
     ("1. 64: 30/24", (1, 8, 'expected a point 0..25, "bar" or "off", found "30" in "30/24"')),
     ("1. double", (1, 10, "expected a number, found the end of the line")),
     ("1. 64: 24/18 (2:5)", (1, 14, 'expected a clock time like "(1:05)", a comment or the next cell, '
