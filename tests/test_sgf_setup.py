@@ -434,3 +434,17 @@ def test_gnubg_reads_a_rich_record_written_by_us(tmp_path):
     assert board == position_id(tuple(me), OPENING)     # Bob (B) on roll: his side first
     assert got["games"][0]["info"]["winner"] == "X" or got["games"][0]["info"]["winner"] == "O"
     assert got["games"][0]["info"].get("points-won") == 16
+
+
+def test_sgf_refuses_a_beaver_it_would_read_back_as_a_double():
+    m = _record([_a(Kind.ROLL, 0, dice=(3, 1), dice_text="31", steps=[Step(8, 5), Step(6, 5)]),
+                 _a(Kind.BEAVER, 1, value=2)])
+    assert any("a beaver that answers no double" in x for x in notation.get("sgf").losses(m))
+    assert notation.get("sgf").losses(rich()) == []
+
+
+def test_sgf_double_after_an_unanswered_double_and_a_roll_is_no_beaver():
+    text = ("(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n;B[double]\n;W[42hdfd]"
+            "\n;W[double])")
+    m = notation.get("sgf").read(text, "d.sgf")
+    assert [a.kind.value for a in m.games[0].actions] == ["roll", "double", "roll", "double"]

@@ -249,6 +249,8 @@ class _Reader:
                 continue
             if action.kind is Kind.ROLL:
                 self.turn = 1 - action.player
+            if action.kind not in (Kind.DOUBLE, Kind.BEAVER):
+                self.doubled = None       # a beaver answers the double just before it, nothing later
             for p in node:
                 if p.name == "C":
                     action.comments.extend(_unescape(x) for x in p.values)
@@ -595,7 +597,20 @@ def write(match: Match) -> str:
 
 def losses(match: Match) -> list[str]:
     from . import common_losses
-    return common_losses(match, "sgf", backgammon_only=True)
+    out = common_losses(match, "sgf", backgammon_only=True)
+    # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
+    # would read back as a double
+    odd = []
+    for g in match.games:
+        for prev, a in zip([None] + g.actions, g.actions):
+            if a.kind is Kind.BEAVER and not (prev is not None and prev.kind in (Kind.DOUBLE, Kind.BEAVER)
+                                              and prev.player != a.player):
+                odd.append(g.number)
+                break
+    if odd:
+        out.append(f"game{'s' if len(odd) > 1 else ''} {', '.join(map(str, odd))}: a beaver that answers no double "
+                   "just before it cannot be written in sgf (it would read back as a double)")
+    return out
 
 
 def _register() -> None:
