@@ -537,6 +537,12 @@ class _GameReplay:
         ``a.player`` on roll."""
         s = a.setup
         if s is not None and s.checkers is not None:
+            mine, theirs = s.checkers
+            opp_point = getattr(self.rules, "opp_point", None)
+            both = [p for p in range(1, 25) if opp_point and mine[p - 1] and theirs[opp_point(p) - 1]]
+            if both:
+                self.find("parse-error", f"the set-up puts checkers of both players on {self.name(0)}'s point "
+                          f"{both[0]} (no position has them): the replay goes on from it as written", a)
             self.pos = [tuple(s.checkers[0]), tuple(s.checkers[1])]
             self.rolls = max(self.rolls, 1)          # past the opening roll and both first turns
             self.rolled = [max(n, 1) for n in self.rolled]

@@ -448,3 +448,12 @@ def test_sgf_double_after_an_unanswered_double_and_a_roll_is_no_beaver():
             "\n;W[double])")
     m = notation.get("sgf").read(text, "d.sgf")
     assert [a.kind.value for a in m.games[0].actions] == ["roll", "double", "roll", "double"]
+
+
+def test_impossible_setup_is_a_finding():
+    clash = list(OPENING)
+    clash[0] = 1                    # my point 1 is the opponent's 24, where the opponent has 2 checkers
+    clash[5] -= 1
+    m = _record([_a(Kind.SETUP, 0, setup=Setup(checkers=(tuple(clash), OPENING)))])
+    found = [f for f in validate_match(m).findings if f.rule == "parse-error" and f.severity == "error"]
+    assert found and "both players on Ann's point 1" in found[0].message
