@@ -18,13 +18,14 @@ RULES: dict[str, str] = {
     "handover": "unused numbers not handed to the opponent, or handed when they were playable",
     "opening-roll": "the opening play is a double where the variant forbids it",
     "cube-illegal": "a double when it is not allowed (Crawford game, cube owned by the other side, no cube, "
-                    "after rolling)",
+                    "after rolling), or a beaver when it is not (match play, beaver rule off, no double to answer)",
     "cube-response": "a take or drop without a double, or a double with no answer",
-    "result-mismatch": "the declared winner or points do not follow from the final position, the cube and the scoring",
+    "result-mismatch": "the declared winner or points do not follow from the final position, the cube and the "
+                       "scoring; a resignation level the position no longer allows; an answer to no resignation",
     "match-score": "a game's starting score differs from the sum of earlier results, or a game follows the end "
                    "of the match",
     "time-limit": "a move took longer than the record's time control without a timeout being declared",
-    "parse-error": "the text is not a readable record at this place",
+    "parse-error": "the text is not a readable record at this place (or a set-up that is no position)",
 }
 
 # Rules the replayer checks (every id of RULES.md: backgammon, long nardy, Gul bara, clock times).
