@@ -13,11 +13,17 @@ One file holds one match: a game tree per game.  The reader parses the text with
 
 W is the first player named in the record (the left column of a ``.mat``), B the second.
 
+Set-ups are read and written as gnubg writes them (``;PL[B]AE[a:y]AW[..]AB[..]``, ``;PL[B]DI[31]``,
+``;CV[2]``, ``;CP[w]``: a SETUP action of the record), a beaver as a double answering the opponent's double.
+gnubg's analysis and annotation properties (``A``, ``DA``, ``LU``, ``BM``, ...) and unknown properties are
+never an error: they are counted in ``Match.ignored`` (``convert`` reports them in a note); comments are kept.
+
 What a ``.mat`` record says that gnubg's SGF has no property for is kept in private properties, which
 gnubg ignores: ``NT[Key:Value]`` (every tag, in order, on the first game's root), ``NC[...]`` (the
 match's comments), ``NK[seconds]`` (clock time of a move), and nodes without a move ``;NX[...]`` for a
 result cell written differently from what ``RE`` implies (``win:W:2:match``, ``resign:B:2:losses``,
-``resign:B``), a roll never played (``unplayed:W:61``) and a loss on time (``timeout:B``).
+``resign:B``, with a level ``resign:B::gammon``), the answer to a resignation (``accept:W``,
+``reject:W``), a roll never played (``unplayed:W:61``) and a loss on time (``timeout:B``).
 """
 from __future__ import annotations
 
