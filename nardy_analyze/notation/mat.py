@@ -179,6 +179,25 @@ def _fast_row(src: str) -> list | None:
             toks = [_tok(t, m, g) for g, t in _GROUP_TYPES if m.start(g) >= 0]
             items.append(("double" if toks[0].type == "DOUBLES" else "win", toks))
 
+
+# The score line " Alice : 0     Bob : 0" (rule score_line: NAME? COLON INT NAME? COLON INT), the same way:
+# the terminals NAME, COLON and INT of the grammar, the blanks between them ignored.
+_NAME_RE = r"[^ \t\n:](?:[^\n:]{0,98}[^ \t\n:])?(?=[ \t]*:)"
+_FAST_SCORE = re.compile(
+    r"[ \t]*(?P<n1>" + _NAME_RE + r")?[ \t]*(?P<c1>:)[ \t]*(?P<i1>[0-9]{1,6})(?![0-9])"
+    r"[ \t]*(?P<n2>" + _NAME_RE + r")?[ \t]*(?P<c2>:)[ \t]*(?P<i2>[0-9]{1,6})(?![0-9])[ \t]*\n")
+_SCORE_TYPES = (("n1", "NAME"), ("c1", "COLON"), ("i1", "INT"), ("n2", "NAME"), ("c2", "COLON"), ("i2", "INT"))
+
+
+def _fast_score(src: str) -> list | None:
+    """The tokens of a score line (``src`` ends with a newline) as the grammar gives them, or None: then
+    Lark reads it."""
+    m = _FAST_SCORE.fullmatch(src)
+    if m is None:
+        return None
+    return [_tok(t, m, g) for g, t in _SCORE_TYPES if m.start(g) >= 0]
+
+
 # ----------------------------------------------------------------------------- text level
 
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
@@ -330,6 +349,7 @@ def _point(text: str, is_src: bool, col: int, word: str) -> int:
 
 _WORD = re.compile(r"\S+")
 _MOVEMENTS: dict[str, tuple[Step, ...]] = {}   # cache: movement text -> its steps
+_PLAYS: dict[str, tuple[Step, ...]] = {}       # cache: a roll cell's play text (after "53:") -> its steps
 
 
 def _movement(word: str, col: int) -> tuple[Step, ...]:
@@ -549,19 +569,97 @@ class _Reader:
             k += 1
         if k == n:
             return False
-        try:
-            score = self._parse_line(lines[k], "score_line")
-        except UnexpectedInput:
-            return False
+        score = _fast_score(lines[k] + "\n")
+        if score is None:
+            try:
+                score = self._parse_line(lines[k], "score_line")
+            except UnexpectedInput:
+                return False
         self._score(game, score, line_off + k)
         threshold = self._threshold(score)
+        row = self._row_fast
         for i in range(k + 1, n):
-            src = lines[i] + "\n"
-            items = _fast_row(src)
-            if items is None:
+            if not row(game, lines[i] + "\n", line_off + i, threshold):
                 return False
-            if items:
-                self._row(game, items, src, line_off + i, threshold)
+        return True
+
+    def _row_fast(self, game: Game, src: str, line_off: int, threshold: int) -> bool:
+        """``_row(game, _fast_row(src), ...)`` without the tokens: the cells of a row of the common kinds
+        straight to Actions, by the same rules (the left/right placement of ``_row``, the cells of
+        ``_cell``); False, with nothing done, when ``_fast_row`` would give None."""
+        ms = []
+        pos = 0
+        match = _FAST_ITEM.match
+        while True:
+            m = match(src, pos)
+            if m is None:
+                break
+            ms.append(m)
+            pos = m.end()
+        if _BLANK_TAIL.fullmatch(src, pos) is None:
+            return False
+        n = len(ms)
+        if not n:
+            return True
+        line = 1 + line_off
+        actions: list[Action] = []
+        move: int | None = None
+        no_col = no_end = 0                 # columns of the "N)" right before the current cell, if any
+        after_no = nested = False
+        for k in range(n):
+            m = ms[k]
+            kind = m.lastgroup
+            if kind == "no":
+                nested = move is not None or bool(actions)
+                a, b = m.span("no")
+                move = int(src[a:b - 1])
+                no_col, no_end, after_no = a + 1, b + 1, True
+                continue
+            first = "dw" if kind == "dv" else "ww" if kind in ("wp", "wm") else kind
+            start = m.start(first)
+            end = m.end()
+            col = start + 1
+            if after_no and not nested:
+                side = 0 if (col - no_end <= LEFT_CELL_GAP or (k + 1 < n and ms[k + 1].lastgroup != "no")
+                             or col < threshold) else 1
+            elif after_no:
+                side = 0 if no_col < threshold else 1
+            else:
+                side = 0 if col < threshold else 1
+            after_no = False
+            loc = Loc(line, col)
+            text = src[start:end]
+            if kind == "roll":
+                action = Action(Kind.ROLL, side, loc, move, text)
+                action.dice_loc = loc
+                dt = text[:2]
+                action.dice_text = dt
+                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+                if 1 <= a <= 6 and 1 <= b <= 6:
+                    action.dice = (a, b)
+                if len(text) > 3:
+                    play = text[3:]
+                    steps = _PLAYS.get(play)
+                    if steps is None:
+                        try:
+                            steps = _play(play, col + 3)
+                        except _BadCell as bad:
+                            self._problem(game.problems, game.number, Loc(line, bad.column), bad.message)
+                            return True             # skip the whole row
+                        if len(_PLAYS) < 50_000:
+                            _PLAYS[play] = tuple(steps)
+                    action.steps = list(steps)
+            elif kind == "dv":
+                action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
+            elif kind == "take":
+                action = Action(Kind.TAKE, side, loc, move, text)
+            elif kind == "drop":
+                action = Action(Kind.DROP, side, loc, move, text)
+            else:
+                action = Action(Kind.WIN, side, loc, move, text, value=int(m.group("wn")),
+                                and_match=kind == "wm")
+            actions.append(action)
+        game.actions.extend(actions)
         return True
 
     def _game_by_lines(self, game: Game, chunk: str, line_off: int) -> None:
