@@ -168,7 +168,8 @@ class _GameReplay:
                           f"({self.ended[0]})", a)
                 break
             if self.trace is not None:
-                cube, owner, before, n = self.cube, self.owner, (self.pos[0], self.pos[1]), len(self.rep.findings)
+                cube, before, n = self.cube, (self.pos[0], self.pos[1]), len(self.rep.findings)
+                owner: int | None = self.owner
             if self.time_limit:
                 self.check_clock(a, nxt)
             if self.observer is None:

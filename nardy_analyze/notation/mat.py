@@ -639,7 +639,7 @@ class _Reader:
                     action.dice = (a, b)
                 if len(text) > 3:
                     play = text[3:]
-                    steps = _PLAYS.get(play)
+                    steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
                     if steps is None:
                         try:
                             steps = _play(play, col + 3)
