@@ -283,7 +283,7 @@ class _GameReplay:
                 k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
                 self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
-            if not self.ended and borne_off(self.pos[w]) == 15:
+            if not self.ended and not sum(self.pos[w]):      # borne_off(...) == 15
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])
                 self.ended = ("bearoff", w, self.stake(level))
 

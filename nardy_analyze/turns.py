@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from .engine.judge import Verdict, _exact, _physical, judge
+from .engine.judge import Verdict, _exact_steps, _physical, judge
 from .record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -129,7 +129,10 @@ def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool) ->
         if s.hit:
             bear_off = False
             break
-    r = _exact(rules, me, opp, full, [(s.src, s.dst) for s in steps], turn, bear_off)
+    exact = getattr(rules, "play_exact", None)      # judge._exact, one call less
+    pairs = [(s.src, s.dst) for s in steps]
+    r = exact(me, opp, full, pairs, turn, bear_off) if exact is not None else \
+        _exact_steps(rules, me, opp, full, pairs, turn, bear_off)
     return None if r is None else (r[0], r[1])
 
 
