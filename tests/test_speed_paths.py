@@ -82,7 +82,9 @@ _CELLS = ["53: 8/3 6/3", "65:", "44: bar/21(2) 13/9*/5", "61: 13/7*/6", "31: 6/5
           "Wins 2 points and the match", "wins 3 Points and wins the match", "12)", "7)", "1)", "00: 8/3",
           "53: 8/3 6/3x", "64: Cannot Move", "61: ????", "????", "Resigns", "Losses 2 point", "53: 8/3/",
           "Doubles =>", "Wins 2", "53:8/3", "7x: 1/2", "Illegal play (1;2)", "Beavers", "123456)", "1234567)",
-          "13/9", "53: 26/21", "53: 8/3(16)", "Wins 1234567 points"]
+          "13/9", "53: 26/21", "53: 8/3(16)", "Wins 1234567 points", "63: cannot move", "63: Cannot  Move",
+          "63: 8/5 Cannot Move", "Cannot Move", "63: Cannot Moves", "63:Cannot Move", "losses 12 Points",
+          "Losses 1 points and the match", "Losses", "Losses 2", "00: Cannot Move", "Resigns 2 points"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -112,8 +112,8 @@ PARSER = Lark(
 
 # ----------------------------------------------------------------------------- fast rows
 #
-# Nearly every row of a record is "N)", rolls with their plays, "Doubles => N", "Takes", "Drops" or
-# "Wins N points [and the match]".  Such a row is cut into the same tokens the grammar gives by the
+# Nearly every row of a record is "N)", rolls with their plays, "64: Cannot Move", "Doubles => N",
+# "Takes", "Drops", "Wins N points [and the match]" or "Losses N points".  Such a row is cut into the same tokens the grammar gives by the
 # regular expression below (the terminals of grammars/mat.lark, written once more); a row it does not
 # take whole, and every game with such a row, is parsed by Lark as before.  So the grammar stays the
 # definition and every message comes from it: the fast path only ever accepts rows the grammar reads
@@ -123,13 +123,17 @@ _STEP_RE = r"(?:bar|[0-9]{1,3})(?:/(?:[0-9]{1,3}|off)\*?)+(?:\([0-9]{1,3}\))?(?=
 _FAST_ITEM = re.compile(
     r"[ \t]*(?:"
     r"(?P<no>[0-9]{1,6}\))"
+    r"|(?P<cd>[0-9][0-9]:)[ \t]+(?P<cw>cannot)[ \t]+(?P<cm>move)"
     r"|(?P<roll>[0-9][0-9]:(?=[ \t\n])(?:[ \t]+" + _STEP_RE + r")*)"
     r"|(?P<dw>doubles?)[ \t]*(?P<arrow>=>)[ \t]*(?P<dv>[0-9]{1,6})"
     r"|(?P<take>takes?)"
     r"|(?P<drop>drops)"
     r"|(?P<ww>wins)[ \t]+(?P<wn>[0-9]{1,6})[ \t]+(?P<wp>points?)"
     r"(?:[ \t]+(?P<wm>and[ \t]+(?:wins[ \t]+)?the[ \t]+match))?"
+    r"|(?P<lw>losses)[ \t]+(?P<ln>[0-9]{1,6})[ \t]+(?P<lp>points?)"
     r")(?=[ \t\n])", re.I)
+# the group of a cell's first token, by the group that ends the match (``Match.lastgroup``)
+_FIRST_GROUP = {"dv": "dw", "wp": "ww", "wm": "ww", "cm": "cd", "lp": "lw"}
 _BLANK_TAIL = re.compile(r"[ \t]*\n")
 _FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
 _GROUP_TYPES = (("dw", "DOUBLES"), ("arrow", "ARROW"), ("dv", "INT"), ("ww", "WINS"), ("wn", "INT"),
@@ -175,6 +179,10 @@ def _fast_row(src: str) -> list | None:
             items.append(("take", [_tok("TAKES", m, "take")]))
         elif kind == "drop":
             items.append(("drop", [_tok("DROPS", m, "drop")]))
+        elif kind == "cm":
+            items.append(("cannot", [_tok("ROLL", m, "cd"), _tok("CANNOT", m, "cw"), _tok("MOVE", m, "cm")]))
+        elif kind == "lp":
+            items.append(("loss", [_tok("LOSSES", m, "lw"), _tok("INT", m, "ln"), _tok("POINTS", m, "lp")]))
         else:
             toks = [_tok(t, m, g) for g, t in _GROUP_TYPES if m.start(g) >= 0]
             items.append(("double" if toks[0].type == "DOUBLES" else "win", toks))
@@ -615,7 +623,7 @@ class _Reader:
                 move = int(src[a:b - 1])
                 no_col, no_end, after_no = a + 1, b + 1, True
                 continue
-            first = "dw" if kind == "dv" else "ww" if kind in ("wp", "wm") else kind
+            first = _FIRST_GROUP.get(kind, kind)
             start = m.start(first)
             end = m.end()
             col = start + 1
@@ -651,6 +659,17 @@ class _Reader:
                     action.steps = list(steps)
             elif kind == "dv":
                 action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
+            elif kind == "cm":                # "64: Cannot Move"
+                action = Action(Kind.ROLL, side, loc, move, text)
+                action.dice_loc = loc
+                dt = text[:2]
+                action.dice_text = dt
+                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+                if 1 <= a <= 6 and 1 <= b <= 6:
+                    action.dice = (a, b)
+                action.cannot_move = True
+            elif kind == "lp":                # "Losses 2 point"
+                action = Action(Kind.RESIGN, side, loc, move, text, value=int(m.group("ln")))
             elif kind == "take":
                 action = Action(Kind.TAKE, side, loc, move, text)
             elif kind == "drop":
