@@ -308,3 +308,23 @@ def test_replay_with_and_without_the_quick_turn_gives_the_same_reports(monkeypat
     monkeypatch.setattr(replay_mod, "quick_turn", lambda *a: None)
     slow = _report_dicts(validate_match(m) for m in matches)
     assert fast == slow
+
+
+_PREAMBLE_LINES = ['; [EventDate "2026.11.30"]', "; [Player 1 \"A B\"]  ", ";", "  ; comment", " 1 point match",
+                   "7 Point Match", "13 points match  ", "\t5\tpoint\tmatch", "", "   ", "\t", "7 point matches",
+                   "7point match", "1234567 point match", "free text", "Game 1", "; [x", "0 point match"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PREAMBLE_LINES), max_size=6))
+def test_fast_preamble_is_the_grammar_s(lines):
+    chunk = "".join(line + "\n" for line in lines)
+    fast = mat._fast_preamble(chunk)
+    if fast is None:
+        return                              # Lark reads it
+    slow = mat.PARSER.parse(chunk, start="preamble")
+
+    def shape(items):
+        return [None if i is None else (i[0], [(t.type, t.value, t.line, t.column) for t in i[1]])
+                for i in items]
+    assert shape(fast) == shape(slow), chunk

@@ -206,6 +206,38 @@ def _fast_score(src: str) -> list | None:
     return [_tok(t, m, g) for g, t in _SCORE_TYPES if m.start(g) >= 0]
 
 
+# The lines before the first game (rule preamble): tags and other ";" comments, "N point match" and
+# blank lines, the same way: the terminals COMMENT, INT, POINTS and MATCH.
+_FAST_COMMENT = re.compile(r"[ \t]*(?P<c>;[^\n]*)")
+_FAST_MATCH = re.compile(r"[ \t]*(?P<i>[0-9]{1,6})[ \t]+(?P<p>points?)[ \t]+(?P<m>match)[ \t]*", re.I)
+_FAST_BLANK = re.compile(r"[ \t]*")
+
+
+def _fast_preamble(chunk: str) -> list | None:
+    """The items of the text before the first game (``chunk`` ends with a newline) as the grammar's
+    ``preamble`` gives them (None for a blank line), or None when a line is of another kind: then Lark
+    reads it."""
+    items: list = []
+    for no, line in enumerate(chunk.split("\n")[:-1], 1):
+        m = _FAST_COMMENT.fullmatch(line)
+        if m is not None:
+            tok = _tok("COMMENT", m, "c")
+            tok.line = no
+            items.append(("comment", [tok]))
+            continue
+        m = _FAST_MATCH.fullmatch(line)
+        if m is not None:
+            toks = [_tok("INT", m, "i"), _tok("POINTS", m, "p"), _tok("MATCH", m, "m")]
+            for tok in toks:
+                tok.line = no
+            items.append(("match", toks))
+            continue
+        if _FAST_BLANK.fullmatch(line) is None:
+            return None
+        items.append(None)
+    return items
+
+
 # ----------------------------------------------------------------------------- text level
 
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
@@ -463,7 +495,7 @@ class _Reader:
 
     def _preamble(self, chunk: str) -> None:
         try:
-            items = PARSER.parse(chunk, start="preamble")
+            items = (_fast_preamble(chunk) if FAST else None) or PARSER.parse(chunk, start="preamble")
             for item in items:
                 if item is not None:
                     self._preamble_item(item, 0)
