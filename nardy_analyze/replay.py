@@ -14,7 +14,7 @@ from .engine.core import Pos
 from .engine.judge import _physical
 from .events import GameEnd, Observer, TurnRow
 from .record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
-from .turns import PLAY_RULES, Part, PartOutcome, walk_turn, written_parts
+from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
 
 ERROR = "error"
 WARNING = "warning"
@@ -99,6 +99,9 @@ class MatchReport:
         return sum(g.turns for g in self.games)
 
 
+_ON = {k: "on_" + k.value for k in Kind}   # the handler of each kind of action
+
+
 class _GameReplay:
     """State of one game under replay."""
 
@@ -110,6 +113,8 @@ class _GameReplay:
         self.turn_no = 0
         self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
+        self.one_part = bool(getattr(self.rules, "one_part_turns", False))   # turns.quick_turn applies
+        self.time_limit = variant.get("time_limit")
         a, b = start or self.rules.initial()
         self.pos = [a, b]
         self.cube, self.owner = 1, None
@@ -163,10 +168,12 @@ class _GameReplay:
                           f"({self.ended[0]})", a)
                 break
             if self.trace is not None:
-                cube, owner, before, n = self.cube, self.owner, (self.pos[0], self.pos[1]), len(self.rep.findings)
-            self.check_clock(a, nxt)
+                cube, before, n = self.cube, (self.pos[0], self.pos[1]), len(self.rep.findings)
+                owner: int | None = self.owner
+            if self.time_limit:
+                self.check_clock(a, nxt)
             if self.observer is None:
-                getattr(self, "on_" + a.kind.value)(a, nxt)
+                getattr(self, _ON[a.kind])(a, nxt)
             else:
                 self.observed(a, nxt)
             if self.trace is not None:
@@ -205,7 +212,7 @@ class _GameReplay:
         """Handle ``a`` and tell the observer what the turn did, from the positions the replay goes on from."""
         p = a.player
         before = (self.pos[p], self.pos[1 - p])
-        getattr(self, "on_" + a.kind.value)(a, nxt)
+        getattr(self, _ON[a.kind])(a, nxt)
         if a.kind == Kind.DOUBLE:
             if self.offer is not None:
                 self.emit(self.offer[0], self.offer[1], None, None)
@@ -249,7 +256,8 @@ class _GameReplay:
         if a.unplayed:
             return
         dice = a.dice
-        if dice is None or not all(1 <= d <= 6 for d in dice):
+        if dice is None or not (0 < dice[0] < 7 and 0 < dice[1] < 7 if len(dice) == 2
+                                else all(1 <= d <= 6 for d in dice)):
             self.find("dice-mismatch", f"roll {a.dice_text!r} is not two dice 1-6", a, loc=a.dice_loc)
             # go on from the play as written, where physically possible, as after any illegal play
             for part in written_parts(a):
@@ -258,7 +266,7 @@ class _GameReplay:
             return
         self.rolls += 1
         self.report.turns += 1
-        d1, d2 = max(dice), min(dice)
+        d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
         if self.rolls == 1 and d1 == d2 and not getattr(self.rules, "opening_double_allowed", True):
             self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
@@ -268,12 +276,17 @@ class _GameReplay:
             me, opp = self.pos[p], self.pos[1 - p]
             self.on_illegal_mark(a, p, d1, d2, self.rules.start_turn(me, opp, first_turn, (d1, d2)))
             return
-        parts = written_parts(a)
-        for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
-            k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
-            self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
+        after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn) \
+            if self.one_part and not a.segments else None
+        if after is not None:            # plainly legal: what walk_turn would give, without its machinery
+            self.pos[p], self.pos[1 - p] = after
+        else:
+            parts = written_parts(a)
+            for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
+                k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
+                self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
-            if borne_off(self.pos[w]) == 15 and not self.ended:
+            if not self.ended and not sum(self.pos[w]):      # borne_off(...) == 15
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])
                 self.ended = ("bearoff", w, self.stake(level))
 
@@ -401,8 +414,13 @@ class _GameReplay:
             rolls += 1
             first_turn = rolled[q] == 0
             rolled[q] += 1
-            if not all(out.legal for out in walk_turn(self.rules, sides, q, max(a.dice), min(a.dice),
-                                                      written_parts(a), first_turn, rolls, diagnose=False)):
+            d1, d2 = max(a.dice), min(a.dice)
+            after = quick_turn(self.rules, sides[q], sides[1 - q], a, d1, d2, first_turn) \
+                if self.one_part and not a.segments else None
+            if after is not None:
+                sides[q], sides[1 - q] = after
+            elif not all(out.legal for out in walk_turn(self.rules, sides, q, d1, d2, written_parts(a),
+                                                        first_turn, rolls, diagnose=False)):
                 break
             n += 1
             if n >= limit:
@@ -416,7 +434,7 @@ class _GameReplay:
     def check_clock(self, a: Action, nxt: Action | None) -> None:
         """``time-limit``: an action that took longer than the time control allows, unless the record
         declares that player's timeout right there (the timeout itself, or the action just before it)."""
-        limit = self.v.get("time_limit")
+        limit = self.time_limit
         if not limit or a.clock is None or a.clock <= limit or a.kind == Kind.TIMEOUT:
             return
         if nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == a.player:

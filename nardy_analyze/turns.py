@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from .engine.judge import Verdict, _physical, judge
+from .engine.judge import Verdict, _exact_steps, _physical, judge
 from .record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -89,6 +89,51 @@ def _sub(numbers: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...] | 
     if any(v < 0 for v in left.values()):
         return None
     return tuple(sorted(left.elements(), reverse=True))
+
+
+def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool) -> Pos | None:
+    """The position after a turn that is plainly legal, checked without the turn machinery; None when
+    :func:`walk_turn` must decide (it then gives exactly what it always gave).
+
+    Only for variants whose turn is the roller's play of the roll (``rules.one_part_turns``: the
+    ``SingleSegment`` driver), a ``ROLL`` action ``a`` with no further parts, ``d1 >= d2`` valid dice,
+    and neither side borne off.  Two cases are taken, the two that make nearly every turn of a record:
+
+    * one written step per number, each exactly one number long and legal in the written order
+      (``judge._exact``, the check ``judge`` makes first);
+    * nothing written, and no number of the roll can move any checker (a dance): the empty play is the
+      only legal one (``generate`` would find no first step in either order).
+
+    In both cases ``walk_turn`` would yield one part with no problem and leave the position this
+    returns (tests/test_speed_paths.py compares the two).
+    """
+    if not sum(me) or not sum(opp):
+        return None                      # the driver ends the turn at once: walk_turn reports the parts
+    turn = rules.start_turn(me, opp, first_turn, (d1, d2))
+    steps = a.steps
+    if not steps:
+        for die in ((d1,) if d1 == d2 else (d1, d2)):
+            for _ in rules.single_steps(me, opp, die, turn):
+                return None
+        return me, opp
+    if d1 == d2:
+        if len(steps) != 4:
+            return None
+        full: tuple[int, ...] = (d1, d1, d1, d1)
+    else:
+        if len(steps) != 2:
+            return None
+        full = (d1, d2)
+    bear_off = True
+    for s in steps:
+        if s.hit:
+            bear_off = False
+            break
+    exact = getattr(rules, "play_exact", None)      # judge._exact, one call less
+    pairs = [(s.src, s.dst) for s in steps]
+    r = exact(me, opp, full, pairs, turn, bear_off) if exact is not None else \
+        _exact_steps(rules, me, opp, full, pairs, turn, bear_off)
+    return None if r is None else (r[0], r[1])
 
 
 def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part], first_turn: bool,

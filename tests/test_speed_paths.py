@@ -2,7 +2,12 @@
 
 - the .mat reader's regular expression for common rows (``mat._fast_row``) against the Lark grammar:
   the same tokens for every row it takes, the same ``Match`` for whole records (corpus and examples);
-- the judge's check of the recorded play (``judge._exact``) against the judge without it;
+  the rows straight to actions (``_Reader._row_fast``) against the tokens through ``_row``; the score
+  line's regular expression (``mat._fast_score``) against the grammar;
+- the judge's check of the recorded play (``judge._exact``) against the judge without it, and
+  ``Backgammon.play_exact`` against the generic ``judge._exact_steps``;
+- the replay's plainly legal turn (``turns.quick_turn``) against ``turns.walk_turn``, on random plays and
+  on whole records (the replay with and without it gives the same report);
 - ``--max-file-size``: a file over the limit is one clear error naming the limit and the option.
 """
 from __future__ import annotations
@@ -77,7 +82,9 @@ _CELLS = ["53: 8/3 6/3", "65:", "44: bar/21(2) 13/9*/5", "61: 13/7*/6", "31: 6/5
           "Wins 2 points and the match", "wins 3 Points and wins the match", "12)", "7)", "1)", "00: 8/3",
           "53: 8/3 6/3x", "64: Cannot Move", "61: ????", "????", "Resigns", "Losses 2 point", "53: 8/3/",
           "Doubles =>", "Wins 2", "53:8/3", "7x: 1/2", "Illegal play (1;2)", "Beavers", "123456)", "1234567)",
-          "13/9", "53: 26/21", "53: 8/3(16)", "Wins 1234567 points"]
+          "13/9", "53: 26/21", "53: 8/3(16)", "Wins 1234567 points", "63: cannot move", "63: Cannot  Move",
+          "63: 8/5 Cannot Move", "Cannot Move", "63: Cannot Moves", "63:Cannot Move", "losses 12 Points",
+          "Losses 1 points and the match", "Losses", "Losses 2", "00: Cannot Move", "Resigns 2 points"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -169,3 +176,155 @@ def test_a_file_over_the_size_limit_names_the_limit_and_the_option(tmp_path):
     assert "1 file(s)" in r.stdout                 # the other file is still validated
     r = run_cli("validate", "--max-file-size", "64", str(big))
     assert "--max-file-size" not in r.stderr
+
+
+# -- the .mat rows straight to actions, the score line ------------------------------------------------------
+
+def _game():
+    from nardy_analyze.record import Game, Loc
+    return Game(number=1, loc=Loc(1, 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_CELLS), st.sampled_from([" ", "  ", "\t", "          ", ""])),
+                max_size=5),
+       st.sampled_from(["", " ", "   ", "\t", "  12)  ", " 3) "]), st.sampled_from(["", " ", "  "]),
+       st.integers(1, 40), st.integers(0, 500))
+def test_rows_straight_to_actions_as_through_the_tokens(cells, lead, trail, threshold, line_off):
+    src = lead + "".join(c + gap for c, gap in cells).rstrip(" \t") + trail + "\n"
+    reader = mat._Reader("", "x.mat")
+    fast, slow = _game(), _game()
+    taken = reader._row_fast(fast, src, line_off, threshold)
+    items = mat._fast_row(src)
+    assert taken == (items is not None), src
+    if items is None:
+        assert not fast.actions and not fast.problems
+        return
+    if items:
+        reader._row(slow, items, src, line_off, threshold)
+    assert fast.actions == slow.actions, src
+    assert fast.problems == slow.problems, src
+
+
+_NAMES = ["Alice", "gnubg", "Bob Smith", "x", "Player 1,1673", "a:b", " ", "", "9", "12 34", "é ü", "A" * 99,
+          "A" * 100, "A" * 101, "N\tM", "  Lead", "Trail  "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_NAMES), st.sampled_from(_NAMES), st.sampled_from(["0", "5", "12", "123456", "1234567", "x"]),
+       st.sampled_from(["0", "7", "999999"]), st.sampled_from(["", " ", "\t", "   "]),
+       st.sampled_from([" : ", ":", " :", ": ", "  :  ", "::"]), st.sampled_from(["", " ", "          ", "\t"]))
+def test_fast_score_line_is_the_grammar_s(n1, n2, s1, s2, lead, colon, gap):
+    src = f"{lead}{n1}{colon}{s1}{gap}{n2}{colon}{s2}\n"
+    fast = mat._fast_score(src)
+    try:
+        slow = mat.PARSER.parse(src, start="score_line")
+    except UnexpectedInput:
+        slow = None
+    if fast is None:
+        return                              # Lark reads it (or reports it): nothing to compare
+    assert slow is not None, src
+    assert _shape(fast) == _shape(slow), src
+
+
+# -- Backgammon.play_exact, turns.quick_turn ------------------------------------------------------------------
+
+def _plays(rules, rng, me, opp, d1, d2, turn):
+    """Written plays to try from a position: legal ones shuffled, legal ones with a step changed, random
+    steps (bear-offs and the bar among them)."""
+    ps = generate(rules, me, opp, d1, d2, turn)
+    out = []
+    for path in list(ps.plays.values())[:4]:
+        steps = [(s, d) for s, d, _ in path]
+        rng.shuffle(steps)
+        out.append(steps)
+        if steps:
+            bad = list(steps)
+            i = rng.randrange(len(bad))
+            s, d = bad[i]
+            bad[i] = (s, max(0, d - rng.choice([-1, 1, 2, 6])))
+            out.append(bad)
+    numbers = [d1] * 4 if d1 == d2 else [d1, d2]
+    out.append([(rng.choice([25, 24, 13, 8, 6, 5, 4, 3, 2, 1, 0, 26]), rng.choice([0, 1, 3, 5, 20, 24, -1]))
+                for _ in numbers])
+    out.append([(s, max(0, s - d)) for s, d in zip(rng.sample(range(1, 26), len(numbers)), numbers)])
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_backgammon_play_exact_is_the_generic_walk(seed):
+    for rules, rng, me, opp, d1, d2, turn in _positions("backgammon", seed, 120):
+        full = (d1,) * 4 if d1 == d2 else (d1, d2)
+        for steps in _plays(rules, rng, me, opp, d1, d2, turn):
+            for bear_off in (True, False):
+                fast = rules.play_exact(me, opp, full, steps, turn, bear_off)
+                slow = judge_mod._exact_steps(rules, me, opp, full, steps, turn, bear_off)
+                assert fast == slow, (me, opp, d1, d2, steps, bear_off)
+
+
+def _action(d1, d2, steps, hits=None):
+    from nardy_analyze.record import Action, Kind, Loc, Step
+    a = Action(Kind.ROLL, 0, Loc(1, 1), 1, "")
+    a.dice = (d1, d2)
+    a.steps = [Step(s, d, bool(h)) for (s, d), h in zip(steps, hits or [False] * len(steps))]
+    return a
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_quick_turn_is_what_walk_turn_gives(variant, seed):
+    from nardy_analyze.turns import quick_turn, walk_turn, written_parts
+    taken = 0
+    for rules, rng, me, opp, d1, d2, turn in _positions(variant, seed, 120):
+        first = rng.random() < 0.2
+        plays = _plays(rules, rng, me, opp, d1, d2, rules.start_turn(me, opp, first, (d1, d2))) + [[]]
+        for steps in plays:
+            a = _action(d1, d2, steps, [rng.random() < 0.1 for _ in steps])
+            quick = quick_turn(rules, me, opp, a, d1, d2, first)
+            if quick is None:
+                continue
+            taken += 1
+            pos = [me, opp]
+            outs = list(walk_turn(rules, pos, 0, d1, d2, written_parts(a), first, 3))
+            assert len(outs) == 1 and not outs[0].problems, (me, opp, d1, d2, steps)
+            assert tuple(pos) == quick, (me, opp, d1, d2, steps)
+    assert taken
+
+
+def _report_dicts(reports):
+    return [([f.as_dict() for f in r.findings], [(g.turns, g.winner, g.points, g.how) for g in r.games])
+            for r in reports]
+
+
+def test_replay_with_and_without_the_quick_turn_gives_the_same_reports(monkeypatch):
+    from nardy_analyze import replay as replay_mod
+    from nardy_analyze.analyze import discover, load, validate_match
+    files = [f for f in _records() if f.suffix in (".mat", ".txt")]
+    files += sorted((ROOT / "tests" / "fixtures").rglob("*.ngn")) + sorted((ROOT / "examples").glob("*.ngn"))
+    matches = [load(e) for e in discover([str(f) for f in files])]
+    fast = _report_dicts(validate_match(m) for m in matches)
+    monkeypatch.setattr(replay_mod, "quick_turn", lambda *a: None)
+    slow = _report_dicts(validate_match(m) for m in matches)
+    assert fast == slow
+
+
+_PREAMBLE_LINES = ['; [EventDate "2026.11.30"]', "; [Player 1 \"A B\"]  ", ";", "  ; comment", " 1 point match",
+                   "7 Point Match", "13 points match  ", "\t5\tpoint\tmatch", "", "   ", "\t", "7 point matches",
+                   "7point match", "1234567 point match", "free text", "Game 1", "; [x", "0 point match"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PREAMBLE_LINES), max_size=6))
+def test_fast_preamble_is_the_grammar_s(lines):
+    chunk = "".join(line + "\n" for line in lines)
+    fast = mat._fast_preamble(chunk)
+    if fast is None:
+        return                              # Lark reads it
+    slow = mat.PARSER.parse(chunk, start="preamble")
+
+    def shape(items):
+        return [None if i is None else (i[0], [(t.type, t.value, t.line, t.column) for t in i[1]])
+                for i in items]
+    assert shape(fast) == shape(slow), chunk

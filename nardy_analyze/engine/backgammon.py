@@ -24,6 +24,7 @@ class Backgammon:
     has_bar = True
     opening_double_allowed = False
     position_id = True           # a GNU Backgammon Position ID describes its positions
+    one_part_turns = True        # the turn driver is SingleSegment: a turn is the roller's play of the roll
 
     def initial(self) -> Pos:
         return START, START
@@ -99,6 +100,55 @@ class Backgammon:
                 higher = max(p for p in range(src + 1, 7) if me[p - 1])
                 return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands on {higher}"
         return None
+
+    def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: None = None,
+                   bear_off: bool = False):
+        """``judge._exact_steps`` for backgammon, written out: the written ``steps`` ``(src, dst)`` played in
+        the written order, each exactly one unused number of ``full`` long (``bear_off``: or bearing off
+        with the first unused number, in their order, that may), every step legal; ``(me, opp, hits,
+        numbers used)``, or None as soon as a step is not such a step.  One list per side for the whole
+        play instead of new tuples at every step (tests/test_speed_paths.py checks it against the generic
+        function on random positions and plays)."""
+        left = list(full)
+        m = list(me)
+        o: list[int] | None = None           # the opponent's side, copied at the first hit
+        hits = 0
+        used = []
+        for src, dst in steps:
+            if not 1 <= src <= BAR:
+                return None
+            if src != BAR and m[24]:
+                return None                  # bar-first
+            i = src - 1
+            if not m[i]:
+                return None                  # no-checker
+            if dst == OFF:
+                if not bear_off or any(m[6:25]):
+                    return None              # bear-off-early
+                for die in dict.fromkeys(left):
+                    if die == src or (die > src and not any(m[src:6])):
+                        break
+                else:
+                    return None              # no unused number bears off from src
+                m[i] -= 1
+            else:
+                die = src - dst
+                if dst < 1 or die not in left:
+                    return None
+                there = (opp if o is None else o)[24 - dst]
+                if there >= 2:
+                    return None              # blocked-point
+                m[i] -= 1
+                m[dst - 1] += 1
+                if there == 1:               # a hit: the blot goes to the bar
+                    if o is None:
+                        o = list(opp)
+                    o[24 - dst] = 0
+                    o[24] += 1
+                    hits += 1
+            left.remove(die)
+            used.append(die)
+        return tuple(m), (opp if o is None else tuple(o)), hits, tuple(used)
 
     # -- results ------------------------------------------------------------------------------
     def cube_in_play(self, opt) -> bool:

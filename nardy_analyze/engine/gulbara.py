@@ -13,6 +13,7 @@ class GulBara(LongNardy):
     name = "gulbara"
     home_freeze = True
     exact_bear_off = True
+    one_part_turns = False       # chains and handovers: GulBaraTurn
 
     def __init__(self, head_exception: str = "standard", koks: bool = False, chain_from_turn: int = 1) -> None:
         super().__init__(head_exception, koks)

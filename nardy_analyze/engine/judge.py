@@ -186,6 +186,15 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
 
 
 def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
+    """:func:`_exact_steps`, by the rules object's own ``play_exact`` when it has one (the same function of
+    its geometry, written for speed: ``Backgammon.play_exact``)."""
+    fast = getattr(rules, "play_exact", None)
+    if fast is not None:
+        return fast(me, opp, full, steps, turn, bear_off)
+    return _exact_steps(rules, me, opp, full, steps, turn, bear_off)
+
+
+def _exact_steps(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
     """The written steps played in the written order, one number each, when every step is exactly one
     unused number long (``bear_off``: or bears off with an unused number at least as large) and legal:
     (me, opp, hits, numbers used in order); None otherwise.

@@ -40,6 +40,7 @@ class LongNardy:
     opening_double_allowed = True
     home_freeze = False          # Gul bara: a checker in home may only be borne off
     exact_bear_off = False       # Gul bara: only the exact number bears off
+    one_part_turns = True        # the turn driver is SingleSegment (Gul bara: chains and handovers)
 
     def __init__(self, head_exception: str = "standard", koks: bool = False) -> None:
         if head_exception not in HEAD_EXCEPTION:

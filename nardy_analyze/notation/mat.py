@@ -115,8 +115,8 @@ PARSER = Lark(
 
 # ----------------------------------------------------------------------------- fast rows
 #
-# Nearly every row of a record is "N)", rolls with their plays, "Doubles => N", "Takes", "Drops" or
-# "Wins N points [and the match]".  Such a row is cut into the same tokens the grammar gives by the
+# Nearly every row of a record is "N)", rolls with their plays, "64: Cannot Move", "Doubles => N",
+# "Takes", "Drops", "Wins N points [and the match]" or "Losses N points".  Such a row is cut into the same tokens the grammar gives by the
 # regular expression below (the terminals of grammars/mat.lark, written once more); a row it does not
 # take whole, and every game with such a row, is parsed by Lark as before.  So the grammar stays the
 # definition and every message comes from it: the fast path only ever accepts rows the grammar reads
@@ -126,13 +126,17 @@ _STEP_RE = r"(?:bar|[0-9]{1,3})(?:/(?:[0-9]{1,3}|off)\*?)+(?:\([0-9]{1,3}\))?(?=
 _FAST_ITEM = re.compile(
     r"[ \t]*(?:"
     r"(?P<no>[0-9]{1,6}\))"
+    r"|(?P<cd>[0-9][0-9]:)[ \t]+(?P<cw>cannot)[ \t]+(?P<cm>move)"
     r"|(?P<roll>[0-9][0-9]:(?=[ \t\n])(?:[ \t]+" + _STEP_RE + r")*)"
     r"|(?P<dw>doubles?)[ \t]*(?P<arrow>=>)[ \t]*(?P<dv>[0-9]{1,6})"
     r"|(?P<take>takes?)"
     r"|(?P<drop>drops)"
     r"|(?P<ww>wins)[ \t]+(?P<wn>[0-9]{1,6})[ \t]+(?P<wp>points?)"
     r"(?:[ \t]+(?P<wm>and[ \t]+(?:wins[ \t]+)?the[ \t]+match))?"
+    r"|(?P<lw>losses)[ \t]+(?P<ln>[0-9]{1,6})[ \t]+(?P<lp>points?)"
     r")(?=[ \t\n])", re.I)
+# the group of a cell's first token, by the group that ends the match (``Match.lastgroup``)
+_FIRST_GROUP = {"dv": "dw", "wp": "ww", "wm": "ww", "cm": "cd", "lp": "lw"}
 _BLANK_TAIL = re.compile(r"[ \t]*\n")
 _FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
 _GROUP_TYPES = (("dw", "DOUBLES"), ("arrow", "ARROW"), ("dv", "INT"), ("ww", "WINS"), ("wn", "INT"),
@@ -178,9 +182,64 @@ def _fast_row(src: str) -> list | None:
             items.append(("take", [_tok("TAKES", m, "take")]))
         elif kind == "drop":
             items.append(("drop", [_tok("DROPS", m, "drop")]))
+        elif kind == "cm":
+            items.append(("cannot", [_tok("ROLL", m, "cd"), _tok("CANNOT", m, "cw"), _tok("MOVE", m, "cm")]))
+        elif kind == "lp":
+            items.append(("loss", [_tok("LOSSES", m, "lw"), _tok("INT", m, "ln"), _tok("POINTS", m, "lp")]))
         else:
             toks = [_tok(t, m, g) for g, t in _GROUP_TYPES if m.start(g) >= 0]
             items.append(("double" if toks[0].type == "DOUBLES" else "win", toks))
+
+
+# The score line " Alice : 0     Bob : 0" (rule score_line: NAME? COLON INT NAME? COLON INT), the same way:
+# the terminals NAME, COLON and INT of the grammar, the blanks between them ignored.
+_NAME_RE = r"[^ \t\n:](?:[^\n:]{0,98}[^ \t\n:])?(?=[ \t]*:)"
+_FAST_SCORE = re.compile(
+    r"[ \t]*(?P<n1>" + _NAME_RE + r")?[ \t]*(?P<c1>:)[ \t]*(?P<i1>[0-9]{1,6})(?![0-9])"
+    r"[ \t]*(?P<n2>" + _NAME_RE + r")?[ \t]*(?P<c2>:)[ \t]*(?P<i2>[0-9]{1,6})(?![0-9])[ \t]*\n")
+_SCORE_TYPES = (("n1", "NAME"), ("c1", "COLON"), ("i1", "INT"), ("n2", "NAME"), ("c2", "COLON"), ("i2", "INT"))
+
+
+def _fast_score(src: str) -> list | None:
+    """The tokens of a score line (``src`` ends with a newline) as the grammar gives them, or None: then
+    Lark reads it."""
+    m = _FAST_SCORE.fullmatch(src)
+    if m is None:
+        return None
+    return [_tok(t, m, g) for g, t in _SCORE_TYPES if m.start(g) >= 0]
+
+
+# The lines before the first game (rule preamble): tags and other ";" comments, "N point match" and
+# blank lines, the same way: the terminals COMMENT, INT, POINTS and MATCH.
+_FAST_COMMENT = re.compile(r"[ \t]*(?P<c>;[^\n]*)")
+_FAST_MATCH = re.compile(r"[ \t]*(?P<i>[0-9]{1,6})[ \t]+(?P<p>points?)[ \t]+(?P<m>match)[ \t]*", re.I)
+_FAST_BLANK = re.compile(r"[ \t]*")
+
+
+def _fast_preamble(chunk: str) -> list | None:
+    """The items of the text before the first game (``chunk`` ends with a newline) as the grammar's
+    ``preamble`` gives them (None for a blank line), or None when a line is of another kind: then Lark
+    reads it."""
+    items: list = []
+    for no, line in enumerate(chunk.split("\n")[:-1], 1):
+        m = _FAST_COMMENT.fullmatch(line)
+        if m is not None:
+            tok = _tok("COMMENT", m, "c")
+            tok.line = no
+            items.append(("comment", [tok]))
+            continue
+        m = _FAST_MATCH.fullmatch(line)
+        if m is not None:
+            toks = [_tok("INT", m, "i"), _tok("POINTS", m, "p"), _tok("MATCH", m, "m")]
+            for tok in toks:
+                tok.line = no
+            items.append(("match", toks))
+            continue
+        if _FAST_BLANK.fullmatch(line) is None:
+            return None
+        items.append(None)
+    return items
+
 
 # ----------------------------------------------------------------------------- text level
 
@@ -335,6 +394,7 @@ def _point(text: str, is_src: bool, col: int, word: str) -> int:
 
 _WORD = re.compile(r"\S+")
 _MOVEMENTS: dict[str, tuple[Step, ...]] = {}   # cache: movement text -> its steps
+_PLAYS: dict[str, tuple[Step, ...]] = {}       # cache: a roll cell's play text (after "53:") -> its steps
 
 
 def _movement(word: str, col: int) -> tuple[Step, ...]:
@@ -440,7 +500,7 @@ class _Reader:
 
     def _preamble(self, chunk: str) -> None:
         try:
-            items = PARSER.parse(chunk, start="preamble")
+            items = (_fast_preamble(chunk) if FAST else None) or PARSER.parse(chunk, start="preamble")
             for item in items:
                 if item is not None:
                     self._preamble_item(item, 0)
@@ -554,19 +614,108 @@ class _Reader:
             k += 1
         if k == n:
             return False
-        try:
-            score = self._parse_line(lines[k], "score_line")
-        except UnexpectedInput:
-            return False
+        score = _fast_score(lines[k] + "\n")
+        if score is None:
+            try:
+                score = self._parse_line(lines[k], "score_line")
+            except UnexpectedInput:
+                return False
         self._score(game, score, line_off + k)
         threshold = self._threshold(score)
+        row = self._row_fast
         for i in range(k + 1, n):
-            src = lines[i] + "\n"
-            items = _fast_row(src)
-            if items is None:
+            if not row(game, lines[i] + "\n", line_off + i, threshold):
                 return False
-            if items:
-                self._row(game, items, src, line_off + i, threshold)
+        return True
+
+    def _row_fast(self, game: Game, src: str, line_off: int, threshold: int) -> bool:
+        """``_row(game, _fast_row(src), ...)`` without the tokens: the cells of a row of the common kinds
+        straight to Actions, by the same rules (the left/right placement of ``_row``, the cells of
+        ``_cell``); False, with nothing done, when ``_fast_row`` would give None."""
+        ms = []
+        pos = 0
+        match = _FAST_ITEM.match
+        while True:
+            m = match(src, pos)
+            if m is None:
+                break
+            ms.append(m)
+            pos = m.end()
+        if _BLANK_TAIL.fullmatch(src, pos) is None:
+            return False
+        n = len(ms)
+        if not n:
+            return True
+        line = 1 + line_off
+        actions: list[Action] = []
+        move: int | None = None
+        no_col = no_end = 0                 # columns of the "N)" right before the current cell, if any
+        after_no = nested = False
+        for k in range(n):
+            m = ms[k]
+            kind = m.lastgroup
+            if kind == "no":
+                nested = move is not None or bool(actions)
+                a, b = m.span("no")
+                move = int(src[a:b - 1])
+                no_col, no_end, after_no = a + 1, b + 1, True
+                continue
+            first = _FIRST_GROUP.get(kind, kind)
+            start = m.start(first)
+            end = m.end()
+            col = start + 1
+            if after_no and not nested:
+                side = 0 if (col - no_end <= LEFT_CELL_GAP or (k + 1 < n and ms[k + 1].lastgroup != "no")
+                             or col < threshold) else 1
+            elif after_no:
+                side = 0 if no_col < threshold else 1
+            else:
+                side = 0 if col < threshold else 1
+            after_no = False
+            loc = Loc(line, col)
+            text = src[start:end]
+            if kind == "roll":
+                action = Action(Kind.ROLL, side, loc, move, text)
+                action.dice_loc = loc
+                dt = text[:2]
+                action.dice_text = dt
+                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+                if 1 <= a <= 6 and 1 <= b <= 6:
+                    action.dice = (a, b)
+                if len(text) > 3:
+                    play = text[3:]
+                    steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
+                    if steps is None:
+                        try:
+                            steps = _play(play, col + 3)
+                        except _BadCell as bad:
+                            self._problem(game.problems, game.number, Loc(line, bad.column), bad.message)
+                            return True             # skip the whole row
+                        if len(_PLAYS) < 50_000:
+                            _PLAYS[play] = tuple(steps)
+                    action.steps = list(steps)
+            elif kind == "dv":
+                action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
+            elif kind == "cm":                # "64: Cannot Move"
+                action = Action(Kind.ROLL, side, loc, move, text)
+                action.dice_loc = loc
+                dt = text[:2]
+                action.dice_text = dt
+                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+                if 1 <= a <= 6 and 1 <= b <= 6:
+                    action.dice = (a, b)
+                action.cannot_move = True
+            elif kind == "lp":                # "Losses 2 point"
+                action = Action(Kind.RESIGN, side, loc, move, text, value=int(m.group("ln")))
+            elif kind == "take":
+                action = Action(Kind.TAKE, side, loc, move, text)
+            elif kind == "drop":
+                action = Action(Kind.DROP, side, loc, move, text)
+            else:
+                action = Action(Kind.WIN, side, loc, move, text, value=int(m.group("wn")),
+                                and_match=kind == "wm")
+            actions.append(action)
+        game.actions.extend(actions)
         return True
 
     def _game_by_lines(self, game: Game, chunk: str, line_off: int) -> None:
