@@ -14,7 +14,7 @@ from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
 from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
 from .notation import record_suffixes
-from .report import (INTERNAL_ERROR, JsonWriter, KeepWriter, RunCounts, SarifWriter, TextWriter, Writer,
+from .report import (INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer,
                      keep_rules_of)
 
 app = typer.Typer(
@@ -110,10 +110,10 @@ def validate(
     use_color = bool(color if color is not None else (tty and not os.environ.get("NO_COLOR")))
 
     def run_into(fh, spool_dir: str | None = None) -> RunCounts:
-        """Validate, writing the report as each file comes (the HTML page is built in memory)."""
+        """Validate, writing the report as each file comes."""
         if format == Format.html:
-            from .html_report import write_html
-            writer: Writer = KeepWriter(fh, write_html)
+            from .html_report import HtmlWriter
+            writer: Writer = HtmlWriter(fh, spool_dir)
         elif format == Format.json:
             writer = JsonWriter(fh, explain, spool_dir)
         elif format == Format.sarif:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from .board import diagram
 from .engine.posid import position_id
@@ -272,31 +272,6 @@ class Writer:
         for sp in self._spools:
             sp.close()
         self._spools = []
-
-
-class KeepWriter(Writer):
-    """Keeps the whole run (a :class:`RunResult`) and renders it at the end with ``render(run, out)``:
-    for reports that need all of it at once (``--format html``); its memory grows with the run."""
-
-    def __init__(self, out: TextIO, render: Callable[[RunResult, TextIO], None]) -> None:
-        super().__init__(out)
-        self.run = RunResult()
-        self.render = render
-
-    def report(self, r: MatchReport) -> None:
-        super().report(r)
-        self.run.reports.append(r)
-
-    def skipped(self, path: str, reason: str) -> None:
-        super().skipped(path, reason)
-        self.run.skipped.append((path, reason))
-
-    def unreadable(self, path: str, message: str) -> None:
-        super().unreadable(path, message)
-        self.run.unreadable.append((path, message))
-
-    def finish(self) -> None:
-        self.render(self.run, self.out)
 
 
 class TextWriter(Writer):

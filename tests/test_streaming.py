@@ -22,6 +22,7 @@ from nardy_analyze import analyze, report
 from nardy_analyze.analyze import RECORD, SKIPPED, Entry, iter_validate, map_records, validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
+from nardy_analyze.html_report import HtmlWriter
 from nardy_analyze.notation import get as notation
 from nardy_analyze.replay import MatchReport
 from nardy_analyze.report import JsonWriter, SarifWriter, TextWriter, to_json, to_sarif, write_text
@@ -53,6 +54,8 @@ def live_reports() -> int:
 
 
 def make_writer(fmt: str, out: io.StringIO):
+    if fmt == "html":
+        return HtmlWriter(out)
     if fmt == "json":
         return JsonWriter(out, explain=True)
     if fmt == "sarif":
@@ -69,7 +72,7 @@ def feed(writer, kind: str, path: str, value) -> None:
         writer.unreadable(path, value)
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "html"])
 def test_a_streamed_run_keeps_no_report(tmp_path, monkeypatch, fmt):
     """However many files, at most a couple of reports are alive at any time of a streamed run (the
     spools on disk from the first byte, as they are past SPOOL_MEMORY)."""
@@ -94,7 +97,11 @@ def test_a_streamed_run_keeps_no_report(tmp_path, monkeypatch, fmt):
     whole = io.StringIO()
     run.feed(make_writer(fmt, whole))
     assert out.getvalue() == whole.getvalue()
-    if fmt != "text":
+    if fmt == "html":
+        page = out.getvalue()
+        assert page.count("<h2>") == 60 and page.count('class="finding"') == 4 * 9
+        assert "<td>60</td>" in page.split("</table>")[0]
+    elif fmt != "text":
         doc = json.loads(out.getvalue())
         if fmt == "json":
             assert doc == json.loads(json.dumps(to_json(run, explain=True)))
