@@ -12,6 +12,7 @@ import io
 import json
 import multiprocessing
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,28 @@ def test_the_records_entries_are_not_made_a_list(tmp_path, monkeypatch):
     assert len(validate_paths([str(tmp_path)], jobs=1).reports) == 40
     assert seen and all(t not in (list, tuple) for t in seen)
     assert sum(isinstance(e, Entry) and e.status == RECORD for e in analyze.discover([str(tmp_path)])) == 40
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_findings_are_written_before_the_run_ends(tmp_path, monkeypatch, fmt):
+    """The text report of the first file is on standard output while the last file is validated; a JSON
+    document's findings are in its spool by then (the document is written whole at the end)."""
+    (tmp_path / "a-bad.mat").write_bytes(BAD)
+    (tmp_path / "z-last.mat").write_bytes(GOOD)
+    seen = []
+    real = analyze.validate_match
+
+    def spy(match, *a, **k):
+        if match.path.endswith("z-last.mat"):
+            sys.stdout.flush()
+            seen.append(sys.stdout.buffer.getvalue().decode() if hasattr(sys.stdout.buffer, "getvalue") else None)
+        return real(match, *a, **k)
+
+    monkeypatch.setattr(analyze, "validate_match", spy)
+    code, out, _ = invoke("-f", fmt, "-j", "1", tmp_path)
+    assert code == 1 and len(seen) == 1 and seen[0] is not None
+    if fmt == "text":
+        assert "a-bad.mat:" in seen[0] and "dice-mismatch" in seen[0] and "file(s)" not in seen[0]
+        assert out.startswith(seen[0])
+    else:
+        assert seen[0] == "" and json.loads(out)["summary"]["errors"] == 4
