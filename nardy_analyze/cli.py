@@ -14,8 +14,15 @@ from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
 from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
 from .notation import record_suffixes
-from .report import (INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer,
-                     keep_rules_of)
+from .report import (
+    INTERNAL_ERROR,
+    JsonWriter,
+    RunCounts,
+    SarifWriter,
+    TextWriter,
+    Writer,
+    keep_rules_of,
+)
 
 app = typer.Typer(
     add_completion=False,

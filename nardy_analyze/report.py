@@ -121,7 +121,7 @@ class RunResult:
         """True when every input was read and checked (nothing unreadable, no internal error)."""
         return not self.unreadable and not self.internal_errors
 
-    def feed(self, writer: "Writer") -> "Writer":
+    def feed(self, writer: Writer) -> Writer:
         """Give every input of the run to a streaming writer, and close it (the writers group the inputs
         by kind, so the order of the kinds does not matter)."""
         for r in self.reports:

@@ -20,13 +20,27 @@ from helpers import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
 from nardy_analyze import analyze, report
-from nardy_analyze.analyze import RECORD, SKIPPED, Entry, iter_validate, map_records, validate_paths
+from nardy_analyze.analyze import (
+    RECORD,
+    SKIPPED,
+    Entry,
+    iter_validate,
+    map_records,
+    validate_paths,
+)
 from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
 from nardy_analyze.html_report import HtmlWriter
 from nardy_analyze.notation import get as notation
 from nardy_analyze.replay import MatchReport
-from nardy_analyze.report import JsonWriter, SarifWriter, TextWriter, to_json, to_sarif, write_text
+from nardy_analyze.report import (
+    JsonWriter,
+    SarifWriter,
+    TextWriter,
+    to_json,
+    to_sarif,
+    write_text,
+)
 
 BAD = (EXAMPLES / "club-night.mat").read_bytes()          # 4 findings
 GOOD = (ROOT / "tests" / "fixtures" / "selfplay" / "selfplay_0101_1pt.mat").read_bytes()
