@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
-"""Peak memory and time of ``validate`` of a folder as the input grows (issue 10).
+"""Peak memory and time of ``validate`` of a folder of many files as the input grows (issue 10).
 
-    python3 bench/bench_memory.py [--sizes 10,100] [--jobs 2] [--source ../shared/corpus/gnubg-selfplay]
+    python3 bench/bench_memory.py [--sizes 10,100,1000] [--formats text,json] [--jobs 2]
+                                  [--source ../shared/corpus/gnubg-selfplay] [--tmp /tmp]
 
-For each size (MB) a folder under /tmp is filled with copies (hard links where possible) of the
-source folder's records, in sub-folders of 100 files, until it holds that many MB; then the command
-line ``python3 -m nardy_analyze validate --statistics -j JOBS FOLDER`` runs on it.  The resident
-memory of the whole process tree (the command and its worker processes, summed) is sampled every
-0.1 s from /proc; the peak is printed with the time, MB/s and games/s.  The folders are removed at
-the end (nothing is written in the repository).
+For each size (MB) a folder under ``--tmp`` is filled with hard links (copies where links cannot be
+made) of the source folder's records, in sub-folders of 100 files, until it holds that many MB: 10 MB
+is about 1,000 files, 1 GB about 100,000.  Then, for each format, the command line
+``python3 -m nardy_analyze validate -j JOBS [--format F -o REPORT] FOLDER`` runs on it (text to a file
+through standard output; json and sarif with ``-o``, the atomic output of the streamed document).
+The resident memory of the whole process tree (the command and its worker processes) is sampled
+every 0.05 s from /proc: "peak RSS" is the largest sum seen; "HWM sum" adds each process's own
+high-water mark (VmHWM, so a peak between two samples is not missed; an upper bound, as the
+processes' peaks need not coincide).  The folders and reports are removed at the end, also when the
+run is interrupted (nothing is written in the repository).
+
+Before filling, the free space and inodes of ``--tmp`` are checked: hard links cost one inode per
+file and no data; copies (another file system) cost the size.  1 GB takes about an hour of two
+cores: run it on an idle machine.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -24,27 +34,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _tree_rss_kib(pid: int) -> int:
-    """Resident memory of ``pid`` and all its descendants, KiB (Linux /proc)."""
-    total, todo = 0, [pid]
+def _status(pid: int) -> dict[str, int]:
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(("VmRSS:", "VmHWM:")):
+            out[line.split(":")[0]] = int(line.split()[1])
+    return out
+
+
+def _tree(pid: int) -> list[int]:
+    pids, todo = [], [pid]
     while todo:
         p = todo.pop()
+        pids.append(p)
         try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-                    break
             for task in Path(f"/proc/{p}/task").iterdir():
-                kids = (task / "children").read_text().split()
-                todo.extend(int(k) for k in kids)
+                todo.extend(int(k) for k in (task / "children").read_text().split())
         except (OSError, ValueError):
             continue
-    return total
+    return pids
 
 
-def _fill(folder: Path, source: list[Path], mb: float) -> tuple[int, int]:
+def _fill(folder: Path, source: list[Path], mb: float) -> tuple[int, int, bool]:
     want = mb * 1e6
     size = files = copy = 0
+    linked = True
     while size < want:
         sub = folder / f"copy{copy:05d}"
         sub.mkdir(parents=True)
@@ -54,44 +68,100 @@ def _fill(folder: Path, source: list[Path], mb: float) -> tuple[int, int]:
                 os.link(f, dst)
             except OSError:
                 shutil.copyfile(f, dst)
+                linked = False
             size += f.stat().st_size
             files += 1
             if size >= want:
                 break
         copy += 1
-    return files, size
+    return files, size, linked
+
+
+def _check_room(base: Path, source: list[Path], mb: float) -> None:
+    per_file = sum(p.stat().st_size for p in source) / len(source)
+    files = int(mb * 1e6 / per_file) + len(source)
+    st = os.statvfs(base)
+    probe = base / "probe"
+    try:
+        os.link(source[0], probe)
+        probe.unlink()
+        need = 0                                  # hard links: no data
+    except OSError:
+        need = int(mb * 1e6 * 1.1)
+    need += int(mb * 1e6 * 0.1)                   # the JSON / SARIF report and its spools
+    if st.f_bavail * st.f_frsize < need or st.f_favail < files * 1.05 + 1000:
+        raise SystemExit(f"bench: not enough room in {base} for {mb:g} MB ({files} files): "
+                         f"{st.f_bavail * st.f_frsize / 1e9:.1f} GB and {st.f_favail} inodes free, "
+                         f"{need / 1e9:.1f} GB and {files} inodes needed")
+
+
+def _run(cmd: list[str], stdout_path: Path) -> tuple[float, int, int, int]:
+    """(seconds, peak RSS of the tree KiB, sum of the processes' high-water marks KiB, exit code)."""
+    hwm: dict[int, int] = {}
+    peak = 0
+    t0 = time.perf_counter()
+    with open(stdout_path, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.DEVNULL)
+        while proc.poll() is None:
+            total = 0
+            for p in _tree(proc.pid):
+                try:
+                    s = _status(p)
+                except OSError:
+                    continue
+                total += s.get("VmRSS", 0)
+                hwm[p] = max(hwm.get(p, 0), s.get("VmHWM", 0))
+            peak = max(peak, total)
+            time.sleep(0.05)
+    return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode
+
+
+def _summary(fmt: str, report: Path) -> dict[str, int]:
+    if fmt == "json":
+        return json.loads(report.read_text(encoding="utf-8"))["summary"]
+    if fmt == "sarif":
+        doc = json.loads(report.read_text(encoding="utf-8"))
+        return {"results": len(doc["runs"][0]["results"])}
+    with open(report, encoding="utf-8") as fh:
+        line = next((ln for ln in fh if " game(s), " in ln and " file(s), " in ln), "")
+    parts = line.split()
+    return {"files": int(parts[0]), "games": int(parts[2])} if line else {}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="10,100", help="input sizes in MB, comma-separated")
+    ap.add_argument("--sizes", default="10,100,1000", help="input sizes in MB, comma-separated")
+    ap.add_argument("--formats", default="text", help="report formats, comma-separated: text, json, sarif")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
+    ap.add_argument("--tmp", default=tempfile.gettempdir(), help="where the folders are made")
     a = ap.parse_args()
     source = sorted(p for p in Path(a.source).rglob("*.mat") if p.is_file())
     if not source:
         print(f"bench: no .mat files in {a.source}", file=sys.stderr)
         return 2
-    base = Path(tempfile.mkdtemp(prefix="nardy-mem-"))
+    base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=a.tmp))
+    print("| input | files | games | format | time | MB/s | peak RSS, all processes | HWM sum | exit |")
+    print("|---|---|---|---|---|---|---|---|---|", flush=True)
     try:
         for mb in (float(x) for x in a.sizes.split(",")):
+            _check_room(base, source, mb)
             folder = base / f"{mb:g}MB"
-            files, size = _fill(folder, source, mb)
-            cmd = [sys.executable, "-m", "nardy_analyze", "validate", "--statistics", "-j", str(a.jobs),
-                   str(folder)]
-            t0 = time.perf_counter()
-            proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            peak = 0
-            while proc.poll() is None:
-                peak = max(peak, _tree_rss_kib(proc.pid))
-                time.sleep(0.1)
-            out = proc.stdout.read() if proc.stdout else ""
-            dt = time.perf_counter() - t0
-            summary = next((ln for ln in out.splitlines() if " game(s), " in ln), "").strip()
-            games = int(summary.split(" game(s)")[0].split()[-1]) if summary else 0
-            print(f"{size / 1e6:8.1f} MB  {files:7d} files  {games:8d} games  {dt:8.1f} s  "
-                  f"{size / 1e6 / dt:6.2f} MB/s  {games / dt:6.0f} games/s  peak RSS (all processes) "
-                  f"{peak / 1024:6.0f} MiB   exit {proc.returncode}", flush=True)
+            files, size, linked = _fill(folder, source, mb)
+            for fmt in a.formats.split(","):
+                report = base / f"report.{fmt}"
+                cmd = [sys.executable, "-m", "nardy_analyze", "validate", "-j", str(a.jobs)]
+                if fmt == "text":
+                    dt, peak, hwm, code = _run(cmd + [str(folder)], report)
+                else:
+                    dt, peak, hwm, code = _run(cmd + ["--format", fmt, "-o", str(report), str(folder)],
+                                               base / "stdout")
+                s = _summary(fmt, report) if report.exists() else {}
+                games = f"{s['games']:,}" if "games" in s else "-"
+                print(f"| {size / 1e6:.1f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {fmt} | "
+                      f"{dt:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | {hwm / 1024:.0f} MiB | "
+                      f"{code} |", flush=True)
+                report.unlink(missing_ok=True)
             shutil.rmtree(folder, ignore_errors=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -10,6 +10,7 @@ Every command that reads records uses :func:`discover`, :func:`load` and :func:`
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import stat
 import re
@@ -439,7 +440,7 @@ def _guarded_star(item: tuple) -> tuple[str, Any]:
 def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple = (), *,
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
-                max_bytes: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
+                max_bytes: int | None = None, total: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
     """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -452,25 +453,43 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
     was on: the files it had not finished are run again one at a time, and the one that kills its
     worker again gets an internal error.  ``progress(path, done, total)`` is called after each record.
     ``max_bytes``: the size limit of one file (default :data:`MAX_BYTES`); a larger one is unreadable.
-    Results are yielded as they come (a few chunks ahead at most), so a caller that does not keep them
-    holds one file's work at a time, however many files there are.
+
+    Memory: ``entries`` is read as the work goes (a generator such as :func:`discover` is never made
+    a list, except when ``progress`` is given without ``total``, the number of records, and
+    ``entries`` has no length), the worker processes get at most a few chunks of files ahead, and
+    results are yielded as they come: a caller that does not keep them holds a few files' work at
+    a time, however many files there are.
     """
-    entries = list(entries)
-    records = [e for e in entries if e.status == RECORD]
+    if progress is not None and total is None and not isinstance(entries, (list, tuple)):
+        entries = list(entries)
+    if isinstance(entries, (list, tuple)):
+        records = sum(e.status == RECORD for e in entries)
+        head, rest = list(entries), iter(())
+    else:                                   # look at no more than the first 32 records
+        records, head, rest = 0, [], iter(entries)
+        for e in rest:
+            head.append(e)
+            records += e.status == RECORD
+            if records >= 32:
+                break
+    if total is None:
+        total = records
     if jobs is None:
-        jobs = min(os.cpu_count() or 1, 8) if len(records) >= 32 else 1
-    if jobs > 1 and any(e.path == "-" for e in records):
+        jobs = min(os.cpu_count() or 1, 8) if records >= 32 else 1
+    if jobs > 1 and any(e.path == "-" for e in head):
         jobs = 1
+    entries = itertools.chain(head, rest)
+    del head
     done = 0
 
     def tick(e: Entry) -> None:
         nonlocal done
         done += 1
         if progress:
-            progress(e.path, done, len(records))
+            progress(e.path, done, max(total, done))
 
     if jobs > 1 and records:
-        yield from _map_pool(entries, records, work, args, jobs, tick, max_bytes)
+        yield from _map_pool(entries, work, args, jobs, tick, max_bytes)
         return
     for e in entries:
         if e.status != RECORD:
@@ -481,47 +500,130 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
         yield e, kind, value
 
 
-def _map_pool(entries: list[Entry], records: list[Entry], work, args, jobs, tick,
+CHUNK = 8             # records per task sent to a worker process
+AHEAD = 4             # tasks waiting or running per worker process
+
+
+def _guarded_chunk(work: Callable[..., Any], chunk: list[Entry], args: tuple,
+                   max_bytes: int | None) -> list[tuple[str, Any]]:
+    return [_guarded(work, e, args, max_bytes) for e in chunk]
+
+
+def _chunks(entries: Iterator[Entry]) -> Iterator[tuple[list[Entry], list[Entry]]]:
+    """(entries in order, the records among them for a worker): at most CHUNK records a chunk.
+    Standard input (``-``) is read in this process, in its turn."""
+    batch: list[Entry] = []
+    recs: list[Entry] = []
+    for e in entries:
+        batch.append(e)
+        if e.status == RECORD and e.path != "-":
+            recs.append(e)
+            if len(recs) == CHUNK:
+                yield batch, recs
+                batch, recs = [], []
+    if batch:
+        yield batch, recs
+
+
+def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
               max_bytes: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
+    """The worker processes of :func:`map_records`: chunks of CHUNK records, at most AHEAD chunks per
+    worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
+    from collections import deque
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    results: Iterator[tuple[str, Any]] | None = pool.map(
-        _guarded_star, [(work, e, args, max_bytes) for e in records], chunksize=8)
+    pool: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=jobs)
+    chunks = _chunks(entries)
+    window: deque = deque()                # (batch, future or None): in order
     single = None              # after a worker died: one file at a time, a fresh worker after each death
+
+    def fill() -> None:
+        while pool is not None and len(window) < jobs * AHEAD:
+            nxt = next(chunks, None)
+            if nxt is None:
+                return
+            batch, recs = nxt
+            window.append((batch, pool.submit(_guarded_chunk, work, recs, args, max_bytes) if recs else None))
+
     try:
-        for e in entries:
-            if e.status != RECORD:
-                yield e, e.status, e.reason
-                continue
-            r = None
-            if results is not None:
+        fill()
+        while window or pool is None:
+            if window:
+                batch, fut = window.popleft()
+            else:                              # the pool is gone: the rest one at a time
+                nxt = next(chunks, None)
+                if nxt is None:
+                    break
+                batch, fut = nxt[0], None
+            results: list[tuple[str, Any]] | None = None
+            if fut is not None:
                 try:
-                    r = next(results)
+                    results = fut.result()
                 except BrokenProcessPool:
-                    results = None
                     pool.shutdown(wait=True, cancel_futures=True)
-            if r is None:
-                if single is None:
-                    single = ProcessPoolExecutor(max_workers=1)
-                try:
-                    r = single.submit(_guarded, work, e, args, max_bytes).result()
-                except BrokenProcessPool as exc:
-                    r = (INTERNAL_ERROR, internal_error_message(
-                        exc, "validating this file (the worker process stopped)"))
-                    single.shutdown(wait=True, cancel_futures=True)
-                    single = None
-            tick(e)
-            yield e, r[0], r[1]
+                    pool = None
+                    # the chunks already submitted are run again one file at a time
+                    window = deque((b, None) for b, _ in window)
+            rit = iter(results) if results is not None else None
+            for e in batch:
+                if e.status != RECORD:
+                    yield e, e.status, e.reason
+                    continue
+                if e.path == "-":
+                    r = _guarded(work, e, args, max_bytes)
+                elif rit is not None:
+                    r = next(rit)
+                else:
+                    if single is None:
+                        single = ProcessPoolExecutor(max_workers=1)
+                    try:
+                        r = single.submit(_guarded, work, e, args, max_bytes).result()
+                    except BrokenProcessPool as exc:
+                        r = (INTERNAL_ERROR, internal_error_message(
+                            exc, "validating this file (the worker process stopped)"))
+                        single.shutdown(wait=True, cancel_futures=True)
+                        single = None
+                tick(e)
+                yield e, r[0], r[1]
+            fill()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         if single is not None:
             single.shutdown(wait=True, cancel_futures=True)
 
 
 def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:
     return validate_match(match, variant, options)
+
+
+def count_records(paths: Iterable[str]) -> int:
+    """How many records :func:`discover` finds (a walk of the folders, for a progress bar's total)."""
+    return sum(e.status == RECORD for e in discover(paths))
+
+
+def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
+                  progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
+                  *, max_bytes: int | None = None) -> Iterator[tuple[str, str, Any]]:
+    """Validate files and folders, yielding each input as it is done, in the order of :func:`discover`:
+    ``("ok", path, MatchReport)`` for a record (a file whose reading or replay failed inside
+    nardy-analyze, a bug, is a report with one ``internal-error`` finding), ``("skipped", path, reason)``
+    or ``("unreadable", path, message)``.  Nothing of the run is kept here: memory stays flat however
+    many files there are (see :func:`map_records`).  Arguments as :func:`validate_paths`.
+    """
+    paths = list(paths)
+    total = count_records(paths) if progress is not None else None
+    for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options), jobs=jobs,
+                                          progress=progress, max_bytes=max_bytes, total=total):
+        if kind == "ok":
+            yield "ok", entry.shown, value
+        elif kind in (SKIPPED, UNREADABLE):
+            yield kind, entry.shown, value
+        else:
+            rep = MatchReport(entry.shown, entry.notation or "unknown", variant)
+            rep.findings.append(Finding(INTERNAL_ERROR, value, entry.shown, 1, 1))
+            yield "ok", entry.shown, rep
 
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
@@ -536,20 +638,17 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
     ``max_bytes``: size limit of one file (default :data:`MAX_BYTES`, option ``--max-file-size``).
+    The result keeps every report: for a large archive use :func:`iter_validate` with a streaming
+    writer of :mod:`nardy_analyze.report` (as the command line does).
     """
     run = RunResult()
-    for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options),
-                                          jobs=jobs, progress=progress, max_bytes=max_bytes):
+    for kind, path, value in iter_validate(paths, variant, options, progress, jobs, max_bytes=max_bytes):
         if kind == "ok":
             run.reports.append(value)
         elif kind == SKIPPED:
-            run.skipped.append((entry.shown, value))
-        elif kind == UNREADABLE:
-            run.unreadable.append((entry.shown, value))
+            run.skipped.append((path, value))
         else:
-            rep = MatchReport(entry.shown, entry.notation or "unknown", variant)
-            rep.findings.append(Finding(INTERNAL_ERROR, value, entry.shown, 1, 1))
-            run.reports.append(rep)
+            run.unreadable.append((path, value))
     return run
 
 

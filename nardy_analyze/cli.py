@@ -10,11 +10,19 @@ from typing import Optional
 import typer
 
 from . import __version__
-from .analyze import parse_rule_options, validate_paths
+from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
 from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
 from .notation import record_suffixes
-from .report import write_json, write_sarif, write_statistics, write_text
+from .report import (
+    INTERNAL_ERROR,
+    JsonWriter,
+    RunCounts,
+    SarifWriter,
+    TextWriter,
+    Writer,
+    keep_rules_of,
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -104,50 +112,70 @@ def validate(
 
     bar = Progress.on_terminal()
     progress = bar.step if bar else None
+    max_bytes = int(max_file_size * 1024 * 1024)
+    tty = output is None and sys.stdout.isatty()
+    use_color = bool(color if color is not None else (tty and not os.environ.get("NO_COLOR")))
+
+    def run_into(fh, spool_dir: str | None = None) -> RunCounts:
+        """Validate, writing the report as each file comes."""
+        if format == Format.html:
+            from .html_report import HtmlWriter
+            writer: Writer = HtmlWriter(fh, spool_dir)
+        elif format == Format.json:
+            writer = JsonWriter(fh, explain, spool_dir)
+        elif format == Format.sarif:
+            writer = SarifWriter(fh, spool_dir)
+        else:
+            writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
+        try:
+            for kind, path, value in iter_validate(paths, variant, options, progress=progress, jobs=jobs,
+                                                   max_bytes=max_bytes):
+                if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
+                    bar.close()                    # clear the bar's line before anything is written
+                if kind == "ok":
+                    if chosen is not None or ignored:
+                        keep_rules_of(value, chosen, ignored)
+                    for f in value.findings:
+                        if f.rule == INTERNAL_ERROR:
+                            typer.echo(f"nardy-analyze: {f.path}: {f.message}", err=True)
+                    for why in value.arg_errors:
+                        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+                    writer.report(value)
+                elif kind == SKIPPED:
+                    writer.skipped(path, value)
+                else:
+                    typer.echo(f"nardy-analyze: {value}", err=True)
+                    writer.unreadable(path, value)
+            if bar:
+                bar.close()
+            writer.close()
+        finally:
+            writer.discard()
+        return writer.counts
+
     try:
-        run = validate_paths(paths, variant, options, progress=progress, jobs=jobs,
-                             max_bytes=int(max_file_size * 1024 * 1024))
+        if output is None:
+            counts = run_into(sys.stdout)
+            sys.stdout.flush()
+        else:
+            box: list[RunCounts] = []
+            write_atomically(output, lambda fh: box.append(run_into(fh, str(output.parent))))
+            counts = box[0]
+    except OutputError as e:
+        _fail(str(e))
+    except BrokenPipeError:                        # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(141)
     finally:
         if bar:
             bar.close()
-    if chosen is not None or ignored:
-        run.keep_rules(chosen, ignored)
-    for path, why in run.unreadable:
-        typer.echo(f"nardy-analyze: {why}", err=True)
-    for f in run.findings:
-        if f.rule == "internal-error":
-            typer.echo(f"nardy-analyze: {f.path}: {f.message}", err=True)
-    for path, why in run.arg_errors:
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
 
-    def render(fh, tty: bool = False) -> None:
-        if format == Format.json:
-            write_json(run, fh, explain)
-        elif format == Format.sarif:
-            write_sarif(run, fh)
-        elif format == Format.html:
-            from .html_report import write_html
-            write_html(run, fh)
-        elif statistics:
-            write_statistics(run, fh, verbose)
-        else:
-            use_color = color if color is not None else (tty and not os.environ.get("NO_COLOR"))
-            write_text(run, fh, explain, bool(use_color), verbose)
-
-    if output is None:
-        render(sys.stdout, sys.stdout.isatty())
-    else:
-        try:
-            write_atomically(output, render)
-        except OutputError as e:
-            _fail(str(e))
-
-    if not run.complete or run.arg_errors:
+    if not counts.complete or counts.arg_errors:
         raise typer.Exit(2)
-    if not run.reports:
-        why = f" ({len(run.skipped)} file(s) skipped: not game records)" if run.skipped else ""
+    if not counts.files:
+        why = f" ({counts.skipped} file(s) skipped: not game records)" if counts.skipped else ""
         _fail("no game records found in " + ", ".join(paths) + why)
-    raise typer.Exit(1 if run.summary()["errors"] else 0)
+    raise typer.Exit(1 if counts.errors else 0)
 
 
 class Target(str, Enum):

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from .engine.posid import position_id
 from .replay import ERROR, Finding, MatchReport
-from .report import RunResult
+from .report import RunResult, Writer
 from .show import svg_board
 
 _CSS = """
@@ -61,20 +61,41 @@ def _finding(report: MatchReport, f: Finding) -> str:
     return "\n".join(parts)
 
 
+class HtmlWriter(Writer):
+    """The page, streamed like the other reports (``report.Writer``): each file's section is rendered as
+    it comes into a spool (memory up to 1 MiB, then a temporary file); the summary, which opens the page,
+    is written at the end from the running counts, then the unreadable paths and the sections."""
+
+    def __init__(self, out: TextIO, spool_dir: str | None = None) -> None:
+        super().__init__(out, spool_dir)
+        self._unread = self._spool()
+        self._sections = self._spool()
+
+    def report(self, r: MatchReport) -> None:
+        super().report(r)
+        sp = self._sections
+        sp.write(f"<h2>{escape(r.path)} <small>({escape(r.variant)}, {len(r.games)} games)</small></h2>\n")
+        if not r.findings:
+            sp.write('<p class="clean">no findings</p>\n')
+        for f in r.findings:
+            sp.write(_finding(r, f) + "\n")
+
+    def unreadable(self, path: str, message: str) -> None:
+        super().unreadable(path, message)
+        self._unread.write(f'<div class="finding"><span class="loc">{escape(path)}</span> {escape(message)}</div>\n')
+
+    def finish(self) -> None:
+        s, out = self.counts.summary(), self.out
+        out.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                  "<title>nardy-analyze report</title>"
+                  f"<style>{_CSS}</style></head><body>\n<h1>nardy-analyze validation report</h1>\n")
+        out.write('<table class="summary"><tr><th>files</th><th>games</th><th>turns</th><th>errors</th>'
+                  f'<th>warnings</th></tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
+                  f'<td>{s["errors"]}</td><td>{s["warnings"]}</td></tr></table>\n')
+        self._unread.copy_to(out)
+        self._sections.copy_to(out)
+        out.write("</body></html>\n")
+
+
 def write_html(run: RunResult, out: TextIO) -> None:
-    s = run.summary()
-    out.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-              "<title>nardy-analyze report</title>"
-              f"<style>{_CSS}</style></head><body>\n<h1>nardy-analyze validation report</h1>\n")
-    out.write('<table class="summary"><tr><th>files</th><th>games</th><th>turns</th><th>errors</th>'
-              f'<th>warnings</th></tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
-              f'<td>{s["errors"]}</td><td>{s["warnings"]}</td></tr></table>\n')
-    for path, why in run.unreadable:
-        out.write(f'<div class="finding"><span class="loc">{escape(path)}</span> {escape(why)}</div>\n')
-    for rep in run.reports:
-        out.write(f"<h2>{escape(rep.path)} <small>({escape(rep.variant)}, {len(rep.games)} games)</small></h2>\n")
-        if not rep.findings:
-            out.write('<p class="clean">no findings</p>\n')
-        for f in rep.findings:
-            out.write(_finding(rep, f) + "\n")
-    out.write("</body></html>\n")
+    run.feed(HtmlWriter(out))

@@ -2,20 +2,80 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .board import diagram
 from .engine.posid import position_id
-from .replay import ERROR, Finding, MatchReport
+from .replay import ERROR, WARNING, Finding, MatchReport
 
 JSON_SCHEMA_VERSION = 1
 INTERNAL_ERROR = "internal-error"
 
 
+def keep_rules_of(report: MatchReport, select: set[str] | None, ignore: set[str]) -> None:
+    """Drop a report's findings whose rule is not selected or is ignored (``--select`` / ``--ignore``);
+    an ``internal-error`` is always kept."""
+    if select is None and not ignore:
+        return
+    report.findings = [f for f in report.findings if f.rule == INTERNAL_ERROR
+                       or (select is None or f.rule in select) and f.rule not in ignore]
+
+
+class RunCounts:
+    """The running totals of a run: what the summary, ``--statistics`` and the exit code need, and
+    nothing that grows with the number of files or findings (a count per rule and per kind of skip)."""
+
+    def __init__(self) -> None:
+        self.files = self.games = self.turns = self.errors = self.warnings = 0
+        self.skipped = self.unreadable = self.internal_errors = self.arg_errors = 0
+        self.rules: dict[tuple[str, str], int] = {}
+        self.skip_kinds: list[str] = []
+
+    def add_report(self, r: MatchReport) -> None:
+        self.files += 1
+        self.games += len(r.games)
+        self.turns += r.turns
+        self.arg_errors += len(r.arg_errors)
+        for f in r.findings:
+            if f.severity == ERROR:
+                self.errors += 1
+            elif f.severity == WARNING:
+                self.warnings += 1
+            if f.rule == INTERNAL_ERROR:
+                self.internal_errors += 1
+            key = (f.rule, f.severity)
+            self.rules[key] = self.rules.get(key, 0) + 1
+
+    def add_skipped(self, reason: str) -> None:
+        self.skipped += 1
+        k = _skip_kind(reason)
+        if k not in self.skip_kinds:
+            self.skip_kinds.append(k)
+
+    def add_unreadable(self) -> None:
+        self.unreadable += 1
+
+    def summary(self) -> dict[str, int]:
+        return {"files": self.files, "games": self.games, "turns": self.turns, "errors": self.errors,
+                "warnings": self.warnings, "skipped": self.skipped, "unreadable": self.unreadable,
+                "internal_errors": self.internal_errors}
+
+    def rule_counts(self) -> list[tuple[str, str, int]]:
+        """(rule, severity, count), most frequent first: for ``--statistics``."""
+        return sorted(((r, s, n) for (r, s), n in self.rules.items()), key=lambda t: (-t[2], t[0], t[1]))
+
+    @property
+    def complete(self) -> bool:
+        """True when every input was read and checked (nothing unreadable, no internal error)."""
+        return not self.unreadable and not self.internal_errors
+
+
 @dataclass
 class RunResult:
-    """Everything one ``validate`` run produced: every input is in exactly one of the three lists."""
+    """Everything one ``validate`` run produced, kept in memory: every input is in exactly one of the
+    three lists.  (The command line does not keep it: it streams each file's report, see :class:`Writer`.)"""
 
     reports: list[MatchReport] = field(default_factory=list)          # records read (with their findings)
     unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message naming the path)
@@ -33,27 +93,24 @@ class RunResult:
     def keep_rules(self, select: set[str] | None, ignore: set[str]) -> None:
         """Drop findings whose rule is not selected or is ignored (``--select`` / ``--ignore``)."""
         for r in self.reports:
-            r.findings = [f for f in r.findings if f.rule == INTERNAL_ERROR
-                          or (select is None or f.rule in select) and f.rule not in ignore]
+            keep_rules_of(r, select, ignore)
+
+    def counts(self) -> RunCounts:
+        c = RunCounts()
+        for r in self.reports:
+            c.add_report(r)
+        for _, why in self.skipped:
+            c.add_skipped(why)
+        for _ in self.unreadable:
+            c.add_unreadable()
+        return c
 
     def rule_counts(self) -> list[tuple[str, str, int]]:
         """(rule, severity, count), most frequent first: for ``--statistics``."""
-        counts: dict[tuple[str, str], int] = {}
-        for f in self.findings:
-            counts[(f.rule, f.severity)] = counts.get((f.rule, f.severity), 0) + 1
-        return sorted(((r, s, n) for (r, s), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
+        return self.counts().rule_counts()
 
     def summary(self) -> dict[str, int]:
-        return {
-            "files": len(self.reports),
-            "games": sum(len(r.games) for r in self.reports),
-            "turns": sum(r.turns for r in self.reports),
-            "errors": sum(r.errors for r in self.reports),
-            "warnings": sum(r.warnings for r in self.reports),
-            "skipped": len(self.skipped),
-            "unreadable": len(self.unreadable),
-            "internal_errors": self.internal_errors,
-        }
+        return self.counts().summary()
 
     @property
     def internal_errors(self) -> int:
@@ -63,6 +120,18 @@ class RunResult:
     def complete(self) -> bool:
         """True when every input was read and checked (nothing unreadable, no internal error)."""
         return not self.unreadable and not self.internal_errors
+
+    def feed(self, writer: Writer) -> Writer:
+        """Give every input of the run to a streaming writer, and close it (the writers group the inputs
+        by kind, so the order of the kinds does not matter)."""
+        for r in self.reports:
+            writer.report(r)
+        for p, why in self.skipped:
+            writer.skipped(p, why)
+        for p, msg in self.unreadable:
+            writer.unreadable(p, msg)
+        writer.close()
+        return writer
 
 
 def unreadable_reason(path: str, message: str) -> str:
@@ -78,35 +147,6 @@ def _skip_kind(reason: str) -> str:
     if "already searched" in reason or "not followed" in reason:
         return "links to folders"
     return reason
-
-
-def write_inventory(run: RunResult, out: TextIO, verbose: bool = False) -> None:
-    """The lines after the findings that account for every input: with ``verbose`` each record
-    (games, errors, warnings) and each skipped file with its reason; always each unreadable path;
-    then the counts of skipped and unreadable entries."""
-    if verbose:
-        for r in run.reports:
-            out.write(f"{r.path}: record, {len(r.games)} game(s), {r.errors} error(s), "
-                      f"{r.warnings} warning(s)\n")
-        for p, why in run.skipped:
-            out.write(f"{p}: skipped: {why}\n")
-    for p, msg in run.unreadable:
-        out.write(f"{p}: unreadable: {unreadable_reason(p, msg)}\n")
-
-
-def write_counts(run: RunResult, out: TextIO, verbose: bool = False) -> None:
-    if run.skipped:
-        kinds: list[str] = []
-        for _, why in run.skipped:
-            k = _skip_kind(why)
-            if k not in kinds:
-                kinds.append(k)
-        hint = "" if verbose else " (--verbose lists them)"
-        out.write(f"{len(run.skipped)} file(s) skipped: {', '.join(kinds)}{hint}\n")
-    if run.unreadable:
-        out.write(f"{len(run.unreadable)} path(s) could not be read\n")
-    if run.internal_errors:
-        out.write(f"{run.internal_errors} file(s) not fully checked: internal error (please report it)\n")
 
 
 def finding_line(f: Finding) -> str:
@@ -162,91 +202,250 @@ def _variant(report: MatchReport | None) -> str:
         return "backgammon"
 
 
+# ----------------------------------------------------------------------------- streaming writers
+#
+# A Writer renders a run as its inputs come: ``report(r)`` for each record read, ``skipped(path, reason)``,
+# ``unreadable(path, message)``, then ``close()``.  It keeps running counts (:class:`RunCounts`) and, for
+# the parts of the document that come later than their turn (the inventory after the findings, the
+# summary before the lists of a JSON document), spools of rendered text: in memory up to SPOOL_MEMORY
+# bytes each, then in an anonymous temporary file.  So the memory of a run does not grow with the
+# number of files or findings, and the bytes written are those of the in-memory renderers of earlier
+# versions (write_text(run) is this writer fed with a RunResult).
+
+SPOOL_MEMORY = 1 << 20
+
+
+class _Spool:
+    """Rendered text kept for later, in memory up to SPOOL_MEMORY bytes and then on disk."""
+
+    def __init__(self, folder: str | None = None) -> None:
+        self.fh = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+b", dir=folder)
+        self.items = 0
+
+    def write(self, text: str) -> None:
+        self.fh.write(text.encode("utf-8"))
+
+    def copy_to(self, out: TextIO) -> None:
+        self.fh.seek(0)
+        for line in self.fh:                 # whole lines: never a split UTF-8 sequence
+            out.write(line.decode("utf-8"))
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+class Writer:
+    """Base of the streaming writers (see above).  ``spool_dir``: where spools larger than
+    SPOOL_MEMORY go (default: the system's temporary folder)."""
+
+    def __init__(self, out: TextIO, spool_dir: str | None = None) -> None:
+        self.out = out
+        self.spool_dir = spool_dir
+        self.counts = RunCounts()
+        self._spools: list[_Spool] = []
+
+    def _spool(self) -> _Spool:
+        sp = _Spool(self.spool_dir)
+        self._spools.append(sp)
+        return sp
+
+    def report(self, r: MatchReport) -> None:
+        self.counts.add_report(r)
+
+    def skipped(self, path: str, reason: str) -> None:
+        self.counts.add_skipped(reason)
+
+    def unreadable(self, path: str, message: str) -> None:
+        self.counts.add_unreadable()
+
+    def close(self) -> None:
+        try:
+            self.finish()
+        finally:
+            self.discard()
+
+    def finish(self) -> None:
+        raise NotImplementedError
+
+    def discard(self) -> None:
+        """Free the spools (done by close(); call it when a run is abandoned)."""
+        for sp in self._spools:
+            sp.close()
+        self._spools = []
+
+
+class TextWriter(Writer):
+    """The compiler-style text report: each finding as its file comes (``path:line:col: rule: message``),
+    then the inventory lines, the summary line and the counts of skipped and unreadable inputs.
+    ``statistics``: a count per rule instead of the findings (``--statistics``)."""
+
+    def __init__(self, out: TextIO, explain: bool = False, color: bool = False, verbose: bool = False,
+                 statistics: bool = False, spool_dir: str | None = None) -> None:
+        super().__init__(out, spool_dir)
+        self.explain, self.color, self.verbose, self.statistics = explain, color, verbose, statistics
+        self._records = self._spool() if verbose else None
+        self._skipped = self._spool() if verbose else None
+        self._unreadable = self._spool()
+
+    def _paint(self, s: str, code: str) -> str:
+        return f"\x1b[{code}m{s}\x1b[0m" if self.color else s
+
+    def report(self, r: MatchReport) -> None:
+        super().report(r)
+        if not self.statistics:
+            out = self.out
+            for f in r.findings:
+                line = finding_line(f)
+                if self.color:
+                    head, _, rest = line.partition(f": {f.rule}: ")
+                    code = "31" if f.severity == ERROR else "33"
+                    line = f"{self._paint(head, '1')}: {self._paint(f.rule, code)}: {rest}"
+                out.write(line + "\n")
+                if self.explain:
+                    for ln in explain_lines(f, r):
+                        out.write(ln + "\n")
+        if self._records is not None:
+            self._records.write(f"{r.path}: record, {len(r.games)} game(s), {r.errors} error(s), "
+                                f"{r.warnings} warning(s)\n")
+
+    def skipped(self, path: str, reason: str) -> None:
+        super().skipped(path, reason)
+        if self._skipped is not None:
+            self._skipped.write(f"{path}: skipped: {reason}\n")
+
+    def unreadable(self, path: str, message: str) -> None:
+        super().unreadable(path, message)
+        self._unreadable.write(f"{path}: unreadable: {unreadable_reason(path, message)}\n")
+
+    def finish(self) -> None:
+        out, c = self.out, self.counts
+        s = c.summary()
+        if self.statistics:
+            rows = c.rule_counts()
+            width = max((len(r) for r, _, _ in rows), default=0)
+            for rule, severity, n in rows:
+                out.write(f"{n:>7}  {rule:<{width}}  {severity}\n")
+        for sp in (self._records, self._skipped, self._unreadable):
+            if sp is not None:
+                sp.copy_to(out)
+        if self.statistics:
+            out.write(f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {s['errors']} "
+                      f"error(s), {s['warnings']} warning(s)\n")
+        else:
+            verdict = "no errors" if not s["errors"] else f"{s['errors']} error(s)"
+            out.write(self._paint(
+                f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {verdict}, "
+                f"{s['warnings']} warning(s)", "1") + "\n")
+        if c.skipped:
+            hint = "" if self.verbose else " (--verbose lists them)"
+            out.write(f"{c.skipped} file(s) skipped: {', '.join(c.skip_kinds)}{hint}\n")
+        if c.unreadable:
+            out.write(f"{c.unreadable} path(s) could not be read\n")
+        if c.internal_errors:
+            out.write(f"{c.internal_errors} file(s) not fully checked: internal error (please report it)\n")
+
+
 def write_statistics(run: RunResult, out: TextIO, verbose: bool = False) -> None:
-    rows = run.rule_counts()
-    width = max((len(r) for r, _, _ in rows), default=0)
-    for rule, severity, n in rows:
-        out.write(f"{n:>7}  {rule:<{width}}  {severity}\n")
-    s = run.summary()
-    write_inventory(run, out, verbose)
-    out.write(f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {s['errors']} error(s), "
-              f"{s['warnings']} warning(s)\n")
-    write_counts(run, out, verbose)
+    run.feed(TextWriter(out, verbose=verbose, statistics=True))
 
 
 def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool = False,
                verbose: bool = False) -> None:
-    def paint(s: str, code: str) -> str:
-        return f"\x1b[{code}m{s}\x1b[0m" if color else s
+    run.feed(TextWriter(out, explain, color, verbose))
 
-    for r in run.reports:
-        for f in r.findings:
-            line = finding_line(f)
-            if color:
-                head, _, rest = line.partition(f": {f.rule}: ")
-                code = "31" if f.severity == ERROR else "33"
-                line = f"{paint(head, '1')}: {paint(f.rule, code)}: {rest}"
-            out.write(line + "\n")
-            if explain:
-                for ln in explain_lines(f, r):
-                    out.write(ln + "\n")
-    write_inventory(run, out, verbose)
-    s = run.summary()
-    verdict = "no errors" if not s["errors"] else f"{s['errors']} error(s)"
-    out.write(paint(
-        f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {verdict}, "
-        f"{s['warnings']} warning(s)", "1") + "\n")
-    write_counts(run, out, verbose)
+
+# ----------------------------------------------------------------------------- JSON and SARIF
+#
+# The parts of the documents, one input at a time: the in-memory to_json / to_sarif and the streaming
+# JsonWriter / SarifWriter are built from the same functions.
+
+def json_file(r: MatchReport) -> dict[str, Any]:
+    return {"path": r.path, "notation": r.notation, "variant": r.variant, "games": len(r.games),
+            "errors": r.errors, "warnings": r.warnings}
+
+
+def json_findings(r: MatchReport, explain: bool = False) -> list[dict[str, Any]]:
+    out = []
+    for f in r.findings:
+        d = f.as_dict()
+        if explain and f.position is not None:
+            d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
+            if _variant(r) == "backgammon":
+                d["position"]["position_id"] = position_id(*f.position)
+            d["alternatives"] = f.alternatives
+        out.append(d)
+    return out
+
+
+def json_skipped(path: str, reason: str) -> dict[str, Any]:
+    return {"path": path, "reason": reason}
+
+
+def json_unreadable(path: str, message: str) -> dict[str, Any]:
+    return {"path": path, "message": message, "reason": unreadable_reason(path, message)}
+
+
+def json_arg_errors(r: MatchReport) -> list[dict[str, Any]]:
+    return [{"path": r.path, "message": m} for m in r.arg_errors]
 
 
 def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
-    findings = []
-    for r in run.reports:
-        for f in r.findings:
-            d = f.as_dict()
-            if explain and f.position is not None:
-                d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
-                if _variant(r) == "backgammon":
-                    d["position"]["position_id"] = position_id(*f.position)
-                d["alternatives"] = f.alternatives
-            findings.append(d)
     return {
         "version": JSON_SCHEMA_VERSION,
         "summary": run.summary(),
-        "files": [
-            {"path": r.path, "notation": r.notation, "variant": r.variant, "games": len(r.games),
-             "errors": r.errors, "warnings": r.warnings}
-            for r in run.reports
-        ],
-        "findings": findings,
-        "skipped": [{"path": p, "reason": why} for p, why in run.skipped],
-        "unreadable": [{"path": p, "message": m, "reason": unreadable_reason(p, m)} for p, m in run.unreadable],
-        "argument_errors": [{"path": p, "message": m} for p, m in run.arg_errors],
+        "files": [json_file(r) for r in run.reports],
+        "findings": [d for r in run.reports for d in json_findings(r, explain)],
+        "skipped": [json_skipped(p, why) for p, why in run.skipped],
+        "unreadable": [json_unreadable(p, m) for p, m in run.unreadable],
+        "argument_errors": [d for r in run.reports for d in json_arg_errors(r)],
     }
 
 
-def to_sarif(run: RunResult) -> dict[str, Any]:
-    """SARIF 2.1.0, for code-scanning tools: one run, the rule ids as the driver's rules."""
+def sarif_results(r: MatchReport) -> list[dict[str, Any]]:
+    from .rules import RULES
+
+    out = []
+    for f in r.findings:
+        if f.rule == INTERNAL_ERROR:          # not a rule of the game: a tool execution notification
+            continue
+        out.append({
+            "ruleId": f.rule,
+            "ruleIndex": _rule_index(f.rule) if f.rule in RULES else -1,
+            "level": "error" if f.severity == ERROR else "warning",
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": f.path},
+                "region": {"startLine": f.line, "startColumn": f.column},
+            }}],
+            "properties": {"game": f.game, "move": f.move, "player": f.player},
+        })
+    return out
+
+
+_RULE_INDEX: dict[str, int] = {}
+
+
+def _rule_index(rule: str) -> int:
+    if not _RULE_INDEX:
+        from .rules import RULES
+        _RULE_INDEX.update((r, i) for i, r in enumerate(RULES))
+    return _RULE_INDEX[rule]
+
+
+def sarif_notification(level: str, path: str, text: str) -> dict[str, Any]:
+    return {"level": level, "message": {"text": text},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": path}}}]}
+
+
+def _sarif_internal(r: MatchReport) -> list[dict[str, Any]]:
+    return [sarif_notification("error", f.path, f"internal-error: {f.message}")
+            for f in r.findings if f.rule == INTERNAL_ERROR]
+
+
+def _sarif_skeleton(results: Any, complete: bool, notifications: Any) -> dict[str, Any]:
     from . import __version__
     from .rules import RULES
 
-    ids = list(RULES)
-    results = []
-    for r in run.reports:
-        for f in r.findings:
-            if f.rule == INTERNAL_ERROR:          # not a rule of the game: a tool execution notification
-                continue
-            results.append({
-                "ruleId": f.rule,
-                "ruleIndex": ids.index(f.rule) if f.rule in RULES else -1,
-                "level": "error" if f.severity == ERROR else "warning",
-                "message": {"text": f.message},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": f.path},
-                    "region": {"startLine": f.line, "startColumn": f.column},
-                }}],
-                "properties": {"game": f.game, "move": f.move, "player": f.player},
-            })
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -257,31 +456,137 @@ def to_sarif(run: RunResult) -> dict[str, Any]:
             }},
             "results": results,
             "invocations": [{
-                "executionSuccessful": run.complete,
-                "toolExecutionNotifications": _notifications(run),
+                "executionSuccessful": complete,
+                "toolExecutionNotifications": notifications,
             }],
         }],
     }
 
 
-def _notifications(run: RunResult) -> list[dict[str, Any]]:
-    """Skipped files (level note) and unreadable paths (level error), each with its path."""
-    out = []
-    internal = [(f.path, f"internal-error: {f.message}") for f in run.findings if f.rule == INTERNAL_ERROR]
-    for level, items in (("note", [(p, f"skipped: {why}") for p, why in run.skipped]),
-                         ("error", [(p, f"unreadable: {unreadable_reason(p, m)}") for p, m in run.unreadable]),
-                         ("error", internal)):
-        for p, text in items:
-            out.append({"level": level, "message": {"text": text},
-                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": p}}}]})
-    return out
+def to_sarif(run: RunResult) -> dict[str, Any]:
+    """SARIF 2.1.0, for code-scanning tools: one run, the rule ids as the driver's rules."""
+    notes = ([sarif_notification("note", p, f"skipped: {why}") for p, why in run.skipped]
+             + [sarif_notification("error", p, f"unreadable: {unreadable_reason(p, m)}") for p, m in run.unreadable]
+             + [n for r in run.reports for n in _sarif_internal(r)])
+    return _sarif_skeleton([x for r in run.reports for x in sarif_results(r)], run.complete, notes)
+
+
+class _DocumentWriter(Writer):
+    """A JSON document written as ``json.dump(doc, out, ensure_ascii=False, indent=1)`` would write it,
+    with its long lists filled as the inputs come: each list is made of spools of rendered items (one
+    or more, in order), put in place of a marker in the rendered skeleton when the document closes."""
+
+    MARK = "\ue000"
+
+    def __init__(self, out: TextIO, lists: dict[str, tuple[str, ...]], spool_dir: str | None = None) -> None:
+        super().__init__(out, spool_dir)
+        self.lists = lists                                   # list in the document -> its spools, in order
+        self.spools = {name: self._spool() for names in lists.values() for name in names}
+        self.indent: dict[str, int] = {}                     # list or spool -> the indent of its items
+        for line in self._render().splitlines():             # the depth of each list in the document
+            for mark, names in lists.items():
+                if f'"{self.marker(mark)}"' in line:
+                    self.indent[mark] = len(line) - len(line.lstrip(" ")) + 1
+                    self.indent.update(dict.fromkeys(names, self.indent[mark]))
+
+    def marker(self, name: str) -> str:
+        return f"{self.MARK}{name}{self.MARK}"
+
+    def _render(self) -> str:
+        return json.dumps(self.skeleton(), ensure_ascii=False, indent=1)
+
+    def skeleton(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def add(self, name: str, item: dict[str, Any]) -> None:
+        sp = self.spools[name]
+        pad = " " * self.indent[name]
+        text = json.dumps(item, ensure_ascii=False, indent=1)   # no raw newline inside a JSON string
+        sp.write((",\n" if sp.items else "") + pad + text.replace("\n", "\n" + pad))
+        sp.items += 1
+
+    def finish(self) -> None:
+        text, out = self._render(), self.out
+        pos = 0
+        while True:
+            i = text.find(f'"{self.MARK}', pos)
+            if i < 0:
+                break
+            j = text.index(f'{self.MARK}"', i + 2)
+            mark = text[i + 2:j]
+            out.write(text[pos:i])
+            full = [self.spools[n] for n in self.lists[mark] if self.spools[n].items]
+            if full:
+                out.write("[\n")
+                for k, sp in enumerate(full):
+                    if k:
+                        out.write(",\n")
+                    sp.copy_to(out)
+                out.write("\n" + " " * (self.indent[mark] - 1) + "]")
+            else:
+                out.write("[]")
+            pos = j + 2
+        out.write(text[pos:] + "\n")
+
+
+class JsonWriter(_DocumentWriter):
+    """The JSON report (docs/json-report.md), streamed."""
+
+    def __init__(self, out: TextIO, explain: bool = False, spool_dir: str | None = None) -> None:
+        self.explain = explain
+        super().__init__(out, {name: (name,) for name in ("files", "findings", "skipped", "unreadable",
+                                                          "argument_errors")}, spool_dir)
+
+    def skeleton(self) -> dict[str, Any]:
+        return {"version": JSON_SCHEMA_VERSION, "summary": self.counts.summary(),
+                **{name: self.marker(name) for name in self.lists}}
+
+    def report(self, r: MatchReport) -> None:
+        super().report(r)
+        self.add("files", json_file(r))
+        for d in json_findings(r, self.explain):
+            self.add("findings", d)
+        for d in json_arg_errors(r):
+            self.add("argument_errors", d)
+
+    def skipped(self, path: str, reason: str) -> None:
+        super().skipped(path, reason)
+        self.add("skipped", json_skipped(path, reason))
+
+    def unreadable(self, path: str, message: str) -> None:
+        super().unreadable(path, message)
+        self.add("unreadable", json_unreadable(path, message))
+
+
+class SarifWriter(_DocumentWriter):
+    """The SARIF 2.1.0 report, streamed (notifications: skipped, then unreadable, then internal errors)."""
+
+    def __init__(self, out: TextIO, spool_dir: str | None = None) -> None:
+        super().__init__(out, {"results": ("results",), "notifications": ("skipped", "unreadable", "internal")},
+                         spool_dir)
+
+    def skeleton(self) -> dict[str, Any]:
+        return _sarif_skeleton(self.marker("results"), self.counts.complete, self.marker("notifications"))
+
+    def report(self, r: MatchReport) -> None:
+        super().report(r)
+        for d in sarif_results(r):
+            self.add("results", d)
+        for d in _sarif_internal(r):
+            self.add("internal", d)
+
+    def skipped(self, path: str, reason: str) -> None:
+        super().skipped(path, reason)
+        self.add("skipped", sarif_notification("note", path, f"skipped: {reason}"))
+
+    def unreadable(self, path: str, message: str) -> None:
+        super().unreadable(path, message)
+        self.add("unreadable", sarif_notification("error", path, f"unreadable: {unreadable_reason(path, message)}"))
 
 
 def write_sarif(run: RunResult, out: TextIO) -> None:
-    json.dump(to_sarif(run), out, ensure_ascii=False, indent=1)
-    out.write("\n")
+    run.feed(SarifWriter(out))
 
 
 def write_json(run: RunResult, out: TextIO, explain: bool = False) -> None:
-    json.dump(to_json(run, explain), out, ensure_ascii=False, indent=1)
-    out.write("\n")
+    run.feed(JsonWriter(out, explain))
