@@ -409,3 +409,29 @@ def test_writer_raising_half_way_writes_nothing(tmp_path, monkeypatch):
     run = convert_paths([str(src)], "sgf", out_dir=str(tmp_path / "o"))
     assert run.outcomes[0].status == FAILED and "disk on fire" in run.outcomes[0].messages[0]
     assert not any((tmp_path / "o").iterdir())
+
+
+def test_split_schema_check_agrees_with_the_whole_schema():
+    """``corpus_roundtrip.schema_errors`` (the schema checked part by part, memoised) finds every fault the
+    whole-document validator finds, and none it does not."""
+    import copy
+
+    from corpus_roundtrip import schema_errors
+
+    doc = write_doc(notation.get("json").write(notation.read_text(GOOD, "g.mat")))
+    assert schema_errors(doc) == []
+    ri = next(i for i, a in enumerate(doc["games"][0]["actions"]) if a["type"] == "roll" and a["steps"])
+
+    def roll(d):
+        return d["games"][0]["actions"][ri]
+    edits = [lambda d: roll(d)["steps"][0].__setitem__(0, 26), lambda d: roll(d).__setitem__("move", "x"),
+             lambda d: roll(d).pop("steps"), lambda d: roll(d).__setitem__("player", 2),
+             lambda d: roll(d).__setitem__("type", "double"), lambda d: roll(d)["steps"].append([1]),
+             lambda d: roll(d)["steps"][0].append("yes"), lambda d: roll(d).__setitem__("dice", [7, 1]),
+             lambda d: d["games"][0].__setitem__("number", "1"), lambda d: d["games"][0]["actions"].append(5),
+             lambda d: d.__setitem__("extra", 1), lambda d: d["games"][1]["actions"][0].__setitem__("clock", "x"),
+             lambda d: roll(d).__setitem__("move", 3)]
+    for i, edit in enumerate(edits):
+        d = copy.deepcopy(doc)
+        edit(d)
+        assert bool(schema_errors(d)) == bool(list(VALIDATOR.iter_errors(d))) == (i < len(edits) - 1), i
