@@ -7,6 +7,10 @@ On the shared corpus's 100 gnubg self-play matches (823 games), in two gnubg pro
 3. gnubg loads our ``.sgf``, imports our ``.mat`` files, and must read exactly the reference match:
    players, match length, per game the result (winner, points, resigned, scores) and every action
    (move, double, take, drop, resign) with its player, dice, steps and the Position ID before it.
+
+On bglab (a sample; every file gnubg can read with NARDY_FULL_CORPUS=1) gnubg loads the ``.sgf`` we write
+and must read the match it imports from the original, but for known differences, each asserted for what it
+is (``classify_game``; docs/convert.md lists them with their counts).
 """
 from __future__ import annotations
 
