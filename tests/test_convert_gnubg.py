@@ -3,7 +3,8 @@
 On the shared corpus's 100 gnubg self-play matches (823 games), in two gnubg processes:
 
 1. gnubg imports every original ``.mat`` (its reading is the reference) and saves it as ``.sgf``;
-2. we convert each original to ``.sgf`` and to ``.sgf`` -> ``.mat``, and gnubg's own ``.sgf`` to ``.mat``;
+2. we convert each original to ``.mat``, to ``.sgf`` and to ``.sgf`` -> ``.mat``, and gnubg's own ``.sgf``
+   to ``.mat``;
 3. gnubg loads our ``.sgf``, imports our ``.mat`` files, and must read exactly the reference match:
    players, match length, per game the result (winner, points, resigned, scores) and every action
    (move, double, take, drop, resign) with its player, dice, steps and the Position ID before it.
@@ -54,8 +55,8 @@ def judged(tmp_path_factory):
     gsgf.mkdir()
     ref = gnubg_dump(tmp, [(f.stem, f'import mat "{f}"', f'save match "{gsgf / (f.stem + ".sgf")}"')
                            for f in files], "reference")
-    sgf, sgf_mat, g_mat = tmp / "sgf", tmp / "sgf_mat", tmp / "gnubg_sgf_mat"
-    for src, to, out in ((files, "sgf", sgf), ([sgf], "mat", sgf_mat), ([gsgf], "mat", g_mat)):
+    sgf, sgf_mat, g_mat, mat = tmp / "sgf", tmp / "sgf_mat", tmp / "gnubg_sgf_mat", tmp / "mat"
+    for src, to, out in ((files, "sgf", sgf), ([sgf], "mat", sgf_mat), ([gsgf], "mat", g_mat), (files, "mat", mat)):
         run = convert_paths([str(p) for p in src], to, out_dir=str(out))
         assert [o for o in run.outcomes if o.status != WRITTEN] == []
         assert run.count(WRITTEN) == 100
@@ -64,10 +65,11 @@ def judged(tmp_path_factory):
         jobs.append(("sgf/" + f.stem, f'load match "{sgf / (f.stem + ".sgf")}"', None))
         jobs.append(("sgf_mat/" + f.stem, f'import mat "{sgf_mat / (f.stem + ".mat")}"', None))
         jobs.append(("gnubg_sgf_mat/" + f.stem, f'import mat "{g_mat / (f.stem + ".mat")}"', None))
+        jobs.append(("mat/" + f.stem, f'import mat "{mat / (f.stem + ".mat")}"', None))
     return files, ref, gnubg_dump(tmp, jobs, "ours")
 
 
-@pytest.mark.parametrize("kind", ["sgf", "sgf_mat", "gnubg_sgf_mat"])
+@pytest.mark.parametrize("kind", ["sgf", "sgf_mat", "gnubg_sgf_mat", "mat"])
 def test_gnubg_reads_our_files_as_the_original(judged, kind):
     files, ref, ours = judged
     actions = 0
