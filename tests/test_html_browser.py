@@ -114,7 +114,9 @@ def _blocks(rows: list[int]) -> int:
 
 
 def test_chromium_screenshot_shows_every_board_with_checkers(report):
-    image = pytest.importorskip("PIL.Image")
+    import numpy as np
+    from PIL import Image
+
     tmp, page = report
     boards = parse(page.read_text(encoding="utf-8")).boards
     shot = tmp / "report.png"
@@ -124,9 +126,7 @@ def test_chromium_screenshot_shows_every_board_with_checkers(report):
     assert p.returncode == 0 and shot.exists(), p.stderr[-2000:]
     if os.environ.get("NARDY_SCREENSHOT"):
         shutil.copyfile(shot, os.environ["NARDY_SCREENSHOT"])
-    import numpy as np
-
-    img = np.asarray(image.open(shot).convert("RGB"))
+    img = np.asarray(Image.open(shot).convert("RGB"))
     assert img.shape[1] == WIDTH
     # a board is a block of consecutive rows where the frame colour shows (its edges run down every row
     # of the board, text and margins lie between boards); the field, and checkers of both colours, show
