@@ -501,6 +501,19 @@ def _setup_nodes(a: Action, turn: int) -> str:
     return "\n".join(nodes)
 
 
+def _resign_points(ng) -> int:
+    """``n`` of ``RE[W+nR]``: gnubg keeps a resignation as a level (1 single, 2 gammon, 3 backgammon) times
+    the cube, and reads ``RE[W+nR]`` as level ``n // cube``.  A credit that is not such a multiple (sites
+    credit at most what the winner needs: ``Losses 3 point`` for a gammon at cube 2 in a 3-point match) is
+    written as the smallest level that covers it, which is how gnubg reads the original ``.mat``; the credit
+    as written is kept in the game's ``NX[resign..]`` / ``NX[win..]`` nodes, which our reader prefers to RE."""
+    points = max(ng.report.points, 1)
+    cube = next((na.state.cube for na in reversed(ng.actions)
+                 if na.state is not None and na.action.kind is Kind.RESIGN), 1) or 1
+    level = -(-points // cube)
+    return level * cube if points % cube and level <= 3 else points
+
+
 def write(match: Match) -> str:
     norm = normalise(match)
     opts = norm.options
@@ -529,7 +542,8 @@ def write(match: Match) -> str:
             root.append("RU[Jacoby]")
         rep = ng.report
         if rep.winner is not None and rep.points is not None:
-            root.append(f"RE[{_LETTER[rep.winner]}+{max(rep.points, 1)}{'R' if rep.how == 'resign' else ''}]")
+            pts = _resign_points(ng) if rep.how == "resign" else max(rep.points, 1)
+            root.append(f"RE[{_LETTER[rep.winner]}+{pts}{'R' if rep.how == 'resign' else ''}]")
         if g.number == 1:
             if items:
                 root.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
