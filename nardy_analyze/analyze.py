@@ -58,7 +58,8 @@ class Entry:
     :data:`RECORD`, :data:`SKIPPED` or :data:`UNREADABLE`; ``reason`` says why for the last two
     (for UNREADABLE it starts with the path, as a message on its own); ``explicit`` is True for a path
     named by the caller (read whatever its name); ``notation`` is the registry's notation name chosen
-    by the suffix or by sniffing, None when it is chosen at reading time.
+    by the suffix or by sniffing, None when it is chosen at reading time; ``source``, when set, is where
+    the bytes are read from (the absolute path a Dask worker opens), ``path`` staying the name reported.
     """
 
     path: str
@@ -66,6 +67,7 @@ class Entry:
     reason: str = ""
     explicit: bool = False
     notation: str | None = None
+    source: str | None = None
 
     @property
     def shown(self) -> str:
@@ -214,7 +216,7 @@ def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
         data = sys.stdin.buffer.read(limit + 1)
     else:
         try:
-            with open(path, "rb") as fh:
+            with open(entry.source or path, "rb") as fh:
                 try:
                     size = os.fstat(fh.fileno()).st_size
                 except OSError:
@@ -439,7 +441,7 @@ def _guarded_star(item: tuple) -> tuple[str, Any]:
 def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple = (), *,
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
-                max_bytes: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
+                max_bytes: int | None = None, engine: Any = None) -> Iterator[tuple[Entry, str, Any]]:
     """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -454,9 +456,14 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
     ``max_bytes``: the size limit of one file (default :data:`MAX_BYTES`); a larger one is unreadable.
     Results are yielded as they come (a few chunks ahead at most), so a caller that does not keep them
     holds one file's work at a time, however many files there are.
+    ``engine``: None or ``"local"`` (this machine, as above); a :class:`nardy_analyze.cluster.DaskEngine`
+    or ``"dask"`` (a LocalCluster of ``jobs`` processes for this run): the files are mapped in batches on
+    the Dask workers (``nardy_analyze.cluster``), with the same error boundary and the same order;
+    ``cluster.ClusterError`` when the cluster cannot be used.
     """
     entries = list(entries)
     records = [e for e in entries if e.status == RECORD]
+    asked = jobs
     if jobs is None:
         jobs = min(os.cpu_count() or 1, 8) if len(records) >= 32 else 1
     if jobs > 1 and any(e.path == "-" for e in records):
@@ -469,6 +476,10 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
         if progress:
             progress(e.path, done, len(records))
 
+    if engine is not None and engine != "local":
+        from . import cluster
+        yield from cluster.map_records(engine, entries, work, args, tick, max_bytes, asked)
+        return
     if jobs > 1 and records:
         yield from _map_pool(entries, records, work, args, jobs, tick, max_bytes)
         return
@@ -526,7 +537,7 @@ def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, A
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
                    progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
-                   *, max_bytes: int | None = None) -> RunResult:
+                   *, max_bytes: int | None = None, engine: Any = None) -> RunResult:
     """Validate files and folders: every input accounted for (see :func:`discover`).
 
     Records are in ``run.reports``; ``run.skipped`` and ``run.unreadable`` hold ``(path, reason)``.
@@ -536,10 +547,11 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
     ``max_bytes``: size limit of one file (default :data:`MAX_BYTES`, option ``--max-file-size``).
+    ``engine``: where the files are mapped (see :func:`map_records`; ``--engine dask``).
     """
     run = RunResult()
     for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options),
-                                          jobs=jobs, progress=progress, max_bytes=max_bytes):
+                                          jobs=jobs, progress=progress, max_bytes=max_bytes, engine=engine):
         if kind == "ok":
             run.reports.append(value)
         elif kind == SKIPPED:
