@@ -36,7 +36,7 @@ _SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); impli
                    "need the same nardy-analyze version and the files at the same absolute path.")
 
 
-def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int]):
+def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False):
     """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
     be had: Dask not installed, scheduler unreachable, no worker)."""
     if engine is None:
@@ -47,7 +47,7 @@ def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[
         return None
     from .cluster import ClusterError, connect
     try:
-        return connect(scheduler, jobs)
+        return connect(scheduler, jobs, dataframe)
     except ClusterError as e:
         _fail(str(e))
 
@@ -345,7 +345,7 @@ def stats(
         _fail(f"--plot: {plot}: the file name must end in .png or .svg")
     if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
         _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
-    cluster = _connect(engine, scheduler, jobs)
+    cluster = _connect(engine, scheduler, jobs, dataframe=True)
     bar = Progress.on_terminal()
     try:
         run = st.scan(paths, variant=variant, rules=options, aliases=aliases, jobs=jobs,

@@ -41,14 +41,16 @@ class ClusterError(Exception):
     without nardy-analyze or without the files.  The message says what to do."""
 
 
-def _modules():
+def _modules(dataframe: bool = False):
+    """dask.distributed (and dask.dataframe, for stats: its import costs seconds, so validate skips it)."""
     try:
         import dask                 # noqa: F401
-        import dask.dataframe       # noqa: F401  (needs pandas and pyarrow)
         import distributed
+        if dataframe:
+            import dask.dataframe   # noqa: F401  (needs pandas and pyarrow)
     except ImportError as e:
-        raise ClusterError(f"--engine dask needs Dask (dask.distributed and dask.dataframe), which cannot be "
-                           f"imported here ({e}); install it with: {INSTALL_HINT}") from None
+        raise ClusterError(f"--engine dask needs Dask (dask.distributed{' and dask.dataframe' if dataframe else ''}), "
+                           f"which cannot be imported here ({e}); install it with: {INSTALL_HINT}") from None
     return distributed
 
 
@@ -114,12 +116,13 @@ class DaskEngine:
                                    "the files at the same absolute path on every worker (a shared file system)")
 
 
-def connect(scheduler: str | None = None, jobs: int | None = None) -> DaskEngine:
+def connect(scheduler: str | None = None, jobs: int | None = None, dataframe: bool = False) -> DaskEngine:
     """A :class:`DaskEngine`: connected to the scheduler at ``scheduler`` (``tcp://host:8786``, ``host:8786``),
     or, when it is None, to a new LocalCluster of ``jobs`` worker processes (default: one per core, at most 8)
     of one thread each on this machine.  ClusterError when Dask is missing or the scheduler cannot be
-    reached within :data:`CONNECT_TIMEOUT` seconds (``NARDY_ANALYZE_DASK_TIMEOUT`` changes it)."""
-    distributed = _modules()
+    reached within :data:`CONNECT_TIMEOUT` seconds (``NARDY_ANALYZE_DASK_TIMEOUT`` changes it).
+    ``dataframe``: check that dask.dataframe is there too (``stats`` needs it)."""
+    distributed = _modules(dataframe)
     timeout = _timeout()
     for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core",
                  "distributed.worker", "distributed.nanny", "distributed.scheduler"):
@@ -346,13 +349,14 @@ def map_rows(engine: DaskEngine | str, entries: Iterable, work: Callable[..., An
         if progress:
             progress(e.path, done, total)
 
-    eng = engine if isinstance(engine, DaskEngine) else connect(None, jobs)
+    _modules(dataframe=True)
+    eng = engine if isinstance(engine, DaskEngine) else connect(None, jobs, dataframe=True)
     try:
         mapping = Mapping(eng, entries, work, args, tick, max_bytes, attr, columns)
         results = list(mapping)
         frame = mapping.frame()
         try:
-            df = None if frame is None else frame.compute()
+            df = None if frame is None else eng.client.compute(frame, sync=True)   # on this cluster
         except Exception as exc:
             raise ClusterError(f"the Dask cluster at {eng.address} failed: {type(exc).__name__}: {exc}") from None
     finally:
