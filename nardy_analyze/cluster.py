@@ -131,7 +131,7 @@ def connect(scheduler: str | None = None, jobs: int | None = None, dataframe: bo
         n = jobs or min(os.cpu_count() or 1, 8)
         try:
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.CRITICAL)
+                                               dashboard_address=":0", silence_logs=logging.CRITICAL)
         except Exception as e:
             raise ClusterError(f"cannot start a local Dask cluster of {n} worker processes "
                                f"({type(e).__name__}: {e})") from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import socket
 import sys
@@ -34,9 +35,13 @@ SELFPLAY = CORPUS / "gnubg-selfplay"
 def cluster():
     import cloudpickle
 
+    import dask
+
     cloudpickle.register_pickle_by_value(sys.modules[__name__])   # the injected failures reach the workers
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as c, distributed.Client(c) as client:
+    # a task that kills its worker once is given up at once (default: after 3 deaths), to keep the test short
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=":0") as c, distributed.Client(c) as client:
         yield c.scheduler_address, client
 
 
@@ -172,6 +177,47 @@ def test_an_internal_error_on_a_worker_is_that_files_finding(cluster, tmp_path):
     assert rep["findings"][0]["path"].endswith("boom.mat") and rep["summary"]["files"] == 6
     assert f"nardy-analyze {__version__}" in err and "RuntimeError: injected failure" in err
     assert remote_stats == local_stats and remote_stats[0] == 2 and "boom.mat" in remote_stats[2]
+
+
+class _Dying(distributed.WorkerPlugin):
+    """On every worker, including those that replace a dead one: validating boom.mat kills the process."""
+
+    name = "nardy-dying"
+
+    def setup(self, worker):
+        from nardy_analyze import analyze as a
+
+        real = a.validate_match
+
+        def die(match, *args, **kw):
+            if match.path.endswith("boom.mat"):
+                os._exit(3)                                  # as if killed (out of memory, a signal)
+            return real(match, *args, **kw)
+
+        self.real, a.validate_match = real, die
+
+    def teardown(self, worker):
+        from nardy_analyze import analyze as a
+
+        a.validate_match = self.real
+
+
+def test_a_file_that_kills_its_worker_costs_only_that_file(cluster, tmp_path):
+    address, client = cluster
+    for i in range(7):
+        shutil.copy(EXAMPLES / "selfplay-7pt.mat", tmp_path / f"f{i}.mat")
+    shutil.copy(EXAMPLES / "selfplay-7pt.mat", tmp_path / "boom.mat")
+    client.register_plugin(_Dying())
+    try:
+        code, out, err = cli("validate", "--format", "json", "--scheduler", address, tmp_path)
+    finally:
+        client.unregister_worker_plugin(_Dying.name)
+        client.wait_for_workers(2, timeout=60)
+    rep = json.loads(out)
+    assert code == 2 and rep["summary"]["files"] == 8 and rep["summary"]["internal_errors"] == 1
+    assert [(f["rule"], os.path.basename(f["path"])) for f in rep["findings"]] == [("internal-error", "boom.mat")]
+    assert "Dask worker process stopped" in rep["findings"][0]["message"]
+    assert rep["summary"]["games"] == 7 * 4
 
 
 def _free_port() -> int:
