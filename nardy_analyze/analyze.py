@@ -59,7 +59,8 @@ class Entry:
     :data:`RECORD`, :data:`SKIPPED` or :data:`UNREADABLE`; ``reason`` says why for the last two
     (for UNREADABLE it starts with the path, as a message on its own); ``explicit`` is True for a path
     named by the caller (read whatever its name); ``notation`` is the registry's notation name chosen
-    by the suffix or by sniffing, None when it is chosen at reading time.
+    by the suffix or by sniffing, None when it is chosen at reading time; ``source``, when set, is where
+    the bytes are read from (the absolute path a Dask worker opens), ``path`` staying the name reported.
     """
 
     path: str
@@ -67,6 +68,7 @@ class Entry:
     reason: str = ""
     explicit: bool = False
     notation: str | None = None
+    source: str | None = None
 
     @property
     def shown(self) -> str:
@@ -215,7 +217,7 @@ def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
         data = sys.stdin.buffer.read(limit + 1)
     else:
         try:
-            with open(path, "rb") as fh:
+            with open(entry.source or path, "rb") as fh:
                 try:
                     size = os.fstat(fh.fileno()).st_size
                 except OSError:
@@ -440,7 +442,8 @@ def _guarded_star(item: tuple) -> tuple[str, Any]:
 def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple = (), *,
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
-                max_bytes: int | None = None, total: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
+                max_bytes: int | None = None, total: int | None = None,
+                engine: Any = None) -> Iterator[tuple[Entry, str, Any]]:
     """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -459,7 +462,12 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
     ``entries`` has no length), the worker processes get at most a few chunks of files ahead, and
     results are yielded as they come: a caller that does not keep them holds a few files' work at
     a time, however many files there are.
+    ``engine``: None or ``"local"`` (this machine, as above); a :class:`nardy_analyze.cluster.DaskEngine`
+    or ``"dask"`` (a LocalCluster of ``jobs`` processes for this run): the files are mapped in batches on
+    the Dask workers (``nardy_analyze.cluster``), with the same error boundary and the same order;
+    ``cluster.ClusterError`` when the cluster cannot be used.
     """
+    asked = jobs
     if progress is not None and total is None and not isinstance(entries, (list, tuple)):
         entries = list(entries)
     if isinstance(entries, (list, tuple)):
@@ -488,6 +496,10 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
         if progress:
             progress(e.path, done, max(total, done))
 
+    if engine is not None and engine != "local":
+        from . import cluster
+        yield from cluster.map_records(engine, entries, work, args, tick, max_bytes, asked)
+        return
     if jobs > 1 and records:
         yield from _map_pool(entries, work, args, jobs, tick, max_bytes)
         return
@@ -605,7 +617,7 @@ def count_records(paths: Iterable[str]) -> int:
 
 def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
                   progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
-                  *, max_bytes: int | None = None) -> Iterator[tuple[str, str, Any]]:
+                  *, max_bytes: int | None = None, engine: Any = None) -> Iterator[tuple[str, str, Any]]:
     """Validate files and folders, yielding each input as it is done, in the order of :func:`discover`:
     ``("ok", path, MatchReport)`` for a record (a file whose reading or replay failed inside
     nardy-analyze, a bug, is a report with one ``internal-error`` finding), ``("skipped", path, reason)``
@@ -615,7 +627,8 @@ def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: di
     paths = list(paths)
     total = count_records(paths) if progress is not None else None
     for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options), jobs=jobs,
-                                          progress=progress, max_bytes=max_bytes, total=total):
+                                          progress=progress, max_bytes=max_bytes, total=total,
+                                          engine=engine):
         if kind == "ok":
             yield "ok", entry.shown, value
         elif kind in (SKIPPED, UNREADABLE):
@@ -628,7 +641,7 @@ def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: di
 
 def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
                    progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
-                   *, max_bytes: int | None = None) -> RunResult:
+                   *, max_bytes: int | None = None, engine: Any = None) -> RunResult:
     """Validate files and folders: every input accounted for (see :func:`discover`).
 
     Records are in ``run.reports``; ``run.skipped`` and ``run.unreadable`` hold ``(path, reason)``.
@@ -638,11 +651,13 @@ def validate_paths(paths: Iterable[str], variant: str = "backgammon", options: d
     ``jobs``: worker processes (default: one per core when there are many files; 1 = in this process).
     Results come in the order of the files, whatever the number of workers.
     ``max_bytes``: size limit of one file (default :data:`MAX_BYTES`, option ``--max-file-size``).
+    ``engine``: where the files are mapped (see :func:`map_records`; ``--engine dask``).
     The result keeps every report: for a large archive use :func:`iter_validate` with a streaming
     writer of :mod:`nardy_analyze.report` (as the command line does).
     """
     run = RunResult()
-    for kind, path, value in iter_validate(paths, variant, options, progress, jobs, max_bytes=max_bytes):
+    for kind, path, value in iter_validate(paths, variant, options, progress, jobs, max_bytes=max_bytes,
+                                          engine=engine):
         if kind == "ok":
             run.reports.append(value)
         elif kind == SKIPPED:

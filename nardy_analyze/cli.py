@@ -33,6 +33,33 @@ app = typer.Typer(
 )
 
 
+class Engine(str, Enum):
+    local = "local"
+    dask = "dask"
+
+
+_ENGINE_HELP = ("Where the files are read and replayed: local worker processes, or a Dask cluster (needs the "
+                "'dask' extra): the one at --scheduler, else a LocalCluster of -j processes. Same output.")
+_SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); implies --engine dask. The workers "
+                   "need the same nardy-analyze version and the files at the same absolute path.")
+
+
+def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False):
+    """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
+    be had: Dask not installed, scheduler unreachable, no worker)."""
+    if engine is None:
+        engine = Engine.dask if scheduler else Engine.local
+    if engine == Engine.local:
+        if scheduler:
+            _fail("--scheduler needs --engine dask (the local engine has no scheduler)")
+        return None
+    from .cluster import ClusterError, connect
+    try:
+        return connect(scheduler, jobs, dataframe)
+    except ClusterError as e:
+        _fail(str(e))
+
+
 class Format(str, Enum):
     text = "text"
     json = "json"
@@ -81,6 +108,8 @@ def validate(
                                          help="Colour the text report (default: only on a terminal)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files)."),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=_ENGINE_HELP + " [default: local]"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
     select: list[str] = typer.Option([], "--select", metavar="RULE[,RULE...]",
                                      help="Report only these rule ids (see 'nardy-analyze rules')."),
     ignore: list[str] = typer.Option([], "--ignore", metavar="RULE[,RULE...]",
@@ -110,6 +139,7 @@ def validate(
     if output is not None and output.is_dir():      # say so before the work, not after it
         _fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)")
 
+    cluster = _connect(engine, scheduler, jobs)
     bar = Progress.on_terminal()
     progress = bar.step if bar else None
     max_bytes = int(max_file_size * 1024 * 1024)
@@ -129,7 +159,7 @@ def validate(
             writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
         try:
             for kind, path, value in iter_validate(paths, variant, options, progress=progress, jobs=jobs,
-                                                   max_bytes=max_bytes):
+                                                   max_bytes=max_bytes, engine=cluster):
                 if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
                     bar.close()                    # clear the bar's line before anything is written
                 if kind == "ok":
@@ -166,9 +196,13 @@ def validate(
     except BrokenPipeError:                        # the reader went away (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(141)
+    except Exception as e:
+        _cluster_failed(e)
     finally:
         if bar:
             bar.close()
+        if cluster is not None:
+            cluster.close()
 
     if not counts.complete or counts.arg_errors:
         raise typer.Exit(2)
@@ -319,6 +353,8 @@ def stats(
     top: int = typer.Option(8, "--top", min=1, help="Players drawn by --plot (those with most games)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files)."),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=_ENGINE_HELP + " [default: local]"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
 ) -> None:
     """Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.
 
@@ -339,13 +375,18 @@ def stats(
         _fail(f"--plot: {plot}: the file name must end in .png or .svg")
     if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
         _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
+    cluster = _connect(engine, scheduler, jobs, dataframe=True)
     bar = Progress.on_terminal()
     try:
         run = st.scan(paths, variant=variant, rules=options, aliases=aliases, jobs=jobs,
-                      progress=bar.step if bar else None)
+                      progress=bar.step if bar else None, engine=cluster)
+    except Exception as e:
+        _cluster_failed(e)
     finally:
         if bar:
             bar.close()
+        if cluster is not None:
+            cluster.close()
     for _, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
     for line in run.problems + run.warnings:
@@ -381,6 +422,15 @@ def stats(
     if run.unreadable or run.arg_errors or run.internal_errors:
         raise typer.Exit(2)
     raise typer.Exit(1 if run.problems else 0)
+
+
+def _cluster_failed(e: Exception) -> None:
+    """A Dask cluster that failed during the run: exit 2 with the reason; anything else goes on up."""
+    from .cluster import ClusterError
+
+    if isinstance(e, ClusterError):
+        _fail(str(e))
+    raise e
 
 
 def _rule_ids(items: list[str], option: str) -> set[str]:

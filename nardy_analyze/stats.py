@@ -406,13 +406,15 @@ def _options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict
 
 def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[str, Any] | Sequence[str] | None = None,
          aliases: dict[str, str] | Sequence[str] | None = None, jobs: int | None = None,
-         progress: Callable[[str, int, int], None] | None = None) -> Scan:
+         progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Scan:
     """Read and replay ``paths`` (files and folders, as ``validate``); game rows plus what failed.
 
     ``variant``: the variant of records whose header names none; ``rules``: rule options (dict, or
     ``["crawford=off", ...]``) for records whose header does not set them; ``aliases``: ``{name: canonical}``
     or ``["name=canonical", ...]``; ``jobs``: worker processes (default: one per core from 32 files on);
-    ``progress(path, done, total)`` after each file."""
+    ``progress(path, done, total)`` after each file; ``engine``: None / ``"local"``, or a
+    :class:`nardy_analyze.cluster.DaskEngine` / ``"dask"``: the rows are built on the Dask workers and
+    assembled as a dask.dataframe (``cluster.map_rows``), with the same result."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -420,7 +422,14 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     out = Scan(pd.DataFrame())
     rows: list[tuple] = []
     entries = list(discover(paths))
-    for entry, kind, value in map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress):
+    remote = None
+    if engine is not None and engine != "local":
+        from .cluster import map_rows
+        results, remote = map_rows(engine, entries, _rows_of, (variant, options), "rows", list(GAME_COLUMNS),
+                                   progress=progress, jobs=jobs)
+    else:
+        results = map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress)
+    for entry, kind, value in results:
         if kind == "ok":
             out.files += 1
             rows.extend(value.rows)
@@ -437,13 +446,16 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
     elif aliases is not None:
         aliases = parse_aliases(aliases)
-    out.games = _game_frame(rows, aliases)
+    out.games = _game_frame(rows if remote is None else remote, aliases)
     return out
 
 
-def _game_frame(rows: list[tuple], aliases: dict[str, str] | None = None) -> pd.DataFrame:
+def _game_frame(rows: list[tuple] | pd.DataFrame, aliases: dict[str, str] | None = None) -> pd.DataFrame:
     cols = list(GAME_COLUMNS)
-    df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
+    if isinstance(rows, pd.DataFrame):        # rows assembled by the Dask engine
+        df = rows
+    else:
+        df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     _names(df, aliases or {})
     return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _KINDS})
 

@@ -1,0 +1,365 @@
+"""``--engine dask``: the per-file work of ``validate`` and ``stats`` on a Dask cluster.
+
+    from nardy_analyze.cluster import connect
+    with connect("tcp://10.0.0.5:8786") as engine:        # or connect(None, jobs=2): a LocalCluster
+        run = validate_paths(["archive/"], engine=engine)
+
+The files are discovered on this machine (``analyze.discover``, exactly as locally); the record files
+are cut into batches and ``client.map`` runs the same per-file error boundary as the local path
+(``analyze._guarded``) on the workers; the results come back in the order of the files, a bounded
+number of batches ahead.  ``stats`` builds each batch's game rows into a pandas frame on the worker,
+assembles them into a ``dask.dataframe`` and computes it back into one pandas frame, which is then
+typed exactly as locally: the output is the same, byte for byte.
+
+The workers read the files themselves: every record must be at the same absolute path on every worker
+(one machine, or a shared file system); the path shown in reports is the one given, as locally.
+Standard input (``-``) is read and checked on this machine.  The workers need the same version of
+nardy-analyze installed (it is checked before any work).
+
+Dask is an optional dependency (the ``dask`` extra); without it :func:`connect` raises
+:class:`ClusterError` naming ``pip install 'nardy-analyze[dask]'``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import os
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator
+
+from . import __version__
+
+INSTALL_HINT = "pip install 'nardy-analyze[dask]'"
+CONNECT_TIMEOUT = 10.0          # seconds to reach the scheduler and to see a first worker
+MAX_BATCH = 16                  # files per task at most
+AHEAD = 4                       # batches in flight per worker thread
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used or failed: Dask missing, scheduler unreachable, no worker, workers
+    without nardy-analyze or without the files.  The message says what to do."""
+
+
+def _modules(dataframe: bool = False):
+    """dask.distributed (and dask.dataframe, for stats: its import costs seconds, so validate skips it)."""
+    try:
+        import dask                 # noqa: F401
+        import distributed
+        if dataframe:
+            import dask.dataframe   # noqa: F401  (needs pandas and pyarrow)
+    except ImportError as e:
+        raise ClusterError(f"--engine dask needs Dask (dask.distributed{' and dask.dataframe' if dataframe else ''}), "
+                           f"which cannot be imported here ({e}); install it with: {INSTALL_HINT}") from None
+    return distributed
+
+
+def _timeout() -> float:
+    """The connect timeout: :data:`CONNECT_TIMEOUT`, or ``NARDY_ANALYZE_DASK_TIMEOUT`` seconds."""
+    try:
+        return float(os.environ.get("NARDY_ANALYZE_DASK_TIMEOUT", CONNECT_TIMEOUT))
+    except ValueError:
+        return CONNECT_TIMEOUT
+
+
+def _worker_probe(paths: list[str]) -> tuple[str, list[bool]]:
+    """Run on every worker: the nardy-analyze version there and which of ``paths`` it can see."""
+    from nardy_analyze import __version__ as v
+    return v, [os.path.exists(p) for p in paths]
+
+
+class DaskEngine:
+    """A connected Dask client (and the LocalCluster it started, if any).  A context manager."""
+
+    def __init__(self, client, cluster=None, address: str = "") -> None:
+        self.client = client
+        self.cluster = cluster
+        self.address = address
+
+    def __enter__(self) -> "DaskEngine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+
+    @property
+    def threads(self) -> int:
+        """Worker threads on the cluster now (at least 1)."""
+        try:
+            workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        except TypeError:             # older distributed: no n_workers argument
+            workers = self.client.scheduler_info()["workers"]
+        return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
+
+    def check(self, paths: list[str]) -> None:
+        """ClusterError unless every worker runs this version of nardy-analyze and sees ``paths``."""
+        try:
+            info = self.client.run(_worker_probe, paths)
+        except Exception as e:
+            raise ClusterError(f"the Dask workers at {self.address} cannot run nardy-analyze "
+                               f"({type(e).__name__}: {e}); install nardy-analyze {__version__} on every "
+                               "worker") from None
+        for worker, (version, seen) in sorted(info.items()):
+            if version != __version__:
+                raise ClusterError(f"the Dask worker {worker} runs nardy-analyze {version}, this is "
+                                   f"{__version__}: install the same version on every worker")
+            missing = [p for p, ok in zip(paths, seen) if not ok]
+            if missing:
+                raise ClusterError(f"the Dask worker {worker} cannot see {missing[0]}: --engine dask needs "
+                                   "the files at the same absolute path on every worker (a shared file system)")
+
+
+def connect(scheduler: str | None = None, jobs: int | None = None, dataframe: bool = False) -> DaskEngine:
+    """A :class:`DaskEngine`: connected to the scheduler at ``scheduler`` (``tcp://host:8786``, ``host:8786``),
+    or, when it is None, to a new LocalCluster of ``jobs`` worker processes (default: one per core, at most 8)
+    of one thread each on this machine.  ClusterError when Dask is missing or the scheduler cannot be
+    reached within :data:`CONNECT_TIMEOUT` seconds (``NARDY_ANALYZE_DASK_TIMEOUT`` changes it).
+    ``dataframe``: check that dask.dataframe is there too (``stats`` needs it)."""
+    distributed = _modules(dataframe)
+    timeout = _timeout()
+    for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core",
+                 "distributed.worker", "distributed.nanny", "distributed.scheduler"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)     # failures are reported by us, once
+    if scheduler is None:
+        n = jobs or min(os.cpu_count() or 1, 8)
+        try:
+            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        except Exception as e:
+            raise ClusterError(f"cannot start a local Dask cluster of {n} worker processes "
+                               f"({type(e).__name__}: {e})") from None
+        try:
+            client = distributed.Client(cluster, timeout=timeout)
+        except Exception as e:
+            cluster.close()
+            raise ClusterError(f"cannot connect to the local Dask cluster ({type(e).__name__}: {e})") from None
+        return DaskEngine(client, cluster, cluster.scheduler_address)
+    address = scheduler.strip()
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    except Exception as e:
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s ({why}); "
+                           "is 'dask scheduler' running there, and is the address (tcp://HOST:PORT) "
+                           "right?") from None
+    engine = DaskEngine(client, None, address)
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except Exception:
+        engine.close()
+        raise ClusterError(f"the Dask scheduler at {scheduler} has no worker (waited {timeout:g} s): start one "
+                           f"with 'dask worker {address}' where nardy-analyze {__version__} is installed") from None
+    return engine
+
+
+# ----------------------------------------------------------------------------------------- worker side
+
+def _run_batch(batch: list, work: Callable[..., Any], args: tuple, max_bytes: int | None) -> list[tuple[str, Any]]:
+    """On a worker: the per-file error boundary of the local path over a batch of entries, in order."""
+    from .analyze import _guarded
+    return [_guarded(work, e, args, max_bytes) for e in batch]
+
+
+def _strip(results: list[tuple[str, Any]], attr: str) -> list[tuple[str, Any]]:
+    """On a worker: the results without their rows (they travel as the dataframe's partition)."""
+    return [(k, dataclasses.replace(v, **{attr: []}) if k == "ok" else v) for k, v in results]
+
+
+def _rows_frame(results: list[tuple[str, Any]], attr: str, columns: list[str]):
+    """On a worker: the rows of a batch's results as one pandas frame (a partition)."""
+    import pandas as pd
+    rows = [r for k, v in results if k == "ok" for r in getattr(v, attr)]
+    return pd.DataFrame.from_records(rows, columns=columns) if rows else pd.DataFrame(
+        {c: pd.Series([], dtype=object) for c in columns})
+
+
+# ----------------------------------------------------------------------------------------- client side
+
+def _units(entries: list, threads: int) -> list[tuple[bool, list]]:
+    """The records cut into units in their order: (True, batch) for a batch of at most :data:`MAX_BATCH`
+    files run on the workers (at least four batches per worker thread when there are enough files), and
+    (False, [entry]) for standard input, which is read and run here."""
+    from .analyze import RECORD
+    records = [e for e in entries if e.status == RECORD]
+    remote = sum(e.path != "-" for e in records)
+    size = max(1, min(MAX_BATCH, math.ceil(remote / (threads * 4)))) if remote else 1
+    units: list[tuple[bool, list]] = []
+    for e in records:
+        if e.path == "-":
+            units.append((False, [e]))
+        elif units and units[-1][0] and len(units[-1][1]) < size:
+            units[-1][1].append(e)
+        else:
+            units.append((True, [e]))
+    return units
+
+
+def _killed(exc: BaseException) -> bool:
+    return type(exc).__name__ == "KilledWorker"
+
+
+def _wire(e):
+    """The entry as a worker reads it: by its absolute path (the worker's folder may be another)."""
+    source = os.path.abspath(e.path)
+    return e if source == e.path else dataclasses.replace(e, source=source)
+
+
+class Mapping:
+    """The results of one ``map_records`` run on the cluster, and (``rows`` given) the rows as a
+    ``dask.dataframe``.  Iterate it for ``(entry, kind, value)`` in the order of the entries (with
+    ``rows``, the values come with that attribute emptied); after that, :meth:`frame` is the
+    dask.dataframe of the rows, one partition per batch in the order of the files (None when no file
+    was read)."""
+
+    def __init__(self, engine: DaskEngine, entries: list, work: Callable[..., Any], args: tuple,
+                 tick: Callable[[Any], None], max_bytes: int | None, rows: str | None = None,
+                 columns: list[str] | None = None) -> None:
+        self.engine, self.entries, self.work, self.args = engine, entries, work, args
+        self.tick, self.max_bytes, self.rows, self.columns = tick, max_bytes, rows, columns
+        self.parts: list = []           # per unit: a future of its rows frame (or a scattered frame)
+
+    def frame(self):
+        import dask
+        import dask.dataframe as dd
+        import pandas as pd
+        parts = [p for p in self.parts if p is not None]
+        if not parts:
+            return None
+        meta = pd.DataFrame({c: pd.Series([], dtype=object) for c in self.columns})
+        with dask.config.set({"dataframe.convert-string": False}):
+            return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+    def _fail(self, exc: BaseException) -> ClusterError:
+        return ClusterError(f"the Dask cluster at {self.engine.address} failed: {type(exc).__name__}: {exc}")
+
+    def __iter__(self) -> Iterator[tuple[Any, str, Any]]:
+        from .analyze import RECORD, _guarded
+        client = self.engine.client
+        remote = [e for e in self.entries if e.status == RECORD and e.path != "-"]
+        threads = 1
+        if remote:
+            self.engine.check([os.path.abspath(remote[0].path)])
+            threads = self.engine.threads
+        units = _units(self.entries, threads)
+        self.parts = [None] * len(units)
+        window = max(2, AHEAD * threads)
+        pending: dict[int, Any] = {}      # unit index -> future of its results
+        nxt = 0                           # next unit to submit
+        cur = 0                           # next unit to consume
+
+        def submit() -> None:
+            nonlocal nxt
+            while nxt < len(units) and len(pending) < window:
+                on_workers, batch = units[nxt]
+                if on_workers:
+                    f = client.submit(_run_batch, [_wire(e) for e in batch], self.work, self.args,
+                                      self.max_bytes, pure=False)
+                    if self.rows is not None:
+                        self.parts[nxt] = client.submit(_rows_frame, f, self.rows, self.columns, pure=False)
+                        f = client.submit(_strip, f, self.rows, pure=False)
+                    pending[nxt] = f
+                nxt += 1
+
+        queue: deque = deque()            # results of the current unit, in order
+        for e in self.entries:
+            if e.status != RECORD:
+                yield e, e.status, e.reason
+                continue
+            if not queue:
+                submit()
+                on_workers, batch = units[cur]
+                if on_workers:
+                    out = self._gather(batch, pending.pop(cur), cur)
+                else:
+                    out = [_guarded(self.work, batch[0], self.args, self.max_bytes)]
+                    out = self._local_rows(out, cur)
+                queue.extend(out)
+                cur += 1
+                submit()
+            kind, value = queue.popleft()
+            self.tick(e)
+            yield e, kind, value
+
+    def _local_rows(self, out: list[tuple[str, Any]], index: int) -> list[tuple[str, Any]]:
+        """Results computed here: their rows become a partition scattered to the cluster."""
+        if self.rows is None:
+            return out
+        if any(k == "ok" and getattr(v, self.rows) for k, v in out):
+            self.parts[index] = self.engine.client.scatter(_rows_frame(out, self.rows, self.columns))
+        return _strip(out, self.rows)
+
+    def _gather(self, batch: list, future, index: int) -> list[tuple[str, Any]]:
+        from .analyze import INTERNAL_ERROR, internal_error_message
+        try:
+            return future.result()
+        except Exception as exc:
+            if not _killed(exc):
+                raise self._fail(exc) from None
+        # a worker died on this batch (killed, out of memory) again and again: one file at a time
+        out: list[tuple[str, Any]] = []
+        for e in batch:
+            f = self.engine.client.submit(_run_batch, [_wire(e)], self.work, self.args, self.max_bytes,
+                                          pure=False, retries=0)
+            try:
+                out.extend(f.result())
+            except Exception as exc:
+                if not _killed(exc):
+                    raise self._fail(exc) from None
+                out.append((INTERNAL_ERROR, internal_error_message(
+                    exc, "validating this file (the Dask worker process stopped)")))
+        self.parts[index] = None
+        return self._local_rows(out, index)
+
+
+def map_records(engine: DaskEngine | str, entries: Iterable, work: Callable[..., Any], args: tuple = (),
+                tick: Callable[[Any], None] = lambda e: None, max_bytes: int | None = None,
+                jobs: int | None = None, scheduler: str | None = None) -> Iterator[tuple[Any, str, Any]]:
+    """``analyze.map_records`` on a cluster: ``engine`` is a :class:`DaskEngine`, or ``"dask"`` to connect
+    (to ``scheduler``, else a LocalCluster of ``jobs`` processes) for this run only."""
+    if isinstance(engine, DaskEngine):
+        yield from Mapping(engine, list(entries), work, args, tick, max_bytes)
+        return
+    with connect(scheduler, jobs) as eng:
+        yield from Mapping(eng, list(entries), work, args, tick, max_bytes)
+
+
+def map_rows(engine: DaskEngine | str, entries: Iterable, work: Callable[..., Any], args: tuple, attr: str,
+             columns: list[str], progress: Callable[[str, int, int], None] | None = None,
+             max_bytes: int | None = None, jobs: int | None = None):
+    """``stats`` on a cluster: ``work`` gives each file's result, whose ``attr`` holds its rows.  The rows are
+    built into a pandas frame per batch on the workers, assembled into a dask.dataframe and computed.
+
+    Returns (``[(entry, kind, value), ...]`` in the order of ``entries``, their ``attr`` emptied; the rows
+    as one pandas frame with ``columns``, in the order of the files, or None when there are none)."""
+    from .analyze import RECORD
+    entries = list(entries)
+    total = sum(e.status == RECORD for e in entries)
+    done = 0
+
+    def tick(e) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(e.path, done, total)
+
+    _modules(dataframe=True)
+    eng = engine if isinstance(engine, DaskEngine) else connect(None, jobs, dataframe=True)
+    try:
+        mapping = Mapping(eng, entries, work, args, tick, max_bytes, attr, columns)
+        results = list(mapping)
+        frame = mapping.frame()
+        try:
+            df = None if frame is None else eng.client.compute(frame, sync=True)   # on this cluster
+        except Exception as exc:
+            raise ClusterError(f"the Dask cluster at {eng.address} failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        if eng is not engine:
+            eng.close()
+    return results, (df.reset_index(drop=True) if df is not None and len(df) else None)
