@@ -10,11 +10,11 @@ from typing import Optional
 import typer
 
 from . import __version__
-from .analyze import parse_rule_options, validate_paths
-from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
-from .notation import record_suffixes
-from .report import write_json, write_sarif, write_statistics, write_text
+from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
+
+# The readers, the engine and the reports are imported inside the commands that use them, so that
+# --help and a command's start-up do not pay for what they do not run.
 
 app = typer.Typer(
     add_completion=False,
@@ -92,6 +92,10 @@ def validate(
 
     Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
     """
+    from .analyze import parse_rule_options, validate_paths
+    from .engine import UnknownVariant, get_variant
+    from .report import write_json, write_sarif, write_statistics, write_text
+
     try:
         variant = get_variant(variant).name
         options = parse_rule_options(None, rule)
@@ -298,6 +302,8 @@ def stats(
     counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
     """
     from . import stats as st
+    from .analyze import parse_rule_options
+    from .engine import UnknownVariant, get_variant
 
     try:
         variant = get_variant(variant).name
@@ -378,6 +384,8 @@ def generate_cmd(
 
     Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
     """
+    from .analyze import parse_rule_options
+    from .engine import UnknownVariant, get_variant
     from .generate import generate_match
     from .notation import get as notation
 

@@ -22,6 +22,7 @@ result cell written differently from what ``RE`` implies (``win:W:2:match``, ``r
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -53,8 +54,18 @@ class _Build(Transformer):
         return ch
 
 
-PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
-              maybe_placeholders=False, transformer=_Build())
+@cache
+def _parser() -> Lark:
+    """The SGF parser, built on first use (writing SGF needs none); Lark keeps the grammar's analysis in
+    the temporary folder (``cache=True``), keyed by the grammar's text."""
+    return Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
+                maybe_placeholders=False, transformer=_Build(), cache=True)
+
+
+def __getattr__(name: str):
+    if name == "PARSER":              # the parser as a module attribute, as before
+        return _parser()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
@@ -125,7 +136,7 @@ class _Reader:
 
     def run(self) -> Match:
         try:
-            tree = PARSER.parse(self.text)
+            tree = _parser().parse(self.text)
         except UnexpectedInput as e:
             line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
             lines = self.text.splitlines()
