@@ -176,6 +176,8 @@ def convert(
     lossy: bool = typer.Option(False, "--lossy",
                                help="Convert even what the target cannot hold completely, and list what was "
                                     "dropped (default: refuse such a file and say what would be lost)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Worker processes (default: one per core for 32+ files)."),
 ) -> None:
     """Convert records between notations: lossless, or refused with what would be lost.
 
@@ -188,7 +190,7 @@ def convert(
     bar = Progress.on_terminal()
     try:
         run = convert_paths(paths, to.value, output, out_dir, force, lossy,
-                            progress=bar.step if bar else None)
+                            progress=bar.step if bar else None, jobs=jobs)
     except ConvertError as e:
         _fail(str(e))
     finally:

@@ -141,6 +141,8 @@ class Match:
     games: list[Game] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # problems outside any game
     comments: list[str] = field(default_factory=list)      # free comments before the first game
+    # how the file's bytes were decoded ("utf-8", "cp1251"...; set by analyze.load), not part of the record
+    encoding: str | None = field(default=None, compare=False)
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """Header tag by case-insensitive key (``CubeLimit`` = ``Cubelimit``)."""

@@ -28,7 +28,7 @@ from lark import Lark, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import __version__
-from ..normal import normalise
+from ..normal import NormalMatch, normalise
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
 from .grammar import grammar_text
 
@@ -357,8 +357,9 @@ def _letter(p: int, side: int) -> str:
     return chr(ord("a") + p - 1) if side == 0 else chr(ord("x") - (p - 1))
 
 
-def write(match: Match) -> str:
-    norm = normalise(match)
+def write(match: Match, normal: NormalMatch | None = None) -> str:
+    """SGF text of ``match``; ``normal``: the replay's view of it when the caller has it already."""
+    norm = normal if normal is not None else normalise(match)
     opts = norm.options
     length = match.match_length
     items = match.tag_items or list(match.tags.items())
@@ -444,7 +445,7 @@ def losses(match: Match) -> list[str]:
 def _register() -> None:
     from . import Notation, register
     register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
-                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses))
+                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))
 
 
 _register()
