@@ -357,6 +357,19 @@ def _letter(p: int, side: int) -> str:
     return chr(ord("a") + p - 1) if side == 0 else chr(ord("x") - (p - 1))
 
 
+# _letter of every point, per side (a step written off the board falls back on _letter)
+_LETTERS = tuple({p: _letter(p, side) for p in range(OFF, BAR + 1)} for side in (0, 1))
+
+
+def _move_letters(steps, side: int) -> str:
+    """The letters of a move's steps ``(src, dst[, hit])``: two per step."""
+    table = _LETTERS[side]
+    try:
+        return "".join([table[st[0]] + table[st[1]] for st in steps])
+    except KeyError:
+        return "".join([_letter(st[0], side) + _letter(st[1], side) for st in steps])
+
+
 def write(match: Match, normal: NormalMatch | None = None) -> str:
     """SGF text of ``match``; ``normal``: the replay's view of it when the caller has it already."""
     norm = normal if normal is not None else normalise(match)
@@ -410,9 +423,9 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
                     node += f"DI[{a.dice[0]}{a.dice[1]}]"
             elif k is Kind.ROLL:
                 dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
-                steps = [(s, d) for s, d, _ in na.route] if na.route is not None else \
-                    [(s.src, s.dst) for s in a.steps]
-                node = f";{w}[{dice}{''.join(_letter(s, a.player) + _letter(d, a.player) for s, d in steps)}]"
+                route = na.route
+                steps = route if route is not None else [(s.src, s.dst) for s in a.steps]
+                node = f";{w}[{dice}{_move_letters(steps, a.player)}]"
             elif k is Kind.DOUBLE:
                 node = f";{w}[double]"
             elif k is Kind.TAKE:
