@@ -40,7 +40,7 @@ class Notation:
 
 
 # name, module (in this package), own suffixes, ambiguous suffixes; in this order.  Each module registers a
-# Notation with the same name and suffixes (tests/test_convert_speed.py checks that they agree).
+# Notation with the same name and suffixes (tests/test_convert_fast.py checks that they agree).
 BUILTIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("mat", "mat", (".mat",), (".txt",)),
     ("ngn", "ngn", (".ngn",), ()),
