@@ -101,11 +101,21 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments:
                 continue
             dice = a.dice
-            if dice is None or not all(1 <= d <= 6 for d in dice):
+            if dice is None:
+                continue
+            if len(dice) == 2:
+                d1, d2 = dice
+                if not (0 < d1 < 7 and 0 < d2 < 7):
+                    continue
+                if d1 < d2:
+                    d1, d2 = d2, d1
+            elif all(1 <= d <= 6 for d in dice):
+                d1, d2 = max(dice), min(dice)
+            else:
                 continue
             p = a.player
             before, after = st.before, st.after
-            na.route = route(rules, before[p], before[1 - p], max(dice), min(dice),
-                             [(s.src, s.dst) for s in a.steps], (after[p], after[1 - p]))
+            na.route = route(rules, before[p], before[1 - p], d1, d2, [(s.src, s.dst) for s in a.steps],
+                             (after[p], after[1 - p]))
         out.games.append(ng)
     return out

@@ -24,9 +24,6 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from lark import Lark, Transformer
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from .. import __version__
 from ..normal import NormalMatch, normalise
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
@@ -34,30 +31,31 @@ from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
 
-class _Build(Transformer):
-    """Runs inside the LALR parser: properties become _Prop, nodes lists of them, game trees
-    ``(nodes, variations)``."""
-
-    def prop(self, ch: list) -> "_Prop":
-        ident = ch[0]
-        return _Prop(ident.value, [v.value[1:-1] for v in ch[1:]], Loc(ident.line, ident.column))
-
-    def node(self, ch: list) -> list:
-        return ch[1:]
-
-    def gametree(self, ch: list) -> tuple:
-        nodes = [c for c in ch if isinstance(c, list)]
-        trees = [c for c in ch if isinstance(c, tuple)]
-        return nodes, trees
-
-    def collection(self, ch: list) -> list:
-        return ch
-
 
 @cache
-def _parser() -> Lark:
-    """The SGF parser, built on first use (writing SGF needs none); Lark keeps the grammar's analysis in
-    the temporary folder (``cache=True``), keyed by the grammar's text."""
+def _parser():
+    """The SGF parser (a Lark LALR parser), built on first use: writing SGF needs none, nor Lark at all.
+    Lark keeps the grammar's analysis in the temporary folder (``cache=True``), keyed by the grammar's text.
+    Its transformer runs inside the parser: properties become _Prop, nodes lists of them, game trees
+    ``(nodes, variations)``."""
+    from lark import Lark, Transformer
+
+    class _Build(Transformer):
+        def prop(self, ch: list) -> "_Prop":
+            ident = ch[0]
+            return _Prop(ident.value, [v.value[1:-1] for v in ch[1:]], Loc(ident.line, ident.column))
+
+        def node(self, ch: list) -> list:
+            return ch[1:]
+
+        def gametree(self, ch: list) -> tuple:
+            nodes = [c for c in ch if isinstance(c, list)]
+            trees = [c for c in ch if isinstance(c, tuple)]
+            return nodes, trees
+
+        def collection(self, ch: list) -> list:
+            return ch
+
     return Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
                 maybe_placeholders=False, transformer=_Build(), cache=True)
 
@@ -66,6 +64,7 @@ def __getattr__(name: str):
     if name == "PARSER":              # the parser as a module attribute, as before
         return _parser()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
@@ -135,6 +134,8 @@ class _Reader:
         self.match = Match(path=path, notation="sgf")
 
     def run(self) -> Match:
+        from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
         try:
             tree = _parser().parse(self.text)
         except UnexpectedInput as e:
