@@ -114,13 +114,14 @@ def main() -> int:
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
     runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
 
-    def run_convert(jobs: int):
+    def run_convert(jobs: int | None, where: Path = ROOT):
         def go() -> float:
             out = tmp / "sgf"
             t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", "-j",
-                            str(jobs), "--out-dir", str(out), str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
+            subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", *j,
+                            "--out-dir", str(out), str(folder)], cwd=where, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where)})
             return time.perf_counter() - t0
         return go
 
@@ -130,6 +131,8 @@ def main() -> int:
     for other in a.compare_with:
         runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
         runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
+        if a.convert:
+            runs[f"{Path(other).name}: convert --to sgf, CLI"] = run_convert(None, Path(other).resolve())
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(a.repeat):
         for name, fn in runs.items():
