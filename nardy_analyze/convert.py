@@ -9,6 +9,11 @@ Every conversion is lossless or refused: a target notation's ``losses(match)`` n
 A record that breaks the rules is converted as written, with a warning naming the first finding.
 Files are written whole or not at all (:func:`nardy_analyze.fsio.write_atomically`); with ``out_dir``,
 two inputs that would give the same output name are an error before anything is written.
+
+Each record is read and replayed once: the warning and what the ``.mat`` and ``.sgf`` writers need from
+the rules engine come from the same replay (:mod:`nardy_analyze.normal`).  The files run over
+:func:`nardy_analyze.analyze.map_records` (``jobs`` worker processes, as ``validate``), each written by
+the worker that converted it.
 """
 from __future__ import annotations
 
@@ -237,7 +242,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     ``jobs``: worker processes (default: one per core when there are 32 files or more; 1 = in this
     process), as in ``validate``; outcomes come in the order of the inputs whatever the number.  Without
     ``force``, an input whose output file exists already fails before anything is read or written."""
-    from .analyze import INTERNAL_ERROR, UNREADABLE, map_records
+    from .analyze import UNREADABLE, map_records
 
     work = _plan(paths, to, output, out_dir)
     if out_dir is not None and not os.path.isdir(out_dir):
@@ -254,7 +259,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
                                unreadable=True)
         elif target is None:           # found in a folder and not a game record (analyze.discover says why)
             early[i] = Outcome(entry.path, None, SKIPPED, [])
-        elif target != "-" and not force and (os.path.exists(target) or os.path.islink(target)):
+        elif target != "-" and not force and os.path.exists(target):
             shown = Path(target)       # as fsio.write_atomically says it
             why = f"cannot write {shown}: it is a folder" if shown.is_dir() else \
                 f"{shown} exists; use --force to overwrite it"
@@ -274,7 +279,6 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         elif kind == UNREADABLE:
             outcome = Outcome(entry.path, None, FAILED, [value], unreadable=True)
         else:                                      # INTERNAL_ERROR: a bug in a reader or writer
-            assert kind == INTERNAL_ERROR, kind
             outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"])
         run.outcomes.append(outcome)
     return run
