@@ -15,6 +15,11 @@ runs, the runs interleaved so that the noise of a shared machine falls on all of
 
 The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy):
 1.0 is parity, 0.25 the floor of issue 10.
+
+nardy-analyze's modules are compiled to bytecode (``__pycache__``, as ``pip install`` does) before the runs,
+so that the command line's start-up is an installed one's even where ``PYTHONDONTWRITEBYTECODE`` is set
+(it is in the project's sandbox: every run would compile the package's source again, ~50 ms);
+``--no-compile`` leaves that out.
 """
 from __future__ import annotations
 
@@ -52,7 +57,13 @@ def main() -> int:
     ap.add_argument("--compare-with", metavar="CHECKOUT", action="append", default=[],
                     help="also time the CLI of another checkout of nardy-analyze (e.g. an earlier commit "
                          "unpacked with 'git archive'), in the same run")
+    ap.add_argument("--no-compile", action="store_true",
+                    help="do not compile nardy-analyze's modules to bytecode first")
     a = ap.parse_args()
+    if not a.no_compile:
+        import compileall
+        for where in [ROOT] + [Path(p).resolve() for p in a.compare_with]:
+            compileall.compile_dir(str(where / "nardy_analyze"), quiet=1)
     folder = Path(a.folder).resolve()
     files = sorted(folder.rglob("*.mat"))
     if not files:
@@ -103,19 +114,25 @@ def main() -> int:
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
     runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
 
-    def run_convert() -> float:
-        out = tmp / "sgf"
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", "--out-dir",
-                        str(out), str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        return time.perf_counter() - t0
+    def run_convert(jobs: int | None, where: Path = ROOT):
+        def go() -> float:
+            out = tmp / "sgf"
+            t0 = time.perf_counter()
+            j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
+            subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", *j,
+                            "--out-dir", str(out), str(folder)], cwd=where, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where)})
+            return time.perf_counter() - t0
+        return go
 
     if a.convert:
-        runs["nardy-analyze convert --to sgf, CLI"] = run_convert
+        runs["nardy-analyze convert --to sgf, CLI, -j 2"] = run_convert(2)
+        runs["nardy-analyze convert --to sgf, CLI, -j 1"] = run_convert(1)
     for other in a.compare_with:
         runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
         runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
+        if a.convert:
+            runs[f"{Path(other).name}: convert --to sgf, CLI"] = run_convert(None, Path(other).resolve())
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(a.repeat):
         for name, fn in runs.items():

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import __version__
 from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
-from .notation import decode, for_path, read_text, record_suffixes, sniff
+from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
 from .replay import WARNING, Finding, MatchReport, replay
 from .report import INTERNAL_ERROR, RunResult
@@ -249,7 +249,9 @@ def load(entry: Entry, max_bytes: int | None = None) -> Match:
     """
     if entry.status != RECORD:
         raise InputError(entry.reason or f"{entry.path}: {entry.status}")
-    match = read_text(decode(read_input(entry, max_bytes)), entry.shown, entry.notation)
+    dec = decode_detail(read_input(entry, max_bytes))
+    match = read_text(dec.text, entry.shown, entry.notation)
+    match.encoding = dec.encoding
     if not match.games and not match.problems:
         match.problems.append(Problem(Loc(1, 1), "not a game record: no game found"))
     return match

@@ -10,19 +10,11 @@ from typing import Optional
 import typer
 
 from . import __version__
-from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
-from .engine import UnknownVariant, get_variant
 from .fsio import OutputError, Progress, write_atomically
-from .notation import record_suffixes
-from .report import (
-    INTERNAL_ERROR,
-    JsonWriter,
-    RunCounts,
-    SarifWriter,
-    TextWriter,
-    Writer,
-    keep_rules_of,
-)
+from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
+
+# The readers, the engine and the reports are imported inside the commands that use them, so that
+# --help and a command's start-up do not pay for what they do not run.
 
 app = typer.Typer(
     add_completion=False,
@@ -129,6 +121,10 @@ def validate(
 
     Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
     """
+    from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
+    from .engine import UnknownVariant, get_variant
+    from .report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
+
     try:
         variant = get_variant(variant).name
         options = parse_rule_options(None, rule)
@@ -234,6 +230,8 @@ def convert(
     lossy: bool = typer.Option(False, "--lossy",
                                help="Convert even what the target cannot hold completely, and list what was "
                                     "dropped (default: refuse such a file and say what would be lost)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Worker processes (default: one per core for 32+ files)."),
 ) -> None:
     """Convert records between notations: lossless, or refused with what would be lost.
 
@@ -246,7 +244,7 @@ def convert(
     bar = Progress.on_terminal()
     try:
         run = convert_paths(paths, to.value, output, out_dir, force, lossy,
-                            progress=bar.step if bar else None)
+                            progress=bar.step if bar else None, jobs=jobs)
     except ConvertError as e:
         _fail(str(e))
     finally:
@@ -364,6 +362,8 @@ def stats(
     counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
     """
     from . import stats as st
+    from .analyze import parse_rule_options
+    from .engine import UnknownVariant, get_variant
 
     try:
         variant = get_variant(variant).name
@@ -458,6 +458,8 @@ def generate_cmd(
 
     Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
     """
+    from .analyze import parse_rule_options
+    from .engine import UnknownVariant, get_variant
     from .generate import generate_match
     from .notation import get as notation
 

@@ -9,6 +9,11 @@ Every conversion is lossless or refused: a target notation's ``losses(match)`` n
 A record that breaks the rules is converted as written, with a warning naming the first finding.
 Files are written whole or not at all (:func:`nardy_analyze.fsio.write_atomically`); with ``out_dir``,
 two inputs that would give the same output name are an error before anything is written.
+
+Each record is read and replayed once: the warning and what the ``.mat`` and ``.sgf`` writers need from
+the rules engine come from the same replay (:mod:`nardy_analyze.normal`).  The files run over
+:func:`nardy_analyze.analyze.map_records` (``jobs`` worker processes, as ``validate``), each written by
+the worker that converted it.
 """
 from __future__ import annotations
 
@@ -16,11 +21,14 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from . import notation
 from .fsio import OutputError, write_atomically
 from .record import Match
+
+if TYPE_CHECKING:
+    from .analyze import Entry
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -39,6 +47,7 @@ class Outcome:
     encoding: str | None = None       # how the input was decoded
     dropped: bool = False             # messages list what --lossy dropped
     note: str | None = None           # what the reader ignored on purpose (SGF analysis properties)
+    unreadable: bool = False          # failed because the input could not be read at all
 
 
 @dataclass(slots=True)
@@ -53,26 +62,12 @@ class ConvertRun:
     def exit_code(self) -> int:
         if not self.outcomes:
             return 2
-        if all(o.status == FAILED and o.encoding is None for o in self.outcomes):
+        if all(o.status == FAILED and o.unreadable for o in self.outcomes):
             return 2                  # no input could be read at all
         done = [o for o in self.outcomes if o.status != SKIPPED]
         if not done:
             return 2
         return 0 if all(o.status == WRITTEN for o in done) else 1
-
-
-def _inputs(paths: Iterable[str]) -> list[tuple[str, bool, str | None, bool]]:
-    """(path, explicit, error, skipped) for every input, found by the shared discovery of every command
-    (:func:`nardy_analyze.analyze.discover`): records, files skipped as no game record, unreadable paths."""
-    from .analyze import SKIPPED as SKIP, UNREADABLE, discover
-
-    out: list[tuple[str, bool, str | None, bool]] = []
-    for e in discover(paths):
-        if e.status == UNREADABLE:
-            out.append((e.path, e.explicit, e.reason or f"{e.path}: cannot be read", False))
-        else:
-            out.append((e.path, e.explicit, None, e.status == SKIP))
-    return out
 
 
 def target_path(source: str, to: str, out_dir: str | None) -> str:
@@ -85,39 +80,50 @@ def target_path(source: str, to: str, out_dir: str | None) -> str:
     return str(folder / (stem + ext))
 
 
-def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None
-         ) -> list[tuple[str, bool, str | None, str | None]]:
-    """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
+def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
+          ) -> list[tuple[Entry, str | None]]:
+    """(entry, target) for every input found by the shared discovery (:func:`nardy_analyze.analyze.discover`):
+    records with their output file, skipped and unreadable entries with None; ConvertError when the
+    outputs clash (before anything is written)."""
+    from .analyze import RECORD, SKIPPED as SKIP, discover
+
     notation.get(to)                              # KeyError for an unknown notation
-    found = _inputs(paths)
+    found = list(discover(paths))
     if output is not None and out_dir is not None:
         raise ConvertError("use either -o FILE or --out-dir DIR, not both")
-    files = [(f, e, err) for f, e, err, skip in found if not skip]
-    readable = [f for f in files if f[2] is None]
+    files = [e for e in found if e.status != SKIP]
     if output is not None:
         if len(files) != 1:
             raise ConvertError(f"-o names one output file but there are {len(files)} inputs; use --out-dir DIR")
-        return [(f, e, err, output) for f, e, err in files]
-    if any(f == "-" for f, _, _ in readable) and out_dir is not None:
+        return [(e, output if e.status == RECORD else None) for e in files]
+    if any(e.path == "-" for e in files if e.status == RECORD) and out_dir is not None:
         raise ConvertError("standard input has no name to write into --out-dir; use -o FILE or -o -")
-    # a skipped file (found in a folder, no game record) has neither an error nor a target
-    out = [(f, e, err, None if skip or err is not None else target_path(f, to, out_dir))
-           for f, e, err, skip in found]
+    # a skipped file (found in a folder, no game record) and an unreadable path have no target
+    out = [(e, target_path(e.path, to, out_dir) if e.status == RECORD else None) for e in found]
     seen: dict[str, str] = {}
     clashes = []
-    for f, _, err, t in out:
+    for e, t in out:
         if t is None or t == "-":
             continue
         key = os.path.normcase(os.path.abspath(t))
         if key in seen:
-            clashes.append(f"{seen[key]} and {f} would both be written to {t}")
+            clashes.append(f"{seen[key]} and {e.path} would both be written to {t}")
         else:
-            seen[key] = f
-        if os.path.abspath(f) == os.path.abspath(t):
-            clashes.append(f"{f} would be overwritten by its own conversion; use --out-dir DIR or -o FILE")
+            seen[key] = e.path
+        if os.path.abspath(e.path) == os.path.abspath(t):
+            clashes.append(f"{e.path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE")
     if clashes:
         raise ConvertError("; ".join(clashes) + " (nothing was written)")
     return out
+
+
+def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None
+         ) -> list[tuple[str, bool, str | None, str | None]]:
+    """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
+    from .analyze import UNREADABLE
+
+    return [(e.path, e.explicit, (e.reason or f"{e.path}: cannot be read") if e.status == UNREADABLE else None, t)
+            for e, t in _plan(paths, to, output, out_dir)]
 
 
 def read_input(path: str) -> tuple[Match | None, str | None, str]:
@@ -131,52 +137,102 @@ def read_input(path: str) -> tuple[Match | None, str | None, str]:
     shown = "<stdin>" if path == "-" else path
     dec = notation.decode_detail(data)
     match = notation.read_text(dec.text, shown)
+    match.encoding = dec.encoding
     return match, dec.encoding, ""
 
 
-def first_finding(match: Match) -> str | None:
-    """The first rule finding (error) of the record, as ``path:line:col: rule: message``; None if clean."""
-    from .analyze import validate_match
+def first_finding(match: Match, report=None) -> str | None:
+    """The first rule finding (error) of the record, as ``path:line:col: rule: message``; None if clean.
+    ``report``: the record's replay (a MatchReport) when the caller has it already."""
+    if report is None:
+        from .analyze import validate_match
 
-    rep = validate_match(match)
-    errors = [f for f in rep.findings if f.severity == "error" and f.rule != "parse-error"]
+        report = validate_match(match)
+    errors = [f for f in report.findings if f.severity == "error" and f.rule != "parse-error"]
     if not errors:
         return None
     f = min(errors, key=lambda f: (f.line, f.column))
     return f"{f.path}:{f.line}:{f.column}: {f.rule}: {f.message}"
 
 
-def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy: bool = False,
-                explicit: bool = True, stdout=None) -> Outcome:
+def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool = True
+                  ) -> tuple[Outcome, str | None]:
+    """Convert one record read already: (outcome, text).  The outcome's target is not set and its status is
+    WRITTEN when ``text`` is to be written; the record is replayed once, and a writer that needs the
+    replay's view (:mod:`nardy_analyze.normal`) gets it from that one replay."""
     writer = notation.get(to)
-    match, encoding, error = read_input(source)
-    if match is None:
-        return Outcome(source, target, FAILED, [error])
-    shown = match.path
+    shown, encoding = match.path, match.encoding
     if not match.games and not explicit:   # a .txt in a folder that is not a record: not ours to convert
-        return Outcome(source, target, SKIPPED, [], encoding=encoding)
+        return Outcome(shown, None, SKIPPED, [], encoding=encoding), None
     if not match.games:
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
               [f"{shown}: no game found"]
-        return Outcome(source, target, FAILED, why, encoding=encoding)
-    note = ignored_note(match)
+        return Outcome(shown, None, FAILED, why, encoding=encoding), None
     lost = writer.losses(match) if writer.losses else []
     lost = [f"{shown}: {x}" for x in lost]
     if lost and not lossy:
-        return Outcome(source, target, REFUSED, lost, encoding=encoding)
-    warning = first_finding(match)
+        return Outcome(shown, None, REFUSED, lost, encoding=encoding), None
+    normal = None
+    if writer.needs_replay:
+        from .normal import normalise
+
+        normal = normalise(match)
+        warning = first_finding(match, normal.report)
+    else:
+        warning = first_finding(match)
     try:
-        text = writer.write(match)
+        text = writer.write(match, normal=normal) if normal is not None else writer.write(match)
     except Exception as exc:          # a writer bug must not take the other files down
-        return Outcome(source, target, FAILED, [f"{shown}: cannot write {to}: {exc!r}"], warning, encoding)
+        return Outcome(shown, None, FAILED, [f"{shown}: cannot write {to}: {exc!r}"], warning, encoding), None
+    return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost),
+                   note=ignored_note(match)), text
+
+
+def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy: bool = False,
+                explicit: bool = True, stdout=None) -> Outcome:
+    """Read ``source`` and write its conversion to ``target`` (``-``: ``stdout``)."""
+    match, encoding, error = read_input(source)
+    if match is None:
+        return Outcome(source, target, FAILED, [error], unreadable=True)
+    outcome, text = convert_match(match, to, lossy=lossy, explicit=explicit)
+    outcome.source, outcome.target = source, target
+    return _finish(outcome, text, target, force, stdout)
+
+
+def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout=None) -> Outcome:
+    """Write ``text`` (when the conversion gave one) to ``target``: atomically, or to ``stdout`` for ``-``."""
+    if text is None:
+        return outcome
     if target == "-":
         (stdout or sys.stdout).write(text)
-    else:
-        try:
-            write_atomically(target, lambda fh: fh.write(text), force=force)
-        except OutputError as e:
-            return Outcome(source, target, FAILED, [str(e)], warning, encoding)
-    return Outcome(source, target, WRITTEN, lost, warning, encoding, dropped=bool(lost), note=note)
+        return outcome
+    try:
+        write_atomically(target, lambda fh: fh.write(text), force=force)
+    except OutputError as e:
+        outcome.status, outcome.messages, outcome.dropped = FAILED, [str(e)], False
+    return outcome
+
+
+def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_dir: str | None,
+                   lossy: bool) -> tuple[Outcome, str | None]:
+    """One file's conversion, in a worker process (:func:`nardy_analyze.analyze.map_records`): the file is
+    written there; for standard output (``-o -``) the text comes back to the caller."""
+    target = output if output is not None else target_path(entry.path, to, out_dir)
+    try:
+        outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit)
+    except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
+        from .analyze import internal_error_message
+
+        return Outcome(entry.path, target, FAILED,
+                       [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],
+                       encoding=match.encoding), None
+    outcome.source, outcome.target = entry.path, target
+    if outcome.status == SKIPPED:
+        outcome.target = None
+    if target == "-":
+        return outcome, text
+    # force: whether an output may be replaced was decided before the run (convert_paths)
+    return _finish(outcome, text, target, True), None
 
 
 def ignored_note(match: Match) -> str | None:
@@ -192,23 +248,50 @@ def ignored_note(match: Match) -> str | None:
 
 def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None,
                   force: bool = False, lossy: bool = False,
-                  progress: Callable[[str, int, int], None] | None = None, stdout=None) -> ConvertRun:
-    """Convert every input to notation ``to``.  Raises ConvertError (nothing written) for clashing outputs."""
-    work = plan(paths, to, output, out_dir)
+                  progress: Callable[[str, int, int], None] | None = None, stdout=None,
+                  jobs: int | None = None) -> ConvertRun:
+    """Convert every input to notation ``to``.  Raises ConvertError (nothing written) for clashing outputs.
+
+    ``jobs``: worker processes (default: one per core when there are 32 files or more; 1 = in this
+    process), as in ``validate``; outcomes come in the order of the inputs whatever the number.  Without
+    ``force``, an input whose output file exists already fails before anything is read or written."""
+    from .analyze import UNREADABLE, map_records
+
+    work = _plan(paths, to, output, out_dir)
     if out_dir is not None and not os.path.isdir(out_dir):
         try:
             os.makedirs(out_dir, exist_ok=True)
         except OSError as e:
             raise ConvertError(f"cannot create {out_dir}: {e.strerror or e}") from None
     run = ConvertRun(to)
-    for i, (source, explicit, error, target) in enumerate(work, start=1):
-        if error is not None:
-            run.outcomes.append(Outcome(source, None, FAILED, [error]))
-        elif target is None:          # found in a folder and not a game record (analyze.discover says why)
-            run.outcomes.append(Outcome(source, None, SKIPPED, []))
+    early: dict[int, Outcome] = {}     # outcomes known before any file is read
+    todo: list[Entry] = []
+    for i, (entry, target) in enumerate(work):
+        if entry.status == UNREADABLE:
+            early[i] = Outcome(entry.path, None, FAILED, [entry.reason or f"{entry.path}: cannot be read"],
+                               unreadable=True)
+        elif target is None:           # found in a folder and not a game record (analyze.discover says why)
+            early[i] = Outcome(entry.path, None, SKIPPED, [])
+        elif target != "-" and not force and os.path.exists(target):
+            shown = Path(target)       # as fsio.write_atomically says it
+            why = f"cannot write {shown}: it is a folder" if shown.is_dir() else \
+                f"{shown} exists; use --force to overwrite it"
+            early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
-            run.outcomes.append(convert_one(source, target, to, force=force, lossy=lossy, explicit=explicit,
-                                            stdout=stdout))
-        if progress:
-            progress(source, i, len(work))
+            todo.append(entry)
+    results = map_records(todo, _convert_entry, (to, output, out_dir, lossy), jobs=jobs, progress=progress)
+    for i, (entry, target) in enumerate(work):
+        if i in early:
+            run.outcomes.append(early[i])
+            continue
+        _, kind, value = next(results)
+        if kind == "ok":
+            outcome, text = value
+            if text is not None:                   # -o -: the text is written here
+                outcome = _finish(outcome, text, "-", force, stdout)
+        elif kind == UNREADABLE:
+            outcome = Outcome(entry.path, None, FAILED, [value], unreadable=True)
+        else:                                      # INTERNAL_ERROR: a bug in a reader or writer
+            outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"])
+        run.outcomes.append(outcome)
     return run

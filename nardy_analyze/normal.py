@@ -83,19 +83,39 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
     rep = replay(match, v, trace=True)
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
+    roll = Kind.ROLL
     for game, grep in zip(match.games, rep.games):
         ng = NormalGame(game, grep)
-        states = {s.index: s for s in (grep.states or [])}
+        states = grep.states or []
+        # the trace holds one state per action reached, in order (indexes increase): positional when the
+        # last index is its position
+        if states and states[-1].index != len(states) - 1:
+            by_index = {s.index: s for s in states}
+            states = [by_index.get(i) for i in range(len(game.actions))]
+        n = len(states)
+        actions = ng.actions
         for i, a in enumerate(game.actions):
-            st = states.get(i)
+            st = states[i] if i < n else None
             na = NormalAction(a, st)
-            if (a.kind is Kind.ROLL and st is not None and st.legal and a.dice is not None
-                    and not a.unplayed and all(1 <= d <= 6 for d in a.dice) and not a.segments):
-                p = a.player
-                me, opp = st.before[p], st.before[1 - p]
-                after = (st.after[p], st.after[1 - p])
-                na.route = route(rules, me, opp, max(a.dice), min(a.dice), [(s.src, s.dst) for s in a.steps],
-                                 after)
-            ng.actions.append(na)
+            actions.append(na)
+            if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments:
+                continue
+            dice = a.dice
+            if dice is None:
+                continue
+            if len(dice) == 2:
+                d1, d2 = dice
+                if not (0 < d1 < 7 and 0 < d2 < 7):
+                    continue
+                if d1 < d2:
+                    d1, d2 = d2, d1
+            elif all(1 <= d <= 6 for d in dice):
+                d1, d2 = max(dice), min(dice)
+            else:
+                continue
+            p = a.player
+            before, after = st.before, st.after
+            na.route = route(rules, before[p], before[1 - p], d1, d2, [(s.src, s.dst) for s in a.steps],
+                             (after[p], after[1 - p]))
         out.games.append(ng)
     return out

@@ -5,6 +5,10 @@ Every notation registers a :class:`Notation`: its name, file suffixes, a sniff o
 :class:`~nardy_analyze.record.Problem` with a line and column) and, where the project writes it,
 ``write(match) -> str``.  Every command finds readers and writers here, never by importing a notation
 module directly, so a new notation plugs in by registering itself in :func:`_load`.
+
+The built-in notations are declared in :data:`BUILTIN` (name, module, suffixes): what a command needs
+before it reads anything (which files are records, the ``--help`` texts) costs no import, and a notation's
+module (its Lark grammar included) is imported the first time its reader, writer or sniff is asked for.
 """
 from __future__ import annotations
 
@@ -30,7 +34,19 @@ class Notation:
     ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
     # Match -> what ``write`` cannot keep of it, one message per kind of loss and game (empty: lossless)
     losses: Callable[[Match], list[str]] | None = None
+    # True when ``write`` takes the replay's view of the record (:mod:`nardy_analyze.normal`): it then
+    # also accepts ``write(match, normal=NormalMatch)`` from a caller that has replayed the record already
+    needs_replay: bool = False
 
+
+# name, module (in this package), own suffixes, ambiguous suffixes; in this order.  Each module registers a
+# Notation with the same name and suffixes (tests/test_convert_fast.py checks that they agree).
+BUILTIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("mat", "mat", (".mat",), (".txt",)),
+    ("ngn", "ngn", (".ngn",), ()),
+    ("sgf", "sgf", (".sgf",), ()),
+    ("json", "jsonfmt", (".json",), ()),
+)
 
 _REGISTRY: dict[str, Notation] = {}
 _LOADED = False
@@ -40,40 +56,57 @@ def register(notation: Notation) -> None:
     _REGISTRY[notation.name] = notation
 
 
+def _import(name: str) -> None:
+    """Import the module of the built-in notation ``name`` (it registers itself)."""
+    for n, module, _, _ in BUILTIN:
+        if n == name:
+            try:
+                __import__(f"{__name__}.{module}")
+            except ModuleNotFoundError as e:      # a notation module not written yet
+                if e.name != f"{__name__}.{module}":
+                    raise
+            return
+
+
 def _load() -> None:
-    """Import the notation modules once; each registers itself."""
+    """Import every notation module once; each registers itself."""
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
-    from . import mat  # noqa: F401  (registers "mat")
-    for name in ("ngn", "sgf", "jsonfmt"):
-        try:
-            __import__(f"{__name__}.{name}")
-        except ModuleNotFoundError as e:      # a notation module not written yet
-            if e.name != f"{__name__}.{name}":
-                raise
+    for name, _, _, _ in BUILTIN:
+        if name not in _REGISTRY:
+            _import(name)
 
 
 def get(name: str) -> Notation:
-    _load()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown notation {name!r}; known: {', '.join(names())}") from None
+    """The notation ``name`` (its module is imported on first use); KeyError for an unknown name."""
+    n = _REGISTRY.get(name)
+    if n is None:
+        _import(name)
+        n = _REGISTRY.get(name)
+    if n is None:
+        raise KeyError(f"unknown notation {name!r}; known: {', '.join(names())}")
+    return n
+
+
+def _declared() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """(name, suffixes, ambiguous suffixes) of every notation, built in or registered, without importing."""
+    out = [(n, suf, amb) for n, _, suf, amb in BUILTIN]
+    known = {n for n, _, _ in out}
+    out += [(n.name, n.suffixes, n.ambiguous_suffixes) for n in _REGISTRY.values() if n.name not in known]
+    return out
 
 
 def names() -> list[str]:
-    _load()
-    return list(_REGISTRY)
+    return [n for n, _, _ in _declared()]
 
 
 def record_suffixes() -> tuple[str, ...]:
     """Every suffix a record file may have (for walking folders)."""
-    _load()
     out: list[str] = []
-    for n in _REGISTRY.values():
-        for s in n.suffixes + n.ambiguous_suffixes:
+    for _, suffixes, ambiguous in _declared():
+        for s in suffixes + ambiguous:
             if s not in out:
                 out.append(s)
     return tuple(out)
@@ -81,11 +114,10 @@ def record_suffixes() -> tuple[str, ...]:
 
 def for_path(path: str) -> Notation | None:
     """The notation a file name's suffix names unambiguously (``.mat``, ``.sgf``...); None otherwise."""
-    _load()
     suffix = Path(path).suffix.lower()
-    for n in _REGISTRY.values():
-        if suffix in n.suffixes:
-            return n
+    for name, suffixes, _ in _declared():
+        if suffix in suffixes:
+            return get(name)
     return None
 
 
@@ -94,7 +126,8 @@ def sniff(text: str) -> Notation | None:
     _load()
     head = text[:65536]
     # Jellyfish match text is the loosest sniff ("Game N" lines): every other notation is tried first
-    for n in sorted(_REGISTRY.values(), key=lambda n: n.name == "mat"):
+    for name in sorted(names(), key=lambda n: n == "mat"):
+        n = get(name)
         if n.sniff(head):
             return n
     return None
@@ -179,8 +212,7 @@ def _normalise(text: str) -> str:
 def read_text(text: str, path: str = "", notation: str | None = None) -> Match:
     """Read ``text`` with the named notation, or the one its suffix names, or the one its start looks like
     (Jellyfish match text when nothing else fits)."""
-    _load()
-    n = get(notation) if notation else (for_path(path) or sniff(text) or _REGISTRY["mat"])
+    n = get(notation) if notation else (for_path(path) or sniff(text) or get("mat"))
     return n.read(text, path)
 
 

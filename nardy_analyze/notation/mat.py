@@ -897,7 +897,8 @@ def _register() -> None:
     from . import Notation, register
     from .mat_writer import losses, write
     register(Notation("mat", (".mat",), looks_like_mat, read, write,
-                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses))
+                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses,
+                      needs_replay=True))
 
 
 _register()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import cache
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
@@ -47,14 +48,25 @@ class _Build(Transformer):
         return ch[0] if ch else None
 
 
-PARSER = Lark(
-    grammar_text("ngn"),
-    parser="lalr",
-    lexer="contextual",
-    start=["start", "line"],
-    transformer=_Build(),
-    maybe_placeholders=False,
-)
+@cache
+def _parser() -> Lark:
+    """The parser, built on first use (writing needs none); Lark keeps the grammar's analysis in the
+    temporary folder (``cache=True``), keyed by the grammar's text: faster start-up."""
+    return Lark(
+        grammar_text("ngn"),
+        parser="lalr",
+        lexer="contextual",
+        start=["start", "line"],
+        transformer=_Build(),
+        maybe_placeholders=False,
+        cache=True,
+    )
+
+
+def __getattr__(name: str):
+    if name == "PARSER":              # the parser as a module attribute, as before
+        return _parser()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # ----------------------------------------------------------------------------- text helpers
 
@@ -211,7 +223,7 @@ class _Reader:
         if not text.endswith("\n"):
             text += "\n"
         try:
-            items = PARSER.parse(text, start="start")
+            items = _parser().parse(text, start="start")
         except UnexpectedInput:
             self._by_lines(text)
         else:
@@ -229,7 +241,7 @@ class _Reader:
                 continue
             src = "\n".join(chunk) + "\n"
             try:
-                item = PARSER.parse(src, start="line")
+                item = _parser().parse(src, start="line")
             except UnexpectedInput as e:
                 at = getattr(e, "line", 1)
                 at = at - 1 if isinstance(at, int) and 1 <= at <= count else 0

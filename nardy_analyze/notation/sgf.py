@@ -28,39 +28,49 @@ result cell written differently from what ``RE`` implies (``win:W:2:match``, ``r
 from __future__ import annotations
 
 import re
-
-from lark import Lark, Transformer
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from functools import cache
 
 from .. import __version__
-from ..normal import normalise
+from ..normal import NormalMatch, normalise
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step
 from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
 
-class _Build(Transformer):
-    """Runs inside the LALR parser: properties become _Prop, nodes lists of them, game trees
+
+@cache
+def _parser():
+    """The SGF parser (a Lark LALR parser), built on first use: writing SGF needs none, nor Lark at all.
+    Lark keeps the grammar's analysis in the temporary folder (``cache=True``), keyed by the grammar's text.
+    Its transformer runs inside the parser: properties become _Prop, nodes lists of them, game trees
     ``(nodes, variations)``."""
+    from lark import Lark, Transformer
 
-    def prop(self, ch: list) -> "_Prop":
-        ident = ch[0]
-        return _Prop(ident.value, [v.value[1:-1] for v in ch[1:]], Loc(ident.line, ident.column))
+    class _Build(Transformer):
+        def prop(self, ch: list) -> "_Prop":
+            ident = ch[0]
+            return _Prop(ident.value, [v.value[1:-1] for v in ch[1:]], Loc(ident.line, ident.column))
 
-    def node(self, ch: list) -> list:
-        return ch[1:]
+        def node(self, ch: list) -> list:
+            return ch[1:]
 
-    def gametree(self, ch: list) -> tuple:
-        nodes = [c for c in ch if isinstance(c, list)]
-        trees = [c for c in ch if isinstance(c, tuple)]
-        return nodes, trees
+        def gametree(self, ch: list) -> tuple:
+            nodes = [c for c in ch if isinstance(c, list)]
+            trees = [c for c in ch if isinstance(c, tuple)]
+            return nodes, trees
 
-    def collection(self, ch: list) -> list:
-        return ch
+        def collection(self, ch: list) -> list:
+            return ch
+
+    return Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
+                maybe_placeholders=False, transformer=_Build(), cache=True)
 
 
-PARSER = Lark(grammar_text("sgf"), parser="lalr", lexer="contextual", start="collection",
-              maybe_placeholders=False, transformer=_Build())
+def __getattr__(name: str):
+    if name == "PARSER":              # the parser as a module attribute, as before
+        return _parser()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
@@ -136,8 +146,10 @@ class _Reader:
         self.match = Match(path=path, notation="sgf")
 
     def run(self) -> Match:
+        from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
         try:
-            tree = PARSER.parse(self.text)
+            tree = _parser().parse(self.text)
         except UnexpectedInput as e:
             line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
             lines = self.text.splitlines()
@@ -474,6 +486,19 @@ def _letter(p: int, side: int) -> str:
     return chr(ord("a") + p - 1) if side == 0 else chr(ord("x") - (p - 1))
 
 
+# _letter of every point, per side (a step written off the board falls back on _letter)
+_LETTERS = tuple({p: _letter(p, side) for p in range(OFF, BAR + 1)} for side in (0, 1))
+
+
+def _move_letters(steps, side: int) -> str:
+    """The letters of a move's steps ``(src, dst[, hit])``: two per step."""
+    table = _LETTERS[side]
+    try:
+        return "".join([table[st[0]] + table[st[1]] for st in steps])
+    except KeyError:
+        return "".join([_letter(st[0], side) + _letter(st[1], side) for st in steps])
+
+
 def _setup_nodes(a: Action, turn: int) -> str:
     """A SETUP action as gnubg writes set-ups: one node per thing set (gnubg reads a board and dice in one
     node as the dice only): ``;PL[W]AE[a:y]AW[..]AB[..]``, ``;PL[W]DI[31]``, ``;CV[2]``, ``;CP[w]``; ``PL``
@@ -514,8 +539,9 @@ def _resign_points(ng) -> int:
     return level * cube if points % cube and level <= 3 else points
 
 
-def write(match: Match) -> str:
-    norm = normalise(match)
+def write(match: Match, normal: NormalMatch | None = None) -> str:
+    """SGF text of ``match``; ``normal``: the replay's view of it when the caller has it already."""
+    norm = normal if normal is not None else normalise(match)
     opts = norm.options
     length = match.match_length
     items = match.tag_items or list(match.tags.items())
@@ -583,9 +609,9 @@ def write(match: Match) -> str:
                     node += f"DI[{a.dice[0]}{a.dice[1]}]"
             elif k is Kind.ROLL:
                 dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
-                steps = [(s, d) for s, d, _ in na.route] if na.route is not None else \
-                    [(s.src, s.dst) for s in a.steps]
-                node = f";{w}[{dice}{''.join(_letter(s, a.player) + _letter(d, a.player) for s, d in steps)}]"
+                route = na.route
+                steps = route if route is not None else [(s.src, s.dst) for s in a.steps]
+                node = f";{w}[{dice}{_move_letters(steps, a.player)}]"
             elif k in (Kind.DOUBLE, Kind.BEAVER):   # gnubg writes a beaver as a double answering the double
                 node = f";{w}[double]"
             elif k in (Kind.ACCEPT, Kind.REJECT):
@@ -636,7 +662,7 @@ def losses(match: Match) -> list[str]:
 def _register() -> None:
     from . import Notation, register
     register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
-                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses))
+                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))
 
 
 _register()

@@ -1,0 +1,251 @@
+"""``convert`` made fast (issue 10) keeps what it writes: one replay per record, files over worker processes
+(``-j``), notation modules loaded on demand, the JSON writer's own encoder.  No timings here (bench/)."""
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from helpers import CORPUS, ROOT
+from nardy_analyze import analyze, normal, notation
+from nardy_analyze.convert import FAILED, SKIPPED, WRITTEN, convert_paths
+from nardy_analyze.notation import jsonfmt
+
+GOOD = (ROOT / "tests" / "test_convert.py").read_text(encoding="utf-8").split('GOOD = """', 1)[1].split('"""', 1)[0]
+TARGETS = ("mat", "sgf", "json", "ngn")
+
+
+def _fork_only() -> None:
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the injected failure reaches the workers by fork only")
+
+
+def _inputs(root: Path, copies: int = 6) -> list[str]:
+    """Inputs of every kind of outcome: a folder of clean records, one that breaks the rules (a warning),
+    one with clock times (refused by .mat), a .txt that is no record (skipped); and, named, a file with no
+    game (failed)."""
+    src = root / "in"
+    (src / "sub").mkdir(parents=True)
+    for i in range(copies):
+        (src / ("sub" if i % 2 else ".") / f"m{i}.mat").write_text(
+            GOOD.replace("Alice", f"Alice{i}"), encoding="utf-8")
+    (src / "bad.mat").write_text(GOOD.replace("42: 8/4 6/4", "42: 8/4 6/3"), encoding="utf-8")
+    m = notation.read_text(GOOD, "c.mat")
+    m.games[0].actions[0].clock = 12.5
+    (src / "clock.json").write_text(notation.get("json").write(m), encoding="utf-8")
+    (src / "notes.txt").write_text("shopping list\n", encoding="utf-8")
+    (root / "empty.mat").write_text("nothing here\n", encoding="utf-8")
+    return [str(src), str(root / "empty.mat")]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _view(run) -> list[tuple]:
+    return [(o.source, o.target and Path(o.target).name, o.status, o.messages, o.warning, o.dropped)
+            for o in run.outcomes]
+
+
+# ----------------------------------------------------------------------------- -j 2 = -j 1
+
+
+@pytest.mark.parametrize("to", TARGETS)
+def test_jobs_two_and_one_write_the_same_files_and_outcomes(tmp_path, to):
+    src = _inputs(tmp_path)
+    runs = {}
+    for jobs in (1, 2):
+        runs[jobs] = convert_paths(src, to, out_dir=str(tmp_path / f"j{jobs}"), jobs=jobs, lossy=True)
+    assert _view(runs[1]) == _view(runs[2])
+    assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
+    statuses = [o.status for o in runs[1].outcomes]
+    assert statuses.count(WRITTEN) == 8 and statuses.count(FAILED) == 1 and statuses.count(SKIPPED) == 1
+    assert len(_files(tmp_path / "j1")) == 8
+
+
+def test_jobs_two_and_one_through_the_command(tmp_path):
+    src = _inputs(tmp_path)
+    out = {}
+    for jobs in ("1", "2"):
+        r = subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", *src, "--to", "mat", "-j", jobs,
+                            "--out-dir", str(tmp_path / f"j{jobs}")], cwd=ROOT, capture_output=True, text=True)
+        out[jobs] = (r.returncode, r.stdout, r.stderr.replace(str(tmp_path / f"j{jobs}"), "OUT"))
+    assert out["1"] == out["2"]
+    code, _, err = out["1"]
+    assert code == 1 and "Traceback" not in err
+    assert err.splitlines()[-1] == "7 written, 1 refused, 1 failed, 1 skipped (not records) (to mat)"
+    assert "refused" in err and "clock times" in err and "warning:" in err
+    assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
+
+
+def test_jobs_two_and_one_on_the_corpus(tmp_path):
+    folder = CORPUS / "gnubg-selfplay"
+    if not folder.exists():
+        pytest.skip(f"shared corpus not present: {folder}")
+    files = sorted(str(p) for p in folder.glob("*.mat"))[:40]
+    for to in ("sgf", "mat"):
+        runs = [convert_paths(files, to, out_dir=str(tmp_path / f"{to}{j}"), jobs=j) for j in (1, 2)]
+        assert _view(runs[0]) == _view(runs[1]) and runs[0].count(WRITTEN) == 40
+        assert _files(tmp_path / f"{to}1") == _files(tmp_path / f"{to}2")
+
+
+# ----------------------------------------------------------------------------- failures in a worker
+
+
+def _write_failing_on(names: dict[str, str]):
+    """The real SGF notation whose writer raises (``"raise"``) or kills its process (``"die"``) on the
+    records whose first player is named in ``names``."""
+    real = notation.get("sgf")
+
+    def write(match, normal=None):
+        what = names.get(match.games[0].players[0])
+        if what == "raise":
+            raise RuntimeError("disk on fire")
+        if what == "die":
+            os._exit(9)
+        return real.write(match, normal=normal)
+
+    return notation.Notation(real.name, real.suffixes, real.sniff, real.read, write, real.description,
+                             real.ambiguous_suffixes, real.losses, real.needs_replay)
+
+
+@pytest.mark.parametrize("how", ["raise", "die"])
+def test_a_failure_in_one_worker_leaves_nothing_half_written(tmp_path, monkeypatch, how):
+    _fork_only()
+    src = _inputs(tmp_path, copies=10)
+    clean = convert_paths(src, "sgf", out_dir=str(tmp_path / "clean"), jobs=1)
+    monkeypatch.setitem(notation._REGISTRY, "sgf", _write_failing_on({"Alice3": how}))
+    run = convert_paths(src, "sgf", out_dir=str(tmp_path / "out"), jobs=2)
+    bad = [o for o in run.outcomes if o.source.endswith("m3.mat")]
+    assert [o.status for o in bad] == [FAILED]
+    assert ("disk on fire" if how == "raise" else "worker process stopped") in bad[0].messages[0]
+    written = _files(tmp_path / "out")
+    assert "m3.sgf" not in written and not [n for n in written if n.endswith(".tmp")]
+    want = _files(tmp_path / "clean")
+    del want["m3.sgf"]
+    assert written == want                           # every other file whole, as a clean run writes it
+    others = [(a.source, a.status) for a, b in zip(clean.outcomes, run.outcomes) if b is not bad[0]]
+    assert others == [(b.source, b.status) for b in run.outcomes if b is not bad[0]]
+    assert run.exit_code == 1
+
+
+def test_existing_outputs_fail_before_the_run_and_the_others_are_written(tmp_path):
+    src = _inputs(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "m2.sgf").write_text("mine\n", encoding="utf-8")
+    run = convert_paths(src, "sgf", out_dir=str(out), jobs=2)
+    kept = [o for o in run.outcomes if o.source.endswith("m2.mat")][0]
+    assert kept.status == FAILED and kept.messages == [f"{out / 'm2.sgf'} exists; use --force to overwrite it"]
+    assert (out / "m2.sgf").read_text(encoding="utf-8") == "mine\n"
+    assert run.count(WRITTEN) == 7 and run.exit_code == 1
+    run = convert_paths(src, "sgf", out_dir=str(out), jobs=2, force=True)
+    assert run.count(WRITTEN) == 8 and (out / "m2.sgf").read_text(encoding="utf-8").startswith("(;FF[4]GM[6]")
+
+
+# ----------------------------------------------------------------------------- one replay per record
+
+
+@pytest.mark.parametrize("to", TARGETS)
+def test_each_record_is_replayed_once(tmp_path, monkeypatch, to):
+    src = _inputs(tmp_path)
+    calls = []
+    real = normal.replay
+
+    def counting(match, *args, **kwargs):
+        calls.append(match.path)
+        return real(match, *args, **kwargs)
+
+    monkeypatch.setattr(normal, "replay", counting)
+    monkeypatch.setattr(analyze, "replay", counting)
+    run = convert_paths(src, to, out_dir=str(tmp_path / "out"), jobs=1, lossy=True)
+    converted = [o.source for o in run.outcomes if o.status == WRITTEN]
+    assert sorted(calls) == sorted(converted) and len(calls) == 8
+
+
+def test_the_warning_is_the_first_finding_of_validate(tmp_path):
+    src = _inputs(tmp_path)
+    bad = str(Path(src[0]) / "bad.mat")
+    rep = analyze.validate_paths([bad]).reports[0]
+    first = min((f for f in rep.findings if f.severity == "error"), key=lambda f: (f.line, f.column))
+    for to in TARGETS:
+        run = convert_paths([bad], to, out_dir=str(tmp_path / to))
+        assert run.outcomes[0].warning == f"{first.path}:{first.line}:{first.column}: {first.rule}: {first.message}"
+
+
+# ----------------------------------------------------------------------------- the registry loads on demand
+
+
+def test_the_builtin_table_says_what_the_modules_register():
+    notation._load()
+    assert notation.names()[:len(notation.BUILTIN)] == [n for n, _, _, _ in notation.BUILTIN]
+    for name, module, suffixes, ambiguous in notation.BUILTIN:
+        n = notation.get(name)
+        assert sys.modules[f"nardy_analyze.notation.{module}"]
+        assert (n.name, n.suffixes, n.ambiguous_suffixes) == (name, suffixes, ambiguous)
+    assert notation.record_suffixes() == (".mat", ".txt", ".ngn", ".sgf", ".json")
+    with pytest.raises(KeyError, match="known: mat, ngn, sgf, json"):
+        notation.get("pdf")
+
+
+def _imported(*args: str, cwd: Path = ROOT) -> set[str]:
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "nardy_analyze", *args], cwd=cwd,
+                       capture_output=True, text=True)
+    assert "Traceback" not in r.stderr, r.stderr
+    return {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+
+
+HEAVY = {"pandas", "matplotlib", "scipy", "nardy_analyze.stats"}
+
+
+def test_help_imports_no_reader_engine_or_table_library():
+    mods = _imported("--help")
+    ours = {m for m in mods if m.startswith("nardy_analyze")}
+    assert ours <= {"nardy_analyze", "nardy_analyze.cli", "nardy_analyze.fsio", "nardy_analyze.notation",
+                    "nardy_analyze.record", "nardy_analyze.__main__"}, ours
+    assert not mods & (HEAVY | {"lark"})
+
+
+def test_convert_imports_only_the_notations_it_uses(tmp_path):
+    src = tmp_path / "m.mat"
+    src.write_text(GOOD, encoding="utf-8")
+    mods = _imported("convert", str(src), "--to", "sgf", "-o", str(tmp_path / "m.sgf"))
+    assert {"nardy_analyze.notation.mat", "nardy_analyze.notation.sgf"} <= mods
+    assert not mods & (HEAVY | {"nardy_analyze.notation.ngn", "nardy_analyze.notation.jsonfmt", "rich.markdown"})
+    assert (tmp_path / "m.sgf").read_text(encoding="utf-8").startswith("(;FF[4]GM[6]")
+
+
+# ----------------------------------------------------------------------------- the JSON writer's encoder
+
+_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+            | st.text())
+_json_like = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                          | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_like)
+def test_json_encoder_writes_what_json_dumps_writes(doc):
+    assert jsonfmt._dumps(doc) == json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def test_json_encoder_edge_values():
+    for doc in ({}, [], {"a": []}, [{}], -0.0, math.inf, -math.inf, "\u2028\x00\"\\é", {"k": (1, [2, (3,)])}):
+        assert jsonfmt._dumps(doc) == json.dumps(doc, ensure_ascii=False, indent=1)
+    deep: list = []
+    cur = deep
+    for _ in range(100):                       # deeper than the encoder goes: the json module writes it
+        cur.append([])
+        cur = cur[0]
+    with pytest.raises(jsonfmt._Other):
+        jsonfmt._dumps(deep)
+    for doc in ({1: 2}, {"x": {3}}):           # what only the json module knows (or refuses)
+        with pytest.raises(jsonfmt._Other):
+            jsonfmt._dumps(doc)
