@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from .engine.core import Pos
+from .engine.core import Pos, SegmentSpec
 from .record import Action
 
 
@@ -34,6 +34,8 @@ class TurnRow:
     answer: str = ""                  # the opponent's answer to that double: "take", "drop" or ""
     cube: int = 1                     # the cube value after the turn's cube action
     action: Action | None = None      # the record's cell (chain and handover segments for Gul bara)
+    spec: SegmentSpec | None = None   # the turn driver's first part of the roll, as the replay judged it
+                                      # (None when the replay judged no play: an exporter's illegal mark)
 
 
 @dataclass(slots=True, frozen=True)
