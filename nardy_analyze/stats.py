@@ -231,17 +231,22 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
 
     A depth-first walk of the single steps, order by order of the numbers, looks for two different
     positions reached with every number: then no play can use more numbers, and there are two legal
-    plays.  Walked to the end, it visits what ``generate`` visits: exactly one such position is then the
-    only legal play.  Only when no play uses every number does ``generate`` decide (the maximum-dice and
-    larger-die rules)."""
+    plays.  Walked to the end, it visits what ``generate`` visits, so it also knows the legal plays when
+    it finds fewer: exactly one position reached with every number is the only legal play; when no play
+    uses every number, the positions of the deepest level reached are the plays (for two different
+    numbers of which only one can be played: those of the larger number when it can be played, the
+    larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
     seen: set[Pos] = set()
     single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
     if len(numbers) == 2 and numbers[0] != numbers[1]:
-        # two different numbers: both orders, two steps deep (no state can repeat within one order)
+        # two different numbers: both orders, two steps deep
         a, b = numbers
+        firsts: dict[int, set[Pos]] = {a: set(), b: set()}     # positions after one step of each number
         for x, y in ((a, b), (b, a)):
+            first = firsts[x]
             for src, dst in single_steps(me, opp, x, turn):
                 m, o, _ = apply(me, opp, src, dst)
+                first.add((m, o))
                 t = after_step(turn, me, src, dst)
                 for src2, dst2 in single_steps(m, o, y, t):
                     seen.add(apply(m, o, src2, dst2)[:2])
@@ -249,7 +254,13 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
                         return False
         if seen:
             return True
+        # at most one number can be played: the larger one's plays if any, else the smaller one's (none at
+        # all: the one "play" of the position as it is)
+        return len(firsts[max(a, b)] or firsts[min(a, b)]) <= 1
+    if len(set(numbers)) != 1:
         return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    n = len(numbers)
+    reached: list[set[Pos]] = [set() for _ in range(n)]     # positions after 1, 2, ... n - 1 steps
     visited: set = set()
 
     def two(m: Side, o: Side, t, dice: tuple[int, ...]) -> bool:
@@ -258,9 +269,11 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
             return False
         visited.add(key)
         die, rest = dice[0], dice[1:]
+        level = reached[n - len(rest)] if rest else None
         for src, dst in single_steps(m, o, die, t):
             m2, o2, _ = apply(m, o, src, dst)
             if rest:
+                level.add((m2, o2))
                 if two(m2, o2, after_step(t, m, src, dst), rest):
                     return True
             else:
@@ -269,13 +282,12 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
                     return True
         return False
 
-    orders = [numbers] if len(set(numbers)) <= 1 else list(dict.fromkeys(permutations(numbers)))
-    for order in orders:
-        if two(me, opp, turn, order):
-            return False
+    if two(me, opp, turn, tuple(numbers)):
+        return False
     if seen:
         return True
-    return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    deepest = next((level for level in reversed(reached) if level), None)
+    return deepest is None or len(deepest) <= 1
 
 
 # The per (game, side) counters of a file: a list in _COUNTERS order (GAME_COLUMNS order), by index.
