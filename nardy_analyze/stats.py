@@ -17,7 +17,6 @@ import math
 import os
 import re
 from collections import Counter
-from itertools import permutations
 from operator import mul
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
