@@ -111,6 +111,7 @@ class _GameReplay:
         self.rep, self.v, self.g = rep, variant, game
         self.observer = observer
         self.turn_no = 0
+        self.roll_spec = None                # the turn driver's first part of the roll being replayed
         self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
         self.one_part = bool(getattr(self.rules, "one_part_turns", False))   # turns.quick_turn applies
@@ -212,6 +213,7 @@ class _GameReplay:
         """Handle ``a`` and tell the observer what the turn did, from the positions the replay goes on from."""
         p = a.player
         before = (self.pos[p], self.pos[1 - p])
+        self.roll_spec = None
         getattr(self, _ON[a.kind])(a, nxt)
         if a.kind == Kind.DOUBLE:
             if self.offer is not None:
@@ -226,15 +228,15 @@ class _GameReplay:
                 self.emit(self.offer[0], self.offer[1], None, None)
         elif a.kind == Kind.ROLL and not a.unplayed:
             dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
-            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before)
+            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, self.roll_spec)
 
-    def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None) -> None:
+    def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None, spec=None) -> None:
         offer, self.offer = self.offer, None
         doubled = offer is not None and offer[0] == p
         self.turn_no += 1
         here = (self.pos[p], self.pos[1 - p])
         self.observer.turn(TurnRow(self.g.number, self.turn_no, p, line, dice, before or here, here, doubled,
-                                   offer[2] if doubled else "", self.cube, a))
+                                   offer[2] if doubled else "", self.cube, a, spec))
 
     def observed_end(self) -> None:
         if self.offer is not None:           # a double left unanswered at the end of the record
@@ -283,6 +285,8 @@ class _GameReplay:
         else:
             parts = written_parts(a)
             for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
+                if self.roll_spec is None:
+                    self.roll_spec = out.spec    # the roller's own part, for the statistics' observer
                 k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
                 self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover

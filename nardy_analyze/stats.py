@@ -17,7 +17,6 @@ import math
 import os
 import re
 from collections import Counter
-from itertools import permutations
 from operator import mul
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -26,6 +25,8 @@ import pandas as pd
 
 from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
 from .engine import generate
+from .engine.backgammon import Backgammon
+from .engine.long import LongNardy
 from .engine.core import Pos, Side
 from .events import GameEnd, TurnRow
 from .record import Match
@@ -187,45 +188,114 @@ def _off(side: Side) -> int:
     return 15 - sum(side)
 
 
-def _blocks(rules, me: Side, opp: Side) -> tuple[bool, bool]:
+# The 24 closed flags of a position, q = 1..24 in the opponent's numbering, as one C-level
+# ``bytes(...).translate``, for the variants whose ``closed`` is "q holds at least k of ``side``'s checkers"
+# at a fixed point: backgammon (my point 25 - q, k = 2), long nardy and Gul bara (my point
+# ``opp_point(q)``, k = 1).  A rules object of any other class is asked point by point.
+# tests/test_stats.py checks that both ways agree.
+_FLAG = [b"".join(b"1" if x >= k else b"0" for x in range(256)) for k in range(3)]   # count -> "1"/"0"
+
+
+def _closed_flags(rules) -> Callable[[Side], bytes]:
+    """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side``."""
+    closed = type(rules).closed
+    if closed is Backgammon.closed:
+        two = _FLAG[2]
+        return lambda side: bytes(side[23::-1]).translate(two)
+    if closed is LongNardy.closed:
+        one = _FLAG[1]
+        return lambda side: bytes(side[12:24] + side[:12]).translate(one)
+    return lambda side: b"".join(b"1" if rules.closed(side, q) else b"0" for q in range(1, 25))
+
+
+_SIX = b"111111"
+
+
+def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = None) -> tuple[bool, bool]:
     """(prime, shutout) of ``me`` against ``opp``: six adjacent points closed to ``opp`` with an ``opp``
     checker behind them; all six of ``me``'s home points closed while an ``opp`` checker is on the bar."""
-    closed = [rules.closed(me, q) for q in range(1, 25)]     # in the opponent's numbering: it moves 24 -> 1
-    prime = False
-    run = 0
-    for q in range(1, 25):
-        run = run + 1 if closed[q - 1] else 0
-        if run >= 6 and any(opp[q:25]):                    # a checker on q+1..24 or the bar must pass
-            prime = True
-            break
-    shutout = bool(getattr(rules, "has_bar", True) and opp[24]) and all(closed[18:24])
+    closed = (flags or _closed_flags(rules))(me)   # in the opponent's numbering: it moves 24 -> 1
+    i = closed.find(_SIX)
+    if i < 0:
+        return False, False
+    # the first run of six ends on q = i + 6: a checker on q+1..24 or the bar must pass it (a later run
+    # has fewer opposing checkers behind it)
+    prime = any(opp[i + 6:25])
+    shutout = bool(getattr(rules, "has_bar", True) and opp[24]) and closed.endswith(_SIX)
     return prime, shutout
 
 
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
-    """At most one legal play of ``numbers``.  Two different positions reached with every number settle
-    it cheaply (no play can use more numbers); otherwise the engine lists the plays."""
+    """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says).
+
+    A depth-first walk of the single steps, order by order of the numbers, looks for two different
+    positions reached with every number: then no play can use more numbers, and there are two legal
+    plays.  Walked to the end, it visits what ``generate`` visits, so it also knows the legal plays when
+    it finds fewer: exactly one position reached with every number is the only legal play; when no play
+    uses every number, the positions of the deepest level reached are the plays (for two different
+    numbers of which only one can be played: those of the larger number when it can be played, the
+    larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
     seen: set[Pos] = set()
+    single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
+    if len(numbers) == 2 and numbers[0] != numbers[1]:
+        # two different numbers: both orders, two steps deep
+        a, b = numbers
+        firsts: dict[int, set[Pos]] = {a: set(), b: set()}     # positions after one step of each number
+        for x, y in ((a, b), (b, a)):
+            first = firsts[x]
+            for src, dst in single_steps(me, opp, x, turn):
+                m, o, _ = apply(me, opp, src, dst)
+                first.add((m, o))
+                t = after_step(turn, me, src, dst)
+                for src2, dst2 in single_steps(m, o, y, t):
+                    seen.add(apply(m, o, src2, dst2)[:2])
+                    if len(seen) >= 2:
+                        return False
+        if seen:
+            return True
+        # at most one number can be played: the larger one's plays if any, else the smaller one's (none at
+        # all: the one "play" of the position as it is)
+        return len(firsts[max(a, b)] or firsts[min(a, b)]) <= 1
+    if len(set(numbers)) != 1:
+        return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    n = len(numbers)
+    reached: list[set[Pos]] = [set() for _ in range(n)]     # positions after 1, 2, ... n - 1 steps
     visited: set = set()
 
     def two(m: Side, o: Side, t, dice: tuple[int, ...]) -> bool:
-        if not dice:
-            seen.add((m, o))
-            return len(seen) >= 2
-        key = (m, o, t, len(dice))
+        key = (m, o, t, dice)
         if key in visited:
             return False
         visited.add(key)
-        for src, dst in rules.single_steps(m, o, dice[0], t):
-            m2, o2, _ = rules.apply(m, o, src, dst)
-            if two(m2, o2, rules.after_step(t, m, src, dst), dice[1:]):
-                return True
+        die, rest = dice[0], dice[1:]
+        level = reached[n - len(rest)] if rest else None
+        for src, dst in single_steps(m, o, die, t):
+            m2, o2, _ = apply(m, o, src, dst)
+            if rest:
+                level.add((m2, o2))
+                if two(m2, o2, after_step(t, m, src, dst), rest):
+                    return True
+            else:
+                seen.add((m2, o2))
+                if len(seen) >= 2:
+                    return True
         return False
 
-    for order in sorted(set(permutations(numbers))):
-        if two(me, opp, turn, order):
-            return False
-    return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    if two(me, opp, turn, tuple(numbers)):
+        return False
+    if seen:
+        return True
+    deepest = next((level for level in reversed(reached) if level), None)
+    return deepest is None or len(deepest) <= 1
+
+
+# The per (game, side) counters of a file: a list in _COUNTERS order (GAME_COLUMNS order), by index.
+(_TURNS, _ROLLS, _DOUBLES, _DIE_1, _DIE_2, _DIE_3, _DIE_4, _DIE_5, _DIE_6, _HITS, _HIT, _PIPS, _BORNE_OFF,
+ _CUBE_OFFERED, _CUBE_TAKEN, _CUBE_DROPPED, _PRIMES, _SHUTOUTS, _FORCED, _HANDOVER_STEPS,
+ _LONGEST_CHAIN) = range(len(_COUNTERS))
+
+
+_ZEROS = [0] * len(_COUNTERS)
 
 
 class _Tally:
@@ -233,55 +303,67 @@ class _Tally:
 
     def __init__(self, rules) -> None:
         self.rules = rules
-        self.rows: dict[tuple[int, int], dict[str, int]] = {}
+        self.rows: dict[tuple[int, int], list[int]] = {}
         self.ends: dict[int, GameEnd] = {}
         self.rolled: set[tuple[int, int]] = set()
         self.roll_no: dict[int, int] = {}
+        self.flags = _closed_flags(rules)
+        self.gulbara = getattr(rules, "name", "") == "gulbara"
 
-    def _row(self, game: int, side: int) -> dict[str, int]:
+    def _row(self, game: int, side: int) -> list[int]:
         r = self.rows.get((game, side))
         if r is None:
-            r = self.rows[(game, side)] = dict.fromkeys(_COUNTERS, 0)
+            r = self.rows[(game, side)] = [0] * len(_COUNTERS)
         return r
 
     def turn(self, t: TurnRow) -> None:
-        me = self._row(t.game, t.side)
-        other = self._row(t.game, 1 - t.side)
-        me["turns"] += 1
+        game, side, dice = t.game, t.side, t.dice
+        me = self._row(game, side)
+        other = self._row(game, 1 - side)
+        me[_TURNS] += 1
         if t.doubled:
-            me["cube_offered"] += 1
+            me[_CUBE_OFFERED] += 1
             if t.answer == "take":
-                other["cube_taken"] += 1
+                other[_CUBE_TAKEN] += 1
             elif t.answer == "drop":
-                other["cube_dropped"] += 1
+                other[_CUBE_DROPPED] += 1
         (m0, o0), (m1, o1) = t.before, t.after
-        if t.dice is not None:
-            d1, d2 = t.dice
-            me["rolls"] += 1
-            me["doubles"] += d1 == d2
-            me[f"die_{d1}"] += 1
-            me[f"die_{d2}"] += 1
-            first = (t.game, t.side) not in self.rolled
-            self.rolled.add((t.game, t.side))
-            self.roll_no[t.game] = self.roll_no.get(t.game, 0) + 1
-            # the roller's own play of the roll, as the variant's turn driver asks for it
-            spec = self.rules.turn_segments(d1, d2, first, self.roll_no[t.game]).next(m0, o0)
-            if spec is not None and _forced(self.rules, m0, o0, tuple(spec.numbers), spec.turn):
-                me["forced"] += 1
-        hits = max(o1[24] - o0[24], 0)
-        me["hits"] += hits
-        other["hit"] += hits
-        me["pips"] += max(_pips(m0) - _pips(m1), 0)
-        me["borne_off"] += max(_off(m1) - _off(m0), 0)
-        if o1 != o0 and not hits:       # the opponent moved in this turn: a Gul bara handover
-            other["pips"] += max(_pips(o0) - _pips(o1), 0)
-            other["borne_off"] += max(_off(o1) - _off(o0), 0)
-        if m0 != m1:
-            p1, s1 = _blocks(self.rules, m1, o1)
+        rules = self.rules
+        if dice is not None:
+            d1, d2 = dice
+            me[_ROLLS] += 1
+            if d1 == d2:
+                me[_DOUBLES] += 1
+            me[_DIE_1 - 1 + d1] += 1
+            me[_DIE_1 - 1 + d2] += 1
+            key = (game, side)
+            first = key not in self.rolled
+            if first:
+                self.rolled.add(key)
+            n = self.roll_no[game] = self.roll_no.get(game, 0) + 1
+            # the roller's own play of the roll, as the variant's turn driver asks for it (the replay's,
+            # when it judged the play)
+            spec = t.spec if t.spec is not None else rules.turn_segments(d1, d2, first, n).next(m0, o0)
+            if spec is not None and _forced(rules, m0, o0, tuple(spec.numbers), spec.turn):
+                me[_FORCED] += 1
+        if o1 is not o0 and o1 != o0:
+            hits = o1[24] - o0[24]
+            if hits > 0:
+                me[_HITS] += hits
+                other[_HIT] += hits
+            else:
+                hits = 0
+                # the opponent moved in this turn: a Gul bara handover
+                other[_PIPS] += max(_pips(o0) - _pips(o1), 0)
+                other[_BORNE_OFF] += max(_off(o1) - _off(o0), 0)
+        if m0 is not m1 and m0 != m1:
+            me[_PIPS] += max(_pips(m0) - _pips(m1), 0)
+            me[_BORNE_OFF] += max(_off(m1) - _off(m0), 0)
+            p1, s1 = _blocks(rules, m1, o1, self.flags)
             if p1 or s1:
-                p0, s0 = _blocks(self.rules, m0, o0)
-                me["primes"] += p1 and not p0
-                me["shutouts"] += s1 and not s0
+                p0, s0 = _blocks(rules, m0, o0, self.flags)
+                me[_PRIMES] += p1 and not p0
+                me[_SHUTOUTS] += s1 and not s0
         a = t.action
         if a is not None and a.segments:
             chain = 1
@@ -289,11 +371,11 @@ class _Tally:
                 if seg.kind == "chain":
                     chain += 1
                 elif seg.kind == "handover":
-                    self._row(t.game, seg.player)["handover_steps"] += len(seg.steps)
-            if t.dice is not None and t.dice[0] == t.dice[1]:
-                me["longest_chain"] = max(me["longest_chain"], chain)
-        elif t.dice is not None and t.dice[0] == t.dice[1] and getattr(self.rules, "name", "") == "gulbara":
-            me["longest_chain"] = max(me["longest_chain"], 1)
+                    self._row(game, seg.player)[_HANDOVER_STEPS] += len(seg.steps)
+            if dice is not None and dice[0] == dice[1]:
+                me[_LONGEST_CHAIN] = max(me[_LONGEST_CHAIN], chain)
+        elif dice is not None and dice[0] == dice[1] and self.gulbara:
+            me[_LONGEST_CHAIN] = max(me[_LONGEST_CHAIN], 1)
 
     def game_end(self, end: GameEnd) -> None:
         self.ends[end.game] = end
@@ -358,7 +440,7 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
                 kind = "resign"
         cube = end.cube if end is not None else 1
         for s in (0, 1):
-            c = tally.rows.get((game.number, s)) or dict.fromkeys(_COUNTERS, 0)
+            c = tally.rows.get((game.number, s)) or _ZEROS
             if gr.winner is None:
                 result, pts = None, 0
             else:
@@ -366,9 +448,8 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
                 pts = (end.points or 0) if gr.winner == s and end is not None else 0
             res.rows.append((
                 match.path, game.number, mid, v.name, date, length, names[s], names[1 - s], s,
-                score[s], score[1 - s], *(c[k] for k in _COUNTERS[:13]), c["cube_offered"], c["cube_taken"],
-                c["cube_dropped"], cube, result, kind, pts, illegal[(game.number, s)], c["primes"],
-                c["shutouts"], c["forced"], c["handover_steps"], c["longest_chain"]))
+                score[s], score[1 - s], *c[:_PRIMES], cube, result, kind, pts, illegal[(game.number, s)],
+                *c[_PRIMES:]))
         if gr.winner is not None and end is not None and end.points is not None:
             score[gr.winner] += end.points
     return res

@@ -1,0 +1,162 @@
+"""The short cuts of the statistics' per-turn figures (issue 10) give what the plain definitions give:
+forced turns against the engine's full list of legal plays, closed points and primes against
+``rules.closed`` asked point by point, the roll's turn spec the replay hands over against the one the
+turn driver gives; on every turn of real and generated records, and on random positions."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from helpers import ROOT
+from nardy_analyze import stats
+from nardy_analyze.analyze import parse_record, read_bytes
+from nardy_analyze.engine import generate, get_variant
+from nardy_analyze.replay import replay
+
+FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
+VARIANTS = ("backgammon", "long", "gulbara")
+
+
+class Rows:
+    def __init__(self):
+        self.turns = []
+
+    def turn(self, row):
+        self.turns.append(row)
+
+    def game_end(self, end):
+        pass
+
+
+def _rows(match, variant):
+    rows = Rows()
+    replay(match, variant, observer=rows)
+    return rows.turns
+
+
+def _records():
+    """(variant, turn rows) of the self-play fixtures and of generated games of every variant."""
+    out = []
+    bg = get_variant("backgammon")
+    for path in sorted(FIXTURES.glob("*.mat"))[:6]:
+        out.append((bg, _rows(parse_record(read_bytes(str(path)), str(path)), bg)))
+    gen = pytest.importorskip("nardy_analyze.generate")
+    for name in VARIANTS:
+        v = get_variant(name)
+        out.append((v, _rows(gen.generate_match(name, 6, seed=11), v)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def records():
+    return _records()
+
+
+def _plain_blocks(rules, me, opp):
+    """The definition of stats' prime and shutout, point by point through ``rules.closed``."""
+    closed = [rules.closed(me, q) for q in range(1, 25)]
+    prime, run = False, 0
+    for q in range(1, 25):
+        run = run + 1 if closed[q - 1] else 0
+        if run >= 6 and any(opp[q:25]):
+            prime = True
+            break
+    shutout = bool(getattr(rules, "has_bar", True) and opp[24]) and all(closed[18:24])
+    return prime, shutout
+
+
+def test_forced_is_at_most_one_legal_play_on_every_turn(records):
+    turns = forced = 0
+    for v, rows in records:
+        for t in rows:
+            if t.dice is None or t.spec is None:
+                continue
+            m, o = t.before
+            numbers = tuple(t.spec.numbers)
+            expected = len(generate(v.rules, m, o, numbers, None, t.spec.turn).plays) <= 1
+            assert stats._forced(v.rules, m, o, numbers, t.spec.turn) == expected, (v.name, t.game, t.line)
+            turns += 1
+            forced += expected
+    assert turns > 1000 and 0 < forced < turns     # both answers were checked
+
+
+def test_replay_hands_over_the_turn_drivers_spec(records):
+    """The spec in a turn row is the one the tally would ask the turn driver for."""
+    for v, rows in records:
+        rolled: set = set()
+        roll_no: dict = {}
+        for t in rows:
+            if t.dice is None:
+                continue
+            first = (t.game, t.side) not in rolled
+            rolled.add((t.game, t.side))
+            roll_no[t.game] = roll_no.get(t.game, 0) + 1
+            if t.spec is None:
+                continue
+            d1, d2 = t.dice
+            spec = v.rules.turn_segments(d1, d2, first, roll_no[t.game]).next(*t.before)
+            assert (spec.kind, spec.player, tuple(spec.numbers), spec.turn) == \
+                (t.spec.kind, t.spec.player, tuple(t.spec.numbers), t.spec.turn)
+
+
+def test_blocks_agree_with_closed_point_by_point(records):
+    for v, rows in records:
+        fast = stats._closed_flags(v.rules)
+        for t in rows:
+            for me, opp in (t.after, t.before, t.after[::-1]):
+                assert fast(me) == bytes(b"1"[0] if v.rules.closed(me, q) else b"0"[0] for q in range(1, 25))
+                assert stats._blocks(v.rules, me, opp, fast) == _plain_blocks(v.rules, me, opp)
+
+
+def _side(draw, bar: bool):
+    """A side of 15 checkers or fewer (some borne off) spread over 24 points (and the bar)."""
+    counts = [0] * 25
+    for _ in range(draw(st.integers(0, 15))):
+        counts[draw(st.integers(0, 24 if bar else 23))] += 1
+    return tuple(counts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), name=st.sampled_from(VARIANTS))
+def test_blocks_on_random_positions(data, name):
+    rules = get_variant(name).rules
+    bar = getattr(rules, "has_bar", True)
+    me, opp = _side(data.draw, bar), _side(data.draw, bar)
+    assert stats._blocks(rules, me, opp, stats._closed_flags(rules)) == _plain_blocks(rules, me, opp)
+
+
+class _OtherRules:
+    """A rules object of a class stats has no short cut for: its closed points are asked one by one."""
+
+    has_bar = True
+
+    def __init__(self):
+        self.inner = get_variant("backgammon").rules
+
+    def closed(self, side, q):
+        return self.inner.closed(side, q)
+
+
+def test_unknown_rules_class_is_asked_point_by_point():
+    rules = _OtherRules()
+    me = (0,) * 12 + (2,) * 6 + (0,) * 6 + (0,)
+    opp = (1,) + (0,) * 23 + (1,)
+    assert stats._closed_flags(rules)(me) == stats._closed_flags(rules.inner)(me)
+    assert stats._blocks(rules, me, opp) == _plain_blocks(rules, me, opp) == (True, False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), name=st.sampled_from(VARIANTS), d1=st.integers(1, 6), d2=st.integers(1, 6))
+def test_forced_on_random_positions(data, name, d1, d2):
+    """Random positions (blocked ones too): the walk and the engine's list of plays agree."""
+    rules = get_variant(name).rules
+    bar = getattr(rules, "has_bar", True)
+    me, opp = _side(data.draw, bar), _side(data.draw, bar)
+    if name != "backgammon":        # nardy: the two sides never share a point
+        opp = tuple(0 if me[(i + 12) % 24] else c for i, c in enumerate(opp[:24])) + (0,)
+    else:
+        opp = tuple(0 if i < 24 and me[23 - i] else c for i, c in enumerate(opp))
+    numbers = (d1,) * 4 if d1 == d2 else (d1, d2)
+    turn = rules.start_turn(me, opp, False, (d1, d2)) if hasattr(rules, "start_turn") else None
+    expected = len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    assert stats._forced(rules, me, opp, numbers, turn) == expected
