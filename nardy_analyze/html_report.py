@@ -74,7 +74,7 @@ class HtmlWriter(Writer):
     def report(self, r: MatchReport) -> None:
         super().report(r)
         sp = self._sections
-        sp.write(f"<h2>{escape(r.path)} <small>({escape(r.variant)}, {len(r.games)} games)</small></h2>\n")
+        sp.write(f"<h2>{escape(r.path)} <small>({escape(r.variant)}, {len(r.games)} game{'' if len(r.games) == 1 else 's'})</small></h2>\n")
         if not r.findings:
             sp.write('<p class="clean">no findings</p>\n')
         for f in r.findings:

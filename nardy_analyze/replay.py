@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import Variant, borne_off, fmt_steps, generate
-from .engine.core import Pos
+from .engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
 from .engine.judge import _physical
 from .events import GameEnd, Observer, TurnRow
 from .record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
@@ -281,6 +281,9 @@ class _GameReplay:
         after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn) \
             if self.one_part and not a.segments else None
         if after is not None:            # plainly legal: what walk_turn would give, without its machinery
+            if self.observer is not None:    # the roller's part as the turn driver gives it, for the statistics
+                self.roll_spec = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), self.rules.start_turn(
+                    self.pos[p], self.pos[1 - p], first_turn, (d1, d2)))
             self.pos[p], self.pos[1 - p] = after
         else:
             parts = written_parts(a)

@@ -135,6 +135,11 @@ def test_validate_html_report_is_self_contained_with_a_board_per_play_finding(tm
         assert escape(f.message) in page, f.message
     with_board = [f for f in run.findings if f.position is not None]
     assert with_board and page.count("<svg") == len(with_board)
+    # each record's heading names its variant and number of games, in the right grammatical number
+    for rep in run.reports:
+        n = len(rep.games)
+        assert f"({rep.variant}, {n} game{'' if n == 1 else 's'})</small>" in page
+    assert any(len(rep.games) == 1 for rep in run.reports) and "1 games)" not in page
     assert (out.stat().st_mode & 0o777) == 0o666 & ~_umask()
 
 
