@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.judge import route
+from .engine.judge import _with_hits, route
 from .record import Action, Game, Kind, Match
 from .replay import ActionState, Finding, GameReport, MatchReport, replay
 
@@ -115,6 +115,9 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
                 continue
             p = a.player
             before, after = st.before, st.after
+            if st.exact:          # the written steps, legal in their order, reached st.after (quick_turn)
+                na.route = _with_hits(rules, before[p], before[1 - p], [(s.src, s.dst) for s in a.steps])
+                continue
             na.route = route(rules, before[p], before[1 - p], d1, d2, [(s.src, s.dst) for s in a.steps],
                              (after[p], after[1 - p]))
         out.games.append(ng)

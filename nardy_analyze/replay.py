@@ -74,6 +74,9 @@ class ActionState:
     before: tuple
     after: tuple
     legal: bool = True
+    # a roll whose written play is one step per number, legal in the written order (turns.quick_turn):
+    # its single-die route is the written steps (normal.py takes it without walking it again)
+    exact: bool = False
 
 
 @dataclass(slots=True)
@@ -111,6 +114,7 @@ class _GameReplay:
         self.rep, self.v, self.g = rep, variant, game
         self.observer = observer
         self.turn_no = 0
+        self.exact = False                   # the roll just replayed took quick_turn with steps (trace only)
         self.roll_spec = None                # the turn driver's first part of the roll being replayed
         self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
@@ -179,7 +183,9 @@ class _GameReplay:
                 self.observed(a, nxt)
             if self.trace is not None:
                 legal = not any(f.rule in POSITION_RULES for f in self.rep.findings[n:])
-                self.trace.append(ActionState(i, cube, owner, before, (self.pos[0], self.pos[1]), legal))
+                self.trace.append(ActionState(i, cube, owner, before, (self.pos[0], self.pos[1]), legal,
+                                              self.exact))
+                self.exact = False
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
@@ -285,6 +291,7 @@ class _GameReplay:
                 self.roll_spec = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), self.rules.start_turn(
                     self.pos[p], self.pos[1 - p], first_turn, (d1, d2)))
             self.pos[p], self.pos[1 - p] = after
+            self.exact = bool(a.steps)
         else:
             parts = written_parts(a)
             for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
