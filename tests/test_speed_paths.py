@@ -263,6 +263,23 @@ def test_backgammon_play_exact_is_the_generic_walk(seed):
                 assert fast == slow, (me, opp, d1, d2, steps, bear_off)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_backgammon_hit_flags_are_what_apply_says(seed):
+    """judge._with_hits' short cut: the hit flags of a legal play, walked with apply step by step."""
+    checked = hits = 0
+    for rules, rng, me, opp, d1, d2, turn in _positions("backgammon", seed, 120):
+        for path in list(generate(rules, me, opp, d1, d2, turn).plays.values())[:6]:
+            m, o, slow = me, opp, []
+            for s, d, _ in path:
+                m, o, hit = rules.apply(m, o, s, d)
+                slow.append((s, d, bool(hit)))
+            assert rules.hit_flags(opp, [(s, d) for s, d, _ in path]) == tuple(slow), (me, opp, path)
+            checked += 1
+            hits += sum(h for _, _, h in slow)
+    assert checked and hits                     # plays with hits were among those compared
+
+
 def _action(d1, d2, steps, hits=None):
     from nardy_analyze.record import Action, Kind, Loc, Step
     a = Action(Kind.ROLL, 0, Loc(1, 1), 1, "")

@@ -78,6 +78,19 @@ class Backgammon:
                 return tuple(m), tuple(o), True
         return tuple(m), opp, hit
 
+    def hit_flags(self, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
+        """``(src, dst, hit)`` for the legal single steps ``path`` played in order from a position whose
+        opponent side is ``opp``: what :meth:`apply` step by step says of each hit, without building the
+        positions (a hit empties the opponent's blot, and nothing else changes the opponent's points)."""
+        out = []
+        gone: set[int] = set()
+        for src, dst in path:
+            hit = dst != OFF and dst not in gone and opp[24 - dst] == 1
+            if hit:
+                gone.add(dst)
+            out.append((src, dst, hit))
+        return tuple(out)
+
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
                      turn: None = None) -> tuple[str, str] | None:
         """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.

@@ -403,6 +403,9 @@ def _realise_route(rules, me, opp, remaining, steps, turn):
 
 
 def _with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
+    fast = getattr(rules, "hit_flags", None)        # the same flags without the positions (backgammon)
+    if fast is not None:
+        return fast(opp, path)
     out = []
     for src, dst in path:
         me, opp, hit = rules.apply(me, opp, src, dst)
