@@ -105,7 +105,7 @@ PLAYER_COLUMNS: dict[str, tuple[str, str]] = {
     "doubles_low": ("float64", "95% Wilson interval of the doubles rate: lower end"),
     "doubles_high": ("float64", "95% Wilson interval of the doubles rate: upper end"),
     "dice_chi2": ("float64", "chi-square statistic of the die faces against fair dice (5 degrees of freedom)"),
-    "dice_p": ("float64", "its p-value (scipy.stats.chisquare); small values suggest unfair dice or records"),
+    "dice_p": ("float64", "its p-value (chi-square, 5 degrees of freedom); small values suggest unfair dice or records"),
     "die_1": ("int64", "dice showing 1"), "die_2": ("int64", "dice showing 2"),
     "die_3": ("int64", "dice showing 3"), "die_4": ("int64", "dice showing 4"),
     "die_5": ("int64", "dice showing 5"), "die_6": ("int64", "dice showing 6"),
@@ -225,6 +225,35 @@ def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = 
     return prime, shutout
 
 
+def _two_plays_at_once(me: Side, opp: Side, a: int, b: int) -> bool:
+    """Backgammon, two different numbers, no checker of the mover on the bar: True when two plays of both
+    numbers, each moving two different checkers from the starting position and neither bearing off, reach
+    different boards (then the roll is not forced).  Such steps do not depend on each other (leaving a point
+    or landing on one of one's own never blocks the other checker, a hit only removes an opposing checker),
+    so each pair is a legal play of the whole roll; False says nothing (the walk of ``_forced`` decides)."""
+    if me[24]:
+        return False
+    firsts = [x for x in range(a + 1, 25) if me[x - 1] and opp[24 - x + a] < 2]
+    if not firsts:
+        return False
+    seconds = [y for y in range(b + 1, 25) if me[y - 1] and opp[24 - y + b] < 2]
+    board = None
+    for x in firsts:
+        for y in seconds:
+            if x == y and me[x - 1] < 2:
+                continue
+            moved = {x: -1}                      # the mover's net change, as a board would show it
+            moved[x - a] = moved.get(x - a, 0) + 1
+            moved[y] = moved.get(y, 0) - 1
+            moved[y - b] = moved.get(y - b, 0) + 1
+            key = frozenset(kv for kv in moved.items() if kv[1])
+            if board is None:
+                board = key
+            elif key != board:
+                return True
+    return False
+
+
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says).
 
@@ -237,6 +266,9 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
     seen: set[Pos] = set()
     single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
+    if len(numbers) == 2 and numbers[0] != numbers[1] and type(rules) is Backgammon \
+            and _two_plays_at_once(me, opp, numbers[0], numbers[1]):
+        return False
     if len(numbers) == 2 and numbers[0] != numbers[1]:
         # two different numbers: both orders, two steps deep
         a, b = numbers
@@ -598,18 +630,34 @@ def _wilson(k: float, n: float, z: float = 1.959963984540054) -> tuple[float, fl
     return centre - half, centre + half
 
 
+def _chi2_sf_5(x: float) -> float:
+    """P(X >= x) for a chi-square variable of 5 degrees of freedom, in closed form (odd degrees of
+    freedom): erfc(sqrt(x/2)) + sqrt(2x/pi) e^(-x/2) (1 + x/3).  Equal to scipy.stats.chi2.sf(x, 5) to
+    within rounding (tests/test_stats.py compares them); it spares importing scipy.stats, which cost more
+    than a second of every ``stats --by player`` run."""
+    if x != x:
+        return math.nan
+    if x <= 0:
+        return 1.0
+    return math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2) * (1 + x / 3)
+
+
 def _dice_tests(faces):
-    """Chi-square statistics and p-values of many rows of face counts at once (scipy.stats.chisquare)."""
+    """Chi-square statistics and p-values of many rows of six face counts at once, against fair dice:
+    the statistic of scipy.stats.chisquare (sum of (observed - expected)^2 / expected, expected the
+    row's mean) and its p-value with 5 degrees of freedom."""
     import numpy as np
-    from scipy.stats import chisquare
 
     total = faces.sum(axis=1)
     stat = np.full(len(faces), np.nan)
     pval = np.full(len(faces), np.nan)
     ok = total > 0
     if ok.any():
-        r = chisquare(faces[ok], axis=1)
-        stat[ok], pval[ok] = r.statistic, r.pvalue
+        obs = faces[ok]
+        expected = obs.mean(axis=1, keepdims=True)
+        st = ((obs - expected) ** 2 / expected).sum(axis=1)
+        stat[ok] = st
+        pval[ok] = [_chi2_sf_5(float(x)) for x in st]
     return stat, pval
 
 

@@ -52,6 +52,24 @@ class Rows:
 
 
 # --------------------------------------------------------------------------------------- replay rows
+@settings(max_examples=200, deadline=None)
+@given(faces=st.lists(st.lists(st.integers(0, 5000), min_size=6, max_size=6), min_size=1, max_size=8))
+def test_dice_test_is_scipys_chisquare(faces):
+    """dice_chi2 / dice_p (closed form, 5 degrees of freedom) against scipy.stats.chisquare, the oracle."""
+    import numpy as np
+    from scipy.stats import chisquare
+
+    arr = np.array(faces, dtype=float)
+    stat, pval = stats._dice_tests(arr)
+    for row, s_, p_ in zip(arr, stat, pval):
+        if row.sum() == 0:
+            assert math.isnan(s_) and math.isnan(p_)
+            continue
+        ref = chisquare(row)
+        assert math.isclose(s_, ref.statistic, rel_tol=1e-12, abs_tol=1e-12)
+        assert math.isclose(p_, ref.pvalue, rel_tol=1e-9, abs_tol=1e-15), (row, p_, ref.pvalue)
+
+
 def test_validate_builds_no_turn_rows(monkeypatch):
     """Without an observer the replay constructs nothing for statistics."""
     def boom(*a, **k):
