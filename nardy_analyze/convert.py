@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -279,6 +280,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
             todo.append(entry)
+    started = time.time()
     results = map_records(todo, _convert_entry, (to, output, out_dir, lossy), jobs=jobs, progress=progress)
     for i, (entry, target) in enumerate(work):
         if i in early:
@@ -294,4 +296,33 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         else:                                      # INTERNAL_ERROR: a bug in a reader or writer
             outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"])
         run.outcomes.append(outcome)
+    if any(o.status == FAILED and any("worker process stopped" in m for m in o.messages) for o in run.outcomes):
+        _sweep_orphans([t for _, t in work if t is not None and t != "-"], started)
     return run
+
+
+def _sweep_orphans(targets: list[str], since: float) -> None:
+    """Remove the temporary files (``fsio.write_atomically``: ``.NAME.XXXX.tmp`` beside NAME) that a worker
+    process killed in the middle of a write left for these targets during this run (mtime >= ``since``).
+    When a worker dies, the pool stops every worker; the files they were writing are written again one
+    at a time, but their first temporary files stay behind."""
+    by_folder: dict[str, set[str]] = {}
+    for t in targets:
+        folder, name = os.path.split(t)
+        by_folder.setdefault(folder or ".", set()).add(name)
+    for folder, names in by_folder.items():
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for e in entries:
+            n = e.name
+            if not (n.startswith(".") and n.endswith(".tmp")):
+                continue
+            base = n[1:].rsplit(".", 2)[0]       # ".m6.sgf.xzvxotu6.tmp" -> "m6.sgf"
+            if base in names:
+                try:
+                    if e.stat(follow_symlinks=False).st_mtime >= since - 1:
+                        os.unlink(e.path)
+                except OSError:
+                    pass

@@ -249,3 +249,24 @@ def test_json_encoder_edge_values():
     for doc in ({1: 2}, {"x": {3}}):           # what only the json module knows (or refuses)
         with pytest.raises(jsonfmt._Other):
             jsonfmt._dumps(doc)
+
+
+def test_orphan_temporary_files_of_a_killed_worker_are_swept(tmp_path):
+    """A worker killed while writing leaves its ``.NAME.XXXX.tmp``; the run removes those of its own
+    targets (and nothing else: not another name's, not an older one)."""
+    import time as _time
+
+    from nardy_analyze.convert import _sweep_orphans
+
+    since = _time.time()
+    orphan = tmp_path / ".m6.sgf.ab12cd_3.tmp"
+    orphan.write_text("")
+    other = tmp_path / ".notours.sgf.zz99.tmp"
+    other.write_text("")
+    old = tmp_path / ".m7.sgf.old0.tmp"
+    old.write_text("")
+    os.utime(old, (since - 3600, since - 3600))
+    keep = tmp_path / "m6.sgf"
+    keep.write_text("(;)")
+    _sweep_orphans([str(tmp_path / "m6.sgf"), str(tmp_path / "m7.sgf")], since)
+    assert not orphan.exists() and other.exists() and old.exists() and keep.read_text() == "(;)"
