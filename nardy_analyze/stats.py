@@ -225,35 +225,6 @@ def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = 
     return prime, shutout
 
 
-def _two_plays_at_once(me: Side, opp: Side, a: int, b: int) -> bool:
-    """Backgammon, two different numbers, no checker of the mover on the bar: True when two plays of both
-    numbers, each moving two different checkers from the starting position and neither bearing off, reach
-    different boards (then the roll is not forced).  Such steps do not depend on each other (leaving a point
-    or landing on one of one's own never blocks the other checker, a hit only removes an opposing checker),
-    so each pair is a legal play of the whole roll; False says nothing (the walk of ``_forced`` decides)."""
-    if me[24]:
-        return False
-    firsts = [x for x in range(a + 1, 25) if me[x - 1] and opp[24 - x + a] < 2]
-    if not firsts:
-        return False
-    seconds = [y for y in range(b + 1, 25) if me[y - 1] and opp[24 - y + b] < 2]
-    board = None
-    for x in firsts:
-        for y in seconds:
-            if x == y and me[x - 1] < 2:
-                continue
-            moved = {x: -1}                      # the mover's net change, as a board would show it
-            moved[x - a] = moved.get(x - a, 0) + 1
-            moved[y] = moved.get(y, 0) - 1
-            moved[y - b] = moved.get(y - b, 0) + 1
-            key = frozenset(kv for kv in moved.items() if kv[1])
-            if board is None:
-                board = key
-            elif key != board:
-                return True
-    return False
-
-
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says).
 
@@ -266,8 +237,9 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
     seen: set[Pos] = set()
     single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
-    if len(numbers) == 2 and numbers[0] != numbers[1] and type(rules) is Backgammon \
-            and _two_plays_at_once(me, opp, numbers[0], numbers[1]):
+    two_plays = getattr(rules, "two_plays_differ", None)      # a short cut of the rules, where it has one
+    if two_plays is not None and len(numbers) == 2 and numbers[0] != numbers[1] \
+            and two_plays(me, opp, numbers[0], numbers[1]):
         return False
     if len(numbers) == 2 and numbers[0] != numbers[1]:
         # two different numbers: both orders, two steps deep

@@ -91,6 +91,35 @@ class Backgammon:
             out.append((src, dst, hit))
         return tuple(out)
 
+    def two_plays_differ(self, me: Side, opp: Side, a: int, b: int) -> bool:
+        """Two different numbers ``a``, ``b``: True when two plays of both numbers, each moving two different
+        checkers from the starting position (none on the bar, neither bearing off), reach different boards,
+        so the roll is not forced.  Such steps do not depend on each other (leaving a point or landing on
+        one's own never blocks the other checker, a hit only removes an opposing checker), so each pair is a
+        legal play of the whole roll.  False says nothing: a full walk of the plays must decide
+        (``stats._forced`` asks this first)."""
+        if me[24]:
+            return False
+        firsts = [x for x in range(a + 1, 25) if me[x - 1] and opp[24 - x + a] < 2]
+        if not firsts:
+            return False
+        seconds = [y for y in range(b + 1, 25) if me[y - 1] and opp[24 - y + b] < 2]
+        board = None
+        for x in firsts:
+            for y in seconds:
+                if x == y and me[x - 1] < 2:
+                    continue
+                moved = {x: -1}                      # the mover's net change, as a board would show it
+                moved[x - a] = moved.get(x - a, 0) + 1
+                moved[y] = moved.get(y, 0) - 1
+                moved[y - b] = moved.get(y - b, 0) + 1
+                key = frozenset(kv for kv in moved.items() if kv[1])
+                if board is None:
+                    board = key
+                elif key != board:
+                    return True
+        return False
+
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
                      turn: None = None) -> tuple[str, str] | None:
         """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.

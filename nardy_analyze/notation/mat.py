@@ -437,6 +437,18 @@ def _play(text: str, column: int) -> list[Step]:
     return steps
 
 
+def _roll_action(side: int, loc: Loc, move: int | None, text: str) -> Action:
+    """The ROLL action of a fast row's roll cell (``text`` starts with the two dice digits)."""
+    action = Action(Kind.ROLL, side, loc, move, text)
+    action.dice_loc = loc
+    dt = text[:2]
+    action.dice_text = dt
+    a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
+    if 1 <= a <= 6 and 1 <= b <= 6:
+        action.dice = (a, b)
+    return action
+
+
 class _Reader:
     def __init__(self, text: str, path: str) -> None:
         self.text = text
@@ -675,13 +687,7 @@ class _Reader:
             loc = Loc(line, col)
             text = src[start:end]
             if kind == "roll":
-                action = Action(Kind.ROLL, side, loc, move, text)
-                action.dice_loc = loc
-                dt = text[:2]
-                action.dice_text = dt
-                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
-                if 1 <= a <= 6 and 1 <= b <= 6:
-                    action.dice = (a, b)
+                action = _roll_action(side, loc, move, text)
                 if len(text) > 3:
                     play = text[3:]
                     steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
@@ -697,13 +703,7 @@ class _Reader:
             elif kind == "dv":
                 action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
             elif kind == "cm":                # "64: Cannot Move"
-                action = Action(Kind.ROLL, side, loc, move, text)
-                action.dice_loc = loc
-                dt = text[:2]
-                action.dice_text = dt
-                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
-                if 1 <= a <= 6 and 1 <= b <= 6:
-                    action.dice = (a, b)
+                action = _roll_action(side, loc, move, text)
                 action.cannot_move = True
             elif kind == "lp":                # "Losses 2 point"
                 action = Action(Kind.RESIGN, side, loc, move, text, value=int(m.group("ln")))
