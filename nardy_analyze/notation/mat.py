@@ -24,21 +24,31 @@ Which column a cell is in decides who played it (0 = left = first name on the sc
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
 from .grammar import error_place, grammar_text
 
+if TYPE_CHECKING:
+    from lark import Lark, Token
+
 __all__ = ["decode", "read", "looks_like_mat", "PARSER"]
 
 # ----------------------------------------------------------------------------- parser
+#
+# Lark (and the grammar's parser) is loaded the first time a piece of text needs it: a record whose rows
+# are all of the common kinds (see "fast rows" below) is read without it, and a command that reads only
+# such records does not pay for importing Lark (tests/test_speed_paths.py checks both ways give the same).
 
 
-class _Build(Transformer):
-    """Runs inside the LALR parser (``transformer=``): turns rules into plain tuples.
+class UnexpectedInput(Exception):
+    """Stands for ``lark.exceptions.UnexpectedInput`` until Lark is loaded (:func:`_parser` puts the real
+    class in its place: only Lark's parser raises it, and nothing is parsed by Lark before it is loaded)."""
+
+
+class _BuildRules:
+    """Runs inside the LALR parser (``transformer=``, as a ``lark.Transformer``): turns rules into plain
+    tuples.
 
     Stateless, so one instance serves every parse.  Cells become ``(tag, tokens)``.
     """
@@ -103,15 +113,33 @@ class _Build(Transformer):
 
 _STARTS = ["preamble", "preamble_line", "game", "game_header", "score_line", "row"]
 
-PARSER = Lark(
-    grammar_text("mat"),
-    parser="lalr",
-    lexer="contextual",
-    start=_STARTS,
-    transformer=_Build(),
-    maybe_placeholders=False,
-    cache=True,          # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
-)
+
+def _parser() -> Lark:
+    """The Lark parser of ``grammars/mat.lark``, built on first use and kept as the module attribute
+    ``PARSER`` (which also builds it when asked for)."""
+    parser = globals().get("PARSER")
+    if parser is None:
+        from lark import Lark, Transformer
+        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput
+
+        build = type("_Build", (_BuildRules, Transformer), {})
+        parser = Lark(
+            grammar_text("mat"),
+            parser="lalr",
+            lexer="contextual",
+            start=_STARTS,
+            transformer=build(),
+            maybe_placeholders=False,
+            cache=True,      # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
+        )
+        globals().update(PARSER=parser, UnexpectedInput=LarkUnexpectedInput)
+    return parser
+
+
+def __getattr__(name: str):
+    if name == "PARSER":              # the parser as a module attribute, as before
+        return _parser()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # ----------------------------------------------------------------------------- fast rows
 #
@@ -506,13 +534,13 @@ class _Reader:
         self._problem(sink, game, Loc(line_no, col), f"expected {what}, found {found}")
 
     def _parse_line(self, line_text: str, start: str) -> Any:
-        return PARSER.parse(line_text + "\n", start=start)
+        return _parser().parse(line_text + "\n", start=start)
 
     # -- before the first game -----------------------------------------------------------
 
     def _preamble(self, chunk: str) -> None:
         try:
-            items = (_fast_preamble(chunk) if FAST else None) or PARSER.parse(chunk, start="preamble")
+            items = (_fast_preamble(chunk) if FAST else None) or _parser().parse(chunk, start="preamble")
             for item in items:
                 if item is not None:
                     self._preamble_item(item, 0)
@@ -599,7 +627,7 @@ class _Reader:
         game = Game(number=number, loc=Loc(line_off + 1, header_col))
         self.match.games.append(game)
         try:
-            header, score, rows = PARSER.parse(chunk, start="game")
+            header, score, rows = _parser().parse(chunk, start="game")
         except UnexpectedInput:
             self._game_by_lines(game, chunk, line_off)
         else:
@@ -753,7 +781,7 @@ class _Reader:
                 continue
             src = line + "\n"
             try:
-                items = PARSER.parse(src, start="row")
+                items = _parser().parse(src, start="row")
             except UnexpectedInput as e:
                 if i != k:                   # an unreadable score line is reported already
                     self._error_problem(e, line, line_off + i + 1, "row", sink, game.number)
