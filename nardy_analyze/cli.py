@@ -502,6 +502,11 @@ def rules_cmd() -> None:
 
 def run() -> None:
     """Console-script entry point."""
+    import gc
+
+    # the command line reads records (tens of thousands of small objects each, nearly none in cycles): the
+    # garbage collector's thresholds of the worker processes (analyze.GC_THRESHOLD) here too
+    gc.set_threshold(20_000, 20, 50)
     try:
         app()
     except KeyboardInterrupt:
