@@ -465,16 +465,15 @@ def _play(text: str, column: int) -> list[Step]:
     return steps
 
 
-def _roll_action(side: int, loc: Loc, move: int | None, text: str) -> Action:
+# the dice of a roll cell's two digits (None: not two dice 1-6), for every two digits
+_DICE: dict[str, tuple[int, int] | None] = {
+    f"{a}{b}": ((a, b) if 1 <= a <= 6 and 1 <= b <= 6 else None) for a in range(10) for b in range(10)}
+
+
+def _roll_action(side: int, loc: Loc, move: int | None, text: str, steps: list[Step] | None = None) -> Action:
     """The ROLL action of a fast row's roll cell (``text`` starts with the two dice digits)."""
-    action = Action(Kind.ROLL, side, loc, move, text)
-    action.dice_loc = loc
     dt = text[:2]
-    action.dice_text = dt
-    a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
-    if 1 <= a <= 6 and 1 <= b <= 6:
-        action.dice = (a, b)
-    return action
+    return Action(Kind.ROLL, side, loc, move, text, _DICE[dt], dt, loc, [] if steps is None else steps)
 
 
 class _Reader:
@@ -689,6 +688,7 @@ class _Reader:
         line = 1 + line_off
         actions: list[Action] = []
         move: int | None = None
+        roll, dice = Kind.ROLL, _DICE
         no_col = no_end = 0                 # columns of the "N)" right before the current cell, if any
         after_no = nested = False
         for k in range(n):
@@ -715,7 +715,6 @@ class _Reader:
             loc = Loc(line, col)
             text = src[start:end]
             if kind == "roll":
-                action = _roll_action(side, loc, move, text)
                 if len(text) > 3:
                     play = text[3:]
                     steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
@@ -727,7 +726,10 @@ class _Reader:
                             return True             # skip the whole row
                         if len(_PLAYS) < 50_000:
                             _PLAYS[play] = tuple(steps)
-                    action.steps = list(steps)
+                    dt = text[:2]
+                    action = Action(roll, side, loc, move, text, dice[dt], dt, loc, list(steps))
+                else:
+                    action = _roll_action(side, loc, move, text)
             elif kind == "dv":
                 action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
             elif kind == "cm":                # "64: Cannot Move"
