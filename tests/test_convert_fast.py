@@ -209,7 +209,7 @@ def test_help_imports_no_reader_engine_or_table_library():
     mods = _imported("--help")
     ours = {m for m in mods if m.startswith("nardy_analyze")}
     assert ours <= {"nardy_analyze", "nardy_analyze.cli", "nardy_analyze.fsio", "nardy_analyze.notation",
-                    "nardy_analyze.record", "nardy_analyze.__main__"}, ours
+                    "nardy_analyze.record", "nardy_analyze.__main__", "nardy_analyze.fastcli"}, ours
     assert not mods & (HEAVY | {"lark"})
 
 
