@@ -15,6 +15,7 @@ interpreter's clean-up of every module and object is skipped, as nothing is left
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
@@ -142,9 +143,12 @@ def run() -> None:
         code = 0
     except commands.Exit as e:
         code = e.code
-    except KeyboardInterrupt:
-        sys.stderr.write("nardy-analyze: interrupted\n")
+    except KeyboardInterrupt:                    # as typer: exit 130, nothing said
         code = 130
+    except OSError as e:                         # as typer: a closed pipe ends the command quietly, exit 1
+        if e.errno != errno.EPIPE:
+            raise
+        os._exit(1)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
