@@ -385,6 +385,9 @@ def run() -> None:
     """Console-script entry point."""
     import gc
 
+    from .fastcli import run_fast
+
+    run_fast()            # a plain validate/convert command line ends there (fastcli.py); others go on here
     # the command line reads records (tens of thousands of small objects each, nearly none in cycles): the
     # garbage collector's thresholds of the worker processes (analyze.GC_THRESHOLD) here too
     gc.set_threshold(20_000, 20, 50)

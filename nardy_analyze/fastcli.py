@@ -126,10 +126,17 @@ def _utf8(stream) -> bool:
 
 def run() -> None:
     """The ``nardy-analyze`` command line: the fast path when it applies, typer otherwise."""
+    run_fast()
+    from .cli import run as typer_run
+    typer_run()
+
+
+def run_fast() -> None:
+    """Run the command line and end the process when the fast path reads it; return otherwise.  (Also
+    the first thing :func:`nardy_analyze.cli.run` does: typer is imported by then, but building the
+    command from its options and the interpreter's clean-up are still saved.)"""
     parsed = parse(sys.argv[1:]) if _utf8(sys.stdout) and _utf8(sys.stderr) else None
     if parsed is None:
-        from .cli import run as typer_run
-        typer_run()
         return
     import gc
 

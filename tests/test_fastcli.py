@@ -16,7 +16,8 @@ from hypothesis import given, settings, strategies as st
 from helpers import CORPUS, EXAMPLES, ROOT
 from nardy_analyze import fastcli
 
-TYPER = "import sys; from nardy_analyze.cli import run; sys.argv[0] = 'nardy-analyze'; run()"
+# the typer command line itself (cli.run tries the fast path first)
+TYPER = "import sys; from nardy_analyze.cli import app; sys.argv[0] = 'nardy-analyze'; app()"
 FAST = "import sys; from nardy_analyze.fastcli import run; sys.argv[0] = 'nardy-analyze'; run()"
 
 
@@ -107,6 +108,15 @@ def test_what_the_fast_path_does_not_read_goes_to_typer(tmp_path, args):
                           "runpy.run_module('nardy_analyze', run_name='__main__')", args, tmp_path)
     typer = _run(TYPER, args, tmp_path)
     assert (code, out, err) == typer
+
+
+def test_the_console_script_takes_the_fast_path_too(tmp_path):
+    """``nardy-analyze`` (``cli.run``) runs what the fast path reads through it (typer is imported by then,
+    the option parsing and the interpreter's clean-up are saved) and the rest through typer."""
+    text = (EXAMPLES / "club-night.mat").read_text(encoding="utf-8")
+    script = "import sys; from nardy_analyze.cli import run; sys.argv[0] = 'nardy-analyze'; run()"
+    for args in (["validate", "-"], ["validate", "-j0", "-"], ["convert", "--to", "sgf", "-o", "-", "-"]):
+        assert _run(script, args, tmp_path, text) == _run(TYPER, args, tmp_path, text)
 
 
 def test_the_fast_path_imports_neither_typer_nor_click(tmp_path):
