@@ -39,17 +39,19 @@ _SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); impli
 def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False):
     """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
     be had: Dask not installed, scheduler unreachable, no worker)."""
-    if engine is None:
-        engine = Engine.dask if scheduler else Engine.local
-    if engine == Engine.local:
-        if scheduler:
-            _fail("--scheduler needs --engine dask (the local engine has no scheduler)")
-        return None
-    from .cluster import ClusterError, connect
+    from . import commands
+
+    return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs, dataframe)
+
+
+def _typer_exit(body, *args, **kwargs):
+    """Run a command body of :mod:`nardy_analyze.commands` with typer's echo; its Exit becomes typer's."""
+    from .commands import Exit
+
     try:
-        return connect(scheduler, jobs, dataframe)
-    except ClusterError as e:
-        _fail(str(e))
+        return body(*args, echo=typer.echo, **kwargs)
+    except Exit as e:
+        raise typer.Exit(e.code) from None
 
 
 class Format(str, Enum):
@@ -121,91 +123,11 @@ def validate(
 
     Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
     """
-    from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
-    from .engine import UnknownVariant, get_variant
-    from .report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
+    from . import commands
 
-    try:
-        variant = get_variant(variant).name
-        options = parse_rule_options(None, rule)
-    except (UnknownVariant, ValueError) as e:
-        _fail(str(e))
-    chosen = _rule_ids(select, "--select") if select else None
-    ignored = _rule_ids(ignore, "--ignore")
-    if output is not None and output.is_dir():      # say so before the work, not after it
-        _fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)")
-
-    cluster = _connect(engine, scheduler, jobs)
-    bar = Progress.on_terminal()
-    progress = bar.step if bar else None
-    max_bytes = int(max_file_size * 1024 * 1024)
-    tty = output is None and sys.stdout.isatty()
-    use_color = bool(color if color is not None else (tty and not os.environ.get("NO_COLOR")))
-
-    def run_into(fh, spool_dir: str | None = None) -> RunCounts:
-        """Validate, writing the report as each file comes."""
-        if format == Format.html:
-            from .html_report import HtmlWriter
-            writer: Writer = HtmlWriter(fh, spool_dir)
-        elif format == Format.json:
-            writer = JsonWriter(fh, explain, spool_dir)
-        elif format == Format.sarif:
-            writer = SarifWriter(fh, spool_dir)
-        else:
-            writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
-        try:
-            for kind, path, value in iter_validate(paths, variant, options, progress=progress, jobs=jobs,
-                                                   max_bytes=max_bytes, engine=cluster):
-                if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
-                    bar.close()                    # clear the bar's line before anything is written
-                if kind == "ok":
-                    if chosen is not None or ignored:
-                        keep_rules_of(value, chosen, ignored)
-                    for f in value.findings:
-                        if f.rule == INTERNAL_ERROR:
-                            typer.echo(f"nardy-analyze: {f.path}: {f.message}", err=True)
-                    for why in value.arg_errors:
-                        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
-                    writer.report(value)
-                elif kind == SKIPPED:
-                    writer.skipped(path, value)
-                else:
-                    typer.echo(f"nardy-analyze: {value}", err=True)
-                    writer.unreadable(path, value)
-            if bar:
-                bar.close()
-            writer.close()
-        finally:
-            writer.discard()
-        return writer.counts
-
-    try:
-        if output is None:
-            counts = run_into(sys.stdout)
-            sys.stdout.flush()
-        else:
-            box: list[RunCounts] = []
-            write_atomically(output, lambda fh: box.append(run_into(fh, str(output.parent))))
-            counts = box[0]
-    except OutputError as e:
-        _fail(str(e))
-    except BrokenPipeError:                        # the reader went away (| head): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(141)
-    except Exception as e:
-        _cluster_failed(e)
-    finally:
-        if bar:
-            bar.close()
-        if cluster is not None:
-            cluster.close()
-
-    if not counts.complete or counts.arg_errors:
-        raise typer.Exit(2)
-    if not counts.files:
-        why = f" ({counts.skipped} file(s) skipped: not game records)" if counts.skipped else ""
-        _fail("no game records found in " + ", ".join(paths) + why)
-    raise typer.Exit(1 if counts.errors else 0)
+    _typer_exit(commands.validate, paths, format.value, explain, variant, rule, output, color, jobs,
+                engine.value if engine is not None else None, scheduler, select, ignore, statistics,
+                max_file_size, verbose)
 
 
 class Target(str, Enum):
@@ -239,38 +161,9 @@ def convert(
     Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
     refused or failed, 2 when the arguments are wrong or no input could be read.
     """
-    from .convert import FAILED, REFUSED, WRITTEN, ConvertError, convert_paths
+    from . import commands
 
-    bar = Progress.on_terminal()
-    try:
-        run = convert_paths(paths, to.value, output, out_dir, force, lossy,
-                            progress=bar.step if bar else None, jobs=jobs)
-    except ConvertError as e:
-        _fail(str(e))
-    finally:
-        if bar:
-            bar.close()
-    for o in run.outcomes:
-        if o.note:
-            typer.echo(f"note: {o.note}", err=True)
-        if o.warning:
-            typer.echo(f"warning: {o.warning} (converted as written)", err=True)
-        if o.status == REFUSED:
-            typer.echo(f"nardy-analyze: refused {o.source}: {to.value} cannot hold everything; use --lossy to "
-                       "drop it:", err=True)
-            for m in o.messages:
-                typer.echo(f"  {m}", err=True)
-        elif o.status == FAILED:
-            for m in o.messages:
-                typer.echo(f"nardy-analyze: {m}", err=True)
-        elif o.dropped:
-            typer.echo(f"{o.source}: --lossy dropped:", err=True)
-            for m in o.messages:
-                typer.echo(f"  {m}", err=True)
-    skipped = run.count("skipped")
-    typer.echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed"
-               + (f", {skipped} skipped (not records)" if skipped else "") + f" (to {to.value})", err=True)
-    raise typer.Exit(run.exit_code)
+    _typer_exit(commands.convert, paths, to.value, output, out_dir, force, lossy, jobs)
 
 
 class ShowAs(str, Enum):
@@ -426,21 +319,9 @@ def stats(
 
 def _cluster_failed(e: Exception) -> None:
     """A Dask cluster that failed during the run: exit 2 with the reason; anything else goes on up."""
-    from .cluster import ClusterError
+    from . import commands
 
-    if isinstance(e, ClusterError):
-        _fail(str(e))
-    raise e
-
-
-def _rule_ids(items: list[str], option: str) -> set[str]:
-    from .rules import RULES
-
-    ids = {x.strip() for item in items for x in item.split(",") if x.strip()}
-    unknown = sorted(ids - set(RULES))
-    if unknown:
-        _fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them")
-    return ids
+    _typer_exit(commands.cluster_failed, e)
 
 
 @app.command("generate")
@@ -502,6 +383,14 @@ def rules_cmd() -> None:
 
 def run() -> None:
     """Console-script entry point."""
+    import gc
+
+    from .fastcli import run_fast
+
+    run_fast()            # a plain validate/convert command line ends there (fastcli.py); others go on here
+    # the command line reads records (tens of thousands of small objects each, nearly none in cycles): the
+    # garbage collector's thresholds of the worker processes (analyze.GC_THRESHOLD) here too
+    gc.set_threshold(20_000, 20, 50)
     try:
         app()
     except KeyboardInterrupt:

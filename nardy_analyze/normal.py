@@ -84,6 +84,7 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
     roll = Kind.ROLL
+    hit_flags = getattr(rules, "hit_flags", None)     # _with_hits without its look-up, where the rules have it
     for game, grep in zip(match.games, rep.games):
         ng = NormalGame(game, grep)
         states = grep.states or []
@@ -98,6 +99,15 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
             st = states[i] if i < n else None
             na = NormalAction(a, st)
             actions.append(na)
+            if st is not None and st.exact and st.legal:
+                # the written steps, one die each, legal in their order, reached st.after (the replay's
+                # turns.quick_turn: a roll of two dice 1-6, played, with no further parts)
+                steps = [(s.src, s.dst) for s in a.steps]
+                before = st.before
+                p = a.player
+                na.route = hit_flags(before[1 - p], steps) if hit_flags is not None else \
+                    _with_hits(rules, before[p], before[1 - p], steps)
+                continue
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments:
                 continue
             dice = a.dice
@@ -115,9 +125,6 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
                 continue
             p = a.player
             before, after = st.before, st.after
-            if st.exact:          # the written steps, legal in their order, reached st.after (quick_turn)
-                na.route = _with_hits(rules, before[p], before[1 - p], [(s.src, s.dst) for s in a.steps])
-                continue
             na.route = route(rules, before[p], before[1 - p], d1, d2, [(s.src, s.dst) for s in a.steps],
                              (after[p], after[1 - p]))
         out.games.append(ng)

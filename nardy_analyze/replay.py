@@ -165,6 +165,8 @@ class _GameReplay:
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
         self.actions = actions
+        findings = self.rep.findings
+        after = None                         # (trace) the position after the previous action
         for i, a in enumerate(actions):
             self.index = i
             nxt = actions[i + 1] if i + 1 < len(actions) else None
@@ -173,7 +175,10 @@ class _GameReplay:
                           f"({self.ended[0]})", a)
                 break
             if self.trace is not None:
-                cube, before, n = self.cube, (self.pos[0], self.pos[1]), len(self.rep.findings)
+                pos = self.pos
+                before = after if after is not None and after[0] is pos[0] and after[1] is pos[1] \
+                    else (pos[0], pos[1])
+                cube, n = self.cube, len(findings)
                 owner: int | None = self.owner
             if self.time_limit:
                 self.check_clock(a, nxt)
@@ -182,9 +187,10 @@ class _GameReplay:
             else:
                 self.observed(a, nxt)
             if self.trace is not None:
-                legal = not any(f.rule in POSITION_RULES for f in self.rep.findings[n:])
-                self.trace.append(ActionState(i, cube, owner, before, (self.pos[0], self.pos[1]), legal,
-                                              self.exact))
+                legal = len(findings) == n or not any(f.rule in POSITION_RULES for f in findings[n:])
+                pos = self.pos
+                after = before if before[0] is pos[0] and before[1] is pos[1] else (pos[0], pos[1])
+                self.trace.append(ActionState(i, cube, owner, before, after, legal, self.exact))
                 self.exact = False
             self.last = a
             if a.kind == Kind.ROLL:

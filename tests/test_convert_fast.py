@@ -209,7 +209,7 @@ def test_help_imports_no_reader_engine_or_table_library():
     mods = _imported("--help")
     ours = {m for m in mods if m.startswith("nardy_analyze")}
     assert ours <= {"nardy_analyze", "nardy_analyze.cli", "nardy_analyze.fsio", "nardy_analyze.notation",
-                    "nardy_analyze.record", "nardy_analyze.__main__"}, ours
+                    "nardy_analyze.record", "nardy_analyze.__main__", "nardy_analyze.fastcli"}, ours
     assert not mods & (HEAVY | {"lark"})
 
 
@@ -220,6 +220,44 @@ def test_convert_imports_only_the_notations_it_uses(tmp_path):
     assert {"nardy_analyze.notation.mat", "nardy_analyze.notation.sgf"} <= mods
     assert not mods & (HEAVY | {"nardy_analyze.notation.ngn", "nardy_analyze.notation.jsonfmt", "rich.markdown"})
     assert (tmp_path / "m.sgf").read_text(encoding="utf-8").startswith("(;FF[4]GM[6]")
+
+
+def test_common_mat_records_are_read_and_converted_without_lark(tmp_path):
+    """Lark is loaded only for text the fast rows do not take (issue 10: start-up): a record of common rows
+    is validated and converted without it; a row of another kind ("64: ????") loads it and reads as before."""
+    common = GOOD.replace("64: ????", "64: 24/20 13/11")
+    src = tmp_path / "m.mat"
+    src.write_text(common, encoding="utf-8")
+    for args in (["validate", str(src)], ["convert", str(src), "--to", "sgf", "-o", str(tmp_path / "m.sgf")]):
+        mods = _imported(*args)
+        assert "nardy_analyze.notation.mat" in mods
+        assert "lark" not in mods, args
+    code = ("import sys; from nardy_analyze.notation import mat; "
+            "m = mat.read(sys.stdin.read(), 'x.mat'); "
+            "print('lark' in sys.modules, len(m.games), [str(p.loc) + ' ' + p.message for g in m.games "
+            "for p in g.problems])")
+
+    def read(text: str) -> str:
+        r = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip()
+
+    assert read(common) == "False 2 []"
+    assert read(GOOD) == "True 2 []"
+    out = read(common.replace("Doubles => 2", "Doubles => two"))
+    assert out.startswith("True 2 ['10:45 ")              # the grammar's message, where it was
+    assert "expected the cube value" in out and '"two"' in out
+
+
+def test_mat_parser_is_built_on_first_use_and_is_the_module_attribute():
+    from nardy_analyze.notation import mat
+
+    parser = mat.PARSER                          # the module attribute builds it, as before
+    assert mat._parser() is parser
+    from lark.exceptions import UnexpectedInput
+    assert mat.UnexpectedInput is UnexpectedInput
+    with pytest.raises(UnexpectedInput):
+        parser.parse("  1) junk!\n", start="row")
 
 
 # ----------------------------------------------------------------------------- the JSON writer's encoder

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from helpers import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
@@ -325,3 +326,29 @@ def test_findings_are_written_before_the_run_ends(tmp_path, monkeypatch, fmt):
         assert out.startswith(seen[0])
     else:
         assert seen[0] == "" and json.loads(out)["summary"]["errors"] == 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(kinds=st.lists(st.sampled_from([RECORD, RECORD, RECORD, SKIPPED, "stdin"]), max_size=120),
+       jobs=st.integers(1, 4))
+def test_chunks_keep_every_entry_in_order_and_shrink_at_the_end(kinds, jobs):
+    """The worker tasks (``analyze._chunks``): every entry once, in order; each task at most CHUNK records
+    (standard input never goes to a worker); the last tasks of a run small, so that no worker is left
+    with a long last task while the others wait (issue 10)."""
+    entries = [Entry("-", RECORD, explicit=True) if k == "stdin" else Entry(f"f{i}.mat", k)
+               for i, k in enumerate(kinds)]
+    chunks = list(analyze._chunks(iter(entries), jobs))
+    assert [e for batch, _ in chunks for e in batch] == entries
+    for batch, recs in chunks:
+        assert recs == [e for e in batch if e.status == RECORD and e.path != "-"]
+        assert len(recs) <= analyze.CHUNK
+        assert batch                                   # no empty task
+    sizes = [len(recs) for _, recs in chunks if recs]
+    workers = sum(e.status == RECORD and e.path != "-" for e in entries)
+    assert sum(sizes) == workers
+    if workers >= 2 * analyze.CHUNK:
+        assert sizes[-1] == 1                            # the run ends on one-record tasks
+        tail = sizes[-(2 * jobs):]
+        assert sum(tail) <= 2 * analyze.CHUNK            # the last rounds are at most two chunks' work
+    # sizes never grow again once they shrink
+    assert all(a >= b for a, b in zip(sizes, sizes[1:]))

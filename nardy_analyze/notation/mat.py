@@ -24,21 +24,31 @@ Which column a cell is in decides who played it (0 = left = first name on the sc
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
 from .grammar import error_place, grammar_text
 
+if TYPE_CHECKING:
+    from lark import Lark, Token
+
 __all__ = ["decode", "read", "looks_like_mat", "PARSER"]
 
 # ----------------------------------------------------------------------------- parser
+#
+# Lark (and the grammar's parser) is loaded the first time a piece of text needs it: a record whose rows
+# are all of the common kinds (see "fast rows" below) is read without it, and a command that reads only
+# such records does not pay for importing Lark (tests/test_speed_paths.py checks both ways give the same).
 
 
-class _Build(Transformer):
-    """Runs inside the LALR parser (``transformer=``): turns rules into plain tuples.
+class UnexpectedInput(Exception):
+    """Stands for ``lark.exceptions.UnexpectedInput`` until Lark is loaded (:func:`_parser` puts the real
+    class in its place: only Lark's parser raises it, and nothing is parsed by Lark before it is loaded)."""
+
+
+class _BuildRules:
+    """Runs inside the LALR parser (``transformer=``, as a ``lark.Transformer``): turns rules into plain
+    tuples.
 
     Stateless, so one instance serves every parse.  Cells become ``(tag, tokens)``.
     """
@@ -103,15 +113,33 @@ class _Build(Transformer):
 
 _STARTS = ["preamble", "preamble_line", "game", "game_header", "score_line", "row"]
 
-PARSER = Lark(
-    grammar_text("mat"),
-    parser="lalr",
-    lexer="contextual",
-    start=_STARTS,
-    transformer=_Build(),
-    maybe_placeholders=False,
-    cache=True,          # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
-)
+
+def _parser() -> Lark:
+    """The Lark parser of ``grammars/mat.lark``, built on first use and kept as the module attribute
+    ``PARSER`` (which also builds it when asked for)."""
+    parser = globals().get("PARSER")
+    if parser is None:
+        from lark import Lark, Transformer
+        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput
+
+        build = type("_Build", (_BuildRules, Transformer), {})
+        parser = Lark(
+            grammar_text("mat"),
+            parser="lalr",
+            lexer="contextual",
+            start=_STARTS,
+            transformer=build(),
+            maybe_placeholders=False,
+            cache=True,      # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
+        )
+        globals().update(PARSER=parser, UnexpectedInput=LarkUnexpectedInput)
+    return parser
+
+
+def __getattr__(name: str):
+    if name == "PARSER":              # the parser as a module attribute, as before
+        return _parser()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # ----------------------------------------------------------------------------- fast rows
 #
@@ -437,16 +465,15 @@ def _play(text: str, column: int) -> list[Step]:
     return steps
 
 
-def _roll_action(side: int, loc: Loc, move: int | None, text: str) -> Action:
+# the dice of a roll cell's two digits (None: not two dice 1-6), for every two digits
+_DICE: dict[str, tuple[int, int] | None] = {
+    f"{a}{b}": ((a, b) if 1 <= a <= 6 and 1 <= b <= 6 else None) for a in range(10) for b in range(10)}
+
+
+def _roll_action(side: int, loc: Loc, move: int | None, text: str, steps: list[Step] | None = None) -> Action:
     """The ROLL action of a fast row's roll cell (``text`` starts with the two dice digits)."""
-    action = Action(Kind.ROLL, side, loc, move, text)
-    action.dice_loc = loc
     dt = text[:2]
-    action.dice_text = dt
-    a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
-    if 1 <= a <= 6 and 1 <= b <= 6:
-        action.dice = (a, b)
-    return action
+    return Action(Kind.ROLL, side, loc, move, text, _DICE[dt], dt, loc, [] if steps is None else steps)
 
 
 class _Reader:
@@ -506,13 +533,13 @@ class _Reader:
         self._problem(sink, game, Loc(line_no, col), f"expected {what}, found {found}")
 
     def _parse_line(self, line_text: str, start: str) -> Any:
-        return PARSER.parse(line_text + "\n", start=start)
+        return _parser().parse(line_text + "\n", start=start)
 
     # -- before the first game -----------------------------------------------------------
 
     def _preamble(self, chunk: str) -> None:
         try:
-            items = (_fast_preamble(chunk) if FAST else None) or PARSER.parse(chunk, start="preamble")
+            items = (_fast_preamble(chunk) if FAST else None) or _parser().parse(chunk, start="preamble")
             for item in items:
                 if item is not None:
                     self._preamble_item(item, 0)
@@ -599,7 +626,7 @@ class _Reader:
         game = Game(number=number, loc=Loc(line_off + 1, header_col))
         self.match.games.append(game)
         try:
-            header, score, rows = PARSER.parse(chunk, start="game")
+            header, score, rows = _parser().parse(chunk, start="game")
         except UnexpectedInput:
             self._game_by_lines(game, chunk, line_off)
         else:
@@ -661,6 +688,7 @@ class _Reader:
         line = 1 + line_off
         actions: list[Action] = []
         move: int | None = None
+        roll, dice = Kind.ROLL, _DICE
         no_col = no_end = 0                 # columns of the "N)" right before the current cell, if any
         after_no = nested = False
         for k in range(n):
@@ -687,7 +715,6 @@ class _Reader:
             loc = Loc(line, col)
             text = src[start:end]
             if kind == "roll":
-                action = _roll_action(side, loc, move, text)
                 if len(text) > 3:
                     play = text[3:]
                     steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
@@ -699,7 +726,10 @@ class _Reader:
                             return True             # skip the whole row
                         if len(_PLAYS) < 50_000:
                             _PLAYS[play] = tuple(steps)
-                    action.steps = list(steps)
+                    dt = text[:2]
+                    action = Action(roll, side, loc, move, text, dice[dt], dt, loc, list(steps))
+                else:
+                    action = _roll_action(side, loc, move, text)
             elif kind == "dv":
                 action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
             elif kind == "cm":                # "64: Cannot Move"
@@ -753,7 +783,7 @@ class _Reader:
                 continue
             src = line + "\n"
             try:
-                items = PARSER.parse(src, start="row")
+                items = _parser().parse(src, start="row")
             except UnexpectedInput as e:
                 if i != k:                   # an unreadable score line is reported already
                     self._error_problem(e, line, line_off + i + 1, "row", sink, game.number)

@@ -1,0 +1,220 @@
+"""The bodies of the ``validate`` and ``convert`` commands, without the command-line library.
+
+:mod:`nardy_analyze.cli` (typer) declares every command, its options and its ``--help``; for these two
+commands it converts the options and calls :func:`validate` or :func:`convert` here.  The module imports
+nothing of typer or click, so that :mod:`nardy_analyze.fastcli` can run a plain ``validate`` or ``convert``
+command line (the common case of scripts and batch jobs) without importing them: that is most of the
+command's start-up.  The output, the messages and the exit codes are the same either way
+(tests/test_fastcli.py runs both).
+
+A command ends by raising :class:`Exit` with its exit code; ``echo`` writes one line as ``click.echo``
+does (the default, :func:`echo`, is its equivalent for the streams :mod:`nardy_analyze.fastcli` runs with).
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from .fsio import OutputError, Progress, write_atomically
+
+FORMATS = ("text", "json", "sarif", "html")         # validate --format
+TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
+ENGINES = ("local", "dask")                         # --engine
+
+
+class Exit(Exception):
+    """The end of a command, with its exit code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")       # what click.echo takes out of text not sent to a terminal
+
+
+def echo(message: str, err: bool = False) -> None:
+    """One line on standard output (``err``: standard error), flushed, as ``click.echo`` writes it."""
+    out = message + "\n"
+    f = sys.stderr if err else sys.stdout
+    if "\033" in out and not f.isatty():
+        out = _ANSI.sub("", out)
+    f.write(out)
+    f.flush()
+
+
+Echo = Callable[..., Any]
+
+
+def fail(msg: str, code: int = 2, echo: Echo = echo) -> None:
+    echo(f"nardy-analyze: {msg}", err=True)
+    raise Exit(code)
+
+
+def connect(engine: Optional[str], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False,
+            echo: Echo = echo):
+    """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
+    be had: Dask not installed, scheduler unreachable, no worker)."""
+    if engine is None:
+        engine = "dask" if scheduler else "local"
+    if engine == "local":
+        if scheduler:
+            fail("--scheduler needs --engine dask (the local engine has no scheduler)", echo=echo)
+        return None
+    from .cluster import ClusterError, connect as dask_connect
+    try:
+        return dask_connect(scheduler, jobs, dataframe)
+    except ClusterError as e:
+        fail(str(e), echo=echo)
+
+
+def cluster_failed(e: Exception, echo: Echo = echo) -> None:
+    """A Dask cluster that failed during the run: exit 2 with the reason; anything else goes on up."""
+    from .cluster import ClusterError
+
+    if isinstance(e, ClusterError):
+        fail(str(e), echo=echo)
+    raise e
+
+
+def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
+    from .rules import RULES
+
+    ids = {x.strip() for item in items for x in item.split(",") if x.strip()}
+    unknown = sorted(ids - set(RULES))
+    if unknown:
+        fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them", echo=echo)
+    return ids
+
+
+def validate(paths: list[str], format: str = "text", explain: bool = False, variant: str = "backgammon",
+             rule: list[str] = (), output: Optional[Path] = None, color: Optional[bool] = None,
+             jobs: Optional[int] = None, engine: Optional[str] = None, scheduler: Optional[str] = None,
+             select: list[str] = (), ignore: list[str] = (), statistics: bool = False,
+             max_file_size: float = 64, verbose: bool = False, *, echo: Echo = echo) -> None:
+    """``nardy-analyze validate`` (the options as the command line's, converted); raises :class:`Exit`."""
+    from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
+    from .engine import UnknownVariant, get_variant
+    from .report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
+
+    try:
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, list(rule))
+    except (UnknownVariant, ValueError) as e:
+        fail(str(e), echo=echo)
+    chosen = rule_ids(list(select), "--select", echo) if select else None
+    ignored = rule_ids(list(ignore), "--ignore", echo)
+    if output is not None and output.is_dir():      # say so before the work, not after it
+        fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)", echo=echo)
+
+    cluster = connect(engine, scheduler, jobs, echo=echo)
+    bar = Progress.on_terminal()
+    progress = bar.step if bar else None
+    max_bytes = int(max_file_size * 1024 * 1024)
+    tty = output is None and sys.stdout.isatty()
+    use_color = bool(color if color is not None else (tty and not os.environ.get("NO_COLOR")))
+
+    def run_into(fh, spool_dir: str | None = None) -> RunCounts:
+        """Validate, writing the report as each file comes."""
+        if format == "html":
+            from .html_report import HtmlWriter
+            writer: Writer = HtmlWriter(fh, spool_dir)
+        elif format == "json":
+            writer = JsonWriter(fh, explain, spool_dir)
+        elif format == "sarif":
+            writer = SarifWriter(fh, spool_dir)
+        else:
+            writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
+        try:
+            for kind, path, value in iter_validate(paths, variant, options, progress=progress, jobs=jobs,
+                                                   max_bytes=max_bytes, engine=cluster):
+                if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
+                    bar.close()                    # clear the bar's line before anything is written
+                if kind == "ok":
+                    if chosen is not None or ignored:
+                        keep_rules_of(value, chosen, ignored)
+                    for f in value.findings:
+                        if f.rule == INTERNAL_ERROR:
+                            echo(f"nardy-analyze: {f.path}: {f.message}", err=True)
+                    for why in value.arg_errors:
+                        echo(f"nardy-analyze: {path}: {why}", err=True)
+                    writer.report(value)
+                elif kind == SKIPPED:
+                    writer.skipped(path, value)
+                else:
+                    echo(f"nardy-analyze: {value}", err=True)
+                    writer.unreadable(path, value)
+            if bar:
+                bar.close()
+            writer.close()
+        finally:
+            writer.discard()
+        return writer.counts
+
+    try:
+        if output is None:
+            counts = run_into(sys.stdout)
+            sys.stdout.flush()
+        else:
+            box: list[RunCounts] = []
+            write_atomically(output, lambda fh: box.append(run_into(fh, str(output.parent))))
+            counts = box[0]
+    except OutputError as e:
+        fail(str(e), echo=echo)
+    except BrokenPipeError:                        # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise Exit(141)
+    except Exception as e:
+        cluster_failed(e, echo)
+    finally:
+        if bar:
+            bar.close()
+        if cluster is not None:
+            cluster.close()
+
+    if not counts.complete or counts.arg_errors:
+        raise Exit(2)
+    if not counts.files:
+        why = f" ({counts.skipped} file(s) skipped: not game records)" if counts.skipped else ""
+        fail("no game records found in " + ", ".join(paths) + why, echo=echo)
+    raise Exit(1 if counts.errors else 0)
+
+
+def convert(paths: list[str], to: str, output: Optional[str] = None, out_dir: Optional[str] = None,
+            force: bool = False, lossy: bool = False, jobs: Optional[int] = None, *, echo: Echo = echo) -> None:
+    """``nardy-analyze convert`` (the options as the command line's, converted); raises :class:`Exit`."""
+    from .convert import FAILED, REFUSED, WRITTEN, ConvertError, convert_paths
+
+    bar = Progress.on_terminal()
+    try:
+        run = convert_paths(paths, to, output, out_dir, force, lossy,
+                            progress=bar.step if bar else None, jobs=jobs)
+    except ConvertError as e:
+        fail(str(e), echo=echo)
+    finally:
+        if bar:
+            bar.close()
+    for o in run.outcomes:
+        if o.note:
+            echo(f"note: {o.note}", err=True)
+        if o.warning:
+            echo(f"warning: {o.warning} (converted as written)", err=True)
+        if o.status == REFUSED:
+            echo(f"nardy-analyze: refused {o.source}: {to} cannot hold everything; use --lossy to "
+                 "drop it:", err=True)
+            for m in o.messages:
+                echo(f"  {m}", err=True)
+        elif o.status == FAILED:
+            for m in o.messages:
+                echo(f"nardy-analyze: {m}", err=True)
+        elif o.dropped:
+            echo(f"{o.source}: --lossy dropped:", err=True)
+            for m in o.messages:
+                echo(f"  {m}", err=True)
+    skipped = run.count("skipped")
+    echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed"
+         + (f", {skipped} skipped (not records)" if skipped else "") + f" (to {to})", err=True)
+    raise Exit(run.exit_code)
