@@ -235,12 +235,13 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     uses every number, the positions of the deepest level reached are the plays (for two different
     numbers of which only one can be played: those of the larger number when it can be played, the
     larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
+    quick = getattr(rules, "roll_forced", None)      # the short cuts of the rules, where it has them
+    if quick is not None:
+        known = quick(me, opp, numbers, turn)
+        if known is not None:
+            return known
     seen: set[Pos] = set()
     single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
-    two_plays = getattr(rules, "two_plays_differ", None)      # a short cut of the rules, where it has one
-    if two_plays is not None and len(numbers) == 2 and numbers[0] != numbers[1] \
-            and two_plays(me, opp, numbers[0], numbers[1]):
-        return False
     if len(numbers) == 2 and numbers[0] != numbers[1]:
         # two different numbers: both orders, two steps deep
         a, b = numbers
@@ -309,10 +310,11 @@ class _Tally:
         self.rules = rules
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.ends: dict[int, GameEnd] = {}
-        self.rolled: set[tuple[int, int]] = set()
-        self.roll_no: dict[int, int] = {}
         self.flags = _closed_flags(rules)
         self.gulbara = getattr(rules, "name", "") == "gulbara"
+        self.game = None                         # the game of the last turn and its two rows
+        self.pair: tuple[list[int], list[int]] = ([], [])
+        self.pips: list[tuple[Side | None, int]] = [(None, 0), (None, 0)]   # per side: a side, its pips
 
     def _row(self, game: int, side: int) -> list[int]:
         r = self.rows.get((game, side))
@@ -321,33 +323,31 @@ class _Tally:
         return r
 
     def turn(self, t: TurnRow) -> None:
-        game, side, dice = t.game, t.side, t.dice
-        me = self._row(game, side)
-        other = self._row(game, 1 - side)
+        game, _, side, _, dice, (m0, o0), (m1, o1), doubled, answer, _, a, spec = t
+        if game != self.game:
+            self.game = game
+            self.pair = (self._row(game, 0), self._row(game, 1))
+        me, other = (self.pair[0], self.pair[1]) if side == 0 else (self.pair[1], self.pair[0])
         me[_TURNS] += 1
-        if t.doubled:
+        if doubled:
             me[_CUBE_OFFERED] += 1
-            if t.answer == "take":
+            if answer == "take":
                 other[_CUBE_TAKEN] += 1
-            elif t.answer == "drop":
+            elif answer == "drop":
                 other[_CUBE_DROPPED] += 1
-        (m0, o0), (m1, o1) = t.before, t.after
         rules = self.rules
         if dice is not None:
             d1, d2 = dice
+            first = not me[_ROLLS]               # this side's first roll of the game
             me[_ROLLS] += 1
             if d1 == d2:
                 me[_DOUBLES] += 1
             me[_DIE_1 - 1 + d1] += 1
             me[_DIE_1 - 1 + d2] += 1
-            key = (game, side)
-            first = key not in self.rolled
-            if first:
-                self.rolled.add(key)
-            n = self.roll_no[game] = self.roll_no.get(game, 0) + 1
             # the roller's own play of the roll, as the variant's turn driver asks for it (the replay's,
-            # when it judged the play)
-            spec = t.spec if t.spec is not None else rules.turn_segments(d1, d2, first, n).next(m0, o0)
+            # when it judged the play); the roll's number in the game counts both sides' rolls
+            if spec is None:
+                spec = rules.turn_segments(d1, d2, first, me[_ROLLS] + other[_ROLLS]).next(m0, o0)
             if spec is not None and _forced(rules, m0, o0, tuple(spec.numbers), spec.turn):
                 me[_FORCED] += 1
         if o1 is not o0 and o1 != o0:
@@ -356,19 +356,28 @@ class _Tally:
                 me[_HITS] += hits
                 other[_HIT] += hits
             else:
-                hits = 0
                 # the opponent moved in this turn: a Gul bara handover
                 other[_PIPS] += max(_pips(o0) - _pips(o1), 0)
                 other[_BORNE_OFF] += max(_off(o1) - _off(o0), 0)
         if m0 is not m1 and m0 != m1:
-            me[_PIPS] += max(_pips(m0) - _pips(m1), 0)
-            me[_BORNE_OFF] += max(_off(m1) - _off(m0), 0)
-            p1, s1 = _blocks(rules, m1, o1, self.flags)
-            if p1 or s1:
-                p0, s0 = _blocks(rules, m0, o0, self.flags)
-                me[_PRIMES] += p1 and not p0
-                me[_SHUTOUTS] += s1 and not s0
-        a = t.action
+            # the pips of the mover's side before the turn are those of its side after its last turn,
+            # unless a hit changed it since
+            known, p0 = self.pips[side]
+            if known is not m0:
+                p0 = _pips(m0)
+            p1 = _pips(m1)
+            self.pips[side] = (m1, p1)
+            if p0 > p1:
+                me[_PIPS] += p0 - p1
+            off = sum(m0) - sum(m1)              # _off(m1) - _off(m0)
+            if off > 0:
+                me[_BORNE_OFF] += off
+            if self.flags(m1).find(_SIX) >= 0:   # six closed points in a row: maybe a prime, a shutout
+                p1, s1 = _blocks(rules, m1, o1, self.flags)
+                if p1 or s1:
+                    p0, s0 = _blocks(rules, m0, o0, self.flags)
+                    me[_PRIMES] += p1 and not p0
+                    me[_SHUTOUTS] += s1 and not s0
         if a is not None and a.segments:
             chain = 1
             for seg in a.segments:

@@ -1,6 +1,7 @@
 """Backgammon = short nardy (RULES.md section 1): steps, hits, bar entry, bear-off, results."""
 from __future__ import annotations
 
+from itertools import compress
 from typing import Iterator
 
 from .core import BAR, OFF, Pos, Side, SingleSegment, borne_off
@@ -13,6 +14,9 @@ START: Side = tuple(
 def _opp_count(opp: Side, point: int) -> int:
     """Opponent checkers on the mover's ``point`` (1..24): the opponent's point 25 - point."""
     return opp[24 - point]
+
+
+_POINTS = range(1, 25)
 
 
 def all_home(me: Side) -> bool:
@@ -100,10 +104,23 @@ class Backgammon:
         (``stats._forced`` asks this first)."""
         if me[24]:
             return False
-        firsts = [x for x in range(a + 1, 25) if me[x - 1] and opp[24 - x + a] < 2]
+        points = list(compress(_POINTS, me))         # the points the mover holds (the bar is not in _POINTS)
+        firsts = [x for x in points if x > a and opp[24 - x + a] < 2]
         if not firsts:
             return False
-        seconds = [y for y in range(b + 1, 25) if me[y - 1] and opp[24 - y + b] < 2]
+        seconds = [y for y in points if y > b and opp[24 - y + b] < 2]
+        if not seconds:
+            return False
+        # Two pairs that share one step and differ in the other reach different boards (the other step's
+        # checker leaves a different point).  Three points that can play ``a``: for any ``y``, two of them are
+        # not the point that plays ``b`` (likewise the other way round); two: either one, when ``y`` is
+        # neither of them or holds two checkers.
+        if len(firsts) > 2 or len(seconds) > 2:
+            return True
+        if len(firsts) == 2 and any(y not in firsts or me[y - 1] > 1 for y in seconds):
+            return True
+        if len(seconds) == 2 and any(x not in seconds or me[x - 1] > 1 for x in firsts):
+            return True
         board = None
         for x in firsts:
             for y in seconds:
@@ -119,6 +136,41 @@ class Backgammon:
                 elif key != board:
                     return True
         return False
+
+    def double_plays_differ(self, me: Side, opp: Side, d: int) -> bool:
+        """A double ``d``: True when two plays of all four numbers, each moving four checkers one step of
+        ``d`` from the starting position (none on the bar, none bearing off), reach different boards, so the
+        roll is not forced.  Such steps do not depend on each other (as in :meth:`two_plays_differ`), and
+        two different choices of the four checkers' points leave different boards (the highest point where
+        the choices differ loses a different number of checkers); there are two choices when two or more
+        points can play ``d`` and they hold five checkers or more.  False says nothing."""
+        if me[24]:
+            return False
+        points = 0
+        checkers = 0
+        for x in compress(_POINTS, me):
+            if x > d and opp[24 - x + d] < 2:
+                points += 1
+                checkers += me[x - 1]
+        return points > 1 and checkers > 4
+
+    def roll_forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: None = None) -> bool | None:
+        """Whether the roll ``numbers`` (two different numbers, or four of a double) has at most one legal
+        play, where short cuts decide it; None when they do not (``stats._forced`` then walks the plays).
+
+        True: two or more checkers on the bar with two different numbers (each number can only enter a
+        checker, and both entries, in either order, give one board), or four or more with a double.
+        False: :meth:`two_plays_differ` or :meth:`double_plays_differ` found two plays to different
+        boards.  (tests/test_stats_fast_paths.py compares it with the full list of legal plays.)"""
+        if len(numbers) == 2 and numbers[0] != numbers[1]:
+            if me[24] > 1:
+                return True
+            return False if self.two_plays_differ(me, opp, numbers[0], numbers[1]) else None
+        if len(numbers) == 4 and numbers[0] == numbers[1] == numbers[2] == numbers[3]:
+            if me[24] > 3:
+                return True
+            return False if self.double_plays_differ(me, opp, numbers[0]) else None
+        return None
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
                      turn: None = None) -> tuple[str, str] | None:
