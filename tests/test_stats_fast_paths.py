@@ -160,3 +160,36 @@ def test_forced_on_random_positions(data, name, d1, d2):
     turn = rules.start_turn(me, opp, False, (d1, d2)) if hasattr(rules, "start_turn") else None
     expected = len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
     assert stats._forced(rules, me, opp, numbers, turn) == expected
+
+
+def _bg_side(draw, low: int, high: int, bar: int, total: int):
+    """A backgammon side: ``bar`` checkers on the bar and up to ``total`` more on points ``low``..``high``."""
+    counts = [0] * 25
+    counts[24] = bar
+    for _ in range(draw(st.integers(0, total))):
+        counts[draw(st.integers(low, high)) - 1] += 1
+    return counts
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.data(), d1=st.integers(1, 6), d2=st.integers(1, 6), shape=st.sampled_from(["any", "home", "bar"]))
+def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape):
+    """``Backgammon.roll_forced`` (what stats asks before walking the plays) is None or what the engine's
+    full list of legal plays says, in races, bear-offs, contact and with checkers on the bar."""
+    rules = get_variant("backgammon").rules
+    if shape == "home":                     # every checker of the mover home: bear-offs
+        me = _bg_side(data.draw, 1, 6, 0, 15)
+    elif shape == "bar":
+        me = _bg_side(data.draw, 1, 24, data.draw(st.integers(1, 5)), 10)
+    else:
+        me = _bg_side(data.draw, 1, 24, 0, 15)
+    opp = _bg_side(data.draw, 1, 24, data.draw(st.integers(0, 1)), 15 - sum(me[:24]) // 2)
+    for i in range(24):                     # the two sides never share a point
+        if me[23 - i]:
+            opp[i] = 0
+    me, opp = tuple(me), tuple(opp)
+    numbers = (d1,) * 4 if d1 == d2 else (d1, d2)
+    quick = rules.roll_forced(me, opp, numbers)
+    expected = len(generate(rules, me, opp, numbers).plays) <= 1
+    assert quick is None or quick == expected, (me, opp, numbers)
+    assert stats._forced(rules, me, opp, numbers, None) == expected
