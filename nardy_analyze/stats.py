@@ -240,6 +240,11 @@ def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
         known = quick(me, opp, numbers, turn)
         if known is not None:
             return known
+    return _walk_forced(rules, me, opp, numbers, turn)
+
+
+def _walk_forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
+    """:func:`_forced` without the rules' short cuts: the walk."""
     seen: set[Pos] = set()
     single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
     if len(numbers) == 2 and numbers[0] != numbers[1]:
@@ -312,9 +317,12 @@ class _Tally:
         self.ends: dict[int, GameEnd] = {}
         self.flags = _closed_flags(rules)
         self.gulbara = getattr(rules, "name", "") == "gulbara"
+        self.quick = getattr(rules, "roll_forced", None)     # the rules' short cuts for forced rolls
         self.game = None                         # the game of the last turn and its two rows
         self.pair: tuple[list[int], list[int]] = ([], [])
-        self.pips: list[tuple[Side | None, int]] = [(None, 0), (None, 0)]   # per side: a side, its pips
+        # per side: the side after its last move, its pips and checkers (the next move starts there,
+        # unless a hit changed it since)
+        self.pips: list[tuple[Side | None, int, int]] = [(None, 0, 0), (None, 0, 0)]
 
     def _row(self, game: int, side: int) -> list[int]:
         r = self.rows.get((game, side))
@@ -348,8 +356,14 @@ class _Tally:
             # when it judged the play); the roll's number in the game counts both sides' rolls
             if spec is None:
                 spec = rules.turn_segments(d1, d2, first, me[_ROLLS] + other[_ROLLS]).next(m0, o0)
-            if spec is not None and _forced(rules, m0, o0, tuple(spec.numbers), spec.turn):
-                me[_FORCED] += 1
+            if spec is not None:
+                numbers = tuple(spec.numbers)
+                quick = self.quick                   # _forced, one call less
+                known = None if quick is None else quick(m0, o0, numbers, spec.turn)
+                if known is None:
+                    known = _walk_forced(rules, m0, o0, numbers, spec.turn)
+                if known:
+                    me[_FORCED] += 1
         if o1 is not o0 and o1 != o0:
             hits = o1[24] - o0[24]
             if hits > 0:
@@ -360,18 +374,15 @@ class _Tally:
                 other[_PIPS] += max(_pips(o0) - _pips(o1), 0)
                 other[_BORNE_OFF] += max(_off(o1) - _off(o0), 0)
         if m0 is not m1 and m0 != m1:
-            # the pips of the mover's side before the turn are those of its side after its last turn,
-            # unless a hit changed it since
-            known, p0 = self.pips[side]
+            known, p0, n0 = self.pips[side]
             if known is not m0:
-                p0 = _pips(m0)
-            p1 = _pips(m1)
-            self.pips[side] = (m1, p1)
+                p0, n0 = _pips(m0), sum(m0)
+            p1, n1 = _pips(m1), sum(m1)
+            self.pips[side] = (m1, p1, n1)
             if p0 > p1:
                 me[_PIPS] += p0 - p1
-            off = sum(m0) - sum(m1)              # _off(m1) - _off(m0)
-            if off > 0:
-                me[_BORNE_OFF] += off
+            if n0 > n1:                          # _off(m1) - _off(m0)
+                me[_BORNE_OFF] += n0 - n1
             if self.flags(m1).find(_SIX) >= 0:   # six closed points in a row: maybe a prime, a shutout
                 p1, s1 = _blocks(rules, m1, o1, self.flags)
                 if p1 or s1:
@@ -558,10 +569,14 @@ def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
     """Normalise player and opponent in place: one display spelling per normalised key, aliases applied."""
     if df.empty:
         return
-    raw = pd.concat([df["player"], df["opponent"]]).astype(str)
-    spelled = raw.map(lambda n: _RATING.sub("", " ".join(n.split())))
-    keys = spelled.map(str.casefold)
-    counts = Counter(zip(keys, spelled))
+    # each distinct name once, in the order names first appear (player column, then opponent column)
+    raw = Counter(pd.concat([df["player"], df["opponent"]]).astype(str))
+    counts: Counter = Counter()                  # (key, spelling) -> occurrences, in order of appearance
+    key_of: dict[str, str] = {}
+    for name, n in raw.items():
+        spelling = _RATING.sub("", " ".join(name.split()))
+        key = key_of[name] = spelling.casefold()
+        counts[(key, spelling)] += n
     display: dict[str, str] = {}
     for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
         display.setdefault(key, spelling)
@@ -571,8 +586,9 @@ def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
         target = normalise_name(v)
         if k in aliases and target in display and target not in aliases:
             alias[k] = display[target]
+    shown = {name: alias[key] for name, key in key_of.items()}
     for col in ("player", "opponent"):
-        df[col] = df[col].astype(str).map(lambda n: alias[normalise_name(n)])
+        df[col] = df[col].astype(str).map(shown)
 
 
 def _typed(df: pd.DataFrame, spec: dict[str, tuple[str, str]], cats: dict[str, list[str]]) -> pd.DataFrame:

@@ -119,6 +119,19 @@ class Backgammon:
         if me[24]:
             return False
         points = list(compress(_POINTS, me))         # the points the mover holds (the bar is not in _POINTS)
+        if points and points[-1] > 6:
+            # not every checker home (nearly every roll of a game): first count the points that can play
+            # each number, which most often settles it
+            na = nb = 0
+            for x in points:
+                if x > a and opp[24 - x + a] < 2:
+                    na += 1
+                if x > b and opp[24 - x + b] < 2:
+                    nb += 1
+            if not na or not nb:
+                return False
+            if na > 2 or nb > 2:
+                return True                          # see below
         firsts = self._steppers(opp, a, points)
         if not firsts:
             return False
