@@ -19,6 +19,13 @@ def _opp_count(opp: Side, point: int) -> int:
 _POINTS = range(1, 25)
 
 
+def _bears_off_only(me: Side, d: int) -> bool:
+    """No checker on the bar and none higher than ``d``, the smallest number of the roll: every step bears
+    off the highest checker (no checker can move within the board), so every play of the roll takes the
+    same checkers off: the roll is forced."""
+    return not any(me[d:25])
+
+
 def all_home(me: Side) -> bool:
     return not any(me[6:25])
 
@@ -185,14 +192,17 @@ class Backgammon:
 
         True: every checker that may move waits on the bar and the plays can only enter them: two or more
         with two different numbers (both entries, in either order, give one board), four or more with a
-        double, or an entry point the double cannot reach.  False: two plays reach different boards
+        double, or an entry point the double cannot reach; or every checker stands on a point no higher than
+        the smallest number, so that every step bears off the highest one.  False: two plays reach different boards
         (:meth:`two_plays_differ`, :meth:`double_plays_differ`; with checkers on the bar, from the
         position after entering them: one with either number of a plain roll, all of them with a
         double).  (tests/test_stats_fast_paths.py compares it with the full list of legal plays.)"""
         bar = me[24]
         if len(numbers) == 2 and numbers[0] != numbers[1]:
             if not bar:
-                return False if self.two_plays_differ(me, opp, numbers[0], numbers[1]) else None
+                if self.two_plays_differ(me, opp, numbers[0], numbers[1]):
+                    return False
+                return True if _bears_off_only(me, min(numbers)) else None
             if bar > 1:
                 return True
             for x, y in (numbers, numbers[::-1]):
@@ -204,7 +214,9 @@ class Backgammon:
         if len(numbers) == 4 and numbers[0] == numbers[1] == numbers[2] == numbers[3]:
             d = numbers[0]
             if not bar:
-                return False if self.double_plays_differ(me, opp, d) else None
+                if self.double_plays_differ(me, opp, d):
+                    return False
+                return True if _bears_off_only(me, d) else None
             if bar > 3 or opp[d - 1] > 1:            # four entries or none at all
                 return True
             m, o = me, opp
