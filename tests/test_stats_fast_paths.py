@@ -193,3 +193,56 @@ def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape)
     expected = len(generate(rules, me, opp, numbers).plays) <= 1
     assert quick is None or quick == expected, (me, opp, numbers)
     assert stats._forced(rules, me, opp, numbers, None) == expected
+
+
+def test_turn_rows_are_turn_rows(records):
+    """The replay builds its rows without the named tuple's ``__new__``: they are TurnRows all the same."""
+    from nardy_analyze.events import TurnRow
+
+    for _, rows in records:
+        for t in rows:
+            assert type(t) is TurnRow and len(t) == len(TurnRow._fields)
+            assert t == TurnRow(*t) and t.game == t[0] and t.spec is t[-1]
+
+
+def _plain_names(df, aliases):
+    """The display names as stats computed them before (row by row): the definition of ``stats._names``."""
+    from collections import Counter
+
+    import pandas as pd
+
+    raw = pd.concat([df["player"], df["opponent"]]).astype(str)
+    spelled = raw.map(lambda n: stats._RATING.sub("", " ".join(n.split())))
+    keys = spelled.map(str.casefold)
+    counts = Counter(zip(keys, spelled))
+    display = {}
+    for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        display.setdefault(key, spelling)
+    alias = {k: aliases.get(k, v) for k, v in display.items()}
+    for k, v in list(alias.items()):
+        target = stats.normalise_name(v)
+        if k in aliases and target in display and target not in aliases:
+            alias[k] = display[target]
+    return {col: df[col].astype(str).map(lambda n: alias[stats.normalise_name(n)]).tolist()
+            for col in ("player", "opponent")}
+
+
+_SPELLINGS = ["Alice", "alice", " ALICE ", "Alice,1673", "alice , 1500", "Bob", "bob", "Bob  Smith", "bob smith",
+              "Robert", "Carol,12", "carol"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(st.sampled_from(_SPELLINGS), st.sampled_from(_SPELLINGS)), min_size=1,
+                      max_size=30),
+       alias=st.lists(st.tuples(st.sampled_from(_SPELLINGS), st.sampled_from(["Bob", "Alice Smith", "carol", "Zed"])),
+                      max_size=3))
+def test_names_once_per_distinct_name_as_row_by_row(pairs, alias):
+    """``stats._names`` looks at each distinct name once; it gives what the row-by-row code gave (the most
+    frequent spelling, ties to the one seen first, aliases)."""
+    import pandas as pd
+
+    aliases = {stats.normalise_name(k): v for k, v in alias}
+    df = pd.DataFrame({"player": [a for a, _ in pairs], "opponent": [b for _, b in pairs]})
+    expected = _plain_names(df, aliases)
+    stats._names(df, aliases)
+    assert {col: df[col].tolist() for col in ("player", "opponent")} == expected
