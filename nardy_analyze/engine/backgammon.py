@@ -192,11 +192,13 @@ class Backgammon:
 
         True: every checker that may move waits on the bar and the plays can only enter them: two or more
         with two different numbers (both entries, in either order, give one board), four or more with a
-        double, or an entry point the double cannot reach; or every checker stands on a point no higher than
-        the smallest number, so that every step bears off the highest one.  False: two plays reach different boards
-        (:meth:`two_plays_differ`, :meth:`double_plays_differ`; with checkers on the bar, from the
-        position after entering them: one with either number of a plain roll, all of them with a
-        double).  (tests/test_stats_fast_paths.py compares it with the full list of legal plays.)"""
+        double, or an entry point the double cannot reach; or every checker stands on a point no higher
+        than the smallest number, so that every step bears off the highest one.  False: two plays reach
+        different boards (:meth:`two_plays_differ`, :meth:`double_plays_differ`; with checkers on the bar,
+        from the position after entering them: one with either number of a plain roll, all of them with a
+        double).  One checker on the bar with two different numbers is always decided: after the entry with
+        either number, each point that can play the other number is one play.
+        (tests/test_stats_fast_paths.py compares it with the full list of legal plays.)"""
         bar = me[24]
         if len(numbers) == 2 and numbers[0] != numbers[1]:
             if not bar:
@@ -205,12 +207,22 @@ class Backgammon:
                 return True if _bears_off_only(me, min(numbers)) else None
             if bar > 1:
                 return True
+            # one checker on the bar: every play begins by entering it with one number (x), then plays the
+            # other (y) with any checker; after the entry, each point that can play y is one play
+            plays = []
             for x, y in (numbers, numbers[::-1]):
                 if opp[x - 1] < 2:                   # the mover's entry point 25 - x is open
                     m, o, _ = self.apply(me, opp, BAR, 25 - x)
-                    if len(self._steppers(o, y, list(compress(_POINTS, m)))) > 1:
+                    then = self._steppers(o, y, list(compress(_POINTS, m)))
+                    if len(then) > 1:
                         return False                 # two steps of y from different points after it
-            return None
+                    plays.append(self.apply(m, o, then[0], then[0] - y)[:2] if then else None)
+            # at most one play after each entry: two plays of both numbers that may be one board; else at
+            # most one play uses both numbers, or none does and the larger number's entry (or the only
+            # one) is the play
+            if len(plays) == 2 and plays[0] is not None and plays[1] is not None:
+                return plays[0] == plays[1]
+            return True
         if len(numbers) == 4 and numbers[0] == numbers[1] == numbers[2] == numbers[3]:
             d = numbers[0]
             if not bar:
