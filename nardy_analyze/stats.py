@@ -335,7 +335,8 @@ class _Tally:
         if game != self.game:
             self.game = game
             self.pair = (self._row(game, 0), self._row(game, 1))
-        me, other = (self.pair[0], self.pair[1]) if side == 0 else (self.pair[1], self.pair[0])
+        pair = self.pair
+        me, other = pair[side], pair[1 - side]
         me[_TURNS] += 1
         if doubled:
             me[_CUBE_OFFERED] += 1
@@ -377,7 +378,7 @@ class _Tally:
             known, p0, n0 = self.pips[side]
             if known is not m0:
                 p0, n0 = _pips(m0), sum(m0)
-            p1, n1 = _pips(m1), sum(m1)
+            p1, n1 = sum(map(mul, _WEIGHTS, m1)), sum(m1)        # _pips(m1), inline
             self.pips[side] = (m1, p1, n1)
             if p0 > p1:
                 me[_PIPS] += p0 - p1
