@@ -228,7 +228,9 @@ def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = 
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says).
 
-    A depth-first walk of the single steps, order by order of the numbers, looks for two different
+    First the rules' short cuts, where the rules have them (``rules.roll_forced(me, opp, numbers, turn)``:
+    True, False, or None when they do not decide; backgammon's decide 95 % of the rolls of the shared
+    corpus), then the walk (:func:`_walk_forced`).  A depth-first walk of the single steps, order by order of the numbers, looks for two different
     positions reached with every number: then no play can use more numbers, and there are two legal
     plays.  Walked to the end, it visits what ``generate`` visits, so it also knows the legal plays when
     it finds fewer: exactly one position reached with every number is the only legal play; when no play
