@@ -17,13 +17,14 @@ from .record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
 from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
 
 ERROR = "error"
-# The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
-# statistics' observer, which gets one per turn.
-_ROLL_SPECS: dict[tuple, SegmentSpec] = {}
-_new_row = tuple.__new__
 WARNING = "warning"
 # Rules about checker plays: after one of these the replay follows the record, not the rules.
 POSITION_RULES = PLAY_RULES
+
+# The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
+# statistics' observer, which gets one per turn.
+_ROLL_SPECS: dict[tuple, SegmentSpec] = {}
+_new_row = tuple.__new__            # TurnRow._make without its Python frame
 
 
 @dataclass(slots=True)
