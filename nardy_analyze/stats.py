@@ -13,6 +13,7 @@ The columns, their dtypes and the decisions behind them are documented in ``docs
 """
 from __future__ import annotations
 
+import gc
 import math
 import os
 import re
@@ -537,19 +538,27 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
                                    progress=progress, jobs=jobs)
     else:
         results = map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress)
-    for entry, kind, value in results:
-        if kind == "ok":
-            out.files += 1
-            rows.extend(value.rows)
-            out.problems.extend(value.problems)
-            out.warnings.extend(value.warnings)
-            out.arg_errors.extend((value.path, m) for m in value.arg_errors)
-        elif kind == UNREADABLE:
-            out.unreadable.append((entry.path, value))
-        elif kind == SKIPPED:
-            out.skipped.append(entry.path)
-        else:                      # internal-error: a bug in nardy-analyze on this file; the others go on
-            out.internal_errors.append((entry.shown, value))
+    # Everything alive before the scan (pandas and numpy make most of it) goes to the garbage collector's
+    # permanent generation while the files are replayed: the collections of this process and of the worker
+    # processes it forks do not walk it over and over, nor copy a worker's inherited pages to do so
+    # (gc.freeze, as the gc docs advise before a fork); it is handed back at the end.
+    gc.freeze()
+    try:
+        for entry, kind, value in results:
+            if kind == "ok":
+                out.files += 1
+                rows.extend(value.rows)
+                out.problems.extend(value.problems)
+                out.warnings.extend(value.warnings)
+                out.arg_errors.extend((value.path, m) for m in value.arg_errors)
+            elif kind == UNREADABLE:
+                out.unreadable.append((entry.path, value))
+            elif kind == SKIPPED:
+                out.skipped.append(entry.path)
+            else:                  # internal-error: a bug in nardy-analyze on this file; the others go on
+                out.internal_errors.append((entry.shown, value))
+    finally:
+        gc.unfreeze()
     if isinstance(aliases, dict):
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
     elif aliases is not None:

@@ -246,3 +246,18 @@ def test_names_once_per_distinct_name_as_row_by_row(pairs, alias):
     expected = _plain_names(df, aliases)
     stats._names(df, aliases)
     assert {col: df[col].tolist() for col in ("player", "opponent")} == expected
+
+
+def test_scan_hands_the_frozen_objects_back(tmp_path):
+    """``stats.scan`` freezes what is alive while it replays (gc.freeze, for its worker processes) and
+    unfreezes it at the end, also when reading fails."""
+    import gc
+
+    before = gc.get_freeze_count()
+    run = stats.scan([str(p) for p in sorted(FIXTURES.glob("*.mat"))[:2]], jobs=1)
+    assert run.files == 2 and len(run.games) > 0
+    assert gc.get_freeze_count() == before == 0
+    bad = tmp_path / "bad.mat"
+    bad.write_bytes(b"\xff\xfe not a record")
+    stats.scan([str(bad)], jobs=1)
+    assert gc.get_freeze_count() == 0
