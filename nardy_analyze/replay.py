@@ -21,6 +21,11 @@ WARNING = "warning"
 # Rules about checker plays: after one of these the replay follows the record, not the rules.
 POSITION_RULES = PLAY_RULES
 
+# The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
+# statistics' observer, which gets one per turn.
+_ROLL_SPECS: dict[tuple, SegmentSpec] = {}
+_new_row = tuple.__new__            # TurnRow._make without its Python frame
+
 
 @dataclass(slots=True)
 class Finding:
@@ -226,6 +231,19 @@ class _GameReplay:
         p = a.player
         before = (self.pos[p], self.pos[1 - p])
         self.roll_spec = None
+        if a.kind == Kind.ROLL:              # most actions: one call less
+            self.on_roll(a, nxt)
+            if not a.unplayed:
+                dice = a.dice
+                if dice is not None and len(dice) == 2:      # high die first
+                    d1, d2 = dice
+                    dice = ((d1, d2) if d1 >= d2 else (d2, d1)) if 0 < d1 < 7 and 0 < d2 < 7 else None
+                elif dice:
+                    dice = (max(dice), min(dice)) if all(1 <= d <= 6 for d in dice) else None
+                else:
+                    dice = None
+                self.emit(p, a.loc.line, dice, a, before, self.roll_spec)
+            return
         getattr(self, _ON[a.kind])(a, nxt)
         if a.kind == Kind.DOUBLE:
             if self.offer is not None:
@@ -238,17 +256,15 @@ class _GameReplay:
             self.offer[2] = a.kind.value
             if a.kind == Kind.DROP:
                 self.emit(self.offer[0], self.offer[1], None, None)
-        elif a.kind == Kind.ROLL and not a.unplayed:
-            dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
-            self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, self.roll_spec)
 
     def emit(self, p: int, line: int, dice, a: Action | None, before: Pos | None = None, spec=None) -> None:
         offer, self.offer = self.offer, None
         doubled = offer is not None and offer[0] == p
         self.turn_no += 1
         here = (self.pos[p], self.pos[1 - p])
-        self.observer.turn(TurnRow(self.g.number, self.turn_no, p, line, dice, before or here, here, doubled,
-                                   offer[2] if doubled else "", self.cube, a, spec))
+        # TurnRow(...) without the named tuple's Python-level __new__ (what its _make does): one per turn
+        self.observer.turn(_new_row(TurnRow, (self.g.number, self.turn_no, p, line, dice, before or here, here,
+                                              doubled, offer[2] if doubled else "", self.cube, a, spec)))
 
     def observed_end(self) -> None:
         if self.offer is not None:           # a double left unanswered at the end of the record
@@ -294,8 +310,12 @@ class _GameReplay:
             if self.one_part and not a.segments else None
         if after is not None:            # plainly legal: what walk_turn would give, without its machinery
             if self.observer is not None:    # the roller's part as the turn driver gives it, for the statistics
-                self.roll_spec = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), self.rules.start_turn(
-                    self.pos[p], self.pos[1 - p], first_turn, (d1, d2)))
+                turn = self.rules.start_turn(self.pos[p], self.pos[1 - p], first_turn, (d1, d2))
+                key = (d1, d2, turn)
+                spec = _ROLL_SPECS.get(key)     # immutable and equal for equal keys: built once
+                if spec is None:
+                    spec = _ROLL_SPECS[key] = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), turn)
+                self.roll_spec = spec
             self.pos[p], self.pos[1 - p] = after
             self.exact = bool(a.steps)
         else:

@@ -13,6 +13,7 @@ The columns, their dtypes and the decisions behind them are documented in ``docs
 """
 from __future__ import annotations
 
+import gc
 import math
 import os
 import re
@@ -228,19 +229,27 @@ def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = 
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says).
 
-    A depth-first walk of the single steps, order by order of the numbers, looks for two different
+    First the rules' short cuts, where the rules have them (``rules.roll_forced(me, opp, numbers, turn)``:
+    True, False, or None when they do not decide; backgammon's decide 95 % of the rolls of the shared
+    corpus), then the walk (:func:`_walk_forced`).  A depth-first walk of the single steps, order by order of the numbers, looks for two different
     positions reached with every number: then no play can use more numbers, and there are two legal
     plays.  Walked to the end, it visits what ``generate`` visits, so it also knows the legal plays when
     it finds fewer: exactly one position reached with every number is the only legal play; when no play
     uses every number, the positions of the deepest level reached are the plays (for two different
     numbers of which only one can be played: those of the larger number when it can be played, the
     larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
+    quick = getattr(rules, "roll_forced", None)      # the short cuts of the rules, where it has them
+    if quick is not None:
+        known = quick(me, opp, numbers, turn)
+        if known is not None:
+            return known
+    return _walk_forced(rules, me, opp, numbers, turn)
+
+
+def _walk_forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
+    """:func:`_forced` without the rules' short cuts: the walk."""
     seen: set[Pos] = set()
     single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
-    two_plays = getattr(rules, "two_plays_differ", None)      # a short cut of the rules, where it has one
-    if two_plays is not None and len(numbers) == 2 and numbers[0] != numbers[1] \
-            and two_plays(me, opp, numbers[0], numbers[1]):
-        return False
     if len(numbers) == 2 and numbers[0] != numbers[1]:
         # two different numbers: both orders, two steps deep
         a, b = numbers
@@ -309,10 +318,14 @@ class _Tally:
         self.rules = rules
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.ends: dict[int, GameEnd] = {}
-        self.rolled: set[tuple[int, int]] = set()
-        self.roll_no: dict[int, int] = {}
         self.flags = _closed_flags(rules)
         self.gulbara = getattr(rules, "name", "") == "gulbara"
+        self.quick = getattr(rules, "roll_forced", None)     # the rules' short cuts for forced rolls
+        self.game = None                         # the game of the last turn and its two rows
+        self.pair: tuple[list[int], list[int]] = ([], [])
+        # per side: the side after its last move, its pips and checkers (the next move starts there,
+        # unless a hit changed it since)
+        self.pips: list[tuple[Side | None, int, int]] = [(None, 0, 0), (None, 0, 0)]
 
     def _row(self, game: int, side: int) -> list[int]:
         r = self.rows.get((game, side))
@@ -321,54 +334,65 @@ class _Tally:
         return r
 
     def turn(self, t: TurnRow) -> None:
-        game, side, dice = t.game, t.side, t.dice
-        me = self._row(game, side)
-        other = self._row(game, 1 - side)
+        game, _, side, _, dice, (m0, o0), (m1, o1), doubled, answer, _, a, spec = t
+        if game != self.game:
+            self.game = game
+            self.pair = (self._row(game, 0), self._row(game, 1))
+        pair = self.pair
+        me, other = pair[side], pair[1 - side]
         me[_TURNS] += 1
-        if t.doubled:
+        if doubled:
             me[_CUBE_OFFERED] += 1
-            if t.answer == "take":
+            if answer == "take":
                 other[_CUBE_TAKEN] += 1
-            elif t.answer == "drop":
+            elif answer == "drop":
                 other[_CUBE_DROPPED] += 1
-        (m0, o0), (m1, o1) = t.before, t.after
         rules = self.rules
         if dice is not None:
             d1, d2 = dice
+            first = not me[_ROLLS]               # this side's first roll of the game
             me[_ROLLS] += 1
             if d1 == d2:
                 me[_DOUBLES] += 1
             me[_DIE_1 - 1 + d1] += 1
             me[_DIE_1 - 1 + d2] += 1
-            key = (game, side)
-            first = key not in self.rolled
-            if first:
-                self.rolled.add(key)
-            n = self.roll_no[game] = self.roll_no.get(game, 0) + 1
             # the roller's own play of the roll, as the variant's turn driver asks for it (the replay's,
-            # when it judged the play)
-            spec = t.spec if t.spec is not None else rules.turn_segments(d1, d2, first, n).next(m0, o0)
-            if spec is not None and _forced(rules, m0, o0, tuple(spec.numbers), spec.turn):
-                me[_FORCED] += 1
+            # when it judged the play); the roll's number in the game counts both sides' rolls
+            if spec is None:
+                spec = rules.turn_segments(d1, d2, first, me[_ROLLS] + other[_ROLLS]).next(m0, o0)
+            if spec is not None:
+                numbers = tuple(spec.numbers)
+                quick = self.quick                   # _forced, one call less
+                known = None if quick is None else quick(m0, o0, numbers, spec.turn)
+                if known is None:
+                    known = _walk_forced(rules, m0, o0, numbers, spec.turn)
+                if known:
+                    me[_FORCED] += 1
         if o1 is not o0 and o1 != o0:
             hits = o1[24] - o0[24]
             if hits > 0:
                 me[_HITS] += hits
                 other[_HIT] += hits
             else:
-                hits = 0
                 # the opponent moved in this turn: a Gul bara handover
                 other[_PIPS] += max(_pips(o0) - _pips(o1), 0)
                 other[_BORNE_OFF] += max(_off(o1) - _off(o0), 0)
         if m0 is not m1 and m0 != m1:
-            me[_PIPS] += max(_pips(m0) - _pips(m1), 0)
-            me[_BORNE_OFF] += max(_off(m1) - _off(m0), 0)
-            p1, s1 = _blocks(rules, m1, o1, self.flags)
-            if p1 or s1:
-                p0, s0 = _blocks(rules, m0, o0, self.flags)
-                me[_PRIMES] += p1 and not p0
-                me[_SHUTOUTS] += s1 and not s0
-        a = t.action
+            known, p0, n0 = self.pips[side]
+            if known is not m0:
+                p0, n0 = _pips(m0), sum(m0)
+            p1, n1 = sum(map(mul, _WEIGHTS, m1)), sum(m1)        # _pips(m1), inline
+            self.pips[side] = (m1, p1, n1)
+            if p0 > p1:
+                me[_PIPS] += p0 - p1
+            if n0 > n1:                          # _off(m1) - _off(m0)
+                me[_BORNE_OFF] += n0 - n1
+            if self.flags(m1).find(_SIX) >= 0:   # six closed points in a row: maybe a prime, a shutout
+                p1, s1 = _blocks(rules, m1, o1, self.flags)
+                if p1 or s1:
+                    p0, s0 = _blocks(rules, m0, o0, self.flags)
+                    me[_PRIMES] += p1 and not p0
+                    me[_SHUTOUTS] += s1 and not s0
         if a is not None and a.segments:
             chain = 1
             for seg in a.segments:
@@ -514,19 +538,27 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
                                    progress=progress, jobs=jobs)
     else:
         results = map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress)
-    for entry, kind, value in results:
-        if kind == "ok":
-            out.files += 1
-            rows.extend(value.rows)
-            out.problems.extend(value.problems)
-            out.warnings.extend(value.warnings)
-            out.arg_errors.extend((value.path, m) for m in value.arg_errors)
-        elif kind == UNREADABLE:
-            out.unreadable.append((entry.path, value))
-        elif kind == SKIPPED:
-            out.skipped.append(entry.path)
-        else:                      # internal-error: a bug in nardy-analyze on this file; the others go on
-            out.internal_errors.append((entry.shown, value))
+    # Everything alive before the scan (pandas and numpy make most of it) goes to the garbage collector's
+    # permanent generation while the files are replayed: the collections of this process and of the worker
+    # processes it forks do not walk it over and over, nor copy a worker's inherited pages to do so
+    # (gc.freeze, as the gc docs advise before a fork); it is handed back at the end.
+    gc.freeze()
+    try:
+        for entry, kind, value in results:
+            if kind == "ok":
+                out.files += 1
+                rows.extend(value.rows)
+                out.problems.extend(value.problems)
+                out.warnings.extend(value.warnings)
+                out.arg_errors.extend((value.path, m) for m in value.arg_errors)
+            elif kind == UNREADABLE:
+                out.unreadable.append((entry.path, value))
+            elif kind == SKIPPED:
+                out.skipped.append(entry.path)
+            else:                  # internal-error: a bug in nardy-analyze on this file; the others go on
+                out.internal_errors.append((entry.shown, value))
+    finally:
+        gc.unfreeze()
     if isinstance(aliases, dict):
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
     elif aliases is not None:
@@ -549,10 +581,14 @@ def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
     """Normalise player and opponent in place: one display spelling per normalised key, aliases applied."""
     if df.empty:
         return
-    raw = pd.concat([df["player"], df["opponent"]]).astype(str)
-    spelled = raw.map(lambda n: _RATING.sub("", " ".join(n.split())))
-    keys = spelled.map(str.casefold)
-    counts = Counter(zip(keys, spelled))
+    # each distinct name once, in the order names first appear (player column, then opponent column)
+    raw = Counter(pd.concat([df["player"], df["opponent"]]).astype(str))
+    counts: Counter = Counter()                  # (key, spelling) -> occurrences, in order of appearance
+    key_of: dict[str, str] = {}
+    for name, n in raw.items():
+        spelling = _RATING.sub("", " ".join(name.split()))
+        key = key_of[name] = spelling.casefold()
+        counts[(key, spelling)] += n
     display: dict[str, str] = {}
     for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
         display.setdefault(key, spelling)
@@ -562,8 +598,9 @@ def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
         target = normalise_name(v)
         if k in aliases and target in display and target not in aliases:
             alias[k] = display[target]
+    shown = {name: alias[key] for name, key in key_of.items()}
     for col in ("player", "opponent"):
-        df[col] = df[col].astype(str).map(lambda n: alias[normalise_name(n)])
+        df[col] = df[col].astype(str).map(shown)
 
 
 def _typed(df: pd.DataFrame, spec: dict[str, tuple[str, str]], cats: dict[str, list[str]]) -> pd.DataFrame:

@@ -160,3 +160,104 @@ def test_forced_on_random_positions(data, name, d1, d2):
     turn = rules.start_turn(me, opp, False, (d1, d2)) if hasattr(rules, "start_turn") else None
     expected = len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
     assert stats._forced(rules, me, opp, numbers, turn) == expected
+
+
+def _bg_side(draw, low: int, high: int, bar: int, total: int):
+    """A backgammon side: ``bar`` checkers on the bar and up to ``total`` more on points ``low``..``high``."""
+    counts = [0] * 25
+    counts[24] = bar
+    for _ in range(draw(st.integers(0, total))):
+        counts[draw(st.integers(low, high)) - 1] += 1
+    return counts
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.data(), d1=st.integers(1, 6), d2=st.integers(1, 6), shape=st.sampled_from(["any", "home", "bar"]))
+def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape):
+    """``Backgammon.roll_forced`` (what stats asks before walking the plays) is None or what the engine's
+    full list of legal plays says, in races, bear-offs, contact and with checkers on the bar."""
+    rules = get_variant("backgammon").rules
+    if shape == "home":                     # every checker of the mover home: bear-offs
+        me = _bg_side(data.draw, 1, 6, 0, 15)
+    elif shape == "bar":
+        me = _bg_side(data.draw, 1, 24, data.draw(st.integers(1, 5)), 10)
+    else:
+        me = _bg_side(data.draw, 1, 24, 0, 15)
+    opp = _bg_side(data.draw, 1, 24, data.draw(st.integers(0, 1)), 15 - sum(me[:24]) // 2)
+    for i in range(24):                     # the two sides never share a point
+        if me[23 - i]:
+            opp[i] = 0
+    me, opp = tuple(me), tuple(opp)
+    numbers = (d1,) * 4 if d1 == d2 else (d1, d2)
+    quick = rules.roll_forced(me, opp, numbers)
+    expected = len(generate(rules, me, opp, numbers).plays) <= 1
+    assert quick is None or quick == expected, (me, opp, numbers)
+    assert stats._forced(rules, me, opp, numbers, None) == expected
+
+
+def test_turn_rows_are_turn_rows(records):
+    """The replay builds its rows without the named tuple's ``__new__``: they are TurnRows all the same."""
+    from nardy_analyze.events import TurnRow
+
+    for _, rows in records:
+        for t in rows:
+            assert type(t) is TurnRow and len(t) == len(TurnRow._fields)
+            assert t == TurnRow(*t) and t.game == t[0] and t.spec is t[-1]
+
+
+def _plain_names(df, aliases):
+    """The display names as stats computed them before (row by row): the definition of ``stats._names``."""
+    from collections import Counter
+
+    import pandas as pd
+
+    raw = pd.concat([df["player"], df["opponent"]]).astype(str)
+    spelled = raw.map(lambda n: stats._RATING.sub("", " ".join(n.split())))
+    keys = spelled.map(str.casefold)
+    counts = Counter(zip(keys, spelled))
+    display = {}
+    for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        display.setdefault(key, spelling)
+    alias = {k: aliases.get(k, v) for k, v in display.items()}
+    for k, v in list(alias.items()):
+        target = stats.normalise_name(v)
+        if k in aliases and target in display and target not in aliases:
+            alias[k] = display[target]
+    return {col: df[col].astype(str).map(lambda n: alias[stats.normalise_name(n)]).tolist()
+            for col in ("player", "opponent")}
+
+
+_SPELLINGS = ["Alice", "alice", " ALICE ", "Alice,1673", "alice , 1500", "Bob", "bob", "Bob  Smith", "bob smith",
+              "Robert", "Carol,12", "carol"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(st.sampled_from(_SPELLINGS), st.sampled_from(_SPELLINGS)), min_size=1,
+                      max_size=30),
+       alias=st.lists(st.tuples(st.sampled_from(_SPELLINGS), st.sampled_from(["Bob", "Alice Smith", "carol", "Zed"])),
+                      max_size=3))
+def test_names_once_per_distinct_name_as_row_by_row(pairs, alias):
+    """``stats._names`` looks at each distinct name once; it gives what the row-by-row code gave (the most
+    frequent spelling, ties to the one seen first, aliases)."""
+    import pandas as pd
+
+    aliases = {stats.normalise_name(k): v for k, v in alias}
+    df = pd.DataFrame({"player": [a for a, _ in pairs], "opponent": [b for _, b in pairs]})
+    expected = _plain_names(df, aliases)
+    stats._names(df, aliases)
+    assert {col: df[col].tolist() for col in ("player", "opponent")} == expected
+
+
+def test_scan_hands_the_frozen_objects_back(tmp_path):
+    """``stats.scan`` freezes what is alive while it replays (gc.freeze, for its worker processes) and
+    unfreezes it at the end, also when reading fails."""
+    import gc
+
+    before = gc.get_freeze_count()
+    run = stats.scan([str(p) for p in sorted(FIXTURES.glob("*.mat"))[:2]], jobs=1)
+    assert run.files == 2 and len(run.games) > 0
+    assert gc.get_freeze_count() == before == 0
+    bad = tmp_path / "bad.mat"
+    bad.write_bytes(b"\xff\xfe not a record")
+    stats.scan([str(bad)], jobs=1)
+    assert gc.get_freeze_count() == 0

@@ -1,6 +1,7 @@
 """Backgammon = short nardy (RULES.md section 1): steps, hits, bar entry, bear-off, results."""
 from __future__ import annotations
 
+from itertools import compress
 from typing import Iterator
 
 from .core import BAR, OFF, Pos, Side, SingleSegment, borne_off
@@ -13,6 +14,16 @@ START: Side = tuple(
 def _opp_count(opp: Side, point: int) -> int:
     """Opponent checkers on the mover's ``point`` (1..24): the opponent's point 25 - point."""
     return opp[24 - point]
+
+
+_POINTS = range(1, 25)
+
+
+def _bears_off_only(me: Side, d: int) -> bool:
+    """No checker on the bar and none higher than ``d``, the smallest number of the roll: every step bears
+    off the highest checker (no checker can move within the board), so every play of the roll takes the
+    same checkers off: the roll is forced."""
+    return not any(me[d:25])
 
 
 def all_home(me: Side) -> bool:
@@ -91,34 +102,140 @@ class Backgammon:
             out.append((src, dst, hit))
         return tuple(out)
 
+    @staticmethod
+    def _steppers(opp: Side, d: int, points: list[int]) -> list[int]:
+        """The points of ``points`` (those the mover holds, in ascending order, with no checker on the bar)
+        from which a checker can step ``d``: onto a point not held by two opposing checkers, or, with every
+        checker home, off (from point ``d``, or from the highest point when it is lower than ``d``)."""
+        out = [x for x in points if x > d and opp[24 - x + d] < 2]
+        if points and points[-1] <= 6:               # every checker home: bearing off
+            if d in points:
+                out.append(d)
+            elif points[-1] < d:
+                out.append(points[-1])
+        return out
+
     def two_plays_differ(self, me: Side, opp: Side, a: int, b: int) -> bool:
         """Two different numbers ``a``, ``b``: True when two plays of both numbers, each moving two different
-        checkers from the starting position (none on the bar, neither bearing off), reach different boards,
-        so the roll is not forced.  Such steps do not depend on each other (leaving a point or landing on
-        one's own never blocks the other checker, a hit only removes an opposing checker), so each pair is a
+        checkers one step from the starting position (none on the bar), reach different boards, so the roll
+        is not forced.  Such steps do not depend on each other (leaving a point or landing on one's own
+        never blocks the other checker, a hit only removes an opposing checker; with every checker home a
+        step keeps them home and never puts a checker higher, so a bear-off stays legal), so each pair is a
         legal play of the whole roll.  False says nothing: a full walk of the plays must decide
-        (``stats._forced`` asks this first)."""
+        (``stats._forced`` asks :meth:`roll_forced`, which asks this)."""
         if me[24]:
             return False
-        firsts = [x for x in range(a + 1, 25) if me[x - 1] and opp[24 - x + a] < 2]
+        points = list(compress(_POINTS, me))         # the points the mover holds (the bar is not in _POINTS)
+        if points and points[-1] > 6:
+            # not every checker home (nearly every roll of a game): first count the points that can play
+            # each number, which most often settles it
+            na = nb = 0
+            for x in points:
+                if x > a and opp[24 - x + a] < 2:
+                    na += 1
+                if x > b and opp[24 - x + b] < 2:
+                    nb += 1
+            if not na or not nb:
+                return False
+            if na > 2 or nb > 2:
+                return True                          # see below
+        firsts = self._steppers(opp, a, points)
         if not firsts:
             return False
-        seconds = [y for y in range(b + 1, 25) if me[y - 1] and opp[24 - y + b] < 2]
+        seconds = self._steppers(opp, b, points)
+        if not seconds:
+            return False
+        # Two pairs that share one step and differ in the other reach different boards (the other step's
+        # checker leaves a different point, and the highest of the two points loses a checker in one play
+        # only).  Three points that can play ``a``: for any ``y``, two of them are not the point that plays
+        # ``b`` (likewise the other way round); two: either one, when ``y`` is neither of them or holds two
+        # checkers.
+        if len(firsts) > 2 or len(seconds) > 2:
+            return True
+        if len(firsts) == 2 and any(y not in firsts or me[y - 1] > 1 for y in seconds):
+            return True
+        if len(seconds) == 2 and any(x not in seconds or me[x - 1] > 1 for x in firsts):
+            return True
         board = None
         for x in firsts:
             for y in seconds:
                 if x == y and me[x - 1] < 2:
                     continue
                 moved = {x: -1}                      # the mover's net change, as a board would show it
-                moved[x - a] = moved.get(x - a, 0) + 1
+                if x > a:
+                    moved[x - a] = moved.get(x - a, 0) + 1
                 moved[y] = moved.get(y, 0) - 1
-                moved[y - b] = moved.get(y - b, 0) + 1
+                if y > b:
+                    moved[y - b] = moved.get(y - b, 0) + 1
                 key = frozenset(kv for kv in moved.items() if kv[1])
                 if board is None:
                     board = key
                 elif key != board:
                     return True
         return False
+
+    def double_plays_differ(self, me: Side, opp: Side, d: int, steps: int = 4) -> bool:
+        """A double ``d``: True when two plays of ``steps`` numbers ``d``, each moving ``steps`` checkers one
+        step from the starting position (none on the bar), reach different boards, so the roll is not forced.
+        Such steps do not depend on each other (as in :meth:`two_plays_differ`), and two different choices
+        of the checkers' points leave different boards (the highest point where the choices differ loses a
+        different number of checkers); there are two choices when two or more points can play ``d`` and they
+        hold ``steps + 1`` checkers or more.  False says nothing."""
+        if me[24]:
+            return False
+        movers = self._steppers(opp, d, list(compress(_POINTS, me)))
+        return len(movers) > 1 and sum([me[x - 1] for x in movers]) > steps
+
+    def roll_forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: None = None) -> bool | None:
+        """Whether the roll ``numbers`` (two different numbers, or four of a double) has at most one legal
+        play, where short cuts decide it; None when they do not (``stats._forced`` then walks the plays).
+
+        True: every checker that may move waits on the bar and the plays can only enter them: two or more
+        with two different numbers (both entries, in either order, give one board), four or more with a
+        double, or an entry point the double cannot reach; or every checker stands on a point no higher
+        than the smallest number, so that every step bears off the highest one.  False: two plays reach
+        different boards (:meth:`two_plays_differ`, :meth:`double_plays_differ`; with checkers on the bar,
+        from the position after entering them: one with either number of a plain roll, all of them with a
+        double).  One checker on the bar with two different numbers is always decided: after the entry with
+        either number, each point that can play the other number is one play.
+        (tests/test_stats_fast_paths.py compares it with the full list of legal plays.)"""
+        bar = me[24]
+        if len(numbers) == 2 and numbers[0] != numbers[1]:
+            if not bar:
+                if self.two_plays_differ(me, opp, numbers[0], numbers[1]):
+                    return False
+                return True if _bears_off_only(me, min(numbers)) else None
+            if bar > 1:
+                return True
+            # one checker on the bar: every play begins by entering it with one number (x), then plays the
+            # other (y) with any checker; after the entry, each point that can play y is one play
+            plays = []
+            for x, y in (numbers, numbers[::-1]):
+                if opp[x - 1] < 2:                   # the mover's entry point 25 - x is open
+                    m, o, _ = self.apply(me, opp, BAR, 25 - x)
+                    then = self._steppers(o, y, list(compress(_POINTS, m)))
+                    if len(then) > 1:
+                        return False                 # two steps of y from different points after it
+                    plays.append(self.apply(m, o, then[0], then[0] - y)[:2] if then else None)
+            # at most one play after each entry: two plays of both numbers that may be one board; else at
+            # most one play uses both numbers, or none does and the larger number's entry (or the only
+            # one) is the play
+            if len(plays) == 2 and plays[0] is not None and plays[1] is not None:
+                return plays[0] == plays[1]
+            return True
+        if len(numbers) == 4 and numbers[0] == numbers[1] == numbers[2] == numbers[3]:
+            d = numbers[0]
+            if not bar:
+                if self.double_plays_differ(me, opp, d):
+                    return False
+                return True if _bears_off_only(me, d) else None
+            if bar > 3 or opp[d - 1] > 1:            # four entries or none at all
+                return True
+            m, o = me, opp
+            for _ in range(bar):
+                m, o, _ = self.apply(m, o, BAR, 25 - d)
+            return False if self.double_plays_differ(m, o, d, 4 - bar) else None
+        return None
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
                      turn: None = None) -> tuple[str, str] | None:
