@@ -181,3 +181,22 @@ def test_what_the_fast_path_reads_click_reads_the_same_way(command, words):
         if key not in kwargs:
             assert getattr(value, "value", value) in (None, False, [], (), "backgammon", 64, "text"), \
                 (key, value, words)
+
+
+@pytest.mark.parametrize("command", ["validate", "convert"])
+def test_the_fast_path_knows_every_option_of_the_typer_command(command):
+    """The fast path's option table is exactly the typer command's options (each spelling), with the same
+    parameter names: an option added to one and not the other fails here."""
+    from nardy_analyze.cli import app
+    from typer.main import get_command
+
+    cmd = get_command(app).commands[command]
+    typer_opts = {}
+    for p in cmd.params:
+        if p.param_type_name != "option":
+            continue
+        for spelling in (*p.opts, *p.secondary_opts):
+            if spelling not in ("--help", "-h"):
+                typer_opts[spelling] = p.name
+    table = fastcli._VALIDATE if command == "validate" else fastcli._CONVERT
+    assert {k: v[0] for k, v in table.items()} == typer_opts
