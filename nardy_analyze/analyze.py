@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from . import __version__
+from . import GC_THRESHOLD, __version__
 from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
@@ -517,7 +517,6 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
 
 CHUNK = 8             # records per task sent to a worker process (at most)
 AHEAD = 4             # tasks waiting or running per worker process
-GC_THRESHOLD = (20_000, 20, 50)   # the worker processes' gc.set_threshold (see _worker_start)
 
 
 def _worker_start() -> None:

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from . import __version__
+from . import GC_THRESHOLD, __version__
 from .fsio import OutputError, Progress, write_atomically
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
 
@@ -388,9 +388,7 @@ def run() -> None:
     from .fastcli import run_fast
 
     run_fast()            # a plain validate/convert command line ends there (fastcli.py); others go on here
-    # the command line reads records (tens of thousands of small objects each, nearly none in cycles): the
-    # garbage collector's thresholds of the worker processes (analyze.GC_THRESHOLD) here too
-    gc.set_threshold(20_000, 20, 50)
+    gc.set_threshold(*GC_THRESHOLD)    # as the worker processes
     try:
         app()
     except KeyboardInterrupt:

@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import GC_THRESHOLD
+
 # option -> (parameter, kind); kind: "flag" (True), "noflag" (False), "str", "many" (repeatable), or a
 # converter name below.  Exactly the options of the typer commands in nardy_analyze.cli.
 _VALIDATE: dict[str, tuple[str, str]] = {
@@ -142,7 +144,7 @@ def run_fast() -> None:
 
     from . import commands
 
-    gc.set_threshold(20_000, 20, 50)             # as cli.run
+    gc.set_threshold(*GC_THRESHOLD)              # as cli.run and the worker processes
     command, kwargs = parsed
     body = commands.validate if command == "validate" else commands.convert
     try:

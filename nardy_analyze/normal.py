@@ -84,7 +84,6 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
     roll = Kind.ROLL
-    hit_flags = getattr(rules, "hit_flags", None)     # _with_hits without its look-up, where the rules have it
     for game, grep in zip(match.games, rep.games):
         ng = NormalGame(game, grep)
         states = grep.states or []
@@ -105,8 +104,7 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
                 steps = [(s.src, s.dst) for s in a.steps]
                 before = st.before
                 p = a.player
-                na.route = hit_flags(before[1 - p], steps) if hit_flags is not None else \
-                    _with_hits(rules, before[p], before[1 - p], steps)
+                na.route = _with_hits(rules, before[p], before[1 - p], steps)
                 continue
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments:
                 continue

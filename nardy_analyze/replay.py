@@ -234,15 +234,8 @@ class _GameReplay:
         if a.kind == Kind.ROLL:              # most actions: one call less
             self.on_roll(a, nxt)
             if not a.unplayed:
-                dice = a.dice
-                if dice is not None and len(dice) == 2:      # high die first
-                    d1, d2 = dice
-                    dice = ((d1, d2) if d1 >= d2 else (d2, d1)) if 0 < d1 < 7 and 0 < d2 < 7 else None
-                elif dice:
-                    dice = (max(dice), min(dice)) if all(1 <= d <= 6 for d in dice) else None
-                else:
-                    dice = None
-                self.emit(p, a.loc.line, dice, a, before, self.roll_spec)
+                dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
+                self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, self.roll_spec)
             return
         getattr(self, _ON[a.kind])(a, nxt)
         if a.kind == Kind.DOUBLE:

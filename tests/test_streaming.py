@@ -127,6 +127,22 @@ def test_a_streamed_run_keeps_no_report(tmp_path, monkeypatch, fmt):
             assert len(doc["runs"][0]["results"]) == 4 * 9
 
 
+class _Counted:
+    """The entries of a folder, counting how many the consumer has pulled so far."""
+
+    def __init__(self, entries):
+        self._it = iter(entries)
+        self.pulled = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        e = next(self._it)
+        self.pulled += 1
+        return e
+
+
 def test_the_worker_window_is_bounded(tmp_path):
     """With worker processes, the entries are read a bounded window ahead of the results (not all
     submitted at once, as Executor.map does)."""
@@ -134,42 +150,28 @@ def test_the_worker_window_is_bounded(tmp_path):
         pytest.skip("worker start-up by fork keeps this test short")
     for i in range(400):
         (tmp_path / f"g{i:04d}.mat").write_bytes(GOOD)
-    pulled = 0
-
-    def entries():
-        nonlocal pulled
-        for e in analyze.discover([str(tmp_path)]):
-            pulled += 1
-            yield e
-
-    it = map_records(entries(), analyze._validate_one, ("backgammon", None), jobs=2)
+    entries = _Counted(analyze.discover([str(tmp_path)]))
+    it = map_records(entries, analyze._validate_one, ("backgammon", None), jobs=2)
     first = next(it)
     assert first[1] == "ok" and first[0].path.endswith("g0000.mat")
     window = 2 * analyze.AHEAD * analyze.CHUNK
-    assert pulled <= window + 2 * analyze.CHUNK + 32, pulled
+    assert entries.pulled <= window + 2 * analyze.CHUNK + 32, entries.pulled
     n = 1
     for _entry, kind, _value in it:
         assert kind == "ok"
         n += 1
         if n == 200:
-            assert pulled <= 200 + window + 2 * analyze.CHUNK, pulled
-    assert n == 400 and pulled == 400
+            assert entries.pulled <= 200 + window + 2 * analyze.CHUNK, entries.pulled
+    assert n == 400 and entries.pulled == 400
 
 
 def test_one_process_reads_entries_as_it_goes(tmp_path):
     for i in range(100):
         (tmp_path / f"g{i:03d}.mat").write_bytes(GOOD)
-    pulled = 0
-
-    def entries():
-        nonlocal pulled
-        for e in analyze.discover([str(tmp_path)]):
-            pulled += 1
-            yield e
-
-    it = map_records(entries(), lambda e, m: len(m.games), jobs=1)
+    entries = _Counted(analyze.discover([str(tmp_path)]))
+    it = map_records(entries, lambda e, m: len(m.games), jobs=1)
     next(it)
-    assert pulled <= 32                               # the look-ahead that chooses the number of workers
+    assert entries.pulled <= 32                       # the look-ahead that chooses the number of workers
     assert sum(1 for _ in it) == 99
 
 
