@@ -171,6 +171,7 @@ class ShowAs(str, Enum):
     gnubg = "gnubg"
     xgid = "xgid"
     svg = "svg"
+    html = "html"
 
 
 @app.command()
@@ -181,13 +182,20 @@ def show(
                                        help="The position before the game's M-th roll (1 = the opening roll); "
                                             "default: the game's final position."),
     as_: ShowAs = typer.Option(ShowAs.text, "--as", help="text diagram (with the IDs), gnubg "
-                                                          "'PositionID:MatchID', XGID, or an SVG board."),
+                                                          "'PositionID:MatchID', XGID, an SVG board, or html: "
+                                                          "one self-contained page that replays every game "
+                                                          "(--game/--move: the position it opens at)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                          help="Write to FILE (whole or not at all) instead of standard output."),
 ) -> None:
-    """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG."""
+    """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG; or
+    replay the whole record on a board in one HTML page (--as html)."""
     from . import notation
     from . import show as shows
     from .analyze import InputError, read_bytes
 
+    if output is not None and output.is_dir():
+        _fail(f"cannot write to {output}: it is a folder (-o takes a file name)")
     try:
         data = read_bytes(path)
     except InputError as e:
@@ -195,6 +203,26 @@ def show(
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
     for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
         typer.echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
+
+    def emit(text: str) -> None:
+        if output is None:
+            typer.echo(text, nl=not text.endswith("\n"))
+            return
+        try:
+            write_atomically(output, lambda fh: fh.write(text if text.endswith("\n") else text + "\n"))
+        except OutputError as e:
+            _fail(str(e))
+
+    if as_ == ShowAs.html:
+        from .replayer import page
+
+        if game is not None or move is not None:
+            try:
+                shows.pick(match, game, move)
+            except LookupError as e:
+                _fail(f"{match.path}: {e}")
+        emit(page(match, start=(game, move)))
+        return
     try:
         snap = shows.pick(match, game, move)
     except LookupError as e:
@@ -202,9 +230,10 @@ def show(
     render = {ShowAs.text: shows.as_text, ShowAs.gnubg: shows.as_gnubg, ShowAs.xgid: shows.as_xgid,
               ShowAs.svg: shows.as_svg}[as_]
     try:
-        typer.echo(render(snap))
+        text = render(snap)
     except shows.NotBackgammon as e:
         _fail(f"{match.path}: {e}")
+    emit(text)
 class By(str, Enum):
     player = "player"
     game = "game"

@@ -82,6 +82,25 @@ class ActionState:
     # a roll whose written play is one step per number, legal in the written order (turns.quick_turn):
     # its single-die route is the written steps (normal.py takes it without walking it again)
     exact: bool = False
+    # a roll with further parts (Gul bara chains and handovers): one PartState per written part, the
+    # roller's own play first, in the order played (None for a turn of one part)
+    parts: list["PartState"] | None = None
+
+
+@dataclass(slots=True)
+class PartState:
+    """One written part of a turn as the replay played it (``ActionState.parts``): ``kind`` ``"roll"``,
+    ``"chain"`` or ``"handover"``, who played it, the numbers it was to play (the dice for the roll), its
+    place in the text, and the board before and after it (first player's side first)."""
+
+    kind: str
+    player: int
+    numbers: tuple[int, ...]
+    line: int
+    column: int
+    text: str
+    before: tuple
+    after: tuple
 
 
 @dataclass(slots=True)
@@ -144,6 +163,7 @@ class _GameReplay:
         self.report = GameReport(game.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.trace: list[ActionState] | None = None
+        self.parts: list[PartState] | None = None   # (trace) the parts of the roll just replayed
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
         self.timed_out: int | None = None    # the side whose time ran out
 
@@ -195,8 +215,9 @@ class _GameReplay:
                 legal = len(findings) == n or not any(f.rule in POSITION_RULES for f in findings[n:])
                 pos = self.pos
                 after = before if before[0] is pos[0] and before[1] is pos[1] else (pos[0], pos[1])
-                self.trace.append(ActionState(i, cube, owner, before, after, legal, self.exact))
+                self.trace.append(ActionState(i, cube, owner, before, after, legal, self.exact, self.parts))
                 self.exact = False
+                self.parts = None
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
@@ -313,11 +334,19 @@ class _GameReplay:
             self.exact = bool(a.steps)
         else:
             parts = written_parts(a)
+            trail = [] if self.trace is not None and a.segments else None
             for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
                 if self.roll_spec is None:
                     self.roll_spec = out.spec    # the roller's own part, for the statistics' observer
                 k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
                 self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
+                if trail is not None and out.part is not None:
+                    s, (me, opp), part = out.side, out.before, out.part
+                    numbers = tuple(dice) if part.kind == "roll" else \
+                        tuple(out.spec.numbers if out.spec is not None else part.dice or ())
+                    trail.append(PartState(part.kind, s, numbers, part.loc.line, part.loc.column, part.text,
+                                           (me, opp) if s == 0 else (opp, me), tuple(out.after)))
+            self.parts = trail
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
             if not self.ended and not sum(self.pos[w]):      # borne_off(...) == 15
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])

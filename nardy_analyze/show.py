@@ -16,7 +16,8 @@ from .engine.posid import match_id, position_id
 from .normal import normalise
 from .record import Kind, Match
 
-__all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg", "svg_board"]
+__all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg", "svg_board",
+           "board_geometry"]
 
 
 @dataclass(slots=True)
@@ -170,6 +171,26 @@ def as_text(s: Snapshot) -> str:
 # ----------------------------------------------------------------------------- SVG
 
 _W, _H = 460, 350
+_PW, _MARGIN, _BAR = 30, 20, 40                      # point width, frame, bar width
+_TOP, _BOTTOM, _PH = 30, _H - 30, 105                # the field's edges and a point's height
+
+
+def _x_of(p: int) -> float:
+    """Left edge of point p (the bottom side's numbering): 1..12 bottom right to left, 13..24 top left to
+    right."""
+    i = 12 - p if p <= 12 else p - 13            # column 0..11 from the left
+    return _MARGIN + i * _PW + (_BAR if i >= 6 else 0)
+
+
+def board_geometry() -> dict:
+    """Where :func:`svg_board` puts everything, for a script that draws the same board (the HTML
+    replayer, :mod:`nardy_analyze.replayer`): the size, each point's left edge (index p - 1, the bottom
+    side's numbering), the centres of the five checker places up from the bottom edge and down from the
+    top edge, the bar's centre and the right margin (off counts and cube)."""
+    return {"w": _W, "h": _H, "pw": _PW, "margin": _MARGIN, "bar": _BAR, "top": _TOP, "bottom": _BOTTOM,
+            "ph": _PH, "x": [_x_of(p) for p in range(1, 25)],
+            "up": [_BOTTOM - 13 - 26 * k for k in range(5)], "down": [_TOP + 13 + 26 * k for k in range(5)],
+            "barx": _MARGIN + 6 * _PW + _BAR / 2, "right": _MARGIN + 12 * _PW + _BAR}
 
 
 def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, str] = ("", ""),
@@ -182,18 +203,14 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
     run the same way: ((p + 11) mod 24) + 1)."""
     me, opp = pos
     other = opp_point or (lambda p: 25 - p)
-    pw, margin, bar = 30, 20, 40
-    top, bottom, ph = 30, _H - 30, 105
+    pw, margin, bar = _PW, _MARGIN, _BAR
+    top, bottom, ph = _TOP, _BOTTOM, _PH
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
            f'role="img" aria-label="{escape(title or "backgammon position")}" font-family="sans-serif">',
            f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#6b4a2b"/>',
            f'<rect x="{margin}" y="{top}" width="{12 * pw + bar}" height="{bottom - top}" fill="#e9d8b4"/>',
            f'<rect x="{margin + 6 * pw}" y="{top}" width="{bar}" height="{bottom - top}" fill="#5a3d22"/>']
-
-    def x_of(p: int) -> float:
-        """Left edge of point p (mover's numbering): 1..12 bottom right to left, 13..24 top left to right."""
-        i = 12 - p if p <= 12 else p - 13            # column 0..11 from the left
-        return margin + i * pw + (bar if i >= 6 else 0)
+    x_of = _x_of
 
     for p in range(1, 25):
         x = x_of(p)

@@ -1,0 +1,445 @@
+"""``show FILE --as html``: one self-contained page that replays every game of a record on a board.
+
+The page holds the record's positions as data and a small script of its own that draws them; nothing
+is loaded from anywhere else (no network, no framework), so the file can be mailed or put on a web page.
+
+Where the data come from (data flow: record -> replay -> this page):
+
+* every position is the replay's (``normal.normalise``: the trace of the state around each action; for
+  a Gul bara roll with a doubles chain or handovers, ``ActionState.parts``: the board before and after
+  each written part), stored as the GNU Backgammon Position ID of the player to act (14 characters for
+  both sides' 25 counts: for backgammon exactly what ``show --as gnubg`` prints before that roll, for
+  long nardy and Gul bara the same encoding, as ``.ngn`` set-ups write it);
+* the geometry of the board is :func:`nardy_analyze.show.board_geometry`, the numbers ``show --as svg``
+  draws with, and the opponent's numbering of each point comes from the variant's rules object
+  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.show.svg_board`;
+* the findings are the replay's, each placed on the step that caused it (the last step written at or
+  before the finding's line and column).
+
+The same script serves ``validate --format html`` (:mod:`nardy_analyze.html_report`), which embeds the
+records that have findings and links each finding to its step: :func:`record_data` gives one record's
+data, :func:`script_block` the data and the script for a page.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from .engine import get_variant
+from .engine.posid import position_id
+from .normal import normalise
+from .record import Kind, Match
+from .replay import MatchReport
+from .show import Snapshot, as_gnubg, board_geometry
+
+__all__ = ["record_data", "page", "script_block", "frame_of", "CSS", "BODY"]
+
+
+def _key_of(frames: list[list], line: int, column: int) -> int:
+    """The index of the last frame written at or before ``line:column`` (0 when none is)."""
+    best = 0
+    for i, fr in enumerate(frames):
+        if fr[8] is None:
+            continue
+        if (fr[8], fr[9]) <= (line, column):
+            best = i
+    return best
+
+
+def frame_of(data: dict, game: int, line: int, column: int) -> int:
+    """The frame of game ``game`` (1-based order in the file) that a finding at ``line:column`` belongs to."""
+    return _key_of(data["games"][game - 1]["f"], line, column)
+
+
+def _dice_text(d) -> str:
+    return "".join(str(x) for x in d) if d else ""
+
+
+def record_data(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                report: MatchReport | None = None) -> dict:
+    """One record as the page's script reads it.
+
+    ``{"path", "variant", "length", "tags", "cube": whether the variant plays a cube, "ids": whether the
+    Position IDs are GNU Backgammon's (backgammon), "opp": the opponent's number of each point 1..24,
+    "games": [...], "findings": [...]}``.  A game is ``{"n", "players", "score", "crawford", "result",
+    "comments", "f": frames}``; a frame is the list ``[key, kind, player, position ID (player to act
+    first), dice, cube, owner (-1 centred), text, line, column, clock, comments, match ID]`` where
+    ``key`` is the roll number (``"12"``, as ``show --move 12``), ``"12.1"`` for the first further part
+    of that roll's turn (Gul bara), ``"end"`` for the final position and ``""`` for the other actions
+    (a double, a take, a result: the board before them).  ``report``: the findings to mark (default:
+    the replay's own).
+    """
+    norm = normalise(match, variant, options)
+    try:
+        v = get_variant(norm.variant, norm.options)
+        rules = v.rules
+        cube_on = bool(v.cube_in_play)
+    except ValueError:                     # a variant the engine does not know: drawn as backgammon
+        rules = get_variant("backgammon").rules
+        cube_on = True
+    ids = bool(getattr(rules, "position_id", False))
+    length = match.match_length or 0
+    jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
+    games = []
+    for ng in norm.games:
+        g = ng.game
+        score = tuple(g.score or (0, 0))
+        crawford = bool(ng.report.crawford and length > 1)
+        frames: list[list] = []
+        move = 0
+        last = None
+
+        def add(key, kind, player, sides, dice, st, text, line, column, clock=None, comments=(), roll=False):
+            mid = ""
+            pid = position_id(sides[player], sides[1 - player])
+            if ids and roll:
+                snap = Snapshot(g.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
+                                score, length, crawford, line, text, jacoby, norm.variant)
+                pid, mid = as_gnubg(snap).split(":")
+            frames.append([key, kind, player, pid, _dice_text(dice), st.cube,
+                           -1 if st.owner is None else st.owner, text, line, column, clock,
+                           list(comments) or 0, mid])
+
+        for na in ng.actions:
+            st, a = na.state, na.action
+            if st is None:
+                continue
+            last = (a, st)
+            roll = a.kind is Kind.ROLL and not a.unplayed and a.dice is not None
+            if roll:
+                move += 1
+            if roll and st.parts:
+                for k, part in enumerate(st.parts):
+                    add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
+                        part.numbers, st, part.text or a.text, part.line, part.column,
+                        a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
+                continue
+            kind = "roll" if roll else ("unplayed" if a.kind is Kind.ROLL else a.kind.value)
+            add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
+                a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
+        if last is not None:
+            a, st = last
+            frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
+                           st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
+                           0, ""])
+        r = ng.report
+        result = None
+        if r.winner is not None:
+            result = [r.winner, r.points, r.how or ""]
+        games.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
+                      "score": list(score), "crawford": crawford, "result": result,
+                      "comments": list(g.comments), "f": frames})
+    data = {"path": match.path, "variant": norm.variant, "length": length,
+            "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
+            "opp": [rules.opp_point(p) for p in range(1, 25)], "games": games, "findings": []}
+    rep = report if report is not None else norm.report
+    for f in rep.findings:
+        gi = f.game if f.game is not None and 1 <= f.game <= len(games) and games[f.game - 1]["f"] else None
+        fi = _key_of(games[gi - 1]["f"], f.line, f.column) if gi else None
+        data["findings"].append([f.rule, f.severity, f.message, f.line, f.column, gi, fi])
+    return data
+
+
+def _json(obj: Any) -> str:
+    """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+CSS = """
+.rp{font-family:system-ui,sans-serif;color:#222;max-width:72em;margin:0 auto}
+.rp h1{font-size:1.3em;margin:.3em 0}.rp .meta{color:#555;margin:.2em 0 .6em}
+.rp-main{display:flex;gap:1.2em;align-items:flex-start}
+.rp-left{flex:0 0 auto;width:460px;max-width:100%}.rp-right{flex:1 1 auto;min-width:14em}
+.rp-board svg,.rp-after svg{display:block;width:100%;height:auto}
+.rp-after{width:60%;margin-top:.6em}.rp-after .cap{font-size:.85em;color:#555}
+.rp-status{font-weight:bold;margin:.3em 0;min-height:2.6em}
+.rp-nav{display:flex;gap:.3em;margin:.4em 0;flex-wrap:wrap;align-items:center}
+.rp-nav button{font-size:1.1em;min-width:2.6em;min-height:2.2em}
+.rp-info{font-size:.92em;line-height:1.45}.rp-info .cm{color:#555;font-style:italic}
+.rp-moves{list-style:none;padding:0;margin:.4em 0;max-height:28em;overflow-y:auto;border:1px solid #ddd;
+ font-family:ui-monospace,monospace;font-size:.88em}
+.rp-moves li{padding:.15em .5em;cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.rp-moves li.part{padding-left:2em;color:#335}.rp-moves li.cur{background:#ffe9a8}
+.rp-moves li.bad{border-left:4px solid #c33}.rp-moves li.warn{border-left:4px solid #d90}
+.rp-moves li:hover{background:#f3f0e6}
+.rp-find{font-size:.88em}.rp-find a{color:#a22}.rp-find .warning a{color:#a60}
+.rp-flag{border-left:5px solid #c33;background:#fdf0f0;padding:.3em .6em;margin:.3em 0}
+.rp-flag.warning{border-left-color:#d90;background:#fdf7ea}
+.rp select{max-width:100%;font-size:1em}
+@media (max-width:760px){.rp-main{flex-direction:column}.rp-left{width:100%}.rp-right{width:100%}
+ .rp-moves{max-height:16em}.rp-after{width:70%}}
+"""
+
+BODY = """<div class="rp-main">
+<div class="rp-left">
+<div class="rp-status" id="rp-status"></div>
+<div class="rp-board" id="rp-board"></div>
+<div class="rp-nav">
+<button type="button" data-go="first" title="first position of the game (Home)">|&#9664;</button>
+<button type="button" data-go="prev" title="previous step (left arrow)">&#9664;</button>
+<button type="button" data-go="next" title="next step (right arrow)">&#9654;</button>
+<button type="button" data-go="last" title="last position of the game (End)">&#9654;|</button>
+<label>board from <select id="rp-view"></select></label>
+</div>
+<div class="rp-info" id="rp-info"></div>
+<div class="rp-after" id="rp-afterbox"><div class="cap">after this step</div><div id="rp-after"></div></div>
+</div>
+<div class="rp-right">
+<div id="rp-filebox"><label>record <select id="rp-files"></select></label></div>
+<label>game <select id="rp-games"></select></label>
+<ol class="rp-moves" id="rp-moves"></ol>
+<div class="rp-find" id="rp-finds"></div>
+</div>
+</div>"""
+
+# The page's script: draws a frame's board as show.svg_board does (from board_geometry), keeps the
+# position in the address, and steps with the keyboard and buttons.
+_JS = r"""
+(function(){
+"use strict";
+var D=JSON.parse(document.getElementById("rp-data").textContent);
+var G=D.geom, FILES=D.files, $=function(id){return document.getElementById(id);};
+var root=$("replayer");
+if(!root||!FILES.length)return;
+var cur={f:0,g:0,i:0}, view="0";
+var B64="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+function esc(s){return String(s).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;");}
+function decode(pid){ // Position ID -> [mover, opponent], 25 counts each (bar last)
+  var bits=[],i,j,v;
+  for(i=0;i<pid.length;i++){v=B64.indexOf(pid.charAt(i));for(j=5;j>=0;j--)bits.push((v>>j)&1);}
+  var bytes=[];for(i=0;i<10;i++){v=0;for(j=0;j<8;j++)v=(v<<1)|bits[i*8+j];bytes.push(v);}
+  var b=[];for(i=0;i<80;i++)b.push((bytes[i>>3]>>(i&7))&1);
+  var sides=[[],[]],k=0;
+  for(var s=0;s<2;s++){while(sides[s].length<25){var n=0;while(k<80&&b[k]){n++;k++;}k++;sides[s].push(n);}}
+  return [sides[1],sides[0]];
+}
+function sidesOf(fr){var m=decode(fr[3]);return fr[2]===0?[m[0],m[1]]:[m[1],m[0]];}
+function off(side){var n=15;for(var i=0;i<25;i++)n-=side[i];return n;}
+function pips(side){var n=0;for(var i=0;i<25;i++)n+=side[i]*(i+1);return n;}
+function num(x){return String(x);}
+function board(rec,sides,bottom,player,dice,cube,owner,names,title){
+  var me=sides[bottom],opp=sides[1-bottom],OPP=rec.opp,pw=G.pw,top=G.top,bot=G.bottom,ph=G.ph;
+  var o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+G.w+' '+G.h+'" width="'+G.w+'" height="'+G.h+
+   '" role="img" aria-label="'+esc(title)+'" font-family="sans-serif">',
+   '<rect x="0" y="0" width="'+G.w+'" height="'+G.h+'" fill="#6b4a2b"/>',
+   '<rect x="'+G.margin+'" y="'+top+'" width="'+(12*pw+G.bar)+'" height="'+(bot-top)+'" fill="#e9d8b4"/>',
+   '<rect x="'+(G.margin+6*pw)+'" y="'+top+'" width="'+G.bar+'" height="'+(bot-top)+'" fill="#5a3d22"/>'];
+  for(var p=1;p<=24;p++){
+    var x=G.x[p-1],up=p<=12,pts,ny;
+    if(up){pts=x+","+bot+" "+(x+pw)+","+bot+" "+(x+pw/2)+","+(bot-ph);ny=bot+14;}
+    else{pts=x+","+top+" "+(x+pw)+","+top+" "+(x+pw/2)+","+(top+ph);ny=top-6;}
+    o.push('<polygon points="'+pts+'" fill="'+(p%2?"#a33":"#335")+'"/>');
+    var label=bottom===player?p:OPP[p-1];
+    o.push('<text x="'+(x+pw/2)+'" y="'+ny+'" font-size="10" fill="#fff" text-anchor="middle">'+label+'</text>');
+    var n,dark;
+    if(me[p-1]){n=me[p-1];dark=true;}else{n=opp[OPP[p-1]-1];dark=false;}
+    for(var k=0;k<Math.min(n,5);k++){
+      o.push('<circle cx="'+(x+pw/2)+'" cy="'+(up?G.up[k]:G.down[k])+'" r="12" fill="'+(dark?"#222":"#f5f5f0")+
+        '" stroke="#000" stroke-width="1"/>');}
+    if(n>5){o.push('<text x="'+(x+pw/2)+'" y="'+((up?G.up[4]:G.down[4])+4)+'" font-size="11" text-anchor="middle" fill="'+
+      (dark?"#fff":"#000")+'">'+n+'</text>');}
+  }
+  var bars=[[me[24],true,top+60],[opp[24],false,bot-60]];
+  for(var j=0;j<2;j++){var bn=bars[j];if(bn[0]){
+    o.push('<circle cx="'+G.barx+'" cy="'+bn[2]+'" r="12" fill="'+(bn[1]?"#222":"#f5f5f0")+'" stroke="#000"/>');
+    o.push('<text x="'+G.barx+'" y="'+(bn[2]+4)+'" font-size="11" text-anchor="middle" fill="'+(bn[1]?"#fff":"#000")+'">'+bn[0]+'</text>');}}
+  o.push('<text x="'+(G.right+4)+'" y="'+(bot-4)+'" font-size="10" fill="#fff">off '+off(me)+'</text>');
+  o.push('<text x="'+(G.right+4)+'" y="'+(top+12)+'" font-size="10" fill="#fff">off '+off(opp)+'</text>');
+  if(dice){for(var d=0;d<dice.length;d++){
+    var dx=G.margin+9*pw+G.bar-17*dice.length+4+34*d;
+    o.push('<rect x="'+dx+'" y="'+(G.h/2-13)+'" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>');
+    o.push('<text x="'+(dx+13)+'" y="'+(G.h/2+6)+'" font-size="16" text-anchor="middle">'+dice.charAt(d)+'</text>');}}
+  if(rec.cube){
+    var cy=owner<0?G.h/2:(owner===bottom?bot-20:top+20);
+    o.push('<rect x="'+(G.right+6)+'" y="'+(cy-12)+'" width="24" height="24" fill="#fff" stroke="#000"/>');
+    o.push('<text x="'+(G.right+18)+'" y="'+(cy+5)+'" font-size="12" text-anchor="middle">'+(cube>1?cube:64)+'</text>');}
+  var lab=function(s){return esc(s).slice(0,40);};
+  var roles=function(s){return s===player?" (numbering, to play)":"";};
+  o.push('<text x="'+G.margin+'" y="'+(G.h-6)+'" font-size="11" fill="#fff">&#9679; '+lab(names[bottom])+roles(bottom)+'</text>');
+  o.push('<text x="'+G.margin+'" y="14" font-size="11" fill="#fff">&#9675; '+lab(names[1-bottom])+roles(1-bottom)+'</text>');
+  o.push("</svg>");
+  return o.join("\n");
+}
+function rec(){return FILES[cur.f];}
+function game(){return rec().games[cur.g];}
+function frame(){return game().f[cur.i];}
+function who(g,p){return g.players[p];}
+function bottomFor(fr){return view==="roll"?fr[2]:(view==="1"?1:0);}
+function title(g,fr){
+  var k=fr[0],p=who(g,fr[2]);
+  if(fr[1]==="end")return "game "+g.n+", final position";
+  if(fr[1]==="roll")return "game "+g.n+", before roll "+k+": "+p+" to play "+fr[4];
+  if(k)return "game "+g.n+", roll "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4];
+  return "game "+g.n+": "+p+" "+fr[7];
+}
+function findingsAt(fi,gi,i){var out=[],fs=FILES[fi].findings;
+  for(var k=0;k<fs.length;k++)if(fs[k][5]===gi+1&&fs[k][6]===i)out.push(fs[k]);return out;}
+function address(fi,gi,i){
+  var r=FILES[fi],g=r.games[gi],fr=g.f[i],h=FILES.length>1||D.multi?"file="+(fi+1)+"&":"";
+  h+="game="+g.n+"&";
+  return h+(fr[0]?"move="+fr[0]:"step="+i);
+}
+function show(){
+  var r=rec(),g=game(),fr=frame(),sides=sidesOf(fr),b=bottomFor(fr),el=$("rp-board");
+  el.innerHTML=board(r,sides,b,fr[2],fr[4],fr[5],fr[6],g.players,title(g,fr));
+  el.setAttribute("data-file",cur.f+1);el.setAttribute("data-game",g.n);
+  el.setAttribute("data-move",fr[0]||("step"+cur.i));el.setAttribute("data-step",cur.i);
+  el.setAttribute("data-player",fr[2]);el.setAttribute("data-position-id",fr[3]);
+  if(fr[12])el.setAttribute("data-match-id",fr[12]);else el.removeAttribute("data-match-id");
+  $("rp-status").textContent=title(g,fr)+(fr[1]!=="end"&&fr[7]?"  \u2014  "+fr[7]:"");
+  var nx=g.f[cur.i+1],ab=$("rp-afterbox");
+  if(nx&&fr[1]!=="end"){ab.style.display="";
+    $("rp-after").innerHTML=board(r,sidesOf(nx),b,nx[2],"",nx[5],nx[6],g.players,"after: "+title(g,fr));}
+  else{ab.style.display="none";$("rp-after").innerHTML="";}
+  var n0=g.players[0],n1=g.players[1],info=[];
+  info.push("Score: "+esc(n0)+" "+g.score[0]+" \u2013 "+esc(n1)+" "+g.score[1]+
+    (r.length?" in a "+r.length+"-point match":" (money)")+(g.crawford?" \u00b7 Crawford game":""));
+  if(r.cube)info.push("Cube: "+fr[5]+(fr[6]<0?" (centred)":", owned by "+esc(g.players[fr[6]])));
+  info.push("Pips: "+esc(n0)+" "+pips(sides[0])+" \u00b7 "+esc(n1)+" "+pips(sides[1])+
+    " \u00b7 borne off "+off(sides[0])+" / "+off(sides[1]));
+  info.push((r.ids?"Position ID ":"Position (ID encoding) ")+"<code>"+fr[3]+"</code>"+(fr[12]?" Match ID <code>"+fr[12]+"</code>":""));
+  if(fr[10]!==null&&fr[10]!==undefined)info.push("Clock: "+fr[10]+" s");
+  if(fr[8])info.push("Line "+fr[8]+" of "+esc(r.path));
+  if(cur.i===0)for(var c=0;c<g.comments.length;c++)info.push('<span class="cm">'+esc(g.comments[c])+'</span>');
+  if(fr[11])for(c=0;c<fr[11].length;c++)info.push('<span class="cm">{ '+esc(fr[11][c])+' }</span>');
+  if(fr[1]==="end"&&g.result)info.push("Result: "+esc(g.players[g.result[0]])+" wins "+g.result[1]+
+    " point"+(g.result[1]===1?"":"s")+(g.result[2]?" ("+esc(g.result[2])+")":""));
+  var fs=findingsAt(cur.f,cur.g,cur.i);
+  for(c=0;c<fs.length;c++)info.push('<div class="rp-flag '+esc(fs[c][1])+'"><b>'+esc(fs[c][0])+'</b> '+esc(fs[c][1])+
+    ' (line '+fs[c][3]+':'+fs[c][4]+'): '+esc(fs[c][2])+'</div>');
+  $("rp-info").innerHTML=info.join("<br>");
+  var lis=$("rp-moves").children;
+  for(var k=0;k<lis.length;k++){var on=k===cur.i;lis[k].className=lis[k].className.replace(/ ?cur/g,"")+(on?" cur":"");
+    if(on&&lis[k].scrollIntoView&&$("rp-moves").scrollHeight>$("rp-moves").clientHeight){
+      var ol=$("rp-moves"),li=lis[k];if(li.offsetTop<ol.scrollTop||li.offsetTop>ol.scrollTop+ol.clientHeight-li.offsetHeight)ol.scrollTop=li.offsetTop-ol.clientHeight/2;}}
+  $("rp-games").value=String(cur.g);if($("rp-files"))$("rp-files").value=String(cur.f);
+  var h="#"+address(cur.f,cur.g,cur.i);
+  if(location.hash!==h){try{history.replaceState(null,"",h);}catch(e){}}
+}
+function fillGames(){
+  var r=rec(),s=[];
+  for(var i=0;i<r.games.length;i++){var g=r.games[i],res=g.result?" \u2192 "+g.players[g.result[0]]+" wins "+g.result[1]:"";
+    s.push('<option value="'+i+'">Game '+g.n+": "+esc(g.players[0])+" "+g.score[0]+" \u2013 "+esc(g.players[1])+" "+g.score[1]+esc(res)+"</option>");}
+  $("rp-games").innerHTML=s.join("");
+  var v=['<option value="0">'+esc(r.games.length?r.games[0].players[0]:"player 1")+"'s side</option>",
+    '<option value="1">'+esc(r.games.length?r.games[0].players[1]:"player 2")+"'s side</option>",
+    '<option value="roll">the player to act</option>'];
+  $("rp-view").innerHTML=v.join("");$("rp-view").value=view;
+  var fl=[];for(var f=0;f<r.findings.length;f++){var x=r.findings[f];
+    var tgt=x[5]?'<a href="#'+address(cur.f,x[5]-1,x[6])+'">':"<span>";
+    fl.push('<div class="'+esc(x[1])+'">'+tgt+esc(x[0])+" (line "+x[3]+(x[5]?", game "+x[5]:"")+")"+(x[5]?"</a>":"</span>")+": "+esc(x[2])+"</div>");}
+  $("rp-finds").innerHTML=fl.length?"<b>Findings</b>"+fl.join(""):"";
+}
+function fillMoves(){
+  var g=game(),s=[];
+  for(var i=0;i<g.f.length;i++){var fr=g.f[i],fs=findingsAt(cur.f,cur.g,i),cls=[];
+    if(fr[0].indexOf(".")>0)cls.push("part");
+    if(fs.length)cls.push(fs.some(function(x){return x[1]==="error";})?"bad":"warn");
+    var lead=fr[1]==="end"?"":(fr[0]&&fr[0].indexOf(".")<0?fr[0]+". ":"");
+    var txt=fr[1]==="end"?"final position":lead+who(g,fr[2])+" "+fr[7];
+    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(fs.map(function(x){return x[0]+": "+x[2];}).join("\n"))+'">'+
+      esc(txt)+(fs.length?" \u26a0":"")+"</li>");}
+  $("rp-moves").innerHTML=s.join("");
+}
+function go(f,g,i){
+  var nf=f!==cur.f,ng=nf||g!==cur.g;cur={f:f,g:g,i:i};
+  if(nf)fillGames();if(ng)fillMoves();show();
+}
+function step(d){
+  var r=rec(),g=game(),i=cur.i+d,gi=cur.g;
+  if(i>=g.f.length){if(gi+1<r.games.length){gi++;i=0;}else i=g.f.length-1;}
+  else if(i<0){if(gi>0){gi--;i=r.games[gi].f.length-1;}else i=0;}
+  go(cur.f,gi,i);
+}
+function parse(h){
+  var q={};h.replace(/^#/,"").split("&").forEach(function(kv){var p=kv.split("=");if(p[0])q[p[0]]=decodeURIComponent(p[1]||"");});
+  return q;
+}
+function fromHash(){
+  var q=parse(location.hash||(D.start?"#"+D.start:""));
+  if(D.multi&&!q.file){root.hidden=true;return false;}
+  var f=Math.max(0,Math.min(FILES.length-1,(parseInt(q.file,10)||1)-1)),r=FILES[f];
+  if(!r.games.length){root.hidden=false;return false;}
+  var gi=0;if(q.game){for(var k=0;k<r.games.length;k++)if(String(r.games[k].n)===q.game)gi=k;}
+  var g=r.games[gi],i=0;
+  if(q.move){for(k=0;k<g.f.length;k++)if(g.f[k][0]===q.move){i=k;break;}}
+  else if(q.step)i=Math.max(0,Math.min(g.f.length-1,parseInt(q.step,10)||0));
+  root.hidden=false;cur.f=-1;go(f,gi,i);return true;
+}
+var fs=[];for(var f=0;f<FILES.length;f++)fs.push('<option value="'+f+'">'+esc(FILES[f].path)+"</option>");
+$("rp-files").innerHTML=fs.join("");if(FILES.length<2)$("rp-filebox").style.display="none";
+root.addEventListener("click",function(e){
+  var t=e.target;while(t&&t!==root&&!(t.getAttribute&&(t.getAttribute("data-go")||t.getAttribute("data-i"))))t=t.parentNode;
+  if(!t||t===root)return;
+  var a=t.getAttribute("data-go");
+  if(a==="next")step(1);else if(a==="prev")step(-1);
+  else if(a==="first")go(cur.f,cur.g,0);else if(a==="last")go(cur.f,cur.g,game().f.length-1);
+  else if(a==="close"){root.hidden=true;try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}}
+  else if(t.getAttribute("data-i"))go(cur.f,cur.g,parseInt(t.getAttribute("data-i"),10));
+});
+$("rp-games").addEventListener("change",function(){go(cur.f,parseInt(this.value,10),0);});
+$("rp-files").addEventListener("change",function(){cur.g=-1;go(parseInt(this.value,10),0,0);});
+$("rp-view").addEventListener("change",function(){view=this.value;show();});
+document.addEventListener("keydown",function(e){
+  if(root.hidden||e.altKey||e.ctrlKey||e.metaKey)return;
+  var tg=e.target&&e.target.tagName;if(tg==="SELECT"||tg==="INPUT"||tg==="TEXTAREA")return;
+  var k=e.key;
+  if(k==="ArrowRight"||k==="ArrowDown"){step(1);}
+  else if(k==="ArrowLeft"||k==="ArrowUp"){step(-1);}
+  else if(k==="Home"){go(cur.f,cur.g,0);}
+  else if(k==="End"){go(cur.f,cur.g,game().f.length-1);}
+  else if(k==="PageDown"){if(cur.g+1<rec().games.length)go(cur.f,cur.g+1,0);}
+  else if(k==="PageUp"){if(cur.g>0)go(cur.f,cur.g-1,0);}
+  else return;
+  e.preventDefault();
+});
+window.addEventListener("hashchange",fromHash);
+if(!fromHash()&&!D.multi&&FILES[0].games.length===0)$("rp-status").textContent="The record has no game that could be replayed.";
+document.documentElement.setAttribute("data-replayer","ready");
+})();
+"""
+
+
+def script_block(records: list[dict], multi: bool = False, start: str = "") -> str:
+    """The data and the script of a page holding the replayer's markup (:data:`BODY` inside an element
+    ``id="replayer"``).  ``multi``: the page holds several records (``validate --format html``), and the
+    replayer shows only when the address names one (``#file=K&game=G&move=M``)."""
+    data = {"geom": board_geometry(), "files": records, "multi": multi, "start": start}
+    return (f'<script type="application/json" id="rp-data">{_json(data)}</script>\n'
+            f"<script>{_JS}</script>\n")
+
+
+def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+         start: tuple[int | None, int | None] = (None, None)) -> str:
+    """The whole page of ``show FILE --as html``.  ``start``: (game, move) the page opens at when its
+    address names no position (as ``show --game G --move M``: no move = the game's final position; no
+    game = the last game); default the first position of the first game."""
+    data = record_data(match, variant, options)
+    where = ""
+    game, move = start
+    if (game is not None or move is not None) and data["games"]:
+        g = game if game is not None else data["games"][-1]["n"]
+        where = f"game={g}&move={move if move is not None else 'end'}"
+    names = ""
+    if data["games"]:
+        p = data["games"][0]["players"]
+        names = f"{p[0]} \u2013 {p[1]}"
+    games = len(data["games"])
+    kind = {"backgammon": "backgammon", "long": "long nardy", "gulbara": "Gul bara"}.get(data["variant"],
+                                                                                        data["variant"])
+    what = f"{data['length']}-point match" if data["length"] else "money session" if games > 1 else "money game"
+    tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
+                                                                         "Round"))
+    nerr = sum(1 for f in data["findings"] if f[1] == "error")
+    head = (f"{escape(kind)}, {escape(what)}, {games} game{'s' if games != 1 else ''}"
+            f"{' &middot; ' + escape(tags) if tags else ''} &middot; "
+            f"{nerr} error{'s' if nerr != 1 else ''} found by validate. Keys: &larr; &rarr; step, Home/End, "
+            f"PageUp/PageDown game.")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{escape(names or match.path)} &middot; nardy-analyze replay</title>"
+            f"<style>body{{margin:.8em}}{CSS}</style></head><body>\n"
+            f'<div class="rp" id="replayer"><h1>{escape(names)} <small>{escape(match.path)}</small></h1>'
+            f'<p class="meta">{head}</p>\n{BODY}</div>\n'
+            + script_block([data], start=where) + "</body></html>\n")
