@@ -121,7 +121,7 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
         """Validate, writing the report as each file comes."""
         if format == "html":
             from .html_report import HtmlWriter
-            writer: Writer = HtmlWriter(fh, spool_dir)
+            writer: Writer = HtmlWriter(fh, spool_dir, variant, options)
         elif format == "json":
             writer = JsonWriter(fh, explain, spool_dir)
         elif format == "sarif":

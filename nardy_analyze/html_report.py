@@ -2,7 +2,13 @@
 
 A summary, then per file every finding with its location, rule, message and, where the replay knows it,
 the SVG board before the play (or the final position, for result findings) and the legal plays.  No
-scripts, no external files: styles and boards are inline, so the page can be mailed or archived.
+external files: styles and boards are inline, so the page can be mailed or archived, and it reads
+without its script.
+
+Each finding in a game also links to the replayer (:mod:`nardy_analyze.replayer`) embedded in the page:
+the games that have findings are kept as the replayer's data (re-read from the file once it is
+validated), and ``#file=K&game=G&move=M`` opens the board at that step, to go through the game from
+there.  Games without findings are left out, so the page grows with the findings, not with the archive.
 """
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from .engine.posid import position_id
 from .replay import ERROR, Finding, MatchReport
 from .report import RunResult, Writer
 from .show import svg_board
+from . import replayer
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#222}
@@ -36,7 +43,7 @@ def _names(report: MatchReport, f: Finding) -> tuple[str, str]:
     return names[side], names[1 - side]
 
 
-def _finding(report: MatchReport, f: Finding) -> str:
+def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
     cls = "finding" if f.severity == ERROR else "finding warning"
     ctx = ", ".join(x for x in (f"game {f.game}" if f.game is not None else "",
                                 f"move {f.move}" if f.move is not None else "", f.player or "") if x)
@@ -44,7 +51,9 @@ def _finding(report: MatchReport, f: Finding) -> str:
              f'<div><span class="loc">{escape(f.path)}:{f.line}:{f.column}</span> '
              f'<span class="rule">{escape(f.rule)}</span> {escape(f.severity)}'
              f'{" &middot; " + escape(ctx) if ctx else ""}</div>',
-             f'<div class="msg">{escape(f.message)}</div>']
+             f'<div class="msg">{escape(f.message)}'
+             + (f' <a class="replay" href="#{escape(link)}">replay the game from here</a>' if link else "")
+             + '</div>']
     if f.position is not None:
         mover, opp = _names(report, f)
         title = f.board_title or (f"position before the play, {mover} to play "
@@ -66,10 +75,30 @@ class HtmlWriter(Writer):
     it comes into a spool (memory up to 1 MiB, then a temporary file); the summary, which opens the page,
     is written at the end from the running counts, then the unreadable paths and the sections."""
 
-    def __init__(self, out: TextIO, spool_dir: str | None = None) -> None:
+    def __init__(self, out: TextIO, spool_dir: str | None = None, variant: str = "backgammon",
+                 options: dict | None = None) -> None:
         super().__init__(out, spool_dir)
         self._unread = self._spool()
         self._sections = self._spool()
+        self._data = self._spool()           # the replayer's records, comma-separated JSON
+        self._records = 0
+        self.variant, self.options = variant, options
+
+    def _replay(self, r: MatchReport) -> dict | None:
+        """The replayer's data of the games of ``r`` that have findings (None: no finding in a game, the
+        record came from standard input, or it cannot be read or replayed again: no links then)."""
+        wanted = {f.game for f in r.findings if f.game is not None}
+        if not wanted or r.path == "<stdin>":
+            return None
+        from .analyze import RECORD, Entry, InputError, load
+
+        try:
+            match = load(Entry(r.path, RECORD, explicit=True))
+            return replayer.record_data(match, self.variant, self.options, report=r, games=wanted)
+        except InputError:
+            return None
+        except Exception:                    # noqa: BLE001 -- never lose the report for its links
+            return None
 
     def report(self, r: MatchReport) -> None:
         super().report(r)
@@ -77,8 +106,15 @@ class HtmlWriter(Writer):
         sp.write(f"<h2>{escape(r.path)} <small>({escape(r.variant)}, {len(r.games)} game{'' if len(r.games) == 1 else 's'})</small></h2>\n")
         if not r.findings:
             sp.write('<p class="clean">no findings</p>\n')
-        for f in r.findings:
-            sp.write(_finding(r, f) + "\n")
+        data = self._replay(r)
+        links: list[str | None] = [None] * len(r.findings)
+        if data is not None:
+            self._records += 1
+            k = self._records
+            self._data.write(("," if k > 1 else "") + replayer._json(data) + "\n")
+            links = [f"file={k}&{a}" if (a := replayer.address(data, x)) else None for x in data["findings"]]
+        for f, link in zip(r.findings, links):
+            sp.write(_finding(r, f, link) + "\n")
 
     def unreadable(self, path: str, message: str) -> None:
         super().unreadable(path, message)
@@ -87,13 +123,23 @@ class HtmlWriter(Writer):
     def finish(self) -> None:
         s, out = self.counts.summary(), self.out
         out.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                   "<title>nardy-analyze report</title>"
-                  f"<style>{_CSS}</style></head><body>\n<h1>nardy-analyze validation report</h1>\n")
+                  f"<style>{_CSS}{replayer.CSS if self._records else ''}</style></head><body>\n"
+                  "<h1>nardy-analyze validation report</h1>\n")
         out.write('<table class="summary"><tr><th>files</th><th>games</th><th>turns</th><th>errors</th>'
                   f'<th>warnings</th></tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
                   f'<td>{s["errors"]}</td><td>{s["warnings"]}</td></tr></table>\n')
+        if self._records:
+            out.write('<div class="rp" id="replayer" hidden><h2>Replay <button type="button" data-go="close">'
+                      'close</button></h2>\n' + replayer.BODY + "</div>\n")
         self._unread.copy_to(out)
         self._sections.copy_to(out)
+        if self._records:
+            head, tail = replayer.script_block([], multi=True).split('"files":[]', 1)
+            out.write(head + '"files":[')
+            self._data.copy_to(out)
+            out.write("]" + tail)
         out.write("</body></html>\n")
 
 

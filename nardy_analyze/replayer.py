@@ -33,7 +33,7 @@ from .record import Kind, Match
 from .replay import MatchReport
 from .show import Snapshot, as_gnubg, board_geometry
 
-__all__ = ["record_data", "page", "script_block", "frame_of", "CSS", "BODY"]
+__all__ = ["record_data", "page", "script_block", "address", "CSS", "BODY"]
 
 
 def _key_of(frames: list[list], line: int, column: int) -> int:
@@ -47,9 +47,13 @@ def _key_of(frames: list[list], line: int, column: int) -> int:
     return best
 
 
-def frame_of(data: dict, game: int, line: int, column: int) -> int:
-    """The frame of game ``game`` (1-based order in the file) that a finding at ``line:column`` belongs to."""
-    return _key_of(data["games"][game - 1]["f"], line, column)
+def address(data: dict, finding: list) -> str | None:
+    """The address (``game=G&move=KEY`` or ``game=G&step=I``) of a finding of :func:`record_data`."""
+    if finding[5] is None:
+        return None
+    g = data["games"][finding[5] - 1]
+    key = g["f"][finding[6]][0]
+    return f"game={g['n']}&" + (f"move={key}" if key else f"step={finding[6]}")
 
 
 def _dice_text(d) -> str:
@@ -57,7 +61,7 @@ def _dice_text(d) -> str:
 
 
 def record_data(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                report: MatchReport | None = None) -> dict:
+                report: MatchReport | None = None, games: set[int] | None = None) -> dict:
     """One record as the page's script reads it.
 
     ``{"path", "variant", "length", "tags", "cube": whether the variant plays a cube, "ids": whether the
@@ -68,7 +72,9 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     ``key`` is the roll number (``"12"``, as ``show --move 12``), ``"12.1"`` for the first further part
     of that roll's turn (Gul bara), ``"end"`` for the final position and ``""`` for the other actions
     (a double, a take, a result: the board before them).  ``report``: the findings to mark (default:
-    the replay's own).
+    the replay's own).  ``games``: keep only these games (numbers: 1-based order in the file).  A
+    finding is ``[rule, severity, message, line, column, game, frame]``, ``game`` the 1-based index in
+    ``"games"`` (None: a finding of the record, not of a game), ``frame`` the index of its step.
     """
     norm = normalise(match, variant, options)
     try:
@@ -81,9 +87,11 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     ids = bool(getattr(rules, "position_id", False))
     length = match.match_length or 0
     jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
-    games = []
+    out = []
     for ng in norm.games:
         g = ng.game
+        if games is not None and g.number not in games:
+            continue
         score = tuple(g.score or (0, 0))
         crawford = bool(ng.report.crawford and length > 1)
         frames: list[list] = []
@@ -127,16 +135,19 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         result = None
         if r.winner is not None:
             result = [r.winner, r.points, r.how or ""]
-        games.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
+        out.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
                       "score": list(score), "crawford": crawford, "result": result,
                       "comments": list(g.comments), "f": frames})
     data = {"path": match.path, "variant": norm.variant, "length": length,
             "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
-            "opp": [rules.opp_point(p) for p in range(1, 25)], "games": games, "findings": []}
+            "opp": [rules.opp_point(p) for p in range(1, 25)], "games": out, "findings": []}
     rep = report if report is not None else norm.report
+    index = {g["n"]: i + 1 for i, g in enumerate(out) if g["f"]}
     for f in rep.findings:
-        gi = f.game if f.game is not None and 1 <= f.game <= len(games) and games[f.game - 1]["f"] else None
-        fi = _key_of(games[gi - 1]["f"], f.line, f.column) if gi else None
+        gi = index.get(f.game) if f.game is not None else None
+        if gi is None and f.game is not None and games is not None:
+            continue                     # a game left out
+        fi = _key_of(out[gi - 1]["f"], f.line, f.column) if gi else None
         data["findings"].append([f.rule, f.severity, f.message, f.line, f.column, gi, fi])
     return data
 
@@ -157,7 +168,7 @@ CSS = """
 .rp-nav{display:flex;gap:.3em;margin:.4em 0;flex-wrap:wrap;align-items:center}
 .rp-nav button{font-size:1.1em;min-width:2.6em;min-height:2.2em}
 .rp-info{font-size:.92em;line-height:1.45}.rp-info .cm{color:#555;font-style:italic}
-.rp-moves{list-style:none;padding:0;margin:.4em 0;max-height:28em;overflow-y:auto;border:1px solid #ddd;
+.rp-moves{position:relative;list-style:none;padding:0;margin:.4em 0;max-height:28em;overflow-y:auto;border:1px solid #ddd;
  font-family:ui-monospace,monospace;font-size:.88em}
 .rp-moves li{padding:.15em .5em;cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .rp-moves li.part{padding-left:2em;color:#335}.rp-moves li.cur{background:#ffe9a8}
@@ -365,7 +376,9 @@ function fromHash(){
   var g=r.games[gi],i=0;
   if(q.move){for(k=0;k<g.f.length;k++)if(g.f[k][0]===q.move){i=k;break;}}
   else if(q.step)i=Math.max(0,Math.min(g.f.length-1,parseInt(q.step,10)||0));
-  root.hidden=false;cur.f=-1;go(f,gi,i);return true;
+  var was=root.hidden;root.hidden=false;cur.f=-1;go(f,gi,i);
+  if(D.multi&&was&&root.scrollIntoView)root.scrollIntoView();
+  return true;
 }
 var fs=[];for(var f=0;f<FILES.length;f++)fs.push('<option value="'+f+'">'+esc(FILES[f].path)+"</option>");
 $("rp-files").innerHTML=fs.join("");if(FILES.length<2)$("rp-filebox").style.display="none";
@@ -397,6 +410,7 @@ document.addEventListener("keydown",function(e){
 window.addEventListener("hashchange",fromHash);
 if(!fromHash()&&!D.multi&&FILES[0].games.length===0)$("rp-status").textContent="The record has no game that could be replayed.";
 document.documentElement.setAttribute("data-replayer","ready");
+if(window.performance&&performance.mark)performance.mark("replayer-ready");
 })();
 """
 

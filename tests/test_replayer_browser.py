@@ -403,3 +403,37 @@ def test_screenshots_of_a_gul_bara_handover_desktop_and_mobile(browser, tmp_path
         assert widths[0] <= widths[1] and widths[2] <= widths[1], widths
     browser.set_window_size(1200, 1000)
     no_console_errors(browser)
+
+
+def test_validate_report_links_each_finding_to_its_step(browser, tmp_path):
+    """``validate --format html``: the replayer stays hidden until a finding's link is followed; then it
+    shows that game at the step of the finding, with the finding marked, and the position is ``show``'s."""
+    out = tmp_path / "report.html"
+    r = CliRunner().invoke(app, ["validate", str(EXAMPLES), "--format", "html", "-o", str(out)])
+    assert r.exit_code == 1, r.output
+    browser.get(out.as_uri())
+    assert not browser.find_element("id", "replayer").is_displayed()
+    links = browser.find_elements("css selector", "a.replay")
+    assert len(links) >= 10
+    seen = 0
+    for i in range(len(links)):
+        link = browser.find_elements("css selector", "a.replay")[i]
+        href = link.get_attribute("href").split("#", 1)[1]
+        q = dict(kv.split("=") for kv in href.split("&"))
+        finding = link.find_element("xpath", "./ancestor::div[contains(@class,'finding')]")
+        rule = finding.find_element("css selector", ".rule").text
+        where = finding.find_element("css selector", ".loc").text        # path:line:col
+        path = where.rsplit(":", 2)[0]
+        link.click()
+        assert browser.find_element("id", "replayer").is_displayed()
+        st = state(browser)
+        assert st["game"] == q["game"] and st["move"] == q.get("move", f"step{q.get('step')}")
+        assert rule in browser.find_element("id", "rp-info").text
+        if "move" in q and "." not in q["move"] and path.endswith(".mat"):
+            snap = shows.pick(read(Path(path)), int(q["game"]), int(q["move"]))
+            assert f"{st['pid']}:{st['mid']}" == shows.as_gnubg(snap)
+            seen += 1
+        browser.find_element("css selector", 'button[data-go="close"]').click()
+        assert not browser.find_element("id", "replayer").is_displayed()
+    assert seen >= 2
+    no_console_errors(browser)

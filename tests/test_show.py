@@ -7,6 +7,8 @@ before the opening roll without dice; there every field but the dice is compared
 """
 from __future__ import annotations
 
+import re
+
 import json
 import shutil
 import subprocess
@@ -127,14 +129,22 @@ def test_validate_html_report_is_self_contained_with_a_board_per_play_finding(tm
     assert r.exit_code == 1
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    # the replayer's script and data inline, nothing loaded from elsewhere
+    assert page.count("<script") == 2 and "<script src" not in page
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in page and "<link" not in page
     run = validate_paths([str(ROOT / "examples")])
     from html import escape
     for f in run.findings:
         assert escape(f.message) in page, f.message
+    # every finding of a game links to the replayer at that game (one record = one file=K)
+    links = re.findall(r'<a class="replay" href="#file=(\d+)&amp;game=(\d+)&amp;(move|step)=([\w.]+)"', page)
+    in_games = [f for f in run.findings if f.game is not None]
+    assert len(links) == len(in_games)
+    assert [int(g) for _, g, _, _ in links] == [f.game for f in in_games]
     with_board = [f for f in run.findings if f.position is not None]
-    assert with_board and page.count("<svg") == len(with_board)
+    static = re.sub(r"<script.*?</script>", "", page, flags=re.S)      # the page without the replayer
+    assert with_board and static.count("<svg") == len(with_board)
     # each record's heading names its variant and number of games, in the right grammatical number
     for rep in run.reports:
         n = len(rep.games)
