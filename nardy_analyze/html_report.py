@@ -30,6 +30,8 @@ h1{font-size:1.5em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #
 .loc{font-family:monospace;color:#555} .rule{font-weight:bold;font-family:monospace}
 .msg{margin:.3em 0} .board{margin:.5em 0} .alts{font-family:monospace;font-size:.9em;color:#333}
 .clean{color:#282}
+.rp-head{font-size:1.15em;font-weight:bold;margin-top:1em;border-bottom:1px solid #ccc}
+.replay{margin-left:.5em;font-size:.9em}
 """
 
 
@@ -131,8 +133,8 @@ class HtmlWriter(Writer):
                   f'<th>warnings</th></tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
                   f'<td>{s["errors"]}</td><td>{s["warnings"]}</td></tr></table>\n')
         if self._records:
-            out.write('<div class="rp" id="replayer" hidden><h2>Replay <button type="button" data-go="close">'
-                      'close</button></h2>\n' + replayer.BODY + "</div>\n")
+            out.write('<div class="rp" id="replayer" hidden><div class="rp-head">Replay '
+                      '<button type="button" data-go="close">close</button></div>\n' + replayer.BODY + "</div>\n")
         self._unread.copy_to(out)
         self._sections.copy_to(out)
         if self._records:
