@@ -64,7 +64,7 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
                 report: MatchReport | None = None, games: set[int] | None = None) -> dict:
     """One record as the page's script reads it.
 
-    ``{"path", "variant", "length", "tags", "cube": whether the variant plays a cube, "ids": whether the
+    ``{"path", "variant", "title" (the variant's name for people), "length", "tags", "cube": whether the variant plays a cube, "ids": whether the
     Position IDs are GNU Backgammon's (backgammon), "opp": the opponent's number of each point 1..24,
     "games": [...], "findings": [...]}``.  A game is ``{"n", "players", "score", "crawford", "result",
     "comments", "f": frames}``; a frame is the list ``[key, kind, player, position ID (player to act
@@ -138,7 +138,8 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         out.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
                       "score": list(score), "crawford": crawford, "result": result,
                       "comments": list(g.comments), "f": frames})
-    data = {"path": match.path, "variant": norm.variant, "length": length,
+    data = {"path": match.path, "variant": norm.variant, "title": getattr(rules, "title", norm.variant),
+            "length": length,
             "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
             "opp": [rules.opp_point(p) for p in range(1, 25)], "games": out, "findings": []}
     rep = report if report is not None else norm.report
@@ -440,8 +441,7 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
         p = data["games"][0]["players"]
         names = f"{p[0]} \u2013 {p[1]}"
     games = len(data["games"])
-    kind = {"backgammon": "backgammon", "long": "long nardy", "gulbara": "Gul bara"}.get(data["variant"],
-                                                                                        data["variant"])
+    kind = data["title"]
     what = f"{data['length']}-point match" if data["length"] else "money session" if games > 1 else "money game"
     tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
                                                                          "Round"))

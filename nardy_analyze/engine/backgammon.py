@@ -32,6 +32,7 @@ def all_home(me: Side) -> bool:
 
 class Backgammon:
     name = "backgammon"
+    title = "backgammon"          # the variant's name for people (pages, headings)
     has_bar = True
     opening_double_allowed = False
     position_id = True           # a GNU Backgammon Position ID describes its positions

@@ -11,6 +11,7 @@ from .long import HEAD, LongNardy
 
 class GulBara(LongNardy):
     name = "gulbara"
+    title = "Gul bara"
     home_freeze = True
     exact_bear_off = True
     one_part_turns = False       # chains and handovers: GulBaraTurn

@@ -36,6 +36,7 @@ def all_home(me: Side) -> bool:
 
 class LongNardy:
     name = "long"
+    title = "long nardy"          # the variant's name for people (pages, headings)
     has_bar = False
     opening_double_allowed = True
     home_freeze = False          # Gul bara: a checker in home may only be borne off
