@@ -110,7 +110,7 @@ class HtmlWriter(Writer):
             sp.write('<p class="clean">no findings</p>\n')
         data = self._replay(r)
         links: list[str | None] = [None] * len(r.findings)
-        if data is not None:
+        if data is not None and data["games"]:
             self._records += 1
             k = self._records
             self._data.write(("," if k > 1 else "") + replayer._json(data) + "\n")

@@ -126,24 +126,25 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
             kind = "roll" if roll else ("unplayed" if a.kind is Kind.ROLL else a.kind.value)
             add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
                 a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
-        if last is not None:
-            a, st = last
-            frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
-                           st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
-                           0, ""])
+        if last is None:
+            continue                         # nothing of the game could be replayed: no step to show
+        a, st = last
+        frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
+                       st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
+                       0, ""])
         r = ng.report
         result = None
         if r.winner is not None:
             result = [r.winner, r.points, r.how or ""]
         out.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
-                      "score": list(score), "crawford": crawford, "result": result,
-                      "comments": list(g.comments), "f": frames})
+                    "score": list(score), "crawford": crawford, "result": result,
+                    "comments": list(g.comments), "f": frames})
     data = {"path": match.path, "variant": norm.variant, "title": getattr(rules, "title", norm.variant),
             "length": length,
             "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
             "opp": [rules.opp_point(p) for p in range(1, 25)], "games": out, "findings": []}
     rep = report if report is not None else norm.report
-    index = {g["n"]: i + 1 for i, g in enumerate(out) if g["f"]}
+    index = {g["n"]: i + 1 for i, g in enumerate(out)}
     for f in rep.findings:
         gi = index.get(f.game) if f.game is not None else None
         if gi is None and f.game is not None and games is not None:

@@ -30,7 +30,6 @@ from nardy_analyze import show as shows
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.posid import decode_position_id, position_id
-from nardy_analyze.generate import generate_match
 from nardy_analyze.normal import normalise
 from nardy_analyze.replayer import record_data
 
