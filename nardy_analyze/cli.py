@@ -176,7 +176,7 @@ class ShowAs(str, Enum):
 
 @app.command()
 def show(
-    path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json); '-' reads standard input."),
+    path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input."),
     game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
     move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
                                        help="The position before the game's M-th roll (1 = the opening roll); "
