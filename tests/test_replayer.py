@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
-from helpers import EXAMPLES
+from helpers import CORPUS, EXAMPLES
 from nardy_analyze import notation
 from nardy_analyze import show as shows
 from nardy_analyze.analyze import validate_match
@@ -191,3 +191,18 @@ def test_nardy_ids_encode_both_sides_as_ngn_setups(variant):
     f = data["games"][0]["f"][10]
     me, opp = decode_position_id(f[3])
     assert position_id(me, opp) == f[3] and sum(me) <= 15 and me[24] == opp[24] == 0
+
+
+@pytest.mark.skipif(not (CORPUS / "gnubg-selfplay").is_dir(), reason="../shared/corpus/gnubg-selfplay not present")
+def test_every_record_of_the_self_play_corpus():
+    """823 games of GNU Backgammon self-play: every roll's step is show's (IDs, dice, cube, owner) and
+    every step starts where the one before ended."""
+    files = sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))
+    assert len(files) == 100
+    games = 0
+    for f in files:
+        match = read(f)
+        data = check_against_show(match)
+        check_chain(match, data)
+        games += len(data["games"])
+    assert games == 823
