@@ -123,7 +123,8 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
                         part.numbers, st, part.text or a.text, part.line, part.column,
                         a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
                 continue
-            kind = "roll" if roll else ("unplayed" if a.kind is Kind.ROLL else a.kind.value)
+            # a roll whose dice cannot be read is a step without a roll number (show does not count it)
+            kind = ("unplayed" if a.unplayed else "roll") if a.kind is Kind.ROLL else a.kind.value
             add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
                 a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
         if last is None:

@@ -206,3 +206,15 @@ def test_every_record_of_the_self_play_corpus():
         check_chain(match, data)
         games += len(data["games"])
     assert games == 823
+
+
+@pytest.mark.skipif(not (CORPUS / "mutants").is_dir(), reason="../shared/corpus/mutants not present")
+def test_records_with_planted_mistakes():
+    """After an illegal play the replay goes on from the position it chose: the steps follow it."""
+    files = sorted((CORPUS / "mutants").glob("*.mat"))
+    assert len(files) >= 100
+    for f in files:
+        match = read(f)
+        data = check_against_show(match)
+        check_chain(match, data)
+        assert data["findings"] and all(x[5] is not None for x in data["findings"] if x[1] == "error")
