@@ -67,14 +67,15 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     ``{"path", "variant", "title" (the variant's name for people), "length", "tags", "cube": whether the
     variant plays a cube, "ids": whether the Position IDs are GNU Backgammon's (backgammon), "opp": the
     opponent's number of each point 1..24 (the rules object's), "games": [...], "findings": [...]}``.
-    A game is ``{"n", "players", "score", "crawford", "result", "comments", "f": frames}``; a frame is the list ``[key, kind, player, position ID (player to act
-    first), dice, cube, owner (-1 centred), text, line, column, clock, comments, match ID]`` where
-    ``key`` is the roll number (``"12"``, as ``show --move 12``), ``"12.1"`` for the first further part
-    of that roll's turn (Gul bara), ``"end"`` for the final position and ``""`` for the other actions
-    (a double, a take, a result: the board before them).  ``report``: the findings to mark (default:
-    the replay's own).  ``games``: keep only these games (numbers: 1-based order in the file).  A
-    finding is ``[rule, severity, message, line, column, game, frame]``, ``game`` the 1-based index in
-    ``"games"`` (None: a finding of the record, not of a game), ``frame`` the index of its step.
+    A game is ``{"n", "players", "score", "crawford", "result", "comments", "f": frames}``; a frame is
+    the list ``[key, kind, player, position ID (player to act first), dice, cube, owner (-1 centred),
+    text, line, column, clock, comments, match ID]`` where ``key`` is the roll number (``"12"``, as
+    ``show --move 12``), ``"12.1"`` for the first further part of that roll's turn (Gul bara), ``"end"``
+    for the final position and ``""`` for the other actions (a double, a take, a result: the board
+    before them).  ``report``: the findings to mark (default: the replay's own).  ``games``: keep only
+    these games (numbers: 1-based order in the file).  A finding is ``[rule, severity, message, line,
+    column, game, frame]``, ``game`` the 1-based index in ``"games"`` (None: a finding of the record,
+    not of a game), ``frame`` the index of its step.
     """
     norm = normalise(match, variant, options)
     try:
