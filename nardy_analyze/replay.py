@@ -313,10 +313,12 @@ class _GameReplay:
             self.exact = bool(a.steps)
         else:
             parts = written_parts(a)
+            k = -1                           # the last written part walked so far
             for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
                 if self.roll_spec is None:
                     self.roll_spec = out.spec    # the roller's own part, for the statistics' observer
-                k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
+                if out.part is not None:
+                    k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
                 self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
             if not self.ended and not sum(self.pos[w]):      # borne_off(...) == 15
@@ -331,6 +333,9 @@ class _GameReplay:
         me, opp = out.before
         shown = dice if out.spec is not None and out.spec.kind == "roll" else (out.spec.numbers if out.spec else None)
         steps = part.steps if part is not None else []
+        if part is None and out.problems and out.spec is not None:
+            self.on_missing(a, out, rest)
+            return
         for rule, msg in out.problems:
             if part is not None and part.kind == "roll" and rule == "max-dice" and not steps:
                 if nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
@@ -350,6 +355,51 @@ class _GameReplay:
                       alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
             if fits:
                 self.first_error = None   # back on the game's real course
+
+    def on_missing(self, a: Action, out: PartOutcome, rest: list[Part]) -> None:
+        """A part of the turn the record leaves out although its player could play some of its numbers (a
+        chain double, a handover owed): one finding where the turn stops, and the replay goes on from the
+        legal play of those numbers that the parts and rolls written after it fit best (the first in the
+        engine's order when several fit as far)."""
+        side, spec = out.side, out.spec
+        me, opp = out.before
+        ps = generate(self.rules, me, opp, spec.numbers, None, spec.turn)
+        best, best_n, chosen = None, (-1, -1), ""
+        limit = min(self.LOOKAHEAD, self._rest_rolls())
+        goal = sum(len(q.steps) for q in rest)
+        for pos, path in list(ps.plays.items())[:self.CANDIDATES]:
+            # first the parts written after it in the same turn (how many of their steps have a checker
+            # and an open point), then the later rolls
+            n = (self._rest_steps(side, pos, rest), self._fits(side, pos, rest))
+            if n > best_n:
+                best, best_n, chosen = pos, n, fmt_steps(path)
+                if n >= (goal, limit):
+                    break
+        for rule, msg in out.problems:
+            if best is not None:
+                msg += f"; the replay goes on as if {chosen} had been played (the play the record fits best)"
+            self.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=spec.numbers,
+                      alternatives=ps.example(6))
+        if best is not None:
+            out.after = [best[0], best[1]] if side == 0 else [best[1], best[0]]
+            out.used = tuple(d for *_, d in ps.plays[best])
+
+    def _rest_steps(self, p: int, pos: Pos, rest: list[Part]) -> int:
+        """How many steps of the parts ``rest`` can be made one after the other from ``pos`` (``p``'s side
+        first): a checker on the starting point and the landing point not closed."""
+        sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
+        rules, n = self.rules, 0
+        for part in rest:
+            q = part.player
+            me, opp = sides[q], sides[1 - q]
+            for src, dst in part.steps:
+                idx = 24 if src == 25 else src - 1
+                if not (0 <= idx <= 24) or not me[idx] or (dst != 0 and (not 1 <= dst <= 24 or rules.closed(opp, dst))):
+                    continue
+                me, opp, _ = rules.apply(me, opp, src, dst)
+                n += 1
+            sides[q], sides[1 - q] = me, opp
+        return n
 
     def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
         """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``):
