@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import snowie
 from .engine import Variant, borne_off, fmt_steps, generate
 from .engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
 from .engine.judge import _physical
@@ -402,25 +403,57 @@ class _GameReplay:
         return n
 
     def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
-        """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``):
-        nothing to judge; the replay goes on from the legal play that fits the rolls that follow."""
+        """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``).
+        The mark's position record (``snowie.decode``) gives the board after the refused play: the replay
+        goes on from it when it follows from the position before (``snowie.follows``).  Otherwise (no
+        record in the mark, or one that does not fit) nothing can be judged and the replay goes on from
+        the legal play of the roll that the most following rolls fit."""
         me, opp = self.pos[p], self.pos[1 - p]
         ps = generate(self.rules, me, opp, d1, d2, turn)
-        rest = self._rest_rolls()         # the most rolls a play could fit
-        best, best_n, chosen = None, -1, ""
-        for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
-            n = self._fits(p, pos)
-            if n > best_n:
-                best, best_n, chosen = pos, n, fmt_steps(path)
-                if n >= min(self.LOOKAHEAD, rest):
+        mark = a.illegal_mark
+        short = mark if len(mark) <= 40 else mark[:36] + "...)"
+        decoded = snowie.decode(mark)
+        board = None
+        if decoded is not None:
+            mine = decoded.names[0].strip().lower() != self.name(1 - p).strip().lower() or \
+                decoded.names[0].strip().lower() == self.name(p).strip().lower()
+            for own, other in snowie.boards(decoded):
+                for after in (((own, other), (other, own)) if mine else ((other, own), (own, other))):
+                    if snowie.follows(me, opp, after[0], after[1]):
+                        board = after
+                        break
+                if board is not None:
                     break
-        if best is None:
-            best = (me, opp)
-        how = (f"the plays that follow fit {chosen}, and the replay goes on from there" if chosen
-               else "the roll has no legal play, and the replay goes on from the position before it")
-        self.find("parse-error", f"the record marks this play as illegal ({a.illegal_mark}) and does not give "
-                  f"it: the play is not judged; {how}", a, severity=WARNING, position=(me, opp), dice=(d1, d2),
-                  alternatives=ps.example(6))
+        if board is not None:
+            shown = snowie.describe(me, opp, board[0])
+            legal = ps.plays.get(board)
+            if legal is not None:
+                what = f"shows {shown}, which a legal {d1}{d2} reaches ({fmt_steps(legal)})"
+            else:
+                what = f"shows {shown}, which no legal {d1}{d2} reaches: the play was illegal"
+            self.find("parse-error", f"the record marks this play as refused ({short}) and does not give it; "
+                      f"the board in the mark {what}; the replay goes on from that board", a, severity=WARNING,
+                      position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
+            best = board
+        else:
+            rest = self._rest_rolls()         # the most rolls a play could fit
+            best, best_n, chosen = None, -1, ""
+            for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
+                n = self._fits(p, pos)
+                if n > best_n:
+                    best, best_n, chosen = pos, n, fmt_steps(path)
+                    if n >= min(self.LOOKAHEAD, rest):
+                        break
+            if best is None:
+                best = (me, opp)
+            why = ("the position in the mark does not follow from the board before the play"
+                   if decoded is not None else "the mark holds no position record")
+            how = (f"the plays that follow fit {chosen} best ({best_n} of the next {min(self.LOOKAHEAD, rest)} "
+                   f"rolls), and the replay goes on from there" if chosen
+                   else "the roll has no legal play, and the replay goes on from the position before it")
+            self.find("parse-error", f"the record marks this play as illegal ({short}) and does not give "
+                      f"it: the play is not judged ({why}); {how}", a, severity=WARNING, position=(me, opp),
+                      dice=(d1, d2), alternatives=ps.example(6))
         self.pos[p], self.pos[1 - p] = best
         if borne_off(best[0]) == 15 and not self.ended:
             self.ended = ("bearoff", p, self.stake(self.rules.win_level(best[0], best[1])))
