@@ -147,6 +147,9 @@ class _GameReplay:
         self.trace: list[ActionState] | None = None
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
         self.timed_out: int | None = None    # the side whose time ran out
+        # after a result reported wrong: the other (winner, points) the next score line may reflect, so
+        # that one slip gives one finding
+        self.slips: list[tuple[int, int]] = []
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -561,6 +564,21 @@ class _GameReplay:
     def on_double(self, a: Action, nxt: Action | None) -> None:
         p = a.player
         why = None
+        last = self.last
+        if (last is not None and last.kind == Kind.ROLL and last.player == p and self.last_roller == p
+                and a.move is not None and last.move is not None and a.move > last.move
+                and self.pending is None and self.v.cube_in_play):
+            # "  8)                 Doubles => 2": the row's first cell is empty; the opponent's roll of
+            # this move was not written (a dance from the bar, typed as nothing), so the double comes
+            # before p's roll as usual
+            q = 1 - p
+            bar = getattr(self.rules, "has_bar", True) and self.pos[q][24]
+            self.find("parse-error", f"{self.name(q)}'s roll of move {a.move} is not written (the cell before "
+                      f"the double is empty{'; ' + self.name(q) + ' has a checker on the bar: a dance?' if bar else ''}); "
+                      f"read as a roll that moved nothing, so {self.name(p)} doubles before rolling as usual",
+                      a, severity=WARNING)
+            self.last_roller = q
+            self.last = None
         if not self.v.cube_in_play:
             why = "this game is played without the doubling cube"
         elif self.crawford:
@@ -778,11 +796,26 @@ class _GameReplay:
             if w != ew:
                 self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(ew)} "
                           f"won ({how})", cell, **self.final_board(ew))
+                self.slips = [(w, pts), (ew, epts)]
             elif not self.credited(pts, epts, w):
                 self.find("result-mismatch", f"declared {pts} point(s); {self._explain_stake(how, ew)} "
                           f"gives {epts}", cell, **self.final_board(ew))
+                self.slips = [(ew, epts)]
             self.set_result(ew, pts, how)
             return
+        if cell.kind == Kind.WIN and self.last_roller == w and self.timed_out is None:
+            sure = self.sure_bear_off(1 - w)
+            if sure:
+                # "Wins 2 points" in the column of the player who cannot have won: the opponent is on roll
+                # and bears off the last checkers with any roll
+                o = 1 - w
+                full = self.stake(self.rules.win_level(tuple([0] * 25), self.pos[w]))
+                self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(o)} is on "
+                          f"roll with {sure} and bears off with any roll: {self.name(o)} must have won (the "
+                          f"result is written in the wrong column?)", cell, **self.final_board(o))
+                self.slips = [(w, pts), (o, full)]
+                self.set_result(o, pts, "bearoff")
+                return
         # A resignation (or a timeout): the points must be a level the loser could still lose.
         loser = 1 - w
         win_side, lose_side = self.pos[w], self.pos[loser]
@@ -806,7 +839,35 @@ class _GameReplay:
                          else "with the position on the board and this scoring")
                 self.find("result-mismatch", f"declared {pts} point(s) for {what}; {where} the possible "
                           f"results are {allowed}", cell, **self.final_board(w))
+                self.slips = [(w, x) for x in sorted(levels)]
         self.set_result(w, pts, how)
+
+    def sure_bear_off(self, s: int) -> str:
+        """How ``s``'s last checkers stand ("one checker on the 1-point") when ``s``, on roll, bears them all
+        off with every roll; "" otherwise (or when more than four checkers are left)."""
+        me, opp = self.pos[s], self.pos[1 - s]
+        left = sum(me)
+        if not 0 < left <= 4 or me[24]:
+            return ""
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                turn = self.rules.start_turn(me, opp, False, (d1, d2))
+                if not any(not sum(p[0]) for p in generate(self.rules, me, opp, d1, d2, turn).plays):
+                    return ""
+        where = [f"{n} on the {i + 1}-point" for i, n in enumerate(me[:24]) if n]
+        return ("one checker on the 1-point" if where == ["1 on the 1-point"]
+                else f"{left} checkers left ({', '.join(where)})")
+
+    def possible_results(self) -> list[tuple[int, int]]:
+        """(winner, points) of every way the game could still end from here: a resignation at any level
+        the position allows (or its win), or a double dropped."""
+        out = set()
+        for w in (0, 1):
+            top = self.rules.max_level(self.pos[w], self.pos[1 - w])
+            out.update((w, x) for x in self.v.resign_stakes(top, self.cube, self.cube_turned))
+            if self.v.cube_in_play:
+                out.add((w, self.v.drop_stake(self.cube, self.cube_turned)))
+        return sorted(out)
 
     def credited(self, declared: int, full: int, w: int) -> bool:
         """Declared points agree with the full result.  In match play, when the win ends the match, records
@@ -831,6 +892,17 @@ class _GameReplay:
     def set_result(self, w: int, pts: int | None, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
+
+
+def _plus(score: list[int], result: tuple[int, int]) -> list[int]:
+    out = list(score)
+    out[result[0]] += result[1]
+    return out
+
+
+def match_name(game: Game, side: int) -> str:
+    n = game.players[side] if side in (0, 1) else ""
+    return n or f"player {side + 1}"
 
 
 _YES = {"on", "yes", "true", "1"}
@@ -868,12 +940,45 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
     score = [0, 0]
     unknown = False          # the previous game broke off (unreadable text) before its result
     crawford_unknown = False  # an excerpt's first game, which may or may not be the Crawford game
+    slips: list[tuple[int, int]] = []      # other results the previous game's score may reflect (reported)
+    open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
+    before = [0, 0]                        # the score at the start of the previous game
+    prev: Game | None = None
     for game in match.games:
         for pr in game.problems:
             rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
                                         game=game.number))
         after_match = length > 0 and max(score) >= length
+        label = f"Game {game.written_number}" if game.written_number is not None else f"game {game.number}"
+        missing = ""              # the game numbers the file leaves out before this game
+        if prev is not None and prev.written_number is not None and game.written_number is not None \
+                and game.written_number > prev.written_number + 1:
+            a, b = prev.written_number + 1, game.written_number - 1
+            missing = f"game {a} is" if a == b else f"games {a}-{b} are"
+        if game.score is not None and missing:
+            loc = game.score_loc or game.loc
+            went_down = any(game.score[i] < score[i] for i in (0, 1))
+            if not went_down:
+                rep.findings.append(Finding(
+                    "match-score", f"{label} follows Game {prev.written_number}: {missing} not in the file (an "
+                    f"excerpt); the score line {game.score[0]}-{game.score[1]} is taken as written "
+                    f"(the earlier results give {score[0]}-{score[1]})", match.path, loc.line, loc.column,
+                    WARNING, game.number))
+                score = list(game.score)
         if game.score is not None:
+            explained = [r for r in slips if _plus(before, r) == list(game.score)]
+            ends = [r for r in open_ends if _plus(score, r) == list(game.score)]
+            if list(game.score) != score and explained:
+                score = list(game.score)       # the previous game's result was reported wrong already
+            elif list(game.score) != score and ends and not after_match:
+                w, pts = ends[0]
+                loc = game.score_loc or game.loc
+                rep.findings.append(Finding(
+                    "match-score", f"the previous game has no written result; the score line "
+                    f"{game.score[0]}-{game.score[1]} of {label} is explained by {match_name(game, w)} winning "
+                    f"{pts} point(s) there (a result the position allowed), and is taken as written",
+                    match.path, loc.line, loc.column, WARNING, game.number))
+                score = list(game.score)
             if after_match:
                 rep.findings.append(Finding(
                     "match-score", f"game {game.number} follows the end of the {length}-point match "
@@ -897,8 +1002,8 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
             elif list(game.score) != score and not unknown:
                 loc = game.score_loc or game.loc
                 rep.findings.append(Finding(
-                    "match-score", f"the score line says {game.score[0]}-{game.score[1]}; the earlier results "
-                    f"give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
+                    "match-score", f"the score line of {label} says {game.score[0]}-{game.score[1]}; the earlier "
+                    f"results give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
             score = list(game.score)
         is_crawford: bool | None = False
         if crawford_unknown:      # after it, every game is past the Crawford game
@@ -918,6 +1023,10 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
             actions = [a for a in actions if a.loc.line < first_bad]
         gr.run(actions)
         rep.games.append(gr.report)
+        before = list(score)
+        slips = gr.slips
+        open_ends = gr.possible_results() if gr.report.winner is None and actions and not game.broken else []
+        prev = game
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points
         # the previous game's points are unknown (unreadable text, or a resignation with no points written)
