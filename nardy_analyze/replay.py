@@ -565,12 +565,12 @@ class _GameReplay:
         p = a.player
         why = None
         last = self.last
-        if (last is not None and last.kind == Kind.ROLL and last.player == p and self.last_roller == p
+        if (p == 1 and last is not None and last.kind == Kind.ROLL and last.player == p and self.last_roller == p
                 and a.move is not None and last.move is not None and a.move > last.move
                 and self.pending is None and self.v.cube_in_play):
-            # "  8)                 Doubles => 2": the row's first cell is empty; the opponent's roll of
-            # this move was not written (a dance from the bar, typed as nothing), so the double comes
-            # before p's roll as usual
+            # "  8)                 Doubles => 2": the second player's double on a later move than their
+            # last roll, the first player's cell of that move empty; that roll was not written (a dance
+            # from the bar, typed as nothing), so the double comes before p's roll as usual
             q = 1 - p
             bar = getattr(self.rules, "has_bar", True) and self.pos[q][24]
             self.find("parse-error", f"{self.name(q)}'s roll of move {a.move} is not written (the cell before "
@@ -1002,7 +1002,7 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
             elif list(game.score) != score and not unknown:
                 loc = game.score_loc or game.loc
                 rep.findings.append(Finding(
-                    "match-score", f"the score line of {label} says {game.score[0]}-{game.score[1]}; the earlier "
+                    "match-score", f"{label}: the score line says {game.score[0]}-{game.score[1]}; the earlier "
                     f"results give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
             score = list(game.score)
         is_crawford: bool | None = False

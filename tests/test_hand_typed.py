@@ -48,7 +48,7 @@ def test_game_numbers_that_skip_are_an_excerpt():
     bad = text.replace("Ann : 5", "Ann : 6")
     rep = validate(bad)
     assert found(rep)[-1] == ("match-score", ERROR, line_of(bad, "Ann : 6")), dump(rep)
-    assert "score line of Game 7 says 6-3" in rep.findings[-1].message
+    assert "Game 7: the score line says 6-3" in rep.findings[-1].message
 
 
 def test_one_game_left_out_and_the_nearest_error():
