@@ -567,15 +567,15 @@ class _GameReplay:
         last = self.last
         if (p == 1 and last is not None and last.kind == Kind.ROLL and last.player == p and self.last_roller == p
                 and a.move is not None and last.move is not None and a.move > last.move
-                and self.pending is None and self.v.cube_in_play):
+                and self.pending is None and self.v.cube_in_play and self.could_dance(1 - p)):
             # "  8)                 Doubles => 2": the second player's double on a later move than their
-            # last roll, the first player's cell of that move empty; that roll was not written (a dance
-            # from the bar, typed as nothing), so the double comes before p's roll as usual
+            # last roll, the first player's cell of that move empty while that player is on the bar and
+            # could dance: the roll was not written (a dance, typed as nothing), so the double comes
+            # before p's roll as usual
             q = 1 - p
-            bar = getattr(self.rules, "has_bar", True) and self.pos[q][24]
             self.find("parse-error", f"{self.name(q)}'s roll of move {a.move} is not written (the cell before "
-                      f"the double is empty{'; ' + self.name(q) + ' has a checker on the bar: a dance?' if bar else ''}); "
-                      f"read as a roll that moved nothing, so {self.name(p)} doubles before rolling as usual",
+                      f"the double is empty, and {self.name(q)} has a checker on the bar: a dance?); read as a "
+                      f"roll that could not be played, so {self.name(p)} doubles before rolling as usual",
                       a, severity=WARNING)
             self.last_roller = q
             self.last = None
@@ -607,6 +607,18 @@ class _GameReplay:
             self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}, but the cube stands at {self.cube}: "
                       f"a double offers {self.cube * 2}", a)
         self.pending = a
+
+    def could_dance(self, s: int) -> bool:
+        """Whether ``s`` has a checker on the bar and some roll cannot enter it (nothing can be played)."""
+        me, opp = self.pos[s], self.pos[1 - s]
+        if not getattr(self.rules, "has_bar", False) or not me[24]:
+            return False
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                turn = self.rules.start_turn(me, opp, False, (d1, d2))
+                if generate(self.rules, me, opp, d1, d2, turn).max_dice == 0:
+                    return True
+        return False
 
     def _answer(self, a: Action, word: str) -> Action | None:
         d = self.pending
@@ -981,7 +993,7 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
                 score = list(game.score)
             if after_match:
                 rep.findings.append(Finding(
-                    "match-score", f"game {game.number} follows the end of the {length}-point match "
+                    "match-score", f"{label} follows the end of the {length}-point match "
                     f"(score {score[0]}-{score[1]})", match.path, (game.score_loc or game.loc).line,
                     (game.score_loc or game.loc).column, WARNING, game.number))
             elif game is match.games[0] and list(game.score) != score and max(game.score) < (length or 1 << 30):

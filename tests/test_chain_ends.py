@@ -129,3 +129,21 @@ def test_the_game_ending_inside_a_chain():
     # a chain double written after the game is over
     fs = findings(text.replace(lines[end - 1] + "\n", lines[end - 1] + "\n   chain 66: 24/18\n", 1))
     assert fs[0].line == end + 1 and fs[0].rule == "doubles-chain" and "game is over" in fs[0].message
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000))
+def test_any_handover_written_with_a_number_fewer_is_found_on_its_line(seed, pick):
+    text = ngn(seed)
+    lines = text.splitlines()
+    cands = [n for n in part_lines(text) if lines[n - 1].lstrip().startswith("handover")
+             and len(lines[n - 1].split(":")[0].split()[-1]) > 1]
+    if not cands:
+        return
+    line = cands[pick % len(cands)]
+    head, rest = lines[line - 1].split(":", 1)
+    words = head.split(" ")
+    words[-1] = words[-1][1:]                  # "handover B 444" -> "handover B 44"
+    fs = findings(replace(text, line, " ".join(words) + ":" + rest))
+    assert fs and (fs[0].line, fs[0].rule) == (line, "handover"), [(f.line, f.rule, f.message) for f in fs[:3]]
+    assert "the numbers" in fs[0].message and "left unused are" in fs[0].message

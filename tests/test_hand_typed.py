@@ -180,9 +180,10 @@ def test_score_text_in_the_empty_cell_of_the_opening_row():
 def test_an_empty_left_cell_then_the_right_players_double():
     rows = """\
   1) 31: 8/5 6/5                 64: 24/18 13/9
-  2) 54: 24/20 13/8              62: 13/7 9/7
+  2) 54: 24/20 13/8              31: 8/5* 6/5
   3)                  Doubles => 2
-  4)  Takes                      32: 13/10 7/5
+  4)  Takes                      32: 13/10 9/7
+  5) 41: 25/21 24/23             21: 10/8 7/6
 """
     text = " 5 point match\n" + game(1, 0, 0, end="", rows=rows)
     rep = validate(text)
@@ -191,7 +192,12 @@ def test_an_empty_left_cell_then_the_right_players_double():
     assert "Ann's roll of move 3 is not written" in rep.findings[0].message
     assert not any(f.severity == ERROR for f in rep.findings), dump(rep)
     # the same double right after Bob's own roll on the same row is still an error
-    same = text.replace("  2) 54: 24/20 13/8              62: 13/7 9/7\n  3)                  Doubles => 2",
-                        "  2) 54: 24/20 13/8              62: 13/7 9/7  Doubles => 2")
+    same = text.replace("  2) 54: 24/20 13/8              31: 8/5* 6/5\n  3)                  Doubles => 2",
+                        "  2) 54: 24/20 13/8              31: 8/5* 6/5  Doubles => 2")
     rep = validate(same)
     assert ("cube-illegal", ERROR, line_of(same, "Doubles => 2")) in found(rep), dump(rep)
+    # and so is an empty cell when Ann is not on the bar (nothing explains a roll left out)
+    off_bar = text.replace("54: 24/20 13/8", "54: 13/8 13/9").replace("8/5* 6/5", "8/5 6/5") \
+        .replace("41: 25/21 24/23", "41: 24/23 13/9")
+    rep = validate(off_bar)
+    assert ("cube-illegal", ERROR, line_of(off_bar, "Doubles => 2")) in found(rep), dump(rep)
