@@ -210,3 +210,15 @@ def test_convert_command_keeps_the_findings(tmp_path):
         assert r.exit_code == 0, r.output
         rep = analyze.validate_match(notation.read_path(out))
         assert [(f.rule, f.severity) for f in rep.findings] == want, to
+
+
+def test_the_mark_is_part_of_the_record():
+    from nardy_analyze.record import record_dict, same_record
+    a = notation.read_text(RECORD, "a.mat")
+    b = notation.read_text(RECORD.replace(MARK, "Illegal play"), "b.mat")
+    assert not same_record(a, b)
+    for to in ("sgf", "ngn", "json", "mat"):
+        back = notation.read_text(notation.get(to).write(a), f"back.{to}", to)
+        x, y = (record_dict(g.games[0].actions[6]) for g in (a, back))
+        x.pop("move"), y.pop("move")            # SGF has no move numbers
+        assert x == y, to
