@@ -417,11 +417,13 @@ class _GameReplay:
         short = mark if len(mark) <= 40 else mark[:36] + "...)"
         decoded = snowie.decode(mark)
         board = None
+        same = False              # the mark shows the board before the play
         if decoded is not None:
             mine = decoded.names[0].strip().lower() != self.name(1 - p).strip().lower() or \
                 decoded.names[0].strip().lower() == self.name(p).strip().lower()
             for own, other in snowie.boards(decoded):
                 for after in (((own, other), (other, own)) if mine else ((other, own), (own, other))):
+                    same = same or after == (me, opp)
                     if snowie.follows(me, opp, after[0], after[1]):
                         board = after
                         break
@@ -449,7 +451,8 @@ class _GameReplay:
                         break
             if best is None:
                 best = (me, opp)
-            why = ("the position in the mark does not follow from the board before the play"
+            why = ("the position in the mark is the board before the play" if same else
+                   "the position in the mark does not follow from the board before the play"
                    if decoded is not None else "the mark holds no position record")
             how = (f"the plays that follow fit {chosen} best ({best_n} of the next {min(self.LOOKAHEAD, rest)} "
                    f"rolls), and the replay goes on from there" if chosen

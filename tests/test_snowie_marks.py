@@ -222,3 +222,10 @@ def test_the_mark_is_part_of_the_record():
         x, y = (record_dict(g.games[0].actions[6]) for g in (a, back))
         x.pop("move"), y.pop("move")            # SGF has no move numbers
         assert x == y, to
+
+
+def test_a_mark_showing_the_board_before_the_play():
+    a, b = before_mark()
+    rep = validate(RECORD.replace(MARK, encode(a, b, ("Alice", "Bob"), dice=(5, 4))))
+    assert found(rep)[0] == ("parse-error", WARNING, 8)
+    assert "the position in the mark is the board before the play" in rep.findings[0].message
