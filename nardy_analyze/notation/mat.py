@@ -671,8 +671,6 @@ class _Reader:
         name pasted into the empty cell of the player who does not open) read with that cell empty (the
         text blanked out, columns kept) and a warning.  Only a player's name from the score line, followed
         by `` : N``, right after the move number."""
-        if ":" not in chunk or ") " not in chunk and ")\t" not in chunk:
-            return chunk
         lines = chunk.split("\n")
         k = 1
         while k < len(lines) and not lines[k].strip():
@@ -681,6 +679,9 @@ class _Reader:
         if m is None:
             return chunk
         names = {n.strip().lower() for n in (m.group("n1"), m.group("n2")) if n and n.strip()}
+        rows = "\n".join(lines[k + 1:]).lower()
+        if not any(n in rows for n in names):     # nearly every game: no name in its rows
+            return chunk
         changed = False
         for i in range(k + 1, len(lines)):
             c = _PASTED.match(lines[i])
