@@ -93,3 +93,10 @@ def test_text_that_is_plainly_western_is_never_read_as_cyrillic():
     # a word mixing ASCII letters and accented ones is Western, whatever else the file holds
     data = RECORD.format(a="Jürgen", b="Bob").encode("latin-1")
     assert decode_detail(data).encoding in ("cp1252", "latin_1")
+
+
+def test_russian_names_in_a_short_ngn_file():
+    ngn = '[White "Игрок"]\n[Black "Соперник"]\n[Variant "long"]\n\nGame 1\n1. 63: 24/18 24/21  52: 24/19 24/22\n'
+    for enc in ("cp1251", "koi8_r"):
+        m = notation.read_bytes(ngn.encode(enc), "short.ngn")
+        assert (m.tags["White"], m.tags["Black"]) == ("Игрок", "Соперник"), enc
