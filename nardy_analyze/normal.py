@@ -106,7 +106,7 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
                 p = a.player
                 na.route = _with_hits(rules, before[p], before[1 - p], steps)
                 continue
-            if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments:
+            if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
                 continue
             dice = a.dice
             if dice is None:

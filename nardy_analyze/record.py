@@ -204,7 +204,8 @@ def record_dict(obj) -> object:
     if isinstance(obj, Action):
         return {"kind": obj.kind.value, "player": obj.player, "move": obj.move,
                 "dice": obj.dice, "dice_text": obj.dice_text, "steps": [record_dict(s) for s in obj.steps],
-                "unplayed": obj.unplayed, "cannot_move": obj.cannot_move, "value": obj.value,
+                "unplayed": obj.unplayed, "cannot_move": obj.cannot_move, "illegal_mark": obj.illegal_mark,
+                "value": obj.value,
                 "and_match": obj.and_match, "clock": obj.clock,
                 "segments": [record_dict(s) for s in obj.segments], "comments": list(obj.comments),
                 "level": obj.level,

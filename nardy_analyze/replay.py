@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import snowie
 from .engine import Variant, borne_off, fmt_steps, generate
 from .engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
 from .engine.judge import _physical
@@ -166,6 +167,9 @@ class _GameReplay:
         self.parts: list[PartState] | None = None   # (trace) the parts of the roll just replayed
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
         self.timed_out: int | None = None    # the side whose time ran out
+        # after a result reported wrong: the other (winner, points) the next score line may reflect, so
+        # that one slip gives one finding
+        self.slips: list[tuple[int, int]] = []
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
@@ -335,10 +339,12 @@ class _GameReplay:
         else:
             parts = written_parts(a)
             trail = [] if self.trace is not None and a.segments else None
+            k = -1                           # the last written part walked so far
             for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
                 if self.roll_spec is None:
                     self.roll_spec = out.spec    # the roller's own part, for the statistics' observer
-                k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
+                if out.part is not None:
+                    k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
                 self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
                 if trail is not None and out.part is not None:
                     s, (me, opp), part = out.side, out.before, out.part
@@ -360,6 +366,9 @@ class _GameReplay:
         me, opp = out.before
         shown = dice if out.spec is not None and out.spec.kind == "roll" else (out.spec.numbers if out.spec else None)
         steps = part.steps if part is not None else []
+        if part is None and out.problems and out.spec is not None:
+            self.on_missing(a, out, rest)
+            return
         for rule, msg in out.problems:
             if part is not None and part.kind == "roll" and rule == "max-dice" and not steps:
                 if nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
@@ -380,26 +389,106 @@ class _GameReplay:
             if fits:
                 self.first_error = None   # back on the game's real course
 
-    def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
-        """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``):
-        nothing to judge; the replay goes on from the legal play that fits the rolls that follow."""
-        me, opp = self.pos[p], self.pos[1 - p]
-        ps = generate(self.rules, me, opp, d1, d2, turn)
-        rest = self._rest_rolls()         # the most rolls a play could fit
-        best, best_n, chosen = None, -1, ""
-        for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
-            n = self._fits(p, pos)
+    def on_missing(self, a: Action, out: PartOutcome, rest: list[Part]) -> None:
+        """A part of the turn the record leaves out although its player could play some of its numbers (a
+        chain double, a handover owed): one finding where the turn stops, and the replay goes on from the
+        legal play of those numbers that the parts and rolls written after it fit best (the first in the
+        engine's order when several fit as far)."""
+        side, spec = out.side, out.spec
+        me, opp = out.before
+        ps = generate(self.rules, me, opp, spec.numbers, None, spec.turn)
+        best, best_n, chosen = None, (-1, -1), ""
+        limit = min(self.LOOKAHEAD, self._rest_rolls())
+        goal = sum(len(q.steps) for q in rest)
+        for pos, path in list(ps.plays.items())[:self.CANDIDATES]:
+            # first the parts written after it in the same turn (how many of their steps have a checker
+            # and an open point), then the later rolls
+            n = (self._rest_steps(side, pos, rest), self._fits(side, pos, rest))
             if n > best_n:
                 best, best_n, chosen = pos, n, fmt_steps(path)
-                if n >= min(self.LOOKAHEAD, rest):
+                if n >= (goal, limit):
                     break
-        if best is None:
-            best = (me, opp)
-        how = (f"the plays that follow fit {chosen}, and the replay goes on from there" if chosen
-               else "the roll has no legal play, and the replay goes on from the position before it")
-        self.find("parse-error", f"the record marks this play as illegal ({a.illegal_mark}) and does not give "
-                  f"it: the play is not judged; {how}", a, severity=WARNING, position=(me, opp), dice=(d1, d2),
-                  alternatives=ps.example(6))
+        for rule, msg in out.problems:
+            if best is not None:
+                msg += f"; the replay goes on as if {chosen} had been played (the play the record fits best)"
+            self.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=spec.numbers,
+                      alternatives=ps.example(6))
+        if best is not None:
+            out.after = [best[0], best[1]] if side == 0 else [best[1], best[0]]
+            out.used = tuple(d for *_, d in ps.plays[best])
+
+    def _rest_steps(self, p: int, pos: Pos, rest: list[Part]) -> int:
+        """How many steps of the parts ``rest`` can be made one after the other from ``pos`` (``p``'s side
+        first): a checker on the starting point and the landing point not closed."""
+        sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
+        rules, n = self.rules, 0
+        for part in rest:
+            q = part.player
+            me, opp = sides[q], sides[1 - q]
+            for src, dst in part.steps:
+                idx = 24 if src == 25 else src - 1
+                if not (0 <= idx <= 24) or not me[idx] or (dst != 0 and (not 1 <= dst <= 24 or rules.closed(opp, dst))):
+                    continue
+                me, opp, _ = rules.apply(me, opp, src, dst)
+                n += 1
+            sides[q], sides[1 - q] = me, opp
+        return n
+
+    def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
+        """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``).
+        The mark's position record (``snowie.decode``) gives the board after the refused play: the replay
+        goes on from it when it follows from the position before (``snowie.follows``).  Otherwise (no
+        record in the mark, or one that does not fit) nothing can be judged and the replay goes on from
+        the legal play of the roll that the most following rolls fit."""
+        me, opp = self.pos[p], self.pos[1 - p]
+        ps = generate(self.rules, me, opp, d1, d2, turn)
+        mark = a.illegal_mark
+        short = mark if len(mark) <= 40 else mark[:36] + "...)"
+        decoded = snowie.decode(mark)
+        board = None
+        same = False              # the mark shows the board before the play
+        if decoded is not None:
+            mine = decoded.names[0].strip().lower() != self.name(1 - p).strip().lower() or \
+                decoded.names[0].strip().lower() == self.name(p).strip().lower()
+            for own, other in snowie.boards(decoded):
+                for after in (((own, other), (other, own)) if mine else ((other, own), (own, other))):
+                    same = same or after == (me, opp)
+                    if snowie.follows(me, opp, after[0], after[1]):
+                        board = after
+                        break
+                if board is not None:
+                    break
+        if board is not None:
+            shown = snowie.describe(me, opp, board[0])
+            legal = ps.plays.get(board)
+            if legal is not None:
+                what = f"shows {shown}, which a legal {d1}{d2} reaches ({fmt_steps(legal)})"
+            else:
+                what = f"shows {shown}, which no legal {d1}{d2} reaches: the play was illegal"
+            self.find("parse-error", f"the record marks this play as refused ({short}) and does not give it; "
+                      f"the board in the mark {what}; the replay goes on from that board", a, severity=WARNING,
+                      position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
+            best = board
+        else:
+            rest = self._rest_rolls()         # the most rolls a play could fit
+            best, best_n, chosen = None, -1, ""
+            for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
+                n = self._fits(p, pos)
+                if n > best_n:
+                    best, best_n, chosen = pos, n, fmt_steps(path)
+                    if n >= min(self.LOOKAHEAD, rest):
+                        break
+            if best is None:
+                best = (me, opp)
+            why = ("the position in the mark is the board before the play" if same else
+                   "the position in the mark does not follow from the board before the play"
+                   if decoded is not None else "the mark holds no position record")
+            how = (f"the plays that follow fit {chosen} best ({best_n} of the next {min(self.LOOKAHEAD, rest)} "
+                   f"rolls), and the replay goes on from there" if chosen
+                   else "the roll has no legal play, and the replay goes on from the position before it")
+            self.find("parse-error", f"the record marks this play as illegal ({short}) and does not give "
+                      f"it: the play is not judged ({why}); {how}", a, severity=WARNING, position=(me, opp),
+                      dice=(d1, d2), alternatives=ps.example(6))
         self.pos[p], self.pos[1 - p] = best
         if borne_off(best[0]) == 15 and not self.ended:
             self.ended = ("bearoff", p, self.stake(self.rules.win_level(best[0], best[1])))
@@ -507,6 +596,21 @@ class _GameReplay:
     def on_double(self, a: Action, nxt: Action | None) -> None:
         p = a.player
         why = None
+        last = self.last
+        if (p == 1 and last is not None and last.kind == Kind.ROLL and last.player == p and self.last_roller == p
+                and a.move is not None and last.move is not None and a.move > last.move
+                and self.pending is None and self.v.cube_in_play and self.could_dance(1 - p)):
+            # "  8)                 Doubles => 2": the second player's double on a later move than their
+            # last roll, the first player's cell of that move empty while that player is on the bar and
+            # could dance: the roll was not written (a dance, typed as nothing), so the double comes
+            # before p's roll as usual
+            q = 1 - p
+            self.find("parse-error", f"{self.name(q)}'s roll of move {a.move} is not written (the cell before "
+                      f"the double is empty, and {self.name(q)} has a checker on the bar: a dance?); read as a "
+                      f"roll that could not be played, so {self.name(p)} doubles before rolling as usual",
+                      a, severity=WARNING)
+            self.last_roller = q
+            self.last = None
         if not self.v.cube_in_play:
             why = "this game is played without the doubling cube"
         elif self.crawford:
@@ -535,6 +639,18 @@ class _GameReplay:
             self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}, but the cube stands at {self.cube}: "
                       f"a double offers {self.cube * 2}", a)
         self.pending = a
+
+    def could_dance(self, s: int) -> bool:
+        """Whether ``s`` has a checker on the bar and some roll cannot enter it (nothing can be played)."""
+        me, opp = self.pos[s], self.pos[1 - s]
+        if not getattr(self.rules, "has_bar", False) or not me[24]:
+            return False
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                turn = self.rules.start_turn(me, opp, False, (d1, d2))
+                if generate(self.rules, me, opp, d1, d2, turn).max_dice == 0:
+                    return True
+        return False
 
     def _answer(self, a: Action, word: str) -> Action | None:
         d = self.pending
@@ -724,11 +840,26 @@ class _GameReplay:
             if w != ew:
                 self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(ew)} "
                           f"won ({how})", cell, **self.final_board(ew))
+                self.slips = [(w, pts), (ew, epts)]
             elif not self.credited(pts, epts, w):
                 self.find("result-mismatch", f"declared {pts} point(s); {self._explain_stake(how, ew)} "
                           f"gives {epts}", cell, **self.final_board(ew))
+                self.slips = [(ew, epts)]
             self.set_result(ew, pts, how)
             return
+        if cell.kind == Kind.WIN and self.last_roller == w and self.timed_out is None:
+            sure = self.sure_bear_off(1 - w)
+            if sure:
+                # "Wins 2 points" in the column of the player who cannot have won: the opponent is on roll
+                # and bears off the last checkers with any roll
+                o = 1 - w
+                full = self.stake(self.rules.win_level(tuple([0] * 25), self.pos[w]))
+                self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(o)} is on "
+                          f"roll with {sure} and bears off with any roll: {self.name(o)} must have won (the "
+                          f"result is written in the wrong column?)", cell, **self.final_board(o))
+                self.slips = [(w, pts), (o, full)]
+                self.set_result(o, pts, "bearoff")
+                return
         # A resignation (or a timeout): the points must be a level the loser could still lose.
         loser = 1 - w
         win_side, lose_side = self.pos[w], self.pos[loser]
@@ -752,7 +883,35 @@ class _GameReplay:
                          else "with the position on the board and this scoring")
                 self.find("result-mismatch", f"declared {pts} point(s) for {what}; {where} the possible "
                           f"results are {allowed}", cell, **self.final_board(w))
+                self.slips = [(w, x) for x in sorted(levels)]
         self.set_result(w, pts, how)
+
+    def sure_bear_off(self, s: int) -> str:
+        """How ``s``'s last checkers stand ("one checker on the 1-point") when ``s``, on roll, bears them all
+        off with every roll; "" otherwise (or when more than four checkers are left)."""
+        me, opp = self.pos[s], self.pos[1 - s]
+        left = sum(me)
+        if not 0 < left <= 4 or me[24]:
+            return ""
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                turn = self.rules.start_turn(me, opp, False, (d1, d2))
+                if not any(not sum(p[0]) for p in generate(self.rules, me, opp, d1, d2, turn).plays):
+                    return ""
+        where = [f"{n} on the {i + 1}-point" for i, n in enumerate(me[:24]) if n]
+        return ("one checker on the 1-point" if where == ["1 on the 1-point"]
+                else f"{left} checkers left ({', '.join(where)})")
+
+    def possible_results(self) -> list[tuple[int, int]]:
+        """(winner, points) of every way the game could still end from here: a resignation at any level
+        the position allows (or its win), or a double dropped."""
+        out = set()
+        for w in (0, 1):
+            top = self.rules.max_level(self.pos[w], self.pos[1 - w])
+            out.update((w, x) for x in self.v.resign_stakes(top, self.cube, self.cube_turned))
+            if self.v.cube_in_play:
+                out.add((w, self.v.drop_stake(self.cube, self.cube_turned)))
+        return sorted(out)
 
     def credited(self, declared: int, full: int, w: int) -> bool:
         """Declared points agree with the full result.  In match play, when the win ends the match, records
@@ -777,6 +936,17 @@ class _GameReplay:
     def set_result(self, w: int, pts: int | None, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
+
+
+def _plus(score: list[int], result: tuple[int, int]) -> list[int]:
+    out = list(score)
+    out[result[0]] += result[1]
+    return out
+
+
+def match_name(game: Game, side: int) -> str:
+    n = game.players[side] if side in (0, 1) else ""
+    return n or f"player {side + 1}"
 
 
 _YES = {"on", "yes", "true", "1"}
@@ -814,15 +984,48 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
     score = [0, 0]
     unknown = False          # the previous game broke off (unreadable text) before its result
     crawford_unknown = False  # an excerpt's first game, which may or may not be the Crawford game
+    slips: list[tuple[int, int]] = []      # other results the previous game's score may reflect (reported)
+    open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
+    before = [0, 0]                        # the score at the start of the previous game
+    prev: Game | None = None
     for game in match.games:
         for pr in game.problems:
             rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
                                         game=game.number))
         after_match = length > 0 and max(score) >= length
+        label = f"Game {game.written_number}" if game.written_number is not None else f"game {game.number}"
+        missing = ""              # the game numbers the file leaves out before this game
+        if prev is not None and prev.written_number is not None and game.written_number is not None \
+                and game.written_number > prev.written_number + 1:
+            a, b = prev.written_number + 1, game.written_number - 1
+            missing = f"game {a} is" if a == b else f"games {a}-{b} are"
+        if game.score is not None and missing:
+            loc = game.score_loc or game.loc
+            went_down = any(game.score[i] < score[i] for i in (0, 1))
+            if not went_down:
+                rep.findings.append(Finding(
+                    "match-score", f"{label} follows Game {prev.written_number}: {missing} not in the file (an "
+                    f"excerpt); the score line {game.score[0]}-{game.score[1]} is taken as written "
+                    f"(the earlier results give {score[0]}-{score[1]})", match.path, loc.line, loc.column,
+                    WARNING, game.number))
+                score = list(game.score)
         if game.score is not None:
+            explained = [r for r in slips if _plus(before, r) == list(game.score)]
+            ends = [r for r in open_ends if _plus(score, r) == list(game.score)]
+            if list(game.score) != score and explained:
+                score = list(game.score)       # the previous game's result was reported wrong already
+            elif list(game.score) != score and ends and not after_match:
+                w, pts = ends[0]
+                loc = game.score_loc or game.loc
+                rep.findings.append(Finding(
+                    "match-score", f"the previous game has no written result; the score line "
+                    f"{game.score[0]}-{game.score[1]} of {label} is explained by {match_name(game, w)} winning "
+                    f"{pts} point(s) there (a result the position allowed), and is taken as written",
+                    match.path, loc.line, loc.column, WARNING, game.number))
+                score = list(game.score)
             if after_match:
                 rep.findings.append(Finding(
-                    "match-score", f"game {game.number} follows the end of the {length}-point match "
+                    "match-score", f"{label} follows the end of the {length}-point match "
                     f"(score {score[0]}-{score[1]})", match.path, (game.score_loc or game.loc).line,
                     (game.score_loc or game.loc).column, WARNING, game.number))
             elif game is match.games[0] and list(game.score) != score and max(game.score) < (length or 1 << 30):
@@ -843,8 +1046,8 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
             elif list(game.score) != score and not unknown:
                 loc = game.score_loc or game.loc
                 rep.findings.append(Finding(
-                    "match-score", f"the score line says {game.score[0]}-{game.score[1]}; the earlier results "
-                    f"give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
+                    "match-score", f"{label}: the score line says {game.score[0]}-{game.score[1]}; the earlier "
+                    f"results give {score[0]}-{score[1]}", match.path, loc.line, loc.column, ERROR, game.number))
             score = list(game.score)
         is_crawford: bool | None = False
         if crawford_unknown:      # after it, every game is past the Crawford game
@@ -864,6 +1067,10 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
             actions = [a for a in actions if a.loc.line < first_bad]
         gr.run(actions)
         rep.games.append(gr.report)
+        before = list(score)
+        slips = gr.slips
+        open_ends = gr.possible_results() if gr.report.winner is None and actions and not game.broken else []
+        prev = game
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points
         # the previous game's points are unknown (unreadable text, or a resignation with no points written)

@@ -191,10 +191,14 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
                 if ps.max_dice:
                     eg = "; ".join(ps.example(2))
                     if spec.kind == "handover":
+                        of = (f" of the chain's {spec.double}-{spec.double}" if d1 == d2 and
+                              spec.double is not None and spec.double != d1 else "")
+                        where = ("the turn stops here" if not queue else
+                                 f"the record goes on with {queue[0].kind} {_fmt(queue[0].dice or ())}".rstrip())
                         out.problems.append(("handover", (
-                            f"{name(roller)} could not use {_fmt(spec.numbers)}; the numbers must be handed over "
-                            f"and {name(side)} can play {ps.max_dice} of them, e.g. {eg}, but the record "
-                            f"has no handover")))
+                            f"{name(roller)} could not use {_fmt(spec.numbers)}{of}; the numbers must be "
+                            f"handed over and {name(side)} can play {ps.max_dice} of them, e.g. {eg}, but the "
+                            f"record has no handover ({where})")))
                     elif spec.kind == "chain":
                         nxt = queue[0] if queue and queue[0].kind == "chain" else None
                         what = (f"skips {spec.double}-{spec.double}" if nxt is not None
@@ -202,12 +206,15 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
                         out.problems.append(("doubles-chain", (
                             f"the chain of doubles {what}: {name(side)} must play four {spec.double}s next "
                             f"and can play {ps.max_dice}, e.g. {eg}")))
-            missing_roller = spec.player == ROLLER
+            # a roller's part left out although it could be played: the handover that would follow is
+            # the same slip (one finding); one left out because nothing could be played hands over all
+            missing_roller = spec.player == ROLLER and bool(out.problems)
             out.after = list(pos)
             out.used = ()
             yield out
             if out.problems and not diagnose:
                 return
+            pos[:] = out.after           # the consumer may have put the replay on a legal continuation
             drv.played(out.used)
             continue
         missing_roller = False

@@ -13,6 +13,7 @@ module (its Lark grammar included) is imported the first time its reader, writer
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -188,7 +189,63 @@ def _looks_utf16(data: bytes) -> bool:
     return odd > 0.4 * half and even < 0.05 * half or even > 0.4 * half and odd < 0.05 * half
 
 
+_WORD = re.compile(rb"[A-Za-z\x80-\xff]+")
+_HIGH = re.compile(rb"[\x80-\xff]")
+# Russian letter frequencies (per 10,000 letters of ordinary text), for telling Windows-1251 from KOI8-R
+_RU = dict(zip("оеаинтсрвлкмдпуяыьгзбчйхжшюцщэфъё",
+               (1097, 845, 801, 735, 670, 626, 547, 473, 454, 440, 349, 321, 298, 281, 262, 201, 190, 174, 170,
+                165, 159, 144, 121, 97, 94, 73, 64, 48, 36, 32, 26, 4, 4)))
+
+
+def _cyrillic_score(data: bytes, enc: str) -> float | None:
+    """How much the words with high bytes look like Russian words in ``enc``: None when a high byte is
+    not a Cyrillic letter there; otherwise the letters' mean log-frequency, less a penalty for every word
+    whose case is not Word, word or WORD."""
+    import math
+    total, n = 0.0, 0
+    for w in _WORD.findall(data):
+        if not _HIGH.search(w):
+            continue
+        try:
+            text = w.decode(enc)
+        except UnicodeDecodeError:
+            return None
+        if not all("\u0400" <= c <= "\u04ff" for c in text):
+            return None
+        if not (text.islower() or text.isupper() or (text[0].isupper() and text[1:].islower())):
+            total -= 4.0
+        if text[0].lower() in "ьъы":
+            total -= 4.0
+        for c in text.lower():
+            total += math.log(_RU.get(c, 1) / 10000)
+            n += 1
+    return total / n if n else None
+
+
 def _guess_legacy(data: bytes) -> str:
+    """The legacy encoding of bytes that are not UTF-8 (docs/convert.md, "Encodings").
+
+    Names are short, and a few non-ASCII bytes are too little for a statistical guess, so the words are
+    looked at first: words made only of non-ASCII bytes (``Игрок``) and none mixing them with ASCII letters
+    are Cyrillic: Windows-1251 or KOI8-R, whichever reads them as Russian-looking words (letter case,
+    letter frequencies); a word that mixes non-ASCII bytes with ASCII letters (``Jürgen``) makes it Western:
+    Windows-1252 (Latin-1) when every such byte is a letter there, else Windows-1250 when it is one
+    there.  Anything else goes to charset-normalizer, Latin-1 being the last resort."""
+    words = [w for w in _WORD.findall(data[:262144]) if _HIGH.search(w)]
+    mixed = sum(1 for w in words if re.search(rb"[A-Za-z]", w))
+    pure = sum(1 for w in words if len(w) >= 2 and not re.search(rb"[A-Za-z]", w))
+    if pure and not mixed:
+        scores = {enc: _cyrillic_score(data[:262144], enc) for enc in ("cp1251", "koi8_r")}
+        good = {enc: v for enc, v in scores.items() if v is not None}
+        if good:
+            return max(good, key=lambda e: (good[e], e == "cp1251"))
+    if mixed:
+        for enc in ("cp1252", "latin_1", "cp1250"):
+            try:
+                if all(all(c.isalpha() for c in w.decode(enc) if ord(c) > 127) for w in words):
+                    return enc
+            except UnicodeDecodeError:
+                continue
     try:
         from charset_normalizer import from_bytes
     except ImportError:                       # the dependency is declared; be robust anyway

@@ -42,6 +42,8 @@ def _action(a: Action) -> dict[str, Any]:
             d["unplayed"] = True
         if a.cannot_move:
             d["cannot_move"] = True
+        if a.illegal_mark:
+            d["illegal_mark"] = a.illegal_mark
         if a.segments:
             d["segments"] = [{"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": _steps(s.steps)}
                              for s in a.segments]
@@ -370,6 +372,11 @@ class _Reader:
             a.steps = self.steps(ad.get("steps", []))
             a.unplayed = ad.get("unplayed") is True
             a.cannot_move = ad.get("cannot_move") is True
+            mark = ad.get("illegal_mark")
+            if mark is not None:
+                if not isinstance(mark, str) or not mark.strip() or "\n" in mark:
+                    self.fail(f"expected illegal_mark: the exporter's mark as written, found {mark!r}")
+                a.illegal_mark = mark
             for sd in ad.get("segments", []):
                 if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
                         or sd.get("player") not in (0, 1):
@@ -379,7 +386,8 @@ class _Reader:
                     self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
                 a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
                                           loc))
-            text = f"{a.dice_text}: " + (" ".join(f"{s.src}/{s.dst}" for s in a.steps) if not a.unplayed else "????")
+            text = f"{a.dice_text}: " + ("????" if a.unplayed else a.illegal_mark or
+                                         " ".join(f"{s.src}/{s.dst}" for s in a.steps))
             a.text = text.strip()
         value = ad.get("value")
         if value is not None:

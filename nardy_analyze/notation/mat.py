@@ -166,6 +166,9 @@ _FAST_ITEM = re.compile(
 # the group of a cell's first token, by the group that ends the match (``Match.lastgroup``)
 _FIRST_GROUP = {"dv": "dw", "wp": "ww", "wm": "ww", "cm": "cd", "lp": "lw"}
 _BLANK_TAIL = re.compile(r"[ \t]*\n")
+# a row whose first cell is score-line text: "  1) Ann : 3        12: 24/23 13/11"
+_PASTED = re.compile(r"[ \t]*[0-9]{1,6}\)[ \t]+(?P<cell>(?P<name>[^ \t\n:](?:[^\n:]{0,98}[^ \t\n:])?)[ \t]*:"
+                     r"[ \t]*[0-9]{1,6})(?=[ \t]+[0-9][0-9]:)")
 _FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
 _GROUP_TYPES = (("dw", "DOUBLES"), ("arrow", "ARROW"), ("dv", "INT"), ("ww", "WINS"), ("wn", "INT"),
                 ("wp", "POINTS"), ("wm", "AND_MATCH"))
@@ -448,17 +451,40 @@ def _movement(word: str, col: int) -> tuple[Step, ...]:
     return tuple(chain * count)
 
 
-def _play(text: str, column: int) -> list[Step]:
-    """The Step entries of the movements ``text`` (starting at ``column``): chains and ``(n)`` expanded."""
+_JOINED = re.compile(r"(?<=\*)(?=bar|[0-9])", re.I)
+
+
+def _typed(word: str, col: int, notes: list | None) -> list[str]:
+    """A hand-typed word read as the movements it plainly is: ``13/11*8/3`` (no blank after ``*``) is
+    two, a comma after a movement (``6/5,``) is dropped; each with a note (column, message)."""
+    out = word
+    if out.endswith(","):
+        out = out[:-1]
+        if notes is not None:
+            notes.append((col + len(out), f'a comma after "{out}": read as a blank between movements'))
+    pieces = _JOINED.split(out)
+    if len(pieces) > 1 and notes is not None:
+        notes.append((col, f'"{out}" has no blank after "*": read as the movements {" ".join(pieces)}'))
+    return pieces
+
+
+def _play(text: str, column: int, notes: list | None = None) -> list[Step]:
+    """The Step entries of the movements ``text`` (starting at ``column``): chains and ``(n)`` expanded.
+    ``notes`` (when given) gets a (column, message) for every word read as typed by hand (``_typed``)."""
     steps: list[Step] = []
     cache = _MOVEMENTS
     for m in _WORD.finditer(text):
         word = m.group()
         chain = cache.get(word)
         if chain is None:
-            chain = _movement(word, column + m.start())
-            if len(cache) < 50_000:
-                cache[word] = chain
+            if word.endswith(",") or "*" in word[:-1] and _JOINED.search(word[:-1]):
+                chain = ()
+                for piece in _typed(word, column + m.start(), notes):
+                    chain += _movement(piece, column + m.start())
+            else:
+                chain = _movement(word, column + m.start())
+                if len(cache) < 50_000:
+                    cache[word] = chain
         steps.extend(chain)
         if len(steps) > MAX_STEPS:
             raise _BadCell(column + m.start(), f"expected at most {MAX_STEPS} steps in one play, found more")
@@ -480,6 +506,7 @@ class _Reader:
     def __init__(self, text: str, path: str) -> None:
         self.text = text
         self.match = Match(path=path, notation="mat")
+        self._game_no: int | None = None
 
     # -- top level -------------------------------------------------------------------
 
@@ -617,6 +644,7 @@ class _Reader:
     # -- one game --------------------------------------------------------------------------
 
     def _game(self, number: int, chunk: str, line_off: int) -> None:
+        chunk = self._pasted_score(number, chunk, line_off)
         header_col = len(chunk) - len(chunk.lstrip(" \t")) + 1
         game = Game(number=number, loc=Loc(line_off + 1, header_col))
         if FAST and self._game_fast(game, chunk, line_off):
@@ -637,6 +665,36 @@ class _Reader:
                 if items:
                     self._row(game, items, chunk, line_off, threshold)
         self._finish(game, chunk, line_off)
+
+    def _pasted_score(self, number: int, chunk: str, line_off: int) -> str:
+        """Rows typed by hand with score-line text in a cell (``  1) Ann : 3        12: 24/23 13/11``: the
+        name pasted into the empty cell of the player who does not open) read with that cell empty (the
+        text blanked out, columns kept) and a warning.  Only a player's name from the score line, followed
+        by `` : N``, right after the move number."""
+        lines = chunk.split("\n")
+        k = 1
+        while k < len(lines) and not lines[k].strip():
+            k += 1
+        m = _FAST_SCORE.fullmatch(lines[k] + "\n") if k < len(lines) else None
+        if m is None:
+            return chunk
+        names = {n.strip().lower() for n in (m.group("n1"), m.group("n2")) if n and n.strip()}
+        rows = "\n".join(lines[k + 1:]).lower()
+        if not any(n in rows for n in names):     # nearly every game: no name in its rows
+            return chunk
+        changed = False
+        for i in range(k + 1, len(lines)):
+            c = _PASTED.match(lines[i])
+            if c is None or c.group("name").strip().lower() not in names:
+                continue
+            a, b = c.span("cell")
+            text = lines[i][a:b]
+            lines[i] = lines[i][:a] + " " * (b - a) + lines[i][b:]
+            self.match.problems.append(Problem(
+                Loc(line_off + i + 1, a + 1), f'score-line text "{text}" in a cell of the row: read as an empty '
+                f'cell (the name typed into the cell of the player who does not play there)', number, warning=True))
+            changed = True
+        return "\n".join(lines) if changed else chunk
 
     def _game_fast(self, game: Game, chunk: str, line_off: int) -> bool:
         """Read a game whose rows are all of the common kinds (see ``_fast_row``) without Lark's lexer;
@@ -821,6 +879,7 @@ class _Reader:
 
     def _row(self, game: Game, items: list, src: str, line_off: int, threshold: int) -> None:
         """Turn one row's items (move-number tokens and cells) into Actions."""
+        self._game_no = game.number
         actions: list[Action] = []
         move: int | None = None
         after_no: Token | None = None      # the "N)" right before the current cell, if any
@@ -876,7 +935,10 @@ class _Reader:
                     raise _BadCell(first.column + 3 + len(play) - len(play.lstrip()),
                                    f'expected {what} right after the dice, found "{play.strip()}"')
                 if play:
-                    action.steps = _play(play, first.column + 3)
+                    notes: list = []
+                    action.steps = _play(play, first.column + 3, notes)
+                    for col, msg in notes:       # hand-typed spellings: warnings, the play read as meant
+                        self.match.problems.append(Problem(Loc(loc.line, col), msg, self._game_no, warning=True))
             if tag == "unplayed":
                 action.unplayed = True
             elif tag == "cannot":

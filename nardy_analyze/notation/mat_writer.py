@@ -36,6 +36,8 @@ def _cell(na: NormalAction) -> str:
         dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
         if a.unplayed:
             return f"{dice}: ????" if dice else "????"
+        if a.illegal_mark:               # the exporter's mark, never the play the replay went on from
+            return f"{dice}: {a.illegal_mark}" if dice else a.illegal_mark
         if na.route is not None:
             steps = [f"{_pt(s)}/{_pt(d)}{'*' if h else ''}" for s, d, h in na.route]
         else:

@@ -420,6 +420,8 @@ class _Reader:
             body = rest.strip()
             if body == "????":
                 action.unplayed = True
+            elif body[:7].lower() == "illegal":
+                action.illegal_mark = body
             elif body[:6].lower() == "cannot":
                 action.cannot_move = True
             elif body:
@@ -616,6 +618,8 @@ def _cell_text(a: Action) -> str:
         body = f"{dt}:"
         if a.unplayed:
             body += " ????"
+        elif a.illegal_mark:
+            body += " " + a.illegal_mark
         elif a.cannot_move:
             body += " cannot move"
         elif a.steps:

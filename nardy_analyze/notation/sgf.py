@@ -454,6 +454,14 @@ class _Reader:
             return Action(Kind.ACCEPT if kind == "accept" else Kind.REJECT, side, p.loc, None, kind.capitalize() + "s")
         if kind == "timeout":
             return Action(Kind.TIMEOUT, side, p.loc, None, "Timeout")
+        if kind == "illegal" and len(parts) > 3 and parts[3]:
+            dice = parts[2]
+            mark = ":".join(parts[3:])
+            a = Action(Kind.ROLL, side, p.loc, None, f"{dice}: {mark}" if dice else mark, dice_text=dice,
+                       dice_loc=p.loc, illegal_mark=mark)
+            if len(dice) == 2 and all("1" <= c <= "6" for c in dice):
+                a.dice = (int(dice[0]), int(dice[1]))
+            return a
         if kind == "unplayed":
             dice = parts[2] if len(parts) > 2 else ""
             a = Action(Kind.ROLL, side, p.loc, None, f"{dice}: ????" if dice else "????", dice_text=dice,
@@ -606,6 +614,11 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
             if k is Kind.ROLL and a.unplayed:
                 node = f";NX[unplayed:{w}:{_escape(a.dice_text)}]"
                 if a.dice is not None:       # gnubg reads the dice that were rolled and never played
+                    node += f"DI[{a.dice[0]}{a.dice[1]}]"
+            elif k is Kind.ROLL and a.illegal_mark:   # a refused play: the mark as written, no move
+                dt = a.dice_text or (f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else "")
+                node = f";NX[illegal:{w}:{_escape(dt)}:{_escape(a.illegal_mark)}]"
+                if a.dice is not None:
                     node += f"DI[{a.dice[0]}{a.dice[1]}]"
             elif k is Kind.ROLL:
                 dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
