@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..normal import NormalAction, NormalMatch, normalise
 from ..record import BAR, OFF, Kind, Match
+from .mat import comment_line
 
 __all__ = ["write", "losses"]
 
@@ -70,7 +71,7 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
     for key, value in items:
         out.append(f'; [{key} "{value}"]')
     for c in match.comments:
-        out.append(f"; {c}" if c else ";")
+        out.append(comment_line(c))
     if out:
         out.append("")
     if match.match_length is not None:
