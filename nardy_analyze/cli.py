@@ -141,29 +141,34 @@ class Target(str, Enum):
 def convert(
     paths: list[str] = typer.Argument(..., metavar="INPUT...",
                                       help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
-                                           "recursively); '-' reads standard input."),
+                                           "recursively; a folder's files already in the --to notation are "
+                                           "not converted again); '-' reads standard input."),
     to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write the one input's conversion here ('-': standard output)."),
     out_dir: Optional[str] = typer.Option(None, "--out-dir", "-d", metavar="DIR",
-                                          help="Write each INPUT as DIR/NAME.<ext> (flat; created if missing). "
-                                               "Default: beside each input."),
+                                          help="Write each INPUT as DIR/NAME.<ext>, a file found in a folder "
+                                               "in the same sub-folder of DIR (created if missing). Default: "
+                                               "beside each input."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
     lossy: bool = typer.Option(False, "--lossy",
                                help="Convert even what the target cannot hold completely, and list what was "
                                     "dropped (default: refuse such a file and say what would be lost)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="Also list every file written and every file skipped, with the reason."),
 ) -> None:
     """Convert records between notations: lossless, or refused with what would be lost.
 
     A record that breaks the rules is converted as written, with a warning naming the first finding.
     Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
-    refused or failed, 2 when the arguments are wrong or no input could be read.
+    refused or failed, 2 when the arguments are wrong, no input could be read or an output could not
+    be written.
     """
     from . import commands
 
-    _typer_exit(commands.convert, paths, to.value, output, out_dir, force, lossy, jobs)
+    _typer_exit(commands.convert, paths, to.value, output, out_dir, force, lossy, jobs, verbose)
 
 
 class ShowAs(str, Enum):
