@@ -104,9 +104,9 @@ def _inside(path: str, folder: str) -> bool:
 
 def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:
     """(entry, the folder named by the caller it was found in, else None) for every input of the shared
-    discovery (:func:`nardy_analyze.analyze.discover`).  In a folder, a file already in the target
-    notation is skipped (so that converting a folder again converts the same files), and so is a file
-    inside ``out_dir`` (what an earlier conversion wrote)."""
+    discovery (:func:`nardy_analyze.analyze.discover`).  Skipped in a folder, so that converting it again
+    converts the same files: without ``out_dir``, a file already in the target notation (it would be
+    its own output, or an output of an earlier run); with ``out_dir``, a file inside ``out_dir``."""
     from .analyze import RECORD, SKIPPED as SKIP, discover
 
     out: list[tuple[Entry, str | None]] = []
@@ -117,7 +117,7 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
                     e = Entry(e.path, SKIP, "inside the --out-dir folder (an output, not an input)",
                               notation=e.notation)
-                elif e.notation == to:
+                elif out_dir is None and e.notation == to:
                     e = Entry(e.path, SKIP, f"already {to}, the target notation", notation=e.notation)
             out.append((e, root))
     return out
@@ -319,11 +319,15 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     from .analyze import UNREADABLE, map_records
 
     work = _plan(paths, to, output, out_dir)
-    if out_dir is not None and not os.path.isdir(out_dir):
-        try:
-            os.makedirs(out_dir, exist_ok=True)
-        except OSError as e:
-            raise ConvertError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror
+        folders = [out_dir] + sorted({os.path.dirname(t) for _, t in work if t is not None and t != "-"})
+        for folder in folders:
+            if os.path.isdir(folder):
+                continue
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as e:
+                raise ConvertError(f"cannot create {folder}: {e.strerror or e}") from None
     run = ConvertRun(to)
     early: dict[int, Outcome] = {}     # outcomes known before any file is read
     todo: list[Entry] = []
