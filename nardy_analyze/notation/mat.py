@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
+from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
 from .grammar import error_place, grammar_text
 
 if TYPE_CHECKING:
@@ -824,7 +824,10 @@ class _Reader:
             elif tok.type == "INT":
                 scores[side] = _int(tok)
                 side = 1
-        game.players = (names[0], names[1])
+        (n0, r0), (n1, r1) = split_rating(names[0]), split_rating(names[1])
+        game.players = (n0, n1)
+        if r0 is not None or r1 is not None:
+            game.ratings = (r0, r1)
         game.score = (scores[0], scores[1])
         first = toks[0]
         game.score_loc = Loc(first.line + line_off, first.column)

@@ -81,7 +81,8 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
         g = ng.game
         out.append(f" Game {g.written_number if g.written_number is not None else g.number}")
         s0, s1 = g.score if g.score is not None else (0, 0)
-        out.append(f"{' ' + g.players[0] + ' : ' + str(s0):<31} {g.players[1]} : {s1}")
+        p0, p1 = (name if rating is None else f"{name},{rating}" for name, rating in zip(g.players, g.ratings))
+        out.append(f"{' ' + p0 + ' : ' + str(s0):<31} {p1} : {s1}")
         rows: list[list] = []          # [number or None, left cell or None, right cell or None]
         number = 0
         acts = ng.actions
