@@ -180,7 +180,8 @@ class ShowAs(str, Enum):
 
 @app.command()
 def show(
-    path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json); '-' reads standard input."),
+    path: str = typer.Argument(..., metavar="FILE",
+                               help="A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input."),
     game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
     move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
                                        help="The position before the game's M-th roll (1 = the opening roll); "
@@ -241,8 +242,11 @@ def stats(
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help="Sort by COLUMN: numbers largest first, names A-Z."),
     variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
-    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
-                                   help="Rule option when the record's header does not set it. Repeatable."),
+    rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
+                                   help="Rule option when the record's header does not set it, as in validate "
+                                        "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
+                                        "have is an error (exit 2); VARIANT: limits it to that variant. "
+                                        "Repeatable."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
                                         help="Also draw, per player, the dice against fair dice, the doubles rate "
                                              "and points per game (needs the 'plot' extra)."),
@@ -333,7 +337,7 @@ def _cluster_failed(e: Exception) -> None:
 def generate_cmd(
     variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
-    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
+    seed: int = typer.Option(0, "--seed", help="Start of the random choices: the same number gives the same bytes."),
     players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),
