@@ -202,7 +202,9 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
                   ) -> tuple[Outcome, str | None]:
     """Convert one record read already: (outcome, text).  The outcome's target is not set and its status is
     WRITTEN when ``text`` is to be written; the record is replayed once, and a writer that needs the
-    replay's view (:mod:`nardy_analyze.normal`) gets it from that one replay."""
+    replay's view (:mod:`nardy_analyze.normal`) gets it from that one replay.  A record with no game fails
+    (with the reader's reasons, as ``validate`` reports them) whether it was named (``explicit``) or found
+    in a folder: the folder walk has skipped what is no record already."""
     writer = notation.get(to)
     shown, encoding = match.path, match.encoding
     if not match.games:   # as validate reports it (parse errors), whether named or found in a folder
