@@ -60,8 +60,8 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 def typer_run(*args: str) -> subprocess.CompletedProcess:
     """The same through the typer command line (what ``--help`` and unusual command lines go through)."""
-    r = subprocess.run([sys.executable, "-c", "from nardy_analyze.cli import run; run()", *args], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-c", "from nardy_analyze.cli import app; app(prog_name='nardy-analyze')",
+                        *args], cwd=ROOT, capture_output=True, text=True)
     assert "Traceback" not in r.stderr, r.stderr
     return r
 
