@@ -141,7 +141,7 @@ class Target(str, Enum):
 def convert(
     paths: list[str] = typer.Argument(..., metavar="INPUT...",
                                       help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
-                                           "recursively; a folder's files already in the --to notation are "
+                                           "recursively; a folder's files with the --to notation's suffix are "
                                            "not converted again); '-' reads standard input."),
     to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",

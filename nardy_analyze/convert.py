@@ -105,10 +105,12 @@ def _inside(path: str, folder: str) -> bool:
 def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:
     """(entry, the folder named by the caller it was found in, else None) for every input of the shared
     discovery (:func:`nardy_analyze.analyze.discover`).  Skipped in a folder, so that converting it again
-    converts the same files: without ``out_dir``, a file already in the target notation (it would be
-    its own output, or an output of an earlier run); with ``out_dir``, a file inside ``out_dir``."""
+    converts the same files: without ``out_dir``, a file with the suffix the target notation is written
+    with (``.sgf`` for ``sgf``: it would be its own output, or the output of an earlier run; a ``.txt``
+    is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``."""
     from .analyze import RECORD, SKIPPED as SKIP, discover
 
+    written_as = notation.get(to).suffixes[0]
     out: list[tuple[Entry, str | None]] = []
     for p in paths:
         root = p if p != "-" and os.path.isdir(p) else None
@@ -117,7 +119,7 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
                     e = Entry(e.path, SKIP, "inside the --out-dir folder (an output, not an input)",
                               notation=e.notation)
-                elif out_dir is None and e.notation == to:
+                elif out_dir is None and os.path.splitext(e.path)[1].lower() == written_as:
                     e = Entry(e.path, SKIP, f"already {to}, the target notation", notation=e.notation)
             out.append((e, root))
     return out

@@ -333,3 +333,18 @@ def test_gnubg_reads_our_ratings(tmp_path):
     assert "PW[hockeyfan]" in text and "PB[bob]" in text and "WR[1796]" in text and "BR[1650]" in text
     again = notation.read_path(tmp_path / "again.sgf")
     assert again.games[0].ratings == ("1796", "1650")
+
+
+def test_a_jellyfish_txt_converts_to_mat_and_the_mat_is_not_read_again(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "m.txt").write_text(BANNER, encoding="utf-8")
+    (games / "n.mat").write_text(BANNER, encoding="utf-8")
+    r = run("convert", str(games), "--to", "mat", "-v")
+    assert r.returncode == 0 and f"{games / 'm.txt'}: written to {games / 'm.mat'}" in r.stderr, r.stderr
+    assert f"{games / 'n.mat'}: skipped: already mat" in r.stderr
+    r = run("convert", str(games), "--to", "mat", "--force")
+    assert r.returncode == 0 and r.stderr.splitlines()[-1] == \
+        "1 written, 0 refused, 0 failed, 2 skipped (2 already mat; --verbose lists them) (to mat)", r.stderr
+    written, original = notation.read_path(games / "m.mat"), notation.read_path(games / "n.mat")
+    assert first_difference(expected(original), actual(written)) == "no difference"

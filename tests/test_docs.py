@@ -80,5 +80,5 @@ def test_show_help_lists_every_notation_and_stats_help_the_variant_form_of_rule(
     stats = _help("stats")
     assert "[VARIANT:]KEY=VALUE" in stats and "long:koks=on" in stats
     convert = _help("convert")
-    assert "--verbose" in convert and "same sub-folder" in convert and "already in the --to notation" in \
+    assert "--verbose" in convert and "same sub-folder" in convert and "files with the --to notation's suffix are not converted again" in \
         " ".join(convert.split())
