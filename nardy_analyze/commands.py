@@ -220,6 +220,8 @@ def convert(paths: list[str], to: str, output: Optional[str] = None, out_dir: Op
         elif verbose and o.status == SKIPPED:
             echo(f"{o.source}: skipped: {o.messages[0] if o.messages else 'not a game record'}", err=True)
     skipped = skipped_summary(run)
+    if all(o.status == SKIPPED for o in run.outcomes):          # none at all, or every one skipped
+        echo(f"nardy-analyze: no record to convert in {', '.join(paths)}", err=True)
     echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed"
          + (f", {skipped}" + ("" if verbose else "; --verbose lists them") + ")" if skipped else "")
          + f" (to {to})", err=True)

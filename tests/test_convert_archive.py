@@ -348,3 +348,14 @@ def test_a_jellyfish_txt_converts_to_mat_and_the_mat_is_not_read_again(tmp_path)
         "1 written, 0 refused, 0 failed, 2 skipped (2 already mat; --verbose lists them) (to mat)", r.stderr
     written, original = notation.read_path(games / "m.mat"), notation.read_path(games / "n.mat")
     assert first_difference(expected(original), actual(written)) == "no difference"
+
+
+def test_nothing_to_convert_is_said(tmp_path):
+    (tmp_path / "only").mkdir()
+    (tmp_path / "only" / "x.sgf").write_text(notation.get("sgf").write(mat.read(BANNER, "x.mat")), encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    for folder, last in (("only", "0 written, 0 refused, 0 failed, 1 skipped (1 already sgf; --verbose lists them) "
+                                  "(to sgf)"), ("empty", "0 written, 0 refused, 0 failed (to sgf)")):
+        r = run("convert", str(tmp_path / folder), "--to", "sgf")
+        assert r.returncode == 2 and f"no record to convert in {tmp_path / folder}" in r.stderr, r.stderr
+        assert r.stderr.splitlines()[-1] == last
