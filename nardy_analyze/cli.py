@@ -141,29 +141,34 @@ class Target(str, Enum):
 def convert(
     paths: list[str] = typer.Argument(..., metavar="INPUT...",
                                       help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
-                                           "recursively); '-' reads standard input."),
+                                           "recursively; a folder's files with the --to notation's suffix are "
+                                           "not converted again); '-' reads standard input."),
     to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write the one input's conversion here ('-': standard output)."),
     out_dir: Optional[str] = typer.Option(None, "--out-dir", "-d", metavar="DIR",
-                                          help="Write each INPUT as DIR/NAME.<ext> (flat; created if missing). "
-                                               "Default: beside each input."),
+                                          help="Write each INPUT as DIR/NAME.<ext>, a file found in a folder "
+                                               "in the same sub-folder of DIR (created if missing). Default: "
+                                               "beside each input."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
     lossy: bool = typer.Option(False, "--lossy",
                                help="Convert even what the target cannot hold completely, and list what was "
                                     "dropped (default: refuse such a file and say what would be lost)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="Also list every file written and every file skipped, with the reason."),
 ) -> None:
     """Convert records between notations: lossless, or refused with what would be lost.
 
     A record that breaks the rules is converted as written, with a warning naming the first finding.
     Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
-    refused or failed, 2 when the arguments are wrong or no input could be read.
+    refused or failed, 2 when the arguments are wrong, no input could be read or an output could not
+    be written.
     """
     from . import commands
 
-    _typer_exit(commands.convert, paths, to.value, output, out_dir, force, lossy, jobs)
+    _typer_exit(commands.convert, paths, to.value, output, out_dir, force, lossy, jobs, verbose)
 
 
 class ShowAs(str, Enum):
@@ -176,7 +181,8 @@ class ShowAs(str, Enum):
 
 @app.command()
 def show(
-    path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input."),
+    path: str = typer.Argument(..., metavar="FILE",
+                               help="A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input."),
     game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
     move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
                                        help="The position before the game's M-th roll (1 = the opening roll); "
@@ -265,8 +271,11 @@ def stats(
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help="Sort by COLUMN: numbers largest first, names A-Z."),
     variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
-    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
-                                   help="Rule option when the record's header does not set it. Repeatable."),
+    rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
+                                   help="Rule option when the record's header does not set it, as in validate "
+                                        "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
+                                        "have is an error (exit 2); VARIANT: limits it to that variant. "
+                                        "Repeatable."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
                                         help="Also draw, per player, the dice against fair dice, the doubles rate "
                                              "and points per game (needs the 'plot' extra)."),
@@ -357,7 +366,7 @@ def _cluster_failed(e: Exception) -> None:
 def generate_cmd(
     variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
-    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
+    seed: int = typer.Option(0, "--seed", help="Start of the random choices: the same number gives the same bytes."),
     players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),

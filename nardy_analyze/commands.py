@@ -184,9 +184,10 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
 
 
 def convert(paths: list[str], to: str, output: Optional[str] = None, out_dir: Optional[str] = None,
-            force: bool = False, lossy: bool = False, jobs: Optional[int] = None, *, echo: Echo = echo) -> None:
+            force: bool = False, lossy: bool = False, jobs: Optional[int] = None, verbose: bool = False, *,
+            echo: Echo = echo) -> None:
     """``nardy-analyze convert`` (the options as the command line's, converted); raises :class:`Exit`."""
-    from .convert import FAILED, REFUSED, WRITTEN, ConvertError, convert_paths
+    from .convert import FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, convert_paths, skipped_summary
 
     bar = Progress.on_terminal()
     try:
@@ -214,7 +215,14 @@ def convert(paths: list[str], to: str, output: Optional[str] = None, out_dir: Op
             echo(f"{o.source}: --lossy dropped:", err=True)
             for m in o.messages:
                 echo(f"  {m}", err=True)
-    skipped = run.count("skipped")
+        if verbose and o.status == WRITTEN:
+            echo(f"{o.source}: written to {'<stdout>' if o.target == '-' else o.target}", err=True)
+        elif verbose and o.status == SKIPPED:
+            echo(f"{o.source}: skipped: {o.messages[0] if o.messages else 'not a game record'}", err=True)
+    skipped = skipped_summary(run)
+    if all(o.status == SKIPPED for o in run.outcomes):          # none at all, or every one skipped
+        echo(f"nardy-analyze: no record to convert in {', '.join(paths)}", err=True)
     echo(f"{run.count(WRITTEN)} written, {run.count(REFUSED)} refused, {run.count(FAILED)} failed"
-         + (f", {skipped} skipped (not records)" if skipped else "") + f" (to {to})", err=True)
+         + (f", {skipped}" + ("" if verbose else "; --verbose lists them") + ")" if skipped else "")
+         + f" (to {to})", err=True)
     raise Exit(run.exit_code)

@@ -22,14 +22,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import Callable, Iterable
 
 from . import notation
 from .fsio import OutputError, write_atomically
 from .record import Match
 
-if TYPE_CHECKING:
-    from .analyze import Entry
+from .analyze import Entry
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -49,6 +48,7 @@ class Outcome:
     dropped: bool = False             # messages list what --lossy dropped
     note: str | None = None           # what the reader ignored on purpose (SGF analysis properties)
     unreadable: bool = False          # failed because the input could not be read at all
+    unwritable: bool = False          # failed because the output could not be written (exit code 2)
 
 
 @dataclass(slots=True)
@@ -65,42 +65,85 @@ class ConvertRun:
             return 2
         if all(o.status == FAILED and o.unreadable for o in self.outcomes):
             return 2                  # no input could be read at all
+        if any(o.unwritable for o in self.outcomes):
+            return 2                  # an output that cannot be written, as validate -o
         done = [o for o in self.outcomes if o.status != SKIPPED]
         if not done:
             return 2
         return 0 if all(o.status == WRITTEN for o in done) else 1
 
 
-def target_path(source: str, to: str, out_dir: str | None) -> str:
-    """Where ``source`` goes: ``DIR/NAME.<ext>`` with ``out_dir``, else beside the source."""
+@dataclass(frozen=True, slots=True)
+class _Input(Entry):
+    """An input with the file its conversion is written to (``-``: standard output)."""
+
+    target: str | None = None
+
+
+def target_path(source: str, to: str, out_dir: str | None, root: str | None = None) -> str:
+    """Where ``source`` goes: beside the source, or with ``out_dir`` ``DIR/NAME.<ext>``; a file found in
+    the folder ``root`` goes to the same sub-folder of ``out_dir`` as it is in of ``root``."""
     ext = notation.get(to).suffixes[0]
     if source == "-":
         return "-"
     stem = Path(source).stem
-    folder = Path(out_dir) if out_dir is not None else Path(source).parent
+    if out_dir is None:
+        return str(Path(source).parent / (stem + ext))
+    folder = Path(out_dir)
+    if root is not None:
+        rel = os.path.relpath(os.path.dirname(source), root)
+        if rel != os.curdir and not rel.startswith(os.pardir):
+            folder = folder / rel
     return str(folder / (stem + ext))
+
+
+def _inside(path: str, folder: str) -> bool:
+    p, f = os.path.abspath(path), os.path.abspath(folder)
+    return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
+
+
+def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:
+    """(entry, the folder named by the caller it was found in, else None) for every input of the shared
+    discovery (:func:`nardy_analyze.analyze.discover`).  Skipped in a folder, so that converting it again
+    converts the same files: without ``out_dir``, a file with the suffix the target notation is written
+    with (``.sgf`` for ``sgf``: it would be its own output, or the output of an earlier run; a ``.txt``
+    is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``."""
+    from .analyze import RECORD, SKIPPED as SKIP, discover
+
+    written_as = notation.get(to).suffixes[0]
+    out: list[tuple[Entry, str | None]] = []
+    for p in paths:
+        root = p if p != "-" and os.path.isdir(p) else None
+        for e in discover([p]):
+            if root is not None and not e.explicit and e.status == RECORD:
+                if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
+                    e = Entry(e.path, SKIP, "inside the --out-dir folder (an output, not an input)",
+                              notation=e.notation)
+                elif out_dir is None and os.path.splitext(e.path)[1].lower() == written_as:
+                    e = Entry(e.path, SKIP, f"already {to}, the target notation", notation=e.notation)
+            out.append((e, root))
+    return out
 
 
 def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
           ) -> list[tuple[Entry, str | None]]:
-    """(entry, target) for every input found by the shared discovery (:func:`nardy_analyze.analyze.discover`):
-    records with their output file, skipped and unreadable entries with None; ConvertError when the
-    outputs clash (before anything is written)."""
-    from .analyze import RECORD, SKIPPED as SKIP, discover
+    """(entry, target) for every input: records with their output file, skipped and unreadable entries
+    with None; ConvertError when the outputs clash (before anything is written)."""
+    from .analyze import RECORD, SKIPPED as SKIP
 
     notation.get(to)                              # KeyError for an unknown notation
-    found = list(discover(paths))
     if output is not None and out_dir is not None:
         raise ConvertError("use either -o FILE or --out-dir DIR, not both")
-    files = [e for e in found if e.status != SKIP]
+    found = _found(paths, to, out_dir)
+    files = [e for e, _ in found if e.status != SKIP]
     if output is not None:
         if len(files) != 1:
             raise ConvertError(f"-o names one output file but there are {len(files)} inputs; use --out-dir DIR")
-        return [(e, output if e.status == RECORD else None) for e in files]
+        return [(e, output if e.status == RECORD else None) for e, _ in found]
     if any(e.path == "-" for e in files if e.status == RECORD) and out_dir is not None:
         raise ConvertError("standard input has no name to write into --out-dir; use -o FILE or -o -")
     # a skipped file (found in a folder, no game record) and an unreadable path have no target
-    out = [(e, target_path(e.path, to, out_dir) if e.status == RECORD else None) for e in found]
+    out = [(e, target_path(e.path, to, out_dir, root) if e.status == RECORD else None) for e, root in found]
     seen: dict[str, str] = {}
     clashes = []
     for e, t in out:
@@ -114,7 +157,8 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
         if os.path.abspath(e.path) == os.path.abspath(t):
             clashes.append(f"{e.path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE")
     if clashes:
-        raise ConvertError("; ".join(clashes) + " (nothing was written)")
+        more = f"; and {len(clashes) - 3} more" if len(clashes) > 3 else ""
+        raise ConvertError("; ".join(clashes[:3]) + more + " (nothing was written)")
     return out
 
 
@@ -160,12 +204,12 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
                   ) -> tuple[Outcome, str | None]:
     """Convert one record read already: (outcome, text).  The outcome's target is not set and its status is
     WRITTEN when ``text`` is to be written; the record is replayed once, and a writer that needs the
-    replay's view (:mod:`nardy_analyze.normal`) gets it from that one replay."""
+    replay's view (:mod:`nardy_analyze.normal`) gets it from that one replay.  A record with no game fails
+    (with the reader's reasons, as ``validate`` reports them) whether it was named (``explicit``) or found
+    in a folder: the folder walk has skipped what is no record already."""
     writer = notation.get(to)
     shown, encoding = match.path, match.encoding
-    if not match.games and not explicit:   # a .txt in a folder that is not a record: not ours to convert
-        return Outcome(shown, None, SKIPPED, [], encoding=encoding), None
-    if not match.games:
+    if not match.games:   # as validate reports it (parse errors), whether named or found in a folder
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
               [f"{shown}: no game found"]
         return Outcome(shown, None, FAILED, why, encoding=encoding), None
@@ -211,6 +255,7 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
         write_atomically(target, lambda fh: fh.write(text), force=force)
     except OutputError as e:
         outcome.status, outcome.messages, outcome.dropped = FAILED, [str(e)], False
+        outcome.unwritable = True
     return outcome
 
 
@@ -218,7 +263,8 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
                    lossy: bool) -> tuple[Outcome, str | None]:
     """One file's conversion, in a worker process (:func:`nardy_analyze.analyze.map_records`): the file is
     written there; for standard output (``-o -``) the text comes back to the caller."""
-    target = output if output is not None else target_path(entry.path, to, out_dir)
+    target = entry.target if isinstance(entry, _Input) and entry.target is not None else \
+        output if output is not None else target_path(entry.path, to, out_dir)
     try:
         outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit)
     except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
@@ -234,6 +280,24 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
         return outcome, text
     # force: whether an output may be replaced was decided before the run (convert_paths)
     return _finish(outcome, text, target, True), None
+
+
+def skipped_summary(run: ConvertRun) -> str:
+    """``3 skipped (2 already sgf, 1 not a game record`` for the summary line (the caller closes the
+    parenthesis), or "" when nothing was skipped."""
+    kinds: dict[str, int] = {}
+    for o in run.outcomes:
+        if o.status != SKIPPED:
+            continue
+        why = o.messages[0] if o.messages else ""
+        kind = f"already {run.to}" if why.startswith("already ") else \
+            "inside --out-dir" if why.startswith("inside the --out-dir") else "not game records"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    if not kinds:
+        return ""
+    if kinds.get("not game records") == 1:
+        kinds["not a game record"] = kinds.pop("not game records")
+    return f"{sum(kinds.values())} skipped (" + ", ".join(f"{n} {k}" for k, n in kinds.items())
 
 
 def ignored_note(match: Match) -> str | None:
@@ -259,11 +323,15 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     from .analyze import UNREADABLE, map_records
 
     work = _plan(paths, to, output, out_dir)
-    if out_dir is not None and not os.path.isdir(out_dir):
-        try:
-            os.makedirs(out_dir, exist_ok=True)
-        except OSError as e:
-            raise ConvertError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror
+        folders = [out_dir] + sorted({os.path.dirname(t) for _, t in work if t is not None and t != "-"})
+        for folder in folders:
+            if os.path.isdir(folder):
+                continue
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as e:
+                raise ConvertError(f"cannot create {folder}: {e.strerror or e}") from None
     run = ConvertRun(to)
     early: dict[int, Outcome] = {}     # outcomes known before any file is read
     todo: list[Entry] = []
@@ -271,15 +339,16 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         if entry.status == UNREADABLE:
             early[i] = Outcome(entry.path, None, FAILED, [entry.reason or f"{entry.path}: cannot be read"],
                                unreadable=True)
-        elif target is None:           # found in a folder and not a game record (analyze.discover says why)
-            early[i] = Outcome(entry.path, None, SKIPPED, [])
+        elif target is None:           # found in a folder and not converted (the reason says why)
+            early[i] = Outcome(entry.path, None, SKIPPED, [entry.reason])
         elif target != "-" and not force and os.path.exists(target):
             shown = Path(target)       # as fsio.write_atomically says it
             why = f"cannot write {shown}: it is a folder" if shown.is_dir() else \
                 f"{shown} exists; use --force to overwrite it"
             early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
-            todo.append(entry)
+            todo.append(_Input(entry.path, entry.status, entry.reason, entry.explicit, entry.notation,
+                               entry.source, target))
     started = time.time()
     results = map_records(todo, _convert_entry, (to, output, out_dir, lossy), jobs=jobs, progress=progress)
     for i, (entry, target) in enumerate(work):

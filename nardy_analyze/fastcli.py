@@ -49,6 +49,7 @@ _CONVERT: dict[str, tuple[str, str]] = {
     "--force": ("force", "flag"),
     "--lossy": ("lossy", "flag"),
     "--jobs": ("jobs", "jobs"), "-j": ("jobs", "jobs"),
+    "--verbose": ("verbose", "flag"), "-v": ("verbose", "flag"),
 }
 _NUMBER = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6})?")
 

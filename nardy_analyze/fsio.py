@@ -28,7 +28,7 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
-        raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+        raise OutputError(f"cannot write {path}: {_no_file_in(folder, e)}") from None
     try:
         try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
             mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
@@ -46,6 +46,16 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         if isinstance(e, OSError):
             raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+def _no_file_in(folder: Path, e: OSError) -> str:
+    """Why no file can be made in ``folder`` (where the temporary file of an output goes)."""
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    return (f"no file can be made in the folder {folder} ({e.strerror or e}; an output is written to a "
+            "new file there first, then renamed)")
 
 
 def _umask() -> int:

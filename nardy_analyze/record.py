@@ -7,7 +7,7 @@ the replayer (``nardy_analyze.replay``) walks them through the engine.
 
 Point numbers are always in the acting player's own numbering
 (24 = farthest point, 1 = deepest point of home), with ``BAR`` (25) and
-``OFF`` (0) as in the common conventions of RULES.md.
+``OFF`` (0) as in docs/rules.md.
 """
 from __future__ import annotations
 
@@ -151,6 +151,9 @@ class Game:
     problems: list[Problem] = field(default_factory=list)  # text not readable inside this game
     end_loc: Loc | None = None       # last line of the game's text
     comments: list[str] = field(default_factory=list)      # comments before the first action
+    # the players' ratings as written ("1796", "1650.5"), None where the record gives none: the ",1796" of
+    # a Jellyfish name, SGF's WR/BR (the name itself never holds the rating)
+    ratings: tuple[str | None, str | None] = (None, None)
 
     @property
     def broken(self) -> bool:
@@ -199,6 +202,7 @@ def record_dict(obj) -> object:
                 "comments": list(obj.comments), "games": [record_dict(g) for g in obj.games]}
     if isinstance(obj, Game):
         return {"number": obj.number, "written_number": obj.written_number, "players": tuple(obj.players),
+                "ratings": tuple(obj.ratings),
                 "score": obj.score, "comments": list(obj.comments),
                 "actions": [record_dict(a) for a in obj.actions]}
     if isinstance(obj, Action):
@@ -218,6 +222,22 @@ def record_dict(obj) -> object:
     if isinstance(obj, Step):
         return (obj.src, obj.dst, obj.hit)
     raise TypeError(f"not a record object: {type(obj).__name__}")
+
+
+_RATING = None
+
+
+def split_rating(name: str) -> tuple[str, str | None]:
+    """``"hockeyfan,1796"`` -> ``("hockeyfan", "1796")``: a name with a trailing ``,RATING`` (a number,
+    with decimals or not, as Jellyfish files and sites write it) and the rating; else (name, None)."""
+    global _RATING
+    if "," not in name:
+        return name, None
+    if _RATING is None:
+        import re
+        _RATING = re.compile(r"(.*?\S)[ \t]*,[ \t]*([0-9]+(?:\.[0-9]+)?)")
+    m = _RATING.fullmatch(name)
+    return (m.group(1), m.group(2)) if m else (name, None)
 
 
 def same_record(a: "Match | Game | Action", b: "Match | Game | Action") -> bool:

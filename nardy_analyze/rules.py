@@ -1,4 +1,4 @@
-"""The rule ids (public interface, RULES.md) with a one-line summary each."""
+"""The rule ids (public interface, docs/rules.md) with a one-line summary each."""
 from __future__ import annotations
 
 RULES: dict[str, str] = {
@@ -28,7 +28,7 @@ RULES: dict[str, str] = {
     "parse-error": "the text is not a readable record at this place (or a set-up that is no position)",
 }
 
-# Rules the replayer checks (every id of RULES.md: backgammon, long nardy, Gul bara, clock times).
+# Rules the replayer checks (every id of docs/rules.md: backgammon, long nardy, Gul bara, clock times).
 CHECKED = tuple(RULES)
 
 # The variants each rule applies to (for ``nardy-analyze rules``).

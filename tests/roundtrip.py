@@ -1,7 +1,7 @@
 """Compare a match with its round trip through other notations: the same games, notation spelling aside.
 
 ``expected(match)`` is what any faithful conversion must give back, taken from the replay of the original
-(:func:`nardy_analyze.normal.normalise`): per game the players, score, written number and comments; per
+(:func:`nardy_analyze.normal.normalise`): per game the players and their ratings, score, written number and comments; per
 action its kind, player, dice, cube value or points, flags, clock time and comments, and for a roll the
 single-die steps of the play; with ``spelling`` whether a resignation was written ``Losses`` (the
 own notation .ngn writes every resignation one way, so its round trips compare without it) (the engine's route, so ``13/7(2)`` and ``13/7 13/7`` agree; a play that
@@ -37,7 +37,7 @@ def expected(match: Match, spelling: bool = True) -> tuple:
             a = na.action
             steps = [(s, d) for s, d, _ in na.route] if na.route is not None else [(s.src, s.dst) for s in a.steps]
             cells.append(_cell(a, steps, spelling))
-        games.append((g.players, g.score, g.written_number, tuple(g.comments), tuple(cells)))
+        games.append(((g.players, g.ratings), g.score, g.written_number, tuple(g.comments), tuple(cells)))
     return _head(match), tuple(games)
 
 
@@ -45,7 +45,7 @@ def actual(match: Match, spelling: bool = True) -> tuple:
     games = []
     for g in match.games:
         cells = tuple(_cell(a, [(s.src, s.dst) for s in a.steps], spelling) for a in g.actions)
-        games.append((g.players, g.score, g.written_number, tuple(g.comments), cells))
+        games.append(((g.players, g.ratings), g.score, g.written_number, tuple(g.comments), cells))
     return _head(match), tuple(games)
 
 

@@ -195,7 +195,7 @@ def test_generated_games_own_notation_json_own(variant, seed):
 # ----------------------------------------------------------------------------- command line
 
 
-def test_convert_out_dir_writes_flat_names_and_a_summary(tmp_path):
+def test_convert_out_dir_mirrors_the_folders_and_writes_a_summary(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "one.mat").write_text(GOOD, encoding="utf-8")
     (tmp_path / "a" / "deep").mkdir()
@@ -203,7 +203,7 @@ def test_convert_out_dir_writes_flat_names_and_a_summary(tmp_path):
     out = tmp_path / "out"
     r = cli("convert", str(tmp_path / "a"), "--to", "sgf", "--out-dir", str(out))
     assert r.exit_code == 0, r.output
-    assert sorted(p.name for p in out.iterdir()) == ["one.sgf", "two.sgf"]
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.sgf")) == ["deep/two.sgf", "one.sgf"]
     assert "2 written, 0 refused, 0 failed" in r.stderr
     # existing files are kept without --force; overwritten with it
     r = cli("convert", str(tmp_path / "a"), "--to", "sgf", "--out-dir", str(out))

@@ -28,9 +28,9 @@ def _fork_only() -> None:
 
 
 def _inputs(root: Path, copies: int = 6) -> list[str]:
-    """Inputs of every kind of outcome: a folder of clean records, one that breaks the rules (a warning),
-    one with clock times (refused by .mat), a .txt that is no record (skipped); and, named, a file with no
-    game (failed)."""
+    """Inputs of every kind of outcome: a folder (with a sub-folder) of clean records, one that breaks the
+    rules (a warning), a .txt that is no record (skipped); and, named, a record with clock times (refused
+    by .mat; named, so that it is converted whatever the target) and a file with no game (failed)."""
     src = root / "in"
     (src / "sub").mkdir(parents=True)
     for i in range(copies):
@@ -39,14 +39,15 @@ def _inputs(root: Path, copies: int = 6) -> list[str]:
     (src / "bad.mat").write_text(GOOD.replace("42: 8/4 6/4", "42: 8/4 6/3"), encoding="utf-8")
     m = notation.read_text(GOOD, "c.mat")
     m.games[0].actions[0].clock = 12.5
-    (src / "clock.json").write_text(notation.get("json").write(m), encoding="utf-8")
+    (root / "clock.json").write_text(notation.get("json").write(m), encoding="utf-8")
     (src / "notes.txt").write_text("shopping list\n", encoding="utf-8")
     (root / "empty.mat").write_text("nothing here\n", encoding="utf-8")
-    return [str(src), str(root / "empty.mat")]
+    return [str(src), str(root / "clock.json"), str(root / "empty.mat")]
 
 
 def _files(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    """Every file under ``folder`` by its path relative to it (``--out-dir`` mirrors sub-folders)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def _view(run) -> list[tuple]:
@@ -80,7 +81,8 @@ def test_jobs_two_and_one_through_the_command(tmp_path):
     assert out["1"] == out["2"]
     code, _, err = out["1"]
     assert code == 1 and "Traceback" not in err
-    assert err.splitlines()[-1] == "7 written, 1 refused, 1 failed, 1 skipped (not records) (to mat)"
+    assert err.splitlines()[-1] == \
+        "7 written, 1 refused, 1 failed, 1 skipped (1 not a game record; --verbose lists them) (to mat)"
     assert "refused" in err and "clock times" in err and "warning:" in err
     assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
 
@@ -127,9 +129,9 @@ def test_a_failure_in_one_worker_leaves_nothing_half_written(tmp_path, monkeypat
     assert [o.status for o in bad] == [FAILED]
     assert ("disk on fire" if how == "raise" else "worker process stopped") in bad[0].messages[0]
     written = _files(tmp_path / "out")
-    assert "m3.sgf" not in written and not [n for n in written if n.endswith(".tmp")]
+    assert "sub/m3.sgf" not in written and not [n for n in written if n.endswith(".tmp")]
     want = _files(tmp_path / "clean")
-    del want["m3.sgf"]
+    del want["sub/m3.sgf"]
     assert written == want                           # every other file whole, as a clean run writes it
     others = [(a.source, a.status) for a, b in zip(clean.outcomes, run.outcomes) if b is not bad[0]]
     assert others == [(b.source, b.status) for b in run.outcomes if b is not bad[0]]
@@ -140,7 +142,7 @@ def test_existing_outputs_fail_before_the_run_and_the_others_are_written(tmp_pat
     src = _inputs(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "m2.sgf").write_text("mine\n", encoding="utf-8")
+    (out / "m2.sgf").write_text("mine\n", encoding="utf-8")     # m2.mat is at the top of the folder
     run = convert_paths(src, "sgf", out_dir=str(out), jobs=2)
     kept = [o for o in run.outcomes if o.source.endswith("m2.mat")][0]
     assert kept.status == FAILED and kept.messages == [f"{out / 'm2.sgf'} exists; use --force to overwrite it"]

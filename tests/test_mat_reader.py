@@ -315,7 +315,8 @@ def test_names_scores_and_money_session():
     assert g1.players == ("", "lasse") and g1.score == (0, 0)
     assert [a.player for a in g1.actions] == [0, 1]
     assert g2.number == 2 and g2.written_number == 7
-    assert g2.players == ("Alice Smith,1673", "Bob") and g2.score == (3, 12)
+    assert g2.players == ("Alice Smith", "Bob") and g2.score == (3, 12)
+    assert g2.ratings == ("1673", None) and g1.ratings == (None, None)      # the rating is split out
 
 
 def test_headerless_no_final_newline_crlf_bom():

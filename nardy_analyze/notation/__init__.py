@@ -308,7 +308,8 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
 
     Always a loss, whatever the target: text the reader could not read (it is not in the record)."""
     out: list[str] = []
-    unread = [p for p in match.problems] + [p for g in match.games for p in g.problems]
+    # a warning is text kept in the record another way (a banner before the match header: comments)
+    unread = [p for p in match.problems if not p.warning] + [p for g in match.games for p in g.problems]
     if unread:
         lines = ", ".join(str(p.loc.line) for p in unread[:5]) + (" ..." if len(unread) > 5 else "")
         out.append(f"unreadable text (line {lines}) is not in the record and cannot be written")

@@ -87,6 +87,8 @@ def to_document(match: Match) -> dict[str, Any]:
     for g in match.games:
         gd: dict[str, Any] = {"number": g.written_number if g.written_number is not None else g.number,
                               "players": list(g.players)}
+        if g.ratings != (None, None):
+            gd["ratings"] = list(g.ratings)
         if g.score is not None:
             gd["score"] = list(g.score)
         if g.comments:
@@ -286,6 +288,12 @@ class _Reader:
         if not (isinstance(players, list) and len(players) == 2 and all(isinstance(x, str) for x in players)):
             self.fail(f'expected "players" of game {n}: two names')
         g = Game(number=n, loc=loc, players=(players[0], players[1]))
+        ratings = gd.get("ratings")
+        if ratings is not None:
+            if not (isinstance(ratings, list) and len(ratings) == 2
+                    and all(x is None or isinstance(x, str) for x in ratings)):
+                self.fail(f'expected "ratings" of game {n}: two ratings, each a string or null')
+            g.ratings = (ratings[0], ratings[1])
         num = gd.get("number")
         if isinstance(num, int) and not isinstance(num, bool):
             g.written_number = num

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step
+from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
 from .grammar import error_place, grammar_text
 
 if TYPE_CHECKING:
@@ -277,6 +277,26 @@ def _fast_preamble(chunk: str) -> list | None:
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
 _MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
 _TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
+
+
+def comment_text(line: str) -> str:
+    """The text of a ``;`` comment line: after the ``;`` and one blank, trailing blanks removed (the
+    indentation of the text is kept, so that ``; `` + text reads back as the same text)."""
+    body = line[1:]
+    if body[:1] in (" ", "\t"):
+        body = body[1:]
+    return body.rstrip()
+
+
+def comment_line(text: str) -> str:
+    """The ``;`` line that :func:`comment_text` reads back as ``text``: ``; text``, or ``;; text`` when the
+    line would read as a header tag (``; [Key "Value"]``, ``; Key: value``) or a malformed one."""
+    line = f"; {text}" if text else ";"
+    if _TAG.match(line) or _COLON_TAG.match(line) or line[1:].lstrip().startswith("["):
+        line = ";" + line
+    return line
+
+
 # PPNards-style header lines ";App: PPNards", ";Game type: Backgammon +1"
 _COLON_TAG = re.compile(r";[ \t]*([A-Za-z][A-Za-z0-9 _-]{0,30}?)[ \t]*:[ \t]*(\S.*?)[ \t]*$")
 # header keys that name the game played: read as the record's variant (tag "Variation")
@@ -588,6 +608,7 @@ class _Reader:
             except UnexpectedInput as e:
                 if no < header_line and not line.lstrip().startswith(";"):
                     free.append((no, line))
+                    self.match.comments.append(line.rstrip())    # in file order with the ";" lines
                     continue
                 self._error_problem(e, line, no, "preamble_line", self.match.problems, None)
                 continue
@@ -597,10 +618,9 @@ class _Reader:
             first, last = free[0][0], free[-1][0]
             lines = f"line {first}" if first == last else f"lines {first}-{last}"
             col = len(free[0][1]) - len(free[0][1].lstrip()) + 1
-            self.match.comments.extend(line.rstrip() for _, line in free)
             self.match.problems.append(Problem(
                 Loc(first, col), f"{len(free)} line(s) of free text before the \"N point match\" line "
-                f"({lines}) are no part of the record: read as a comment", warning=True))
+                f"({lines}) are not match text: kept as comments", warning=True))
 
     def _preamble_item(self, item: tuple, line_off: int) -> None:
         kind, toks = item
@@ -615,6 +635,9 @@ class _Reader:
             self.match.match_loc = loc
             return
         value = first.value
+        if value.startswith(";;"):           # ";; text": a comment that would read as a tag otherwise
+            self.match.comments.append(comment_text(value[1:]))
+            return
         m = _TAG.match(value)
         if m:
             key, val = m.group(1), m.group(2)
@@ -628,7 +651,7 @@ class _Reader:
         m = _COLON_TAG.match(value)
         if m:                                # ";Game type: Backgammon +1" (PPNards)
             self._tag(m.group(1), m.group(2), loc)
-        self.match.comments.append(value[1:].strip())   # any other ";" line is a comment: kept for conversion
+        self.match.comments.append(comment_text(value))   # any other ";" line is a comment: kept for conversion
 
     def _tag(self, key: str, val: str, loc: Loc) -> None:
         """Record a header tag (the first of a key wins); a tag that names the game played (``Game type``,
@@ -859,7 +882,10 @@ class _Reader:
             elif tok.type == "INT":
                 scores[side] = _int(tok)
                 side = 1
-        game.players = (names[0], names[1])
+        (n0, r0), (n1, r1) = split_rating(names[0]), split_rating(names[1])
+        game.players = (n0, n1)
+        if r0 is not None or r1 is not None:
+            game.ratings = (r0, r1)
         game.score = (scores[0], scores[1])
         first = toks[0]
         game.score_loc = Loc(first.line + line_off, first.column)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..normal import NormalAction, NormalMatch, normalise
 from ..record import BAR, OFF, Kind, Match
+from .mat import comment_line
 
 __all__ = ["write", "losses"]
 
@@ -72,7 +73,7 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
     for key, value in items:
         out.append(f'; [{key} "{value}"]')
     for c in match.comments:
-        out.append(f"; {c}" if c else ";")
+        out.append(comment_line(c))
     if out:
         out.append("")
     if match.match_length is not None:
@@ -82,7 +83,8 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
         g = ng.game
         out.append(f" Game {g.written_number if g.written_number is not None else g.number}")
         s0, s1 = g.score if g.score is not None else (0, 0)
-        out.append(f"{' ' + g.players[0] + ' : ' + str(s0):<31} {g.players[1]} : {s1}")
+        p0, p1 = (name if rating is None else f"{name},{rating}" for name, rating in zip(g.players, g.ratings))
+        out.append(f"{' ' + p0 + ' : ' + str(s0):<31} {p1} : {s1}")
         rows: list[list] = []          # [number or None, left cell or None, right cell or None]
         number = 0
         acts = ng.actions

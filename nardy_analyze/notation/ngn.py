@@ -71,7 +71,7 @@ def __getattr__(name: str):
 # ----------------------------------------------------------------------------- text helpers
 
 _SNIFF = re.compile(r'^[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|game[ \t]+[0-9]+[ \t]+'
-                    r'(?:players|score)\b)', re.M | re.I)
+                    r'(?:players|ratings|score)\b)', re.M | re.I)
 _TAG = re.compile(r'\[[ \t]*(.*?)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]$', re.S)
 _ESC = re.compile(r"\\(.)", re.S)
 _FOLD = re.compile(r"[ \t]*\n[ \t]*")
@@ -134,6 +134,7 @@ _NAMES = {
     "TAG": 'a tag like [Event "Club night"]',
     "GAME": '"Game N"',
     "PLAYERS": '"players"',
+    "RATINGS": '"ratings"',
     "SCORE": '"score"',
     "NAME": 'a quoted name like "Alice"',
     "SCORE_PAIR": 'a score like "2-1"',
@@ -347,6 +348,9 @@ class _Reader:
             what, toks = c
             if what == "players":
                 game.players = (_unescape(toks[1].value[1:-1]), _unescape(toks[2].value[1:-1]))
+            elif what == "ratings":           # "" for a player without a rating
+                r0, r1 = (_unescape(t.value[1:-1]) for t in toks[1:3])
+                game.ratings = (r0 or None, r1 or None)
             elif what == "score":
                 a, _, b = toks[1].value.partition("-")
                 game.score = (int(a), int(b))
@@ -699,6 +703,8 @@ def write(match: Match) -> str:
         head = "Game" if game.written_number is None else f"Game {game.written_number}"
         if tuple(game.players) != default_players:
             head += f" players {_quote(game.players[0])} {_quote(game.players[1])}"
+        if game.ratings != (None, None):
+            head += f" ratings {_quote(game.ratings[0] or '')} {_quote(game.ratings[1] or '')}"
         if game.score is not None:
             head += f" score {game.score[0]}-{game.score[1]}"
         out.append(head)

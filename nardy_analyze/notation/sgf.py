@@ -32,7 +32,7 @@ from functools import cache
 
 from .. import __version__
 from ..normal import NormalMatch, normalise
-from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step
+from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
 from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
@@ -78,7 +78,7 @@ _TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "P
 _SETUP = {"AE", "AB", "AW", "PL", "DI", "CP", "CV"}
 # Properties read for what they say; every other property (gnubg's analysis: A, DA, LU, GB/GW, BM/DO/IT/TE,
 # BC/DC/IC/TC, GS, and anything unknown) is ignored and counted in Match.ignored
-_ROOT_KNOWN = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RE", "RU", "C", "NT", "NC", "GC", "SZ",
+_ROOT_KNOWN = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "RE", "RU", "C", "NT", "NC", "GC", "SZ",
                "DT", "EV", "RO", "PC", "AN"} | _SETUP
 _NODE_KNOWN = {"W", "B", "NX", "NK", "C"} | _SETUP
 _LEVEL_NAMES = {v: k for k, v in LEVELS.items()}
@@ -188,6 +188,7 @@ class _Reader:
             game.problems.append(Problem(gm.loc if gm else loc, f"expected GM[6] (backgammon) on the root node, "
                                          f"found {'GM[' + gm.values[0] + ']' if gm else 'none'}", number))
         names = ["", ""]
+        ratings: list[str | None] = [None, None]
         score: list[int | None] = [None, None]
         winner = points = None
         rules = ""
@@ -207,6 +208,8 @@ class _Reader:
                         score[key == "bs"] = n
             elif p.name in ("PW", "PB"):
                 names[p.name == "PB"] = _unescape(v).strip()
+            elif p.name in ("WR", "BR"):
+                ratings[p.name == "BR"] = _unescape(v).strip() or None
             elif p.name == "RE":
                 r = re.match(r"\s*([WB])\+(\d+)(R?)", v, re.I)
                 if r:
@@ -230,7 +233,13 @@ class _Reader:
             self._tags_from_root(root, rules)
         if first and "GC" in props and not m.comments:
             m.comments.append(_unescape(props["GC"].values[0]))
+        for side in (0, 1):          # "name,1796" (a .mat name written as it was): the rating split out
+            name, rating = split_rating(names[side])
+            if ratings[side] is None and rating is not None:
+                names[side], ratings[side] = name, rating
         game.players = (names[0], names[1])
+        if ratings[0] is not None or ratings[1] is not None:
+            game.ratings = (ratings[0], ratings[1])
         if score[0] is not None or score[1] is not None:
             game.score = (score[0] or 0, score[1] or 0)
             game.score_loc = props["MI"].loc
@@ -565,6 +574,7 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
             mi.append(f"[ws:{g.score[0]}][bs:{g.score[1]}]")
         root.append("MI" + "".join(mi))
         root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
+        root.extend(f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), g.ratings) if r is not None)
         for tag, prop in _TAG_PROPS:
             val = match.tag(tag)
             if val:
