@@ -6,7 +6,7 @@
 
 Pages measured (written with the command line into a temporary folder):
 
-* a generated 25-game backgammon session, a 25-game long nardy and a 25-game Gul bara session
+* 25 generated games of backgammon, of long nardy and of Gul bara
   (``generate --games 25 --seed 0``: random legal play, longer games than real ones);
 * ``../shared/corpus/gnubg-selfplay/gnubg_1709.mat`` (27 games of a GNU Backgammon self-play match)
   when the shared corpus is there, and any RECORD given.

@@ -445,7 +445,7 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
         names = f"{p[0]} \u2013 {p[1]}"
     games = len(data["games"])
     kind = data["title"]
-    what = f"{data['length']}-point match" if data["length"] else "money session" if games > 1 else "money game"
+    what = f"{data['length']}-point match" if data["length"] else "money play" if games > 1 else "money game"
     tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
                                                                          "Round"))
     nerr = sum(1 for f in data["findings"] if f[1] == "error")
