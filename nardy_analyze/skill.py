@@ -628,3 +628,32 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
     if by == "player":
         out = out.sort_values("unforced", ascending=False, kind="stable").reset_index(drop=True)
     return out
+
+
+def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
+    """Write a PNG or SVG of the error rate (checker and cube) and the luck rate of the ``top`` players with
+    the most unforced decisions."""
+    from .stats import OptionalDependency
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionalDependency("--plot needs matplotlib: pip install 'nardy-analyze[plot]'") from None
+    p = players_frame[players_frame["unforced"] > 0].head(top).iloc[::-1]
+    if p.empty:
+        raise ValueError("--plot: no player with an analysed decision to plot")
+    names = [str(x)[:24] for x in p["player"]]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 0.45 * len(p) + 1.8), layout="constrained", sharey=True)
+    y = range(len(p))
+    a.barh([i + 0.2 for i in y], p["checker_error_rate"].fillna(0), height=0.4, label="checker", color="#2f5597")
+    a.barh([i - 0.2 for i in y], p["cube_error_rate"].fillna(0), height=0.4, label="cube", color="#e07b39")
+    a.set_yticks(list(y), names)
+    a.set_xlabel("error rate (mEMG per decision; lower is better)")
+    a.legend(fontsize=8)
+    b.barh(list(y), p["luck_rate"].fillna(0), color=["#5a9e4b" if v >= 0 else "#b0413e" for v in p["luck_rate"]])
+    b.axvline(0, color="black", lw=0.8)
+    b.set_xlabel("luck rate (mEMG per roll)")
+    fig.savefig(path)
+    plt.close(fig)
