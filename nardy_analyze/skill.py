@@ -31,7 +31,7 @@ from .events import GameEnd, TurnRow
 from .record import Match
 from .replay import replay
 
-__all__ = ["analyse", "decisions", "summary", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
+__all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
@@ -306,6 +306,29 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     return res
 
 
+def _roll_equities(rolls: list[tuple[int, int]], results: list) -> tuple[dict[tuple[int, int], float], float]:
+    """The best play's equity of each roll and their average over the 36 dice (a non-double counts
+    twice): luck of a roll = its equity - the average."""
+    best = {r: (res.moves[0].equity if res.moves else math.nan) for r, res in zip(rolls, results)}
+    weights = [1 if a == c else 2 for a, c in rolls]
+    return best, sum(w * best[r] for w, r in zip(weights, rolls)) / sum(weights)
+
+
+def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered", away: tuple[int, int] = (0, 0),
+              crawford: bool = False, opening: bool = False, jacoby: bool = False) -> dict[tuple[int, int], float]:
+    """The luck of every roll (high die first) from a position before the roll, ``mover`` on roll
+    (sides in their owners' numbering): the best play's equity with that roll minus the average over all
+    rolls (the 15 non-doubles for an ``opening`` roll), at the network's level, as :func:`analyse` gives it."""
+    bg = _bgsage()
+    rolls = [(a, c) for a, c in _ROLLS if not (opening and a == c)]
+    extra = dict(away1=away[0], away2=away[1], is_crawford=crawford) if any(away) else {}
+    b = board(mover, opponent)
+    res = bg.batch_checker_play([dict(board=b, die1=a, die2=c, cube_value=cube, cube_owner=owner, **extra)
+                                 for a, c in rolls], "1ply", n_threads=1, jacoby=jacoby)
+    best, average = _roll_equities(rolls, res)
+    return {r: best[r] - average for r in rolls}
+
+
 def _chunks(items: list, n: int):
     for i in range(0, len(items), n):
         yield items[i:i + n]
@@ -350,9 +373,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
     for i, d in enumerate(checker):
         per_roll = results[k:k + len(d["rolls"])]
         k += len(d["rolls"])
-        best_by_roll = {r: (res.moves[0].equity if res.moves else math.nan) for r, res in zip(d["rolls"], per_roll)}
-        weights = [1 if a == c else 2 for a, c in d["rolls"]]
-        average = sum(w * best_by_roll[r] for w, r in zip(weights, d["rolls"])) / sum(weights)
+        best_by_roll, average = _roll_equities(d["rolls"], per_roll)
         dice = d["dice"]
         roll = (max(dice), min(dice))
         luck = best_by_roll[roll] - average

@@ -1,0 +1,241 @@
+"""Skill analysis (nardy_analyze.skill, ``analyze``): per-decision rows, their properties, the summaries,
+the command line, the message without the engine, and variants without an engine.
+
+The records are generated here (``generate_match``), some of them played by the engine itself."""
+from __future__ import annotations
+
+import io
+import json
+import math
+import sys
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from typer.testing import CliRunner
+
+from nardy_analyze import generate as gen
+from nardy_analyze import skill
+from nardy_analyze.cli import app
+from nardy_analyze.engine import generate as legal_plays
+from nardy_analyze.engine import get_variant
+from nardy_analyze.generate import generate_match
+from nardy_analyze.notation import get as notation
+from nardy_analyze.record import Step
+
+bgsage = pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
+
+RULES = get_variant("backgammon").rules
+
+
+def _frame(match, **kw) -> pd.DataFrame:
+    return skill._decision_frame(skill.analyse_match(match, **kw).rows)
+
+
+@pytest.fixture(scope="module")
+def random_games() -> pd.DataFrame:
+    """Decisions of random legal money games with random cube actions (plays chosen uniformly)."""
+    return _frame(generate_match("backgammon", 3, seed=7))
+
+
+# ----------------------------------------------------------------------------------------- properties
+def test_error_is_never_negative_and_forced_plays_cost_nothing(random_games):
+    d = random_games
+    assert len(d) > 100
+    assert (d["error"] >= 0).all()
+    forced = d[d["forced"]]
+    assert len(forced) > 0
+    assert (forced["error"] == 0).all()
+    assert (forced["moves"] <= 1).all()
+    unforced = d[(d["kind"] == "checker") & ~d["forced"]]
+    assert (unforced["moves"] >= 2).all()
+    # random plays are mostly poor: the engine must see it
+    assert (unforced["error"] > 0.04).mean() > 0.3
+
+
+def test_error_is_best_minus_played_and_the_grade_follows_the_thresholds(random_games):
+    d = random_games
+    assert ((d["equity_best"] - d["equity_played"] - d["error"]).abs() < 1e-9).all()
+    for e, g in zip(d["error"], d["grade"].astype(str)):
+        assert g == skill.grade(e)
+    assert skill.grade(0.04) == "" and skill.grade(0.0401) == "doubtful"
+    assert skill.grade(0.0801) == "bad" and skill.grade(0.17) == "very bad"
+    # a play equal to the engine's best is written as the best
+    same = d[(d["kind"] == "checker") & (d["error"] == 0) & ~d["forced"]]
+    assert len(same) > 0
+
+
+def _engine_choice(monkeypatch):
+    """Make generate_game play the engine's best play (cube centred: no doubles)."""
+    monkeypatch.setattr(gen, "DOUBLE_P", 0.0)
+
+    def best_segment(rules, me, opp, numbers, turn, rng):
+        ps = legal_plays(rules, me, opp, numbers, None, turn)
+        if not ps.plays or ps.max_dice == 0:
+            return me, opp, [], ()
+        d1, d2 = numbers[0], numbers[-1] if len(numbers) == 2 else numbers[0]
+        res = bgsage.batch_checker_play([dict(board=skill.board(me, opp), die1=d1, die2=d2, cube_value=1,
+                                              cube_owner="centered")], "1ply", n_threads=1, jacoby=False)[0]
+        target = res.moves[0].board
+        after = next(p for p in ps.plays if skill.board(*p) == target)
+        steps, m, o = [], me, opp
+        for src, dst, _ in ps.plays[after]:
+            m, o, hit = rules.apply(m, o, src, dst)
+            steps.append(Step(src, dst, bool(hit)))
+        return m, o, steps, tuple(d for _, _, d in ps.plays[after])
+
+    monkeypatch.setattr(gen, "_play_segment", best_segment)
+
+
+def test_the_engines_own_plays_have_zero_error(monkeypatch):
+    _engine_choice(monkeypatch)
+    match = generate_match("backgammon", 2, seed=3)
+    monkeypatch.undo()
+    d = _frame(match)
+    chk = d[d["kind"] == "checker"]
+    assert len(chk) > 40
+    assert (chk["error"] == 0).all()
+    assert (chk["play"] == chk["best"]).all() or (chk["grade"].astype(str) == "").all()
+    s = skill.summary(d, "player")
+    assert (s["checker_error_rate"] == 0).all()
+    # it never doubles: any cube error is a missed double
+    assert (d[(d["kind"] == "double") & (d["error"] > 0)]["play"] == "no double").all()
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000))
+def test_luck_averages_to_zero_over_the_rolls_and_matches_the_rows(seed, pick):
+    match = generate_match("backgammon", 1, seed=seed)
+    d = _frame(match)
+    chk = d[d["kind"] == "checker"].reset_index(drop=True)
+    row = chk.iloc[pick % len(chk)]
+    from nardy_analyze.engine.posid import decode_position_id
+
+    me, opp = decode_position_id(row["position_id"])
+    opening = row["turn"] <= 2 and row["game"] == row["game"] and \
+        row.name == chk[chk["game"] == row["game"]].index.min() and row["dice"][0] != row["dice"][1]
+    table = skill.roll_luck(me, opp, cube=int(row["cube"]), owner=str(row["cube_owner"]), opening=bool(opening))
+    weights = {r: (1 if r[0] == r[1] else 2) for r in table}
+    assert abs(sum(weights[r] * v for r, v in table.items())) < 1e-6
+    roll = (int(row["dice"][0]), int(row["dice"][1]))
+    assert abs(table[roll] - row["luck"]) < 1e-6
+    # luck = best play's equity with this roll - the average roll (at 0 plies)
+    assert abs(row["equity_best"] - row["equity_average"] - row["luck"]) < 1e-9
+
+
+def test_luck_follows_the_equity_trajectory(random_games):
+    """What one player's play leaves is what the other faces: the equity after a play (the mover's view)
+    and the next roller's average roll equity (his view) are the same position seen from both sides, at
+    0 and 1 ply of look-ahead; they agree closely, and the luck and error of every turn add up exactly to
+    the equity that turn moved (from the average roll to the play made)."""
+    d = random_games
+    chk = d[d["kind"] == "checker"].reset_index(drop=True)
+    diffs = []
+    for (a, b) in zip(chk.index[:-1], chk.index[1:]):
+        x, y = chk.loc[a], chk.loc[b]
+        owners = (str(x["cube_owner"]), str(y["cube_owner"]))
+        if x["game"] != y["game"] or x["side"] == y["side"] or x["cube"] != y["cube"] \
+                or owners != ("centered", "centered"):
+            continue
+        diffs.append(x["equity_played"] + y["equity_average"])
+    assert len(diffs) > 30
+    mean_abs = sum(map(abs, diffs)) / len(diffs)
+    assert mean_abs < 0.08, mean_abs
+    moved = chk["equity_played"] - chk["equity_average"]
+    assert ((moved - (chk["luck"] - chk["error"])).abs() < 1e-9).all()
+    # per game, the two players' luck sums add up to the trajectory: sum over turns of luck - error
+    for _, g in chk.groupby("game"):
+        assert abs((g["luck"] - g["error"]).sum() - (g["equity_played"] - g["equity_average"]).sum()) < 1e-6
+
+
+# ----------------------------------------------------------------------------------------- summaries
+def test_summary_rates_are_the_documented_formulas(random_games):
+    d = random_games
+    for by in ("player", "match", "game"):
+        s = skill.summary(d, by)
+        assert list(s.columns) == skill._GROUP_KEYS[by] + list(skill.SUMMARY_COLUMNS)
+    s = skill.summary(d, "player").set_index("player")
+    for name, g in d.groupby("player", observed=True):
+        row = s.loc[str(name)]
+        counted = g[g["counted"]]
+        assert row["unforced"] == len(counted)
+        assert row["error_rate"] == pytest.approx(1000 * counted["error"].sum() / len(counted))
+        assert row["pr"] == pytest.approx(row["error_rate"] / 2)
+        chk = g[g["kind"] == "checker"]
+        assert row["luck_rate"] == pytest.approx(1000 * chk["luck"].sum() / len(chk))
+        assert row["very_bad"] == (g["error"] > 0.16).sum()
+    # each player's luck is the other's opp_luck
+    assert s["luck"].sum() == pytest.approx(s["opp_luck"].sum())
+
+
+def test_cube_rows(random_games):
+    d = random_games
+    cube = d[d["kind"] != "checker"]
+    assert len(cube) > 0
+    assert cube[["nd", "dt", "dp"]].notna().all().all()
+    dbl = cube[cube["kind"] == "double"]
+    assert set(dbl["play"]) <= {"double", "no double"}
+    # the error of a double / no double is the optimal equity minus the action's
+    for _, r in dbl.iterrows():
+        double = min(r["dt"], r["dp"])
+        opt = max(r["nd"], double)
+        assert r["error"] == pytest.approx(opt - (double if r["play"] == "double" else r["nd"]), abs=1e-9)
+        assert r["counted"] == (r["play"] == "double" or opt - double < skill.CLOSE_CUBE)
+    takes = cube[cube["kind"] == "take"]
+    for _, r in takes.iterrows():
+        best = max(-r["dt"], -r["dp"])
+        assert r["error"] == pytest.approx(best - (-r["dt"] if r["play"] == "take" else -r["dp"]), abs=1e-9)
+
+
+# ----------------------------------------------------------------------------------------- command line
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory):
+    p = tmp_path_factory.mktemp("skill") / "money.ngn"
+    p.write_text(notation("ngn").write(generate_match("backgammon", 1, seed=11)))
+    return p
+
+
+def test_cli_formats(record_file):
+    r = CliRunner().invoke(app, ["analyze", str(record_file), "--by", "match", "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    df = pd.read_csv(io.StringIO(r.stdout))
+    assert list(df.columns) == ["path", "match", "player"] + list(skill.SUMMARY_COLUMNS)
+    assert len(df) == 2
+    r = CliRunner().invoke(app, ["analyze", str(record_file), "--by", "decision", "-f", "json"])
+    rows = json.loads(r.stdout)
+    assert rows and set(skill.DECISION_COLUMNS) == set(rows[0])
+    r = CliRunner().invoke(app, ["analyze", str(record_file)])
+    assert r.exit_code == 0 and "error_rate" in r.stdout
+    r = CliRunner().invoke(app, ["analyze", str(record_file), "--thresholds", "0.1,0.05,0.2"])
+    assert r.exit_code == 2 and "--thresholds" in r.output
+
+
+def test_thresholds_change_the_grades(record_file):
+    strict = skill.analyse([str(record_file)], thresholds=(0.001, 0.002, 0.003)).decisions
+    default = skill.analyse([str(record_file)]).decisions
+    assert (strict["grade"].astype(str) != "").sum() > (default["grade"].astype(str) != "").sum()
+
+
+def test_without_the_engine_analyze_says_how_to_install_it(record_file, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bgsage", None)        # import bgsage now raises ImportError
+    r = CliRunner().invoke(app, ["analyze", str(record_file)])
+    assert r.exit_code == 2
+    assert "pip install 'nardy-analyze[analysis]'" in r.output
+    assert "Traceback" not in r.output
+    with pytest.raises(skill.EngineMissing, match=r"nardy-analyze\[analysis\]"):
+        skill.analyse([str(record_file)])
+
+
+@pytest.mark.parametrize("variant", ["long", "gulbara"])
+def test_variants_without_an_engine_get_one_line_and_no_numbers(variant, tmp_path):
+    p = tmp_path / f"{variant}.ngn"
+    p.write_text(notation("ngn").write(generate_match(variant, 2, seed=5)))
+    run = skill.analyse([str(p)])
+    assert run.decisions.empty
+    assert len(run.notes) == 1
+    note = run.notes[0]
+    assert "no analysis engine exists" in note and str(p) in note and "pips" in note
+    r = CliRunner().invoke(app, ["analyze", str(p), "--by", "decision", "-f", "csv"])
+    assert r.exit_code == 0
+    assert "no analysis engine exists" in r.stderr
+    assert r.stdout.strip().splitlines()[1:] == []          # the header only: no equities
