@@ -142,6 +142,7 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     rows = []
     same = total = 0
     err_diff: list[float] = []
+    luck_pairs: list[tuple[float, float]] = []
     for f in files:
         gf = g.get(f)
         if not gf or "error" in gf or not gf.get("stats"):
@@ -162,15 +163,18 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
         # per decision: same game, Position ID and dice
         dd = d[(d["path"] == f) & (d["kind"] == "checker") & ~d["forced"]]
         index = {}
-        for game, pid, dice, best, err in zip(dd["game"], dd["position_id"], dd["dice"], dd["best"], dd["error"]):
-            index.setdefault((int(game), pid, dice), (best, err))
-        for gi, pid, dice, gbest, n, gerr, _ in gf["moves"]:
+        for game, pid, dice, best, err, luck in zip(dd["game"], dd["position_id"], dd["dice"], dd["best"],
+                                                    dd["error"], dd["luck"]):
+            index.setdefault((int(game), pid, dice), (best, err, luck))
+        for gi, pid, dice, gbest, n, gerr, gluck in gf["moves"]:
             if n <= 1:
                 continue
             key = (gi, pid, f"{dice[0]}{dice[1]}")
             if key not in index:
                 continue
-            best, err = index[key]
+            best, err, luck = index[key]
+            if gluck is not None:
+                luck_pairs.append((gluck, float(luck)))
             me, opp = decode_position_id(pid)
             theirs = _apply(rules, me, opp, [(a, b) for a, b in gbest])
             mine = _apply(rules, me, opp, _parse(best))
@@ -181,6 +185,8 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     corr = {k: (spearmanr([a for a, _ in v], [b for _, b in v]).statistic if len(v) > 2 else float("nan"), len(v))
             for k, v in pairs.items()}
     return {"files": len(files), "gnubg_seconds": gnubg_time, "ours_seconds": ours_time, "spearman": corr,
+            "luck_spearman_per_roll": spearmanr([a for a, _ in luck_pairs], [b for _, b in luck_pairs]).statistic
+            if len(luck_pairs) > 2 else float("nan"), "rolls_compared": len(luck_pairs),
             "same_best": same, "compared": total, "mean_abs_error_diff": sum(err_diff) / len(err_diff) if err_diff
             else float("nan"), "rows": rows,
             "ours_error_rate_mean": float(m["error_rate"].mean()) if not m.empty else float("nan"),
@@ -208,6 +214,8 @@ def main() -> int:
     if res["compared"]:
         print(f"same best play: {res['same_best']}/{res['compared']} unforced checker decisions "
               f"({100 * res['same_best'] / res['compared']:.1f} %)")
+    print(f"Spearman luck per roll         {res['luck_spearman_per_roll']:+.3f}  over {res['rolls_compared']} "
+          "unforced checker decisions")
     print(f"mean |equity lost (ours) - equity lost (gnubg)| per unforced checker decision: "
           f"{res['mean_abs_error_diff']:.4f}")
     print(f"mean error rate per match-player: ours {res['ours_error_rate_mean']:.2f} mEMG, gnubg "
