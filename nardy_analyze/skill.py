@@ -306,26 +306,45 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     return res
 
 
-def _roll_equities(rolls: list[tuple[int, int]], results: list) -> tuple[dict[tuple[int, int], float], float]:
+def _roll_equities(rolls: list[tuple[int, int]], results: list,
+                   theirs: list | None = None) -> tuple[dict[tuple[int, int], float], float]:
     """The best play's equity of each roll and their average over the 36 dice (a non-double counts
-    twice): luck of a roll = its equity - the average."""
+    twice): luck of a roll = its equity - the average.  The opening roll (``theirs``: the results of the
+    opponent's 15 rolls from the same position, his view) also decides who plays first: its average is
+    half the roller's average over his 15 rolls and half the opponent's, from the roller's view (0 in money
+    play, where the start is symmetric), as GNU Backgammon measures the opening roll."""
     best = {r: (res.moves[0].equity if res.moves else math.nan) for r, res in zip(rolls, results)}
     weights = [1 if a == c else 2 for a, c in rolls]
-    return best, sum(w * best[r] for w, r in zip(weights, rolls)) / sum(weights)
+    average = sum(w * best[r] for w, r in zip(weights, rolls)) / sum(weights)
+    if theirs:
+        other = [res.moves[0].equity if res.moves else math.nan for res in theirs]
+        average = (average - sum(other) / len(other)) / 2
+    return best, average
+
+
+def _opening_rolls() -> list[tuple[int, int]]:
+    return [(a, c) for a, c in _ROLLS if a != c]
 
 
 def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered", away: tuple[int, int] = (0, 0),
               crawford: bool = False, opening: bool = False, jacoby: bool = False) -> dict[tuple[int, int], float]:
     """The luck of every roll (high die first) from a position before the roll, ``mover`` on roll
     (sides in their owners' numbering): the best play's equity with that roll minus the average over all
-    rolls (the 15 non-doubles for an ``opening`` roll), at the network's level, as :func:`analyse` gives it."""
+    rolls, at the network's level, as :func:`analyse` gives it.  ``opening``: the first roll of a game
+    (15 non-doubles, which also decide who moves first: see :func:`_roll_equities`)."""
     bg = _bgsage()
-    rolls = [(a, c) for a, c in _ROLLS if not (opening and a == c)]
+    rolls = _opening_rolls() if opening else list(_ROLLS)
     extra = dict(away1=away[0], away2=away[1], is_crawford=crawford) if any(away) else {}
     b = board(mover, opponent)
     res = bg.batch_checker_play([dict(board=b, die1=a, die2=c, cube_value=cube, cube_owner=owner, **extra)
                                  for a, c in rolls], "1ply", n_threads=1, jacoby=jacoby)
-    best, average = _roll_equities(rolls, res)
+    theirs = None
+    if opening:
+        extra = dict(away1=away[1], away2=away[0], is_crawford=crawford) if any(away) else {}
+        theirs = bg.batch_checker_play([dict(board=board(opponent, mover), die1=a, die2=c, cube_value=cube,
+                                             cube_owner=owner, **extra) for a, c in rolls], "1ply", n_threads=1,
+                                       jacoby=jacoby)
+    best, average = _roll_equities(rolls, res, theirs)
     return {r: best[r] - average for r in rolls}
 
 
@@ -352,10 +371,15 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         d["board"] = b
         owner = _owner_name(d["owner"], d["side"])
         extra = _match_fields(d, length)
-        rolls = [(a, c) for a, c in _ROLLS if not (d["opening"] and a == c)]
+        rolls = _opening_rolls() if d["opening"] else _ROLLS
         d["rolls"] = rolls
         for a, c in rolls:
             queries.append(dict(board=b, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
+        if d["opening"]:         # the opponent's opening rolls from the same position, his view
+            theirs = board(d["opp"], d["me"])
+            extra = dict(away1=d["away"][1], away2=d["away"][0], is_crawford=d["crawford"]) if length else {}
+            for a, c in rolls:
+                queries.append(dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
     results = []
     for part in _chunks(queries, cfg.batch):
         results.extend(bg.batch_checker_play(part, "1ply", n_threads=cfg.threads, jacoby=jacoby))
@@ -371,9 +395,14 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         deep = dict(enumerate(got))
     k = 0
     for i, d in enumerate(checker):
-        per_roll = results[k:k + len(d["rolls"])]
-        k += len(d["rolls"])
-        best_by_roll, average = _roll_equities(d["rolls"], per_roll)
+        n = len(d["rolls"])
+        per_roll = results[k:k + n]
+        k += n
+        theirs = None
+        if d["opening"]:
+            theirs = results[k:k + n]
+            k += n
+        best_by_roll, average = _roll_equities(d["rolls"], per_roll, theirs)
         dice = d["dice"]
         roll = (max(dice), min(dice))
         luck = best_by_roll[roll] - average

@@ -11,7 +11,7 @@ import sys
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from nardy_analyze import generate as gen
@@ -104,23 +104,45 @@ def test_the_engines_own_plays_have_zero_error(monkeypatch):
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000))
+@example(seed=1219, pick=0)
 def test_luck_averages_to_zero_over_the_rolls_and_matches_the_rows(seed, pick):
     match = generate_match("backgammon", 1, seed=seed)
     d = _frame(match)
     chk = d[d["kind"] == "checker"].reset_index(drop=True)
-    row = chk.iloc[pick % len(chk)]
+    later = chk[chk.index > chk.groupby("game")["turn"].transform("idxmin")]     # not the opening roll
+    assume(len(later) > 0)            # a game that ended at its first roll (a drop) has no later roll
+    row = later.iloc[pick % len(later)]
     from nardy_analyze.engine.posid import decode_position_id
 
     me, opp = decode_position_id(row["position_id"])
-    opening = row["turn"] <= 2 and row["game"] == row["game"] and \
-        row.name == chk[chk["game"] == row["game"]].index.min() and row["dice"][0] != row["dice"][1]
-    table = skill.roll_luck(me, opp, cube=int(row["cube"]), owner=str(row["cube_owner"]), opening=bool(opening))
+    table = skill.roll_luck(me, opp, cube=int(row["cube"]), owner=str(row["cube_owner"]))
     weights = {r: (1 if r[0] == r[1] else 2) for r in table}
     assert abs(sum(weights[r] * v for r, v in table.items())) < 1e-6
     roll = (int(row["dice"][0]), int(row["dice"][1]))
     assert abs(table[roll] - row["luck"]) < 1e-6
     # luck = best play's equity with this roll - the average roll (at 0 plies)
     assert abs(row["equity_best"] - row["equity_average"] - row["luck"]) < 1e-9
+
+
+def test_the_opening_roll_is_measured_against_both_players_openings(random_games):
+    """In money play the start is symmetric: before the opening roll the equity is 0, so the opening
+    roll's luck is the equity of its best play (GNU Backgammon's measure)."""
+    chk = random_games[random_games["kind"] == "checker"]
+    first = chk.groupby("game", observed=True).head(1)
+    assert len(first) == 3
+    for _, r in first.iterrows():
+        assert r["dice"][0] != r["dice"][1]
+        assert abs(r["equity_average"]) < 1e-6
+        assert r["luck"] == pytest.approx(r["equity_best"], abs=1e-6)
+    me, opp = get_variant("backgammon").rules.initial()
+    for away in ((0, 0), (2, 5), (7, 3)):
+        mine = skill.roll_luck(me, opp, opening=True, away=away)
+        theirs = skill.roll_luck(opp, me, opening=True, away=away[::-1])
+        assert len(mine) == len(theirs) == 15
+        # from the first player's view, the opening roll's expected luck is zero: half the time he rolls,
+        # half the time the opponent does (whose luck is his loss)
+        expected = (sum(mine.values()) - sum(theirs.values())) / 30
+        assert expected == pytest.approx(0, abs=1e-6)
 
 
 def test_luck_follows_the_equity_trajectory(random_games):
