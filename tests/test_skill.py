@@ -261,3 +261,16 @@ def test_variants_without_an_engine_get_one_line_and_no_numbers(variant, tmp_pat
     assert r.exit_code == 0
     assert "no analysis engine exists" in r.stderr
     assert r.stdout.strip().splitlines()[1:] == []          # the header only: no equities
+
+
+def test_a_deeper_search_gives_complete_rows():
+    """--plies 1: every play made gets an equity at that depth (also one the move filter left out)."""
+    match = generate_match("backgammon", 1, seed=11)
+    match.games[0].actions = match.games[0].actions[:10]          # the first turns: a search is slow
+    d = _frame(match, cfg=skill.Config(plies=1))
+    shallow = _frame(match)
+    assert len(d) == len(shallow) > 5
+    assert d["error"].notna().all() and (d["error"] >= 0).all()
+    assert (d[d["forced"]]["error"] == 0).all()
+    # the luck is measured at 0 plies whatever the depth
+    assert (d["luck"] - shallow["luck"]).abs().max() < 1e-9
