@@ -84,9 +84,12 @@ def gnubg_rates(stats: dict, who: str) -> dict:
     mv, cu, di = s["moves"], s["cube"], s["dice"]
     unforced, close = mv["unforced-moves"], cu["close-cube"]
     rate = lambda num, den: 1000.0 * num / den if den else float("nan")  # noqa: E731
-    return {"error_rate": rate(mv["error-skill"] + cu["error-skill"], unforced + close),
+    # the moves' "error-skill" is their total error; the cube's is its error per close or actual decision
+    # (gnubg's Python statistics): the cube's total is the sum of its kinds of errors
+    cube = sum(v for k, v in cu.items() if k.startswith("err-") and k.endswith("-skill"))
+    return {"error_rate": rate(mv["error-skill"] + cube, unforced + close),
             "checker_error_rate": rate(mv["error-skill"], unforced),
-            "cube_error_rate": rate(cu["error-skill"], close),
+            "cube_error_rate": rate(cube, close),
             "luck_rate": rate(di["luck"], mv["total-moves"]),
             "unforced": unforced, "close_cube": close}
 
