@@ -410,8 +410,6 @@ def analyze_cmd(
     if not run.files:
         _fail("no game records found in " + ", ".join(paths))
     table = run.summary(by.value)
-    if by == AnalyzeBy.decision:
-        table = table.drop(columns=["equity_average"]) if format == StatsFormat.table else table
     if sort:
         try:
             table = st.sort_frame(table, sort)
