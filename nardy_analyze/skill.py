@@ -348,6 +348,52 @@ def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered
     return {r: best[r] - average for r in rolls}
 
 
+class _Move:
+    __slots__ = ("board", "equity")
+
+    def __init__(self, board, equity: float) -> None:
+        self.board, self.equity = board, equity
+
+
+class _Plays:
+    __slots__ = ("moves",)
+
+    def __init__(self, moves: list) -> None:
+        self.moves = moves
+
+
+_STRATEGY: list = []        # the network's 0-ply strategy of this process, built once
+
+
+def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -> list:
+    """``bg.batch_checker_play(queries, "1ply", ...)``, with only what the analysis reads of each play (its
+    board and cubeful equity): the engine's C++ batch call made directly, which spares building a
+    probabilities object per legal play (half the time of the public call).  The same engine, weights,
+    filter and results (tests/test_skill.py compares the two); should a bgsage release change what this
+    relies on, the public call is used instead."""
+    try:
+        import bgbot_cpp
+        from bgsage.analyzer import resolve_owner
+        from bgsage.weights import WeightConfigPair, default_weights
+
+        if not _STRATEGY:
+            w = default_weights()
+            if isinstance(w, WeightConfigPair):
+                paths, hiddens = w.weight_args
+                _STRATEGY.append(bgbot_cpp.create_strategy(getattr(w, "strategy_type", "pair"), paths, hiddens))
+            else:
+                _STRATEGY.append(bgbot_cpp.GamePlanStrategy(*w.weight_args))
+        inputs = []
+        for q in queries:
+            d = dict(q)
+            d["cube_owner"] = resolve_owner(d["cube_owner"])
+            inputs.append(d)
+        raw = bgbot_cpp.batch_checker_play(inputs, _STRATEGY[0], 5, 0.08, threads, jacoby=jacoby)
+        return [_Plays([_Move(m["board"], m["equity"]) for m in r["moves"]]) for r in raw]
+    except (ImportError, AttributeError, TypeError, KeyError):
+        return bg.batch_checker_play(queries, "1ply", n_threads=threads, jacoby=jacoby)
+
+
 def _chunks(items: list, n: int):
     for i in range(0, len(items), n):
         yield items[i:i + n]
@@ -382,7 +428,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
                 queries.append(dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
     results = []
     for part in _chunks(queries, cfg.batch):
-        results.extend(bg.batch_checker_play(part, "1ply", n_threads=cfg.threads, jacoby=jacoby))
+        results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
     deep: dict[int, Any] = {}
     if cfg.plies > 0 and checker:
         asked = []
@@ -410,7 +456,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         played_board = board(*d["after"])
         moves = res_.moves
         best = moves[0].equity if moves else math.nan
-        played = next((m.equity for m in moves if m.board == played_board), None)
+        played = next((m.equity for m in moves if list(m.board) == played_board), None)
         if played is None and cfg.plies > 0:
             # the play made was left out by the filter at --plies: score it at that level after the move
             pm = bg.batch_post_move_evaluate([dict(board=played_board, cube_value=d["cube"],
@@ -427,7 +473,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         me, opp = d["me"], d["opp"]
         play = _written(d["action"])
         best_text = _play_text(rules, me, opp, dice, moves[0].board if moves else None) or play
-        if moves and moves[0].board == played_board:
+        if moves and list(moves[0].board) == played_board:
             best_text = play
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
@@ -483,7 +529,7 @@ def _play_text(rules, me: Side, opp: Side, dice: tuple[int, int], target: list[i
     if target is None:
         return None
     for (m, o), steps in generate(rules, me, opp, dice[0], dice[1]).plays.items():
-        if board(m, o) == target:
+        if board(m, o) == list(target):
             return fmt_steps(steps)
     return None
 

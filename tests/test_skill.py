@@ -274,3 +274,30 @@ def test_a_deeper_search_gives_complete_rows():
     assert (d[d["forced"]]["error"] == 0).all()
     # the luck is measured at 0 plies whatever the depth
     assert (d["luck"] - shallow["luck"]).abs().max() < 1e-9
+
+
+def test_the_direct_engine_call_gives_the_public_calls_plays():
+    """skill's direct batch call (speed) returns what bgsage.batch_checker_play returns: the same plays,
+    boards and equities, in the same order, money and match play, every cube owner."""
+    match = generate_match("backgammon", 1, seed=21)
+    d = _frame(match)
+    from nardy_analyze.engine.posid import decode_position_id
+
+    queries = []
+    for i, (pid, dice) in enumerate(zip(d["position_id"], d["dice"])):
+        if not dice:
+            continue
+        me, opp = decode_position_id(pid)
+        extra = dict(away1=1 + i % 5, away2=1 + i % 3, is_crawford=False) if i % 2 else {}
+        queries.append(dict(board=skill.board(me, opp), die1=int(dice[0]), die2=int(dice[1]), cube_value=1 << (i % 3),
+                            cube_owner=("centered", "player", "opponent")[i % 3], **extra))
+    queries = queries[:60]
+    money = [q for q in queries if "away1" not in q]
+    matchplay = [q for q in queries if "away1" in q]
+    for part in (money, matchplay):
+        fast = skill._network_checker_play(bgsage, part, 1, False)
+        public = bgsage.batch_checker_play(part, "1ply", n_threads=1, jacoby=False)
+        assert len(fast) == len(public) == len(part)
+        for a, b in zip(fast, public):
+            assert [list(m.board) for m in a.moves] == [m.board for m in b.moves]
+            assert [m.equity for m in a.moves] == [m.equity for m in b.moves]
