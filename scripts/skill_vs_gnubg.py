@@ -126,6 +126,15 @@ def _parse(text: str):
     return steps
 
 
+def _shares(d) -> dict:
+    """Of our unforced checker decisions: how many, and the share with any error, above 0.04, above 0.08."""
+    c = d[(d["kind"] == "checker") & ~d["forced"]]
+    if c.empty:
+        return {"n": 0}
+    return {"n": int(len(c)), "error>0": float((c["error"] > 0).mean()), "error>0.04": float((c["error"] > 0.04).mean()),
+            "error>0.08": float((c["error"] > 0.08).mean())}
+
+
 def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     from scipy.stats import spearmanr
 
@@ -196,6 +205,7 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
             "ours_checker_error_rate_mean": float(m["checker_error_rate"].mean()) if not m.empty else float("nan"),
             "gnubg_error_rate_mean": sum(r[2]["error_rate"] for r in rows) / len(rows) if rows else float("nan"),
             "share_decisions_doubtful_or_worse": float((d["grade"].astype(str) != "").mean()) if len(d) else 0.0,
+            "unforced_checker_error_shares": _shares(d),
             "decisions": int(len(d))}
 
 
@@ -225,6 +235,16 @@ def main() -> int:
           f"{res['gnubg_error_rate_mean']:.2f} mEMG; ours checker only {res['ours_checker_error_rate_mean']:.2f}")
     print(f"decisions: {res['decisions']}, graded doubtful or worse by us: "
           f"{100 * res['share_decisions_doubtful_or_worse']:.2f} %")
+    sh = res["unforced_checker_error_shares"]
+    if sh.get("n"):
+        print(f"our unforced checker decisions: {sh['n']}; with an error: {100 * sh['error>0']:.1f} %, above 0.04: "
+              f"{100 * sh['error>0.04']:.2f} %, above 0.08: {100 * sh['error>0.08']:.2f} %")
+    ours = [r[3]["checker_error_rate"] for r in res["rows"] if r[3]["checker_error_rate"] == r[3]["checker_error_rate"]]
+    theirs = [r[2]["checker_error_rate"] for r in res["rows"] if r[2]["checker_error_rate"] == r[2]["checker_error_rate"]]
+    if ours and theirs:
+        print(f"checker error rate per match-player: ours mean {sum(ours) / len(ours):.2f}, median "
+              f"{sorted(ours)[len(ours) // 2]:.2f}, max {max(ours):.2f}; gnubg mean {sum(theirs) / len(theirs):.2f}, "
+              f"max {max(theirs):.2f} mEMG")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(res, fh, indent=1, default=float)
