@@ -194,11 +194,15 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
             same += theirs == mine
             if gerr is not None and err == err:
                 err_diff.append(abs(gerr - float(err)))
-    corr = {k: (spearmanr([a for a, _ in v], [b for _, b in v]).statistic if len(v) > 2 else float("nan"), len(v))
-            for k, v in pairs.items()}
+    def rho(v):       # undefined (NaN) for fewer than 3 pairs or a constant side (gnubg's 0 in its self-play)
+        xs, ys = [a for a, _ in v], [b for _, b in v]
+        if len(v) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+            return float("nan")
+        return spearmanr(xs, ys).statistic
+
+    corr = {k: (rho(v), len(v)) for k, v in pairs.items()}
     return {"files": len(files), "gnubg_seconds": gnubg_time, "ours_seconds": ours_time, "spearman": corr,
-            "luck_spearman_per_roll": spearmanr([a for a, _ in luck_pairs], [b for _, b in luck_pairs]).statistic
-            if len(luck_pairs) > 2 else float("nan"), "rolls_compared": len(luck_pairs),
+            "luck_spearman_per_roll": rho(luck_pairs), "rolls_compared": len(luck_pairs),
             "same_best": same, "compared": total, "mean_abs_error_diff": sum(err_diff) / len(err_diff) if err_diff
             else float("nan"), "rows": rows,
             "ours_error_rate_mean": float(m["error_rate"].mean()) if not m.empty else float("nan"),
