@@ -301,3 +301,13 @@ def test_the_direct_engine_call_gives_the_public_calls_plays():
         for a, b in zip(fast, public):
             assert [list(m.board) for m in a.moves] == [m.board for m in b.moves]
             assert [m.equity for m in a.moves] == [m.equity for m in b.moves]
+
+
+def test_plot(record_file, tmp_path):
+    pytest.importorskip("matplotlib", reason="the plot extra (matplotlib) is not installed")
+    out = tmp_path / "skill.png"
+    r = CliRunner().invoke(app, ["analyze", str(record_file), "--plot", str(out), "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = CliRunner().invoke(app, ["analyze", str(record_file), "--plot", str(tmp_path / "skill.gif")])
+    assert r.exit_code == 2 and ".png or .svg" in r.output
