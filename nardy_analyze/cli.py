@@ -355,6 +355,127 @@ def stats(
     raise typer.Exit(1 if run.problems else 0)
 
 
+class AnalyzeBy(str, Enum):
+    decision = "decision"
+    game = "game"
+    match = "match"
+    player = "player"
+
+
+@app.command("analyze")
+def analyze_cmd(
+    paths: list[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Record files or folders (searched recursively for "
+                                           f"{', '.join(record_suffixes())} files); '-' reads standard input."),
+    by: AnalyzeBy = typer.Option(AnalyzeBy.player, "--by", "-b",
+                                 help="One row per decision, or per player per game, per player per match, "
+                                      "per player."),
+    format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
+                                       help="A table (main columns), or every column as csv, json, parquet "
+                                            "(needs the 'parquet' extra) or markdown."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (written whole or not at all)."),
+    plies: int = typer.Option(0, "--plies", min=0, max=3,
+                              help="Search depth, counted as GNU Backgammon counts it: 0 = the neural network "
+                                   "alone (fast; gnubg's 0-ply), 1-3 look that many rolls ahead."),
+    thresholds: str = typer.Option("0.04,0.08,0.16", "--thresholds", metavar="D,B,VB",
+                                   help="Equity lost above which a decision is doubtful, bad, very bad."),
+    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help="Rule option when the record's header does not set it. Repeatable."),
+    sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
+                                       help="Sort by COLUMN: numbers largest first, names A-Z."),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
+                                        help="Also draw the error rate and luck rate per player (needs the "
+                                             "'plot' extra)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Worker processes (default: one per core for 32+ files; with one "
+                                            "process the engine uses every core)."),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=_ENGINE_HELP + " [default: local]"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
+) -> None:
+    """Skill analysis of backgammon records: the equity each checker play and cube decision lost, grades,
+    luck, error rates and performance rating (needs the 'analysis' extra: the bgsage engine).
+
+    Columns, units and how they compare with GNU Backgammon: docs/analysis.md.  Long nardy and Gul bara
+    have no engine: one line per record says so, with the dice luck that needs none.
+
+    Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
+    analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no
+    record was found.
+    """
+    from . import skill
+    from . import stats as st
+    from .analyze import parse_rule_options
+    from .engine import UnknownVariant, get_variant
+
+    if not skill.engine_available():
+        _fail(skill.INSTALL_HINT)
+    try:
+        variant = get_variant(variant).name
+        options = parse_rule_options(None, rule)
+        levels = tuple(float(x) for x in thresholds.split(","))
+        if len(levels) != 3 or not 0 <= levels[0] <= levels[1] <= levels[2]:
+            raise ValueError
+    except (UnknownVariant, ValueError) as e:
+        _fail(str(e) if str(e) else f"--thresholds takes three increasing numbers, not {thresholds!r}")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        _fail(f"--plot: {plot}: the file name must end in .png or .svg")
+    if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
+        _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
+    cluster = _connect(engine, scheduler, jobs)
+    bar = Progress.on_terminal()
+    try:
+        run = skill.analyse(paths, variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels,
+                            progress=bar.step if bar else None, engine=cluster)
+    except Exception as e:
+        _cluster_failed(e)
+    finally:
+        if bar:
+            bar.close()
+        if cluster is not None:
+            cluster.close()
+    for _, why in run.unreadable:
+        typer.echo(f"nardy-analyze: {why}", err=True)
+    for line in run.problems:
+        typer.echo(line, err=True)
+    for line in run.notes:
+        typer.echo(line, err=True)
+    for path, why in dict.fromkeys(run.arg_errors):
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    for path, why in run.internal_errors:
+        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    if not run.files:
+        _fail("no game records found in " + ", ".join(paths))
+    table = run.summary(by.value)
+    if sort:
+        try:
+            table = st.sort_frame(table, sort)
+        except ValueError as e:
+            _fail(str(e))
+    fmt = format.value
+    binary = fmt == "parquet"
+    cols = skill.TABLE_COLUMNS[by.value]
+    try:
+        if plot is not None:
+            skill.plot(run.summary("player"), str(plot))
+        if output is None:
+            if binary:
+                st.write_frame(table, fmt, sys.stdout.buffer, columns=cols)
+                sys.stdout.buffer.flush()
+            else:
+                tty = sys.stdout.isatty()
+                st.write_frame(table, fmt, sys.stdout, color=bool(tty and not os.environ.get("NO_COLOR")),
+                               columns=cols)
+        else:
+            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, columns=cols), binary=binary)
+    except (st.OptionalDependency, OutputError, ValueError) as e:
+        _fail(str(e))
+    if run.unreadable or run.arg_errors or run.internal_errors:
+        raise typer.Exit(2)
+    raise typer.Exit(1 if run.problems else 0)
+
+
 def _cluster_failed(e: Exception) -> None:
     """A Dask cluster that failed during the run: exit 2 with the reason; anything else goes on up."""
     from . import commands

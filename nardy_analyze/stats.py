@@ -810,16 +810,18 @@ def write_markdown(df: pd.DataFrame, fh) -> None:
         fh.write("| " + " | ".join(esc(cell(v)) for v in row) + " |\n")
 
 
-def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None) -> None:
-    """The main columns of ``df`` (TABLE_COLUMNS[by]) aligned by rich; colour only when asked.  On a
-    terminal the columns that do not fit its width are left out, with a note saying how to see them."""
+def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
+                columns: Sequence[str] | None = None) -> None:
+    """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only when
+    asked.  On a terminal the columns that do not fit its width are left out, with a note saying how to see
+    them."""
     from rich.console import Console
     from rich.table import Table
 
     tty = getattr(fh, "isatty", lambda: False)()
     console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
                       width=width or (None if tty else 1000))
-    cols = [c for c in TABLE_COLUMNS[by] if c in df.columns]
+    cols = [c for c in (TABLE_COLUMNS[by] if columns is None else columns) if c in df.columns]
     cells = {c: [cell(v) for v in df[c]] for c in cols}
     shown, used = [], 0
     for c in cols:
@@ -842,8 +844,9 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
 
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
-                width: int | None = None) -> None:
-    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet)."""
+                width: int | None = None, columns: Sequence[str] | None = None) -> None:
+    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet); ``columns``: those of the table format
+    (default: the main columns of ``stats --by BY``)."""
     if fmt == "csv":
         df.to_csv(fh, index=False, date_format="%Y-%m-%d", lineterminator="\n")
     elif fmt == "json":
@@ -859,7 +862,7 @@ def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool 
                 from None
         df.to_parquet(fh, index=False)
     else:
-        write_table(df, by, fh, color, width)
+        write_table(df, by, fh, color, width, columns)
 
 
 # ----------------------------------------------------------------------------------------- plot

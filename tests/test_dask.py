@@ -101,6 +101,14 @@ def test_stats_on_the_cluster_is_the_local_output(cluster, records):
         assert code == 2 and out and "gone.mat" in err
 
 
+def test_analyze_on_the_cluster_is_the_local_output(cluster, records):
+    pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
+    address, _ = cluster
+    code, out, err = same(["analyze", "--by", "match", "-f", "csv", records], address)
+    assert code == 2 and out.count("\n") > 4 and "gone.mat" in err
+    assert "no analysis engine exists" in err                   # the long nardy and Gul bara records
+
+
 def test_standard_input_is_read_here_and_kept_in_its_place(cluster, records):
     address, _ = cluster
     data = (records / "g05.ngn").read_text()

@@ -1,0 +1,755 @@
+"""Skill analysis: how well each checker play and cube decision of a backgammon record was made.
+
+    from nardy_analyze import skill
+    run = skill.analyse(["matches/"])          # replay + evaluate every decision
+    d = run.decisions                          # one row per decision (DECISION_COLUMNS)
+    p = skill.summary(d, "player")             # per player: error rates, grades, luck, PR
+    g = skill.summary(d, "game"); m = skill.summary(d, "match")
+
+The positions come from the replay through the rules engine (the same turn rows ``stats`` uses); the
+equities from the Open Sage neural-network engine (PyPI ``bgsage``, the ``analysis`` extra), evaluated in
+batches.  Units, signs, thresholds and how the figures compare with GNU Backgammon: ``docs/analysis.md``.
+
+Only variants whose positions are backgammon's (the rules object's ``position_id``) have an engine; a
+record of another variant gets one note saying so and the dice luck that needs no engine (pips rolled
+against the average roll), never equities.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import pandas as pd
+
+from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
+from .engine import generate
+from .engine.core import Side, fmt_steps
+from .engine.posid import match_id, position_id
+from .events import GameEnd, TurnRow
+from .record import Match
+from .replay import replay
+
+__all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
+           "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
+
+INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
+
+# GNU Backgammon's default skill thresholds (equity lost, normalised): doubtful, bad, very bad
+THRESHOLDS = (0.04, 0.08, 0.16)
+CLOSE_CUBE = 0.16          # gnubg's isCloseCubedecision: optimal - min(double/take, double/pass) < 0.16
+TRIVIAL = 0.001            # a checker decision whose legal plays are all within this of the best is trivial
+
+DECISION_COLUMNS: dict[str, tuple[str, str]] = {
+    "path": ("category", "the record file"),
+    "match": ("category", "match id: the header's \"Match ID\" tag, else the path"),
+    "game": ("int64", "1-based order of the game in the file"),
+    "turn": ("int64", "1-based turn of the game (both players counted), as stats counts turns"),
+    "line": ("int64", "line of the roll (or of the double) in the record"),
+    "player": ("category", "who decided: the roller (checker play, double) or the doubled player (take)"),
+    "opponent": ("category", "the other player"),
+    "side": ("int64", "0 = first name on the score line, 1 = second"),
+    "length": ("int64", "match length; 0 for money play"),
+    "away": ("int64", "points this player still needs (0 in money play)"),
+    "opp_away": ("int64", "points the opponent still needs (0 in money play)"),
+    "crawford": ("bool", "the Crawford game"),
+    "cube": ("int64", "cube value when the decision was made"),
+    "cube_owner": ("category", "centered, player (this player owns it) or opponent"),
+    "kind": ("category", "checker, double (the roller's double / no double) or take (take / pass)"),
+    "position_id": ("object", "GNU Backgammon Position ID, this player on roll"),
+    "match_id": ("object", "GNU Backgammon Match ID of the decision"),
+    "dice": ("object", "the roll, high die first (\"31\"); empty for cube decisions"),
+    "play": ("object", "the play made (\"8/5 6/5\"), or the cube action: double, no double, take, pass"),
+    "best": ("object", "the engine's best play or cube action"),
+    "equity_played": ("float64", "equity of the play / action made (this player's view, cubeful, EMG)"),
+    "equity_best": ("float64", "equity of the best play / action"),
+    "error": ("float64", "equity lost: equity_best - equity_played, >= 0"),
+    "grade": ("category", "\"\", doubtful, bad or very bad (error above 0.04 / 0.08 / 0.16)"),
+    "forced": ("bool", "checker: at most one legal play (cube decisions: never)"),
+    "trivial": ("bool", "checker: all legal plays within 0.001; cube: neither close nor actual (gnubg)"),
+    "counted": ("bool", "counts in the error rates: unforced checker play, close or actual cube decision"),
+    "moves": ("int64", "legal plays of the roll (checker); 0 for cube decisions"),
+    "luck": ("float64", "checker rows: equity of the roll against the average roll (roller's view); 0 otherwise"),
+    "equity_average": ("float64", "checker rows: the weighted average over the 21 rolls of the best play's "
+                                  "equity (luck = best of this roll - this)"),
+    "nd": ("float64", "cube rows: no double equity (the doubler's view); NaN for checker rows"),
+    "dt": ("float64", "cube rows: double / take equity (the doubler's view)"),
+    "dp": ("float64", "cube rows: double / pass equity (the doubler's view)"),
+}
+
+SUMMARY_COLUMNS: dict[str, tuple[str, str]] = {
+    "decisions": ("int64", "decisions analysed (checker plays, cube decisions with the cube available, takes)"),
+    "unforced": ("int64", "decisions counted in error_rate: unforced checker plays + close or actual cube "
+                          "decisions"),
+    "checker_decisions": ("int64", "checker plays (rolls)"),
+    "unforced_checker": ("int64", "checker plays with more than one legal play"),
+    "cube_decisions": ("int64", "close or actual cube decisions (double / no double, take / pass)"),
+    "error": ("float64", "total equity lost (EMG; normalised to a 1-cube)"),
+    "checker_error": ("float64", "equity lost in checker plays"),
+    "cube_error": ("float64", "equity lost in cube decisions"),
+    "error_rate": ("float64", "millipoints of equity lost per unforced decision (gnubg's Error rate mEMG)"),
+    "checker_error_rate": ("float64", "mEMG per unforced checker play"),
+    "cube_error_rate": ("float64", "mEMG per close or actual cube decision"),
+    "pr": ("float64", "performance rating: mean error per unforced decision x 500 (lower is better)"),
+    "doubtful": ("int64", "decisions graded doubtful (losing more than 0.04, or the first of --thresholds)"),
+    "bad": ("int64", "decisions graded bad (more than 0.08)"),
+    "very_bad": ("int64", "decisions graded very bad (more than 0.16)"),
+    "luck": ("float64", "total luck of this player's rolls (EMG, normalised)"),
+    "luck_rate": ("float64", "millipoints of luck per roll (gnubg's Luck rate mEMG)"),
+    "opp_luck": ("float64", "total luck of the opponent's rolls in the same games"),
+    "result": ("float64", "points won minus points lost (games with a result)"),
+    "luck_adjusted": ("float64", "result - (luck - opp_luck) x cube, luck in points at the cube of each roll"),
+}
+
+_GROUP_KEYS = {"game": ["path", "match", "game", "player", "opponent"], "match": ["path", "match", "player"],
+               "player": ["player"]}
+
+TABLE_COLUMNS = {
+    "decision": ["game", "turn", "player", "kind", "dice", "play", "best", "error", "grade", "luck"],
+    "game": ["match", "game", "player", "unforced", "error_rate", "pr", "doubtful", "bad", "very_bad",
+             "luck_rate", "result"],
+    "match": ["match", "player", "unforced", "error_rate", "checker_error_rate", "cube_error_rate", "pr",
+              "very_bad", "luck_rate", "luck_adjusted"],
+    "player": ["player", "unforced", "error_rate", "checker_error_rate", "cube_error_rate", "pr", "doubtful",
+               "bad", "very_bad", "luck_rate", "luck_adjusted"],
+}
+
+
+class EngineMissing(RuntimeError):
+    """The bgsage engine (the ``analysis`` extra) is not installed."""
+
+
+def engine_available() -> bool:
+    try:
+        import bgsage  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _bgsage():
+    try:
+        import bgsage
+    except ImportError:
+        raise EngineMissing(INSTALL_HINT) from None
+    return bgsage
+
+
+def grade(error: float, thresholds: Sequence[float] = THRESHOLDS) -> str:
+    """"" below the first threshold, else doubtful / bad / very bad (strictly above, as gnubg)."""
+    doubtful, bad, very_bad = thresholds
+    if error > very_bad:
+        return "very bad"
+    if error > bad:
+        return "bad"
+    if error > doubtful:
+        return "doubtful"
+    return ""
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the analysis is asked for: ``plies`` in GNU Backgammon's count (0 = the network alone, which
+    is bgsage's "1ply"); ``threads``: bgsage threads per process (0 = every core); ``batch``: positions
+    per engine call; ``thresholds``: doubtful, bad, very bad."""
+
+    plies: int = 0
+    threads: int = 1
+    batch: int = 4096
+    thresholds: tuple[float, float, float] = THRESHOLDS
+
+    @property
+    def level(self) -> str:
+        return f"{self.plies + 1}ply"
+
+
+# ----------------------------------------------------------------------------------------- positions
+def board(mover: Side, opponent: Side) -> list[int]:
+    """bgsage's 26-point board from the mover's view: [1..24] the mover's points (the opponent's
+    checkers negative, its point q at 25 - q), [25] the mover's bar, [0] the opponent's bar."""
+    b = [0] * 26
+    for p in range(24):
+        b[p + 1] += mover[p]
+        b[24 - p] -= opponent[p]
+    b[25] = mover[24]
+    b[0] = opponent[24]
+    return b
+
+
+_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
+_WEIGHT = [1 if a == b else 2 for a, b in _ROLLS]
+
+
+class _Collect:
+    """The replay's observer: every turn row and game end of one file."""
+
+    def __init__(self) -> None:
+        self.turns: list[TurnRow] = []
+        self.ends: dict[int, GameEnd] = {}
+
+    def turn(self, row: TurnRow) -> None:
+        self.turns.append(row)
+
+    def game_end(self, end: GameEnd) -> None:
+        self.ends[end.game] = end
+
+
+@dataclass
+class FileAnalysis:
+    """What one file contributes: decision rows (tuples in DECISION_COLUMNS order), results per game and
+    side, and what could not be analysed."""
+
+    path: str
+    rows: list[tuple] = field(default_factory=list)
+    results: list[tuple] = field(default_factory=list)     # (path, match, game, player, opponent, points +/-)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)         # records of a variant without an engine
+    arg_errors: list[str] = field(default_factory=list)
+
+
+def _owner_name(owner: int | None, side: int) -> str:
+    return "centered" if owner is None else ("player" if owner == side else "opponent")
+
+
+def _dice_note(match: Match, rows: list[TurnRow], variant: str) -> str:
+    """The dice luck that needs no engine: pips rolled against the average roll (8 1/6, doubles played
+    four times), per player."""
+    pips = [0, 0]
+    rolls = [0, 0]
+    for t in rows:
+        if t.dice is not None:
+            d1, d2 = t.dice
+            pips[t.side] += 4 * d1 if d1 == d2 else d1 + d2
+            rolls[t.side] += 1
+    names = [(match.games[0].players[s] if match.games else "") or f"player {s + 1}" for s in (0, 1)]
+    parts = [f"{names[s]} rolled {pips[s]} pips in {rolls[s]} rolls ({pips[s] - rolls[s] * 49 / 6:+.1f} against "
+             "the average roll)" for s in (0, 1)]
+    return (f"{match.path}: {variant}: no analysis engine exists for this variant (no equities given); "
+            f"dice: {'; '.join(parts)}")
+
+
+def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                  cfg: Config = Config()) -> FileAnalysis:
+    """Decision rows of one parsed match."""
+    res = FileAnalysis(match.path)
+    for pr in match.problems + [p for g in match.games for p in g.problems]:
+        res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+    if not match.games:
+        if not match.problems:
+            res.problems.append(f"{match.path}:1:1: parse-error: no game found")
+        return res
+    choice = choose_variant(match, variant, options)
+    res.arg_errors = list(choice.arg_errors)
+    if choice.variant is None:
+        loc, msg = choice.error
+        res.problems.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}")
+        return res
+    v = choice.variant
+    col = _Collect()
+    rep = replay(match, v, observer=col)
+    if not getattr(v.rules, "position_id", False):
+        res.notes.append(_dice_note(match, col.turns, v.name))
+        return res
+    bg = _bgsage()
+    mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
+    length = match.match_length or 0
+    money = length == 0
+    jacoby = bool(v.get("jacoby", False)) and money
+    beaver = bool(v.get("beaver", False)) and money
+    cube_rule = v.cube_in_play
+    # the score at the start of each game, the Crawford flag, the names, the result
+    ctx: dict[int, tuple] = {}
+    score = [0, 0]
+    for game, gr in zip(match.games, rep.games):
+        if game.score is not None:
+            score = list(game.score)
+        names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
+        ctx[game.number] = (tuple(score), bool(gr.crawford), names)
+        if gr.winner is not None and gr.points is not None:
+            for s in (0, 1):
+                res.results.append((match.path, mid, game.number, names[s], names[1 - s],
+                                    float(gr.points if gr.winner == s else -gr.points)))
+            score[gr.winner] += gr.points
+    # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
+    checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
+    cube: list[dict] = []          # one per cube decision (double or take)
+    game_no, cube_v, owner, rolled = None, 1, None, set()
+    for t in col.turns:
+        if t.game != game_no:
+            game_no, cube_v, owner, rolled = t.game, 1, None, set()
+        sc, crawford, names = ctx.get(t.game, ((0, 0), False, ("player 1", "player 2")))
+        s = t.side
+        me, opp = t.before
+        away = (length - sc[s], length - sc[1 - s]) if length else (0, 0)
+        base = dict(game=t.game, turn=t.turn, line=t.line, side=s, names=names, away=away, crawford=crawford,
+                    score=sc)
+        # the roller's cube decision, when the cube is theirs to turn
+        available = cube_rule and owner in (None, s) and (
+            money or bg.can_double_match(away[0], away[1], cube_v, _owner_name(owner, s), crawford))
+        if available and t.dice is not None or available and t.doubled:
+            cube.append(dict(base, kind="double", me=me, opp=opp, cube=cube_v, owner=owner,
+                             acted="double" if t.doubled else "no double"))
+            if t.doubled and t.answer in ("take", "drop"):
+                cube.append(dict(base, kind="take", me=me, opp=opp, cube=cube_v, owner=owner,
+                                 acted="take" if t.answer == "take" else "pass"))
+        if t.doubled and t.answer == "take":
+            owner, cube_v = 1 - s, max(t.cube, cube_v * 2)
+        if t.dice is None or t.after is None:
+            continue
+        opening = t.game not in rolled and t.dice[0] != t.dice[1] and not getattr(v.rules,
+                                                                                 "opening_double_allowed", False)
+        rolled.add(t.game)
+        checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
+                            after=t.after, action=t.action, opening=opening))
+    res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver)
+    return res
+
+
+def _roll_equities(rolls: list[tuple[int, int]], results: list,
+                   theirs: list | None = None) -> tuple[dict[tuple[int, int], float], float]:
+    """The best play's equity of each roll and their average over the 36 dice (a non-double counts
+    twice): luck of a roll = its equity - the average.  The opening roll (``theirs``: the results of the
+    opponent's 15 rolls from the same position, his view) also decides who plays first: its average is
+    half the roller's average over his 15 rolls and half the opponent's, from the roller's view (0 in money
+    play, where the start is symmetric), as GNU Backgammon measures the opening roll."""
+    best = {r: (res.moves[0].equity if res.moves else math.nan) for r, res in zip(rolls, results)}
+    weights = [1 if a == c else 2 for a, c in rolls]
+    average = sum(w * best[r] for w, r in zip(weights, rolls)) / sum(weights)
+    if theirs:
+        other = [res.moves[0].equity if res.moves else math.nan for res in theirs]
+        average = (average - sum(other) / len(other)) / 2
+    return best, average
+
+
+def _opening_rolls() -> list[tuple[int, int]]:
+    return [(a, c) for a, c in _ROLLS if a != c]
+
+
+def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered", away: tuple[int, int] = (0, 0),
+              crawford: bool = False, opening: bool = False, jacoby: bool = False) -> dict[tuple[int, int], float]:
+    """The luck of every roll (high die first) from a position before the roll, ``mover`` on roll
+    (sides in their owners' numbering): the best play's equity with that roll minus the average over all
+    rolls, at the network's level, as :func:`analyse` gives it.  ``opening``: the first roll of a game
+    (15 non-doubles, which also decide who moves first: see :func:`_roll_equities`)."""
+    bg = _bgsage()
+    rolls = _opening_rolls() if opening else list(_ROLLS)
+    extra = dict(away1=away[0], away2=away[1], is_crawford=crawford) if any(away) else {}
+    b = board(mover, opponent)
+    res = bg.batch_checker_play([dict(board=b, die1=a, die2=c, cube_value=cube, cube_owner=owner, **extra)
+                                 for a, c in rolls], "1ply", n_threads=1, jacoby=jacoby)
+    theirs = None
+    if opening:
+        extra = dict(away1=away[1], away2=away[0], is_crawford=crawford) if any(away) else {}
+        theirs = bg.batch_checker_play([dict(board=board(opponent, mover), die1=a, die2=c, cube_value=cube,
+                                             cube_owner=owner, **extra) for a, c in rolls], "1ply", n_threads=1,
+                                       jacoby=jacoby)
+    best, average = _roll_equities(rolls, res, theirs)
+    return {r: best[r] - average for r in rolls}
+
+
+class _Move:
+    __slots__ = ("board", "equity")
+
+    def __init__(self, board, equity: float) -> None:
+        self.board, self.equity = board, equity
+
+
+class _Plays:
+    __slots__ = ("moves",)
+
+    def __init__(self, moves: list) -> None:
+        self.moves = moves
+
+
+_STRATEGY: list = []        # the network's 0-ply strategy of this process, built once
+
+
+def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -> list:
+    """``bg.batch_checker_play(queries, "1ply", ...)``, with only what the analysis reads of each play (its
+    board and cubeful equity): the engine's C++ batch call made directly, which spares building a
+    probabilities object per legal play (half the time of the public call).  The same engine, weights,
+    filter and results (tests/test_skill.py compares the two); should a bgsage release change what this
+    relies on, the public call is used instead."""
+    try:
+        import bgbot_cpp
+        from bgsage.analyzer import resolve_owner
+        from bgsage.weights import WeightConfigPair, default_weights
+
+        if not _STRATEGY:
+            w = default_weights()
+            if isinstance(w, WeightConfigPair):
+                paths, hiddens = w.weight_args
+                _STRATEGY.append(bgbot_cpp.create_strategy(getattr(w, "strategy_type", "pair"), paths, hiddens))
+            else:
+                _STRATEGY.append(bgbot_cpp.GamePlanStrategy(*w.weight_args))
+        inputs = []
+        for q in queries:
+            d = dict(q)
+            d["cube_owner"] = resolve_owner(d["cube_owner"])
+            inputs.append(d)
+        raw = bgbot_cpp.batch_checker_play(inputs, _STRATEGY[0], 5, 0.08, threads, jacoby=jacoby)
+        return [_Plays([_Move(m["board"], m["equity"]) for m in r["moves"]]) for r in raw]
+    except (ImportError, AttributeError, TypeError, KeyError):
+        return bg.batch_checker_play(queries, "1ply", n_threads=threads, jacoby=jacoby)
+
+
+def _chunks(items: list, n: int):
+    for i in range(0, len(items), n):
+        yield items[i:i + n]
+
+
+def _match_fields(d: dict, length: int) -> dict:
+    if not length:
+        return {}
+    return dict(away1=d["away"][0], away2=d["away"][1], is_crawford=d["crawford"])
+
+
+def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], cube: list[dict], cfg: Config,
+              jacoby: bool, beaver: bool) -> list[tuple]:
+    rows: list[tuple] = []
+    level = cfg.level
+    # --- checker plays: every roll of every position at the network level (luck), the played roll also at
+    # --plies when more than 0
+    queries: list[dict] = []
+    for d in checker:
+        b = board(d["me"], d["opp"])
+        d["board"] = b
+        owner = _owner_name(d["owner"], d["side"])
+        extra = _match_fields(d, length)
+        rolls = _opening_rolls() if d["opening"] else _ROLLS
+        d["rolls"] = rolls
+        for a, c in rolls:
+            queries.append(dict(board=b, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
+        if d["opening"]:         # the opponent's opening rolls from the same position, his view
+            theirs = board(d["opp"], d["me"])
+            extra = dict(away1=d["away"][1], away2=d["away"][0], is_crawford=d["crawford"]) if length else {}
+            for a, c in rolls:
+                queries.append(dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
+    results = []
+    for part in _chunks(queries, cfg.batch):
+        results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
+    deep: dict[int, Any] = {}
+    if cfg.plies > 0 and checker:
+        asked = []
+        for i, d in enumerate(checker):
+            asked.append(dict(board=d["board"], die1=d["dice"][0], die2=d["dice"][1], cube_value=d["cube"],
+                              cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)))
+        got = []
+        for part in _chunks(asked, cfg.batch):
+            got.extend(bg.batch_checker_play(part, level, n_threads=cfg.threads, jacoby=jacoby))
+        deep = dict(enumerate(got))
+    k = 0
+    for i, d in enumerate(checker):
+        n = len(d["rolls"])
+        per_roll = results[k:k + n]
+        k += n
+        theirs = None
+        if d["opening"]:
+            theirs = results[k:k + n]
+            k += n
+        best_by_roll, average = _roll_equities(d["rolls"], per_roll, theirs)
+        dice = d["dice"]
+        roll = (max(dice), min(dice))
+        luck = best_by_roll[roll] - average
+        res_ = deep.get(i) or per_roll[d["rolls"].index(roll)]
+        played_board = board(*d["after"])
+        moves = res_.moves
+        best = moves[0].equity if moves else math.nan
+        played = next((m.equity for m in moves if list(m.board) == played_board), None)
+        if played is None and cfg.plies > 0:
+            # the play made was left out by the filter at --plies: score it at that level after the move
+            pm = bg.batch_post_move_evaluate([dict(board=played_board, cube_value=d["cube"],
+                                                   cube_owner=_owner_name(d["owner"], d["side"]),
+                                                   **_match_fields(d, length))], level, n_threads=cfg.threads,
+                                             jacoby=jacoby)[0]
+            played = pm.cubeful_equity
+        if played is None:
+            played = math.nan        # the replay's position after the turn is not a play of this roll
+        n_moves = len(moves)
+        forced = n_moves <= 1
+        trivial = not forced and all(best - m.equity <= TRIVIAL for m in moves)
+        error = max(best - played, 0.0) if played == played else math.nan
+        me, opp = d["me"], d["opp"]
+        play = _written(d["action"])
+        best_text = _play_text(rules, me, opp, dice, moves[0].board if moves else None) or play
+        if moves and list(moves[0].board) == played_board:
+            best_text = play
+        rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
+                         error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
+                         cfg))
+    # --- cube decisions: one pre-roll evaluation each, from the roller's view
+    if cube:
+        asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
+                      cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
+        evals = []
+        for part in _chunks(asked, cfg.batch):
+            evals.extend(bg.batch_evaluate(part, level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
+        for d, e in zip(cube, evals):
+            nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
+            double = min(dt, dp)
+            optimal = max(nd, double)
+            close = optimal - double < CLOSE_CUBE
+            if d["kind"] == "double":
+                if nd >= double:
+                    best = "too good" if nd > dp else "no double"
+                else:
+                    best = "double, take" if dt < dp else "double, pass"
+                played = double if d["acted"] == "double" else nd
+                error = max(optimal - played, 0.0)
+                counted = d["acted"] == "double" or close
+                rows.append(_row(path, mid, length, d, "double", "", d["acted"], best, played, optimal, error,
+                                 False, not counted, counted, 0, 0.0, math.nan, nd, dt, dp, cfg))
+            else:
+                # the doubled player's view: take = -dt, pass = -dp
+                take, drop = -dt, -dp
+                best_eq = max(take, drop)
+                played = take if d["acted"] == "take" else drop
+                rows.append(_row(path, mid, length, d, "take", "", d["acted"], "take" if take >= drop else "pass",
+                                 played, best_eq, max(best_eq - played, 0.0), False, False, True, 0, 0.0, math.nan,
+                                 nd, dt, dp, cfg, taker=True))
+    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
+    return rows
+
+
+_KIND_ORDER = {"double": 0, "take": 1, "checker": 2}
+
+
+def _written(action) -> str:
+    """The play as the record wrote it (``13/7* 8/7``)."""
+    steps = getattr(action, "steps", None)
+    if not steps:
+        return "(no move)"
+    fmt = {25: "bar", 0: "off"}
+    return " ".join(f"{fmt.get(st.src, st.src)}/{fmt.get(st.dst, st.dst)}{'*' if st.hit else ''}" for st in steps)
+
+
+def _play_text(rules, me: Side, opp: Side, dice: tuple[int, int], target: list[int] | None) -> str | None:
+    """The engine's best play spelled as steps: the legal play of our rules engine reaching that board."""
+    if target is None:
+        return None
+    for (m, o), steps in generate(rules, me, opp, dice[0], dice[1]).plays.items():
+        if board(m, o) == list(target):
+            return fmt_steps(steps)
+    return None
+
+
+def _row(path, mid, length, d, kind, dice, play, best, played, best_eq, error, forced, trivial, counted, moves,
+         luck, average, nd, dt, dp, cfg: Config, taker: bool = False) -> tuple:
+    s = d["side"] if not taker else 1 - d["side"]
+    names = d["names"]
+    away = d["away"] if not taker else (d["away"][1], d["away"][0])
+    me, opp = (d["me"], d["opp"]) if not taker else (d["opp"], d["me"])
+    owner = _owner_name(d["owner"], s)
+    roller = d["side"]
+    mid_ = match_id(cube=d["cube"], owner=d["owner"], on_roll=roller, crawford=d["crawford"],
+                    turn=s, doubled=kind == "take",
+                    dice=(d["dice"][0], d["dice"][1]) if kind == "checker" else (0, 0), length=length,
+                    score=tuple(d["score"]), jacoby=False)
+    return (path, mid, d["game"], d["turn"], d["line"], names[s], names[1 - s], s, length, away[0], away[1],
+            d["crawford"], d["cube"], owner, kind, position_id(me, opp), mid_, dice, play, best,
+            float(played), float(best_eq), float(error), grade(error, cfg.thresholds) if error == error else "",
+            forced, trivial, counted, moves, float(luck), float(average), float(nd), float(dt), float(dp))
+
+
+def _analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
+                  cfg: Config) -> FileAnalysis:
+    """The per-file work of :func:`analyse` (run by ``analyze.map_records``, in worker processes too)."""
+    return analyse_match(match, variant, options, cfg)
+
+
+# ----------------------------------------------------------------------------------------- runs
+@dataclass
+class Analysis:
+    """Everything a run produced: the decision rows, the game results, and what could not be analysed."""
+
+    decisions: pd.DataFrame
+    results: pd.DataFrame
+    files: int = 0
+    notes: list[str] = field(default_factory=list)        # records of a variant with no engine
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    arg_errors: list[tuple[str, str]] = field(default_factory=list)
+    internal_errors: list[tuple[str, str]] = field(default_factory=list)
+
+    def summary(self, by: str = "player") -> pd.DataFrame:
+        return summary(self.decisions, by, self.results)
+
+
+_GRADES = ["", "doubtful", "bad", "very bad"]
+
+
+def _decision_frame(rows: list[tuple]) -> pd.DataFrame:
+    cols = list(DECISION_COLUMNS)
+    df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
+    for c, (dtype, _) in DECISION_COLUMNS.items():
+        if c == "grade":
+            df[c] = pd.Categorical(df[c], categories=_GRADES)
+        elif c == "kind":
+            df[c] = pd.Categorical(df[c], categories=["checker", "double", "take"])
+        elif c == "cube_owner":
+            df[c] = pd.Categorical(df[c], categories=["centered", "player", "opponent"])
+        elif dtype == "category":
+            df[c] = df[c].astype(str).astype("category")
+        else:
+            df[c] = df[c].astype(dtype)
+    return df
+
+
+def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
+            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
+            thresholds: Sequence[float] = THRESHOLDS, batch: int = 4096,
+            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Analysis:
+    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
+
+    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
+    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
+    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
+    Raises :class:`EngineMissing` when bgsage is not installed."""
+    _bgsage()
+    from .stats import _options
+
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = [os.fspath(p) for p in paths]
+    options = _options(variant, rules)
+    entries = list(discover(paths))
+    records = sum(e.status == "record" for e in entries)
+    procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
+    threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
+    cfg = Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
+    out = Analysis(pd.DataFrame(), pd.DataFrame())
+    rows: list[tuple] = []
+    results: list[tuple] = []
+    for entry, kind, value in map_records(entries, _analyse_file, (variant, options, cfg), jobs=procs,
+                                          progress=progress, engine=engine):
+        if kind == "ok":
+            out.files += 1
+            rows.extend(value.rows)
+            results.extend(value.results)
+            out.problems.extend(value.problems)
+            out.notes.extend(value.notes)
+            out.arg_errors.extend((value.path, m) for m in value.arg_errors)
+        elif kind == UNREADABLE:
+            out.unreadable.append((entry.path, value))
+        elif kind == SKIPPED:
+            pass
+        else:
+            out.internal_errors.append((entry.shown, value))
+    out.decisions = _decision_frame(rows)
+    out.results = pd.DataFrame.from_records(
+        results, columns=["path", "match", "game", "player", "opponent", "result"]) if results else \
+        pd.DataFrame({c: [] for c in ["path", "match", "game", "player", "opponent", "result"]})
+    return out
+
+
+def decisions(paths: Iterable[str] | str, **options: Any) -> pd.DataFrame:
+    """One row per decision (columns: :data:`DECISION_COLUMNS`); options: those of :func:`analyse`."""
+    return analyse(paths, **options).decisions
+
+
+def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "player",
+            results: pd.DataFrame | None = None, **options: Any) -> pd.DataFrame:
+    """Per player (``by="player"``), per player per match (``"match"``) or per player per game (``"game"``):
+    the columns of :data:`SUMMARY_COLUMNS` after the group's keys.  ``source``: a decision frame, an
+    :class:`Analysis` or paths (then ``options`` are those of :func:`analyse`).  ``results``: the game
+    results (``Analysis.results``) for ``result`` and ``luck_adjusted``; without them those are NaN."""
+    if by == "decision":
+        return source.decisions if isinstance(source, Analysis) else source
+    if by not in _GROUP_KEYS:
+        raise ValueError(f"by must be decision, game, match or player, not {by!r}")
+    if isinstance(source, Analysis):
+        results = source.results if results is None else results
+        d = source.decisions
+    elif isinstance(source, pd.DataFrame):
+        d = source
+    else:
+        run = analyse(source, **options)
+        d, results = run.decisions, run.results
+    keys = _GROUP_KEYS[by]
+    if d.empty:
+        return pd.DataFrame({c: [] for c in keys + list(SUMMARY_COLUMNS)})
+    d = d.copy()
+    chk = d["kind"] == "checker"
+    cub = ~chk
+    counted = d["counted"]
+    err = d["error"].fillna(0.0)
+    g = d.assign(
+        decisions=1, unforced=counted.astype(int), checker_decisions=chk.astype(int),
+        unforced_checker=(chk & counted).astype(int), cube_decisions=(cub & counted).astype(int),
+        error=err.where(counted | chk, 0.0), checker_error=err.where(chk, 0.0),
+        cube_error=err.where(cub & counted, 0.0),
+        doubtful=(d["grade"] == "doubtful").astype(int), bad=(d["grade"] == "bad").astype(int),
+        very_bad=(d["grade"] == "very bad").astype(int),
+        luck_points=d["luck"] * d["cube"])
+    sums = ["decisions", "unforced", "checker_decisions", "unforced_checker", "cube_decisions", "error",
+            "checker_error", "cube_error", "doubtful", "bad", "very_bad", "luck", "luck_points"]
+    out = g.groupby(keys, observed=True, sort=False)[sums].sum().reset_index()
+    # the opponent's luck in the same games: per game, total minus own
+    per_game = g.groupby(["path", "game", "player"], observed=True)[["luck", "luck_points"]].sum().reset_index()
+    tot = per_game.groupby(["path", "game"], observed=True)[["luck", "luck_points"]].transform("sum")
+    per_game["opp_luck"] = tot["luck"] - per_game["luck"]
+    per_game["opp_luck_points"] = tot["luck_points"] - per_game["luck_points"]
+    if results is not None and not results.empty:
+        r = results[["path", "game", "player", "result"]].copy()
+        r["path"] = r["path"].astype(str)
+        r["player"] = r["player"].astype(str)
+        per_game["path"] = per_game["path"].astype(str)
+        per_game["player"] = per_game["player"].astype(str)
+        per_game = per_game.merge(r, on=["path", "game", "player"], how="left")
+    else:
+        per_game["result"] = math.nan
+    per_game["luck_adjusted"] = per_game["result"] - (per_game["luck_points"] - per_game["opp_luck_points"])
+    gk = [k for k in keys if k in ("path", "game", "player")]
+    pg = per_game.copy()
+    for k in gk:
+        pg[k] = pg[k].astype(str)
+    agg = pg.groupby(gk, sort=False)[["opp_luck", "result", "luck_adjusted"]].sum(min_count=1).reset_index()
+    for k in gk:
+        out[k] = out[k].astype(str)
+    out = out.merge(agg, on=gk, how="left")
+
+    def rate(num, den):
+        return (1000.0 * num / den.where(den > 0)).astype(float)
+
+    out["error_rate"] = rate(out["error"], out["unforced"])
+    out["checker_error_rate"] = rate(out["checker_error"], out["unforced_checker"])
+    out["cube_error_rate"] = rate(out["cube_error"], out["cube_decisions"])
+    out["pr"] = out["error_rate"] / 2.0
+    out["luck_rate"] = rate(out["luck"], out["checker_decisions"])
+    cols = keys + list(SUMMARY_COLUMNS)
+    out = out[cols]
+    for c, (dtype, _) in SUMMARY_COLUMNS.items():
+        out[c] = out[c].astype(dtype)
+    if by == "player":
+        out = out.sort_values("unforced", ascending=False, kind="stable").reset_index(drop=True)
+    return out
+
+
+def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
+    """Write a PNG or SVG of the error rate (checker and cube) and the luck rate of the ``top`` players with
+    the most unforced decisions."""
+    from .stats import OptionalDependency
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionalDependency("--plot needs matplotlib: pip install 'nardy-analyze[plot]'") from None
+    p = players_frame[players_frame["unforced"] > 0].head(top).iloc[::-1]
+    if p.empty:
+        raise ValueError("--plot: no player with an analysed decision to plot")
+    names = [str(x)[:24] for x in p["player"]]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 0.45 * len(p) + 1.8), layout="constrained", sharey=True)
+    y = range(len(p))
+    a.barh([i + 0.2 for i in y], p["checker_error_rate"].fillna(0), height=0.4, label="checker", color="#2f5597")
+    a.barh([i - 0.2 for i in y], p["cube_error_rate"].fillna(0), height=0.4, label="cube", color="#e07b39")
+    a.set_yticks(list(y), names)
+    a.set_xlabel("error rate (mEMG per decision; lower is better)")
+    a.legend(fontsize=8)
+    b.barh(list(y), p["luck_rate"].fillna(0), color=["#5a9e4b" if v >= 0 else "#b0413e" for v in p["luck_rate"]])
+    b.axvline(0, color="black", lw=0.8)
+    b.set_xlabel("luck rate (mEMG per roll)")
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""``analyze`` against GNU Backgammon's 0-ply ``analyse match`` on the same records (docs/analysis.md).
+
+    python3 scripts/skill_vs_gnubg.py [FOLDER ...] [--every N] [--limit N] [--json OUT] [--gnubg PATH]
+
+For every record (``.mat`` / ``.txt`` match files, sorted by path; ``--every N`` keeps every N-th,
+``--limit`` the first so many of those; files listed in a ``GNUBG_CRASHES.list`` next to the folder are
+left out): ONE ``gnubg -t -q -p`` process imports each file, runs ``analyse match`` with the checker play,
+cube and luck analysis at 0 plies, and dumps its statistics (``gnubg.match(analysis=1, statistics=1)``)
+and every analysed move.  nardy-analyze analyses the same files (``skill.analyse``, ``--plies 0``).
+
+Printed: per match and player, Spearman's rank correlation of our ``error_rate``, ``checker_error_rate``,
+``cube_error_rate`` and ``luck_rate`` with gnubg's (computed from gnubg's statistics as gnubg's ``show
+statistics match`` does: error rate = 1000 x (checker + cube error) / (unforced moves + close or actual cube
+decisions), luck rate = 1000 x luck / moves); per unforced checker decision found on both sides (same
+game, Position ID and dice), the share where the best play reaches the same position, and the mean
+absolute difference of the equity lost by the play made.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+GNUBG_SCRIPT = r'''
+import gnubg, json
+files = json.loads(%(files)r)
+for c in ["set analysis chequerplay evaluation plies 0", "set analysis cubedecision evaluation plies 0",
+          "set analysis luckanalysis plies 0", "set analysis moves 0"]:
+    gnubg.command(c)
+out = {}
+for f in files:
+    try:
+        gnubg.command('import mat "%%s"' %% f)
+        gnubg.command("analyse match")
+        m = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
+    except Exception as e:
+        out[f] = {"error": repr(e)}
+        continue
+    info = m["match-info"]
+    moves = []
+    for gi, g in enumerate(m["games"], start=1):
+        for x in g["game"]:
+            if x.get("action") != "move" or "analysis" not in x or "moves" not in x["analysis"]:
+                continue
+            an = x["analysis"]
+            cand = an["moves"]
+            im = an.get("imove")
+            err = None
+            if im is not None and im < len(cand):
+                err = cand[0]["score"] - cand[im]["score"]
+            moves.append([gi, x["board"], sorted(x["dice"], reverse=True), [list(s) for s in cand[0]["move"]],
+                          len(cand), err, an.get("luck-value")])
+    out[f] = {"names": [info["X"]["name"], info["O"]["name"]], "length": info["match-length"],
+              "stats": m.get("stats"), "moves": moves}
+with open(%(out)r, "w") as fh:
+    json.dump(out, fh)
+'''
+
+
+def gnubg_analyse(files: list[str], gnubg: str, tmp: str) -> tuple[dict, float]:
+    out = os.path.join(tmp, "gnubg.json")
+    script = os.path.join(tmp, "analyse.py")
+    with open(script, "w") as fh:
+        fh.write(GNUBG_SCRIPT % {"files": json.dumps(files), "out": out})
+    t = time.perf_counter()
+    subprocess.run([gnubg, "-t", "-q", "-p", script], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                   timeout=36000)
+    spent = time.perf_counter() - t
+    with open(out) as fh:
+        return json.load(fh), spent
+
+
+def gnubg_rates(stats: dict, who: str) -> dict:
+    s = stats[who]
+    mv, cu, di = s["moves"], s["cube"], s["dice"]
+    unforced, close = mv["unforced-moves"], cu["close-cube"]
+    rate = lambda num, den: 1000.0 * num / den if den else float("nan")  # noqa: E731
+    # the moves' "error-skill" is their total error; the cube's is its error per close or actual decision
+    # (gnubg's Python statistics): the cube's total is the sum of its kinds of errors
+    cube = sum(v for k, v in cu.items() if k.startswith("err-") and k.endswith("-skill"))
+    return {"error_rate": rate(mv["error-skill"] + cube, unforced + close),
+            "checker_error_rate": rate(mv["error-skill"], unforced),
+            "cube_error_rate": rate(cube, close),
+            "luck_rate": rate(di["luck"], mv["total-moves"]),
+            "unforced": unforced, "close_cube": close}
+
+
+def records(folders: list[str], every: int, limit: int | None) -> list[str]:
+    files: list[str] = []
+    for folder in folders:
+        crashes: set[str] = set()
+        cl = Path(folder) / "GNUBG_CRASHES.list"
+        if cl.exists():
+            crashes = {line.strip() for line in cl.read_text().splitlines() if line.strip()}
+        found = []
+        for dirpath, _, names in os.walk(folder):
+            for n in names:
+                if n.endswith((".mat", ".txt")):
+                    p = os.path.join(dirpath, n)
+                    if os.path.relpath(p, folder) not in crashes:
+                        found.append(os.path.abspath(p))
+        files.extend(sorted(found)[::every])
+    return files[:limit] if limit else files
+
+
+def _apply(rules, me, opp, steps):
+    for src, dst in steps:
+        me, opp, _ = rules.apply(me, opp, src, dst)
+    return me, opp
+
+
+def _parse(text: str):
+    steps = []
+    for part in text.split():
+        a, b = part.rstrip("*").split("/")[:2]
+        steps.append((25 if a == "bar" else int(a), 0 if b == "off" else int(b.rstrip("*"))))
+    return steps
+
+
+def _shares(d) -> dict:
+    """Of our unforced checker decisions: how many, and the share with any error, above 0.04, above 0.08."""
+    c = d[(d["kind"] == "checker") & ~d["forced"]]
+    if c.empty:
+        return {"n": 0}
+    return {"n": int(len(c)), "error>0": float((c["error"] > 0).mean()), "error>0.04": float((c["error"] > 0.04).mean()),
+            "error>0.08": float((c["error"] > 0.08).mean())}
+
+
+def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
+    from scipy.stats import spearmanr
+
+    from nardy_analyze import skill
+    from nardy_analyze.engine import get_variant
+    from nardy_analyze.engine.posid import decode_position_id
+
+    rules = get_variant("backgammon").rules
+    with tempfile.TemporaryDirectory() as tmp:
+        g, gnubg_time = gnubg_analyse(files, gnubg, tmp)
+    t = time.perf_counter()
+    run = skill.analyse(files, plies=0, jobs=jobs)
+    ours_time = time.perf_counter() - t
+    d = run.decisions
+    m = skill.summary(run, "match")
+    pairs = {k: [] for k in ("error_rate", "checker_error_rate", "cube_error_rate", "luck_rate")}
+    rows = []
+    same = total = 0
+    err_diff: list[float] = []
+    luck_pairs: list[tuple[float, float]] = []
+    for f in files:
+        gf = g.get(f)
+        if not gf or "error" in gf or not gf.get("stats"):
+            continue
+        ours = m[m["path"] == f]
+        if ours.empty:
+            continue
+        for who, name in zip(("X", "O"), gf["names"]):
+            row = ours[ours["player"] == name]
+            if row.empty:
+                continue
+            gr = gnubg_rates(gf["stats"], who)
+            r = row.iloc[0]
+            rows.append((f, name, gr, {k: float(r[k]) for k in pairs} | {"unforced": int(r["unforced"])}))
+            for k in pairs:
+                if gr[k] == gr[k] and r[k] == r[k]:
+                    pairs[k].append((gr[k], float(r[k])))
+        # per decision: same game, Position ID and dice
+        dd = d[(d["path"] == f) & (d["kind"] == "checker") & ~d["forced"]]
+        index = {}
+        for game, pid, dice, best, err, luck in zip(dd["game"], dd["position_id"], dd["dice"], dd["best"],
+                                                    dd["error"], dd["luck"]):
+            index.setdefault((int(game), pid, dice), (best, err, luck))
+        for gi, pid, dice, gbest, n, gerr, gluck in gf["moves"]:
+            if n <= 1:
+                continue
+            key = (gi, pid, f"{dice[0]}{dice[1]}")
+            if key not in index:
+                continue
+            best, err, luck = index[key]
+            if gluck is not None:
+                luck_pairs.append((gluck, float(luck)))
+            me, opp = decode_position_id(pid)
+            theirs = _apply(rules, me, opp, [(a, b) for a, b in gbest])
+            mine = _apply(rules, me, opp, _parse(best))
+            total += 1
+            same += theirs == mine
+            if gerr is not None and err == err:
+                err_diff.append(abs(gerr - float(err)))
+    def rho(v):       # undefined (NaN) for fewer than 3 pairs or a constant side (gnubg's 0 in its self-play)
+        xs, ys = [a for a, _ in v], [b for _, b in v]
+        if len(v) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+            return float("nan")
+        return spearmanr(xs, ys).statistic
+
+    corr = {k: (rho(v), len(v)) for k, v in pairs.items()}
+    return {"files": len(files), "gnubg_seconds": gnubg_time, "ours_seconds": ours_time, "spearman": corr,
+            "luck_spearman_per_roll": rho(luck_pairs), "rolls_compared": len(luck_pairs),
+            "same_best": same, "compared": total, "mean_abs_error_diff": sum(err_diff) / len(err_diff) if err_diff
+            else float("nan"), "rows": rows,
+            "ours_error_rate_mean": float(m["error_rate"].mean()) if not m.empty else float("nan"),
+            "ours_checker_error_rate_mean": float(m["checker_error_rate"].mean()) if not m.empty else float("nan"),
+            "gnubg_error_rate_mean": sum(r[2]["error_rate"] for r in rows) / len(rows) if rows else float("nan"),
+            "share_decisions_doubtful_or_worse": float((d["grade"].astype(str) != "").mean()) if len(d) else 0.0,
+            "unforced_checker_error_shares": _shares(d),
+            "decisions": int(len(d))}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folders", nargs="*", default=[str(ROOT.parent / "shared" / "corpus" / "bglab")])
+    ap.add_argument("--every", type=int, default=1, help="keep every N-th file (sorted by path)")
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--jobs", "-j", type=int, default=None)
+    ap.add_argument("--gnubg", default="/usr/games/gnubg")
+    ap.add_argument("--json", metavar="OUT", help="also write every figure and the per-player rows as JSON")
+    a = ap.parse_args()
+    files = records(a.folders, a.every, a.limit)
+    res = compare(files, a.gnubg, a.jobs)
+    print(f"files: {res['files']}  (gnubg analyse: {res['gnubg_seconds']:.1f} s, "
+          f"nardy-analyze analyze: {res['ours_seconds']:.1f} s)")
+    for k, (rho, n) in res["spearman"].items():
+        print(f"Spearman {k:<20} {rho:+.3f}  over {n} match-players")
+    if res["compared"]:
+        print(f"same best play: {res['same_best']}/{res['compared']} unforced checker decisions "
+              f"({100 * res['same_best'] / res['compared']:.1f} %)")
+    print(f"Spearman luck per roll         {res['luck_spearman_per_roll']:+.3f}  over {res['rolls_compared']} "
+          "unforced checker decisions")
+    print(f"mean |equity lost (ours) - equity lost (gnubg)| per unforced checker decision: "
+          f"{res['mean_abs_error_diff']:.4f}")
+    print(f"mean error rate per match-player: ours {res['ours_error_rate_mean']:.2f} mEMG, gnubg "
+          f"{res['gnubg_error_rate_mean']:.2f} mEMG; ours checker only {res['ours_checker_error_rate_mean']:.2f}")
+    print(f"decisions: {res['decisions']}, graded doubtful or worse by us: "
+          f"{100 * res['share_decisions_doubtful_or_worse']:.2f} %")
+    sh = res["unforced_checker_error_shares"]
+    if sh.get("n"):
+        print(f"our unforced checker decisions: {sh['n']}; with an error: {100 * sh['error>0']:.1f} %, above 0.04: "
+              f"{100 * sh['error>0.04']:.2f} %, above 0.08: {100 * sh['error>0.08']:.2f} %")
+    ours = [r[3]["checker_error_rate"] for r in res["rows"] if r[3]["checker_error_rate"] == r[3]["checker_error_rate"]]
+    theirs = [r[2]["checker_error_rate"] for r in res["rows"] if r[2]["checker_error_rate"] == r[2]["checker_error_rate"]]
+    if ours and theirs:
+        print(f"checker error rate per match-player: ours mean {sum(ours) / len(ours):.2f}, median "
+              f"{sorted(ours)[len(ours) // 2]:.2f}, max {max(ours):.2f}; gnubg mean {sum(theirs) / len(theirs):.2f}, "
+              f"max {max(theirs):.2f} mEMG")
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(res, fh, indent=1, default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

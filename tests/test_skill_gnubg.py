@@ -1,0 +1,54 @@
+"""``analyze`` against GNU Backgammon's own 0-ply ``analyse match`` on a handful of real records (the full
+figures: docs/analysis.md, ``scripts/skill_vs_gnubg.py``).  Skipped without gnubg, bgsage or the corpus."""
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
+pytest.importorskip("scipy", reason="scipy is not installed")
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+
+pytestmark = [
+    pytest.mark.skipif(not os.access(GNUBG, os.X_OK), reason="GNU Backgammon is not installed"),
+    pytest.mark.skipif(not (CORPUS / "bglab").is_dir(), reason="the shared corpus (../shared/corpus) is absent"),
+]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("skill_vs_gnubg", ROOT / "scripts" / "skill_vs_gnubg.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_human_matches_agree_with_gnubg():
+    s = _script()
+    files = s.records([str(CORPUS / "bglab")], every=400, limit=3)
+    assert len(files) == 3
+    res = s.compare(files, GNUBG, jobs=1)
+    assert res["compared"] > 150
+    # the same best play in most unforced positions, the same equity lost within a few hundredths
+    assert res["same_best"] / res["compared"] > 0.7
+    assert res["mean_abs_error_diff"] < 0.03
+    # the luck of each roll ranks alike
+    assert res["luck_spearman_per_roll"] > 0.85
+    # error rates of the same order as gnubg's, per player
+    for _, _, theirs, ours in res["rows"]:
+        assert abs(ours["luck_rate"] - theirs["luck_rate"]) < 10
+        assert ours["error_rate"] < 3 * theirs["error_rate"] + 5
+
+
+def test_gnubg_self_play_has_few_errors():
+    s = _script()
+    files = s.records([str(CORPUS / "gnubg-selfplay")], every=50, limit=2)
+    res = s.compare(files, GNUBG, jobs=1)
+    for _, _, theirs, ours in res["rows"]:
+        assert theirs["checker_error_rate"] == pytest.approx(0, abs=1e-9)    # gnubg finds none of its own
+        assert ours["checker_error_rate"] < 6
