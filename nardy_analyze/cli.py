@@ -298,18 +298,21 @@ def stats(
             _fail(str(e))
     fmt = format.value
     binary = fmt == "parquet"
+    columns = st.table_columns(by.value, run.games)         # the win levels as the variants name them
     try:
         if plot is not None:
-            st.plot(table if by == By.player else st.players(run.games), str(plot))
+            st.plot(table if by == By.player else st.players(run.games), str(plot), top)
         if output is None:
             if binary:
                 st.write_frame(table, fmt, sys.stdout.buffer, by.value)
                 sys.stdout.buffer.flush()
             else:
                 tty = sys.stdout.isatty()
-                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")))
+                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")),
+                               columns=columns)
         else:
-            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
+            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value, columns=columns),
+                             binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
     if run.unreadable or run.arg_errors or run.internal_errors:

@@ -147,8 +147,6 @@ MATCH_COLUMNS: dict[str, tuple[str, str]] = {
     "illegal": ("int64", "error findings in the match"),
 }
 
-_KIND_LEVEL = {1: "single", 2: "gammon", 3: "backgammon"}
-_NARDY_LEVEL = {1: "single", 2: "mars", 3: "koks"}
 _KINDS = ["single", "gammon", "backgammon", "mars", "koks", "resign", "drop", "timeout"]
 _COUNTERS = ("turns", "rolls", "doubles", "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit",
              "pips", "borne_off", "cube_offered", "cube_taken", "cube_dropped", "primes", "shutouts", "forced",
@@ -416,7 +414,7 @@ class FileResult:
     path: str
     rows: list[tuple] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # "path:line:col: parse-error: ..." lines
-    warnings: list[str] = field(default_factory=list)   # header tags that could not be used
+    warnings: list[str] = field(default_factory=list)   # "path:line:col: parse-error: warning: ..." lines
     arg_errors: list[str] = field(default_factory=list) # --rule options the record's variant does not have
 
 
@@ -430,9 +428,12 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
     """Game rows of one parsed match (replayed with an observer)."""
     res = FileResult(match.path)
     for pr in match.problems + [p for g in match.games for p in g.problems]:
-        res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+        if pr.warning:        # labelled as validate labels it; a warning never changes the exit code
+            res.warnings.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: warning: {pr.message}")
+        else:
+            res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
     if not match.games:
-        if not match.problems:
+        if not res.problems:
             res.problems.append(f"{match.path}:1:1: parse-error: no game found: expected a Jellyfish match "
                                 "(\"N point match\" and \"Game 1\" headers)")
         return res
@@ -445,7 +446,7 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
         return res
     v = choice.variant
     for loc, msg in choice.tag_problems:
-        res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error (warning): {msg}")
+        res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: warning: {msg}")
     tally = _Tally(v.rules)
     rep = replay(match, v, observer=tally)
     illegal = Counter((f.game, f.side) for f in rep.findings if f.severity == ERROR)
@@ -461,7 +462,7 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
         kind = None
         if gr.winner is not None:
             if gr.how == "bearoff" and end is not None and end.level:
-                kind = (_NARDY_LEVEL if v.name in ("long", "gulbara") else _KIND_LEVEL).get(end.level, "single")
+                kind = v.level_kind(end.level)
             elif gr.how in ("drop", "resign", "timeout"):
                 kind = gr.how
             else:
@@ -497,7 +498,7 @@ class Scan:
     files: int = 0                                        # record files read
     unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message)
     problems: list[str] = field(default_factory=list)     # parse problems, "path:line:col: parse-error: ..."
-    warnings: list[str] = field(default_factory=list)     # header tags that could not be used
+    warnings: list[str] = field(default_factory=list)     # "...: parse-error: warning: ..." (exit code unchanged)
     arg_errors: list[tuple[str, str]] = field(default_factory=list)   # (path, --rule the variant lacks)
     skipped: list[str] = field(default_factory=list)      # files in folders that are not records
     internal_errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message): nardy-analyze failed
@@ -772,6 +773,28 @@ TABLE_COLUMNS: dict[str, list[str]] = {
 }
 
 
+_LEVEL_COLUMNS = {"gammon": "gammons", "backgammon": "backgammons", "mars": "mars", "koks": "koks"}
+
+
+def table_columns(by: str, games: pd.DataFrame | None = None) -> list[str]:
+    """The columns the terminal table of ``--by`` shows.  The per-player table names the columns of the
+    win levels as the variants of ``games`` (a frame of :func:`games`) name them: ``mars_won``...
+    ``koks_lost`` when every game is of a variant whose levels are mars and koks (long nardy, Gul bara),
+    ``gammons_won``... otherwise (where ``gammons_won`` counts gammons and mars alike)."""
+    cols = TABLE_COLUMNS[by]
+    if by != "player" or games is None or games.empty or "variant" not in games:
+        return cols
+    from .engine import get_variant
+
+    kinds = {get_variant(str(v)).level_kinds for v in games["variant"].dropna().unique()}
+    if len(kinds) != 1:
+        return cols
+    second, third = (_LEVEL_COLUMNS.get(k, k) for k in kinds.pop())
+    rename = {"gammons_won": f"{second}_won", "gammons_lost": f"{second}_lost",
+              "backgammons_won": f"{third}_won", "backgammons_lost": f"{third}_lost"}
+    return [rename.get(c, c) for c in cols]
+
+
 class OptionalDependency(RuntimeError):
     """A feature needs a package installed only with an extra; the message says which."""
 
@@ -810,16 +833,18 @@ def write_markdown(df: pd.DataFrame, fh) -> None:
         fh.write("| " + " | ".join(esc(cell(v)) for v in row) + " |\n")
 
 
-def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None) -> None:
-    """The main columns of ``df`` (TABLE_COLUMNS[by]) aligned by rich; colour only when asked.  On a
-    terminal the columns that do not fit its width are left out, with a note saying how to see them."""
+def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
+                columns: list[str] | None = None) -> None:
+    """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only
+    when asked.  On a terminal the columns that do not fit its width are left out, with a note saying how
+    to see them."""
     from rich.console import Console
     from rich.table import Table
 
     tty = getattr(fh, "isatty", lambda: False)()
     console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
                       width=width or (None if tty else 1000))
-    cols = [c for c in TABLE_COLUMNS[by] if c in df.columns]
+    cols = [c for c in (columns or TABLE_COLUMNS[by]) if c in df.columns]
     cells = {c: [cell(v) for v in df[c]] for c in cols}
     shown, used = [], 0
     for c in cols:
@@ -842,8 +867,9 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
 
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
-                width: int | None = None) -> None:
-    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet)."""
+                width: int | None = None, columns: list[str] | None = None) -> None:
+    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet); ``columns``: those of the table
+    format (default :func:`table_columns` of ``by``)."""
     if fmt == "csv":
         df.to_csv(fh, index=False, date_format="%Y-%m-%d", lineterminator="\n")
     elif fmt == "json":
@@ -859,7 +885,7 @@ def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool 
                 from None
         df.to_parquet(fh, index=False)
     else:
-        write_table(df, by, fh, color, width)
+        write_table(df, by, fh, color, width, columns)
 
 
 # ----------------------------------------------------------------------------------------- plot
