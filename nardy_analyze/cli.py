@@ -44,12 +44,19 @@ def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[
     return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs, dataframe)
 
 
+def _echo(message: str, err: bool = False) -> None:
+    """typer.echo, with control characters from the files shown as escapes (nardy_analyze.safetext)."""
+    from .safetext import visible
+
+    typer.echo(visible(message, newlines=True), err=err)
+
+
 def _typer_exit(body, *args, **kwargs):
     """Run a command body of :mod:`nardy_analyze.commands` with typer's echo; its Exit becomes typer's."""
     from .commands import Exit
 
     try:
-        return body(*args, echo=typer.echo, **kwargs)
+        return body(*args, echo=_echo, **kwargs)
     except Exit as e:
         raise typer.Exit(e.code) from None
 
@@ -74,7 +81,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 
 
 def _fail(msg: str, code: int = 2) -> None:
-    typer.echo(f"nardy-analyze: {msg}", err=True)
+    _echo(f"nardy-analyze: {msg}", err=True)
     raise typer.Exit(code)
 
 
@@ -194,7 +201,7 @@ def show(
         _fail(str(e))
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
     for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
-        typer.echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
+        _echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
     try:
         snap = shows.pick(match, game, move)
     except LookupError as e:
@@ -202,7 +209,7 @@ def show(
     render = {ShowAs.text: shows.as_text, ShowAs.gnubg: shows.as_gnubg, ShowAs.xgid: shows.as_xgid,
               ShowAs.svg: shows.as_svg}[as_]
     try:
-        typer.echo(render(snap))
+        _echo(render(snap))
     except shows.NotBackgammon as e:
         _fail(f"{match.path}: {e}")
 class By(str, Enum):
@@ -281,13 +288,13 @@ def stats(
         if cluster is not None:
             cluster.close()
     for _, why in run.unreadable:
-        typer.echo(f"nardy-analyze: {why}", err=True)
+        _echo(f"nardy-analyze: {why}", err=True)
     for line in run.problems + run.warnings:
-        typer.echo(line, err=True)
+        _echo(line, err=True)
     for path, why in dict.fromkeys(run.arg_errors):
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+        _echo(f"nardy-analyze: {path}: {why}", err=True)
     for path, why in run.internal_errors:
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+        _echo(f"nardy-analyze: {path}: {why}", err=True)
     if run.games.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
     table = st.frame(by.value, run.games)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .fsio import OutputError, Progress, write_atomically
+from .safetext import visible
 
 FORMATS = ("text", "json", "sarif", "html")         # validate --format
 TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
@@ -37,8 +38,9 @@ _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")       # what click.echo takes out 
 
 
 def echo(message: str, err: bool = False) -> None:
-    """One line on standard output (``err``: standard error), flushed, as ``click.echo`` writes it."""
-    out = message + "\n"
+    """One line on standard output (``err``: standard error), flushed, as ``click.echo`` writes it (with
+    control characters from the files shown as escapes, as :func:`nardy_analyze.cli` echoes them)."""
+    out = visible(message, newlines=True) + "\n"
     f = sys.stderr if err else sys.stdout
     if "\033" in out and not f.isatty():
         out = _ANSI.sub("", out)

@@ -6,7 +6,7 @@ scripts, no external files: styles and boards are inline, so the page can be mai
 """
 from __future__ import annotations
 
-from html import escape
+from .safetext import markup as escape      # control characters from the files shown as escapes
 from typing import TextIO
 
 from .engine.posid import position_id

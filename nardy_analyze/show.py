@@ -7,7 +7,8 @@ match length.  The renderers turn one snapshot into text; nothing here re-derive
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
+from .safetext import markup as escape      # control characters visible: XML allows none of them
+from .safetext import visible
 
 from .board import diagram
 from .engine import borne_off
@@ -235,7 +236,7 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
         out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
         out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
                    f'{cube if cube > 1 else 64}</text>')
-    label = lambda s: escape(s)[:40]
+    label = lambda s: escape(visible(s)[:40])
     if names[0] or names[1]:
         out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
                    f'(numbering, to play)</text>')

@@ -32,6 +32,7 @@ from .engine.core import Pos, Side
 from .events import GameEnd, TurnRow
 from .record import Match
 from .replay import ERROR, replay
+from .safetext import visible
 
 __all__ = ["games", "players", "matches", "frame", "scan", "Scan", "match_rows", "plot", "write_frame",
            "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS", "normalise_name", "parse_aliases"]
@@ -823,7 +824,7 @@ def cell(value: Any) -> str:
 
 def write_markdown(df: pd.DataFrame, fh) -> None:
     def esc(t: str) -> str:
-        return t.replace("|", "\\|")
+        return visible(t).replace("|", "\\|")
 
     cols = list(df.columns)
     fh.write("| " + " | ".join(cols) + " |\n")
@@ -840,12 +841,13 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     to see them."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     tty = getattr(fh, "isatty", lambda: False)()
     console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
                       width=width or (None if tty else 1000))
     cols = [c for c in (columns or TABLE_COLUMNS[by]) if c in df.columns]
-    cells = {c: [cell(v) for v in df[c]] for c in cols}
+    cells = {c: [visible(cell(v)) for v in df[c]] for c in cols}      # names from the files: no raw controls
     shown, used = [], 0
     for c in cols:
         w = max([len(c), *map(len, cells[c])]) + 2
@@ -858,7 +860,7 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
         numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
         t.add_column(c, justify="right" if numeric else "left", no_wrap=numeric)
     for row in zip(*(cells[c] for c in shown)):
-        t.add_row(*row)
+        t.add_row(*map(Text, row))          # Text: a name is never read as rich markup ("[red]")
     console.print(t)
     if len(shown) < len(cols):
         console.print(f"({len(cols) - len(shown)} more column(s) do not fit this terminal: "
@@ -905,7 +907,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     if p.empty:
         raise ValueError("--plot: no player with any roll to plot")
     n = len(p)
-    names = [str(x) for x in p["player"]]
+    names = [visible(str(x)) for x in p["player"]]       # (an SVG may hold no control character)
     fig = plt.figure(figsize=(12, max(4.2, 1.45 * n + 1.6)), layout="constrained")
     grid = fig.add_gridspec(n, 3, width_ratios=[1.2, 1, 1])
     fair = 1 / 6
