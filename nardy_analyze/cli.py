@@ -51,6 +51,24 @@ def _echo(message: str, err: bool = False) -> None:
     typer.echo(visible(message, newlines=True), err=err)
 
 
+def _interruptible(command):
+    """A command stopped by Ctrl-C (SIGINT) says so on standard error and exits 130 (its worker processes
+    are stopped, its output file not written: see analyze.map_records and fsio.write_atomically)."""
+    import functools
+
+    @functools.wraps(command)
+    def run_command(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            from .fastcli import INTERRUPTED
+
+            typer.echo(INTERRUPTED, err=True)
+            raise typer.Exit(130) from None
+
+    return run_command
+
+
 def _typer_exit(body, *args, **kwargs):
     """Run a command body of :mod:`nardy_analyze.commands` with typer's echo; its Exit becomes typer's."""
     from .commands import Exit
@@ -86,6 +104,7 @@ def _fail(msg: str, code: int = 2) -> None:
 
 
 @app.command()
+@_interruptible
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Record files or folders (searched recursively for "
@@ -145,6 +164,7 @@ class Target(str, Enum):
 
 
 @app.command()
+@_interruptible
 def convert(
     paths: list[str] = typer.Argument(..., metavar="INPUT...",
                                       help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
@@ -181,6 +201,7 @@ class ShowAs(str, Enum):
 
 
 @app.command()
+@_interruptible
 def show(
     path: str = typer.Argument(..., metavar="FILE", help="A record (.mat/.txt, .sgf, .json); '-' reads standard input."),
     game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
@@ -227,6 +248,7 @@ class StatsFormat(str, Enum):
 
 
 @app.command()
+@_interruptible
 def stats(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Record files or folders (searched recursively for "
@@ -335,6 +357,7 @@ def _cluster_failed(e: Exception) -> None:
 
 
 @app.command("generate")
+@_interruptible
 def generate_cmd(
     variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
@@ -395,12 +418,15 @@ def run() -> None:
     """Console-script entry point."""
     import gc
 
-    from .fastcli import run_fast
+    from .fastcli import run_fast, stop_on_sigterm
 
     run_fast()            # a plain validate/convert command line ends there (fastcli.py); others go on here
     gc.set_threshold(*GC_THRESHOLD)    # as the worker processes
+    stop_on_sigterm()
     try:
         app()
     except KeyboardInterrupt:
-        sys.stderr.write("nardy-analyze: interrupted\n")
+        from .fastcli import INTERRUPTED
+
+        sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(130)

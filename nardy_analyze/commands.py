@@ -130,9 +130,10 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
             writer = SarifWriter(fh, spool_dir)
         else:
             writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
+        results = iter_validate(paths, variant, options, progress=progress, jobs=jobs, max_bytes=max_bytes,
+                                engine=cluster)
         try:
-            for kind, path, value in iter_validate(paths, variant, options, progress=progress, jobs=jobs,
-                                                   max_bytes=max_bytes, engine=cluster):
+            for kind, path, value in results:
                 if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
                     bar.close()                    # clear the bar's line before anything is written
                 if kind == "ok":
@@ -153,6 +154,7 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
                 bar.close()
             writer.close()
         finally:
+            results.close()                        # (interrupted: the worker processes stop now)
             writer.discard()
         return writer.counts
 

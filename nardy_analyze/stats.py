@@ -560,6 +560,7 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
             else:                  # internal-error: a bug in nardy-analyze on this file; the others go on
                 out.internal_errors.append((entry.shown, value))
     finally:
+        getattr(results, "close", lambda: None)()     # (interrupted: the worker processes stop now)
         gc.unfreeze()
     if isinstance(aliases, dict):
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
