@@ -120,8 +120,11 @@ def _backgammon_only(s: Snapshot, what: str) -> None:
 def as_gnubg(s: Snapshot) -> str:
     """``Position ID:Match ID`` as GNU Backgammon shows them before the move."""
     _backgammon_only(s, "a GNU Backgammon Position ID")
+    # GNU Backgammon shows a roll's dice larger first whatever order the record writes them in (it
+    # does so after `import mat` and after loading an SGF alike: "16: 13/7 8/7" is 6 and 1)
+    dice = (max(s.dice), min(s.dice)) if s.dice else (0, 0)
     mid = match_id(cube=s.cube, owner=s.owner, on_roll=s.player, crawford=s.crawford,
-                   dice=s.dice or (0, 0), length=s.length, score=s.score, jacoby=s.jacoby)
+                   dice=dice, length=s.length, score=s.score, jacoby=s.jacoby)
     return f"{position_id(*s.pos)}:{mid}"
 
 
