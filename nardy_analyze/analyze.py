@@ -405,9 +405,38 @@ def validate_match(match: Match, variant: str = "backgammon", options: dict[str,
         return rep
     rep = replay(match, choice.variant)
     rep.arg_errors.extend(choice.arg_errors)
+    if rep.errors and variant_name(match, variant)[1] is None:
+        _hint_variant(match, choice.variant, options, rep)
     for loc, msg in choice.tag_problems:
         rep.findings.insert(0, Finding("parse-error", msg, match.path, loc.line, loc.column, WARNING))
     return rep
+
+
+def _hint_variant(match: Match, judged: Variant, options: dict[str, Any] | None, rep: MatchReport) -> None:
+    """A record that names no variant, judged with errors under the default one: when its plays fit another
+    variant far better (at most a quarter of the errors: none, for a record with one to three), the first
+    error says so and names the option (``--variant long?``).  The record is still judged as it was."""
+    rule_errors = sum(f.severity != WARNING and f.rule != "parse-error" for f in rep.findings)
+    if not rule_errors:
+        return
+    best: tuple[int, str] | None = None
+    from .engine import VARIANTS
+
+    for name in VARIANTS:
+        if name == judged.name:
+            continue
+        other = choose_variant(match, name, options)
+        if other.variant is None:
+            continue
+        errors = sum(f.severity != WARNING and f.rule != "parse-error"
+                     for f in replay(match, other.variant).findings)
+        if errors * 4 <= rule_errors and (best is None or errors < best[0]):
+            best = (errors, other.variant.name)
+    if best is None:
+        return
+    first = next(f for f in rep.findings if f.severity != WARNING)
+    first.message += (f" (the record names no variant and was judged as {judged.name}; its plays fit {best[1]} "
+                      f"far better: {best[0]} error(s) instead of {rule_errors}; --variant {best[1]}?)")
 
 
 # ----------------------------------------------------------------------------- running over records
