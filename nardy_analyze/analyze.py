@@ -394,9 +394,12 @@ def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
     return choice.variant
 
 
-def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> MatchReport:
+def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                   hint: bool = False) -> MatchReport:
     """Replay one record under the variant it names (``Variant`` / ``Variation`` tag, else ``variant``) with
-    the options its tags set, else ``options`` (``--rule``)."""
+    the options its tags set, else ``options`` (``--rule``).  ``hint`` (what ``validate`` does): a record
+    that names no variant and fits another far better says so in its first error (one more replay per
+    other variant, for such records only)."""
     choice = choose_variant(match, variant, options)
     if choice.variant is None:
         rep = MatchReport(match.path, match.notation, choice.name)
@@ -405,7 +408,7 @@ def validate_match(match: Match, variant: str = "backgammon", options: dict[str,
         return rep
     rep = replay(match, choice.variant)
     rep.arg_errors.extend(choice.arg_errors)
-    if rep.errors and variant_name(match, variant)[1] is None:
+    if hint and rep.errors and variant_name(match, variant)[1] is None:
         _hint_variant(match, choice.variant, options, rep)
     for loc, msg in choice.tag_problems:
         rep.findings.insert(0, Finding("parse-error", msg, match.path, loc.line, loc.column, WARNING))
@@ -740,7 +743,7 @@ def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
 
 
 def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:
-    return validate_match(match, variant, options)
+    return validate_match(match, variant, options, hint=True)
 
 
 def count_records(paths: Iterable[str]) -> int:
