@@ -12,16 +12,17 @@ from __future__ import annotations
 import re
 from html import escape as _html_escape
 
-# C0 controls and DEL and the C1 controls (Unicode category Cc), the explicit bidirectional embeddings,
-# overrides and isolates, and the two noncharacters XML refuses.  Newline and tab are listed: a
-# one-line output shows them as escapes too (``visible(text, newlines=True)`` keeps newlines).
+# C0 controls but the tab (plain white space, harmless), DEL and the C1 controls (Unicode category Cc),
+# the explicit bidirectional embeddings, overrides and isolates, and the two noncharacters XML refuses.
+# A line break is listed: a one-line output shows it as an escape too (``visible(text, newlines=True)``
+# keeps line breaks); so is a carriage return, which would overwrite what was printed.
 _OTHERS = "\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffe\uffff"
-_UNSAFE_RE = re.compile(f"[\x00-\x1f{_OTHERS}]")
-_UNSAFE_NO_NL = re.compile(f"[\x00-\x09\x0b-\x1f{_OTHERS}]")
+_UNSAFE_RE = re.compile(f"[\x00-\x08\x0a-\x1f{_OTHERS}]")
+_UNSAFE_NO_NL = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
 _JSON_RE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")   # what json.dumps(ensure_ascii=False) leaves raw
 
 
-_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_SHORT = {"\n": "\\n", "\r": "\\r"}
 
 
 def _esc(m: re.Match) -> str:
@@ -34,7 +35,7 @@ def _esc(m: re.Match) -> str:
 def visible(text: str, newlines: bool = False) -> str:
     """``text`` with every control character as an escape (``\\x1b``); ``newlines``: keep line breaks
     (a diagram, a message of several lines)."""
-    if text.isprintable() if not newlines else text.replace("\n", "").isprintable():
+    if (text if not newlines else text.replace("\n", "")).replace("\t", " ").isprintable():
         return text                      # (the common case: isprintable is fast, and Cf/bidi are rare)
     return (_UNSAFE_NO_NL if newlines else _UNSAFE_RE).sub(_esc, text)
 

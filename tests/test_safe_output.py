@@ -22,8 +22,9 @@ SHOWN = r"Bob\x1b[2J\x1b]0;owned\x07\x9b31m\u202e[red]x"
 
 
 def raw_controls(text: str) -> list[str]:
-    """Characters a terminal acts on (every Cc but the line break, and the bidirectional controls)."""
-    return [c for c in text if c != "\n" and (unicodedata.category(c) == "Cc" or "\u202a" <= c <= "\u202e"
+    """Characters a terminal acts on (every Cc but the line break and the tab, and the bidirectional
+    controls)."""
+    return [c for c in text if c not in "\n\t" and (unicodedata.category(c) == "Cc" or "\u202a" <= c <= "\u202e"
                                               or "\u2066" <= c <= "\u2069")]
 
 
@@ -137,6 +138,7 @@ def test_convert_messages_escape_and_record_keeps_the_name(hostile, tmp_path):
 @given(st.text())
 def test_visible_leaves_nothing_raw_and_json_safe_is_the_same_value(text):
     assert not raw_controls(visible(text)) and "\n" not in visible(text)
+    assert visible(text).count("\t") == text.count("\t")        # white space, left as it is
     assert visible(text, newlines=True).count("\n") == text.count("\n")
     if not raw_controls(text) and "\ufffe" not in text and "\uffff" not in text:
         assert visible(text) == text                 # printable text (any script) is left alone
