@@ -394,12 +394,9 @@ def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
     return choice.variant
 
 
-def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                   hint: bool = False) -> MatchReport:
+def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> MatchReport:
     """Replay one record under the variant it names (``Variant`` / ``Variation`` tag, else ``variant``) with
-    the options its tags set, else ``options`` (``--rule``).  ``hint`` (what ``validate`` does): a record
-    that names no variant and fits another far better says so in its first error (one more replay per
-    other variant, for such records only)."""
+    the options its tags set, else ``options`` (``--rule``).  (``validate`` adds :func:`hint_variant`.)"""
     choice = choose_variant(match, variant, options)
     if choice.variant is None:
         rep = MatchReport(match.path, match.notation, choice.name)
@@ -408,20 +405,24 @@ def validate_match(match: Match, variant: str = "backgammon", options: dict[str,
         return rep
     rep = replay(match, choice.variant)
     rep.arg_errors.extend(choice.arg_errors)
-    if hint and rep.errors and variant_name(match, variant)[1] is None:
-        _hint_variant(match, choice.variant, options, rep)
     for loc, msg in choice.tag_problems:
         rep.findings.insert(0, Finding("parse-error", msg, match.path, loc.line, loc.column, WARNING))
     return rep
 
 
-def _hint_variant(match: Match, judged: Variant, options: dict[str, Any] | None, rep: MatchReport) -> None:
-    """A record that names no variant, judged with errors under the default one: when its plays fit another
-    variant far better (at most a quarter of the errors: none, for a record with one to three), the first
-    error says so and names the option (``--variant long?``).  The record is still judged as it was."""
+def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep: MatchReport) -> MatchReport:
+    """``rep`` of :func:`validate_match` (``match``, ``variant``, ``options``), for a record that names no
+    variant and was judged with errors under ``variant``: when its plays fit another variant far better
+    (at most a quarter of the errors: none, for a record with one to three), its first error says so and
+    names the option (``--variant long?``).  The record is still judged as it was.  One more replay per
+    other variant, for such records only."""
     rule_errors = sum(f.severity != WARNING and f.rule != "parse-error" for f in rep.findings)
-    if not rule_errors:
-        return
+    if not rule_errors or variant_name(match, variant)[1] is not None:
+        return rep
+    try:
+        judged = get_variant(rep.variant)
+    except UnknownVariant:
+        return rep
     best: tuple[int, str] | None = None
     from .engine import VARIANTS
 
@@ -436,10 +437,11 @@ def _hint_variant(match: Match, judged: Variant, options: dict[str, Any] | None,
         if errors * 4 <= rule_errors and (best is None or errors < best[0]):
             best = (errors, other.variant.name)
     if best is None:
-        return
+        return rep
     first = next(f for f in rep.findings if f.severity != WARNING)
     first.message += (f" (the record names no variant and was judged as {judged.name}; its plays fit {best[1]} "
                       f"far better: {best[0]} error(s) instead of {rule_errors}; --variant {best[1]}?)")
+    return rep
 
 
 # ----------------------------------------------------------------------------- running over records
@@ -743,7 +745,7 @@ def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
 
 
 def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:
-    return validate_match(match, variant, options, hint=True)
+    return hint_variant(match, variant, options, validate_match(match, variant, options))
 
 
 def count_records(paths: Iterable[str]) -> int:
