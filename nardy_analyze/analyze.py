@@ -396,7 +396,7 @@ def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
 
 def validate_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> MatchReport:
     """Replay one record under the variant it names (``Variant`` / ``Variation`` tag, else ``variant``) with
-    the options its tags set, else ``options`` (``--rule``)."""
+    the options its tags set, else ``options`` (``--rule``).  (``validate`` adds :func:`hint_variant`.)"""
     choice = choose_variant(match, variant, options)
     if choice.variant is None:
         rep = MatchReport(match.path, match.notation, choice.name)
@@ -407,6 +407,40 @@ def validate_match(match: Match, variant: str = "backgammon", options: dict[str,
     rep.arg_errors.extend(choice.arg_errors)
     for loc, msg in choice.tag_problems:
         rep.findings.insert(0, Finding("parse-error", msg, match.path, loc.line, loc.column, WARNING))
+    return rep
+
+
+def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep: MatchReport) -> MatchReport:
+    """``rep`` of :func:`validate_match` (``match``, ``variant``, ``options``), for a record that names no
+    variant and was judged with errors under ``variant``: when its plays fit another variant far better
+    (at most a quarter of the errors: none, for a record with one to three), its first error says so and
+    names the option (``--variant long?``).  The record is still judged as it was.  One more replay per
+    other variant, for such records only."""
+    rule_errors = sum(f.severity != WARNING and f.rule != "parse-error" for f in rep.findings)
+    if not rule_errors or variant_name(match, variant)[1] is not None:
+        return rep
+    try:
+        judged = get_variant(rep.variant)
+    except UnknownVariant:
+        return rep
+    best: tuple[int, str] | None = None
+    from .engine import VARIANTS
+
+    for name in VARIANTS:
+        if name == judged.name:
+            continue
+        other = choose_variant(match, name, options)
+        if other.variant is None:
+            continue
+        errors = sum(f.severity != WARNING and f.rule != "parse-error"
+                     for f in replay(match, other.variant).findings)
+        if errors * 4 <= rule_errors and (best is None or errors < best[0]):
+            best = (errors, other.variant.name)
+    if best is None:
+        return rep
+    first = next(f for f in rep.findings if f.severity != WARNING)
+    first.message += (f" (the record names no variant and was judged as {judged.name}; its plays fit {best[1]} "
+                      f"far better: {best[0]} error(s) instead of {rule_errors}; --variant {best[1]}?)")
     return rep
 
 
@@ -519,19 +553,89 @@ CHUNK = 8             # records per task sent to a worker process (at most)
 AHEAD = 4             # tasks waiting or running per worker process
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int | None = None) -> None:
     """Set up a worker process of :func:`map_records`: a record makes tens of thousands of small objects,
     nearly none of them in reference cycles, and Python's default thresholds (700, 10, 10) would scan
     them over and over (and the whole inherited heap at each full collection): about a tenth of the
-    work.  Cycles are still collected, less often."""
+    work.  Cycles are still collected, less often.
+
+    A worker never outlives the command: it ignores Ctrl-C (the command, which gets it too from the
+    terminal, stops its workers itself, see :func:`_stop_pool`); SIGTERM ends it as an exception would
+    (a file it was writing is removed, not left half-written); and on Linux the kernel sends it SIGTERM
+    when ``parent``, the process that started it, ends in any way (``PR_SET_PDEATHSIG``), even killed."""
     import gc
+    import signal
 
     gc.set_threshold(*GC_THRESHOLD)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _terminated)
+    if parent is not None and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:      # the parent ended before the line above: end now
+            os._exit(0)
+
+
+_IN_TASK = False       # a worker process is working on files (not waiting for them, nor starting)
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM in a worker: at once when it is not working on files; otherwise unwind first (a file being
+    written is removed), ending within a second even if something catches the exception."""
+    import signal
+
+    if not _IN_TASK:
+        os._exit(128 + signum)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(1)
+    raise SystemExit(128 + signum)
+
+
+def _new_pool(jobs: int):
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+
+
+def _stop_pool(pool, finished: bool) -> None:
+    """End a pool: after a complete run, let the workers finish and exit; otherwise (an interrupt, an
+    error, a caller that stopped reading) cancel what is waiting and kill the workers at once, and wait
+    for them to be gone: no worker process outlives the command."""
+    if finished:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for end in ("terminate", "kill"):    # SIGTERM (a file being written is removed), then SIGKILL
+        for p in procs:
+            try:
+                getattr(p, end)()
+            except (OSError, ValueError, AttributeError):
+                pass
+        for p in procs:
+            try:
+                p.join(3)
+            except (OSError, ValueError, AssertionError):
+                pass
+        procs = [p for p in procs if p.exitcode is None]
+    pool.shutdown(wait=True, cancel_futures=True)     # the workers gone, its thread sees a broken pool and ends
 
 
 def _guarded_chunk(work: Callable[..., Any], chunk: list[Entry], args: tuple,
                    max_bytes: int | None) -> list[tuple[str, Any]]:
-    return [_guarded(work, e, args, max_bytes) for e in chunk]
+    """A worker's task: a chunk of files.  Ended by SIGTERM (:func:`_terminated`), the worker ends here,
+    once the files it was writing are removed (the pool would catch the exception and wait for more)."""
+    global _IN_TASK
+    _IN_TASK = True
+    try:
+        return [_guarded(work, e, args, max_bytes) for e in chunk]
+    except SystemExit as e:
+        os._exit(e.code if isinstance(e.code, int) else 1)
+    finally:
+        _IN_TASK = False
 
 
 def _chunks(entries: Iterator[Entry], jobs: int = 1) -> Iterator[tuple[list[Entry], list[Entry]]]:
@@ -578,9 +682,10 @@ def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    pool: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
+    pool: ProcessPoolExecutor | None = _new_pool(jobs)
     chunks = _chunks(entries, jobs)
     window: deque = deque()                # (batch, future or None): in order
+    finished = False
     single = None              # after a worker died: one file at a time, a fresh worker after each death
 
     def fill() -> None:
@@ -621,9 +726,9 @@ def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
                     r = next(rit)
                 else:
                     if single is None:
-                        single = ProcessPoolExecutor(max_workers=1, initializer=_worker_start)
+                        single = _new_pool(1)
                     try:
-                        r = single.submit(_guarded, work, e, args, max_bytes).result()
+                        r = single.submit(_guarded_chunk, work, [e], args, max_bytes).result()[0]
                     except BrokenProcessPool as exc:
                         r = (INTERNAL_ERROR, internal_error_message(
                             exc, "validating this file (the worker process stopped)"))
@@ -632,15 +737,15 @@ def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
                 tick(e)
                 yield e, r[0], r[1]
             fill()
+        finished = True
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if single is not None:
-            single.shutdown(wait=True, cancel_futures=True)
+        for ex in (pool, single):
+            if ex is not None:
+                _stop_pool(ex, finished)
 
 
 def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:
-    return validate_match(match, variant, options)
+    return hint_variant(match, variant, options, validate_match(match, variant, options))
 
 
 def count_records(paths: Iterable[str]) -> int:

@@ -44,12 +44,37 @@ def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[
     return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs, dataframe)
 
 
+def _echo(message: str, err: bool = False) -> None:
+    """typer.echo, with control characters from the files shown as escapes (nardy_analyze.safetext)."""
+    from .safetext import visible
+
+    typer.echo(visible(message, newlines=True), err=err)
+
+
+def _interruptible(command):
+    """A command stopped by Ctrl-C (SIGINT) says so on standard error and exits 130 (its worker processes
+    are stopped, its output file not written: see analyze.map_records and fsio.write_atomically)."""
+    import functools
+
+    @functools.wraps(command)
+    def run_command(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            from .fastcli import INTERRUPTED
+
+            typer.echo(INTERRUPTED, err=True)
+            raise typer.Exit(130) from None
+
+    return run_command
+
+
 def _typer_exit(body, *args, **kwargs):
     """Run a command body of :mod:`nardy_analyze.commands` with typer's echo; its Exit becomes typer's."""
     from .commands import Exit
 
     try:
-        return body(*args, echo=typer.echo, **kwargs)
+        return body(*args, echo=_echo, **kwargs)
     except Exit as e:
         raise typer.Exit(e.code) from None
 
@@ -74,11 +99,12 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 
 
 def _fail(msg: str, code: int = 2) -> None:
-    typer.echo(f"nardy-analyze: {msg}", err=True)
+    _echo(f"nardy-analyze: {msg}", err=True)
     raise typer.Exit(code)
 
 
 @app.command()
+@_interruptible
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Record files or folders (searched recursively for "
@@ -138,6 +164,7 @@ class Target(str, Enum):
 
 
 @app.command()
+@_interruptible
 def convert(
     paths: list[str] = typer.Argument(..., metavar="INPUT...",
                                       help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
@@ -180,6 +207,7 @@ class ShowAs(str, Enum):
 
 
 @app.command()
+@_interruptible
 def show(
     path: str = typer.Argument(..., metavar="FILE",
                                help="A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input."),
@@ -208,9 +236,12 @@ def show(
         _fail(str(e))
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
     for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
-        typer.echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
+        _echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
 
     def emit(text: str) -> None:
+        from .safetext import visible
+
+        text = visible(text, newlines=True)
         if output is None:
             typer.echo(text, nl=not text.endswith("\n"))
             return
@@ -240,6 +271,8 @@ def show(
     except shows.NotBackgammon as e:
         _fail(f"{match.path}: {e}")
     emit(text)
+
+
 class By(str, Enum):
     player = "player"
     game = "game"
@@ -255,6 +288,7 @@ class StatsFormat(str, Enum):
 
 
 @app.command()
+@_interruptible
 def stats(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Record files or folders (searched recursively for "
@@ -319,13 +353,13 @@ def stats(
         if cluster is not None:
             cluster.close()
     for _, why in run.unreadable:
-        typer.echo(f"nardy-analyze: {why}", err=True)
+        _echo(f"nardy-analyze: {why}", err=True)
     for line in run.problems + run.warnings:
-        typer.echo(line, err=True)
+        _echo(line, err=True)
     for path, why in dict.fromkeys(run.arg_errors):
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+        _echo(f"nardy-analyze: {path}: {why}", err=True)
     for path, why in run.internal_errors:
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+        _echo(f"nardy-analyze: {path}: {why}", err=True)
     if run.games.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
     table = st.frame(by.value, run.games)
@@ -336,18 +370,21 @@ def stats(
             _fail(str(e))
     fmt = format.value
     binary = fmt == "parquet"
+    columns = st.table_columns(by.value, run.games)         # the win levels as the variants name them
     try:
         if plot is not None:
-            st.plot(table if by == By.player else st.players(run.games), str(plot))
+            st.plot(table if by == By.player else st.players(run.games), str(plot), top)
         if output is None:
             if binary:
                 st.write_frame(table, fmt, sys.stdout.buffer, by.value)
                 sys.stdout.buffer.flush()
             else:
                 tty = sys.stdout.isatty()
-                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")))
+                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")),
+                               columns=columns)
         else:
-            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
+            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value, columns=columns),
+                             binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
     if run.unreadable or run.arg_errors or run.internal_errors:
@@ -484,6 +521,7 @@ def _cluster_failed(e: Exception) -> None:
 
 
 @app.command("generate")
+@_interruptible
 def generate_cmd(
     variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
@@ -544,12 +582,15 @@ def run() -> None:
     """Console-script entry point."""
     import gc
 
-    from .fastcli import run_fast
+    from .fastcli import run_fast, stop_on_sigterm
 
     run_fast()            # a plain validate/convert command line ends there (fastcli.py); others go on here
     gc.set_threshold(*GC_THRESHOLD)    # as the worker processes
+    stop_on_sigterm()
     try:
         app()
     except KeyboardInterrupt:
-        sys.stderr.write("nardy-analyze: interrupted\n")
+        from .fastcli import INTERRUPTED
+
+        sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(130)

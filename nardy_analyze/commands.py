@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .fsio import OutputError, Progress, write_atomically
+from .safetext import visible
 
 FORMATS = ("text", "json", "sarif", "html")         # validate --format
 TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
@@ -37,8 +38,9 @@ _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")       # what click.echo takes out 
 
 
 def echo(message: str, err: bool = False) -> None:
-    """One line on standard output (``err``: standard error), flushed, as ``click.echo`` writes it."""
-    out = message + "\n"
+    """One line on standard output (``err``: standard error), flushed, as ``click.echo`` writes it (with
+    control characters from the files shown as escapes, as :func:`nardy_analyze.cli` echoes them)."""
+    out = visible(message, newlines=True) + "\n"
     f = sys.stderr if err else sys.stdout
     if "\033" in out and not f.isatty():
         out = _ANSI.sub("", out)
@@ -128,9 +130,10 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
             writer = SarifWriter(fh, spool_dir)
         else:
             writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
+        results = iter_validate(paths, variant, options, progress=progress, jobs=jobs, max_bytes=max_bytes,
+                                engine=cluster)
         try:
-            for kind, path, value in iter_validate(paths, variant, options, progress=progress, jobs=jobs,
-                                                   max_bytes=max_bytes, engine=cluster):
+            for kind, path, value in results:
                 if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
                     bar.close()                    # clear the bar's line before anything is written
                 if kind == "ok":
@@ -151,6 +154,7 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
                 bar.close()
             writer.close()
         finally:
+            results.close()                        # (interrupted: the worker processes stop now)
             writer.discard()
         return writer.counts
 

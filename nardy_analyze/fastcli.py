@@ -24,6 +24,27 @@ from typing import Any
 
 from . import GC_THRESHOLD
 
+INTERRUPTED = "nardy-analyze: interrupted"       # on standard error when Ctrl-C (SIGINT) stops a command
+
+
+def _terminate(signum, frame) -> None:
+    try:
+        sys.stderr.write("nardy-analyze: terminated\n")
+    except BaseException:                 # (stderr in the middle of a write, or closed)
+        pass
+    raise SystemExit(128 + signum)
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM (``kill``, ``timeout``) ends a command as Ctrl-C does, with exit code 143: the worker
+    processes are stopped and an output file being written is removed, not left half-written."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):         # not the main thread (a library caller): leave it alone
+        pass
+
 # option -> (parameter, kind); kind: "flag" (True), "noflag" (False), "str", "many" (repeatable), or a
 # converter name below.  Exactly the options of the typer commands in nardy_analyze.cli.
 _VALIDATE: dict[str, tuple[str, str]] = {
@@ -146,6 +167,7 @@ def run_fast() -> None:
     from . import commands
 
     gc.set_threshold(*GC_THRESHOLD)              # as cli.run and the worker processes
+    stop_on_sigterm()
     command, kwargs = parsed
     body = commands.validate if command == "validate" else commands.convert
     try:
@@ -153,8 +175,12 @@ def run_fast() -> None:
         code = 0
     except commands.Exit as e:
         code = e.code
-    except KeyboardInterrupt:                    # as typer: exit 130, nothing said
+    except KeyboardInterrupt:                    # as the typer commands: exit 130, said on standard error
         code = 130
+        try:
+            sys.stderr.write(INTERRUPTED + "\n")
+        except BaseException:
+            pass
     except OSError as e:                         # as typer: a closed pipe ends the command quietly, exit 1
         if e.errno != errno.EPIPE:
             raise

@@ -86,7 +86,8 @@ class Progress:
         self.last = now
         fill = self.WIDTH * done // max(total, 1)
         bar = "#" * fill + "-" * (self.WIDTH - fill)
-        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {self.unit}  {os.path.basename(path)[:40]}")
+        from .safetext import visible
+        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {self.unit}  {visible(os.path.basename(path))[:40]}")
         sys.stderr.flush()
         self.shown = True
 

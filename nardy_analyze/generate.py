@@ -139,10 +139,31 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
     return game, line + 1, winner, points
 
 
+def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as options of ``variant`` (scopes resolved); ValueError for one it does not have."""
+    from .analyze import options_for
+
+    for key in options:
+        scope, sep, name = key.rpartition(":")
+        if sep and get_variant(scope).name != variant:
+            raise ValueError(f"--rule {key}: an option of {get_variant(scope).name}, and the games generated are "
+                             f"{variant} games")
+    own, problems = options_for(variant, {(k.rpartition(":")[2] if ":" in k else k): val
+                                          for k, val in options.items()})
+    if problems:
+        raise ValueError(problems[0].replace("; the record is validated without it", ""))
+    return own
+
+
 def generate_match(variant: str, games: int, seed: int, players: tuple[str, str] = ("White", "Black"),
                    options: dict[str, Any] | None = None) -> Match:
-    """``games`` random legal games of ``variant`` (a name ``get_variant`` knows) from ``seed``."""
-    v = get_variant(variant, options)
+    """``games`` random legal games of ``variant`` (a name ``get_variant`` knows) from ``seed``.
+
+    ``options``: rule options of ``variant`` (``{"koks": True}``; a key scoped to this variant,
+    ``"long:koks"``, is the same); an option the variant does not have, or one scoped to another variant,
+    is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
+    v = get_variant(variant, _own_options(get_variant(variant).name, options or {}))
+    options = _own_options(v.name, options or {})
     rng = random.Random(f"{v.name}:{seed}")
     players = (str(players[0]), str(players[1]))
     tags = {"Event": "Generated games", "Site": "nardy-analyze generate", "Variant": v.name,

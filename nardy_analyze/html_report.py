@@ -12,7 +12,7 @@ there.  Games without findings are left out, so the page grows with the findings
 """
 from __future__ import annotations
 
-from html import escape
+from .safetext import markup as escape      # control characters from the files shown as escapes
 from typing import TextIO
 
 from .engine.posid import position_id

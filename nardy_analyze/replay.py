@@ -1075,4 +1075,13 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
             score[gr.report.winner] += gr.report.points
         # the previous game's points are unknown (unreadable text, or a resignation with no points written)
         unknown = gr.report.points is None and (game.broken or gr.report.winner is not None)
+    if length > 0 and match.games and max(score) < length and not unknown and rep.games[-1].winner is not None:
+        # every game complete, and nobody has won the match: the record may be unfinished or cut short
+        # (a game cut short already has its own warning, result-mismatch)
+        last = match.games[-1]
+        loc = last.actions[-1].loc if last.actions else last.loc
+        rep.findings.append(Finding(
+            "match-score", f"the record ends at {score[0]}-{score[1]}, before either player reaches the "
+            f"{length}-point match: an unfinished or cut short match?", match.path, loc.line, loc.column,
+            WARNING, last.number))
     return rep

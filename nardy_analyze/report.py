@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from .board import diagram
 from .engine.posid import position_id
 from .replay import ERROR, WARNING, Finding, MatchReport
+from .safetext import json_safe, visible
 
 JSON_SCHEMA_VERSION = 1
 INTERNAL_ERROR = "internal-error"
@@ -295,7 +296,7 @@ class TextWriter(Writer):
         if not self.statistics:
             out = self.out
             for f in r.findings:
-                line = finding_line(f)
+                line = visible(finding_line(f))       # names and echoed text from the file: no raw controls
                 if self.color:
                     head, _, rest = line.partition(f": {f.rule}: ")
                     code = "31" if f.severity == ERROR else "33"
@@ -303,19 +304,19 @@ class TextWriter(Writer):
                 out.write(line + "\n")
                 if self.explain:
                     for ln in explain_lines(f, r):
-                        out.write(ln + "\n")
+                        out.write(visible(ln) + "\n")
         if self._records is not None:
-            self._records.write(f"{r.path}: record, {len(r.games)} game(s), {r.errors} error(s), "
+            self._records.write(f"{visible(r.path)}: record, {len(r.games)} game(s), {r.errors} error(s), "
                                 f"{r.warnings} warning(s)\n")
 
     def skipped(self, path: str, reason: str) -> None:
         super().skipped(path, reason)
         if self._skipped is not None:
-            self._skipped.write(f"{path}: skipped: {reason}\n")
+            self._skipped.write(visible(f"{path}: skipped: {reason}") + "\n")
 
     def unreadable(self, path: str, message: str) -> None:
         super().unreadable(path, message)
-        self._unreadable.write(f"{path}: unreadable: {unreadable_reason(path, message)}\n")
+        self._unreadable.write(visible(f"{path}: unreadable: {unreadable_reason(path, message)}") + "\n")
 
     def finish(self) -> None:
         out, c = self.out, self.counts
@@ -493,7 +494,7 @@ class _DocumentWriter(Writer):
         return f"{self.MARK}{name}{self.MARK}"
 
     def _render(self) -> str:
-        return json.dumps(self.skeleton(), ensure_ascii=False, indent=1)
+        return json_safe(json.dumps(self.skeleton(), ensure_ascii=False, indent=1))
 
     def skeleton(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -501,7 +502,7 @@ class _DocumentWriter(Writer):
     def add(self, name: str, item: dict[str, Any]) -> None:
         sp = self.spools[name]
         pad = " " * self.indent[name]
-        text = json.dumps(item, ensure_ascii=False, indent=1)   # no raw newline inside a JSON string
+        text = json_safe(json.dumps(item, ensure_ascii=False, indent=1))   # no raw newline or control character
         sp.write((",\n" if sp.items else "") + pad + text.replace("\n", "\n" + pad))
         sp.items += 1
 

@@ -23,7 +23,7 @@ RULES: dict[str, str] = {
     "result-mismatch": "the declared winner or points do not follow from the final position, the cube and the "
                        "scoring; a resignation level the position no longer allows; an answer to no resignation",
     "match-score": "a game's starting score differs from the sum of earlier results, or a game follows the end "
-                   "of the match",
+                   "of the match; warning: a match record that ends before anyone reaches the match length",
     "time-limit": "a move took longer than the record's time control without a timeout being declared",
     "parse-error": "the text is not a readable record at this place (or a set-up that is no position)",
 }

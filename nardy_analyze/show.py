@@ -7,7 +7,8 @@ match length.  The renderers turn one snapshot into text; nothing here re-derive
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
+from .safetext import markup as escape      # control characters visible: XML allows none of them
+from .safetext import visible
 
 from .board import diagram
 from .engine import borne_off
@@ -120,8 +121,11 @@ def _backgammon_only(s: Snapshot, what: str) -> None:
 def as_gnubg(s: Snapshot) -> str:
     """``Position ID:Match ID`` as GNU Backgammon shows them before the move."""
     _backgammon_only(s, "a GNU Backgammon Position ID")
+    # GNU Backgammon shows a roll's dice larger first whatever order the record writes them in (it
+    # does so after `import mat` and after loading an SGF alike: "16: 13/7 8/7" is 6 and 1)
+    dice = (max(s.dice), min(s.dice)) if s.dice else (0, 0)
     mid = match_id(cube=s.cube, owner=s.owner, on_roll=s.player, crawford=s.crawford,
-                   dice=s.dice or (0, 0), length=s.length, score=s.score, jacoby=s.jacoby)
+                   dice=dice, length=s.length, score=s.score, jacoby=s.jacoby)
     return f"{position_id(*s.pos)}:{mid}"
 
 
@@ -252,7 +256,7 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
         out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
         out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
                    f'{cube if cube > 1 else 64}</text>')
-    label = lambda s: escape(s)[:40]
+    label = lambda s: escape(visible(s)[:40])
     if names[0] or names[1]:
         out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
                    f'(numbering, to play)</text>')

@@ -32,6 +32,7 @@ from .engine.core import Pos, Side
 from .events import GameEnd, TurnRow
 from .record import Match
 from .replay import ERROR, replay
+from .safetext import visible
 
 __all__ = ["games", "players", "matches", "frame", "scan", "Scan", "match_rows", "plot", "write_frame",
            "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS", "normalise_name", "parse_aliases"]
@@ -147,8 +148,6 @@ MATCH_COLUMNS: dict[str, tuple[str, str]] = {
     "illegal": ("int64", "error findings in the match"),
 }
 
-_KIND_LEVEL = {1: "single", 2: "gammon", 3: "backgammon"}
-_NARDY_LEVEL = {1: "single", 2: "mars", 3: "koks"}
 _KINDS = ["single", "gammon", "backgammon", "mars", "koks", "resign", "drop", "timeout"]
 _COUNTERS = ("turns", "rolls", "doubles", "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit",
              "pips", "borne_off", "cube_offered", "cube_taken", "cube_dropped", "primes", "shutouts", "forced",
@@ -416,7 +415,7 @@ class FileResult:
     path: str
     rows: list[tuple] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # "path:line:col: parse-error: ..." lines
-    warnings: list[str] = field(default_factory=list)   # header tags that could not be used
+    warnings: list[str] = field(default_factory=list)   # "path:line:col: parse-error: warning: ..." lines
     arg_errors: list[str] = field(default_factory=list) # --rule options the record's variant does not have
 
 
@@ -430,9 +429,12 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
     """Game rows of one parsed match (replayed with an observer)."""
     res = FileResult(match.path)
     for pr in match.problems + [p for g in match.games for p in g.problems]:
-        res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+        if pr.warning:        # labelled as validate labels it; a warning never changes the exit code
+            res.warnings.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: warning: {pr.message}")
+        else:
+            res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
     if not match.games:
-        if not match.problems:
+        if not res.problems:
             res.problems.append(f"{match.path}:1:1: parse-error: no game found: expected a Jellyfish match "
                                 "(\"N point match\" and \"Game 1\" headers)")
         return res
@@ -445,7 +447,7 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
         return res
     v = choice.variant
     for loc, msg in choice.tag_problems:
-        res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error (warning): {msg}")
+        res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: warning: {msg}")
     tally = _Tally(v.rules)
     rep = replay(match, v, observer=tally)
     illegal = Counter((f.game, f.side) for f in rep.findings if f.severity == ERROR)
@@ -461,7 +463,7 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
         kind = None
         if gr.winner is not None:
             if gr.how == "bearoff" and end is not None and end.level:
-                kind = (_NARDY_LEVEL if v.name in ("long", "gulbara") else _KIND_LEVEL).get(end.level, "single")
+                kind = v.level_kind(end.level)
             elif gr.how in ("drop", "resign", "timeout"):
                 kind = gr.how
             else:
@@ -497,7 +499,7 @@ class Scan:
     files: int = 0                                        # record files read
     unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message)
     problems: list[str] = field(default_factory=list)     # parse problems, "path:line:col: parse-error: ..."
-    warnings: list[str] = field(default_factory=list)     # header tags that could not be used
+    warnings: list[str] = field(default_factory=list)     # "...: parse-error: warning: ..." (exit code unchanged)
     arg_errors: list[tuple[str, str]] = field(default_factory=list)   # (path, --rule the variant lacks)
     skipped: list[str] = field(default_factory=list)      # files in folders that are not records
     internal_errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message): nardy-analyze failed
@@ -558,6 +560,7 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
             else:                  # internal-error: a bug in nardy-analyze on this file; the others go on
                 out.internal_errors.append((entry.shown, value))
     finally:
+        getattr(results, "close", lambda: None)()     # (interrupted: the worker processes stop now)
         gc.unfreeze()
     if isinstance(aliases, dict):
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
@@ -772,6 +775,28 @@ TABLE_COLUMNS: dict[str, list[str]] = {
 }
 
 
+_LEVEL_COLUMNS = {"gammon": "gammons", "backgammon": "backgammons", "mars": "mars", "koks": "koks"}
+
+
+def table_columns(by: str, games: pd.DataFrame | None = None) -> list[str]:
+    """The columns the terminal table of ``--by`` shows.  The per-player table names the columns of the
+    win levels as the variants of ``games`` (a frame of :func:`games`) name them: ``mars_won``...
+    ``koks_lost`` when every game is of a variant whose levels are mars and koks (long nardy, Gul bara),
+    ``gammons_won``... otherwise (where ``gammons_won`` counts gammons and mars alike)."""
+    cols = TABLE_COLUMNS[by]
+    if by != "player" or games is None or games.empty or "variant" not in games:
+        return cols
+    from .engine import get_variant
+
+    kinds = {get_variant(str(v)).level_kinds for v in games["variant"].dropna().unique()}
+    if len(kinds) != 1:
+        return cols
+    second, third = (_LEVEL_COLUMNS.get(k, k) for k in kinds.pop())
+    rename = {"gammons_won": f"{second}_won", "gammons_lost": f"{second}_lost",
+              "backgammons_won": f"{third}_won", "backgammons_lost": f"{third}_lost"}
+    return [rename.get(c, c) for c in cols]
+
+
 class OptionalDependency(RuntimeError):
     """A feature needs a package installed only with an extra; the message says which."""
 
@@ -800,7 +825,7 @@ def cell(value: Any) -> str:
 
 def write_markdown(df: pd.DataFrame, fh) -> None:
     def esc(t: str) -> str:
-        return t.replace("|", "\\|")
+        return visible(t).replace("|", "\\|")
 
     cols = list(df.columns)
     fh.write("| " + " | ".join(cols) + " |\n")
@@ -812,17 +837,18 @@ def write_markdown(df: pd.DataFrame, fh) -> None:
 
 def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
                 columns: Sequence[str] | None = None) -> None:
-    """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only when
-    asked.  On a terminal the columns that do not fit its width are left out, with a note saying how to see
-    them."""
+    """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only
+    when asked.  On a terminal the columns that do not fit its width are left out, with a note saying how
+    to see them."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     tty = getattr(fh, "isatty", lambda: False)()
     console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
                       width=width or (None if tty else 1000))
-    cols = [c for c in (TABLE_COLUMNS[by] if columns is None else columns) if c in df.columns]
-    cells = {c: [cell(v) for v in df[c]] for c in cols}
+    cols = [c for c in (columns or TABLE_COLUMNS[by]) if c in df.columns]
+    cells = {c: [visible(cell(v)) for v in df[c]] for c in cols}      # names from the files: no raw controls
     shown, used = [], 0
     for c in cols:
         w = max([len(c), *map(len, cells[c])]) + 2
@@ -835,7 +861,7 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
         numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
         t.add_column(c, justify="right" if numeric else "left", no_wrap=numeric)
     for row in zip(*(cells[c] for c in shown)):
-        t.add_row(*row)
+        t.add_row(*map(Text, row))          # Text: a name is never read as rich markup ("[red]")
     console.print(t)
     if len(shown) < len(cols):
         console.print(f"({len(cols) - len(shown)} more column(s) do not fit this terminal: "
@@ -845,8 +871,8 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
                 width: int | None = None, columns: Sequence[str] | None = None) -> None:
-    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet); ``columns``: those of the table format
-    (default: the main columns of ``stats --by BY``)."""
+    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet); ``columns``: those of the table
+    format (default :func:`table_columns` of ``by``)."""
     if fmt == "csv":
         df.to_csv(fh, index=False, date_format="%Y-%m-%d", lineterminator="\n")
     elif fmt == "json":
@@ -882,7 +908,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     if p.empty:
         raise ValueError("--plot: no player with any roll to plot")
     n = len(p)
-    names = [str(x) for x in p["player"]]
+    names = [visible(str(x)) for x in p["player"]]       # (an SVG may hold no control character)
     fig = plt.figure(figsize=(12, max(4.2, 1.45 * n + 1.6)), layout="constrained")
     grid = fig.add_gridspec(n, 3, width_ratios=[1.2, 1, 1])
     fair = 1 / 6

@@ -215,3 +215,35 @@ def test_show_long_nardy_and_gul_bara_boards(tmp_path):
         for fmt in ("gnubg", "xgid"):
             r = CliRunner().invoke(app, ["show", str(src), "--move", "5", "--as", fmt])
             assert r.exit_code == 2 and "backgammon positions only" in r.stderr
+
+
+BGLAB = CORPUS / "bglab"
+
+
+def _smaller_first(text: str) -> str:
+    """A Jellyfish record with every roll written smaller die first (``16: 13/7 8/7``), as some sites and
+    exporters write them."""
+    import re
+
+    return re.sub(r"(?<=[ )])([1-6])([1-6]):", lambda m: f"{min(m[1], m[2])}{max(m[1], m[2])}:", text)
+
+
+@pytest.mark.skipif(shutil.which(GNUBG) is None, reason=f"GNU Backgammon not installed ({GNUBG})")
+def test_ids_equal_gnubg_on_real_records(tmp_path):
+    """Real records (25 of bglab), as they are and with the rolls written smaller die first: every Position
+    ID and Match ID before a roll is what gnubg shows after ``import mat`` (gnubg shows the larger die
+    first, whatever the order written)."""
+    if not BGLAB.exists():
+        pytest.skip(f"shared corpus not present: {BGLAB}")
+    crash = set((BGLAB / "GNUBG_CRASHES.list").read_text(encoding="utf-8").split("\n"))
+    real = [f for f in sorted(BGLAB.rglob("*.txt")) if str(f.relative_to(BGLAB)) not in crash][::70][:25]
+    assert len(real) == 25
+    files = []
+    for i, f in enumerate(real):
+        swapped = tmp_path / f"smaller-first-{i:02d}.txt"
+        swapped.write_text(_smaller_first(f.read_text(encoding="utf-8")), encoding="utf-8")
+        assert swapped.read_text() != f.read_text()
+        files += [f, swapped]
+    ids = gnubg_ids(tmp_path, files)
+    n = sum(check_file(f, ids[str(f)]) for f in files)
+    assert n > 3000

@@ -117,6 +117,16 @@ class Variant:
     def level_name(self, level: int) -> str:
         return self.rules.level_name(level, self.get)
 
+    def level_kind(self, level: int) -> str:
+        """One word for a game won at ``level`` (1-3): single, gammon, backgammon; single, mars, koks in the
+        long games."""
+        return self.rules.LEVEL_KINDS.get(level, "single")
+
+    @property
+    def level_kinds(self) -> tuple[str, str]:
+        """The words of levels 2 and 3 (gammon, backgammon; mars, koks)."""
+        return self.rules.LEVEL_KINDS[2], self.rules.LEVEL_KINDS[3]
+
 
 def all_option_names() -> list[str]:
     """Every option some variant knows."""

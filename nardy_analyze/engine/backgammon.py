@@ -315,6 +315,9 @@ class Backgammon:
         """Whether the doubling cube is used under the options ``opt(key)`` (never in nardy500)."""
         return bool(opt("cube")) and opt("scoring") != "nardy500"
 
+    # the one word for a game won at each level (the stats' result kinds and column names)
+    LEVEL_KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
+
     def level_name(self, level: int, opt) -> str:
         if opt("scoring") == "nardy500":
             return {1: "a single win", 2: "a mars", 3: "a koks"}[level]

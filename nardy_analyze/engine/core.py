@@ -68,6 +68,8 @@ class Rules(Protocol):
 
     def max_level(self, winner: Side, loser: Side) -> int: ...
 
+    LEVEL_KINDS: dict[int, str]        # one word per win level: {1: "single", 2: "gammon", 3: "backgammon"}
+
 
 @dataclass(slots=True)
 class PlaySet:

@@ -204,6 +204,9 @@ class LongNardy:
         """The doubling cube only with option ``cube`` (RULES.md 2.8)."""
         return bool(opt("cube"))
 
+    # the one word for a game won at each level (the stats' result kinds and column names): RULES 2.8's names
+    LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks"}
+
     def level_name(self, level: int, opt) -> str:
         return {1: "an oin (single win)", 2: "a mars", 3: "a koks"}[level]
 

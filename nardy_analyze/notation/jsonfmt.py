@@ -225,15 +225,31 @@ class _Reader:
         self._cursor = 0
 
     def loc_of(self, needle: str) -> Loc:
-        """The location of the next occurrence of ``needle`` in the text (documents are read in order)."""
+        """The location of the next occurrence of ``needle`` in the text (documents are read in order): each
+        call moves past the occurrence it found, so that each action gets its own."""
         i = self.text.find(needle, self._cursor)
         if i < 0:
             return self.where
-        self._cursor = i
+        self._cursor = i + len(needle)
         line = self.text.count("\n", 0, i) + 1
         col = i - (self.text.rfind("\n", 0, i) + 1) + 1
         self.where = Loc(line, col)
         return self.where
+
+    def _long_number(self) -> Problem:
+        """The parse error for a number too long to read, at the number."""
+        import re
+        import sys
+
+        limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
+        m = re.search(r"\d{%d,}" % (limit + 1), self.text)
+        if m is None:
+            return Problem(Loc(1, 1), "expected JSON: a number too long to read")
+        i = m.start()
+        line = self.text.count("\n", 0, i) + 1
+        col = i - (self.text.rfind("\n", 0, i) + 1) + 1
+        return Problem(Loc(line, col), f"expected a number of at most {limit} digits, found one of "
+                                       f"{m.end() - m.start()} digits")
 
     def fail(self, msg: str) -> None:
         raise _Bad(msg)
@@ -243,6 +259,13 @@ class _Reader:
             doc = json.loads(self.text)
         except json.JSONDecodeError as e:
             self.match.problems.append(Problem(Loc(e.lineno, e.colno), f"expected JSON: {e.msg}"))
+            return self.match
+        except ValueError:        # an integer longer than Python converts (sys.get_int_max_str_digits)
+            self.match.problems.append(self._long_number())
+            return self.match
+        except RecursionError:    # arrays or objects nested thousands deep
+            self.match.problems.append(Problem(Loc(1, 1), "expected JSON: arrays or objects nested too deeply "
+                                                          "for a match document"))
             return self.match
         try:
             self.document(doc)
@@ -454,7 +477,7 @@ def read(text: str, path: str = "") -> Match:
 def _variant_of(text: str) -> str | None:
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return doc.get("variant") if isinstance(doc, dict) and isinstance(doc.get("variant"), str) else None
 

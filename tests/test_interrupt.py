@@ -1,0 +1,127 @@
+"""Interrupts: a command stopped by a signal sent to it alone (not to its process group, as `timeout -s INT`
+or `kill` do) stops its worker processes, says so on standard error, exits 130 (SIGINT) or 143
+(SIGTERM), and leaves no output file, whole or partial.  Each command runs in a process group of its
+own (a new session), and the signal goes to the parent process only."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from helpers import ROOT
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+
+FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            st = _stat(int(d))
+            if st is not None and int(st[1]) == pid:
+                out.append(int(d))
+    return out
+
+
+def alive(pid: int) -> bool:
+    st = _stat(pid)
+    return st is not None and st[0] != "Z"
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory):
+    """2,400 real records: enough for two workers to be busy for several seconds on an idle machine."""
+    folder = tmp_path_factory.mktemp("many")
+    for i in range(200):
+        for f in FIXTURES.glob("*.mat"):
+            shutil.copy(f, folder / f"c{i:03d}_{f.name}")
+    return folder
+
+
+def interrupt(args: list[str], sig: int, delay: float, tmp_path) -> tuple[int | None, str, list[int]]:
+    """Run the command in a new process group, wait for its two workers, wait ``delay``, send ``sig`` to
+    the parent alone; (exit code, standard error, workers still alive 3 s after the parent ended)."""
+    err_path = tmp_path / f"err{time.monotonic_ns()}.txt"
+    with open(err_path, "w") as err:
+        p = subprocess.Popen([sys.executable, "-m", "nardy_analyze", *args], cwd=ROOT, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        kids: list[int] = []
+        t0 = time.monotonic()
+        while len(kids) < 2 and time.monotonic() - t0 < 60 and p.poll() is None:
+            kids = children(p.pid)
+            time.sleep(0.01)
+        assert len(kids) == 2, "the command did not start its two workers"
+        time.sleep(delay)
+        kids = sorted(set(kids) | set(children(p.pid)))
+        assert p.poll() is None, "the command ended before the signal: give it more files"
+        os.kill(p.pid, sig)                          # the parent alone
+        code = p.wait(timeout=60)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and any(alive(k) for k in kids):
+            time.sleep(0.05)
+        return code, err_path.read_text(), [k for k in kids if alive(k)]
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)          # whatever is left of the group (nothing, if all is well)
+        except OSError:
+            pass
+        p.wait()
+
+
+def no_temp_files(folder) -> bool:
+    return not [p for p in os.listdir(folder) if p.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("sig, code, said", [(signal.SIGINT, 130, "nardy-analyze: interrupted"),
+                                             (signal.SIGTERM, 143, "nardy-analyze: terminated")])
+@pytest.mark.parametrize("delay", [0.0, 0.4, 1.0])
+def test_validate_stops_its_workers(many, tmp_path, sig, code, said, delay):
+    out = tmp_path / "report.json"
+    got, err, left = interrupt(["validate", str(many), "-j", "2", "--format", "json", "-o", str(out)],
+                               sig, delay, tmp_path)
+    assert left == [], f"worker processes outlived the command: {left}"
+    assert got == code, err
+    assert said in err and "Traceback" not in err, err
+    assert not out.exists() and no_temp_files(tmp_path)          # no -o, whole or partial
+
+
+def test_stats_stops_its_workers(many, tmp_path):
+    pytest.importorskip("pandas")
+    out = tmp_path / "stats.csv"
+    got, err, left = interrupt(["stats", str(many), "-j", "2", "-f", "csv", "-o", str(out)], signal.SIGINT, 0.5,
+                               tmp_path)
+    assert left == [] and got == 130 and "nardy-analyze: interrupted" in err and "Traceback" not in err, err
+    assert not out.exists() and no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_convert_leaves_no_half_written_file(many, tmp_path, sig):
+    out_dir = tmp_path / "out"
+    got, err, left = interrupt(["convert", str(many), "--to", "sgf", "-j", "2", "--out-dir", str(out_dir)],
+                               sig, 0.8, tmp_path)
+    assert left == [] and got == 128 + sig and "Traceback" not in err, err
+    assert out_dir.exists() and no_temp_files(out_dir)             # files written whole, or not at all
+    for f in out_dir.iterdir():
+        assert f.read_text().rstrip().endswith(")")               # each SGF written is whole
+
+
+def test_workers_end_when_the_command_is_killed(many, tmp_path):
+    """SIGKILL leaves the command no chance to stop anything: the kernel ends its workers (Linux)."""
+    _, _, left = interrupt(["validate", str(many), "-j", "2"], signal.SIGKILL, 0.5, tmp_path)
+    assert left == [], f"worker processes outlived the command: {left}"
