@@ -23,7 +23,6 @@ data, :func:`script_block` the data and the script for a page.
 from __future__ import annotations
 
 import json
-from html import escape
 from typing import Any
 
 from .engine import get_variant
@@ -31,6 +30,7 @@ from .engine.posid import position_id
 from .normal import normalise
 from .record import Kind, Match
 from .replay import MatchReport
+from .safetext import markup as escape, visible   # control characters from the files shown as escapes
 from .show import Snapshot, as_gnubg, board_geometry
 
 __all__ = ["record_data", "page", "script_block", "address", "CSS", "BODY"]
@@ -157,8 +157,20 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
 
 
 def _json(obj: Any) -> str:
-    """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``), every text from the
+    record with its control characters as visible escapes (nardy_analyze.safetext), as the page shows it."""
+    return json.dumps(_visible(obj), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _visible(obj: Any) -> Any:
+    """``obj`` with every string made :func:`safetext.visible` (line breaks kept: comments)."""
+    if isinstance(obj, str):
+        return visible(obj, newlines=True)
+    if isinstance(obj, dict):
+        return {k: _visible(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_visible(v) for v in obj]
+    return obj
 
 
 CSS = """
