@@ -268,11 +268,13 @@ def stats(
         _fail(f"--plot: {plot}: the file name must end in .png or .svg")
     if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
         _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
-    cluster = _connect(engine, scheduler, jobs, dataframe=True)
+    from .aggregate import aggregate
+
+    cluster = _connect(engine, scheduler, jobs)
     bar = Progress.on_terminal()
     try:
-        run = st.scan(paths, variant=variant, rules=options, aliases=aliases, jobs=jobs,
-                      progress=bar.step if bar else None, engine=cluster)
+        run = aggregate(paths, by.value, variant=variant, rules=options, aliases=aliases, jobs=jobs,
+                        progress=bar.step if bar else None, engine=cluster, players=plot is not None)
     except Exception as e:
         _cluster_failed(e)
     finally:
@@ -280,6 +282,15 @@ def stats(
             bar.close()
         if cluster is not None:
             cluster.close()
+    with run:
+        _stats_output(run, by.value, format.value, output, sort, plot, paths)
+
+
+def _stats_output(run, by: str, fmt: str, output: Optional[Path], sort: Optional[str], plot: Optional[Path],
+                  paths: list[str]) -> None:
+    """The messages, the table and the exit code of ``stats`` from its aggregate (nardy_analyze.aggregate)."""
+    from . import stats as st
+
     for _, why in run.unreadable:
         typer.echo(f"nardy-analyze: {why}", err=True)
     for line in run.problems + run.warnings:
@@ -288,28 +299,36 @@ def stats(
         typer.echo(f"nardy-analyze: {path}: {why}", err=True)
     for path, why in run.internal_errors:
         typer.echo(f"nardy-analyze: {path}: {why}", err=True)
-    if run.games.empty and not run.files:
+    if run.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
-    table = st.frame(by.value, run.games)
+    # --by player is a small table; --by game and match are written as they are read back, a chunk at a
+    # time, unless --sort needs every row
+    table = run.players() if by == "player" else run.frame() if sort else None
     if sort:
         try:
             table = st.sort_frame(table, sort)
         except ValueError as e:
             _fail(str(e))
-    fmt = format.value
     binary = fmt == "parquet"
+
+    def write(fh, color: bool = False) -> None:
+        if table is not None:
+            st.write_frame(table, fmt, fh, by, color)
+        else:
+            st.write_frames(run.frames(), fmt, fh, by, color, total=run.rows)
+
     try:
         if plot is not None:
-            st.plot(table if by == By.player else st.players(run.games), str(plot))
+            st.plot(table if by == "player" else run.players(), str(plot))
         if output is None:
             if binary:
-                st.write_frame(table, fmt, sys.stdout.buffer, by.value)
+                write(sys.stdout.buffer)
                 sys.stdout.buffer.flush()
             else:
                 tty = sys.stdout.isatty()
-                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")))
+                write(sys.stdout, bool(tty and not os.environ.get("NO_COLOR")))
         else:
-            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value), binary=binary)
+            write_atomically(output, write, binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
     if run.unreadable or run.arg_errors or run.internal_errors:
