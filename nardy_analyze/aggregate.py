@@ -323,17 +323,23 @@ class Aggregate:
             p[c] = p[c].astype("int64")
         return st._player_table(p)
 
-    def _categories(self) -> dict[str, list]:
+    def _categories(self) -> dict[str, Any]:
+        """The categories of the whole table, as ``astype(str).astype("category")`` makes them of every row
+        (sorted, and of the same dtype, also when empty)."""
         shown = self.shown
-        cats: dict[str, list] = {c: sorted(v) for c, v in self._seen.items()}
+
+        def index(values: set) -> pd.Index:
+            return pd.Index(pd.Series(sorted(values), dtype=object).astype(str))
+
+        cats: dict[str, Any] = {c: index(v) for c, v in self._seen.items()}
         if self.by == "game":
-            cats["player"] = cats["opponent"] = sorted(set(shown.values()))
+            cats["player"] = cats["opponent"] = index(set(shown.values()))
             cats["result"], cats["kind"] = ["win", "loss"], st._KINDS
         else:
             one, two, won = self._match_names
-            cats["player1"] = sorted({shown[n] for n in one})
-            cats["player2"] = sorted({shown[n] for n in two if n is not None})
-            cats["winner"] = sorted({shown[n] for n in won if n is not None})
+            cats["player1"] = index({shown[n] for n in one})
+            cats["player2"] = index({shown[n] for n in two if n is not None})
+            cats["winner"] = index({shown[n] for n in won if n is not None})
         return cats
 
     def frames(self, rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
