@@ -36,12 +36,12 @@ _SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); impli
                    "need the same nardy-analyze version and the files at the same absolute path.")
 
 
-def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False):
+def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int]):
     """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
     be had: Dask not installed, scheduler unreachable, no worker)."""
     from . import commands
 
-    return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs, dataframe)
+    return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs)
 
 
 def _typer_exit(body, *args, **kwargs):

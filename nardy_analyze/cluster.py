@@ -42,15 +42,13 @@ class ClusterError(Exception):
     without nardy-analyze or without the files.  The message says what to do."""
 
 
-def _modules(dataframe: bool = False):
-    """dask.distributed (and dask.dataframe, for stats: its import costs seconds, so validate skips it)."""
+def _modules():
+    """dask.distributed."""
     try:
         import dask                 # noqa: F401
         import distributed
-        if dataframe:
-            import dask.dataframe   # noqa: F401  (needs pandas and pyarrow)
     except ImportError as e:
-        raise ClusterError(f"--engine dask needs Dask (dask.distributed{' and dask.dataframe' if dataframe else ''}), "
+        raise ClusterError(f"--engine dask needs Dask (dask.distributed), "
                            f"which cannot be imported here ({e}); install it with: {INSTALL_HINT}") from None
     return distributed
 
@@ -117,13 +115,13 @@ class DaskEngine:
                                    "the files at the same absolute path on every worker (a shared file system)")
 
 
-def connect(scheduler: str | None = None, jobs: int | None = None, dataframe: bool = False) -> DaskEngine:
+def connect(scheduler: str | None = None, jobs: int | None = None) -> DaskEngine:
     """A :class:`DaskEngine`: connected to the scheduler at ``scheduler`` (``tcp://host:8786``, ``host:8786``),
     or, when it is None, to a new LocalCluster of ``jobs`` worker processes (default: one per core, at most 8)
     of one thread each on this machine.  ClusterError when Dask is missing or the scheduler cannot be
     reached within :data:`CONNECT_TIMEOUT` seconds (``NARDY_ANALYZE_DASK_TIMEOUT`` changes it).
-    ``dataframe``: check that dask.dataframe is there too (``stats`` needs it)."""
-    distributed = _modules(dataframe)
+    """
+    distributed = _modules()
     timeout = _timeout()
     for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core",
                  "distributed.worker", "distributed.nanny", "distributed.scheduler"):
