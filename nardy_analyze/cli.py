@@ -226,15 +226,17 @@ def stats(
                                            f"{', '.join(record_suffixes())} files); '-' reads standard input."),
     by: By = typer.Option(By.player, "--by", "-b", help="One row per player, per player per game, or per match."),
     format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
-                                       help="A table (main columns), or every column as csv, json, parquet "
-                                            "(needs the 'parquet' extra) or markdown."),
+                                       help="A table (main columns; --by game and match: the first 1,000 rows), "
+                                            "or every column and row as csv, json, parquet (needs the 'parquet' "
+                                            "extra) or markdown."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write to this file (written whole or not at all)."),
     alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
                                     help="Count NAME as CANONICAL (names are compared without case, blanks and "
                                          "a ',1673' rating suffix). Repeatable."),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
-                                       help="Sort by COLUMN: numbers largest first, names A-Z."),
+                                       help="Sort by COLUMN: numbers largest first, names A-Z (--by game and "
+                                            "match: holds every row in memory)."),
     variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help="Rule option when the record's header does not set it. Repeatable."),
