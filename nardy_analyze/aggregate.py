@@ -27,7 +27,6 @@ import gc
 import os
 import pickle
 import tempfile
-from collections import Counter
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd

@@ -4,6 +4,8 @@
     g = stats.games(["matches/"])              # one row per player per game
     p = stats.players(g)                       # one row per player (also accepts paths)
     m = stats.matches(g)                       # one row per match
+    p = stats.players(["matches/"])            # from paths: folded as the files come, in flat memory
+    for chunk in stats.iter_games(["matches/"], rows=50_000): ...   # the rows of games(), in chunks
 
 Every figure comes from the replay through the rules engine (:func:`nardy_analyze.replay.replay` with an
 observer): the turn rows it reports are taken from the position the replay really goes on from, so a

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import io
 import pickle
-import random
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
-from helpers import CORPUS, ROOT
+from helpers import ROOT
 from nardy_analyze import aggregate as ag
 from nardy_analyze import stats
 from nardy_analyze.analyze import combined, discover, map_records
