@@ -15,7 +15,8 @@ each ``--stats BY:FORMAT`` ``python3 -m nardy_analyze stats -j JOBS --by BY --fo
 (``--formats ''`` or ``--stats ''`` leaves one command out).  ``--code CHECKOUT`` runs another checkout's
 code (e.g. an earlier commit unpacked with ``git archive``) instead of this one.
 The resident memory of the whole process tree (the command and its worker processes) is sampled
-every 0.05 s from /proc: "peak RSS" is the largest sum seen; "HWM sum" adds each process's own
+every 0.05 s from /proc: "peak RSS" is the largest sum seen; "CPU" is the user and system time of the
+command and its worker processes (steadier than the wall time on a shared machine); "HWM sum" adds each process's own
 high-water mark (VmHWM, so a peak between two samples is not missed; an upper bound, as the
 processes' peaks need not coincide).  The folders and reports are removed at the end, also when the
 run is interrupted (nothing is written in the repository).
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -100,10 +102,17 @@ def _check_room(base: Path, source: list[Path], mb: float) -> None:
                          f"{need / 1e9:.1f} GB and {files} inodes needed")
 
 
-def _run(cmd: list[str], stdout_path: Path, code: Path = ROOT) -> tuple[float, int, int, int]:
-    """(seconds, peak RSS of the tree KiB, sum of the processes' high-water marks KiB, exit code)."""
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)      # the command and its workers, once waited for
+    return r.ru_utime + r.ru_stime
+
+
+def _run(cmd: list[str], stdout_path: Path, code: Path = ROOT) -> tuple[float, int, int, int, float]:
+    """(seconds, peak RSS of the tree KiB, sum of the processes' high-water marks KiB, exit code, CPU seconds
+    of the command and its worker processes)."""
     hwm: dict[int, int] = {}
     peak = 0
+    cpu = _cpu()
     t0 = time.perf_counter()
     with open(stdout_path, "w") as out:
         proc = subprocess.Popen(cmd, cwd=code, stdout=out, stderr=subprocess.DEVNULL,
@@ -119,7 +128,7 @@ def _run(cmd: list[str], stdout_path: Path, code: Path = ROOT) -> tuple[float, i
                 hwm[p] = max(hwm.get(p, 0), s.get("VmHWM", 0))
             peak = max(peak, total)
             time.sleep(0.05)
-    return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode
+    return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode, _cpu() - cpu
 
 
 def _table_rows(fmt: str, table: Path) -> int | None:
@@ -164,8 +173,9 @@ def main() -> int:
     cases = [("validate", f) for f in a.formats.split(",") if f] + \
         [("stats", c) for c in a.stats.split(",") if c]
     base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=a.tmp))
-    print("| input | files | games (stats: rows) | command | time | MB/s | peak RSS, all processes | HWM sum | exit |")
-    print("|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("| input | files | games (stats: rows) | command | time | CPU | MB/s | peak RSS, all processes | HWM sum "
+          "| exit |")
+    print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     try:
         for mb in (float(x) for x in a.sizes.split(",")):
             _check_room(base, source, mb)
@@ -177,7 +187,7 @@ def main() -> int:
                     by, _, fmt = fmt.partition(":")
                     fmt = fmt or "csv"
                     report = base / f"table.{fmt}"
-                    dt, peak, hwm, code_ = _run(cmd + ["--by", by, "--format", fmt, "-o", str(report), str(folder)],
+                    dt, peak, hwm, code_, cpu = _run(cmd + ["--by", by, "--format", fmt, "-o", str(report), str(folder)],
                                                 base / "stdout", code)
                     rows = _table_rows(fmt, report)
                     games = f"{rows:,} rows" if rows is not None else "-"
@@ -185,15 +195,16 @@ def main() -> int:
                 else:
                     report = base / f"report.{fmt}"
                     if fmt == "text":
-                        dt, peak, hwm, code_ = _run(cmd + [str(folder)], report, code)
+                        dt, peak, hwm, code_, cpu = _run(cmd + [str(folder)], report, code)
                     else:
-                        dt, peak, hwm, code_ = _run(cmd + ["--format", fmt, "-o", str(report), str(folder)],
+                        dt, peak, hwm, code_, cpu = _run(cmd + ["--format", fmt, "-o", str(report), str(folder)],
                                                     base / "stdout", code)
                     s = _summary(fmt, report) if report.exists() else {}
                     games = f"{s['games']:,}" if "games" in s else "-"
                     what = f"validate -f {fmt}"
                 print(f"| {size / 1e6:.1f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
-                      f"{dt:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | {hwm / 1024:.0f} MiB | "
+                      f"{dt:.1f} s | {cpu:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | "
+                      f"{hwm / 1024:.0f} MiB | "
                       f"{code_} |", flush=True)
                 report.unlink(missing_ok=True)
             shutil.rmtree(folder, ignore_errors=True)
