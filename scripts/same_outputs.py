@@ -115,6 +115,7 @@ def run_all(code: Path, corpus: Path, jobs: list[str], scratch: Path, only: set[
     for name, args, compare in _runs(corpus, jobs, only, generated):
         shutil.rmtree(scratch, ignore_errors=True)
         (scratch / "wt").mkdir(parents=True)
+        (scratch / "out").mkdir()
         if compare or name.startswith("convert"):
             shutil.copytree(corpus, scratch / "shared" / "corpus", symlinks=True)
         else:                      # nothing is written beside the inputs: a link to them will do
