@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
+import json
 import tempfile
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -198,7 +198,9 @@ def _partial_of(entry: Entry, match: Match, variant: str, options: dict[str, Any
 
 
 class _Spool:
-    """Rows kept on disk as they come (a temporary file, gone when closed), read back in chunks."""
+    """Rows kept on disk as they come (a temporary file, gone when closed), read back in chunks: one line of
+    JSON per batch of rows (strings, integers, booleans and None go through unchanged; a row comes back
+    as a list)."""
 
     def __init__(self) -> None:
         self.fh = tempfile.TemporaryFile(prefix="nardy-stats-")
@@ -206,19 +208,16 @@ class _Spool:
 
     def add(self, rows: list[tuple]) -> None:
         if rows:
-            pickle.dump(rows, self.fh, protocol=pickle.HIGHEST_PROTOCOL)
+            self.fh.write(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
             self.count += len(rows)
 
-    def chunks(self, size: int) -> Iterator[list[tuple]]:
+    def chunks(self, size: int) -> Iterator[list[list]]:
         """The rows in order, ``size`` at a time (the last chunk may be smaller; none when empty)."""
         self.fh.flush()
         self.fh.seek(0)
-        buf: list[tuple] = []
-        while True:
-            try:
-                buf.extend(pickle.load(self.fh))
-            except EOFError:
-                break
+        buf: list = []
+        for line in self.fh:
+            buf.extend(json.loads(line))
             while len(buf) >= size:
                 yield buf[:size]
                 del buf[:size]

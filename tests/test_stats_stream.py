@@ -274,6 +274,9 @@ def test_the_spool_is_removed(monkeypatch, tmp_path):
     spool.add([])
     spool.add([(2, "b")] * 3)
     assert [len(c) for c in spool.chunks(3)] == [3, 3, 2]
-    assert [r for c in spool.chunks(100) for r in c] == [(1, "a")] * 5 + [(2, "b")] * 3
+    assert [r for c in spool.chunks(100) for r in c] == [[1, "a"]] * 5 + [[2, "b"]] * 3
+    odd = [("päth\n\"x\"", 1, None, True, "Анна")]
+    spool.add(odd)
+    assert [tuple(r) for c in spool.chunks(100) for r in c][-1] == odd[0]     # any text, None, booleans
     spool.close()
     assert list(tmp_path.iterdir()) == []
