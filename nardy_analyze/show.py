@@ -59,7 +59,7 @@ def snapshots(match: Match) -> list[Snapshot]:
     for ng in norm.games:
         g = ng.game
         score = g.score or (0, 0)
-        crawford = ng.report.crawford and length > 1
+        crawford = bool(ng.report.crawford) and length > 1
         move = 0
         last = None
         for na in ng.actions:

@@ -208,7 +208,8 @@ FUZZ_COMMANDS = {
     "stats": [["stats", "{}"], ["stats", "--by", "game", "--format", "csv", "{}"],
               ["stats", "--by", "match", "--format", "json", "{}"]],
     "show": [["show", "{}"], ["show", "--as", "svg", "{}"], ["show", "--as", "xgid", "--move", "3", "{}"],
-             ["show", "--as", "gnubg", "--game", "2", "{}"]],
+             ["show", "--as", "gnubg", "--game", "2", "{}"], ["show", "--as", "html", "{}"]],
+    "analyze": [["analyze", "{}"], ["analyze", "--by", "decision", "--format", "csv", "{}"]],
 }
 NOT_READING = {"rules", "generate"}     # generate reads no record
 
