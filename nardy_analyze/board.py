@@ -37,7 +37,7 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
 
     n1, c1 = row(top)
     n2, c2 = row(bottom)
-    if getattr(rules, "position_id", False):
+    if rules.position_id:
         head = f"X = {mover} ({role}, own numbering), O = {opponent}"
         tail = (f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}   "
                 f"gnubg position ID (X on roll): {position_id(me, opp)}")

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from helpers import ROOT
 from nardy_analyze import stats
 from nardy_analyze.analyze import parse_record, read_bytes
-from nardy_analyze.engine import generate, get_variant
+from nardy_analyze.engine import Rules, generate, get_variant
 from nardy_analyze.replay import replay
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
@@ -125,8 +125,9 @@ def test_blocks_on_random_positions(data, name):
     assert stats._blocks(rules, me, opp, stats._closed_flags(rules)) == _plain_blocks(rules, me, opp)
 
 
-class _OtherRules:
-    """A rules object of a class stats has no short cut for: its closed points are asked one by one."""
+class _OtherRules(Rules):
+    """A rules object of a class with no short cut of its own: ``Rules.closed_flags``'s default asks its
+    closed points one by one."""
 
     has_bar = True
 
