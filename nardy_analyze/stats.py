@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 import pandas as pd
 
 from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
-from .engine import generate
+from .engine import generate, level_words
 from .engine.core import Pos, Side, walk_forced
 from .events import GameEnd, TurnRow
 from .record import Match
@@ -146,7 +146,13 @@ MATCH_COLUMNS: dict[str, tuple[str, str]] = {
     "illegal": ("int64", "error findings in the match"),
 }
 
-_KINDS = ["single", "gammon", "backgammon", "mars", "koks", "resign", "drop", "timeout"]
+_ENDS = ["resign", "drop", "timeout"]      # the kinds of a game's end that are not a win level
+
+
+def _kinds() -> list[str]:
+    """The values of the ``kind`` column: every variant's words for its win levels (backgammon's single,
+    gammon, backgammon; the long games' mars, koks), then the other ends."""
+    return list(dict.fromkeys([*level_words(), *_ENDS]))
 _COUNTERS = ("turns", "rolls", "doubles", "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit",
              "pips", "borne_off", "cube_offered", "cube_taken", "cube_dropped", "primes", "shutouts", "forced",
              "handover_steps", "longest_chain")
@@ -491,7 +497,7 @@ def _game_frame(rows: list[tuple] | pd.DataFrame, aliases: dict[str, str] | None
     else:
         df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     _names(df, aliases or {})
-    return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _KINDS})
+    return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _kinds()})
 
 
 def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
@@ -598,11 +604,11 @@ def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
         finished=g["result"].notna(), wins=g["result"] == "win", losses=g["result"] == "loss",
         opp_points=g.groupby(["path", "game"], observed=True)["points"].transform("sum") - g["points"])
     kind = g["kind"].astype(object)
+    second, third = level_words(2), level_words(3)     # gammons and mars; backgammons and koks
     won, lost = g["wins"], g["losses"]
     g = g.assign(
-        gammons_won=won & kind.isin(["gammon", "mars"]), gammons_lost=lost & kind.isin(["gammon", "mars"]),
-        backgammons_won=won & kind.isin(["backgammon", "koks"]),
-        backgammons_lost=lost & kind.isin(["backgammon", "koks"]),
+        gammons_won=won & kind.isin(second), gammons_lost=lost & kind.isin(second),
+        backgammons_won=won & kind.isin(third), backgammons_lost=lost & kind.isin(third),
         mars_won=won & (kind == "mars"), mars_lost=lost & (kind == "mars"),
         koks_won=won & (kind == "koks"), koks_lost=lost & (kind == "koks"),
         resigned=lost & (kind == "resign"), dropped=lost & (kind == "drop"))

@@ -17,7 +17,7 @@ __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
     "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
     "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara", "Rules", "register", "unregister",
-    "canonical_name", "rules_named", "DEFAULT_VARIANT",
+    "canonical_name", "rules_named", "level_words", "DEFAULT_VARIANT",
 ]
 
 
@@ -76,6 +76,13 @@ def canonical_name(text: str | None) -> str | None:
     one alias table of the package, used by every notation and the command line); None when no variant
     has that name.  Empty or None text is the default variant."""
     return _ALIASES.get(_key(text or DEFAULT_VARIANT) or DEFAULT_VARIANT)
+
+
+def level_words(level: int | None = None) -> list[str]:
+    """The words of every variant for a game won at ``level`` (every level when None), in the order of
+    the variants and levels, each once: single, gammon, backgammon, mars, koks."""
+    return list(dict.fromkeys(w for cls in _RULES.values() for k, w in cls.LEVEL_KINDS.items()
+                              if level is None or k == level))
 
 
 def rules_named(name: str | None) -> Rules | None:

@@ -142,6 +142,10 @@ class Rules:
         return cube
 
     # -- fast paths: the defaults are the generic code ---------------------------------------------
+    # (every method a variant may write faster for its geometry; tests/test_variant.py holds each one of
+    # every variant equal to the default here)
+    FAST_PATHS = ("play_exact", "hit_flags", "closed_flags", "forced")
+
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: Hashable = None,
                    bear_off: bool = False):
         """The written ``steps`` played one number each (see :func:`exact_steps`)."""
