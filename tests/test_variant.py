@@ -279,3 +279,44 @@ def test_fast_path_is_the_generic_default(variant, method, seed, plies):
         _CHECKS[method](rules, me, opp, dice, turn, steps, rng)
         checked += 1
     assert checked >= 1
+
+
+# -- one alias table ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("alias", ["bg", "short-nardy", "Short Nardy", "shortnardy", "backgammon"])
+def test_a_backgammon_alias_converts_to_sgf_and_mat(tmp_path, alias):
+    """``; [Variation "bg"]`` is backgammon to the notations as to the engine (it was refused: "bg has no
+    sgf form")."""
+    from typer.testing import CliRunner
+    from nardy_analyze.cli import app
+
+    src = tmp_path / "club.mat"
+    src.write_text(f'; [Variation "{alias}"]\n' + (ROOT / "examples" / "club-night.mat").read_text(encoding="utf-8"),
+                   encoding="utf-8")
+    for target in ("sgf", "mat", "json"):
+        r = CliRunner().invoke(app, ["convert", "--to", target, "--out-dir", str(tmp_path / target), str(src)],
+                               catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        assert "1 written, 0 refused" in r.output
+    doc = (tmp_path / "json" / "club.json").read_text(encoding="utf-8")
+    assert '"variant": "backgammon"' in doc
+
+
+@pytest.mark.parametrize("alias, title", [("nardy", "long nardy"), ("long-nardy", "long nardy"),
+                                          ("gul-bara", "Gul bara"), ("plakoto", "plakoto")])
+def test_other_variants_have_no_mat_form(alias, title):
+    from nardy_analyze import notation
+    from nardy_analyze.record import Game, Loc, Match
+
+    m = Match(path="x.ngn", notation="ngn", tags={"Variant": alias}, games=[Game(number=1, loc=Loc(1, 1))])
+    assert f"game 1: {title} has no sgf form" in notation.get("sgf").losses(m)
+
+
+def test_every_alias_names_one_variant():
+    for cls in (engine.Backgammon, engine.LongNardy, engine.GulBara):
+        for name in (cls.name, *cls.aliases, cls.name.upper()):
+            assert canonical_name(name) == cls.name == get_variant(name).name
+    assert canonical_name("plakoto") is None and canonical_name("") == canonical_name(None) == "backgammon"
+    with pytest.raises(ValueError):
+        register(type("Clash", (Backgammon,), {"name": "clash", "aliases": ("bg",)}))
+    assert canonical_name("clash") is None

@@ -17,7 +17,7 @@ __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
     "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
     "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara", "Rules", "register", "unregister",
-    "canonical_name", "rules_named", "level_words", "DEFAULT_VARIANT",
+    "canonical_name", "rules_named", "level_words", "Backgammon", "DEFAULT_VARIANT",
 ]
 
 
