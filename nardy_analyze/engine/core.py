@@ -61,6 +61,7 @@ class Rules:
     aliases: tuple[str, ...] = ()       # other spellings of the name in records and on the command line
     # -- what the variant has ----------------------------------------------------------------------
     has_bar = False                     # hits send checkers to the bar (index 24 of a side)
+    same_direction = False              # both sides move the same way round the board (long nardy)
     opening_double_allowed = True       # the first play of a game may be a double
     position_id = False                 # a GNU Backgammon Position ID describes its positions
     gnubg_notation = False              # its records can be written as .mat / .sgf (GNU Backgammon's forms)

@@ -49,6 +49,7 @@ class LongNardy(Rules):
         **COMMON_OPTIONS,
     }
     has_bar = False
+    same_direction = True        # both sides run 24 -> 1 in their own numbering, half a board apart
     opening_double_allowed = True
     home_freeze = False          # Gul bara: a checker in home may only be borne off
     exact_bear_off = False       # Gul bara: only the exact number bears off
