@@ -195,6 +195,15 @@ def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path)
     kinds = {r[list(stats.GAME_COLUMNS).index("kind")] for r in rows.rows}
     assert kinds <= {*ThreeHome.LEVEL_KINDS.values(), "resign", "drop", "timeout", None}
 
+    # shown as its geometry says: a bar, opposite directions, no GNU Backgammon ID
+    from nardy_analyze.show import NotBackgammon, as_gnubg, as_svg, as_text, snapshots
+    snap = snapshots(back)[3]
+    shown = as_text(snap)
+    assert "bar: X" in shown and "Position ID" not in shown and "same way round" not in shown
+    assert as_svg(snap).startswith("<svg")
+    with pytest.raises(NotBackgammon):
+        as_gnubg(snap)
+
     # backgammon games judged as threehome: their bear-offs with checkers on points 4-6 are errors, so the
     # variant's own rules did the judging
     bg = ngn.write(generate_match("backgammon", 4, seed=7)).replace('"backgammon"', '"three-home"')
