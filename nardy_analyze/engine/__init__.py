@@ -93,11 +93,12 @@ def rules_named(name: str | None) -> Rules | None:
 
 def _rules_for(key: str, opts: dict[str, Any]) -> Rules:
     """The rules object of a variant with its options (one instance per distinct option set)."""
-    spec = OPTIONS[key]
-    sig = (key, tuple(sorted((k, opts[k]) for k in opts if k in spec)))
+    cls = _RULES[key]
+    args = cls.build_args(opts)
+    sig = (key, tuple(sorted(args.items())))
     rules = _BUILT.get(sig)
     if rules is None:
-        rules = _BUILT[sig] = _RULES[key].build(opts)
+        rules = _BUILT[sig] = cls(**args)
     return rules
 
 

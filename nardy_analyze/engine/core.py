@@ -76,10 +76,12 @@ class Rules:
     OPTIONS: dict[str, tuple[Any, tuple]] = {}
 
     @classmethod
-    def build(cls, opts: dict[str, Any]) -> "Rules":
-        """The rules object for the options ``opts`` (the variant's own; defaults where absent).  The
-        default: one object whatever the options (they only change game-level policy, asked with ``opt``)."""
-        return cls()
+    def build_args(cls, opts: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's arguments for the options ``opts`` (the variant's own; defaults where absent):
+        the options that change the rules object (``get_variant`` keeps one object per distinct set).  The
+        default: none, one object whatever the options (they only change game-level policy, asked with
+        ``opt``)."""
+        return {}
 
     # -- geometry ----------------------------------------------------------------------------------
     def initial(self) -> Pos:                                             # required

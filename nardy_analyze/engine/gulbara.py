@@ -30,8 +30,9 @@ class GulBara(LongNardy):
         self.chain_from_turn = chain_from_turn
 
     @classmethod
-    def _args(cls, opts) -> dict:
-        return {**super()._args(opts), "chain_from_turn": opts.get("chain_from_turn", cls.OPTIONS["chain_from_turn"][0]) or 1}
+    def build_args(cls, opts) -> dict:
+        return {**super().build_args(opts),
+                "chain_from_turn": opts.get("chain_from_turn", cls.OPTIONS["chain_from_turn"][0]) or 1}
 
     def __repr__(self) -> str:
         return (f"GulBara(head_exception={self.head_exception!r}, koks={self.koks}, "

@@ -67,11 +67,7 @@ class LongNardy(Rules):
     position_id = False          # GNU Backgammon Position IDs describe backgammon positions only
 
     @classmethod
-    def build(cls, opts):
-        return cls(**cls._args(opts))
-
-    @classmethod
-    def _args(cls, opts) -> dict:
+    def build_args(cls, opts) -> dict:
         return {k: opts.get(k, cls.OPTIONS[k][0]) for k in ("head_exception", "koks")}
 
     def initial(self) -> Pos:
