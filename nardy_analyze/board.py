@@ -20,7 +20,8 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
 
     Each point shows the opponent's checkers standing there whatever the variant's geometry (the rules
     object's ``opp_point``: 25 - p in backgammon, ((p + 11) mod 24) + 1 in long nardy and Gul bara, where
-    both sides move the same way round the board).  The GNU Backgammon Position ID only for backgammon.
+    both sides move the same way round the board: ``same_direction``).  The bar where the variant has one,
+    the GNU Backgammon Position ID where it describes the variant's positions.
     """
     rules = get_variant(variant).rules
     me, opp = pos
@@ -37,12 +38,12 @@ def diagram(pos: Pos, mover: str = "X", opponent: str = "O", role: str = "to pla
 
     n1, c1 = row(top)
     n2, c2 = row(bottom)
-    if getattr(rules, "position_id", False):
-        head = f"X = {mover} ({role}, own numbering), O = {opponent}"
-        tail = (f"bar: X{me[24]} O{opp[24]}   off: X{borne_off(me)} O{borne_off(opp)}   "
-                f"gnubg position ID (X on roll): {position_id(me, opp)}")
-    else:
-        head = (f"X = {mover} ({role}, own numbering), O = {opponent}; both move 24 -> 1 in their own "
-                f"numbering, so O runs the same way round (O's head, its 24, is X's {rules.opp_point(24)})")
-        tail = f"off: X{borne_off(me)} O{borne_off(opp)}"
-    return [head, n1, c1, c2, n2, tail]
+    head = f"X = {mover} ({role}, own numbering), O = {opponent}"
+    if rules.same_direction:
+        head += (f"; both move 24 -> 1 in their own numbering, so O runs the same way round (O's head, its 24, "
+                 f"is X's {rules.opp_point(24)})")
+    tail = [f"bar: X{me[24]} O{opp[24]}"] if rules.has_bar else []
+    tail.append(f"off: X{borne_off(me)} O{borne_off(opp)}")
+    if rules.position_id:
+        tail.append(f"gnubg position ID (X on roll): {position_id(me, opp)}")
+    return [head, n1, c1, c2, n2, "   ".join(tail)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from .safetext import markup as escape      # control characters from the files shown as escapes
 from typing import TextIO
 
+from .engine import rules_named
 from .engine.posid import position_id
 from .replay import ERROR, Finding, MatchReport
 from .report import RunResult, Writer
@@ -60,11 +61,11 @@ def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
         mover, opp = _names(report, f)
         title = f.board_title or (f"position before the play, {mover} to play "
                                   f"{''.join(map(str, f.dice))}" if f.dice else "position before the play")
-        bg = report.variant == "backgammon"
-        pid = f" &middot; gnubg Position ID <code>{position_id(*f.position)}</code>" if bg else ""
+        rules = rules_named(report.variant) or rules_named(None)
+        pid = f" &middot; gnubg Position ID <code>{position_id(*f.position)}</code>" if rules.position_id else ""
         parts.append(f'<div class="board"><div>{escape(title)}{pid}</div>')
         parts.append(svg_board(f.position, f.dice if not f.board_title else None, (mover, opp), title,
-                               opp_point=None if bg else (lambda p: (p + 11) % 24 + 1), show_cube=bg))
+                               opp_point=rules.opp_point, show_cube=rules.board_cube))
         parts.append("</div>")
     if f.alternatives:
         parts.append('<div class="alts">legal plays include: ' + escape("; ".join(f.alternatives)) + "</div>")

@@ -143,7 +143,7 @@ class _GameReplay:
         self.roll_spec = None                # the turn driver's first part of the roll being replayed
         self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
-        self.one_part = bool(getattr(self.rules, "one_part_turns", False))   # turns.quick_turn applies
+        self.one_part = self.rules.one_part_turns   # turns.quick_turn applies
         self.time_limit = variant.get("time_limit")
         a, b = start or self.rules.initial()
         self.pos = [a, b]
@@ -315,7 +315,7 @@ class _GameReplay:
         self.rolls += 1
         self.report.turns += 1
         d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
-        if self.rolls == 1 and d1 == d2 and not getattr(self.rules, "opening_double_allowed", True):
+        if self.rolls == 1 and d1 == d2 and not self.rules.opening_double_allowed:
             self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
                       f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
         first_turn = self.rolled[p] == 0
@@ -643,7 +643,7 @@ class _GameReplay:
     def could_dance(self, s: int) -> bool:
         """Whether ``s`` has a checker on the bar and some roll cannot enter it (nothing can be played)."""
         me, opp = self.pos[s], self.pos[1 - s]
-        if not getattr(self.rules, "has_bar", False) or not me[24]:
+        if not self.rules.has_bar or not me[24]:
             return False
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
@@ -734,8 +734,8 @@ class _GameReplay:
         s = a.setup
         if s is not None and s.checkers is not None:
             mine, theirs = s.checkers
-            opp_point = getattr(self.rules, "opp_point", None)
-            both = [p for p in range(1, 25) if opp_point and mine[p - 1] and theirs[opp_point(p) - 1]]
+            opp_point = self.rules.opp_point
+            both = [p for p in range(1, 25) if mine[p - 1] and theirs[opp_point(p) - 1]]
             if both:
                 self.find("parse-error", f"the set-up puts checkers of both players on {self.name(0)}'s point "
                           f"{both[0]} (no position has them): the replay goes on from it as written", a)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .engine import get_variant
+from .engine import DEFAULT_VARIANT, get_variant
 from .engine.posid import position_id
 from .normal import normalise
 from .record import Kind, Match
@@ -83,9 +83,9 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         rules = v.rules
         cube_on = bool(v.cube_in_play)
     except ValueError:                     # a variant the engine does not know: drawn as backgammon
-        rules = get_variant("backgammon").rules
+        rules = get_variant(DEFAULT_VARIANT).rules
         cube_on = True
-    ids = bool(getattr(rules, "position_id", False))
+    ids = rules.position_id
     length = match.match_length or 0
     jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
     out = []
@@ -141,7 +141,7 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         out.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
                     "score": list(score), "crawford": crawford, "result": result,
                     "comments": list(g.comments), "f": frames})
-    data = {"path": match.path, "variant": norm.variant, "title": getattr(rules, "title", norm.variant),
+    data = {"path": match.path, "variant": norm.variant, "title": rules.title,
             "length": length,
             "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
             "opp": [rules.opp_point(p) for p in range(1, 25)], "games": out, "findings": []}

@@ -188,19 +188,16 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
             if g:
                 names = [g.players[0] or "player 1", g.players[1] or "player 2"]
                 name, opp_name = names[f.board_side], names[1 - f.board_side]
-        out += ["  " + ln for ln in diagram(f.position, name, opp_name, role, _variant(report))]
+        out += ["  " + ln for ln in diagram(f.position, name, opp_name, role, _rules(report).name)]
     if f.alternatives:
         out.append("legal plays include: " + "; ".join(f.alternatives))
     return ["    | " + ln for ln in out]
 
 
-def _variant(report: MatchReport | None) -> str:
-    """The variant a report was judged under, as the engine names it (backgammon when unknown)."""
-    from .engine import UnknownVariant, get_variant
-    try:
-        return get_variant(report.variant).name if report is not None else "backgammon"
-    except UnknownVariant:
-        return "backgammon"
+def _rules(report: MatchReport | None):
+    """The rules object of the variant a report was judged under (the default variant's when unknown)."""
+    from .engine import rules_named       # the engine only when a finding's position is explained
+    return (rules_named(report.variant) if report is not None else None) or rules_named(None)
 
 
 # ----------------------------------------------------------------------------- streaming writers
@@ -371,7 +368,7 @@ def json_findings(r: MatchReport, explain: bool = False) -> list[dict[str, Any]]
         d = f.as_dict()
         if explain and f.position is not None:
             d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
-            if _variant(r) == "backgammon":
+            if _rules(r).position_id:
                 d["position"]["position_id"] = position_id(*f.position)
             d["alternatives"] = f.alternatives
         out.append(d)

@@ -11,7 +11,7 @@ from .safetext import markup as escape      # control characters visible: XML al
 from .safetext import visible
 
 from .board import diagram
-from .engine import borne_off
+from .engine import borne_off, rules_named
 from .engine.core import Pos
 from .engine.posid import match_id, position_id
 from .normal import normalise
@@ -40,10 +40,15 @@ class Snapshot:
     variant: str = "backgammon"
     written_move: int | None = None   # the move number the record writes on the roll's row
 
+    @property
+    def rules(self):
+        """The rules object of the snapshot's variant (default options)."""
+        return rules_named(self.variant)
+
     def opp_point(self, p: int) -> int:
-        """The opponent's own number for the mover's point ``p``: backgammon 25 - p; long nardy and
-        Gul bara run both sides the same way, half a board apart."""
-        return 25 - p if self.variant == "backgammon" else (p + 11) % 24 + 1
+        """The opponent's own number for the mover's point ``p`` (the variant's geometry: backgammon
+        25 - p; long nardy and Gul bara run both sides the same way, half a board apart)."""
+        return self.rules.opp_point(p)
 
     @property
     def pos(self) -> Pos:
@@ -113,7 +118,7 @@ class NotBackgammon(LookupError):
 
 
 def _backgammon_only(s: Snapshot, what: str) -> None:
-    if s.variant != "backgammon":
+    if not s.rules.position_id:
         raise NotBackgammon(f"{what} describes backgammon positions only; this is a {s.variant} game "
                             "(use --as text or --as svg)")
 
@@ -158,7 +163,7 @@ def as_xgid(s: Snapshot) -> str:
 def as_text(s: Snapshot) -> str:
     names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
     lines = [_title(s)]
-    bg = s.variant == "backgammon"
+    bg = s.rules.position_id
     lines += diagram(s.pos, names[s.player], names[1 - s.player],
                      "to play" if s.move is not None else "rolled last", variant=s.variant)
     cube = f"cube {s.cube}" + (f" owned by {names[s.owner]}" if s.owner is not None else " centred")
@@ -269,4 +274,4 @@ def as_svg(s: Snapshot) -> str:
     names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
     owner = None if s.owner is None else (0 if s.owner == s.player else 1)
     return svg_board(s.pos, s.dice, (names[s.player], names[1 - s.player]), _title(s), s.cube, owner,
-                     s.opp_point, show_cube=s.variant == "backgammon")
+                     s.rules.opp_point, show_cube=s.rules.board_cube)

@@ -248,7 +248,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     v = choice.variant
     col = _Collect()
     rep = replay(match, v, observer=col)
-    if not getattr(v.rules, "position_id", False):
+    if not v.rules.position_id:
         res.notes.append(_dice_note(match, col.turns, v.name))
         return res
     bg = _bgsage()
@@ -297,8 +297,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
             owner, cube_v = 1 - s, max(t.cube, cube_v * 2)
         if t.dice is None or t.after is None:
             continue
-        opening = t.game not in rolled and t.dice[0] != t.dice[1] and not getattr(v.rules,
-                                                                                 "opening_double_allowed", False)
+        opening = t.game not in rolled and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
         rolled.add(t.game)
         checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
                             after=t.after, action=t.action, opening=opening))

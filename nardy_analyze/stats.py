@@ -27,10 +27,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import pandas as pd
 
 from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
-from .engine import generate
-from .engine.backgammon import Backgammon
-from .engine.long import LongNardy
-from .engine.core import Pos, Side
+from .engine import generate, level_words
+from .engine.core import Pos, Side, walk_forced
 from .events import GameEnd, TurnRow
 from .record import Match
 from .replay import ERROR, replay
@@ -151,7 +149,13 @@ MATCH_COLUMNS: dict[str, tuple[str, str]] = {
     "illegal": ("int64", "error findings in the match"),
 }
 
-_KINDS = ["single", "gammon", "backgammon", "mars", "koks", "resign", "drop", "timeout"]
+_ENDS = ["resign", "drop", "timeout"]      # the kinds of a game's end that are not a win level
+
+
+def _kinds() -> list[str]:
+    """The values of the ``kind`` column: every variant's words for its win levels (backgammon's single,
+    gammon, backgammon; the long games' mars, koks), then the other ends."""
+    return list(dict.fromkeys([*level_words(), *_ENDS]))
 _COUNTERS = ("turns", "rolls", "doubles", "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit",
              "pips", "borne_off", "cube_offered", "cube_taken", "cube_dropped", "primes", "shutouts", "forced",
              "handover_steps", "longest_chain")
@@ -191,24 +195,10 @@ def _off(side: Side) -> int:
     return 15 - sum(side)
 
 
-# The 24 closed flags of a position, q = 1..24 in the opponent's numbering, as one C-level
-# ``bytes(...).translate``, for the variants whose ``closed`` is "q holds at least k of ``side``'s checkers"
-# at a fixed point: backgammon (my point 25 - q, k = 2), long nardy and Gul bara (my point
-# ``opp_point(q)``, k = 1).  A rules object of any other class is asked point by point.
-# tests/test_stats.py checks that both ways agree.
-_FLAG = [b"".join(b"1" if x >= k else b"0" for x in range(256)) for k in range(3)]   # count -> "1"/"0"
-
-
 def _closed_flags(rules) -> Callable[[Side], bytes]:
-    """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side``."""
-    closed = type(rules).closed
-    if closed is Backgammon.closed:
-        two = _FLAG[2]
-        return lambda side: bytes(side[23::-1]).translate(two)
-    if closed is LongNardy.closed:
-        one = _FLAG[1]
-        return lambda side: bytes(side[12:24] + side[:12]).translate(one)
-    return lambda side: b"".join(b"1" if rules.closed(side, q) else b"0" for q in range(1, 25))
+    """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side`` (the
+    rules' ``closed_flags``)."""
+    return rules.closed_flags()
 
 
 _SIX = b"111111"
@@ -224,84 +214,18 @@ def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = 
     # the first run of six ends on q = i + 6: a checker on q+1..24 or the bar must pass it (a later run
     # has fewer opposing checkers behind it)
     prime = any(opp[i + 6:25])
-    shutout = bool(getattr(rules, "has_bar", True) and opp[24]) and closed.endswith(_SIX)
+    shutout = bool(rules.has_bar and opp[24]) and closed.endswith(_SIX)
     return prime, shutout
 
 
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
-    """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says).
-
-    First the rules' short cuts, where the rules have them (``rules.roll_forced(me, opp, numbers, turn)``:
-    True, False, or None when they do not decide; backgammon's decide 95 % of the rolls of the shared
-    corpus), then the walk (:func:`_walk_forced`).  A depth-first walk of the single steps, order by order of the numbers, looks for two different
-    positions reached with every number: then no play can use more numbers, and there are two legal
-    plays.  Walked to the end, it visits what ``generate`` visits, so it also knows the legal plays when
-    it finds fewer: exactly one position reached with every number is the only legal play; when no play
-    uses every number, the positions of the deepest level reached are the plays (for two different
-    numbers of which only one can be played: those of the larger number when it can be played, the
-    larger-die rule).  Other lists of numbers (none is asked for today) go to ``generate``."""
-    quick = getattr(rules, "roll_forced", None)      # the short cuts of the rules, where it has them
-    if quick is not None:
-        known = quick(me, opp, numbers, turn)
-        if known is not None:
-            return known
-    return _walk_forced(rules, me, opp, numbers, turn)
+    """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the rules'
+    ``forced`` (the generic walk, :func:`walk_forced`, or the variant's short cuts before it: backgammon's
+    decide 95 % of the rolls of the shared corpus)."""
+    return rules.forced(me, opp, numbers, turn)
 
 
-def _walk_forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
-    """:func:`_forced` without the rules' short cuts: the walk."""
-    seen: set[Pos] = set()
-    single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
-    if len(numbers) == 2 and numbers[0] != numbers[1]:
-        # two different numbers: both orders, two steps deep
-        a, b = numbers
-        firsts: dict[int, set[Pos]] = {a: set(), b: set()}     # positions after one step of each number
-        for x, y in ((a, b), (b, a)):
-            first = firsts[x]
-            for src, dst in single_steps(me, opp, x, turn):
-                m, o, _ = apply(me, opp, src, dst)
-                first.add((m, o))
-                t = after_step(turn, me, src, dst)
-                for src2, dst2 in single_steps(m, o, y, t):
-                    seen.add(apply(m, o, src2, dst2)[:2])
-                    if len(seen) >= 2:
-                        return False
-        if seen:
-            return True
-        # at most one number can be played: the larger one's plays if any, else the smaller one's (none at
-        # all: the one "play" of the position as it is)
-        return len(firsts[max(a, b)] or firsts[min(a, b)]) <= 1
-    if len(set(numbers)) != 1:
-        return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
-    n = len(numbers)
-    reached: list[set[Pos]] = [set() for _ in range(n)]     # positions after 1, 2, ... n - 1 steps
-    visited: set = set()
-
-    def two(m: Side, o: Side, t, dice: tuple[int, ...]) -> bool:
-        key = (m, o, t, dice)
-        if key in visited:
-            return False
-        visited.add(key)
-        die, rest = dice[0], dice[1:]
-        level = reached[n - len(rest)] if rest else None
-        for src, dst in single_steps(m, o, die, t):
-            m2, o2, _ = apply(m, o, src, dst)
-            if rest:
-                level.add((m2, o2))
-                if two(m2, o2, after_step(t, m, src, dst), rest):
-                    return True
-            else:
-                seen.add((m2, o2))
-                if len(seen) >= 2:
-                    return True
-        return False
-
-    if two(me, opp, turn, tuple(numbers)):
-        return False
-    if seen:
-        return True
-    deepest = next((level for level in reversed(reached) if level), None)
-    return deepest is None or len(deepest) <= 1
+_walk_forced = walk_forced       # the generic walk, without the rules' short cuts
 
 
 # The per (game, side) counters of a file: a list in _COUNTERS order (GAME_COLUMNS order), by index.
@@ -321,8 +245,8 @@ class _Tally:
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.ends: dict[int, GameEnd] = {}
         self.flags = _closed_flags(rules)
-        self.gulbara = getattr(rules, "name", "") == "gulbara"
-        self.quick = getattr(rules, "roll_forced", None)     # the rules' short cuts for forced rolls
+        self.chains = rules.has_chains
+        self.forced = rules.forced
         self.game = None                         # the game of the last turn and its two rows
         self.pair: tuple[list[int], list[int]] = ([], [])
         # per side: the side after its last move, its pips and checkers (the next move starts there,
@@ -364,11 +288,7 @@ class _Tally:
                 spec = rules.turn_segments(d1, d2, first, me[_ROLLS] + other[_ROLLS]).next(m0, o0)
             if spec is not None:
                 numbers = tuple(spec.numbers)
-                quick = self.quick                   # _forced, one call less
-                known = None if quick is None else quick(m0, o0, numbers, spec.turn)
-                if known is None:
-                    known = _walk_forced(rules, m0, o0, numbers, spec.turn)
-                if known:
+                if self.forced(m0, o0, numbers, spec.turn):
                     me[_FORCED] += 1
         if o1 is not o0 and o1 != o0:
             hits = o1[24] - o0[24]
@@ -404,7 +324,7 @@ class _Tally:
                     self._row(game, seg.player)[_HANDOVER_STEPS] += len(seg.steps)
             if dice is not None and dice[0] == dice[1]:
                 me[_LONGEST_CHAIN] = max(me[_LONGEST_CHAIN], chain)
-        elif dice is not None and dice[0] == dice[1] and self.gulbara:
+        elif dice is not None and dice[0] == dice[1] and self.chains:
             me[_LONGEST_CHAIN] = max(me[_LONGEST_CHAIN], 1)
 
     def game_end(self, end: GameEnd) -> None:
@@ -574,7 +494,7 @@ def _game_frame(rows: list[tuple], aliases: dict[str, str] | None = None) -> pd.
     cols = list(GAME_COLUMNS)
     df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     _names(df, aliases or {})
-    return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _KINDS})
+    return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _kinds()})
 
 
 def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
@@ -694,11 +614,11 @@ def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
         finished=g["result"].notna(), wins=g["result"] == "win", losses=g["result"] == "loss",
         opp_points=g.groupby(["path", "game"], observed=True)["points"].transform("sum") - g["points"])
     kind = g["kind"].astype(object)
+    second, third = level_words(2), level_words(3)     # gammons and mars; backgammons and koks
     won, lost = g["wins"], g["losses"]
     g = g.assign(
-        gammons_won=won & kind.isin(["gammon", "mars"]), gammons_lost=lost & kind.isin(["gammon", "mars"]),
-        backgammons_won=won & kind.isin(["backgammon", "koks"]),
-        backgammons_lost=lost & kind.isin(["backgammon", "koks"]),
+        gammons_won=won & kind.isin(second), gammons_lost=lost & kind.isin(second),
+        backgammons_won=won & kind.isin(third), backgammons_lost=lost & kind.isin(third),
         mars_won=won & (kind == "mars"), mars_lost=lost & (kind == "mars"),
         koks_won=won & (kind == "koks"), koks_lost=lost & (kind == "koks"),
         resigned=lost & (kind == "resign"), dropped=lost & (kind == "drop"))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from .engine.judge import Verdict, _exact_steps, _physical, judge
+from .engine.judge import Verdict, _physical, judge
 from .record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -129,10 +129,7 @@ def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool) ->
         if s.hit:
             bear_off = False
             break
-    exact = getattr(rules, "play_exact", None)      # judge._exact, one call less
-    pairs = [(s.src, s.dst) for s in steps]
-    r = exact(me, opp, full, pairs, turn, bear_off) if exact is not None else \
-        _exact_steps(rules, me, opp, full, pairs, turn, bear_off)
+    r = rules.play_exact(me, opp, full, [(s.src, s.dst) for s in steps], turn, bear_off)   # judge._exact
     return None if r is None else (r[0], r[1])
 
 
@@ -278,7 +275,7 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             msg = (f"{extra.kind} written after {name(over)} bore off the last checker: the game is over")
         elif extra.kind == "chain":
             d = extra.dice[0] if extra.dice else "?"
-            chain_from = getattr(rules, "chain_from_turn", None)
+            chain_from = rules.chain_from_turn
             if chain_from is None:
                 msg = f"{d}-{d} written as a chain double; {rules.name} has no chain of doubles"
             elif d1 != d2:
@@ -289,7 +286,7 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             else:
                 msg = f"{d}-{d} written after the chain of doubles ended with 6-6"
             rule = "doubles-chain"
-        elif not hasattr(rules, "handover_turn"):
+        elif not rules.has_handovers:
             msg = f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
             rule = "handover"
         else:

@@ -274,7 +274,7 @@ def test_backgammon_hit_flags_are_what_apply_says(seed):
             for s, d, _ in path:
                 m, o, hit = rules.apply(m, o, s, d)
                 slow.append((s, d, bool(hit)))
-            assert rules.hit_flags(opp, [(s, d) for s, d, _ in path]) == tuple(slow), (me, opp, path)
+            assert rules.hit_flags(me, opp, [(s, d) for s, d, _ in path]) == tuple(slow), (me, opp, path)
             checked += 1
             hits += sum(h for _, _, h in slow)
     assert checked and hits                     # plays with hits were among those compared

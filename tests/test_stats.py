@@ -136,7 +136,7 @@ def test_columns_and_dtypes(fixture_games):
     for col, (dtype, _) in stats.GAME_COLUMNS.items():
         assert str(g[col].dtype) == dtype, col
     assert set(g["result"].dropna()) <= {"win", "loss"}
-    assert set(g["kind"].dropna()) <= set(stats._KINDS)
+    assert set(g["kind"].dropna()) <= set(stats._kinds())
     p = stats.players(g)
     assert list(p.columns) == list(stats.PLAYER_COLUMNS)
     for col, (dtype, _) in stats.PLAYER_COLUMNS.items():

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from helpers import ROOT
 from nardy_analyze import stats
 from nardy_analyze.analyze import parse_record, read_bytes
-from nardy_analyze.engine import generate, get_variant
+from nardy_analyze.engine import Rules, generate, get_variant
 from nardy_analyze.replay import replay
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
@@ -61,7 +61,7 @@ def _plain_blocks(rules, me, opp):
         if run >= 6 and any(opp[q:25]):
             prime = True
             break
-    shutout = bool(getattr(rules, "has_bar", True) and opp[24]) and all(closed[18:24])
+    shutout = bool(rules.has_bar and opp[24]) and all(closed[18:24])
     return prime, shutout
 
 
@@ -120,13 +120,14 @@ def _side(draw, bar: bool):
 @given(data=st.data(), name=st.sampled_from(VARIANTS))
 def test_blocks_on_random_positions(data, name):
     rules = get_variant(name).rules
-    bar = getattr(rules, "has_bar", True)
+    bar = rules.has_bar
     me, opp = _side(data.draw, bar), _side(data.draw, bar)
     assert stats._blocks(rules, me, opp, stats._closed_flags(rules)) == _plain_blocks(rules, me, opp)
 
 
-class _OtherRules:
-    """A rules object of a class stats has no short cut for: its closed points are asked one by one."""
+class _OtherRules(Rules):
+    """A rules object of a class with no short cut of its own: ``Rules.closed_flags``'s default asks its
+    closed points one by one."""
 
     has_bar = True
 
@@ -150,14 +151,14 @@ def test_unknown_rules_class_is_asked_point_by_point():
 def test_forced_on_random_positions(data, name, d1, d2):
     """Random positions (blocked ones too): the walk and the engine's list of plays agree."""
     rules = get_variant(name).rules
-    bar = getattr(rules, "has_bar", True)
+    bar = rules.has_bar
     me, opp = _side(data.draw, bar), _side(data.draw, bar)
     if name != "backgammon":        # nardy: the two sides never share a point
         opp = tuple(0 if me[(i + 12) % 24] else c for i, c in enumerate(opp[:24])) + (0,)
     else:
         opp = tuple(0 if i < 24 and me[23 - i] else c for i, c in enumerate(opp))
     numbers = (d1,) * 4 if d1 == d2 else (d1, d2)
-    turn = rules.start_turn(me, opp, False, (d1, d2)) if hasattr(rules, "start_turn") else None
+    turn = rules.start_turn(me, opp, False, (d1, d2))
     expected = len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
     assert stats._forced(rules, me, opp, numbers, turn) == expected
 

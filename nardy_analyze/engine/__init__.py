@@ -8,15 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backgammon import Backgammon
-from .core import (BAR, CHECKERS, OFF, OPPONENT, ROLLER, PlaySet, Pos, Rules, SegmentSpec, Side, TurnDriver,
-                   borne_off, fmt_steps, generate)
+from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, PlaySet, Pos, Rules, SegmentSpec, Side,
+                   TurnDriver, borne_off, fmt_steps, generate)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
 
 __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
     "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
-    "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara",
+    "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara", "Rules", "register", "unregister",
+    "canonical_name", "rules_named", "level_words", "Backgammon", "DEFAULT_VARIANT",
 ]
 
 
@@ -24,61 +25,81 @@ class UnknownVariant(ValueError):
     pass
 
 
-# Options every variant has: the clock (a record's TimeControl tag, seed 003's two minutes per move).
-COMMON_OPTIONS: dict[str, tuple[Any, tuple]] = {
-    "time_limit": (None, ()),       # seconds per move; None = no limit (nardy500: 120)
-}
-
-# Rule options per variant, with defaults and the values allowed (RULES.md).  The replayer reads only
-# the options its variant has (``Variant.has``).
-OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {
-    "backgammon": {
-        "scoring": ("points", ("points", "nardy500")),
-        "cube": (True, (True, False)),
-        "crawford": (True, (True, False)),
-        "jacoby": (False, (True, False)),
-        "beaver": (False, (True, False)),
-        "cube_limit": (None, ()),       # None = no limit; an int otherwise
-        **COMMON_OPTIONS,
-    },
-}
-
-# Long nardy (RULES.md 2.8): no cube by default; option ``cube`` multiplies as in backgammon (with a
-# ``cube_limit`` where the record states one).  No Crawford, Jacoby or beaver rule and no nardy500 scoring:
-# RULES.md names them for backgammon only, and the replayer reads only the options a variant has.
-OPTIONS["long"] = {
-    "cube": (False, (True, False)),
-    "cube_limit": (None, ()),
-    "head_exception": ("standard", HEAD_EXCEPTION),   # RULES.md 2.3
-    "koks": (False, (True, False)),                   # RULES.md 2.8
-    **COMMON_OPTIONS,
-}
-OPTIONS["gulbara"] = {
-    **OPTIONS["long"],
-    "chain_from_turn": (1, ()),                       # RULES.md 3.2: the roll of the game chains start at
-}
-
-_RULES: dict[str, Rules] = {"backgammon": Backgammon(), "long": LongNardy(), "gulbara": GulBara()}
-VARIANTS = tuple(_RULES)
+_RULES: dict[str, type[Rules]] = {}        # the engine's name -> the variant's rules class
+_ALIASES: dict[str, str] = {}               # every spelling (names and aliases, normalised) -> name
+# Rule options per variant (the rules classes' OPTIONS), with defaults and the values allowed.  The replayer
+# reads only the options its variant has (``Variant.has``).
+OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {}
+VARIANTS: tuple[str, ...] = ()
 PLANNED: tuple[str, ...] = ()
-_ALIASES = {"shortnardy": "backgammon", "short": "backgammon", "bg": "backgammon", "longnardy": "long",
-            "longnardi": "long", "nardy": "long", "gulbara": "gulbara", "gul-bara": "gulbara",
-            "gul_bara": "gulbara", "long-nardy": "long", "long_nardy": "long", "short-nardy": "backgammon",
-            "short_nardy": "backgammon"}
+DEFAULT_VARIANT = "backgammon"              # a record that names no variant, and --variant's default
 _BUILT: dict[tuple, Rules] = {}
+
+
+def _key(text: str) -> str:
+    return text.strip().lower().replace(" ", "")
+
+
+def register(cls: type[Rules]) -> type[Rules]:
+    """Make the variant ``cls`` (a :class:`Rules` subclass) known by its name and aliases: to
+    ``get_variant``, and so to every notation, the command line and the replay.  Returns ``cls``."""
+    global VARIANTS
+    taken = [a for a in (cls.name, *cls.aliases) if _ALIASES.get(_key(a), cls.name) != cls.name]
+    if taken:
+        raise ValueError(f"variant {cls.name}: {', '.join(taken)} already names another variant")
+    _RULES[cls.name] = cls
+    OPTIONS[cls.name] = dict(cls.OPTIONS) or dict(COMMON_OPTIONS)
+    for a in (cls.name, *cls.aliases):
+        _ALIASES[_key(a)] = cls.name
+    VARIANTS = tuple(_RULES)
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Forget the variant ``name`` (and its aliases): for a variant registered for a while (tests)."""
+    global VARIANTS
+    _RULES.pop(name, None)
+    OPTIONS.pop(name, None)
+    for a in [a for a, n in _ALIASES.items() if n == name]:
+        del _ALIASES[a]
+    for sig in [sig for sig in _BUILT if sig[0] == name]:
+        del _BUILT[sig]
+    VARIANTS = tuple(_RULES)
+
+
+for _cls in (Backgammon, LongNardy, GulBara):
+    register(_cls)
+
+
+def canonical_name(text: str | None) -> str | None:
+    """The engine's name of the variant that ``text`` names (any alias, any case, spaces ignored; the
+    one alias table of the package, used by every notation and the command line); None when no variant
+    has that name.  Empty or None text is the default variant."""
+    return _ALIASES.get(_key(text or DEFAULT_VARIANT) or DEFAULT_VARIANT)
+
+
+def level_words(level: int | None = None) -> list[str]:
+    """The words of every variant for a game won at ``level`` (every level when None), in the order of
+    the variants and levels, each once: single, gammon, backgammon, mars, koks."""
+    return list(dict.fromkeys(w for cls in _RULES.values() for k, w in cls.LEVEL_KINDS.items()
+                              if level is None or k == level))
+
+
+def rules_named(name: str | None) -> Rules | None:
+    """The rules object (default options) of the variant ``name`` names (any alias); None if unknown."""
+    key = canonical_name(name)
+    return None if key is None else _rules_for(key, {})
 
 
 def _rules_for(key: str, opts: dict[str, Any]) -> Rules:
     """The rules object of a variant with its options (one instance per distinct option set)."""
-    if key == "backgammon":
-        return _RULES[key]
-    args = {k: opts.get(k, OPTIONS[key][k][0]) for k in ("head_exception", "koks")}
-    if key == "gulbara":
-        args["chain_from_turn"] = opts.get("chain_from_turn", OPTIONS[key]["chain_from_turn"][0]) or 1
+    cls = _RULES[key]
+    args = cls.build_args(opts)
     sig = (key, tuple(sorted(args.items())))
-    if sig not in _BUILT:
-        _BUILT[sig] = (GulBara if key == "gulbara" else LongNardy)(**args)
-    return _BUILT[sig]
+    rules = _BUILT.get(sig)
+    if rules is None:
+        rules = _BUILT[sig] = cls(**args)
+    return rules
 
 
 @dataclass(frozen=True)
@@ -170,9 +191,8 @@ def parse_option(variant: str | None, key: str, value: str) -> Any:
 
 
 def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
-    key = name.strip().lower().replace(" ", "")
-    key = _ALIASES.get(key, key)
-    if key not in _RULES:
+    key = _ALIASES.get(_key(name))
+    if key is None:
         raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
     opts = dict(options or {})
     if opts.get("scoring") == "nardy500":

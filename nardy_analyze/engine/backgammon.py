@@ -4,7 +4,8 @@ from __future__ import annotations
 from itertools import compress
 from typing import Iterator
 
-from .core import BAR, OFF, Pos, Side, SingleSegment, borne_off
+from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, borne_off,
+                   walk_forced)
 
 START: Side = tuple(
     {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
@@ -30,13 +31,25 @@ def all_home(me: Side) -> bool:
     return not any(me[6:25])
 
 
-class Backgammon:
+class Backgammon(Rules):
     name = "backgammon"
     title = "backgammon"          # the variant's name for people (pages, headings)
+    aliases = ("shortnardy", "short", "bg", "short-nardy", "short_nardy")
     has_bar = True
     opening_double_allowed = False
     position_id = True           # a GNU Backgammon Position ID describes its positions
+    gnubg_notation = True        # .mat and .sgf hold backgammon records
+    board_cube = True
     one_part_turns = True        # the turn driver is SingleSegment: a turn is the roller's play of the roll
+    OPTIONS = {
+        "scoring": ("points", ("points", "nardy500")),
+        "cube": (True, (True, False)),
+        "crawford": (True, (True, False)),
+        "jacoby": (False, (True, False)),
+        "beaver": (False, (True, False)),
+        "cube_limit": (None, ()),       # None = no limit; an int otherwise
+        **COMMON_OPTIONS,
+    }
 
     def initial(self) -> Pos:
         return START, START
@@ -90,7 +103,18 @@ class Backgammon:
                 return tuple(m), tuple(o), True
         return tuple(m), opp, hit
 
-    def hit_flags(self, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
+    def closed_flags(self):
+        """:meth:`Rules.closed_flags` by one ``bytes.translate``: the opponent's point q is the mover's
+        25 - q, closed by two checkers."""
+        two = FLAG_TABLES[2]
+        return lambda side: bytes(side[23::-1]).translate(two)
+
+    def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: None = None) -> bool:
+        """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced`."""
+        known = self.roll_forced(me, opp, numbers, turn)
+        return walk_forced(self, me, opp, numbers, turn) if known is None else known
+
+    def hit_flags(self, me: Side, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
         """``(src, dst, hit)`` for the legal single steps ``path`` played in order from a position whose
         opponent side is ``opp``: what :meth:`apply` step by step says of each hit, without building the
         positions (a hit empties the opponent's blot, and nothing else changes the opponent's points)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Hashable, Iterator, Protocol
+from typing import Any, Callable, Hashable, Iterator, Protocol
 
 BAR = 25
 OFF = 0
@@ -17,6 +17,12 @@ CHECKERS = 15
 Side = tuple[int, ...]
 Pos = tuple[Side, Side]          # (mover, opponent)
 StepT = tuple[int, int, int]     # (src, dst, die)
+
+
+# Options every variant has: the clock (a record's TimeControl tag, two minutes per move in nardy500).
+COMMON_OPTIONS: dict[str, tuple[Any, tuple]] = {
+    "time_limit": (None, ()),       # seconds per move; None = no limit (nardy500: 120)
+}
 
 
 def borne_off(side: Side) -> int:
@@ -32,8 +38,13 @@ def fmt_steps(steps) -> str:
     return " ".join(f"{fmt_point(s)}/{fmt_point(d)}" for s, d, *_ in steps) or "(no move)"
 
 
-class Rules(Protocol):
-    """What a variant's rules object provides to the generic machinery (``generate``, ``judge``, replay).
+class Rules:
+    """The variant: the one object that owns everything variant-specific.  The generic machinery
+    (``generate``, ``judge``, the replay, stats, the writers and pages) asks it, and nothing outside the
+    engine tests a variant's name.  A new variant subclasses this and fills in the members marked
+    *required*; every other member has a default, and every fast path is a method whose default here is
+    the generic code (a subclass may write it faster for its geometry; tests/test_variant.py holds each
+    override equal to this default on random positions).
 
     ``turn`` is the variant's per-turn state (hashable; ``None`` when the variant needs none, as in
     backgammon).  Long nardy keeps there how many checkers left the head this turn and how many may;
@@ -44,31 +55,164 @@ class Rules(Protocol):
     the turn of one roll (the roller's play; in Gul bara also chain doubles and handovers).
     """
 
-    name: str
-    opening_double_allowed: bool
+    # -- names -------------------------------------------------------------------------------------
+    name: str = ""                      # required: the engine's name (``get_variant``, the Variant tag)
+    title: str = ""                     # the variant's name for people (pages, headings, messages)
+    aliases: tuple[str, ...] = ()       # other spellings of the name in records and on the command line
+    # -- what the variant has ----------------------------------------------------------------------
+    has_bar = False                     # hits send checkers to the bar (index 24 of a side)
+    same_direction = False              # both sides move the same way round the board (long nardy)
+    opening_double_allowed = True       # the first play of a game may be a double
+    position_id = False                 # a GNU Backgammon Position ID describes its positions
+    gnubg_notation = False              # its records can be written as .mat / .sgf (GNU Backgammon's forms)
+    board_cube = False                  # the drawn board shows the doubling cube
+    one_part_turns = True               # the turn driver is SingleSegment: a turn is the roller's play
+    has_chains = False                  # doubles chains (Gul bara)
+    has_handovers = False               # unused numbers go to the opponent (Gul bara; ``handover_turn``)
+    chain_from_turn: int | None = None  # the roll of the game chains start at (variants with chains)
+    # the one word for a game won at each level (the stats' result kinds and column names)
+    LEVEL_KINDS: dict[int, str] = {1: "single", 2: "gammon", 3: "backgammon"}
+    # rule options: name -> (default, allowed values; () = any whole number or None)
+    OPTIONS: dict[str, tuple[Any, tuple]] = {}
 
-    def initial(self) -> Pos: ...
+    @classmethod
+    def build_args(cls, opts: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's arguments for the options ``opts`` (the variant's own; defaults where absent):
+        the options that change the rules object (``get_variant`` keeps one object per distinct set).  The
+        default: none, one object whatever the options (they only change game-level policy, asked with
+        ``opt``)."""
+        return {}
 
-    def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> Hashable: ...
+    # -- geometry ----------------------------------------------------------------------------------
+    def initial(self) -> Pos:                                             # required
+        raise NotImplementedError
 
-    def single_steps(self, me: Side, opp: Side, die: int, turn: Hashable = None) -> Iterator[tuple[int, int]]: ...
+    @staticmethod
+    def opp_point(point: int) -> int:
+        """The opponent's own number for the mover's point ``point`` (1..24): 25 - point when the two
+        sides move in opposite directions (the default, as in backgammon)."""
+        return 25 - point
 
-    def apply(self, me: Side, opp: Side, src: int, dst: int) -> tuple[Side, Side, bool]: ...
+    # -- single steps and turns (required: closed, single_steps, apply, step_problem) -----------------
+    def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> Hashable:
+        return None
 
-    def after_step(self, turn: Hashable, me: Side, src: int, dst: int) -> Hashable: ...
+    def after_step(self, turn: Hashable, me: Side, src: int, dst: int) -> Hashable:
+        return turn
 
-    def closed(self, opp: Side, point: int) -> bool: ...
+    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "TurnDriver":
+        return SingleSegment(self, d1, d2, first_turn)
+
+    def handover_turn(self) -> Hashable:
+        """The turn state of an opponent's handover play (variants with ``has_handovers``)."""
+        raise NotImplementedError(f"{self.name} has no handovers")
+
+    def closed(self, opp: Side, point: int) -> bool:
+        raise NotImplementedError
+
+    def single_steps(self, me: Side, opp: Side, die: int, turn: Hashable = None) -> Iterator[tuple[int, int]]:
+        raise NotImplementedError
+
+    def apply(self, me: Side, opp: Side, src: int, dst: int) -> tuple[Side, Side, bool]:
+        raise NotImplementedError
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: Hashable = None) -> tuple[str, str] | None: ...
+                     turn: Hashable = None) -> tuple[str, str] | None:
+        raise NotImplementedError
 
-    def win_level(self, winner: Side, loser: Side) -> int: ...
+    # -- results and stakes (required: win_level, max_level) ----------------------------------------
+    def win_level(self, winner: Side, loser: Side) -> int:
+        raise NotImplementedError
 
-    def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "TurnDriver": ...
+    def max_level(self, winner: Side, loser: Side) -> int:
+        raise NotImplementedError
 
-    def max_level(self, winner: Side, loser: Side) -> int: ...
+    def cube_in_play(self, opt) -> bool:
+        """Whether the doubling cube is used under the options ``opt(key)`` (option ``cube``)."""
+        return bool(opt("cube"))
 
-    LEVEL_KINDS: dict[int, str]        # one word per win level: {1: "single", 2: "gammon", 3: "backgammon"}
+    def level_name(self, level: int, opt) -> str:
+        return {1: "a single game", 2: f"a {self.LEVEL_KINDS[2]}", 3: f"a {self.LEVEL_KINDS[3]}"}[level]
+
+    def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
+        return cube * level
+
+    def resign_stakes(self, top: int, cube: int, cube_turned: bool, opt) -> dict[int, int]:
+        """Points a resignation may give -> level, up to the level ``top`` the loser could still lose."""
+        return {self.stake(k, cube, cube_turned, opt): k for k in range(1, top + 1)}
+
+    def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
+        return cube
+
+    # -- fast paths: the defaults are the generic code ---------------------------------------------
+    # (every method a variant may write faster for its geometry; tests/test_variant.py holds each one of
+    # every variant equal to the default here)
+    FAST_PATHS = ("play_exact", "hit_flags", "closed_flags", "forced")
+
+    def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: Hashable = None,
+                   bear_off: bool = False):
+        """The written ``steps`` played one number each (see :func:`exact_steps`)."""
+        return exact_steps(self, me, opp, full, steps, turn, bear_off)
+
+    def hit_flags(self, me: Side, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
+        """``(src, dst, hit)`` for the legal single steps ``path`` played in order from ``(me, opp)``."""
+        out = []
+        for src, dst in path:
+            me, opp, hit = self.apply(me, opp, src, dst)
+            out.append((src, dst, bool(hit)))
+        return tuple(out)
+
+    def closed_flags(self) -> Callable[[Side], bytes]:
+        """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side``
+        (``closed(side, q)`` asked point by point)."""
+        closed = self.closed
+        return lambda side: b"".join(b"1" if closed(side, q) else b"0" for q in range(1, 25))
+
+    def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: Hashable = None) -> bool:
+        """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the walk
+        of :func:`walk_forced`."""
+        return walk_forced(self, me, opp, numbers, turn)
+
+
+# The 24 closed flags of a position as one C-level ``bytes(...).translate``, for the variants whose
+# ``closed`` is "the point holds at least k of the side's checkers" (``Rules.closed_flags`` overrides).
+FLAG_TABLES = [b"".join(b"1" if x >= k else b"0" for x in range(256)) for k in range(3)]   # count -> "1"/"0"
+
+
+def exact_steps(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
+    """The written steps played in the written order, one number each, when every step is exactly one
+    unused number long (``bear_off``: or bears off with an unused number at least as large) and legal:
+    (me, opp, hits, numbers used in order); None otherwise.
+
+    The numbers are tried in the order ``judge._realise`` tries them (a bear-off: the unused numbers in
+    their order, each once), and the first legal one is kept; so when the walk gets through, it is the
+    first way ``_realise`` finds.  A dead end is None (the general search then decides)."""
+    left = list(full)
+    hits = 0
+    used = []
+    for src, dst in steps:
+        if not 1 <= src <= BAR:
+            return None
+        if dst == OFF:
+            if not bear_off:
+                return None
+            for die in dict.fromkeys(left):
+                if die >= src and not rules.step_problem(me, opp, src, dst, die, turn):
+                    break
+            else:
+                return None
+        else:
+            die = src - dst
+            if dst < 1 or die not in left:
+                return None
+            if rules.step_problem(me, opp, src, dst, die, turn):
+                return None
+        left.remove(die)
+        used.append(die)
+        turn = rules.after_step(turn, me, src, dst)
+        me, opp, hit = rules.apply(me, opp, src, dst)
+        hits += hit
+    return me, opp, hits, tuple(used)
 
 
 @dataclass(slots=True)
@@ -137,6 +281,70 @@ def generate(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn:
             larger_only = len(kept) < len(plays)
             plays = kept
     return PlaySet(numbers, max_dice, plays, larger_only)
+
+
+def walk_forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
+    """At most one legal play of ``numbers``: the generic walk (``Rules.forced``).
+
+    A depth-first walk of the single steps, order by order of the numbers, looks for two different
+    positions reached with every number: then no play can use more numbers, and there are two legal
+    plays.  Walked to the end, it visits what ``generate`` visits, so it also knows the legal plays when
+    it finds fewer: exactly one position reached with every number is the only legal play; when no play
+    uses every number, the positions of the deepest level reached are the plays (for two different
+    numbers of which only one can be played: those of the larger number when it can be played, the
+    larger-die rule).  Other lists of numbers go to ``generate``."""
+    seen: set[Pos] = set()
+    single_steps, apply, after_step = rules.single_steps, rules.apply, rules.after_step
+    if len(numbers) == 2 and numbers[0] != numbers[1]:
+        # two different numbers: both orders, two steps deep
+        a, b = numbers
+        firsts: dict[int, set[Pos]] = {a: set(), b: set()}     # positions after one step of each number
+        for x, y in ((a, b), (b, a)):
+            first = firsts[x]
+            for src, dst in single_steps(me, opp, x, turn):
+                m, o, _ = apply(me, opp, src, dst)
+                first.add((m, o))
+                t = after_step(turn, me, src, dst)
+                for src2, dst2 in single_steps(m, o, y, t):
+                    seen.add(apply(m, o, src2, dst2)[:2])
+                    if len(seen) >= 2:
+                        return False
+        if seen:
+            return True
+        # at most one number can be played: the larger one's plays if any, else the smaller one's (none at
+        # all: the one "play" of the position as it is)
+        return len(firsts[max(a, b)] or firsts[min(a, b)]) <= 1
+    if len(set(numbers)) != 1:
+        return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    n = len(numbers)
+    reached: list[set[Pos]] = [set() for _ in range(n)]     # positions after 1, 2, ... n - 1 steps
+    visited: set = set()
+
+    def two(m: Side, o: Side, t, dice: tuple[int, ...]) -> bool:
+        key = (m, o, t, dice)
+        if key in visited:
+            return False
+        visited.add(key)
+        die, rest = dice[0], dice[1:]
+        level = reached[n - len(rest)] if rest else None
+        for src, dst in single_steps(m, o, die, t):
+            m2, o2, _ = apply(m, o, src, dst)
+            if rest:
+                level.add((m2, o2))
+                if two(m2, o2, after_step(t, m, src, dst), rest):
+                    return True
+            else:
+                seen.add((m2, o2))
+                if len(seen) >= 2:
+                    return True
+        return False
+
+    if two(me, opp, turn, tuple(numbers)):
+        return False
+    if seen:
+        return True
+    deepest = next((level for level in reversed(reached) if level), None)
+    return deepest is None or len(deepest) <= 1
 
 
 # -- turn drivers ------------------------------------------------------------------------------------

@@ -12,6 +12,13 @@ from .long import HEAD, LongNardy
 class GulBara(LongNardy):
     name = "gulbara"
     title = "Gul bara"
+    aliases = ("gul-bara", "gul_bara")
+    has_chains = True
+    has_handovers = True
+    OPTIONS = {
+        **LongNardy.OPTIONS,
+        "chain_from_turn": (1, ()),                   # the roll of the game chains start at
+    }
     home_freeze = True
     exact_bear_off = True
     one_part_turns = False       # chains and handovers: GulBaraTurn
@@ -21,6 +28,11 @@ class GulBara(LongNardy):
         if not isinstance(chain_from_turn, int) or chain_from_turn < 1:
             raise ValueError(f"chain_from_turn takes a whole number from 1, not {chain_from_turn!r}")
         self.chain_from_turn = chain_from_turn
+
+    @classmethod
+    def build_args(cls, opts) -> dict:
+        return {**super().build_args(opts),
+                "chain_from_turn": opts.get("chain_from_turn", cls.OPTIONS["chain_from_turn"][0]) or 1}
 
     def __repr__(self) -> str:
         return (f"GulBara(head_exception={self.head_exception!r}, koks={self.koks}, "

@@ -9,7 +9,7 @@ diagnosed with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, fmt_point, generate
+from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, exact_steps, fmt_point, generate
 
 
 @dataclass(slots=True)
@@ -186,48 +186,12 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
 
 
 def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
-    """:func:`_exact_steps`, by the rules object's own ``play_exact`` when it has one (the same function of
-    its geometry, written for speed: ``Backgammon.play_exact``)."""
-    fast = getattr(rules, "play_exact", None)
-    if fast is not None:
-        return fast(me, opp, full, steps, turn, bear_off)
-    return _exact_steps(rules, me, opp, full, steps, turn, bear_off)
+    """:func:`core.exact_steps`, by the rules object's ``play_exact`` (the generic walk, or the same
+    function of its geometry written for speed: ``Backgammon.play_exact``)."""
+    return rules.play_exact(me, opp, full, steps, turn, bear_off)
 
 
-def _exact_steps(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
-    """The written steps played in the written order, one number each, when every step is exactly one
-    unused number long (``bear_off``: or bears off with an unused number at least as large) and legal:
-    (me, opp, hits, numbers used in order); None otherwise.
-
-    The numbers are tried in the order ``_realise`` tries them (a bear-off: the unused numbers in their
-    order, each once), and the first legal one is kept; so when the walk gets through, it is the first
-    way ``_realise`` finds.  A dead end is None (the general search then decides)."""
-    left = list(full)
-    hits = 0
-    used = []
-    for src, dst in steps:
-        if not 1 <= src <= BAR:
-            return None
-        if dst == OFF:
-            if not bear_off:
-                return None
-            for die in dict.fromkeys(left):
-                if die >= src and not rules.step_problem(me, opp, src, dst, die, turn):
-                    break
-            else:
-                return None
-        else:
-            die = src - dst
-            if dst < 1 or die not in left:
-                return None
-            if rules.step_problem(me, opp, src, dst, die, turn):
-                return None
-        left.remove(die)
-        used.append(die)
-        turn = rules.after_step(turn, me, src, dst)
-        me, opp, hit = rules.apply(me, opp, src, dst)
-        hits += hit
-    return me, opp, hits, tuple(used)
+_exact_steps = exact_steps        # the generic walk (``Rules.play_exact``'s default)
 
 
 def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],
@@ -403,11 +367,4 @@ def _realise_route(rules, me, opp, remaining, steps, turn):
 
 
 def _with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
-    fast = getattr(rules, "hit_flags", None)        # the same flags without the positions (backgammon)
-    if fast is not None:
-        return fast(opp, path)
-    out = []
-    for src, dst in path:
-        me, opp, hit = rules.apply(me, opp, src, dst)
-        out.append((src, dst, bool(hit)))
-    return tuple(out)
+    return rules.hit_flags(me, opp, path)       # the generic walk, or the same flags without the positions

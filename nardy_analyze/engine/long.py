@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from .core import BAR, CHECKERS, OFF, Pos, Side, SingleSegment, borne_off, generate
+from .core import BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, borne_off, generate
 
 HEAD = 24
 EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
@@ -34,10 +34,22 @@ def all_home(me: Side) -> bool:
     return not any(me[6:25])
 
 
-class LongNardy:
+class LongNardy(Rules):
     name = "long"
     title = "long nardy"          # the variant's name for people (pages, headings)
+    aliases = ("longnardy", "longnardi", "nardy", "long-nardy", "long_nardy")
+    # RULES 2.8: no cube by default; option ``cube`` multiplies as in backgammon (with a ``cube_limit`` where
+    # the record states one).  No Crawford, Jacoby or beaver rule and no nardy500 scoring: they are
+    # backgammon's, and the replayer reads only the options a variant has.
+    OPTIONS = {
+        "cube": (False, (True, False)),
+        "cube_limit": (None, ()),
+        "head_exception": ("standard", HEAD_EXCEPTION),   # the first-turn head exception
+        "koks": (False, (True, False)),
+        **COMMON_OPTIONS,
+    }
     has_bar = False
+    same_direction = True        # both sides run 24 -> 1 in their own numbering, half a board apart
     opening_double_allowed = True
     home_freeze = False          # Gul bara: a checker in home may only be borne off
     exact_bear_off = False       # Gul bara: only the exact number bears off
@@ -53,6 +65,10 @@ class LongNardy:
         return f"{type(self).__name__}(head_exception={self.head_exception!r}, koks={self.koks})"
 
     position_id = False          # GNU Backgammon Position IDs describe backgammon positions only
+
+    @classmethod
+    def build_args(cls, opts) -> dict:
+        return {k: opts.get(k, cls.OPTIONS[k][0]) for k in ("head_exception", "koks")}
 
     def initial(self) -> Pos:
         return START, START

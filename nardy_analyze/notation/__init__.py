@@ -292,10 +292,6 @@ def read_path(path: str | Path, notation: str | None = None) -> Match:
 
 # ----------------------------------------------------------------------------- what a notation cannot hold
 
-_VARIANT_NAMES = {"backgammon": "backgammon", "shortnardy": "backgammon", "short": "backgammon",
-                  "long": "long nardy", "longnardy": "long nardy", "gulbara": "Gul bara"}
-
-
 def _games(numbers: list[int]) -> str:
     return ("game " if len(numbers) == 1 else "games ") + ", ".join(map(str, numbers))
 
@@ -314,9 +310,12 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         lines = ", ".join(str(p.loc.line) for p in unread[:5]) + (" ..." if len(unread) > 5 else "")
         out.append(f"unreadable text (line {lines}) is not in the record and cannot be written")
     if backgammon_only:
-        v = (match.tag("Variant") or match.tag("Variation") or "backgammon").strip().lower().replace(" ", "")
-        name = _VARIANT_NAMES.get(v, v)
-        if name != "backgammon" and match.games:
+        # the engine's one alias table (imported here: reading a record does not need it)
+        from ..engine import rules_named
+        tag = match.tag("Variant") or match.tag("Variation")
+        rules = rules_named(tag)
+        name = rules.title if rules is not None else (tag or "").strip().lower().replace(" ", "")
+        if (rules is None or not rules.gnubg_notation) and match.games:
             out.append(f"{_games([g.number for g in match.games])}: {name} has no {target} form")
         seg = {}
         for g in match.games:

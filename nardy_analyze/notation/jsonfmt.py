@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine import DEFAULT_VARIANT, canonical_name
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
@@ -100,8 +101,9 @@ def to_document(match: Match) -> dict[str, Any]:
 
 
 def _variant_name(tag: str | None) -> str:
-    v = (tag or "backgammon").strip().lower().replace(" ", "")
-    return {"shortnardy": "backgammon", "short": "backgammon", "longnardy": "long"}.get(v, v or "backgammon")
+    """The engine's name of the variant ``tag`` names (the engine's alias table); an unknown name as written
+    (lower case, no spaces)."""
+    return canonical_name(tag) or tag.strip().lower().replace(" ", "")
 
 
 def write(match: Match) -> str:
@@ -469,7 +471,7 @@ def read(text: str, path: str = "") -> Match:
         m.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
         return m
     variant = _variant_of(text)
-    if variant and variant != "backgammon" and not (m.tag("Variation") or m.tag("Variant")):
+    if variant and canonical_name(variant) != DEFAULT_VARIANT and not (m.tag("Variation") or m.tag("Variant")):
         m.tags["Variant"] = variant         # the document's variant (it was not among the tags)
     return m
 
