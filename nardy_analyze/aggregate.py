@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import pandas as pd
 
 from .analyze import SKIPPED, UNREADABLE, Entry, discover, map_records
+from .engine import level_words
 from .record import Match
 from . import stats as st
 
@@ -125,12 +126,13 @@ def _player_sums(rows: list[tuple]) -> dict[str, list[int]]:
     for r in rows:
         totals[r[_GAME]] = totals.get(r[_GAME], 0) + r[_POINTS]
     out: dict[str, list[int]] = {}
+    second, third = frozenset(level_words(2)), frozenset(level_words(3))   # gammons and mars; backgammons, koks
     for r in rows:
         result, kind = r[_RESULT], r[_KIND]
         won, lost = result == "win", result == "loss"
         values = [1, result is not None, won, lost,
-                  won and kind in ("gammon", "mars"), lost and kind in ("gammon", "mars"),
-                  won and kind in ("backgammon", "koks"), lost and kind in ("backgammon", "koks"),
+                  won and kind in second, lost and kind in second,
+                  won and kind in third, lost and kind in third,
                   won and kind == "mars", lost and kind == "mars", won and kind == "koks", lost and kind == "koks",
                   lost and kind == "resign", lost and kind == "drop",
                   *(r[i] for i in _COPIED),
@@ -337,7 +339,7 @@ class Aggregate:
         cats: dict[str, Any] = {c: index(v) for c, v in self._seen.items()}
         if self.by == "game":
             cats["player"] = cats["opponent"] = index(set(shown.values()))
-            cats["result"], cats["kind"] = ["win", "loss"], st._KINDS
+            cats["result"], cats["kind"] = ["win", "loss"], st._kinds()
         else:
             one, two, won = self._match_names
             cats["player1"] = index({shown[n] for n in one})
