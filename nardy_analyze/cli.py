@@ -51,6 +51,19 @@ def _echo(message: str, err: bool = False) -> None:
     typer.echo(visible(message, newlines=True), err=err)
 
 
+def _echo_messages(run, lines: list[str]) -> None:
+    """What a run of stats or analyze says on standard error, in this order: the unreadable inputs, the
+    findings and notes ``lines``, the wrong arguments, the internal errors (control characters escaped)."""
+    for _, why in run.unreadable:
+        _echo(f"nardy-analyze: {why}", err=True)
+    for line in lines:
+        _echo(line, err=True)
+    for path, why in dict.fromkeys(run.arg_errors):
+        _echo(f"nardy-analyze: {path}: {why}", err=True)
+    for path, why in run.internal_errors:
+        _echo(f"nardy-analyze: {path}: {why}", err=True)
+
+
 def _interruptible(command):
     """A command stopped by Ctrl-C (SIGINT) says so on standard error and exits 130 (its worker processes
     are stopped, its output file not written: see analyze.map_records and fsio.write_atomically)."""
@@ -365,14 +378,7 @@ def _stats_output(run, by: str, fmt: str, output: Optional[Path], sort: Optional
     """The messages, the table and the exit code of ``stats`` from its aggregate (nardy_analyze.aggregate)."""
     from . import stats as st
 
-    for _, why in run.unreadable:
-        _echo(f"nardy-analyze: {why}", err=True)
-    for line in run.problems + run.warnings:
-        _echo(line, err=True)
-    for path, why in dict.fromkeys(run.arg_errors):
-        _echo(f"nardy-analyze: {path}: {why}", err=True)
-    for path, why in run.internal_errors:
-        _echo(f"nardy-analyze: {path}: {why}", err=True)
+    _echo_messages(run, run.problems + run.warnings)
     if run.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
     # --by player is a small table; --by game and match are written as they are read back, a chunk at a
@@ -491,16 +497,7 @@ def analyze_cmd(
             bar.close()
         if cluster is not None:
             cluster.close()
-    for _, why in run.unreadable:
-        typer.echo(f"nardy-analyze: {why}", err=True)
-    for line in run.problems:
-        typer.echo(line, err=True)
-    for line in run.notes:
-        typer.echo(line, err=True)
-    for path, why in dict.fromkeys(run.arg_errors):
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
-    for path, why in run.internal_errors:
-        typer.echo(f"nardy-analyze: {path}: {why}", err=True)
+    _echo_messages(run, run.problems + run.notes)
     if not run.files:
         _fail("no game records found in " + ", ".join(paths))
     table = run.summary(by.value)
