@@ -23,6 +23,8 @@ FAST = "import sys; from nardy_analyze.fastcli import run; sys.argv[0] = 'nardy-
 
 def _run(code: str, args: list[str], cwd: Path, stdin: str | None = None) -> tuple[int, str, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    if "--scheduler" in args:               # an unreachable scheduler: 1 s to give up, not Dask's 10 s
+        env["NARDY_ANALYZE_DASK_TIMEOUT"] = "1"
     r = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True,
                        input=stdin, env=env)
     return r.returncode, r.stdout, r.stderr
