@@ -3,11 +3,10 @@
 Both command lines read this table: :mod:`nardy_analyze.cli` builds the typer commands (their parsing and
 ``--help``) from it, and :mod:`nardy_analyze.fastcli` reads a plain command line of these two commands with
 it, without importing typer.  Each entry names the parameter of the command body
-(:mod:`nardy_analyze.commands`) it fills.  Plain data: importing this module imports nothing else.
+(:mod:`nardy_analyze.commands`) it fills.  Plain data in plain classes (a dataclass or a named tuple costs 2-6 ms of start-up to build).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 FORMATS = ("text", "json", "sarif", "html")         # validate --format
@@ -17,30 +16,29 @@ ENGINES = ("local", "dask")                         # --engine
 REQUIRED = ...                                      # an option without a default (convert --to)
 
 
-@dataclass(frozen=True)
 class Opt:
     """One option.  ``kind``: ``flag`` (off by default, on when given), ``switch`` (``--x/--no-x``: None,
     True or False), ``str``, ``path`` (a file name, a :class:`pathlib.Path` for the body), ``many`` (a
     string, repeatable: a list), ``choice`` (one of ``choices``), ``int`` or ``float`` (at least ``min``)."""
-    param: str
-    flags: tuple[str, ...]
-    kind: str
-    default: Any = None
-    help: str = ""
-    metavar: Optional[str] = None
-    choices: tuple[str, ...] = ()
-    min: Optional[float] = None
-    enum: str = ""                                  # the name of the choice's type in the typer command
+    __slots__ = ("param", "flags", "kind", "default", "help", "metavar", "choices", "min", "enum")
+
+    def __init__(self, param: str, flags: tuple[str, ...], kind: str, default: Any = None, help: str = "",
+                 metavar: Optional[str] = None, choices: tuple[str, ...] = (), min: Optional[float] = None,
+                 enum: str = "") -> None:
+        self.param, self.flags, self.kind, self.default, self.help = param, flags, kind, default, help
+        self.metavar, self.choices, self.min = metavar, choices, min
+        self.enum = enum                            # the name of the choice's type in the typer command
 
 
-@dataclass(frozen=True)
 class Command:
-    name: str
-    argument: str                                   # the parameter that takes the paths (one or more)
-    metavar: str
-    argument_help: str                              # "{suffixes}" is replaced by the record suffixes
-    options: tuple[Opt, ...]
-    doc: str
+    """A command: the parameter that takes its paths (one or more), their metavar and help ("{suffixes}" is
+    replaced by the record suffixes), its options and its help text."""
+    __slots__ = ("name", "argument", "metavar", "argument_help", "options", "doc")
+
+    def __init__(self, name: str, argument: str, metavar: str, argument_help: str, options: tuple[Opt, ...],
+                 doc: str) -> None:
+        self.name, self.argument, self.metavar, self.argument_help = name, argument, metavar, argument_help
+        self.options, self.doc = options, doc
 
 
 ENGINE_HELP = ("Where the files are read and replayed: local worker processes, or a Dask cluster (needs the "
