@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Peak memory and time of ``validate`` of a folder of many files as the input grows (issue 10).
+"""Peak memory and time of ``validate`` and ``stats`` of a folder of many files as the input grows.
 
     python3 bench/bench_memory.py [--sizes 10,100,1000] [--formats text,json] [--jobs 2]
+                                  [--stats player:csv,match:csv,game:csv,game:parquet]
                                   [--source ../shared/corpus/gnubg-selfplay] [--tmp /tmp]
+                                  [--code CHECKOUT]
 
 For each size (MB) a folder under ``--tmp`` is filled with hard links (copies where links cannot be
 made) of the source folder's records, in sub-folders of 100 files, until it holds that many MB: 10 MB
 is about 1,000 files, 1 GB about 100,000.  Then, for each format, the command line
 ``python3 -m nardy_analyze validate -j JOBS [--format F -o REPORT] FOLDER`` runs on it (text to a file
-through standard output; json and sarif with ``-o``, the atomic output of the streamed document).
+through standard output; json and sarif with ``-o``, the atomic output of the streamed document), and for
+each ``--stats BY:FORMAT`` ``python3 -m nardy_analyze stats -j JOBS --by BY --format FORMAT -o TABLE FOLDER``
+(``--formats ''`` or ``--stats ''`` leaves one command out).  ``--code CHECKOUT`` runs another checkout's
+code (e.g. an earlier commit unpacked with ``git archive``) instead of this one.
 The resident memory of the whole process tree (the command and its worker processes) is sampled
-every 0.05 s from /proc: "peak RSS" is the largest sum seen; "HWM sum" adds each process's own
+every 0.05 s from /proc: "peak RSS" is the largest sum seen; "CPU" is the user and system time of the
+command and its worker processes (steadier than the wall time on a shared machine); "HWM sum" adds each process's own
 high-water mark (VmHWM, so a peak between two samples is not missed; an upper bound, as the
 processes' peaks need not coincide).  The folders and reports are removed at the end, also when the
 run is interrupted (nothing is written in the repository).
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -95,13 +102,21 @@ def _check_room(base: Path, source: list[Path], mb: float) -> None:
                          f"{need / 1e9:.1f} GB and {files} inodes needed")
 
 
-def _run(cmd: list[str], stdout_path: Path) -> tuple[float, int, int, int]:
-    """(seconds, peak RSS of the tree KiB, sum of the processes' high-water marks KiB, exit code)."""
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)      # the command and its workers, once waited for
+    return r.ru_utime + r.ru_stime
+
+
+def _run(cmd: list[str], stdout_path: Path, code: Path = ROOT) -> tuple[float, int, int, int, float]:
+    """(seconds, peak RSS of the tree KiB, sum of the processes' high-water marks KiB, exit code, CPU seconds
+    of the command and its worker processes)."""
     hwm: dict[int, int] = {}
     peak = 0
+    cpu = _cpu()
     t0 = time.perf_counter()
     with open(stdout_path, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=code, stdout=out, stderr=subprocess.DEVNULL,
+                                env={**os.environ, "PYTHONPATH": str(code)})
         while proc.poll() is None:
             total = 0
             for p in _tree(proc.pid):
@@ -113,7 +128,18 @@ def _run(cmd: list[str], stdout_path: Path) -> tuple[float, int, int, int]:
                 hwm[p] = max(hwm.get(p, 0), s.get("VmHWM", 0))
             peak = max(peak, total)
             time.sleep(0.05)
-    return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode
+    return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode, _cpu() - cpu
+
+
+def _table_rows(fmt: str, table: Path) -> int | None:
+    """Rows of a stats table written with -o (csv: lines after the header; parquet: its metadata)."""
+    if not table.exists():
+        return None
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+        return pq.ParquetFile(table).metadata.num_rows
+    with open(table, encoding="utf-8") as fh:
+        return sum(1 for _ in fh) - 1
 
 
 def _summary(fmt: str, report: Path) -> dict[str, int]:
@@ -131,36 +157,55 @@ def _summary(fmt: str, report: Path) -> dict[str, int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10,100,1000", help="input sizes in MB, comma-separated")
-    ap.add_argument("--formats", default="text", help="report formats, comma-separated: text, json, sarif")
+    ap.add_argument("--formats", default="text", help="validate: report formats, comma-separated: text, json, "
+                                                       "sarif ('' for none)")
+    ap.add_argument("--stats", default="", help="stats: BY:FORMAT, comma-separated, e.g. player:csv,game:parquet")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
     ap.add_argument("--tmp", default=tempfile.gettempdir(), help="where the folders are made")
+    ap.add_argument("--code", default=str(ROOT), help="the checkout whose code runs (default: this one)")
     a = ap.parse_args()
+    code = Path(a.code).resolve()
     source = sorted(p for p in Path(a.source).rglob("*.mat") if p.is_file())
     if not source:
         print(f"bench: no .mat files in {a.source}", file=sys.stderr)
         return 2
+    cases = [("validate", f) for f in a.formats.split(",") if f] + \
+        [("stats", c) for c in a.stats.split(",") if c]
     base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=a.tmp))
-    print("| input | files | games | format | time | MB/s | peak RSS, all processes | HWM sum | exit |")
-    print("|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("| input | files | games (stats: rows) | command | time | CPU | MB/s | peak RSS, all processes | HWM sum "
+          "| exit |")
+    print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     try:
         for mb in (float(x) for x in a.sizes.split(",")):
             _check_room(base, source, mb)
             folder = base / f"{mb:g}MB"
             files, size, linked = _fill(folder, source, mb)
-            for fmt in a.formats.split(","):
-                report = base / f"report.{fmt}"
-                cmd = [sys.executable, "-m", "nardy_analyze", "validate", "-j", str(a.jobs)]
-                if fmt == "text":
-                    dt, peak, hwm, code = _run(cmd + [str(folder)], report)
+            for command, fmt in cases:
+                cmd = [sys.executable, "-m", "nardy_analyze", command, "-j", str(a.jobs)]
+                if command == "stats":
+                    by, _, fmt = fmt.partition(":")
+                    fmt = fmt or "csv"
+                    report = base / f"table.{fmt}"
+                    dt, peak, hwm, code_, cpu = _run(cmd + ["--by", by, "--format", fmt, "-o", str(report), str(folder)],
+                                                base / "stdout", code)
+                    rows = _table_rows(fmt, report)
+                    games = f"{rows:,} rows" if rows is not None else "-"
+                    what = f"stats --by {by} -f {fmt}"
                 else:
-                    dt, peak, hwm, code = _run(cmd + ["--format", fmt, "-o", str(report), str(folder)],
-                                               base / "stdout")
-                s = _summary(fmt, report) if report.exists() else {}
-                games = f"{s['games']:,}" if "games" in s else "-"
-                print(f"| {size / 1e6:.1f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {fmt} | "
-                      f"{dt:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | {hwm / 1024:.0f} MiB | "
-                      f"{code} |", flush=True)
+                    report = base / f"report.{fmt}"
+                    if fmt == "text":
+                        dt, peak, hwm, code_, cpu = _run(cmd + [str(folder)], report, code)
+                    else:
+                        dt, peak, hwm, code_, cpu = _run(cmd + ["--format", fmt, "-o", str(report), str(folder)],
+                                                    base / "stdout", code)
+                    s = _summary(fmt, report) if report.exists() else {}
+                    games = f"{s['games']:,}" if "games" in s else "-"
+                    what = f"validate -f {fmt}"
+                print(f"| {size / 1e6:.1f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
+                      f"{dt:.1f} s | {cpu:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | "
+                      f"{hwm / 1024:.0f} MiB | "
+                      f"{code_} |", flush=True)
                 report.unlink(missing_ok=True)
             shutil.rmtree(folder, ignore_errors=True)
     finally:

@@ -480,7 +480,8 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
                 max_bytes: int | None = None, total: int | None = None,
-                engine: Any = None) -> Iterator[tuple[Entry, str, Any]]:
+                engine: Any = None, combine: Callable[[list[Any]], Any] | None = None
+                ) -> Iterator[tuple[Entry, str, Any]]:
     """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -503,6 +504,11 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
     or ``"dask"`` (a LocalCluster of ``jobs`` processes for this run): the files are mapped in batches on
     the Dask workers (``nardy_analyze.cluster``), with the same error boundary and the same order;
     ``cluster.ClusterError`` when the cluster cannot be used.
+    ``combine(values)``: the values of the files one worker task ran (a chunk of files, a Dask batch)
+    folded into one, in their order, on the worker (a partial aggregate: what crosses to this process
+    is one value per task); the last "ok" entry of the task then carries it and the earlier ones None.
+    Files run in this process (one job, standard input, the files retried after a worker died) keep
+    their own values, so the caller folds whatever comes, in order, the same way.
     """
     asked = jobs
     if progress is not None and total is None and not isinstance(entries, (list, tuple)):
@@ -535,10 +541,10 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
 
     if engine is not None and engine != "local":
         from . import cluster
-        yield from cluster.map_records(engine, entries, work, args, tick, max_bytes, asked)
+        yield from cluster.map_records(engine, entries, work, args, tick, max_bytes, asked, combine=combine)
         return
     if jobs > 1 and records:
-        yield from _map_pool(entries, work, args, jobs, tick, max_bytes)
+        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine)
         return
     for e in entries:
         if e.status != RECORD:
@@ -625,17 +631,33 @@ def _stop_pool(pool, finished: bool) -> None:
 
 
 def _guarded_chunk(work: Callable[..., Any], chunk: list[Entry], args: tuple,
-                   max_bytes: int | None) -> list[tuple[str, Any]]:
-    """A worker's task: a chunk of files.  Ended by SIGTERM (:func:`_terminated`), the worker ends here,
-    once the files it was writing are removed (the pool would catch the exception and wait for more)."""
+                   max_bytes: int | None, combine: Callable[[list[Any]], Any] | None = None
+                   ) -> list[tuple[str, Any]]:
+    """A worker's task: a chunk of files, their values folded by ``combine`` (:func:`combined`).  Ended
+    by SIGTERM (:func:`_terminated`), the worker ends here, once the files it was writing are removed
+    (the pool would catch the exception and wait for more)."""
     global _IN_TASK
     _IN_TASK = True
     try:
-        return [_guarded(work, e, args, max_bytes) for e in chunk]
+        return combined([_guarded(work, e, args, max_bytes) for e in chunk], combine)
     except SystemExit as e:
         os._exit(e.code if isinstance(e.code, int) else 1)
     finally:
         _IN_TASK = False
+
+
+def combined(results: list[tuple[str, Any]], combine: Callable[[list[Any]], Any] | None) -> list[tuple[str, Any]]:
+    """``results`` of one task with the values of its "ok" files folded by ``combine`` into the last one
+    (the others None); unchanged without ``combine`` or with fewer than two "ok" files."""
+    ok = [i for i, (kind, _) in enumerate(results) if kind == "ok"]
+    if combine is None or len(ok) < 2:
+        return results
+    value = combine([results[i][1] for i in ok])
+    out = list(results)
+    for i in ok[:-1]:
+        out[i] = ("ok", None)
+    out[ok[-1]] = ("ok", value)
+    return out
 
 
 def _chunks(entries: Iterator[Entry], jobs: int = 1) -> Iterator[tuple[list[Entry], list[Entry]]]:
@@ -676,7 +698,8 @@ def _chunks(entries: Iterator[Entry], jobs: int = 1) -> Iterator[tuple[list[Entr
 
 
 def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
-              max_bytes: int | None = None) -> Iterator[tuple[Entry, str, Any]]:
+              max_bytes: int | None = None, combine: Callable[[list[Any]], Any] | None = None
+              ) -> Iterator[tuple[Entry, str, Any]]:
     """The worker processes of :func:`map_records`: chunks of CHUNK records, at most AHEAD chunks per
     worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -694,7 +717,8 @@ def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
             if nxt is None:
                 return
             batch, recs = nxt
-            window.append((batch, pool.submit(_guarded_chunk, work, recs, args, max_bytes) if recs else None))
+            window.append((batch, pool.submit(_guarded_chunk, work, recs, args, max_bytes, combine)
+                                  if recs else None))
 
     try:
         fill()

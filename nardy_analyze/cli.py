@@ -35,12 +35,12 @@ def _enum(name: str, values: tuple[str, ...]) -> type[Enum]:
 Engine = _enum("Engine", ENGINES)
 
 
-def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False):
+def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int]):
     """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
     be had: Dask not installed, scheduler unreachable, no worker)."""
     from . import commands
 
-    return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs, dataframe)
+    return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs)
 
 
 def _echo(message: str, err: bool = False) -> None:
@@ -243,15 +243,17 @@ def stats(
                                            f"{', '.join(record_suffixes())} files); '-' reads standard input."),
     by: By = typer.Option(By.player, "--by", "-b", help="One row per player, per player per game, or per match."),
     format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
-                                       help="A table (main columns), or every column as csv, json, parquet "
-                                            "(needs the 'parquet' extra) or markdown."),
+                                       help="A table (main columns; --by game and match: the first 1,000 rows), "
+                                            "or every column and row as csv, json, parquet (needs the 'parquet' "
+                                            "extra) or markdown."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write to this file (written whole or not at all)."),
     alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
                                     help="Count NAME as CANONICAL (names are compared without case, blanks and "
                                          "a ',1673' rating suffix). Repeatable."),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
-                                       help="Sort by COLUMN: numbers largest first, names A-Z."),
+                                       help="Sort by COLUMN: numbers largest first, names A-Z (--by game and "
+                                            "match: holds every row in memory)."),
     variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
     rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
                                    help="Rule option when the record's header does not set it, as in validate "
@@ -288,11 +290,13 @@ def stats(
         _fail(f"--plot: {plot}: the file name must end in .png or .svg")
     if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
         _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
-    cluster = _connect(engine, scheduler, jobs, dataframe=True)
+    from .aggregate import aggregate
+
+    cluster = _connect(engine, scheduler, jobs)
     bar = Progress.on_terminal()
     try:
-        run = st.scan(paths, variant=variant, rules=options, aliases=aliases, jobs=jobs,
-                      progress=bar.step if bar else None, engine=cluster)
+        run = aggregate(paths, by.value, variant=variant, rules=options, aliases=aliases, jobs=jobs,
+                        progress=bar.step if bar else None, engine=cluster, players=plot is not None)
     except Exception as e:
         _cluster_failed(e)
     finally:
@@ -300,6 +304,15 @@ def stats(
             bar.close()
         if cluster is not None:
             cluster.close()
+    with run:
+        _stats_output(run, by.value, format.value, output, sort, plot, top, paths)
+
+
+def _stats_output(run, by: str, fmt: str, output: Optional[Path], sort: Optional[str], plot: Optional[Path],
+                  top: int, paths: list[str]) -> None:
+    """The messages, the table and the exit code of ``stats`` from its aggregate (nardy_analyze.aggregate)."""
+    from . import stats as st
+
     for _, why in run.unreadable:
         _echo(f"nardy-analyze: {why}", err=True)
     for line in run.problems + run.warnings:
@@ -308,31 +321,37 @@ def stats(
         _echo(f"nardy-analyze: {path}: {why}", err=True)
     for path, why in run.internal_errors:
         _echo(f"nardy-analyze: {path}: {why}", err=True)
-    if run.games.empty and not run.files:
+    if run.empty and not run.files:
         _fail("no game records found in " + ", ".join(paths))
-    table = st.frame(by.value, run.games)
+    # --by player is a small table; --by game and match are written as they are read back, a chunk at a
+    # time, unless --sort needs every row
+    table = run.players() if by == "player" else run.frame() if sort else None
     if sort:
         try:
             table = st.sort_frame(table, sort)
         except ValueError as e:
             _fail(str(e))
-    fmt = format.value
     binary = fmt == "parquet"
-    columns = st.table_columns(by.value, run.games)         # the win levels as the variants name them
+    columns = st.table_columns(by, run.variants)            # the win levels as the variants name them
+
+    def write(fh, color: bool = False) -> None:
+        if table is not None:
+            st.write_frame(table, fmt, fh, by, color, columns=columns)
+        else:
+            st.write_frames(run.frames(), fmt, fh, by, color, total=run.rows, columns=columns)
+
     try:
         if plot is not None:
-            st.plot(table if by == By.player else st.players(run.games), str(plot), top)
+            st.plot(table if by == "player" else run.players(), str(plot), top)
         if output is None:
             if binary:
-                st.write_frame(table, fmt, sys.stdout.buffer, by.value)
+                write(sys.stdout.buffer)
                 sys.stdout.buffer.flush()
             else:
                 tty = sys.stdout.isatty()
-                st.write_frame(table, fmt, sys.stdout, by.value, bool(tty and not os.environ.get("NO_COLOR")),
-                               columns=columns)
+                write(sys.stdout, bool(tty and not os.environ.get("NO_COLOR")))
         else:
-            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, by.value, columns=columns),
-                             binary=binary)
+            write_atomically(output, write, binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
     if run.unreadable or run.arg_errors or run.internal_errors:

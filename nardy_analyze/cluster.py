@@ -7,9 +7,10 @@
 The files are discovered on this machine (``analyze.discover``, exactly as locally); the record files
 are cut into batches and ``client.map`` runs the same per-file error boundary as the local path
 (``analyze._guarded``) on the workers; the results come back in the order of the files, a bounded
-number of batches ahead.  ``stats`` builds each batch's game rows into a pandas frame on the worker,
-assembles them into a ``dask.dataframe`` and computes it back into one pandas frame, which is then
-typed exactly as locally: the output is the same, byte for byte.
+number of batches ahead.  ``stats`` folds each batch's files into one partial aggregate on the worker
+(per player, the match rows, the game rows of ``--by game``; ``stats.Partial``), and this machine
+combines the partials in the order of the files, as it does the local workers' chunks: the output is
+the same, byte for byte.
 
 The workers read the files themselves: every record must be at the same absolute path on every worker
 (one machine, or a shared file system); the path shown in reports is the one given, as locally.
@@ -41,15 +42,13 @@ class ClusterError(Exception):
     without nardy-analyze or without the files.  The message says what to do."""
 
 
-def _modules(dataframe: bool = False):
-    """dask.distributed (and dask.dataframe, for stats: its import costs seconds, so validate skips it)."""
+def _modules():
+    """dask.distributed."""
     try:
         import dask                 # noqa: F401
         import distributed
-        if dataframe:
-            import dask.dataframe   # noqa: F401  (needs pandas and pyarrow)
     except ImportError as e:
-        raise ClusterError(f"--engine dask needs Dask (dask.distributed{' and dask.dataframe' if dataframe else ''}), "
+        raise ClusterError(f"--engine dask needs Dask (dask.distributed), "
                            f"which cannot be imported here ({e}); install it with: {INSTALL_HINT}") from None
     return distributed
 
@@ -116,13 +115,13 @@ class DaskEngine:
                                    "the files at the same absolute path on every worker (a shared file system)")
 
 
-def connect(scheduler: str | None = None, jobs: int | None = None, dataframe: bool = False) -> DaskEngine:
+def connect(scheduler: str | None = None, jobs: int | None = None) -> DaskEngine:
     """A :class:`DaskEngine`: connected to the scheduler at ``scheduler`` (``tcp://host:8786``, ``host:8786``),
     or, when it is None, to a new LocalCluster of ``jobs`` worker processes (default: one per core, at most 8)
     of one thread each on this machine.  ClusterError when Dask is missing or the scheduler cannot be
     reached within :data:`CONNECT_TIMEOUT` seconds (``NARDY_ANALYZE_DASK_TIMEOUT`` changes it).
-    ``dataframe``: check that dask.dataframe is there too (``stats`` needs it)."""
-    distributed = _modules(dataframe)
+    """
+    distributed = _modules()
     timeout = _timeout()
     for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core",
                  "distributed.worker", "distributed.nanny", "distributed.scheduler"):
@@ -161,23 +160,12 @@ def connect(scheduler: str | None = None, jobs: int | None = None, dataframe: bo
 
 # ----------------------------------------------------------------------------------------- worker side
 
-def _run_batch(batch: list, work: Callable[..., Any], args: tuple, max_bytes: int | None) -> list[tuple[str, Any]]:
-    """On a worker: the per-file error boundary of the local path over a batch of entries, in order."""
-    from .analyze import _guarded
-    return [_guarded(work, e, args, max_bytes) for e in batch]
-
-
-def _strip(results: list[tuple[str, Any]], attr: str) -> list[tuple[str, Any]]:
-    """On a worker: the results without their rows (they travel as the dataframe's partition)."""
-    return [(k, dataclasses.replace(v, **{attr: []}) if k == "ok" else v) for k, v in results]
-
-
-def _rows_frame(results: list[tuple[str, Any]], attr: str, columns: list[str]):
-    """On a worker: the rows of a batch's results as one pandas frame (a partition)."""
-    import pandas as pd
-    rows = [r for k, v in results if k == "ok" for r in getattr(v, attr)]
-    return pd.DataFrame.from_records(rows, columns=columns) if rows else pd.DataFrame(
-        {c: pd.Series([], dtype=object) for c in columns})
+def _run_batch(batch: list, work: Callable[..., Any], args: tuple, max_bytes: int | None,
+               combine: Callable[[list[Any]], Any] | None = None) -> list[tuple[str, Any]]:
+    """On a worker: the per-file error boundary of the local path over a batch of entries, in order; with
+    ``combine``, the batch's values folded into one there (``analyze.combined``: a partial aggregate)."""
+    from .analyze import _guarded, combined
+    return combined([_guarded(work, e, args, max_bytes) for e in batch], combine)
 
 
 # ----------------------------------------------------------------------------------------- client side
@@ -212,29 +200,15 @@ def _wire(e):
 
 
 class Mapping:
-    """The results of one ``map_records`` run on the cluster, and (``rows`` given) the rows as a
-    ``dask.dataframe``.  Iterate it for ``(entry, kind, value)`` in the order of the entries (with
-    ``rows``, the values come with that attribute emptied); after that, :meth:`frame` is the
-    dask.dataframe of the rows, one partition per batch in the order of the files (None when no file
-    was read)."""
+    """The results of one ``map_records`` run on the cluster.  Iterate it for ``(entry, kind, value)`` in
+    the order of the entries; with ``combine``, each batch's values come folded into one on its worker
+    (see ``analyze.map_records``)."""
 
     def __init__(self, engine: DaskEngine, entries: list, work: Callable[..., Any], args: tuple,
-                 tick: Callable[[Any], None], max_bytes: int | None, rows: str | None = None,
-                 columns: list[str] | None = None) -> None:
+                 tick: Callable[[Any], None], max_bytes: int | None,
+                 combine: Callable[[list[Any]], Any] | None = None) -> None:
         self.engine, self.entries, self.work, self.args = engine, entries, work, args
-        self.tick, self.max_bytes, self.rows, self.columns = tick, max_bytes, rows, columns
-        self.parts: list = []           # per unit: a future of its rows frame (or a scattered frame)
-
-    def frame(self):
-        import dask
-        import dask.dataframe as dd
-        import pandas as pd
-        parts = [p for p in self.parts if p is not None]
-        if not parts:
-            return None
-        meta = pd.DataFrame({c: pd.Series([], dtype=object) for c in self.columns})
-        with dask.config.set({"dataframe.convert-string": False}):
-            return dd.from_delayed(parts, meta=meta, verify_meta=False)
+        self.tick, self.max_bytes, self.combine = tick, max_bytes, combine
 
     def _fail(self, exc: BaseException) -> ClusterError:
         return ClusterError(f"the Dask cluster at {self.engine.address} failed: {type(exc).__name__}: {exc}")
@@ -248,7 +222,6 @@ class Mapping:
             self.engine.check([os.path.abspath(remote[0].path)])
             threads = self.engine.threads
         units = _units(self.entries, threads)
-        self.parts = [None] * len(units)
         window = max(2, AHEAD * threads)
         pending: dict[int, Any] = {}      # unit index -> future of its results
         nxt = 0                           # next unit to submit
@@ -259,12 +232,8 @@ class Mapping:
             while nxt < len(units) and len(pending) < window:
                 on_workers, batch = units[nxt]
                 if on_workers:
-                    f = client.submit(_run_batch, [_wire(e) for e in batch], self.work, self.args,
-                                      self.max_bytes, pure=False)
-                    if self.rows is not None:
-                        self.parts[nxt] = client.submit(_rows_frame, f, self.rows, self.columns, pure=False)
-                        f = client.submit(_strip, f, self.rows, pure=False)
-                    pending[nxt] = f
+                    pending[nxt] = client.submit(_run_batch, [_wire(e) for e in batch], self.work, self.args,
+                                                 self.max_bytes, self.combine, pure=False)
                 nxt += 1
 
         queue: deque = deque()            # results of the current unit, in order
@@ -276,10 +245,9 @@ class Mapping:
                 submit()
                 on_workers, batch = units[cur]
                 if on_workers:
-                    out = self._gather(batch, pending.pop(cur), cur)
+                    out = self._gather(batch, pending.pop(cur))
                 else:
                     out = [_guarded(self.work, batch[0], self.args, self.max_bytes)]
-                    out = self._local_rows(out, cur)
                 queue.extend(out)
                 cur += 1
                 submit()
@@ -287,15 +255,7 @@ class Mapping:
             self.tick(e)
             yield e, kind, value
 
-    def _local_rows(self, out: list[tuple[str, Any]], index: int) -> list[tuple[str, Any]]:
-        """Results computed here: their rows become a partition scattered to the cluster."""
-        if self.rows is None:
-            return out
-        if any(k == "ok" and getattr(v, self.rows) for k, v in out):
-            self.parts[index] = self.engine.client.scatter(_rows_frame(out, self.rows, self.columns))
-        return _strip(out, self.rows)
-
-    def _gather(self, batch: list, future, index: int) -> list[tuple[str, Any]]:
+    def _gather(self, batch: list, future) -> list[tuple[str, Any]]:
         from .analyze import INTERNAL_ERROR, internal_error_message
         try:
             return future.result()
@@ -314,52 +274,18 @@ class Mapping:
                     raise self._fail(exc) from None
                 out.append((INTERNAL_ERROR, internal_error_message(
                     exc, "validating this file (the Dask worker process stopped)")))
-        self.parts[index] = None
-        return self._local_rows(out, index)
+        return out
 
 
 def map_records(engine: DaskEngine | str, entries: Iterable, work: Callable[..., Any], args: tuple = (),
                 tick: Callable[[Any], None] = lambda e: None, max_bytes: int | None = None,
-                jobs: int | None = None, scheduler: str | None = None) -> Iterator[tuple[Any, str, Any]]:
+                jobs: int | None = None, scheduler: str | None = None,
+                combine: Callable[[list[Any]], Any] | None = None) -> Iterator[tuple[Any, str, Any]]:
     """``analyze.map_records`` on a cluster: ``engine`` is a :class:`DaskEngine`, or ``"dask"`` to connect
-    (to ``scheduler``, else a LocalCluster of ``jobs`` processes) for this run only."""
+    (to ``scheduler``, else a LocalCluster of ``jobs`` processes) for this run only.  ``combine``: each
+    batch's values folded into one on its worker (``stats``: one partial aggregate per batch)."""
     if isinstance(engine, DaskEngine):
-        yield from Mapping(engine, list(entries), work, args, tick, max_bytes)
+        yield from Mapping(engine, list(entries), work, args, tick, max_bytes, combine)
         return
     with connect(scheduler, jobs) as eng:
-        yield from Mapping(eng, list(entries), work, args, tick, max_bytes)
-
-
-def map_rows(engine: DaskEngine | str, entries: Iterable, work: Callable[..., Any], args: tuple, attr: str,
-             columns: list[str], progress: Callable[[str, int, int], None] | None = None,
-             max_bytes: int | None = None, jobs: int | None = None):
-    """``stats`` on a cluster: ``work`` gives each file's result, whose ``attr`` holds its rows.  The rows are
-    built into a pandas frame per batch on the workers, assembled into a dask.dataframe and computed.
-
-    Returns (``[(entry, kind, value), ...]`` in the order of ``entries``, their ``attr`` emptied; the rows
-    as one pandas frame with ``columns``, in the order of the files, or None when there are none)."""
-    from .analyze import RECORD
-    entries = list(entries)
-    total = sum(e.status == RECORD for e in entries)
-    done = 0
-
-    def tick(e) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(e.path, done, total)
-
-    _modules(dataframe=True)
-    eng = engine if isinstance(engine, DaskEngine) else connect(None, jobs, dataframe=True)
-    try:
-        mapping = Mapping(eng, entries, work, args, tick, max_bytes, attr, columns)
-        results = list(mapping)
-        frame = mapping.frame()
-        try:
-            df = None if frame is None else eng.client.compute(frame, sync=True)   # on this cluster
-        except Exception as exc:
-            raise ClusterError(f"the Dask cluster at {eng.address} failed: {type(exc).__name__}: {exc}") from None
-    finally:
-        if eng is not engine:
-            eng.close()
-    return results, (df.reset_index(drop=True) if df is not None and len(df) else None)
+        yield from Mapping(eng, list(entries), work, args, tick, max_bytes, combine)

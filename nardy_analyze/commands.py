@@ -74,8 +74,7 @@ def fail(msg: str, code: int = 2, echo: Echo = echo) -> None:
     raise Exit(code)
 
 
-def connect(engine: Optional[str], scheduler: Optional[str], jobs: Optional[int], dataframe: bool = False,
-            echo: Echo = echo):
+def connect(engine: Optional[str], scheduler: Optional[str], jobs: Optional[int], echo: Echo = echo):
     """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
     be had: Dask not installed, scheduler unreachable, no worker)."""
     if engine is None:
@@ -86,7 +85,7 @@ def connect(engine: Optional[str], scheduler: Optional[str], jobs: Optional[int]
         return None
     from .cluster import ClusterError, connect as dask_connect
     try:
-        return dask_connect(scheduler, jobs, dataframe)
+        return dask_connect(scheduler, jobs)
     except ClusterError as e:
         fail(str(e), echo=echo)
 

@@ -4,6 +4,8 @@
     g = stats.games(["matches/"])              # one row per player per game
     p = stats.players(g)                       # one row per player (also accepts paths)
     m = stats.matches(g)                       # one row per match
+    p = stats.players(["matches/"])            # from paths: folded as the files come, in flat memory
+    for chunk in stats.iter_games(["matches/"], rows=50_000): ...   # the rows of games(), in chunks
 
 Every figure comes from the replay through the rules engine (:func:`nardy_analyze.replay.replay` with an
 observer): the turn rows it reports are taken from the position the replay really goes on from, so a
@@ -20,7 +22,7 @@ import re
 from collections import Counter
 from operator import mul
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -34,7 +36,8 @@ from .record import Match
 from .replay import ERROR, replay
 from .safetext import visible
 
-__all__ = ["games", "players", "matches", "frame", "scan", "Scan", "match_rows", "plot", "write_frame",
+__all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "match_rows",
+           "plot", "write_frame", "write_frames", "display_names",
            "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS", "normalise_name", "parse_aliases"]
 
 # ----------------------------------------------------------------------------------------- columns
@@ -524,8 +527,11 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     ``["crawford=off", ...]``) for records whose header does not set them; ``aliases``: ``{name: canonical}``
     or ``["name=canonical", ...]``; ``jobs``: worker processes (default: one per core from 32 files on);
     ``progress(path, done, total)`` after each file; ``engine``: None / ``"local"``, or a
-    :class:`nardy_analyze.cluster.DaskEngine` / ``"dask"``: the rows are built on the Dask workers and
-    assembled as a dask.dataframe (``cluster.map_rows``), with the same result."""
+    :class:`nardy_analyze.cluster.DaskEngine` / ``"dask"``: the files are replayed on the Dask workers,
+    with the same result.
+
+    Every row is kept: for archives of any size, :func:`players` and :func:`matches` of paths and
+    :func:`iter_games` fold the files as they come (:mod:`nardy_analyze.aggregate`)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -533,13 +539,7 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     out = Scan(pd.DataFrame())
     rows: list[tuple] = []
     entries = list(discover(paths))
-    remote = None
-    if engine is not None and engine != "local":
-        from .cluster import map_rows
-        results, remote = map_rows(engine, entries, _rows_of, (variant, options), "rows", list(GAME_COLUMNS),
-                                   progress=progress, jobs=jobs)
-    else:
-        results = map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress)
+    results = map_records(entries, _rows_of, (variant, options), jobs=jobs, progress=progress, engine=engine)
     # Everything alive before the scan (pandas and numpy make most of it) goes to the garbage collector's
     # permanent generation while the files are replayed: the collections of this process and of the worker
     # processes it forks do not walk it over and over, nor copy a worker's inherited pages to do so
@@ -566,16 +566,13 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
         aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
     elif aliases is not None:
         aliases = parse_aliases(aliases)
-    out.games = _game_frame(rows if remote is None else remote, aliases)
+    out.games = _game_frame(rows, aliases)
     return out
 
 
-def _game_frame(rows: list[tuple] | pd.DataFrame, aliases: dict[str, str] | None = None) -> pd.DataFrame:
+def _game_frame(rows: list[tuple], aliases: dict[str, str] | None = None) -> pd.DataFrame:
     cols = list(GAME_COLUMNS)
-    if isinstance(rows, pd.DataFrame):        # rows assembled by the Dask engine
-        df = rows
-    else:
-        df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
+    df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     _names(df, aliases or {})
     return _typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": _KINDS})
 
@@ -585,7 +582,15 @@ def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
     if df.empty:
         return
     # each distinct name once, in the order names first appear (player column, then opponent column)
-    raw = Counter(pd.concat([df["player"], df["opponent"]]).astype(str))
+    shown = display_names(Counter(pd.concat([df["player"], df["opponent"]]).astype(str)), aliases)
+    for col in ("player", "opponent"):
+        df[col] = df[col].astype(str).map(shown)
+
+
+def display_names(raw: dict[str, int], aliases: dict[str, str]) -> dict[str, str]:
+    """{name as written: name shown}: ``raw`` counts each name as written (in the player and the opponent
+    columns), in the order the names first appear; the name shown for a normalised key is its most
+    frequent spelling (the first to appear among equals), or its alias."""
     counts: Counter = Counter()                  # (key, spelling) -> occurrences, in order of appearance
     key_of: dict[str, str] = {}
     for name, n in raw.items():
@@ -601,9 +606,7 @@ def _names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
         target = normalise_name(v)
         if k in aliases and target in display and target not in aliases:
             alias[k] = display[target]
-    shown = {name: alias[key] for name, key in key_of.items()}
-    for col in ("player", "opponent"):
-        df[col] = df[col].astype(str).map(shown)
+    return {name: alias[key] for name, key in key_of.items()}
 
 
 def _typed(df: pd.DataFrame, spec: dict[str, tuple[str, str]], cats: dict[str, list[str]]) -> pd.DataFrame:
@@ -676,8 +679,15 @@ def _dice_tests(faces):
 def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
     """One row per player over all the games (columns: :data:`PLAYER_COLUMNS`), sorted by games played.
 
-    ``source`` is a frame from :func:`games` or paths (then ``options`` are those of :func:`scan`)."""
-    g = _source(source, options)
+    ``source`` is a frame from :func:`games` or paths (then ``options`` are those of :func:`scan`, and the
+    files are folded into the table as they come, without keeping their rows: the same table in flat
+    memory, :mod:`nardy_analyze.aggregate`)."""
+    if not isinstance(source, pd.DataFrame):
+        from .aggregate import aggregate
+
+        with aggregate(source, "player", **options) as agg:
+            return agg.players()
+    g = source
     if g.empty:
         return _typed(pd.DataFrame({c: [] for c in PLAYER_COLUMNS}), PLAYER_COLUMNS, {})
     g = g.assign(
@@ -692,19 +702,29 @@ def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
         mars_won=won & (kind == "mars"), mars_lost=lost & (kind == "mars"),
         koks_won=won & (kind == "koks"), koks_lost=lost & (kind == "koks"),
         resigned=lost & (kind == "resign"), dropped=lost & (kind == "drop"))
-    sums = ["finished", "wins", "losses", "gammons_won", "gammons_lost", "backgammons_won", "backgammons_lost",
-            "mars_won", "mars_lost", "koks_won", "koks_lost", "resigned", "dropped", "rolls", "doubles",
-            "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit", "pips", "borne_off",
-            "cube_offered", "cube_taken", "cube_dropped", "turns", "illegal", "primes", "shutouts", "forced",
-            "handover_steps"]
     grouped = g.groupby("player", observed=True, sort=False)
-    p = grouped[sums].sum()
+    p = grouped[PLAYER_SUMS].sum()
     p["games"] = grouped.size()
     p["points_for"] = grouped["points"].sum()
     p["points_against"] = grouped["opp_points"].sum()
     p["max_cube"] = grouped["max_cube"].max()
     p["longest_chain"] = grouped["longest_chain"].max()
-    p = p.reset_index()
+    return _player_table(p.reset_index())
+
+
+# The sums per player of players(), in the order of its group-by (the per-player counts of the aggregate
+# of nardy_analyze.aggregate are these, then games, points_for, points_against, max_cube, longest_chain).
+PLAYER_SUMS = ["finished", "wins", "losses", "gammons_won", "gammons_lost", "backgammons_won", "backgammons_lost",
+               "mars_won", "mars_lost", "koks_won", "koks_lost", "resigned", "dropped", "rolls", "doubles",
+               "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit", "pips", "borne_off",
+               "cube_offered", "cube_taken", "cube_dropped", "turns", "illegal", "primes", "shutouts", "forced",
+               "handover_steps"]
+
+
+def _player_table(p: pd.DataFrame) -> pd.DataFrame:
+    """The players table from its sums (one row per player in the order players first appear: ``player``,
+    PLAYER_SUMS, games, points_for, points_against, max_cube, longest_chain, all int64): the rates,
+    intervals and tests, typed and sorted."""
     fin = p["finished"].where(p["finished"] > 0)
     p["win_rate"] = p["wins"] / fin
     p["points_per_game"] = (p["points_for"] - p["points_against"]) / fin
@@ -725,8 +745,16 @@ def _sort_key(s: pd.Series) -> pd.Series:
 
 
 def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
-    """One row per match (columns: :data:`MATCH_COLUMNS`), in the order read."""
-    g = _source(source, options)
+    """One row per match (columns: :data:`MATCH_COLUMNS`), in the order read.
+
+    ``source`` is a frame from :func:`games` or paths (then ``options`` are those of :func:`scan`; the
+    files are folded as they come, one match row each, :mod:`nardy_analyze.aggregate`)."""
+    if not isinstance(source, pd.DataFrame):
+        from .aggregate import aggregate
+
+        with aggregate(source, "match", **options) as agg:
+            return agg.frame()
+    g = source
     if g.empty:
         return _typed(pd.DataFrame({c: [] for c in MATCH_COLUMNS}), MATCH_COLUMNS, {})
     keys = ["path", "match"]
@@ -757,6 +785,26 @@ def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
     return _typed(out, MATCH_COLUMNS, {})
 
 
+def iter_frames(by: str, paths: Iterable[str] | str, rows: int = 16_384, **options: Any) -> Iterator[pd.DataFrame]:
+    """The table of ``--by game`` or ``--by match`` of ``paths`` as an iterator of frames of at most ``rows``
+    rows each, in order, each typed as the whole table (same columns, dtypes and categories:
+    ``pd.concat(list(iter_frames(...)), ignore_index=True)`` is :func:`games` / :func:`matches`), without
+    ever holding every row: the files are folded as they come and the rows wait in a temporary file.
+    The first frame comes once the last file is read (a name's displayed spelling is its most frequent
+    one over every file).  ``options``: those of :func:`scan`."""
+    from .aggregate import aggregate
+
+    if by not in ("game", "match"):
+        raise ValueError(f"iter_frames: by must be game or match, not {by!r} (players: players(paths))")
+    with aggregate(paths, by, **options) as agg:
+        yield from agg.frames(rows)
+
+
+def iter_games(paths: Iterable[str] | str, rows: int = 16_384, **options: Any) -> Iterator[pd.DataFrame]:
+    """:func:`games` as an iterator of frames of at most ``rows`` rows (:func:`iter_frames`)."""
+    return iter_frames("game", paths, rows, **options)
+
+
 def frame(by: str, source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.DataFrame:
     """``frame("player" | "game" | "match", ...)``: the table of ``--by``."""
     return {"game": lambda s, **o: _source(s, o), "player": players, "match": matches}[by](source, **options)
@@ -778,17 +826,21 @@ TABLE_COLUMNS: dict[str, list[str]] = {
 _LEVEL_COLUMNS = {"gammon": "gammons", "backgammon": "backgammons", "mars": "mars", "koks": "koks"}
 
 
-def table_columns(by: str, games: pd.DataFrame | None = None) -> list[str]:
+def table_columns(by: str, games: pd.DataFrame | Iterable[str] | None = None) -> list[str]:
     """The columns the terminal table of ``--by`` shows.  The per-player table names the columns of the
-    win levels as the variants of ``games`` (a frame of :func:`games`) name them: ``mars_won``...
-    ``koks_lost`` when every game is of a variant whose levels are mars and koks (long nardy, Gul bara),
-    ``gammons_won``... otherwise (where ``gammons_won`` counts gammons and mars alike)."""
+    win levels as the variants of ``games`` (a frame of :func:`games`, or the names of the variants read)
+    name them: ``mars_won``... ``koks_lost`` when every game is of a variant whose levels are mars and koks
+    (long nardy, Gul bara), ``gammons_won``... otherwise (where ``gammons_won`` counts gammons and mars
+    alike)."""
     cols = TABLE_COLUMNS[by]
-    if by != "player" or games is None or games.empty or "variant" not in games:
+    if isinstance(games, pd.DataFrame):
+        games = games["variant"].dropna().unique() if "variant" in games else None
+    variants = set() if games is None else {str(v) for v in games}
+    if by != "player" or not variants:
         return cols
     from .engine import get_variant
 
-    kinds = {get_variant(str(v)).level_kinds for v in games["variant"].dropna().unique()}
+    kinds = {get_variant(v).level_kinds for v in variants}
     if len(kinds) != 1:
         return cols
     second, third = (_LEVEL_COLUMNS.get(k, k) for k in kinds.pop())
@@ -823,23 +875,25 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def write_markdown(df: pd.DataFrame, fh) -> None:
+def write_markdown(df: pd.DataFrame, fh, header: bool = True) -> None:
     def esc(t: str) -> str:
         return visible(t).replace("|", "\\|")
 
     cols = list(df.columns)
-    fh.write("| " + " | ".join(cols) + " |\n")
-    fh.write("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool else "---"
-                            for c in cols) + "|\n")
+    if header:
+        fh.write("| " + " | ".join(cols) + " |\n")
+        fh.write("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool else "---"
+                                for c in cols) + "|\n")
     for row in df.itertuples(index=False):
         fh.write("| " + " | ".join(esc(cell(v)) for v in row) + " |\n")
 
 
 def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
-                columns: Sequence[str] | None = None) -> None:
+                columns: Sequence[str] | None = None, total: int | None = None) -> None:
     """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only
     when asked.  On a terminal the columns that do not fit its width are left out, with a note saying how
-    to see them."""
+    to see them.  ``total``: the rows of the whole table when ``df`` is only its first rows (a note says
+    so)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -867,6 +921,9 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
         console.print(f"({len(cols) - len(shown)} more column(s) do not fit this terminal: "
                       f"{', '.join(cols[len(shown):])}; --format csv or markdown shows every column)",
                       style="dim")
+    if total is not None and total > len(df):
+        console.print(f"(the first {len(df):,} of {total:,} rows; --format csv, json, parquet or markdown "
+                      "gives every row)", style="dim")
 
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
@@ -889,6 +946,66 @@ def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool 
         df.to_parquet(fh, index=False)
     else:
         write_table(df, by, fh, color, width, columns)
+
+
+# Rows of a --by game or --by match table on a terminal (the other formats give every row).
+TABLE_ROWS = 1000
+
+
+def write_frames(frames: Iterable[pd.DataFrame], fmt: str, fh, by: str = "game", color: bool = False,
+                 width: int | None = None, total: int | None = None,
+                 columns: Sequence[str] | None = None) -> None:
+    """Write the chunks of one table (:func:`iter_frames`: the same columns and dtypes, at least one
+    frame) as :func:`write_frame` writes their concatenation, a chunk at a time: csv, json and markdown
+    byte for byte the same; parquet one row group per chunk (one chunk: the same file); the terminal
+    table at most :data:`TABLE_ROWS` rows, with a note giving ``total``, the rows of the whole table."""
+    it = iter(frames)
+    if fmt == "csv":
+        for i, df in enumerate(it):
+            df.to_csv(fh, index=False, header=i == 0, date_format="%Y-%m-%d", lineterminator="\n")
+    elif fmt == "json":
+        empty, n = None, 0
+        for df in it:
+            if df.empty:
+                empty = df
+                continue
+            text = df.to_json(orient="records", date_format="iso", date_unit="s", force_ascii=False, indent=1)
+            fh.write("[\n" if n == 0 else ",\n")
+            fh.write(text[2:-2])                     # the records, without "[\n" and "\n]"
+            n += 1
+        if n:
+            fh.write("\n]\n")
+        else:
+            write_frame(empty, fmt, fh, by)
+    elif fmt == "markdown":
+        for i, df in enumerate(it):
+            write_markdown(df, fh, header=i == 0)
+    elif fmt == "parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise OptionalDependency("--format parquet needs pyarrow: pip install 'nardy-analyze[parquet]'") \
+                from None
+        writer = None
+        try:
+            for df in it:
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                if writer is None:
+                    writer = pq.ParquetWriter(fh, table.schema, compression="snappy")
+                writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
+    else:
+        head, n = [], 0
+        for df in it:                                # read no further than the rows shown
+            head.append(df.iloc[:TABLE_ROWS - n])
+            n += len(head[-1])
+            if n >= TABLE_ROWS:
+                break
+        shown = head[0] if len(head) == 1 else pd.concat(head, ignore_index=True)
+        write_table(shown, by, fh, color, width, columns, total)
 
 
 # ----------------------------------------------------------------------------------------- plot

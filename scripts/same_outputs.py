@@ -3,12 +3,18 @@
 
     git archive bb43755 | (mkdir -p /tmp/before && tar -x -C /tmp/before)
     python3 scripts/same_outputs.py /tmp/before [--other .] [--corpus ../shared/corpus] [--jobs N]
+                                    [--only convert,validate,stats]
 
 Runs, with each checkout: ``convert --to T`` for every target (mat, sgf, json, ngn) of the whole corpus
 (the files written beside the inputs), of each of its sub-folders with ``--out-dir``, and of each
 sub-folder with ``--lossy``; ``validate`` in every format (text, json, sarif, html), with
-``--statistics`` and with ``--explain -v``.  Compares standard output, standard error, the exit code and
-every file in the tree afterwards.  Prints the differences (none: exit 0).
+``--statistics`` and with ``--explain -v``; ``stats`` in every ``--by`` (player, game, match) and every
+format (table, csv, json, markdown to standard output, parquet with ``-o``), of the whole corpus, of
+and of generated games (all and each variant) (``--generated`` files of 7 games per variant,
+written by this checkout's generator with players under several spellings of the same names, so that
+the names are normalised across files), and with ``--alias``, ``--sort``, ``-j 1`` and a file named
+twice.  Compares standard output, standard error, the exit code and every file in the tree afterwards.
+Prints the differences (none: exit 0).
 
 Each run works in a scratch folder where ``../shared/corpus`` is a fresh copy of the corpus, so the
 paths in the messages are the same for both checkouts and nothing is written in the real corpus; the
@@ -30,6 +36,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = ("sgf", "mat", "json", "ngn")
 FORMATS = ("text", "json", "sarif", "html")
+STATS_FORMATS = ("table", "csv", "json", "markdown", "parquet")
+# generated inputs: variant, rule options, and the players' spellings (cycled over the files)
+GENERATED = (("backgammon", {}), ("backgammon", {"scoring": "nardy500"}), ("long", {}),
+             ("long", {"koks": True}), ("gulbara", {}))
+SPELLINGS = (("Anna Petrova", "Boris"), ("anna  petrova,1650", "BORIS"), ("Anna Petrova", "Vera"),
+             ("Boris", "vera ,1702"), ("ANNA PETROVA", "Vera"))
+
+
+def _generate(folder: Path, files: int) -> None:
+    """``files`` files of 7 games per variant of GENERATED, with this checkout's generator."""
+    sys.path.insert(0, str(ROOT))
+    from nardy_analyze.generate import generate_match
+    from nardy_analyze.notation import get as notation
+
+    for v, (variant, options) in enumerate(GENERATED):
+        sub = folder / f"{variant}-{v}"
+        sub.mkdir(parents=True)
+        for i in range(files):
+            names = SPELLINGS[i % len(SPELLINGS)]
+            match = generate_match(variant, 7, 1000 * v + i, names, dict(options))
+            (sub / f"g{i:03d}.ngn").write_text(notation("ngn").write(match), encoding="utf-8")
 
 
 def _tree(root: Path) -> dict[str, str]:
@@ -39,30 +66,63 @@ def _tree(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def _runs(corpus: Path, jobs: list[str]) -> list[tuple[str, list[str], str]]:
+def _runs(corpus: Path, jobs: list[str], only: set[str], generated: Path | None = None
+          ) -> list[tuple[str, list[str], str]]:
     """(name, arguments, the folder whose files are compared afterwards: "corpus" or "out")."""
     subs = sorted(p.name for p in corpus.iterdir() if p.is_dir() and not p.name.startswith("."))
     runs = []
-    for t in TARGETS:
-        runs.append((f"convert-{t}", ["convert", "--to", t, *jobs, "../shared/corpus"], "corpus"))
-        for s in subs:
-            runs.append((f"convert-{t}-{s}", ["convert", "--to", t, *jobs, "--out-dir", "../out",
-                                              f"../shared/corpus/{s}"], "out"))
-            runs.append((f"convert-{t}-{s}-lossy", ["convert", "--to", t, "--lossy", *jobs,
-                                                    f"../shared/corpus/{s}"], "corpus"))
-    for f in FORMATS:
-        runs.append((f"validate-{f}", ["validate", "-f", f, *jobs, "../shared/corpus"], ""))
-    runs.append(("validate-statistics", ["validate", "--statistics", *jobs, "../shared/corpus"], ""))
-    runs.append(("validate-explain", ["validate", "--explain", "-v", *jobs, "../shared/corpus"], ""))
+    if "convert" in only:
+        for t in TARGETS:
+            runs.append((f"convert-{t}", ["convert", "--to", t, *jobs, "../shared/corpus"], "corpus"))
+            for s in subs:
+                runs.append((f"convert-{t}-{s}", ["convert", "--to", t, *jobs, "--out-dir", "../out",
+                                                  f"../shared/corpus/{s}"], "out"))
+                runs.append((f"convert-{t}-{s}-lossy", ["convert", "--to", t, "--lossy", *jobs,
+                                                        f"../shared/corpus/{s}"], "corpus"))
+    if "validate" in only:
+        for f in FORMATS:
+            runs.append((f"validate-{f}", ["validate", "-f", f, *jobs, "../shared/corpus"], ""))
+        runs.append(("validate-statistics", ["validate", "--statistics", *jobs, "../shared/corpus"], ""))
+        runs.append(("validate-explain", ["validate", "--explain", "-v", *jobs, "../shared/corpus"], ""))
+    if "stats" in only:
+        inputs = [("corpus", "../shared/corpus")]
+        if generated is not None:
+            inputs.append(("generated", "../shared/generated"))
+            inputs += [(f"generated-{g.name}", f"../shared/generated/{g.name}") for g in sorted(generated.iterdir())]
+        for name, path in inputs:
+            for by in ("player", "game", "match"):
+                for f in STATS_FORMATS:
+                    out = ["-o", "../out/table.parquet"] if f == "parquet" else []
+                    runs.append((f"stats-{name}-{by}-{f}", ["stats", "--by", by, "-f", f, *out, *jobs, path],
+                                 "out" if out else ""))
+        for by in ("player", "game", "match"):
+            runs.append((f"stats-corpus-{by}-j1", ["stats", "--by", by, "-f", "csv", "-j", "1", "../shared/corpus"],
+                         ""))
+            one = "../shared/corpus/gnubg-selfplay/gnubg_1909.mat"
+            runs.append((f"stats-file-named-twice-{by}", ["stats", "--by", by, "-f", "csv", *jobs, one, one], ""))
+            if generated is None:
+                continue
+            runs.append((f"stats-generated-{by}-alias-sort", [
+                "stats", "--by", by, "-f", "csv", "--alias", "vera=Boris", "--alias", "anna petrova=Anna P.",
+                "--sort", "points" if by == "game" else "games" if by == "player" else "score1", *jobs,
+                "../shared/generated"], ""))
     return runs
 
 
-def run_all(code: Path, corpus: Path, jobs: list[str], scratch: Path) -> dict[str, tuple]:
+def run_all(code: Path, corpus: Path, jobs: list[str], scratch: Path, only: set[str],
+            generated: Path | None = None) -> dict[str, tuple]:
     out: dict[str, tuple] = {}
-    for name, args, compare in _runs(corpus, jobs):
+    for name, args, compare in _runs(corpus, jobs, only, generated):
         shutil.rmtree(scratch, ignore_errors=True)
         (scratch / "wt").mkdir(parents=True)
-        shutil.copytree(corpus, scratch / "shared" / "corpus", symlinks=True)
+        (scratch / "out").mkdir()
+        if compare or name.startswith("convert"):
+            shutil.copytree(corpus, scratch / "shared" / "corpus", symlinks=True)
+        else:                      # nothing is written beside the inputs: a link to them will do
+            (scratch / "shared").mkdir()
+            os.symlink(corpus, scratch / "shared" / "corpus")
+        if generated is not None:
+            os.symlink(generated, scratch / "shared" / "generated")
         r = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], cwd=scratch / "wt",
                            capture_output=True, env={**os.environ, "PYTHONPATH": str(code)})
         files = _tree(scratch / ("shared/corpus" if compare == "corpus" else "out")) if compare else {}
@@ -76,12 +136,21 @@ def main() -> int:
     ap.add_argument("--other", default=str(ROOT), help="the checkout compared with it (default: this one)")
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     ap.add_argument("--jobs", "-j", help="-j for every command (default: the command's default)")
+    ap.add_argument("--only", default="convert,validate,stats", help="the commands compared (comma-separated)")
+    ap.add_argument("--generated", type=int, default=40,
+                    help="generated files of 7 games per variant for stats (0: none)")
     a = ap.parse_args()
     corpus = Path(a.corpus).resolve()
     jobs = ["-j", a.jobs] if a.jobs else []
+    only = set(a.only.split(","))
     scratch = Path(tempfile.mkdtemp(prefix="nardy-same-"))
+    generated = None
     try:
-        results = [run_all(Path(c).resolve(), corpus, jobs, scratch / "run") for c in (a.before, a.other)]
+        if "stats" in only and a.generated:
+            generated = scratch / "generated"
+            _generate(generated, a.generated)
+        results = [run_all(Path(c).resolve(), corpus, jobs, scratch / "run", only, generated)
+                   for c in (a.before, a.other)]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     before, after = results

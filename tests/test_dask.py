@@ -26,7 +26,6 @@ from nardy_analyze.notation import get as notation
 from nardy_analyze.report import write_json, write_text
 
 distributed = pytest.importorskip("distributed", reason="Dask is not installed (pip install '.[dask]')")
-pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed (pip install '.[dask]')")
 
 SELFPLAY = CORPUS / "gnubg-selfplay"
 
@@ -96,7 +95,8 @@ def test_validate_on_the_cluster_is_the_local_output(cluster, records):
 
 def test_stats_on_the_cluster_is_the_local_output(cluster, records):
     address, _ = cluster
-    for args in (["--by", "game", "-f", "csv"], ["--by", "player", "-f", "json", "--alias", "dana=Anna"]):
+    for args in (["--by", "game", "-f", "csv"], ["--by", "player", "-f", "json", "--alias", "dana=Anna"],
+                 ["--by", "match", "-f", "markdown"], ["--by", "player", "--sort", "wins"]):
         code, out, err = same(["stats", *args, records], address)
         assert code == 2 and out and "gone.mat" in err
 
@@ -107,6 +107,27 @@ def test_analyze_on_the_cluster_is_the_local_output(cluster, records):
     code, out, err = same(["analyze", "--by", "match", "-f", "csv", records], address)
     assert code == 2 and out.count("\n") > 4 and "gone.mat" in err
     assert "no analysis engine exists" in err                   # the long nardy and Gul bara records
+
+
+def test_stats_batches_are_folded_on_the_workers(cluster, records):
+    """Each batch's files come back as one partial aggregate (folded on the worker); the tables from
+    them are those of a local run."""
+    import pandas as pd
+
+    from nardy_analyze import aggregate as ag
+    from nardy_analyze import cluster as cl
+
+    address, _ = cluster
+    entries = list(analyze.discover([str(records)] * 3))
+    with cl.connect(address) as engine:
+        out = list(cl.map_records(engine, entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
+                                  combine=ag.combine))
+        players = st.players([str(records)] * 3, engine=engine)
+        matches = st.matches([str(records)], engine=engine)
+    ok = [v for _, kind, v in out if kind == "ok"]
+    assert None in ok and ok[-1] is not None            # folded: the last file of a batch carries it
+    pd.testing.assert_frame_equal(players, st.players([str(records)] * 3, jobs=1))
+    pd.testing.assert_frame_equal(matches, st.matches(st.games([str(records)], jobs=1)))
 
 
 def test_standard_input_is_read_here_and_kept_in_its_place(cluster, records):
