@@ -71,6 +71,7 @@ def test_jobs_two_and_one_write_the_same_files_and_outcomes(tmp_path, to):
     assert len(_files(tmp_path / "j1")) == 8
 
 
+@pytest.mark.slow
 def test_jobs_two_and_one_through_the_command(tmp_path):
     src = _inputs(tmp_path)
     out = {}
@@ -87,6 +88,7 @@ def test_jobs_two_and_one_through_the_command(tmp_path):
     assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
 
 
+@pytest.mark.slow
 def test_jobs_two_and_one_on_the_corpus(tmp_path):
     folder = CORPUS / "gnubg-selfplay"
     if not folder.exists():

@@ -80,6 +80,7 @@ def _bad_record(work: Path) -> None:
     ["convert", "--to", "sgf", "-o", "one.sgf", "examples"],
     ["convert", "--to", "mat", "--lossy", "--force", "-d", "out", "examples"],
 ])
+@pytest.mark.slow
 def test_fast_path_runs_as_typer_does(tmp_path, args):
     assert fastcli.parse(args) is not None, args          # these are read by the fast path
     _same(tmp_path, args, _bad_record)
@@ -104,6 +105,7 @@ def test_fast_path_runs_as_typer_does(tmp_path, args):
     ["--version"],
     [],
 ])
+@pytest.mark.slow
 def test_what_the_fast_path_does_not_read_goes_to_typer(tmp_path, args):
     assert fastcli.parse(args) is None, args
     code, out, err = _run("import runpy, sys; sys.argv[0] = 'nardy-analyze'; "
@@ -140,6 +142,7 @@ def test_standard_input_and_output(tmp_path):
         _same(tmp_path / args[0], args, stdin=text)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "mutants").is_dir(), reason="the shared corpus (../shared/corpus) is absent")
 def test_the_mutants_corpus_through_both(tmp_path):
     def setup(work: Path) -> None:
