@@ -124,8 +124,8 @@ def test_stats_batches_are_folded_on_the_workers(cluster, records):
     address, _ = cluster
     entries = list(analyze.discover([str(records)] * 3))
     with cl.connect(address) as engine:
-        out = list(cl.map_records(engine, entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
-                                  combine=ag.combine))
+        out = list(analyze.map_records(entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
+                                       engine=engine, combine=ag.combine))
         players = st.players([str(records)] * 3, engine=engine)
         matches = st.matches([str(records)], engine=engine)
     ok = [v for _, kind, v in out if kind == "ok"]
