@@ -6,7 +6,8 @@
 Times ``python3 -m nardy_analyze validate examples/club-night.mat`` (the fast path: no typer), ``validate
 --help`` and ``stats --help`` (the typer app), and ``python3 -c pass`` (a bare interpreter) for this
 checkout and each ``--compare-with`` checkout, the runs interleaved so that the noise of a shared machine
-falls on all of them alike; prints the medians (wall seconds) and each checkout's ratio to this one.  The
+falls on all of them alike; prints the medians (wall and CPU seconds) and each checkout's ratio to this one
+(on a loaded machine the CPU figures are the ones to compare).  The
 modules are compiled to bytecode first, as ``pip install`` does.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,12 +30,17 @@ RUNS = {
 }
 
 
-def _time(cwd: Path, args: list[str]) -> float:
+def _time(cwd: Path, args: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run: the CPU time (user + system) of the process is what a loaded
+    machine changes least."""
     env = {**os.environ, "PYTHONPATH": str(cwd), "NO_COLOR": "1"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> int:
@@ -44,20 +51,24 @@ def main() -> int:
     trees = [ROOT] + [Path(p).resolve() for p in a.compare_with]
     for t in trees:
         compileall.compile_dir(str(t / "nardy_analyze"), quiet=1)
-    times: dict[tuple[str, Path], list[float]] = {}
+    times: dict[tuple[str, Path], list[tuple[float, float]]] = {}
     for _ in range(a.repeat):
         times.setdefault(("python3 -c pass", ROOT), []).append(_time(ROOT, ["-c", "pass"]))
         for name, args in RUNS.items():
             for t in trees:
                 times.setdefault((name, t), []).append(_time(t, args))
-    print(f"medians of {a.repeat} interleaved runs, wall seconds")
-    print(f"{'python3 -c pass':<22} {statistics.median(times['python3 -c pass', ROOT]):.3f}")
+    print(f"medians of {a.repeat} interleaved runs: wall / CPU seconds")
+
+    def med(key, i):
+        return statistics.median(t[i] for t in times[key])
+
+    base = ("python3 -c pass", ROOT)
+    print(f"{'python3 -c pass':<22} {med(base, 0):.3f} / {med(base, 1):.3f}")
     for name in RUNS:
-        mine = statistics.median(times[name, ROOT])
-        row = f"{name:<22} {mine:.3f} (this checkout)"
+        row = f"{name:<22} {med((name, ROOT), 0):.3f} / {med((name, ROOT), 1):.3f} (this checkout)"
         for t in trees[1:]:
-            other = statistics.median(times[name, t])
-            row += f"  {other:.3f} ({t}; this/that {mine / other:.2f})"
+            row += (f"  {med((name, t), 0):.3f} / {med((name, t), 1):.3f} ({t}; this/that wall "
+                    f"{med((name, ROOT), 0) / med((name, t), 0):.2f}, CPU {med((name, ROOT), 1) / med((name, t), 1):.2f})")
         print(row)
     return 0
 
