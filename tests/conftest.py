@@ -9,6 +9,17 @@ from __future__ import annotations
 import os
 
 
+# whole files of slow tests (GNU Backgammon, the browser, the shared corpus, signals to many processes)
+SLOW_FILES = {"test_corpus.py", "test_engine_corpus_gnubg.py", "test_gnubg_oracle.py", "test_convert_gnubg.py",
+              "test_skill_gnubg.py", "test_stats_gnubg.py", "test_html_browser.py", "test_replayer_browser.py",
+              "test_interrupt.py"}
+
+
+def pytest_itemcollected(item):
+    if item.path.name in SLOW_FILES:
+        item.add_marker("slow")
+
+
 def _full(config) -> bool:
     return os.environ.get("NARDY_FULL", "") not in ("", "0") or bool(config.getoption("markexpr", ""))
 

@@ -27,8 +27,6 @@ from helpers import CORPUS
 from nardy_analyze import notation
 from nardy_analyze.convert import WRITTEN, convert_paths
 
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
-
 pytestmark = pytest.mark.skipif(shutil.which(GNUBG) is None,
                                 reason=f"GNU Backgammon not installed ({GNUBG}; apt-get install -y gnubg)")
 

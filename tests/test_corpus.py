@@ -27,8 +27,6 @@ import pytest
 from helpers import CORPUS, ROOT
 from nardy_analyze.analyze import validate_paths
 
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
-
 CORPUS_CHECK = CORPUS.parent / "tools" / "corpus_check.py"
 GAME_HEADER = re.compile(r"^\s*Game \d+", re.M)        # as corpus_check.py counts them
 CHECKER_RULES = frozenset({"dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early",

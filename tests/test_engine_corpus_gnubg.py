@@ -27,8 +27,6 @@ from nardy_analyze.engine import legal_results
 from nardy_analyze.record import Kind
 from record_walk import file_rolls, gnubg_nn_results, read_match
 
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
-
 gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn (GNU Backgammon's move generator) is not installed")
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"

@@ -39,8 +39,6 @@ pytestmark = pytest.mark.skipif(shutil.which(GNUBG) is None,
 
 SCRIPT = r'''
 import gnubg, json
-
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
 files = json.loads(%(files)r)
 out = {}
 for f in files:

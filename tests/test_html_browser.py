@@ -24,8 +24,6 @@ from typer.testing import CliRunner
 from helpers import EXAMPLES
 from nardy_analyze.cli import app
 
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
-
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
                                 reason=f"chromium not installed ({CHROMIUM}; apt-get install -y chromium)")

@@ -15,8 +15,6 @@ import pytest
 
 from helpers import ROOT
 
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
-
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
-
 pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
 pytest.importorskip("scipy", reason="scipy is not installed")
 

@@ -34,8 +34,6 @@ FIELDS = ("rolls", "doubles", "hits", "result", "points", "borne_off", "max_cube
 
 SCRIPT = r'''
 import gnubg, json
-
-pytestmark = pytest.mark.slow       # left out of a plain run: NARDY_FULL=1 runs it (tests/conftest.py)
 files = json.loads(%(files)r)
 out = {}
 for f in files:
