@@ -10,31 +10,26 @@ Every command that reads records uses :func:`discover`, :func:`load` and :func:`
 from __future__ import annotations
 
 import errno
-import itertools
 import os
-from collections import deque
 import stat
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from . import GC_THRESHOLD, __version__
 from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
 from .replay import WARNING, Finding, MatchReport, replay
+from . import runner
 from .report import INTERNAL_ERROR, RunResult
+from .runner import RECORD, SKIPPED, UNREADABLE, InputError
 
 MAX_BYTES = 64 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged by this much of its start
 
 _ON = {"on", "yes", "true", "1"}
 _OFF = {"off", "no", "false", "0"}
-
-
-class InputError(Exception):
-    """A path that cannot be read at all (missing, unreadable, not a file)."""
 
 
 # ----------------------------------------------------------------------------- discovery
@@ -45,11 +40,9 @@ class InputError(Exception):
 # ``load(entry)`` reads a record entry with the notation registry; ``map_records`` runs a per-file
 # function over the records with an error boundary around each file and, optionally, worker processes.
 
-RECORD = "record"
-SKIPPED = "skipped"
-UNREADABLE = "unreadable"
-# INTERNAL_ERROR ("internal-error"): the kind map_records gives a file whose processing failed (a bug),
-# and the rule id of the finding validate reports for it
+# RECORD, SKIPPED, UNREADABLE: the kinds of entries (nardy_analyze.runner); INTERNAL_ERROR
+# ("internal-error"): the kind map_records gives a file whose processing failed (a bug), and the rule id
+# of the finding validate reports for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,328 +437,26 @@ def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep
     return rep
 
 
-# ----------------------------------------------------------------------------- running over records
-
-def internal_error_message(exc: BaseException, doing: str = "validating this file") -> str:
-    """The message of an ``internal-error`` finding: the exception, the version, what to do."""
-    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    if len(text) > 300:
-        text = text[:300] + "..."
-    return (f"internal error in nardy-analyze {__version__} while {doing}: {text}; the file was not "
-            "fully checked; please report this with the file")
-
-
-def _guarded(work: Callable[..., Any], entry: Entry, args: tuple, max_bytes: int | None = None) -> tuple[str, Any]:
-    """Run ``work(entry, match, *args)`` for one entry, never raising: the per-file error boundary.
-
-    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).
-    """
-    try:
-        match = load(entry, max_bytes)
-    except InputError as e:
-        return UNREADABLE, str(e)
-    except Exception as e:                     # a bug in a reader
-        return INTERNAL_ERROR, internal_error_message(e, "reading this file")
-    try:
-        return "ok", work(entry, match, *args)
-    except Exception as e:                     # a bug in a variant's engine, the replayer, a writer...
-        return INTERNAL_ERROR, internal_error_message(e)
-
-
-def _guarded_star(item: tuple) -> tuple[str, Any]:
-    return _guarded(*item)
-
-
 def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple = (), *,
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
                 max_bytes: int | None = None, total: int | None = None,
                 engine: Any = None, combine: Callable[[list[Any]], Any] | None = None
                 ) -> Iterator[tuple[Entry, str, Any]]:
-    """Run ``work(entry, match, *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
-    every entry, in the order of ``entries``.
+    """:func:`nardy_analyze.runner.map_records` over records read by :func:`load` (every command reads
+    through it; see there for ``jobs``, ``progress``, ``max_bytes``, ``total`` and ``combine``).
+    ``engine``: None or ``"local"`` (this machine), a :class:`nardy_analyze.cluster.DaskEngine`, or
+    ``"dask"``: a LocalCluster of ``jobs`` processes started for this run (``cluster.ClusterError`` when
+    the cluster cannot be used)."""
+    if engine == "dask":
+        from .cluster import connect
 
-    ``kind`` is ``"ok"`` (value: what ``work`` returned), ``"skipped"`` / ``"unreadable"`` (value: the
-    reason) or ``"internal-error"`` (value: a message naming the exception and the version; ``work``
-    or the reader raised).  Nothing raises out of one file: the other files are still processed.
-    ``work`` must be a module-level function and its result picklable when ``jobs`` > 1.
-    ``jobs``: worker processes (default: one per core, at most 8, when there are 32 records or more;
-    1 = in this process).  A worker process that dies (killed, out of memory) costs only the file it
-    was on: the files it had not finished are run again one at a time, and the one that kills its
-    worker again gets an internal error.  ``progress(path, done, total)`` is called after each record.
-    ``max_bytes``: the size limit of one file (default :data:`MAX_BYTES`); a larger one is unreadable.
-
-    Memory: ``entries`` is read as the work goes (a generator such as :func:`discover` is never made
-    a list, except when ``progress`` is given without ``total``, the number of records, and
-    ``entries`` has no length), the worker processes get at most a few chunks of files ahead, and
-    results are yielded as they come: a caller that does not keep them holds a few files' work at
-    a time, however many files there are.
-    ``engine``: None or ``"local"`` (this machine, as above); a :class:`nardy_analyze.cluster.DaskEngine`
-    or ``"dask"`` (a LocalCluster of ``jobs`` processes for this run): the files are mapped in batches on
-    the Dask workers (``nardy_analyze.cluster``), with the same error boundary and the same order;
-    ``cluster.ClusterError`` when the cluster cannot be used.
-    ``combine(values)``: the values of the files one worker task ran (a chunk of files, a Dask batch)
-    folded into one, in their order, on the worker (a partial aggregate: what crosses to this process
-    is one value per task); the last "ok" entry of the task then carries it and the earlier ones None.
-    Files run in this process (one job, standard input, the files retried after a worker died) keep
-    their own values, so the caller folds whatever comes, in order, the same way.
-    """
-    asked = jobs
-    if progress is not None and total is None and not isinstance(entries, (list, tuple)):
-        entries = list(entries)
-    if isinstance(entries, (list, tuple)):
-        records = sum(e.status == RECORD for e in entries)
-        head, rest = list(entries), iter(())
-    else:                                   # look at no more than the first 32 records
-        records, head, rest = 0, [], iter(entries)
-        for e in rest:
-            head.append(e)
-            records += e.status == RECORD
-            if records >= 32:
-                break
-    if total is None:
-        total = records
-    if jobs is None:
-        jobs = min(os.cpu_count() or 1, 8) if records >= 32 else 1
-    if jobs > 1 and any(e.path == "-" for e in head):
-        jobs = 1
-    entries = itertools.chain(head, rest)
-    del head
-    done = 0
-
-    def tick(e: Entry) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(e.path, done, max(total, done))
-
-    if engine is not None and engine != "local":
-        from . import cluster
-        yield from cluster.map_records(engine, entries, work, args, tick, max_bytes, asked, combine=combine)
+        with connect(None, jobs) as eng:
+            yield from runner.map_records(entries, work, args, load=load, jobs=jobs, progress=progress,
+                                          max_bytes=max_bytes, total=total, engine=eng, combine=combine)
         return
-    if jobs > 1 and records:
-        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine)
-        return
-    for e in entries:
-        if e.status != RECORD:
-            yield e, e.status, e.reason
-            continue
-        kind, value = _guarded(work, e, args, max_bytes)
-        tick(e)
-        yield e, kind, value
-
-
-CHUNK = 8             # records per task sent to a worker process (at most)
-AHEAD = 4             # tasks waiting or running per worker process
-
-
-def _worker_start(parent: int | None = None) -> None:
-    """Set up a worker process of :func:`map_records`: a record makes tens of thousands of small objects,
-    nearly none of them in reference cycles, and Python's default thresholds (700, 10, 10) would scan
-    them over and over (and the whole inherited heap at each full collection): about a tenth of the
-    work.  Cycles are still collected, less often.
-
-    A worker never outlives the command: it ignores Ctrl-C (the command, which gets it too from the
-    terminal, stops its workers itself, see :func:`_stop_pool`); SIGTERM ends it as an exception would
-    (a file it was writing is removed, not left half-written); and on Linux the kernel sends it SIGTERM
-    when ``parent``, the process that started it, ends in any way (``PR_SET_PDEATHSIG``), even killed."""
-    import gc
-    import signal
-
-    gc.set_threshold(*GC_THRESHOLD)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _terminated)
-    if parent is not None and sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:      # the parent ended before the line above: end now
-            os._exit(0)
-
-
-_IN_TASK = False       # a worker process is working on files (not waiting for them, nor starting)
-
-
-def _terminated(signum, frame) -> None:
-    """SIGTERM in a worker: at once when it is not working on files; otherwise unwind first (a file being
-    written is removed), ending within a second even if something catches the exception."""
-    import signal
-
-    if not _IN_TASK:
-        os._exit(128 + signum)
-    signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    signal.alarm(1)
-    raise SystemExit(128 + signum)
-
-
-def _new_pool(jobs: int):
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
-
-
-def _stop_pool(pool, finished: bool) -> None:
-    """End a pool: after a complete run, let the workers finish and exit; otherwise (an interrupt, an
-    error, a caller that stopped reading) cancel what is waiting and kill the workers at once, and wait
-    for them to be gone: no worker process outlives the command."""
-    if finished:
-        pool.shutdown(wait=True, cancel_futures=True)
-        return
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    for end in ("terminate", "kill"):    # SIGTERM (a file being written is removed), then SIGKILL
-        for p in procs:
-            try:
-                getattr(p, end)()
-            except (OSError, ValueError, AttributeError):
-                pass
-        for p in procs:
-            try:
-                p.join(3)
-            except (OSError, ValueError, AssertionError):
-                pass
-        procs = [p for p in procs if p.exitcode is None]
-    pool.shutdown(wait=True, cancel_futures=True)     # the workers gone, its thread sees a broken pool and ends
-
-
-def _guarded_chunk(work: Callable[..., Any], chunk: list[Entry], args: tuple,
-                   max_bytes: int | None, combine: Callable[[list[Any]], Any] | None = None
-                   ) -> list[tuple[str, Any]]:
-    """A worker's task: a chunk of files, their values folded by ``combine`` (:func:`combined`).  Ended
-    by SIGTERM (:func:`_terminated`), the worker ends here, once the files it was writing are removed
-    (the pool would catch the exception and wait for more)."""
-    global _IN_TASK
-    _IN_TASK = True
-    try:
-        return combined([_guarded(work, e, args, max_bytes) for e in chunk], combine)
-    except SystemExit as e:
-        os._exit(e.code if isinstance(e.code, int) else 1)
-    finally:
-        _IN_TASK = False
-
-
-def combined(results: list[tuple[str, Any]], combine: Callable[[list[Any]], Any] | None) -> list[tuple[str, Any]]:
-    """``results`` of one task with the values of its "ok" files folded by ``combine`` into the last one
-    (the others None); unchanged without ``combine`` or with fewer than two "ok" files."""
-    ok = [i for i, (kind, _) in enumerate(results) if kind == "ok"]
-    if combine is None or len(ok) < 2:
-        return results
-    value = combine([results[i][1] for i in ok])
-    out = list(results)
-    for i in ok[:-1]:
-        out[i] = ("ok", None)
-    out[ok[-1]] = ("ok", value)
-    return out
-
-
-def _chunks(entries: Iterator[Entry], jobs: int = 1) -> Iterator[tuple[list[Entry], list[Entry]]]:
-    """(entries in order, the records among them for a worker): at most CHUNK records a chunk.
-    Standard input (``-``) is read in this process, in its turn.
-
-    The entries are read up to ``2 * CHUNK`` records ahead of the chunk being cut, so that the end of the
-    input is seen coming: from there on the chunks get smaller (the records left shared out over
-    ``2 * jobs`` chunks, down to one record), so that no worker process is left working on a long last
-    chunk while the others wait for it."""
-    look: deque = deque()                  # entries read and not yet in a chunk
-    ahead = 0                              # worker records among them
-    it = iter(entries)
-    done = False
-    while True:
-        while not done and ahead < 2 * CHUNK:
-            e = next(it, None)
-            if e is None:
-                done = True
-                break
-            look.append(e)
-            ahead += e.status == RECORD and e.path != "-"
-        if not look:
-            return
-        size = CHUNK if not done else max(1, min(CHUNK, -(-ahead // (2 * jobs))))
-        batch: list[Entry] = []
-        recs: list[Entry] = []
-        while look and len(recs) < size:
-            e = look.popleft()
-            batch.append(e)
-            if e.status == RECORD and e.path != "-":
-                recs.append(e)
-        ahead -= len(recs)
-        if done and not ahead:             # the entries after the last record go with it
-            batch.extend(look)
-            look.clear()
-        yield batch, recs
-
-
-def _map_pool(entries: Iterator[Entry], work, args, jobs, tick,
-              max_bytes: int | None = None, combine: Callable[[list[Any]], Any] | None = None
-              ) -> Iterator[tuple[Entry, str, Any]]:
-    """The worker processes of :func:`map_records`: chunks of CHUNK records, at most AHEAD chunks per
-    worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    pool: ProcessPoolExecutor | None = _new_pool(jobs)
-    chunks = _chunks(entries, jobs)
-    window: deque = deque()                # (batch, future or None): in order
-    finished = False
-    single = None              # after a worker died: one file at a time, a fresh worker after each death
-
-    def fill() -> None:
-        while pool is not None and len(window) < jobs * AHEAD:
-            nxt = next(chunks, None)
-            if nxt is None:
-                return
-            batch, recs = nxt
-            window.append((batch, pool.submit(_guarded_chunk, work, recs, args, max_bytes, combine)
-                                  if recs else None))
-
-    try:
-        fill()
-        while window or pool is None:
-            if window:
-                batch, fut = window.popleft()
-            else:                              # the pool is gone: the rest one at a time
-                nxt = next(chunks, None)
-                if nxt is None:
-                    break
-                batch, fut = nxt[0], None
-            results: list[tuple[str, Any]] | None = None
-            if fut is not None:
-                try:
-                    results = fut.result()
-                except BrokenProcessPool:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                    pool = None
-                    # the chunks already submitted are run again one file at a time
-                    window = deque((b, None) for b, _ in window)
-            rit = iter(results) if results is not None else None
-            for e in batch:
-                if e.status != RECORD:
-                    yield e, e.status, e.reason
-                    continue
-                if e.path == "-":
-                    r = _guarded(work, e, args, max_bytes)
-                elif rit is not None:
-                    r = next(rit)
-                else:
-                    if single is None:
-                        single = _new_pool(1)
-                    try:
-                        r = single.submit(_guarded_chunk, work, [e], args, max_bytes).result()[0]
-                    except BrokenProcessPool as exc:
-                        r = (INTERNAL_ERROR, internal_error_message(
-                            exc, "validating this file (the worker process stopped)"))
-                        single.shutdown(wait=True, cancel_futures=True)
-                        single = None
-                tick(e)
-                yield e, r[0], r[1]
-            fill()
-        finished = True
-    finally:
-        for ex in (pool, single):
-            if ex is not None:
-                _stop_pool(ex, finished)
+    yield from runner.map_records(entries, work, args, load=load, jobs=jobs, progress=progress,
+                                  max_bytes=max_bytes, total=total, engine=engine, combine=combine)
 
 
 def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:

@@ -1,6 +1,7 @@
 """The ``nardy-analyze`` command line (typer): thin wrappers over :mod:`nardy_analyze.analyze`."""
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from enum import Enum
@@ -12,6 +13,7 @@ import typer
 from . import GC_THRESHOLD, __version__
 from .fsio import OutputError, Progress, write_atomically
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
+from .options import CONVERT, ENGINE_HELP, ENGINES, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
 
 # The readers, the engine and the reports are imported inside the commands that use them, so that
 # --help and a command's start-up do not pay for what they do not run.
@@ -25,15 +27,12 @@ app = typer.Typer(
 )
 
 
-class Engine(str, Enum):
-    local = "local"
-    dask = "dask"
+def _enum(name: str, values: tuple[str, ...]) -> type[Enum]:
+    """A str Enum of ``values`` (typer's way to a list of values and its ``--help``)."""
+    return Enum(name, [(v, v) for v in values], type=str)
 
 
-_ENGINE_HELP = ("Where the files are read and replayed: local worker processes, or a Dask cluster (needs the "
-                "'dask' extra): the one at --scheduler, else a LocalCluster of -j processes. Same output.")
-_SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); implies --engine dask. The workers "
-                   "need the same nardy-analyze version and the files at the same absolute path.")
+Engine = _enum("Engine", ENGINES)
 
 
 def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int]):
@@ -74,7 +73,7 @@ def _interruptible(command):
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
-            from .fastcli import INTERRUPTED
+            from .commands import INTERRUPTED
 
             typer.echo(INTERRUPTED, err=True)
             raise typer.Exit(130) from None
@@ -92,13 +91,6 @@ def _typer_exit(body, *args, **kwargs):
         raise typer.Exit(e.code) from None
 
 
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    html = "html"
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"nardy-analyze {__version__}")
@@ -112,103 +104,59 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 
 
 def _fail(msg: str, code: int = 2) -> None:
-    _echo(f"nardy-analyze: {msg}", err=True)
-    raise typer.Exit(code)
-
-
-@app.command()
-@_interruptible
-def validate(
-    paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for "
-                                           f"{', '.join(record_suffixes())} files; a .txt is read when "
-                                           "it looks like a record); '-' reads standard input."),
-    format: Format = typer.Option(Format.text, "--format", "-f", help="Report as text, one JSON document, SARIF 2.1.0, or one self-contained HTML page with "
-                                     "the board before every finding's play."),
-    explain: bool = typer.Option(False, "--explain", "-e",
-                                 help="Show the board and the legal alternatives at each finding."),
-    variant: str = typer.Option("backgammon", "--variant",
-                                help="Variant when the record does not name one (Variant / Variation tag): "
-                                     "backgammon, long, gulbara."),
-    rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
-                                   help="Rule option when the record's header does not set it "
-                                        "(e.g. crawford=off, jacoby=on, cube_limit=64, koks=on, "
-                                        "gulbara:chain_from_turn=4). A KEY the record's variant does not have "
-                                        "is an error (exit 2); VARIANT: limits it to that variant. Repeatable."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Write the report to this file (written whole or not at all)."),
-    color: Optional[bool] = typer.Option(None, "--color/--no-color",
-                                         help="Colour the text report (default: only on a terminal)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
-                                       help="Worker processes (default: one per core for 32+ files)."),
-    engine: Optional[Engine] = typer.Option(None, "--engine", help=_ENGINE_HELP + " [default: local]"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
-    select: list[str] = typer.Option([], "--select", metavar="RULE[,RULE...]",
-                                     help="Report only these rule ids (see 'nardy-analyze rules')."),
-    ignore: list[str] = typer.Option([], "--ignore", metavar="RULE[,RULE...]",
-                                     help="Do not report these rule ids."),
-    statistics: bool = typer.Option(False, "--statistics",
-                                    help="Text report: count findings per rule instead of listing them."),
-    max_file_size: float = typer.Option(64, "--max-file-size", metavar="MIB", min=0.001,
-                                        help="Largest file read, in MiB; a larger one is reported as "
-                                             "unreadable (exit 2) and the others are still validated."),
-    verbose: bool = typer.Option(False, "--verbose", "-v",
-                                 help="Text report: list every input: each record read and each file "
-                                      "skipped, with the reason."),
-) -> None:
-    """Validate transcripts: every move replayed against the rules.
-
-    Every input is accounted for: a record (with its findings), a file skipped with the reason (a .txt that is no game record; counted in the summary, listed with --verbose) or a path that could not be read (listed, with the reason).
-
-    Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
-    """
+    """nardy-analyze: MSG on standard error, exit ``code`` (:func:`nardy_analyze.commands.fail`)."""
     from . import commands
 
-    _typer_exit(commands.validate, paths, format.value, explain, variant, rule, output, color, jobs,
-                engine.value if engine is not None else None, scheduler, select, ignore, statistics,
-                max_file_size, verbose)
+    _typer_exit(commands.fail, msg, code)
 
 
-class Target(str, Enum):
-    mat = "mat"
-    sgf = "sgf"
-    json = "json"
-    ngn = "ngn"
+def _typer_option(o: Opt) -> tuple[object, object]:
+    """(annotation, typer.Option) of an option of the table in :mod:`nardy_analyze.options`."""
+    flags = ("/".join(o.flags),) if o.kind == "switch" else o.flags
+    extra = {"metavar": o.metavar} if o.metavar else {}
+    if o.min is not None:
+        extra["min"] = o.min
+    if o.kind == "choice":
+        kind = _ENUMS.get(o.enum) or _ENUMS.setdefault(o.enum, _enum(o.enum, o.choices))
+        annotation = kind if o.default is not None else Optional[kind]
+        default = o.default if o.default in (None, REQUIRED) else kind(o.default)
+        return annotation, typer.Option(default, *flags, help=o.help, **extra)
+    if o.kind == "many":
+        return list[str], typer.Option([], *flags, help=o.help, **extra)
+    kind = {"flag": bool, "switch": bool, "str": str, "path": Path, "int": int, "float": float}[o.kind]
+    return (kind if o.default is not None else Optional[kind]), typer.Option(o.default, *flags, help=o.help,
+                                                                                **extra)
 
 
-@app.command()
-@_interruptible
-def convert(
-    paths: list[str] = typer.Argument(..., metavar="INPUT...",
-                                      help="Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched "
-                                           "recursively; a folder's files with the --to notation's suffix are "
-                                           "not converted again); '-' reads standard input."),
-    to: Target = typer.Option(..., "--to", "-t", help="Notation to write."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                         help="Write the one input's conversion here ('-': standard output)."),
-    out_dir: Optional[str] = typer.Option(None, "--out-dir", "-d", metavar="DIR",
-                                          help="Write each INPUT as DIR/NAME.<ext>, a file found in a folder "
-                                               "in the same sub-folder of DIR (created if missing). Default: "
-                                               "beside each input."),
-    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
-    lossy: bool = typer.Option(False, "--lossy",
-                               help="Convert even what the target cannot hold completely, and list what was "
-                                    "dropped (default: refuse such a file and say what would be lost)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
-                                       help="Worker processes (default: one per core for 32+ files)."),
-    verbose: bool = typer.Option(False, "--verbose", "-v",
-                                 help="Also list every file written and every file skipped, with the reason."),
-) -> None:
-    """Convert records between notations: lossless, or refused with what would be lost.
+_ENUMS: dict[str, type[Enum]] = {"Engine": Engine}
 
-    A record that breaks the rules is converted as written, with a warning naming the first finding.
-    Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
-    refused or failed, 2 when the arguments are wrong, no input could be read or an output could not
-    be written.
-    """
-    from . import commands
 
-    _typer_exit(commands.convert, paths, to.value, output, out_dir, force, lossy, jobs, verbose)
+def _declare(spec: Command) -> None:
+    """Add the typer command of ``spec`` (its options from the table), running the body of the same name
+    in :mod:`nardy_analyze.commands` with the values converted."""
+    params = [inspect.Parameter(spec.argument, inspect.Parameter.KEYWORD_ONLY, annotation=list[str],
+                                default=typer.Argument(..., metavar=spec.metavar, help=spec.argument_help.format(
+                                    suffixes=", ".join(record_suffixes()))))]
+    for o in spec.options:
+        annotation, default = _typer_option(o)
+        params.append(inspect.Parameter(o.param, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
+                                        default=default))
+
+    def command(**kwargs) -> None:
+        from . import commands
+
+        values = {k: v.value if isinstance(v, Enum) else v for k, v in kwargs.items()}
+        _typer_exit(getattr(commands, spec.name), **values)
+
+    command.__signature__ = inspect.Signature(params)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__doc__ = spec.doc
+    command.__name__ = command.__qualname__ = spec.name
+    app.command(spec.name)(_interruptible(command))
+
+
+_declare(VALIDATE)
+_declare(CONVERT)
 
 
 class ShowAs(str, Enum):
@@ -331,8 +279,8 @@ def stats(
     top: int = typer.Option(8, "--top", min=1, help="Players drawn by --plot (those with most games)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files)."),
-    engine: Optional[Engine] = typer.Option(None, "--engine", help=_ENGINE_HELP + " [default: local]"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=ENGINE_HELP + " [default: local]"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
 ) -> None:
     """Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.
 
@@ -453,8 +401,8 @@ def analyze_cmd(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help="Worker processes (default: one per core for 32+ files; with one "
                                             "process the engine uses every core)."),
-    engine: Optional[Engine] = typer.Option(None, "--engine", help=_ENGINE_HELP + " [default: local]"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=ENGINE_HELP + " [default: local]"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
 ) -> None:
     """Skill analysis of backgammon records: the equity each checker play and cube decision lost, grades,
     luck, error rates and performance rating (needs the 'analysis' extra: the bgsage engine).
@@ -595,18 +543,19 @@ def rules_cmd() -> None:
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """The typer app's entry (the console script and ``python3 -m nardy_analyze`` enter through
+    :func:`nardy_analyze.fastcli.run`, which reads a plain validate/convert command line itself and comes
+    here for the rest)."""
     import gc
 
-    from .fastcli import run_fast, stop_on_sigterm
+    from .commands import stop_on_sigterm
 
-    run_fast()            # a plain validate/convert command line ends there (fastcli.py); others go on here
     gc.set_threshold(*GC_THRESHOLD)    # as the worker processes
     stop_on_sigterm()
     try:
         app()
     except KeyboardInterrupt:
-        from .fastcli import INTERRUPTED
+        from .commands import INTERRUPTED
 
         sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(130)

@@ -6,7 +6,7 @@
 
 The files are discovered on this machine (``analyze.discover``, exactly as locally); the record files
 are cut into batches and ``client.map`` runs the same per-file error boundary as the local path
-(``analyze._guarded``) on the workers; the results come back in the order of the files, a bounded
+(``runner.guarded``) on the workers; the results come back in the order of the files, a bounded
 number of batches ahead.  ``stats`` folds each batch's files into one partial aggregate on the worker
 (per player, the match rows, the game rows of ``--by game``; ``stats.Partial``), and this machine
 combines the partials in the order of the files, as it does the local workers' chunks: the output is
@@ -30,6 +30,8 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
 from . import __version__
+from .report import INTERNAL_ERROR
+from .runner import RECORD, Load, combined, guarded, internal_error_message
 
 INSTALL_HINT = "pip install 'nardy-analyze[dask]'"
 CONNECT_TIMEOUT = 10.0          # seconds to reach the scheduler and to see a first worker
@@ -97,6 +99,14 @@ class DaskEngine:
             workers = self.client.scheduler_info()["workers"]
         return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
 
+    def map_records(self, entries: Iterable, work: Callable[..., Any], args: tuple,
+                    tick: Callable[[Any], None], max_bytes: int | None,
+                    combine: Callable[[list[Any]], Any] | None, load: Load) -> Iterator[tuple[Any, str, Any]]:
+        """``runner.map_records`` on this cluster (it calls this for ``engine=`` a DaskEngine): the records
+        in batches on the workers, each file inside the same error boundary, the results in order;
+        ``combine``: each batch's values folded into one on its worker (``stats``: a partial aggregate)."""
+        return iter(Mapping(self, list(entries), work, args, tick, max_bytes, combine, load))
+
     def check(self, paths: list[str]) -> None:
         """ClusterError unless every worker runs this version of nardy-analyze and sees ``paths``."""
         try:
@@ -160,12 +170,11 @@ def connect(scheduler: str | None = None, jobs: int | None = None) -> DaskEngine
 
 # ----------------------------------------------------------------------------------------- worker side
 
-def _run_batch(batch: list, work: Callable[..., Any], args: tuple, max_bytes: int | None,
+def _run_batch(batch: list, work: Callable[..., Any], args: tuple, max_bytes: int | None, load: Load,
                combine: Callable[[list[Any]], Any] | None = None) -> list[tuple[str, Any]]:
     """On a worker: the per-file error boundary of the local path over a batch of entries, in order; with
-    ``combine``, the batch's values folded into one there (``analyze.combined``: a partial aggregate)."""
-    from .analyze import _guarded, combined
-    return combined([_guarded(work, e, args, max_bytes) for e in batch], combine)
+    ``combine``, the batch's values folded into one there (``runner.combined``: a partial aggregate)."""
+    return combined([guarded(work, e, args, max_bytes, load) for e in batch], combine)
 
 
 # ----------------------------------------------------------------------------------------- client side
@@ -174,7 +183,6 @@ def _units(entries: list, threads: int) -> list[tuple[bool, list]]:
     """The records cut into units in their order: (True, batch) for a batch of at most :data:`MAX_BATCH`
     files run on the workers (at least four batches per worker thread when there are enough files), and
     (False, [entry]) for standard input, which is read and run here."""
-    from .analyze import RECORD
     records = [e for e in entries if e.status == RECORD]
     remote = sum(e.path != "-" for e in records)
     size = max(1, min(MAX_BATCH, math.ceil(remote / (threads * 4)))) if remote else 1
@@ -202,19 +210,18 @@ def _wire(e):
 class Mapping:
     """The results of one ``map_records`` run on the cluster.  Iterate it for ``(entry, kind, value)`` in
     the order of the entries; with ``combine``, each batch's values come folded into one on its worker
-    (see ``analyze.map_records``)."""
+    (see ``runner.map_records``)."""
 
     def __init__(self, engine: DaskEngine, entries: list, work: Callable[..., Any], args: tuple,
                  tick: Callable[[Any], None], max_bytes: int | None,
-                 combine: Callable[[list[Any]], Any] | None = None) -> None:
+                 combine: Callable[[list[Any]], Any] | None, load: Load) -> None:
         self.engine, self.entries, self.work, self.args = engine, entries, work, args
-        self.tick, self.max_bytes, self.combine = tick, max_bytes, combine
+        self.tick, self.max_bytes, self.combine, self.load = tick, max_bytes, combine, load
 
     def _fail(self, exc: BaseException) -> ClusterError:
         return ClusterError(f"the Dask cluster at {self.engine.address} failed: {type(exc).__name__}: {exc}")
 
     def __iter__(self) -> Iterator[tuple[Any, str, Any]]:
-        from .analyze import RECORD, _guarded
         client = self.engine.client
         remote = [e for e in self.entries if e.status == RECORD and e.path != "-"]
         threads = 1
@@ -233,7 +240,7 @@ class Mapping:
                 on_workers, batch = units[nxt]
                 if on_workers:
                     pending[nxt] = client.submit(_run_batch, [_wire(e) for e in batch], self.work, self.args,
-                                                 self.max_bytes, self.combine, pure=False)
+                                                 self.max_bytes, self.load, self.combine, pure=False)
                 nxt += 1
 
         queue: deque = deque()            # results of the current unit, in order
@@ -247,7 +254,7 @@ class Mapping:
                 if on_workers:
                     out = self._gather(batch, pending.pop(cur))
                 else:
-                    out = [_guarded(self.work, batch[0], self.args, self.max_bytes)]
+                    out = [guarded(self.work, batch[0], self.args, self.max_bytes, self.load)]
                 queue.extend(out)
                 cur += 1
                 submit()
@@ -256,7 +263,6 @@ class Mapping:
             yield e, kind, value
 
     def _gather(self, batch: list, future) -> list[tuple[str, Any]]:
-        from .analyze import INTERNAL_ERROR, internal_error_message
         try:
             return future.result()
         except Exception as exc:
@@ -266,7 +272,7 @@ class Mapping:
         out: list[tuple[str, Any]] = []
         for e in batch:
             f = self.engine.client.submit(_run_batch, [_wire(e)], self.work, self.args, self.max_bytes,
-                                          pure=False, retries=0)
+                                          self.load, pure=False, retries=0)
             try:
                 out.extend(f.result())
             except Exception as exc:
@@ -275,17 +281,3 @@ class Mapping:
                 out.append((INTERNAL_ERROR, internal_error_message(
                     exc, "validating this file (the Dask worker process stopped)")))
         return out
-
-
-def map_records(engine: DaskEngine | str, entries: Iterable, work: Callable[..., Any], args: tuple = (),
-                tick: Callable[[Any], None] = lambda e: None, max_bytes: int | None = None,
-                jobs: int | None = None, scheduler: str | None = None,
-                combine: Callable[[list[Any]], Any] | None = None) -> Iterator[tuple[Any, str, Any]]:
-    """``analyze.map_records`` on a cluster: ``engine`` is a :class:`DaskEngine`, or ``"dask"`` to connect
-    (to ``scheduler``, else a LocalCluster of ``jobs`` processes) for this run only.  ``combine``: each
-    batch's values folded into one on its worker (``stats``: one partial aggregate per batch)."""
-    if isinstance(engine, DaskEngine):
-        yield from Mapping(engine, list(entries), work, args, tick, max_bytes, combine)
-        return
-    with connect(scheduler, jobs) as eng:
-        yield from Mapping(eng, list(entries), work, args, tick, max_bytes, combine)

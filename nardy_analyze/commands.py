@@ -1,7 +1,8 @@
 """The bodies of the ``validate`` and ``convert`` commands, without the command-line library.
 
-:mod:`nardy_analyze.cli` (typer) declares every command, its options and its ``--help``; for these two
-commands it converts the options and calls :func:`validate` or :func:`convert` here.  The module imports
+:mod:`nardy_analyze.options` declares the options of these two commands once; :mod:`nardy_analyze.cli`
+builds the typer commands (parsing, ``--help``) from that table and calls :func:`validate` or
+:func:`convert` here with the values converted.  The module imports
 nothing of typer or click, so that :mod:`nardy_analyze.fastcli` can run a plain ``validate`` or ``convert``
 command line (the common case of scripts and batch jobs) without importing them: that is most of the
 command's start-up.  The output, the messages and the exit codes are the same either way
@@ -21,9 +22,26 @@ from typing import Any, Callable, Optional
 from .fsio import OutputError, Progress, write_atomically
 from .safetext import visible
 
-FORMATS = ("text", "json", "sarif", "html")         # validate --format
-TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
-ENGINES = ("local", "dask")                         # --engine
+INTERRUPTED = "nardy-analyze: interrupted"       # on standard error when Ctrl-C (SIGINT) stops a command
+
+
+def _terminate(signum, frame) -> None:
+    try:
+        sys.stderr.write("nardy-analyze: terminated\n")
+    except BaseException:                 # (stderr in the middle of a write, or closed)
+        pass
+    raise SystemExit(128 + signum)
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM (``kill``, ``timeout``) ends a command as Ctrl-C does, with exit code 143: the worker
+    processes are stopped and an output file being written is removed, not left half-written."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):         # not the main thread (a library caller): leave it alone
+        pass
 
 
 class Exit(Exception):
@@ -91,12 +109,12 @@ def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
     return ids
 
 
-def validate(paths: list[str], format: str = "text", explain: bool = False, variant: str = "backgammon",
-             rule: list[str] = (), output: Optional[Path] = None, color: Optional[bool] = None,
-             jobs: Optional[int] = None, engine: Optional[str] = None, scheduler: Optional[str] = None,
-             select: list[str] = (), ignore: list[str] = (), statistics: bool = False,
-             max_file_size: float = 64, verbose: bool = False, *, echo: Echo = echo) -> None:
-    """``nardy-analyze validate`` (the options as the command line's, converted); raises :class:`Exit`."""
+def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule: list[str],
+             output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
+             scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
+             max_file_size: float, verbose: bool, echo: Echo = echo) -> None:
+    """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
+    defaulted there), converted; raises :class:`Exit`."""
     from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
     from .engine import UnknownVariant, get_variant
     from .report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
@@ -186,10 +204,10 @@ def validate(paths: list[str], format: str = "text", explain: bool = False, vari
     raise Exit(1 if counts.errors else 0)
 
 
-def convert(paths: list[str], to: str, output: Optional[str] = None, out_dir: Optional[str] = None,
-            force: bool = False, lossy: bool = False, jobs: Optional[int] = None, verbose: bool = False, *,
-            echo: Echo = echo) -> None:
-    """``nardy-analyze convert`` (the options as the command line's, converted); raises :class:`Exit`."""
+def convert(paths: list[str], *, to: str, output: Optional[str], out_dir: Optional[str], force: bool,
+            lossy: bool, jobs: Optional[int], verbose: bool, echo: Echo = echo) -> None:
+    """``nardy-analyze convert``: every option of :data:`nardy_analyze.options.CONVERT` (declared and
+    defaulted there), converted; raises :class:`Exit`."""
     from .convert import FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, convert_paths, skipped_summary
 
     bar = Progress.on_terminal()

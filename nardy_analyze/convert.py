@@ -268,7 +268,7 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     try:
         outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit)
     except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
-        from .analyze import internal_error_message
+        from .runner import internal_error_message
 
         return Outcome(entry.path, target, FAILED,
                        [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],

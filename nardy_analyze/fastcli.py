@@ -23,55 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from . import GC_THRESHOLD
+from .commands import INTERRUPTED, stop_on_sigterm
+from .options import COMMANDS, REQUIRED, Opt
 
-INTERRUPTED = "nardy-analyze: interrupted"       # on standard error when Ctrl-C (SIGINT) stops a command
-
-
-def _terminate(signum, frame) -> None:
-    try:
-        sys.stderr.write("nardy-analyze: terminated\n")
-    except BaseException:                 # (stderr in the middle of a write, or closed)
-        pass
-    raise SystemExit(128 + signum)
-
-
-def stop_on_sigterm() -> None:
-    """SIGTERM (``kill``, ``timeout``) ends a command as Ctrl-C does, with exit code 143: the worker
-    processes are stopped and an output file being written is removed, not left half-written."""
-    import signal
-
-    try:
-        signal.signal(signal.SIGTERM, _terminate)
-    except (ValueError, OSError):         # not the main thread (a library caller): leave it alone
-        pass
-
-# option -> (parameter, kind); kind: "flag" (True), "noflag" (False), "str", "many" (repeatable), or a
-# converter name below.  Exactly the options of the typer commands in nardy_analyze.cli.
-_VALIDATE: dict[str, tuple[str, str]] = {
-    "--format": ("format", "format"), "-f": ("format", "format"),
-    "--explain": ("explain", "flag"), "-e": ("explain", "flag"),
-    "--variant": ("variant", "str"),
-    "--rule": ("rule", "many"),
-    "--output": ("output", "path"), "-o": ("output", "path"),
-    "--color": ("color", "flag"), "--no-color": ("color", "noflag"),
-    "--jobs": ("jobs", "jobs"), "-j": ("jobs", "jobs"),
-    "--engine": ("engine", "engine"),
-    "--scheduler": ("scheduler", "str"),
-    "--select": ("select", "many"),
-    "--ignore": ("ignore", "many"),
-    "--statistics": ("statistics", "flag"),
-    "--max-file-size": ("max_file_size", "size"),
-    "--verbose": ("verbose", "flag"), "-v": ("verbose", "flag"),
-}
-_CONVERT: dict[str, tuple[str, str]] = {
-    "--to": ("to", "target"), "-t": ("to", "target"),
-    "--output": ("output", "str"), "-o": ("output", "str"),
-    "--out-dir": ("out_dir", "str"), "-d": ("out_dir", "str"),
-    "--force": ("force", "flag"),
-    "--lossy": ("lossy", "flag"),
-    "--jobs": ("jobs", "jobs"), "-j": ("jobs", "jobs"),
-    "--verbose": ("verbose", "flag"), "-v": ("verbose", "flag"),
-}
+# option spelling -> its entry in the one table of options (nardy_analyze.options), per command
+_TABLES: dict[str, dict[str, Opt]] = {
+    name: {flag: o for o in command.options for flag in o.flags} for name, command in COMMANDS.items()}
 _NUMBER = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6})?")
 
 
@@ -79,19 +36,17 @@ class _NotHere(Exception):
     """The command line is not one the fast path reads: typer reads it."""
 
 
-def _value(kind: str, text: str) -> Any:
-    from .commands import ENGINES, FORMATS, TARGETS
-
-    if kind == "str" or kind == "many":
+def _value(o: Opt, text: str) -> Any:
+    """The body's value of option ``o`` given as ``text``, when it is plainly valid (else typer reads it)."""
+    if o.kind in ("str", "many"):
         return text
-    if kind == "path":
+    if o.kind == "path":
         return Path(text)
-    if kind == "format" and text in FORMATS or kind == "target" and text in TARGETS \
-            or kind == "engine" and text in ENGINES:
+    if o.kind == "choice" and text in o.choices:
         return text
-    if kind == "jobs" and text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= 1:
+    if o.kind == "int" and text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= o.min:
         return int(text)
-    if kind == "size" and _NUMBER.fullmatch(text) and float(text) >= 0.001:
+    if o.kind == "float" and _NUMBER.fullmatch(text) and float(text) >= o.min:
         return float(text)
     raise _NotHere(text)
 
@@ -99,10 +54,10 @@ def _value(kind: str, text: str) -> Any:
 def parse(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
     """(command, keyword arguments of its body in :mod:`nardy_analyze.commands`) for a command line the
     fast path reads, else None."""
-    if not argv or argv[0] not in ("validate", "convert"):
+    if not argv or argv[0] not in _TABLES:
         return None
     command = argv[0]
-    table = _VALIDATE if command == "validate" else _CONVERT
+    table = _TABLES[command]
     kwargs: dict[str, Any] = {}
     paths: list[str] = []
     args = argv[1:]
@@ -115,14 +70,13 @@ def parse(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
                 paths.append(arg)
                 continue
             name, eq, text = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-            spec = table.get(name)
-            if spec is None:
+            o = table.get(name)
+            if o is None:
                 return None                      # --help, --, -j2, -ev, an unknown option...
-            param, kind = spec
-            if kind in ("flag", "noflag"):
+            if o.kind in ("flag", "switch"):
                 if eq:
                     return None
-                kwargs[param] = kind == "flag"
+                kwargs[o.param] = o.kind == "flag" or name == o.flags[0]     # a switch's second: --no-color
                 continue
             if not eq:
                 if i >= len(args):
@@ -131,15 +85,16 @@ def parse(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
                 i += 1
             if text.startswith("-") and text != "-":
                 return None                      # a value that looks like an option
-            if kind == "many":
-                kwargs.setdefault(param, []).append(text)
+            if o.kind == "many":
+                kwargs.setdefault(o.param, []).append(text)
             else:
-                kwargs[param] = _value(kind, text)
+                kwargs[o.param] = _value(o, text)
     except _NotHere:
         return None
-    if not paths or command == "convert" and "to" not in kwargs:
+    spec = COMMANDS[command]
+    if not paths or any(o.default is REQUIRED and o.param not in kwargs for o in spec.options):
         return None                              # a required argument is missing
-    kwargs["paths"] = paths
+    kwargs[spec.argument] = paths
     return command, kwargs
 
 
@@ -165,13 +120,13 @@ def run_fast() -> None:
     import gc
 
     from . import commands
+    from .options import defaults
 
     gc.set_threshold(*GC_THRESHOLD)              # as cli.run and the worker processes
     stop_on_sigterm()
     command, kwargs = parsed
-    body = commands.validate if command == "validate" else commands.convert
     try:
-        body(**kwargs)
+        getattr(commands, command)(**{**defaults(COMMANDS[command]), **kwargs})
         code = 0
     except commands.Exit as e:
         code = e.code

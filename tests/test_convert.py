@@ -73,6 +73,7 @@ def corpus_files() -> list[Path]:
     return sorted((CORPUS / "gnubg-selfplay").glob("*.mat")) + sorted((CORPUS / "bglab").rglob("*.txt"))
 
 
+@pytest.mark.slow
 def test_whole_corpus_round_trips_mat_sgf_mat_json_mat_ngn_mat():
     """Every game of the shared corpus, gnubg-selfplay (100 files, 823 games) and bglab (1,777 files,
     5,008 games): mat -> sgf -> mat, mat -> json -> mat and mat -> ngn -> mat keep dice, plays (the same
@@ -95,6 +96,7 @@ def test_whole_corpus_round_trips_mat_sgf_mat_json_mat_ngn_mat():
     assert sum(r[2] for r in results) == 266_089        # actions (rolls, cube actions, results)
 
 
+@pytest.mark.slow
 def test_selfplay_mat_is_written_byte_for_byte_as_gnubg_wrote_it():
     if not CORPUS.exists():
         pytest.skip(f"shared corpus not present: {CORPUS}")

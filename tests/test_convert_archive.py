@@ -291,6 +291,7 @@ def test_ratings_are_split_out_of_the_names():
         assert [(g.players, g.ratings) for g in back.games] == [(g.players, g.ratings) for g in m.games], to
 
 
+@pytest.mark.slow
 def test_gnubgs_sgf_ratings_are_read():
     ref = notation.read_path(RATED)
     m = notation.read_path(GNUBG_RATED)
@@ -319,6 +320,7 @@ def test_json_ratings_are_checked():
     assert any('"ratings"' in p.message for p in bad.problems + [p for g in bad.games for p in g.problems])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 def test_gnubg_reads_our_ratings(tmp_path):
     """gnubg loads the SGF we write from a rated .mat and saves it with the same names and ratings."""

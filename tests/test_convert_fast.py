@@ -71,6 +71,7 @@ def test_jobs_two_and_one_write_the_same_files_and_outcomes(tmp_path, to):
     assert len(_files(tmp_path / "j1")) == 8
 
 
+@pytest.mark.slow
 def test_jobs_two_and_one_through_the_command(tmp_path):
     src = _inputs(tmp_path)
     out = {}
@@ -87,6 +88,7 @@ def test_jobs_two_and_one_through_the_command(tmp_path):
     assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
 
 
+@pytest.mark.slow
 def test_jobs_two_and_one_on_the_corpus(tmp_path):
     folder = CORPUS / "gnubg-selfplay"
     if not folder.exists():
@@ -211,7 +213,9 @@ def test_help_imports_no_reader_engine_or_table_library():
     mods = _imported("--help")
     ours = {m for m in mods if m.startswith("nardy_analyze")}
     assert ours <= {"nardy_analyze", "nardy_analyze.cli", "nardy_analyze.fsio", "nardy_analyze.notation",
-                    "nardy_analyze.record", "nardy_analyze.__main__", "nardy_analyze.fastcli"}, ours
+                    "nardy_analyze.record", "nardy_analyze.__main__", "nardy_analyze.fastcli",
+                    # the table of options and the command bodies' common part (no reader, no engine)
+                    "nardy_analyze.options", "nardy_analyze.commands", "nardy_analyze.safetext"}, ours
     assert not mods & (HEAVY | {"lark"})
 
 

@@ -84,6 +84,7 @@ def records(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 def test_validate_on_the_cluster_is_the_local_output(cluster, records):
     address, _ = cluster
     for fmt in (["--format", "text", "--verbose"], ["--format", "json"]):
@@ -93,6 +94,7 @@ def test_validate_on_the_cluster_is_the_local_output(cluster, records):
     assert rep["summary"]["files"] >= 11 and rep["findings"]      # the broken plays are found
 
 
+@pytest.mark.slow
 def test_stats_on_the_cluster_is_the_local_output(cluster, records):
     address, _ = cluster
     for args in (["--by", "game", "-f", "csv"], ["--by", "player", "-f", "json", "--alias", "dana=Anna"],
@@ -101,6 +103,7 @@ def test_stats_on_the_cluster_is_the_local_output(cluster, records):
         assert code == 2 and out and "gone.mat" in err
 
 
+@pytest.mark.slow
 def test_analyze_on_the_cluster_is_the_local_output(cluster, records):
     pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
     address, _ = cluster
@@ -109,6 +112,7 @@ def test_analyze_on_the_cluster_is_the_local_output(cluster, records):
     assert "no analysis engine exists" in err                   # the long nardy and Gul bara records
 
 
+@pytest.mark.slow
 def test_stats_batches_are_folded_on_the_workers(cluster, records):
     """Each batch's files come back as one partial aggregate (folded on the worker); the tables from
     them are those of a local run."""
@@ -120,8 +124,8 @@ def test_stats_batches_are_folded_on_the_workers(cluster, records):
     address, _ = cluster
     entries = list(analyze.discover([str(records)] * 3))
     with cl.connect(address) as engine:
-        out = list(cl.map_records(engine, entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
-                                  combine=ag.combine))
+        out = list(analyze.map_records(entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
+                                       engine=engine, combine=ag.combine))
         players = st.players([str(records)] * 3, engine=engine)
         matches = st.matches([str(records)], engine=engine)
     ok = [v for _, kind, v in out if kind == "ok"]
@@ -130,6 +134,7 @@ def test_stats_batches_are_folded_on_the_workers(cluster, records):
     pd.testing.assert_frame_equal(matches, st.matches(st.games([str(records)], jobs=1)))
 
 
+@pytest.mark.slow
 def test_standard_input_is_read_here_and_kept_in_its_place(cluster, records):
     address, _ = cluster
     data = (records / "g05.ngn").read_text()
@@ -141,6 +146,7 @@ def test_standard_input_is_read_here_and_kept_in_its_place(cluster, records):
     assert same(["validate", "--format", "json", "-", records / "broken.ngn"], address, input=data)[0] == 1
 
 
+@pytest.mark.slow
 def test_the_library_takes_an_engine_and_gives_the_same_frame(cluster, records):
     address, _ = cluster
     from nardy_analyze.cluster import connect
@@ -184,6 +190,7 @@ def _restore():
     a.validate_match, s.match_rows = a._before_injection, s._before_injection
 
 
+@pytest.mark.slow
 def test_an_internal_error_on_a_worker_is_that_files_finding(cluster, tmp_path):
     address, client = cluster
     for i in range(5):
@@ -231,6 +238,7 @@ class _Dying(distributed.WorkerPlugin):
         a.validate_match = self.real
 
 
+@pytest.mark.slow
 def test_a_file_that_kills_its_worker_costs_only_that_file(cluster, tmp_path):
     address, client = cluster
     for i in range(7):
@@ -280,6 +288,7 @@ def test_without_dask_the_message_says_what_to_install(command, monkeypatch, rec
 
 # ----------------------------------------------------------------------------- the shared corpus
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SELFPLAY.is_dir(), reason="../shared/corpus/gnubg-selfplay is not present")
 def test_selfplay_corpus_on_the_cluster_is_the_local_output(cluster):
     address, _ = cluster

@@ -529,6 +529,7 @@ def _corpus_files() -> list[Path]:
 _GAME_HEADER = re.compile(r"^\s*Game \d+", re.M)
 
 
+@pytest.mark.slow
 def test_corpus_reads_without_problems():
     files = _corpus_files()
     datas = [(f, f.read_bytes()) for f in files]

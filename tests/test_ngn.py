@@ -67,6 +67,7 @@ def _mat_files(folder: str) -> list[str]:
                   + glob.glob(str(root / "**" / "*.txt"), recursive=True))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", ["gnubg-selfplay", "bglab"])
 def test_corpus_records_survive_ngn(folder):
     files = _mat_files(folder)

@@ -193,6 +193,7 @@ def test_nardy_ids_encode_both_sides_as_ngn_setups(variant):
     assert position_id(me, opp) == f[3] and sum(me) <= 15 and me[24] == opp[24] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "gnubg-selfplay").is_dir(), reason="../shared/corpus/gnubg-selfplay not present")
 def test_every_record_of_the_self_play_corpus():
     """823 games of GNU Backgammon self-play: every roll's step is show's (IDs, dice, cube, owner) and
@@ -208,6 +209,7 @@ def test_every_record_of_the_self_play_corpus():
     assert games == 823
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "mutants").is_dir(), reason="../shared/corpus/mutants not present")
 def test_records_with_planted_mistakes():
     """After an illegal play the replay goes on from the position it chose: the steps follow it."""

@@ -124,6 +124,7 @@ def test_gnubg_mat_beavers_read_and_written_byte_for_byte_but_the_unfinished_tai
     assert out.split(" Game 3")[0] == text.split(" Game 3")[0]
 
 
+@pytest.mark.slow
 def test_analysed_sgf_reads_without_error_and_keeps_comments():
     m = read(FIX / "analysed.sgf")
     assert {"A", "DA", "LU", "BM", "DO", "GB", "GW", "MR", "GS"} <= set(m.ignored)
@@ -377,6 +378,7 @@ json.dump(out, open(%(out)r, "w"), default=str)
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_GNUBG, reason=f"GNU Backgammon not installed ({GNUBG}; apt-get install -y gnubg)")
 def test_gnubg_reads_our_sgf_as_its_own(tmp_path):
     """Every fixture, written again by us from the record (directly, and through .json and .ngn), is read
@@ -411,6 +413,7 @@ def test_gnubg_reads_our_sgf_as_its_own(tmp_path):
                [g["info"].get("winner") for g in got["analysed.sgf"]["games"]]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_GNUBG, reason=f"GNU Backgammon not installed ({GNUBG}; apt-get install -y gnubg)")
 def test_gnubg_reads_a_rich_record_written_by_us(tmp_path):
     """Our set-up, beaver, raccoon and resignation nodes: gnubg loads the file, sees the set-up position

@@ -85,6 +85,7 @@ def check_file(path: Path, games: list) -> int:
     return len(ours)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which(GNUBG) is None, reason=f"GNU Backgammon not installed ({GNUBG})")
 def test_position_and_match_ids_equal_gnubg(tmp_path):
     files = list(FIXTURES)
@@ -180,6 +181,7 @@ def relative(pid: str, f: dict) -> tuple:
     return pid, f["cube_log"], owner, tuple(sorted((f["die1"], f["die2"]))), score, f["length"], f["crawford"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which(GNUBG) is None, reason=f"GNU Backgammon not installed ({GNUBG})")
 def test_xgid_read_by_gnubg_gives_our_position(tmp_path):
     """gnubg's ``set xgid`` on our XGIDs gives the same position, cube, dice, score and match length."""
@@ -228,6 +230,7 @@ def _smaller_first(text: str) -> str:
     return re.sub(r"(?<=[ )])([1-6])([1-6]):", lambda m: f"{min(m[1], m[2])}{max(m[1], m[2])}:", text)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which(GNUBG) is None, reason=f"GNU Backgammon not installed ({GNUBG})")
 def test_ids_equal_gnubg_on_real_records(tmp_path):
     """Real records (25 of bglab), as they are and with the rolls written smaller die first: every Position

@@ -26,6 +26,10 @@ from nardy_analyze.notation import mat
 
 from helpers import CORPUS, ROOT
 
+# The property tests of the reader's regular expressions compare only the inputs the fast path takes (it
+# declines the rest, which Lark reads); each counts what it compared and asks for a floor of its 300
+# examples (about a third of what a run compares: 70-90 rows, ~150 score lines, 100-140 preambles).
+
 
 def run_cli(*args):
     import os
@@ -87,18 +91,25 @@ _CELLS = ["53: 8/3 6/3", "65:", "44: bar/21(2) 13/9*/5", "61: 13/7*/6", "31: 6/5
           "Losses 1 points and the match", "Losses", "Losses 2", "00: Cannot Move", "Resigns 2 points"]
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(_CELLS), st.sampled_from([" ", "  ", "\t", "          ", ""])),
-                max_size=5),
-       st.sampled_from(["", " ", "   ", "\t"]), st.sampled_from(["", " ", "  "]))
-def test_fast_row_takes_only_what_the_grammar_reads_the_same_way(cells, lead, trail):
-    src = lead + "".join(c + gap for c, gap in cells).rstrip(" \t") + trail + "\n"
-    fast = mat._fast_row(src)
-    if fast is None:
-        return                              # Lark reads it: nothing to compare
-    slow = _lark_row(src)
-    assert slow is not None, src
-    assert _shape(fast) == _shape(slow), src
+def test_fast_row_takes_only_what_the_grammar_reads_the_same_way():
+    compared = []
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.tuples(st.sampled_from(_CELLS), st.sampled_from([" ", "  ", "\t", "          ", ""])),
+                    max_size=5),
+           st.sampled_from(["", " ", "   ", "\t"]), st.sampled_from(["", " ", "  "]))
+    def check(cells, lead, trail):
+        src = lead + "".join(c + gap for c, gap in cells).rstrip(" \t") + trail + "\n"
+        fast = mat._fast_row(src)
+        if fast is None:
+            return                          # Lark reads it: nothing to compare
+        slow = _lark_row(src)
+        assert slow is not None, src
+        assert _shape(fast) == _shape(slow), src
+        compared.append(src)
+
+    check()
+    assert len(compared) >= 25, len(compared)   # the rows the fast path took, each compared
 
 
 def _positions(variant: str, seed: int, limit: int = 200):
@@ -210,21 +221,29 @@ _NAMES = ["Alice", "gnubg", "Bob Smith", "x", "Player 1,1673", "a:b", " ", "", "
           "A" * 100, "A" * 101, "N\tM", "  Lead", "Trail  "]
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.sampled_from(_NAMES), st.sampled_from(_NAMES), st.sampled_from(["0", "5", "12", "123456", "1234567", "x"]),
-       st.sampled_from(["0", "7", "999999"]), st.sampled_from(["", " ", "\t", "   "]),
-       st.sampled_from([" : ", ":", " :", ": ", "  :  ", "::"]), st.sampled_from(["", " ", "          ", "\t"]))
-def test_fast_score_line_is_the_grammar_s(n1, n2, s1, s2, lead, colon, gap):
-    src = f"{lead}{n1}{colon}{s1}{gap}{n2}{colon}{s2}\n"
-    fast = mat._fast_score(src)
-    try:
-        slow = mat.PARSER.parse(src, start="score_line")
-    except UnexpectedInput:
-        slow = None
-    if fast is None:
-        return                              # Lark reads it (or reports it): nothing to compare
-    assert slow is not None, src
-    assert _shape(fast) == _shape(slow), src
+def test_fast_score_line_is_the_grammar_s():
+    compared = []
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(_NAMES), st.sampled_from(_NAMES),
+           st.sampled_from(["0", "5", "12", "123456", "1234567", "x"]),
+           st.sampled_from(["0", "7", "999999"]), st.sampled_from(["", " ", "\t", "   "]),
+           st.sampled_from([" : ", ":", " :", ": ", "  :  ", "::"]), st.sampled_from(["", " ", "          ", "\t"]))
+    def check(n1, n2, s1, s2, lead, colon, gap):
+        src = f"{lead}{n1}{colon}{s1}{gap}{n2}{colon}{s2}\n"
+        fast = mat._fast_score(src)
+        try:
+            slow = mat.PARSER.parse(src, start="score_line")
+        except UnexpectedInput:
+            slow = None
+        if fast is None:
+            return                          # Lark reads it (or reports it): nothing to compare
+        assert slow is not None, src
+        assert _shape(fast) == _shape(slow), src
+        compared.append(src)
+
+    check()
+    assert len(compared) >= 50, len(compared)   # the score lines the fast path took, each compared
 
 
 # -- Backgammon.play_exact, turns.quick_turn ------------------------------------------------------------------
@@ -332,16 +351,23 @@ _PREAMBLE_LINES = ['; [EventDate "2026.11.30"]', "; [Player 1 \"A B\"]  ", ";", 
                    "7point match", "1234567 point match", "free text", "Game 1", "; [x", "0 point match"]
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_PREAMBLE_LINES), max_size=6))
-def test_fast_preamble_is_the_grammar_s(lines):
-    chunk = "".join(line + "\n" for line in lines)
-    fast = mat._fast_preamble(chunk)
-    if fast is None:
-        return                              # Lark reads it
-    slow = mat.PARSER.parse(chunk, start="preamble")
+def test_fast_preamble_is_the_grammar_s():
+    compared = []
 
     def shape(items):
         return [None if i is None else (i[0], [(t.type, t.value, t.line, t.column) for t in i[1]])
                 for i in items]
-    assert shape(fast) == shape(slow), chunk
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(_PREAMBLE_LINES), max_size=6))
+    def check(lines):
+        chunk = "".join(line + "\n" for line in lines)
+        fast = mat._fast_preamble(chunk)
+        if fast is None:
+            return                          # Lark reads it
+        slow = mat.PARSER.parse(chunk, start="preamble")
+        assert shape(fast) == shape(slow), chunk
+        compared.append(chunk)
+
+    check()
+    assert len(compared) >= 35, len(compared)   # the preambles the fast path took, each compared

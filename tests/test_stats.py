@@ -256,6 +256,7 @@ def test_final_score_is_last_score_line_plus_last_result(fixture_games):
     assert m["complete"].all() and (m[["score1", "score2"]].max(axis=1) >= m["length"]).all()
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_final_scores_on_real_archives():
     """Site records (Backgammon Studio, one player's archive in the bglab corpus) and gnubg self-play."""
@@ -402,6 +403,7 @@ def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch):
     assert not (tmp_path / "p.png").exists()
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_an_archive_of_the_bglab_corpus_names_its_players(tmp_path):
     """One player's folder of the bglab archive (79 Backgammon Studio matches): the owner first, with a

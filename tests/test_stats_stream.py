@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from helpers import ROOT
 from nardy_analyze import aggregate as ag
 from nardy_analyze import stats
-from nardy_analyze.analyze import combined, discover, map_records
+from nardy_analyze.analyze import discover, map_records
+from nardy_analyze.runner import combined
 from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import get as notation

@@ -20,7 +20,7 @@ from hypothesis import given, settings, strategies as st
 from helpers import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
-from nardy_analyze import analyze, report
+from nardy_analyze import analyze, report, runner
 from nardy_analyze.analyze import (
     RECORD,
     SKIPPED,
@@ -154,14 +154,14 @@ def test_the_worker_window_is_bounded(tmp_path):
     it = map_records(entries, analyze._validate_one, ("backgammon", None), jobs=2)
     first = next(it)
     assert first[1] == "ok" and first[0].path.endswith("g0000.mat")
-    window = 2 * analyze.AHEAD * analyze.CHUNK
-    assert entries.pulled <= window + 2 * analyze.CHUNK + 32, entries.pulled
+    window = 2 * runner.AHEAD * runner.CHUNK
+    assert entries.pulled <= window + 2 * runner.CHUNK + 32, entries.pulled
     n = 1
     for _entry, kind, _value in it:
         assert kind == "ok"
         n += 1
         if n == 200:
-            assert entries.pulled <= 200 + window + 2 * analyze.CHUNK, entries.pulled
+            assert entries.pulled <= 200 + window + 2 * runner.CHUNK, entries.pulled
     assert n == 400 and entries.pulled == 400
 
 
@@ -334,23 +334,23 @@ def test_findings_are_written_before_the_run_ends(tmp_path, monkeypatch, fmt):
 @given(kinds=st.lists(st.sampled_from([RECORD, RECORD, RECORD, SKIPPED, "stdin"]), max_size=120),
        jobs=st.integers(1, 4))
 def test_chunks_keep_every_entry_in_order_and_shrink_at_the_end(kinds, jobs):
-    """The worker tasks (``analyze._chunks``): every entry once, in order; each task at most CHUNK records
+    """The worker tasks (``runner._chunks``): every entry once, in order; each task at most CHUNK records
     (standard input never goes to a worker); the last tasks of a run small, so that no worker is left
     with a long last task while the others wait (issue 10)."""
     entries = [Entry("-", RECORD, explicit=True) if k == "stdin" else Entry(f"f{i}.mat", k)
                for i, k in enumerate(kinds)]
-    chunks = list(analyze._chunks(iter(entries), jobs))
+    chunks = list(runner._chunks(iter(entries), jobs))
     assert [e for batch, _ in chunks for e in batch] == entries
     for batch, recs in chunks:
         assert recs == [e for e in batch if e.status == RECORD and e.path != "-"]
-        assert len(recs) <= analyze.CHUNK
+        assert len(recs) <= runner.CHUNK
         assert batch                                   # no empty task
     sizes = [len(recs) for _, recs in chunks if recs]
     workers = sum(e.status == RECORD and e.path != "-" for e in entries)
     assert sum(sizes) == workers
-    if workers >= 2 * analyze.CHUNK:
+    if workers >= 2 * runner.CHUNK:
         assert sizes[-1] == 1                            # the run ends on one-record tasks
         tail = sizes[-(2 * jobs):]
-        assert sum(tail) <= 2 * analyze.CHUNK            # the last rounds are at most two chunks' work
+        assert sum(tail) <= 2 * runner.CHUNK            # the last rounds are at most two chunks' work
     # sizes never grow again once they shrink
     assert all(a >= b for a, b in zip(sizes, sizes[1:]))

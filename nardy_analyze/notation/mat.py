@@ -148,7 +148,7 @@ def __getattr__(name: str):
 # regular expression below (the terminals of grammars/mat.lark, written once more); a row it does not
 # take whole, and every game with such a row, is parsed by Lark as before.  So the grammar stays the
 # definition and every message comes from it: the fast path only ever accepts rows the grammar reads
-# the same way (tests/test_mat_fast.py compares the two on the corpus and on generated rows).
+# the same way (tests/test_speed_paths.py compares the two on the corpus and on generated rows).
 
 _STEP_RE = r"(?:bar|[0-9]{1,3})(?:/(?:[0-9]{1,3}|off)\*?)+(?:\([0-9]{1,3}\))?(?=[ \t\n])"
 _FAST_ITEM = re.compile(

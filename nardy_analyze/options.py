@@ -1,0 +1,127 @@
+"""The options of the ``validate`` and ``convert`` commands, declared once.
+
+Both command lines read this table: :mod:`nardy_analyze.cli` builds the typer commands (their parsing and
+``--help``) from it, and :mod:`nardy_analyze.fastcli` reads a plain command line of these two commands with
+it, without importing typer.  Each entry names the parameter of the command body
+(:mod:`nardy_analyze.commands`) it fills.  Plain data in plain classes (a dataclass or a named tuple costs 2-6 ms of start-up to build).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+FORMATS = ("text", "json", "sarif", "html")         # validate --format
+TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
+ENGINES = ("local", "dask")                         # --engine
+
+REQUIRED = ...                                      # an option without a default (convert --to)
+
+
+class Opt:
+    """One option.  ``kind``: ``flag`` (off by default, on when given), ``switch`` (``--x/--no-x``: None,
+    True or False), ``str``, ``path`` (a file name, a :class:`pathlib.Path` for the body), ``many`` (a
+    string, repeatable: a list), ``choice`` (one of ``choices``), ``int`` or ``float`` (at least ``min``)."""
+    __slots__ = ("param", "flags", "kind", "default", "help", "metavar", "choices", "min", "enum")
+
+    def __init__(self, param: str, flags: tuple[str, ...], kind: str, default: Any = None, help: str = "",
+                 metavar: Optional[str] = None, choices: tuple[str, ...] = (), min: Optional[float] = None,
+                 enum: str = "") -> None:
+        self.param, self.flags, self.kind, self.default, self.help = param, flags, kind, default, help
+        self.metavar, self.choices, self.min = metavar, choices, min
+        self.enum = enum                            # the name of the choice's type in the typer command
+
+
+class Command:
+    """A command: the parameter that takes its paths (one or more), their metavar and help ("{suffixes}" is
+    replaced by the record suffixes), its options and its help text."""
+    __slots__ = ("name", "argument", "metavar", "argument_help", "options", "doc")
+
+    def __init__(self, name: str, argument: str, metavar: str, argument_help: str, options: tuple[Opt, ...],
+                 doc: str) -> None:
+        self.name, self.argument, self.metavar, self.argument_help = name, argument, metavar, argument_help
+        self.options, self.doc = options, doc
+
+
+ENGINE_HELP = ("Where the files are read and replayed: local worker processes, or a Dask cluster (needs the "
+                "'dask' extra): the one at --scheduler, else a LocalCluster of -j processes. Same output.")
+SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); implies --engine dask. The workers "
+                   "need the same nardy-analyze version and the files at the same absolute path.")
+_JOBS_HELP = "Worker processes (default: one per core for 32+ files)."
+
+VALIDATE = Command(
+    "validate", "paths", "PATH...",
+    "Record files or folders (searched recursively for {suffixes} files; a .txt is read when it looks like a "
+    "record); '-' reads standard input.",
+    (
+        Opt("format", ("--format", "-f"), "choice", "text", enum="Format", choices=FORMATS,
+            help="Report as text, one JSON document, SARIF 2.1.0, or one self-contained HTML page with the board "
+                 "before every finding's play."),
+        Opt("explain", ("--explain", "-e"), "flag", False,
+            help="Show the board and the legal alternatives at each finding."),
+        Opt("variant", ("--variant",), "str", "backgammon",
+            help="Variant when the record does not name one (Variant / Variation tag): backgammon, long, "
+                 "gulbara."),
+        Opt("rule", ("--rule",), "many", metavar="[VARIANT:]KEY=VALUE",
+            help="Rule option when the record's header does not set it (e.g. crawford=off, jacoby=on, "
+                 "cube_limit=64, koks=on, gulbara:chain_from_turn=4). A KEY the record's variant does not have "
+                 "is an error (exit 2); VARIANT: limits it to that variant. Repeatable."),
+        Opt("output", ("--output", "-o"), "path",
+            help="Write the report to this file (written whole or not at all)."),
+        Opt("color", ("--color", "--no-color"), "switch",
+            help="Colour the text report (default: only on a terminal)."),
+        Opt("jobs", ("--jobs", "-j"), "int", min=1, help=_JOBS_HELP),
+        Opt("engine", ("--engine",), "choice", enum="Engine", choices=ENGINES,
+            help=ENGINE_HELP + " [default: local]"),
+        Opt("scheduler", ("--scheduler",), "str", metavar="ADDRESS", help=SCHEDULER_HELP),
+        Opt("select", ("--select",), "many", metavar="RULE[,RULE...]",
+            help="Report only these rule ids (see 'nardy-analyze rules')."),
+        Opt("ignore", ("--ignore",), "many", metavar="RULE[,RULE...]", help="Do not report these rule ids."),
+        Opt("statistics", ("--statistics",), "flag", False,
+            help="Text report: count findings per rule instead of listing them."),
+        Opt("max_file_size", ("--max-file-size",), "float", 64, metavar="MIB", min=0.001,
+            help="Largest file read, in MiB; a larger one is reported as unreadable (exit 2) and the others "
+                 "are still validated."),
+        Opt("verbose", ("--verbose", "-v"), "flag", False,
+            help="Text report: list every input: each record read and each file skipped, with the reason."),
+    ),
+    """Validate transcripts: every move replayed against the rules.
+
+    Every input is accounted for: a record (with its findings), a file skipped with the reason (a .txt that is no game record; counted in the summary, listed with --verbose) or a path that could not be read (listed, with the reason).
+
+    Exit code 0 when no error was found; 1 when a record breaks a rule or cannot be parsed; 2 when something could not be read or checked (a path that cannot be read, an internal error: the other files are still validated and reported), when no record was found, or when the arguments or the output file are wrong.
+    """,
+)
+
+CONVERT = Command(
+    "convert", "paths", "INPUT...",
+    "Record files (.mat/.txt, .sgf, .json, .ngn) or folders (searched recursively; a folder's files with the "
+    "--to notation's suffix are not converted again); '-' reads standard input.",
+    (
+        Opt("to", ("--to", "-t"), "choice", REQUIRED, enum="Target", choices=TARGETS, help="Notation to write."),
+        Opt("output", ("--output", "-o"), "str", metavar="FILE",
+            help="Write the one input's conversion here ('-': standard output)."),
+        Opt("out_dir", ("--out-dir", "-d"), "str", metavar="DIR",
+            help="Write each INPUT as DIR/NAME.<ext>, a file found in a folder in the same sub-folder of DIR "
+                 "(created if missing). Default: beside each input."),
+        Opt("force", ("--force",), "flag", False, help="Overwrite existing output files."),
+        Opt("lossy", ("--lossy",), "flag", False,
+            help="Convert even what the target cannot hold completely, and list what was dropped (default: "
+                 "refuse such a file and say what would be lost)."),
+        Opt("jobs", ("--jobs", "-j"), "int", min=1, help=_JOBS_HELP),
+        Opt("verbose", ("--verbose", "-v"), "flag", False,
+            help="Also list every file written and every file skipped, with the reason."),
+    ),
+    """Convert records between notations: lossless, or refused with what would be lost.
+
+    A record that breaks the rules is converted as written, with a warning naming the first finding.
+    Every file is written whole or not at all. Exit code 0 when every input was written, 1 when one was
+    refused or failed, 2 when the arguments are wrong, no input could be read or an output could not
+    be written.
+    """,
+)
+
+COMMANDS = {c.name: c for c in (VALIDATE, CONVERT)}
+
+
+def defaults(command: Command) -> dict[str, Any]:
+    """Every option's parameter with its default (a list for a repeatable one)."""
+    return {o.param: [] if o.kind == "many" else o.default for o in command.options}

@@ -1,0 +1,350 @@
+"""Running a per-file function over many records: the error boundary and the worker processes.
+
+Every command that reads records (validate, convert, stats, analyze) runs its per-file work through
+:func:`map_records` (by way of :func:`nardy_analyze.analyze.map_records`, which reads each file with
+:func:`nardy_analyze.analyze.load`): each file inside :func:`guarded`, the error boundary (a file that
+cannot be read is "unreadable", a bug on one file is that file's "internal-error", never an exception out
+of the run), in this process, on a pool of worker processes, or on a Dask cluster (an engine object with a
+``map_records`` method: :class:`nardy_analyze.cluster.DaskEngine`), the results in the order of the files.
+The reader comes in as ``load`` and the cluster as ``engine``: this module imports neither, and
+``cluster`` imports this module, not ``analyze`` (docs/architecture.md).
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator
+
+from . import GC_THRESHOLD, __version__
+from .report import INTERNAL_ERROR
+
+RECORD = "record"              # an entry to read (nardy_analyze.analyze.Entry.status)
+SKIPPED = "skipped"            # accounted for and not read, with the reason
+UNREADABLE = "unreadable"      # cannot be read, with the reason
+
+
+class InputError(Exception):
+    """A path that cannot be read at all (missing, unreadable, not a file)."""
+
+
+Load = Callable[..., Any]      # load(entry, max_bytes) -> the record; InputError when it cannot be read
+
+
+def internal_error_message(exc: BaseException, doing: str = "validating this file") -> str:
+    """The message of an ``internal-error`` finding: the exception, the version, what to do."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if len(text) > 300:
+        text = text[:300] + "..."
+    return (f"internal error in nardy-analyze {__version__} while {doing}: {text}; the file was not "
+            "fully checked; please report this with the file")
+
+
+def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | None, load: Load
+            ) -> tuple[str, Any]:
+    """Run ``work(entry, load(entry, max_bytes), *args)`` for one entry, never raising: the per-file error
+    boundary.
+
+    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).
+    """
+    try:
+        match = load(entry, max_bytes)
+    except InputError as e:
+        return UNREADABLE, str(e)
+    except Exception as e:                     # a bug in a reader
+        return INTERNAL_ERROR, internal_error_message(e, "reading this file")
+    try:
+        return "ok", work(entry, match, *args)
+    except Exception as e:                     # a bug in a variant's engine, the replayer, a writer...
+        return INTERNAL_ERROR, internal_error_message(e)
+
+
+def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = (), *, load: Load,
+                jobs: int | None = None,
+                progress: Callable[[str, int, int], None] | None = None,
+                max_bytes: int | None = None, total: int | None = None,
+                engine: Any = None, combine: Callable[[list[Any]], Any] | None = None
+                ) -> Iterator[tuple[Any, str, Any]]:
+    """Run ``work(entry, load(entry, max_bytes), *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
+    every entry, in the order of ``entries``.
+
+    ``kind`` is ``"ok"`` (value: what ``work`` returned), ``"skipped"`` / ``"unreadable"`` (value: the
+    reason) or ``"internal-error"`` (value: a message naming the exception and the version; ``work``
+    or the reader raised).  Nothing raises out of one file: the other files are still processed.
+    ``work`` must be a module-level function and its result picklable when ``jobs`` > 1.
+    ``jobs``: worker processes (default: one per core, at most 8, when there are 32 records or more;
+    1 = in this process).  A worker process that dies (killed, out of memory) costs only the file it
+    was on: the files it had not finished are run again one at a time, and the one that kills its
+    worker again gets an internal error.  ``progress(path, done, total)`` is called after each record.
+    ``max_bytes``: the size limit of one file (default :data:`MAX_BYTES`); a larger one is unreadable.
+
+    Memory: ``entries`` is read as the work goes (a generator such as :func:`discover` is never made
+    a list, except when ``progress`` is given without ``total``, the number of records, and
+    ``entries`` has no length), the worker processes get at most a few chunks of files ahead, and
+    results are yielded as they come: a caller that does not keep them holds a few files' work at
+    a time, however many files there are.
+    ``engine``: None or ``"local"`` (this machine, as above), or an engine object such as a
+    :class:`nardy_analyze.cluster.DaskEngine`, whose ``map_records(entries, work, args, tick, max_bytes,
+    combine, load)`` maps the files elsewhere (in batches on the Dask workers), with the same error
+    boundary and the same order (``cluster.ClusterError`` when the cluster cannot be used).
+    ``combine(values)``: the values of the files one worker task ran (a chunk of files, a Dask batch)
+    folded into one, in their order, on the worker (a partial aggregate: what crosses to this process
+    is one value per task); the last "ok" entry of the task then carries it and the earlier ones None.
+    Files run in this process (one job, standard input, the files retried after a worker died) keep
+    their own values, so the caller folds whatever comes, in order, the same way.
+    """
+    if progress is not None and total is None and not isinstance(entries, (list, tuple)):
+        entries = list(entries)
+    if isinstance(entries, (list, tuple)):
+        records = sum(e.status == RECORD for e in entries)
+        head, rest = list(entries), iter(())
+    else:                                   # look at no more than the first 32 records
+        records, head, rest = 0, [], iter(entries)
+        for e in rest:
+            head.append(e)
+            records += e.status == RECORD
+            if records >= 32:
+                break
+    if total is None:
+        total = records
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, 8) if records >= 32 else 1
+    if jobs > 1 and any(e.path == "-" for e in head):
+        jobs = 1
+    entries = itertools.chain(head, rest)
+    del head
+    done = 0
+
+    def tick(e: Any) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(e.path, done, max(total, done))
+
+    if engine is not None and engine != "local":
+        yield from engine.map_records(entries, work, args, tick, max_bytes, combine, load)
+        return
+    if jobs > 1 and records:
+        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine, load)
+        return
+    for e in entries:
+        if e.status != RECORD:
+            yield e, e.status, e.reason
+            continue
+        kind, value = guarded(work, e, args, max_bytes, load)
+        tick(e)
+        yield e, kind, value
+
+
+CHUNK = 8             # records per task sent to a worker process (at most)
+AHEAD = 4             # tasks waiting or running per worker process
+
+
+def _worker_start(parent: int | None = None) -> None:
+    """Set up a worker process of :func:`map_records`: a record makes tens of thousands of small objects,
+    nearly none of them in reference cycles, and Python's default thresholds (700, 10, 10) would scan
+    them over and over (and the whole inherited heap at each full collection): about a tenth of the
+    work.  Cycles are still collected, less often.
+
+    A worker never outlives the command: it ignores Ctrl-C (the command, which gets it too from the
+    terminal, stops its workers itself, see :func:`_stop_pool`); SIGTERM ends it as an exception would
+    (a file it was writing is removed, not left half-written); and on Linux the kernel sends it SIGTERM
+    when ``parent``, the process that started it, ends in any way (``PR_SET_PDEATHSIG``), even killed."""
+    import gc
+    import signal
+
+    gc.set_threshold(*GC_THRESHOLD)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _terminated)
+    if parent is not None and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:      # the parent ended before the line above: end now
+            os._exit(0)
+
+
+_IN_TASK = False       # a worker process is working on files (not waiting for them, nor starting)
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM in a worker: at once when it is not working on files; otherwise unwind first (a file being
+    written is removed), ending within a second even if something catches the exception."""
+    import signal
+
+    if not _IN_TASK:
+        os._exit(128 + signum)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(1)
+    raise SystemExit(128 + signum)
+
+
+def _new_pool(jobs: int):
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+
+
+def _stop_pool(pool, finished: bool) -> None:
+    """End a pool: after a complete run, let the workers finish and exit; otherwise (an interrupt, an
+    error, a caller that stopped reading) cancel what is waiting and kill the workers at once, and wait
+    for them to be gone: no worker process outlives the command."""
+    if finished:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for end in ("terminate", "kill"):    # SIGTERM (a file being written is removed), then SIGKILL
+        for p in procs:
+            try:
+                getattr(p, end)()
+            except (OSError, ValueError, AttributeError):
+                pass
+        for p in procs:
+            try:
+                p.join(3)
+            except (OSError, ValueError, AssertionError):
+                pass
+        procs = [p for p in procs if p.exitcode is None]
+    pool.shutdown(wait=True, cancel_futures=True)     # the workers gone, its thread sees a broken pool and ends
+
+
+def _guarded_chunk(work: Callable[..., Any], chunk: list[Any], args: tuple, max_bytes: int | None,
+                   load: Load, combine: Callable[[list[Any]], Any] | None = None) -> list[tuple[str, Any]]:
+    """A worker's task: a chunk of files, their values folded by ``combine`` (:func:`combined`).  Ended
+    by SIGTERM (:func:`_terminated`), the worker ends here, once the files it was writing are removed
+    (the pool would catch the exception and wait for more)."""
+    global _IN_TASK
+    _IN_TASK = True
+    try:
+        return combined([guarded(work, e, args, max_bytes, load) for e in chunk], combine)
+    except SystemExit as e:
+        os._exit(e.code if isinstance(e.code, int) else 1)
+    finally:
+        _IN_TASK = False
+
+
+def combined(results: list[tuple[str, Any]], combine: Callable[[list[Any]], Any] | None) -> list[tuple[str, Any]]:
+    """``results`` of one task with the values of its "ok" files folded by ``combine`` into the last one
+    (the others None); unchanged without ``combine`` or with fewer than two "ok" files."""
+    ok = [i for i, (kind, _) in enumerate(results) if kind == "ok"]
+    if combine is None or len(ok) < 2:
+        return results
+    value = combine([results[i][1] for i in ok])
+    out = list(results)
+    for i in ok[:-1]:
+        out[i] = ("ok", None)
+    out[ok[-1]] = ("ok", value)
+    return out
+
+
+def _chunks(entries: Iterator[Any], jobs: int = 1) -> Iterator[tuple[list[Any], list[Any]]]:
+    """(entries in order, the records among them for a worker): at most CHUNK records a chunk.
+    Standard input (``-``) is read in this process, in its turn.
+
+    The entries are read up to ``2 * CHUNK`` records ahead of the chunk being cut, so that the end of the
+    input is seen coming: from there on the chunks get smaller (the records left shared out over
+    ``2 * jobs`` chunks, down to one record), so that no worker process is left working on a long last
+    chunk while the others wait for it."""
+    look: deque = deque()                  # entries read and not yet in a chunk
+    ahead = 0                              # worker records among them
+    it = iter(entries)
+    done = False
+    while True:
+        while not done and ahead < 2 * CHUNK:
+            e = next(it, None)
+            if e is None:
+                done = True
+                break
+            look.append(e)
+            ahead += e.status == RECORD and e.path != "-"
+        if not look:
+            return
+        size = CHUNK if not done else max(1, min(CHUNK, -(-ahead // (2 * jobs))))
+        batch: list[Any] = []
+        recs: list[Any] = []
+        while look and len(recs) < size:
+            e = look.popleft()
+            batch.append(e)
+            if e.status == RECORD and e.path != "-":
+                recs.append(e)
+        ahead -= len(recs)
+        if done and not ahead:             # the entries after the last record go with it
+            batch.extend(look)
+            look.clear()
+        yield batch, recs
+
+
+def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | None,
+              combine: Callable[[list[Any]], Any] | None, load: Load) -> Iterator[tuple[Any, str, Any]]:
+    """The worker processes of :func:`map_records`: chunks of CHUNK records, at most AHEAD chunks per
+    worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool: ProcessPoolExecutor | None = _new_pool(jobs)
+    chunks = _chunks(entries, jobs)
+    window: deque = deque()                # (batch, future or None): in order
+    finished = False
+    single = None              # after a worker died: one file at a time, a fresh worker after each death
+
+    def fill() -> None:
+        while pool is not None and len(window) < jobs * AHEAD:
+            nxt = next(chunks, None)
+            if nxt is None:
+                return
+            batch, recs = nxt
+            window.append((batch, pool.submit(_guarded_chunk, work, recs, args, max_bytes, load, combine)
+                                  if recs else None))
+
+    try:
+        fill()
+        while window or pool is None:
+            if window:
+                batch, fut = window.popleft()
+            else:                              # the pool is gone: the rest one at a time
+                nxt = next(chunks, None)
+                if nxt is None:
+                    break
+                batch, fut = nxt[0], None
+            results: list[tuple[str, Any]] | None = None
+            if fut is not None:
+                try:
+                    results = fut.result()
+                except BrokenProcessPool:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    pool = None
+                    # the chunks already submitted are run again one file at a time
+                    window = deque((b, None) for b, _ in window)
+            rit = iter(results) if results is not None else None
+            for e in batch:
+                if e.status != RECORD:
+                    yield e, e.status, e.reason
+                    continue
+                if e.path == "-":
+                    r = guarded(work, e, args, max_bytes, load)
+                elif rit is not None:
+                    r = next(rit)
+                else:
+                    if single is None:
+                        single = _new_pool(1)
+                    try:
+                        r = single.submit(_guarded_chunk, work, [e], args, max_bytes, load).result()[0]
+                    except BrokenProcessPool as exc:
+                        r = (INTERNAL_ERROR, internal_error_message(
+                            exc, "validating this file (the worker process stopped)"))
+                        single.shutdown(wait=True, cancel_futures=True)
+                        single = None
+                tick(e)
+                yield e, r[0], r[1]
+            fill()
+        finished = True
+    finally:
+        for ex in (pool, single):
+            if ex is not None:
+                _stop_pool(ex, finished)
+
+
