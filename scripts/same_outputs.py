@@ -3,7 +3,7 @@
 
     git archive bb43755 | (mkdir -p /tmp/before && tar -x -C /tmp/before)
     python3 scripts/same_outputs.py /tmp/before [--other .] [--corpus ../shared/corpus] [--jobs N]
-                                    [--only convert,validate,stats]
+                                    [--only convert,validate,stats,show,help]
 
 Runs, with each checkout: ``convert --to T`` for every target (mat, sgf, json, ngn) of the whole corpus
 (the files written beside the inputs), of each of its sub-folders with ``--out-dir``, and of each
@@ -13,7 +13,9 @@ format (table, csv, json, markdown to standard output, parquet with ``-o``), of 
 and of generated games (all and each variant) (``--generated`` files of 7 games per variant,
 written by this checkout's generator with players under several spellings of the same names, so that
 the names are normalised across files), and with ``--alias``, ``--sort``, ``-j 1`` and a file named
-twice.  Compares standard output, standard error, the exit code and every file in the tree afterwards.
+twice; ``validate`` in every format and ``convert`` to every target of the generated games too;
+``show`` in every ``--as`` (final position, and game 1 before its third roll) of a sample of the corpus'
+files and of the generated ones; every command's ``--help``.  Compares standard output, standard error, the exit code and every file in the tree afterwards.
 Prints the differences (none: exit 0).
 
 Each run works in a scratch folder where ``../shared/corpus`` is a fresh copy of the corpus, so the
@@ -37,6 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGETS = ("sgf", "mat", "json", "ngn")
 FORMATS = ("text", "json", "sarif", "html")
 STATS_FORMATS = ("table", "csv", "json", "markdown", "parquet")
+SHOW_AS = ("text", "gnubg", "xgid", "svg", "html")
+COMMANDS = ("validate", "convert", "show", "stats", "analyze", "generate", "rules")
 # generated inputs: variant, rule options, and the players' spellings (cycled over the files)
 GENERATED = (("backgammon", {}), ("backgammon", {"scoring": "nardy500"}), ("long", {}),
              ("long", {"koks": True}), ("gulbara", {}))
@@ -79,6 +83,29 @@ def _runs(corpus: Path, jobs: list[str], only: set[str], generated: Path | None 
                                                   f"../shared/corpus/{s}"], "out"))
                 runs.append((f"convert-{t}-{s}-lossy", ["convert", "--to", t, "--lossy", *jobs,
                                                         f"../shared/corpus/{s}"], "corpus"))
+    if "convert" in only and generated is not None:
+        for t in TARGETS:
+            for g in sorted(generated.iterdir()):
+                runs.append((f"convert-{t}-generated-{g.name}", ["convert", "--to", t, *jobs, "--out-dir", "../out",
+                                                                 f"../shared/generated/{g.name}"], "out"))
+    if "validate" in only and generated is not None:
+        for f in FORMATS:
+            runs.append((f"validate-{f}-generated", ["validate", "-f", f, *jobs, "../shared/generated"], ""))
+    if "show" in only:
+        files = [str(p) for s in subs for p in sorted((corpus / s).rglob("*"))[:40:8] if p.is_file()
+                 and p.suffix in (".mat", ".sgf", ".json", ".ngn", ".txt")]
+        if generated is not None:
+            files += [str(p) for g in sorted(generated.iterdir()) for p in sorted(g.iterdir())[:2]]
+        for i, path in enumerate(files):
+            rel = "../shared/" + str(Path(path).relative_to(corpus.parent if path.startswith(str(corpus))
+                                                            else generated.parent))
+            for how in SHOW_AS:
+                runs.append((f"show-{i}-{how}", ["show", "--as", how, rel], ""))
+                runs.append((f"show-{i}-{how}-g1m3", ["show", "--as", how, "-g", "1", "-m", "3", rel], ""))
+    if "help" in only:
+        runs.append(("help", ["--help"], ""))
+        for c in COMMANDS:
+            runs.append((f"help-{c}", [c, "--help"], ""))
     if "validate" in only:
         for f in FORMATS:
             runs.append((f"validate-{f}", ["validate", "-f", f, *jobs, "../shared/corpus"], ""))
@@ -136,7 +163,8 @@ def main() -> int:
     ap.add_argument("--other", default=str(ROOT), help="the checkout compared with it (default: this one)")
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     ap.add_argument("--jobs", "-j", help="-j for every command (default: the command's default)")
-    ap.add_argument("--only", default="convert,validate,stats", help="the commands compared (comma-separated)")
+    ap.add_argument("--only", default="convert,validate,stats,show,help",
+                    help="the commands compared (comma-separated; help: every command's --help)")
     ap.add_argument("--generated", type=int, default=40,
                     help="generated files of 7 games per variant for stats (0: none)")
     a = ap.parse_args()
@@ -146,7 +174,7 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="nardy-same-"))
     generated = None
     try:
-        if "stats" in only and a.generated:
+        if only & {"stats", "convert", "validate", "show"} and a.generated:
             generated = scratch / "generated"
             _generate(generated, a.generated)
         results = [run_all(Path(c).resolve(), corpus, jobs, scratch / "run", only, generated)
