@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from nardy_analyze import skill  # noqa: E402
+from nardy_analyze.stats import skill  # noqa: E402
 from skill_vs_gnubg import records  # noqa: E402
 
 GNUBG = r'''

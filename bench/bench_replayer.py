@@ -109,7 +109,7 @@ def main() -> int:
     print(f"{'record':<34} {'steps':>6} {'page KiB':>9} {'write s':>8} {'first board ms':>15} "
           f"{'load ms':>8} {'step ms':>8}")
     from nardy_analyze import notation
-    from nardy_analyze.replayer import record_data
+    from nardy_analyze.report.replayer import record_data
 
     for name, rec in records:
         page = tmp / (rec.stem + ".html")

@@ -186,8 +186,8 @@ def show(
     """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG; or
     replay the whole record on a board in one HTML page (--as html)."""
     from . import notation
-    from . import show as shows
-    from .analyze import InputError, read_bytes
+    from .report import show as shows
+    from .inputs import InputError, read_bytes
 
     if output is not None and output.is_dir():
         _fail(f"cannot write to {output}: it is a folder (-o takes a file name)")
@@ -212,7 +212,7 @@ def show(
             _fail(str(e))
 
     if as_ == ShowAs.html:
-        from .replayer import page
+        from .report.replayer import page
 
         if game is not None or move is not None:
             try:
@@ -290,7 +290,7 @@ def stats(
     counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
     """
     from . import stats as st
-    from .analyze import parse_rule_options
+    from .inputs import parse_rule_options
     from .engine import UnknownVariant, get_variant
 
     try:
@@ -303,7 +303,7 @@ def stats(
         _fail(f"--plot: {plot}: the file name must end in .png or .svg")
     if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
         _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
-    from .aggregate import aggregate
+    from .stats.aggregate import aggregate
 
     cluster = _connect(engine, scheduler, jobs)
     bar = Progress.on_terminal()
@@ -323,7 +323,7 @@ def stats(
 
 def _stats_output(run, by: str, fmt: str, output: Optional[Path], sort: Optional[str], plot: Optional[Path],
                   top: int, paths: list[str]) -> None:
-    """The messages, the table and the exit code of ``stats`` from its aggregate (nardy_analyze.aggregate)."""
+    """The messages, the table and the exit code of ``stats`` from its aggregate (nardy_analyze.stats.aggregate)."""
     from . import stats as st
 
     _echo_messages(run, run.problems + run.warnings)
@@ -414,9 +414,9 @@ def analyze_cmd(
     analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no
     record was found.
     """
-    from . import skill
+    from .stats import skill
     from . import stats as st
-    from .analyze import parse_rule_options
+    from .inputs import parse_rule_options
     from .engine import UnknownVariant, get_variant
 
     if not skill.engine_available():
@@ -500,7 +500,7 @@ def generate_cmd(
 
     Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
     """
-    from .analyze import parse_rule_options
+    from .inputs import parse_rule_options
     from .engine import UnknownVariant, get_variant
     from .generate import generate_match
     from .notation import get as notation

@@ -4,7 +4,7 @@
     with connect("tcp://10.0.0.5:8786") as engine:        # or connect(None, jobs=2): a LocalCluster
         run = validate_paths(["archive/"], engine=engine)
 
-The files are discovered on this machine (``analyze.discover``, exactly as locally); the record files
+The files are discovered on this machine (``inputs.discover``, exactly as locally); the record files
 are cut into batches and ``client.map`` runs the same per-file error boundary as the local path
 (``runner.guarded``) on the workers; the results come back in the order of the files, a bounded
 number of batches ahead.  ``stats`` folds each batch's files into one partial aggregate on the worker
@@ -31,7 +31,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import __version__
 from .report import INTERNAL_ERROR
-from .runner import RECORD, Load, combined, guarded, internal_error_message
+from .inputs import RECORD
+from .runner import Load, combined, guarded, internal_error_message
 
 INSTALL_HINT = "pip install 'nardy-analyze[dask]'"
 CONNECT_TIMEOUT = 10.0          # seconds to reach the scheduler and to see a first worker

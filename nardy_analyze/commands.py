@@ -115,7 +115,8 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
              max_file_size: float, verbose: bool, echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
     defaulted there), converted; raises :class:`Exit`."""
-    from .analyze import SKIPPED, UNREADABLE, iter_validate, parse_rule_options
+    from .inputs import SKIPPED, UNREADABLE, parse_rule_options
+    from .analyze import iter_validate
     from .engine import UnknownVariant, get_variant
     from .report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
 
@@ -139,7 +140,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
     def run_into(fh, spool_dir: str | None = None) -> RunCounts:
         """Validate, writing the report as each file comes."""
         if format == "html":
-            from .html_report import HtmlWriter
+            from .report.html import HtmlWriter
             writer: Writer = HtmlWriter(fh, spool_dir, variant, options)
         elif format == "json":
             writer = JsonWriter(fh, explain, spool_dir)

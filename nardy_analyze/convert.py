@@ -11,7 +11,7 @@ Files are written whole or not at all (:func:`nardy_analyze.fsio.write_atomicall
 two inputs that would give the same output name are an error before anything is written.
 
 Each record is read and replayed once: the warning and what the ``.mat`` and ``.sgf`` writers need from
-the rules engine come from the same replay (:mod:`nardy_analyze.normal`).  The files run over
+the rules engine come from the same replay (:mod:`nardy_analyze.replay.normal`).  The files run over
 :func:`nardy_analyze.analyze.map_records` (``jobs`` worker processes, as ``validate``), each written by
 the worker that converted it.
 """
@@ -28,7 +28,7 @@ from . import notation
 from .fsio import OutputError, write_atomically
 from .record import Match
 
-from .analyze import Entry
+from .inputs import Entry
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -104,11 +104,11 @@ def _inside(path: str, folder: str) -> bool:
 
 def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:
     """(entry, the folder named by the caller it was found in, else None) for every input of the shared
-    discovery (:func:`nardy_analyze.analyze.discover`).  Skipped in a folder, so that converting it again
+    discovery (:func:`nardy_analyze.inputs.discover`).  Skipped in a folder, so that converting it again
     converts the same files: without ``out_dir``, a file with the suffix the target notation is written
     with (``.sgf`` for ``sgf``: it would be its own output, or the output of an earlier run; a ``.txt``
     is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``."""
-    from .analyze import RECORD, SKIPPED as SKIP, discover
+    from .inputs import RECORD, SKIPPED as SKIP, discover
 
     written_as = notation.get(to).suffixes[0]
     out: list[tuple[Entry, str | None]] = []
@@ -129,7 +129,7 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
           ) -> list[tuple[Entry, str | None]]:
     """(entry, target) for every input: records with their output file, skipped and unreadable entries
     with None; ConvertError when the outputs clash (before anything is written)."""
-    from .analyze import RECORD, SKIPPED as SKIP
+    from .inputs import RECORD, SKIPPED as SKIP
 
     notation.get(to)                              # KeyError for an unknown notation
     if output is not None and out_dir is not None:
@@ -165,7 +165,7 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
 def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None
          ) -> list[tuple[str, bool, str | None, str | None]]:
     """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
-    from .analyze import UNREADABLE
+    from .inputs import UNREADABLE
 
     return [(e.path, e.explicit, (e.reason or f"{e.path}: cannot be read") if e.status == UNREADABLE else None, t)
             for e, t in _plan(paths, to, output, out_dir)]
@@ -173,7 +173,7 @@ def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str 
 
 def read_input(path: str) -> tuple[Match | None, str | None, str]:
     """(match, encoding, error) of one input file."""
-    from .analyze import InputError, read_bytes
+    from .inputs import InputError, read_bytes
 
     try:
         data = read_bytes(path)
@@ -204,7 +204,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
                   ) -> tuple[Outcome, str | None]:
     """Convert one record read already: (outcome, text).  The outcome's target is not set and its status is
     WRITTEN when ``text`` is to be written; the record is replayed once, and a writer that needs the
-    replay's view (:mod:`nardy_analyze.normal`) gets it from that one replay.  A record with no game fails
+    replay's view (:mod:`nardy_analyze.replay.normal`) gets it from that one replay.  A record with no game fails
     (with the reader's reasons, as ``validate`` reports them) whether it was named (``explicit``) or found
     in a folder: the folder walk has skipped what is no record already."""
     writer = notation.get(to)
@@ -219,7 +219,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         return Outcome(shown, None, REFUSED, lost, encoding=encoding), None
     normal = None
     if writer.needs_replay:
-        from .normal import normalise
+        from .replay.normal import normalise
 
         normal = normalise(match)
         warning = first_finding(match, normal.report)
@@ -320,7 +320,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     ``jobs``: worker processes (default: one per core when there are 32 files or more; 1 = in this
     process), as in ``validate``; outcomes come in the order of the inputs whatever the number.  Without
     ``force``, an input whose output file exists already fails before anything is read or written."""
-    from .analyze import UNREADABLE, map_records
+    from .inputs import UNREADABLE
+    from .analyze import map_records
 
     work = _plan(paths, to, output, out_dir)
     if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror

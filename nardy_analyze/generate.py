@@ -141,7 +141,7 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
 
 def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     """``options`` as options of ``variant`` (scopes resolved); ValueError for one it does not have."""
-    from .analyze import options_for
+    from .inputs import options_for
 
     for key in options:
         scope, sep, name = key.rpartition(":")

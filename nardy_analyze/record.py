@@ -175,7 +175,7 @@ class Match:
     # What the reader read and deliberately does not keep (SGF analysis and annotation properties):
     # property name -> how many; reported as a note by convert (docs/convert.md)
     ignored: dict[str, int] = field(default_factory=dict)
-    # how the file's bytes were decoded ("utf-8", "cp1251"...; set by analyze.load), not part of the record
+    # how the file's bytes were decoded ("utf-8", "cp1251"...; set by inputs.load), not part of the record
     encoding: str | None = field(default=None, compare=False)
 
     def tag(self, key: str, default: str | None = None) -> str | None:

@@ -2,7 +2,7 @@
 
 Every command that reads records (validate, convert, stats, analyze) runs its per-file work through
 :func:`map_records` (by way of :func:`nardy_analyze.analyze.map_records`, which reads each file with
-:func:`nardy_analyze.analyze.load`): each file inside :func:`guarded`, the error boundary (a file that
+:func:`nardy_analyze.inputs.load`): each file inside :func:`guarded`, the error boundary (a file that
 cannot be read is "unreadable", a bug on one file is that file's "internal-error", never an exception out
 of the run), in this process, on a pool of worker processes, or on a Dask cluster (an engine object with a
 ``map_records`` method: :class:`nardy_analyze.cluster.DaskEngine`), the results in the order of the files.
@@ -18,16 +18,8 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
 from . import GC_THRESHOLD, __version__
+from .inputs import RECORD, UNREADABLE, InputError
 from .report import INTERNAL_ERROR
-
-RECORD = "record"              # an entry to read (nardy_analyze.analyze.Entry.status)
-SKIPPED = "skipped"            # accounted for and not read, with the reason
-UNREADABLE = "unreadable"      # cannot be read, with the reason
-
-
-class InputError(Exception):
-    """A path that cannot be read at all (missing, unreadable, not a file)."""
-
 
 Load = Callable[..., Any]      # load(entry, max_bytes) -> the record; InputError when it cannot be read
 

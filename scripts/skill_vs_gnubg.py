@@ -138,7 +138,7 @@ def _shares(d) -> dict:
 def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     from scipy.stats import spearmanr
 
-    from nardy_analyze import skill
+    from nardy_analyze.stats import skill
     from nardy_analyze.engine import get_variant
     from nardy_analyze.engine.posid import decode_position_id
 

@@ -63,7 +63,7 @@ class Rec:
         return Match("t.rec", "test", tags=dict(self.tags), match_length=self.length, games=[g])
 
     def run(self, start=None, observer=None, **options):
-        from nardy_analyze.analyze import options_for, options_from_tags
+        from nardy_analyze.inputs import options_for, options_from_tags
         m = self.match()
         v0 = get_variant(self.variant)
         opts, _ = options_for(v0.name, options)

@@ -1,7 +1,7 @@
 """Compare a match with its round trip through other notations: the same games, notation spelling aside.
 
 ``expected(match)`` is what any faithful conversion must give back, taken from the replay of the original
-(:func:`nardy_analyze.normal.normalise`): per game the players and their ratings, score, written number and comments; per
+(:func:`nardy_analyze.replay.normal.normalise`): per game the players and their ratings, score, written number and comments; per
 action its kind, player, dice, cube value or points, flags, clock time and comments, and for a roll the
 single-die steps of the play; with ``spelling`` whether a resignation was written ``Losses`` (the
 own notation .ngn writes every resignation one way, so its round trips compare without it) (the engine's route, so ``13/7(2)`` and ``13/7 13/7`` agree; a play that
@@ -11,7 +11,7 @@ result cells give equal results.
 """
 from __future__ import annotations
 
-from nardy_analyze.normal import normalise
+from nardy_analyze.replay.normal import normalise
 from nardy_analyze.record import Action, Kind, Match
 
 

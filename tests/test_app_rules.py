@@ -10,6 +10,7 @@ import pytest
 from helpers import side
 from replay_builder import Rec, errors, play_turn
 
+from nardy_analyze import inputs
 from nardy_analyze import analyze
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.backgammon import START
@@ -165,7 +166,7 @@ def test_variant_chosen_from_the_records_tag():
 
 
 def test_rule_options_checked_against_the_records_variant():
-    opts = analyze.parse_rule_options(None, ["crawford=off", "long:koks=on"])
+    opts = inputs.parse_rule_options(None, ["crawford=off", "long:koks=on"])
     assert opts == {"crawford": False, "long:koks": True}
     r = Rec("long")
     rep = analyze.validate_match(r.match(), "backgammon", opts)
@@ -173,9 +174,9 @@ def test_rule_options_checked_against_the_records_variant():
     rep = analyze.validate_match(Rec("backgammon").match(), "backgammon", opts)
     assert rep.arg_errors == []                       # long:koks is for long records only
     with pytest.raises(ValueError):
-        analyze.parse_rule_options(None, ["nosuch=1"])
+        inputs.parse_rule_options(None, ["nosuch=1"])
     with pytest.raises(ValueError):
-        analyze.parse_rule_options(None, ["chess:koks=on"])
+        inputs.parse_rule_options(None, ["chess:koks=on"])
     # the replayer reads only the options its variant has
     v = get_variant("long")
     assert not v.has("crawford") and v.get("crawford", False) is False and v.has("koks")
@@ -195,7 +196,7 @@ def test_koks_option_from_the_records_tag_and_from_rule():
 
 
 def test_long_board_places_the_opponent_and_has_no_position_id():
-    from nardy_analyze.board import diagram
+    from nardy_analyze.report.board import diagram
     from nardy_analyze.report import RunResult, explain_lines, to_json
 
     me, opp = get_variant("long").rules.initial()

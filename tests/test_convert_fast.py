@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import CORPUS, ROOT
-from nardy_analyze import analyze, normal, notation
+from nardy_analyze import analyze, notation; from nardy_analyze.replay import normal
 from nardy_analyze.convert import FAILED, SKIPPED, WRITTEN, convert_paths
 from nardy_analyze.notation import jsonfmt
 

@@ -139,7 +139,7 @@ def classify_game(ref: dict, ours: dict, game) -> str:
 
 
 def classify_file(name: str, ref: dict, ours: dict, match) -> list[str]:
-    from nardy_analyze.normal import normalise
+    from nardy_analyze.replay.normal import normalise
 
     assert "error" not in ref and "error" not in ours, (name, ref.get("error"), ours.get("error"))
     out = []

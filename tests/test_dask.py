@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from helpers import CORPUS, EXAMPLES
+from nardy_analyze import inputs
 from nardy_analyze import __version__, analyze
 from nardy_analyze import stats as st
 from nardy_analyze.analyze import validate_paths
@@ -118,11 +119,11 @@ def test_stats_batches_are_folded_on_the_workers(cluster, records):
     them are those of a local run."""
     import pandas as pd
 
-    from nardy_analyze import aggregate as ag
+    from nardy_analyze.stats import aggregate as ag
     from nardy_analyze import cluster as cl
 
     address, _ = cluster
-    entries = list(analyze.discover([str(records)] * 3))
+    entries = list(inputs.discover([str(records)] * 3))
     with cl.connect(address) as engine:
         out = list(analyze.map_records(entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
                                        engine=engine, combine=ag.combine))

@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from nardy_analyze.analyze import discover, load, validate_match, validate_paths
+from nardy_analyze.inputs import discover, load
+from nardy_analyze.analyze import validate_match, validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.notation import decode, get, mat, names
 from nardy_analyze.report import (

@@ -18,8 +18,9 @@ import sys
 
 import pytest
 
+from nardy_analyze import inputs
 from nardy_analyze import analyze
-from nardy_analyze.board import diagram
+from nardy_analyze.report.board import diagram
 from nardy_analyze.engine import borne_off, fmt_steps, generate
 from nardy_analyze.engine.backgammon import START, Backgammon
 from nardy_analyze.notation import mat
@@ -473,7 +474,7 @@ def no_cube_record() -> tuple[MatRec, GameRec, dict[str, int]]:
 def test_double_without_cube():
     m, g, idx = no_cube_record()
     # --rule cube=off
-    options = analyze.parse_rule_options("backgammon", ["cube=off"])
+    options = inputs.parse_rule_options("backgammon", ["cube=off"])
     assert options == {"cube": False}
     f = only(check(m, **options), "cube-illegal")
     at(f, g, idx["double0"])

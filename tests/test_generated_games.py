@@ -18,7 +18,7 @@ from nardy_analyze.engine.judge import judge
 from nardy_analyze.generate import generate_match
 from nardy_analyze.record import Kind, Loc, Segment, Step
 from nardy_analyze.replay import ERROR
-from nardy_analyze.turns import walk_turn, written_parts
+from nardy_analyze.replay.turns import walk_turn, written_parts
 
 VARIANTS = ("backgammon", "long", "gulbara")
 GAMES = {"backgammon": 40, "long": 40, "gulbara": 60}

@@ -19,16 +19,10 @@ import pytest
 from helpers import ROOT
 from typer.testing import CliRunner
 
+from nardy_analyze import inputs
 from nardy_analyze import __version__, analyze
-from nardy_analyze.analyze import (
-    RECORD,
-    SKIPPED,
-    UNREADABLE,
-    discover,
-    load,
-    map_records,
-    validate_paths,
-)
+from nardy_analyze.inputs import RECORD, SKIPPED, UNREADABLE, discover, load
+from nardy_analyze.analyze import map_records, validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.notation import mat, record_suffixes
 from nardy_analyze.report import to_sarif
@@ -205,8 +199,8 @@ def test_a_txt_log_is_judged_by_its_start_never_parsed(tmp_path, monkeypatch):
                            for i in range(100_000)))
     (tmp_path / "game.mat").write_bytes(GOOD)
     read = []
-    real = analyze.read_text
-    monkeypatch.setattr(analyze, "read_text", lambda text, path, n=None: read.append(path) or real(text, path, n))
+    real = inputs.read_text
+    monkeypatch.setattr(inputs, "read_text", lambda text, path, n=None: read.append(path) or real(text, path, n))
     opened = []
     real_open = builtins.open
 
@@ -232,7 +226,7 @@ def test_a_txt_log_is_judged_by_its_start_never_parsed(tmp_path, monkeypatch):
     run = validate_paths([str(tmp_path)])
     assert [os.path.basename(p) for p in read] == ["game.mat"]
     assert run.skipped == [(str(log), "not a game record: its start matches no known notation")]
-    assert opened == [analyze.SNIFF_BYTES]          # only its first 64 KiB were read
+    assert opened == [inputs.SNIFF_BYTES]          # only its first 64 KiB were read
 
 
 def test_hidden_files_and_folders(tmp_path):
@@ -400,7 +394,7 @@ def test_unlistable_subfolder(tmp_path, monkeypatch):
             raise PermissionError(13, "Permission denied", str(path))
         return real(path)
 
-    monkeypatch.setattr(analyze.os, "scandir", scandir)
+    monkeypatch.setattr(inputs.os, "scandir", scandir)
     run = validate_paths([str(tmp_path)])
     assert [r.path for r in run.reports] == [str(tmp_path / "a.mat")]
     assert run.unreadable == [(str(tmp_path / "locked"), f"{tmp_path / 'locked'}: cannot read: Permission denied")]

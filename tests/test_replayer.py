@@ -17,14 +17,14 @@ from typer.testing import CliRunner
 
 from helpers import CORPUS, EXAMPLES
 from nardy_analyze import notation
-from nardy_analyze import show as shows
+from nardy_analyze.report import show as shows
 from nardy_analyze.analyze import validate_match
 from nardy_analyze.cli import app
 from nardy_analyze.engine.posid import decode_position_id, position_id
 from nardy_analyze.generate import generate_match
-from nardy_analyze.normal import normalise
+from nardy_analyze.replay.normal import normalise
 from nardy_analyze.notation import ngn
-from nardy_analyze.replayer import address, page, record_data
+from nardy_analyze.report.replayer import address, page, record_data
 
 
 def read(path):

@@ -26,12 +26,12 @@ from typer.testing import CliRunner
 
 from helpers import CORPUS, EXAMPLES
 from nardy_analyze import notation
-from nardy_analyze import show as shows
+from nardy_analyze.report import show as shows
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.posid import decode_position_id, position_id
-from nardy_analyze.normal import normalise
-from nardy_analyze.replayer import record_data
+from nardy_analyze.replay.normal import normalise
+from nardy_analyze.report.replayer import record_data
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")

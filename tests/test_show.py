@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from gnubg_run import GNUBG
 from helpers import CORPUS, ROOT
-from nardy_analyze import notation, show
+from nardy_analyze import notation; from nardy_analyze.report import show
 from nardy_analyze.cli import app
 from nardy_analyze.engine.posid import decode_match_id, match_id
 

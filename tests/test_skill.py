@@ -1,4 +1,4 @@
-"""Skill analysis (nardy_analyze.skill, ``analyze``): per-decision rows, their properties, the summaries,
+"""Skill analysis (nardy_analyze.stats.skill, ``analyze``): per-decision rows, their properties, the summaries,
 the command line, the message without the engine, and variants without an engine.
 
 The records are generated here (``generate_match``), some of them played by the engine itself."""
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, example, given, settings, strategies
 from typer.testing import CliRunner
 
 from nardy_analyze import generate as gen
-from nardy_analyze import skill
+from nardy_analyze.stats import skill
 from nardy_analyze.cli import app
 from nardy_analyze.engine import generate as legal_plays
 from nardy_analyze.engine import get_variant

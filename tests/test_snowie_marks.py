@@ -11,7 +11,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nardy_analyze import analyze, notation, snowie
+from nardy_analyze import analyze, notation; from nardy_analyze.notation import snowie
 from nardy_analyze.engine.backgammon import Backgammon
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import mat

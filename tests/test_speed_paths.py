@@ -311,7 +311,7 @@ def _action(d1, d2, steps, hits=None):
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_quick_turn_is_what_walk_turn_gives(variant, seed):
-    from nardy_analyze.turns import quick_turn, walk_turn, written_parts
+    from nardy_analyze.replay.turns import quick_turn, walk_turn, written_parts
     taken = 0
     for rules, rng, me, opp, d1, d2, turn in _positions(variant, seed, 120):
         first = rng.random() < 0.2
@@ -336,7 +336,8 @@ def _report_dicts(reports):
 
 def test_replay_with_and_without_the_quick_turn_gives_the_same_reports(monkeypatch):
     from nardy_analyze import replay as replay_mod
-    from nardy_analyze.analyze import discover, load, validate_match
+    from nardy_analyze.inputs import discover, load
+    from nardy_analyze.analyze import validate_match
     files = [f for f in _records() if f.suffix in (".mat", ".txt")]
     files += sorted((ROOT / "tests" / "fixtures").rglob("*.ngn")) + sorted((ROOT / "examples").glob("*.ngn"))
     matches = [load(e) for e in discover([str(f) for f in files])]

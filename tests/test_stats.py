@@ -16,10 +16,11 @@ from typer.testing import CliRunner
 from helpers import CORPUS, ROOT
 from nardy_analyze import replay as replay_mod
 from nardy_analyze import stats
-from nardy_analyze.analyze import parse_record, read_bytes, validate_paths
+from nardy_analyze.inputs import parse_record, read_bytes
+from nardy_analyze.analyze import validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
-from nardy_analyze.events import TurnRow
+from nardy_analyze.replay.events import TurnRow
 from nardy_analyze.replay import replay
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
@@ -121,7 +122,7 @@ def test_no_side_bears_off_more_than_fifteen_in_the_bear_off_mutants():
 def test_worker_results_are_small(fixture_games):
     """What a worker process sends back per game is a couple of plain rows, not event objects."""
     path = str(FIXTURES / "selfplay_0106_11pt.mat")
-    from nardy_analyze.analyze import discover, load
+    from nardy_analyze.inputs import discover, load
 
     entry = next(discover([path]))
     res = stats._rows_of(entry, load(entry), "backgammon", {})

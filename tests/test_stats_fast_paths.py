@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT
 from nardy_analyze import stats
-from nardy_analyze.analyze import parse_record, read_bytes
+from nardy_analyze.inputs import parse_record, read_bytes
 from nardy_analyze.engine import Rules, generate, get_variant
 from nardy_analyze.replay import replay
 
@@ -198,7 +198,7 @@ def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape)
 
 def test_turn_rows_are_turn_rows(records):
     """The replay builds its rows without the named tuple's ``__new__``: they are TurnRows all the same."""
-    from nardy_analyze.events import TurnRow
+    from nardy_analyze.replay.events import TurnRow
 
     for _, rows in records:
         for t in rows:

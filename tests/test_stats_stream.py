@@ -1,4 +1,4 @@
-"""Statistics in flat memory (``nardy_analyze.aggregate``): the players and match tables folded as the files
+"""Statistics in flat memory (``nardy_analyze.stats.aggregate``): the players and match tables folded as the files
 come, the game and match rows read back in chunks, the chunked writers, against the whole-frame code of
 ``nardy_analyze.stats`` (``players(games(...))``, ``matches(games(...))``, ``write_frame``), which stays the
 reference: the same frames, the same bytes."""
@@ -14,9 +14,10 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from helpers import ROOT
-from nardy_analyze import aggregate as ag
+from nardy_analyze.stats import aggregate as ag
 from nardy_analyze import stats
-from nardy_analyze.analyze import discover, map_records
+from nardy_analyze.inputs import discover
+from nardy_analyze.analyze import map_records
 from nardy_analyze.runner import combined
 from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match

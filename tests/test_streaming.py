@@ -20,18 +20,13 @@ from hypothesis import given, settings, strategies as st
 from helpers import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
+from nardy_analyze import inputs
 from nardy_analyze import analyze, report, runner
-from nardy_analyze.analyze import (
-    RECORD,
-    SKIPPED,
-    Entry,
-    iter_validate,
-    map_records,
-    validate_paths,
-)
+from nardy_analyze.inputs import RECORD, SKIPPED, Entry
+from nardy_analyze.analyze import iter_validate, map_records, validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
-from nardy_analyze.html_report import HtmlWriter
+from nardy_analyze.report.html import HtmlWriter
 from nardy_analyze.notation import get as notation
 from nardy_analyze.replay import MatchReport
 from nardy_analyze.report import (
@@ -150,7 +145,7 @@ def test_the_worker_window_is_bounded(tmp_path):
         pytest.skip("worker start-up by fork keeps this test short")
     for i in range(400):
         (tmp_path / f"g{i:04d}.mat").write_bytes(GOOD)
-    entries = _Counted(analyze.discover([str(tmp_path)]))
+    entries = _Counted(inputs.discover([str(tmp_path)]))
     it = map_records(entries, analyze._validate_one, ("backgammon", None), jobs=2)
     first = next(it)
     assert first[1] == "ok" and first[0].path.endswith("g0000.mat")
@@ -168,7 +163,7 @@ def test_the_worker_window_is_bounded(tmp_path):
 def test_one_process_reads_entries_as_it_goes(tmp_path):
     for i in range(100):
         (tmp_path / f"g{i:03d}.mat").write_bytes(GOOD)
-    entries = _Counted(analyze.discover([str(tmp_path)]))
+    entries = _Counted(inputs.discover([str(tmp_path)]))
     it = map_records(entries, lambda e, m: len(m.games), jobs=1)
     next(it)
     assert entries.pulled <= 32                       # the look-ahead that chooses the number of workers
@@ -185,7 +180,7 @@ def test_standard_input_among_many_files_is_read_in_this_process(tmp_path, monke
     class In:
         buffer = io.BytesIO(BAD)
 
-    monkeypatch.setattr(analyze.sys, "stdin", In)
+    monkeypatch.setattr(inputs.sys, "stdin", In)
     paths = [str(tmp_path / f"g{i:03d}.mat") for i in range(20)] + ["-"] + \
         [str(tmp_path / f"g{i:03d}.mat") for i in range(20, 40)]
     got = [(path, kind, value) for kind, path, value in iter_validate(paths, jobs=2)]
@@ -302,7 +297,7 @@ def test_the_records_entries_are_not_made_a_list(tmp_path, monkeypatch):
     monkeypatch.setattr(analyze, "map_records", spy)
     assert len(validate_paths([str(tmp_path)], jobs=1).reports) == 40
     assert seen and all(t not in (list, tuple) for t in seen)
-    assert sum(isinstance(e, Entry) and e.status == RECORD for e in analyze.discover([str(tmp_path)])) == 40
+    assert sum(isinstance(e, Entry) and e.status == RECORD for e in inputs.discover([str(tmp_path)])) == 40
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])

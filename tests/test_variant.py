@@ -175,7 +175,8 @@ def test_the_fourth_variant_bears_off_from_three_points_only(threehome):
 
 def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path):
     from nardy_analyze import stats
-    from nardy_analyze.analyze import parse_record, validate_match
+    from nardy_analyze.inputs import parse_record
+    from nardy_analyze.analyze import validate_match
     from nardy_analyze.generate import generate_match
     from nardy_analyze import notation
     from nardy_analyze.notation import jsonfmt, ngn
@@ -196,7 +197,7 @@ def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path)
     assert kinds <= {*ThreeHome.LEVEL_KINDS.values(), "resign", "drop", "timeout", None}
 
     # shown as its geometry says: a bar, opposite directions, no GNU Backgammon ID
-    from nardy_analyze.show import NotBackgammon, as_gnubg, as_svg, as_text, snapshots
+    from nardy_analyze.report.show import NotBackgammon, as_gnubg, as_svg, as_text, snapshots
     snap = snapshots(back)[3]
     shown = as_text(snap)
     assert "bar: X" in shown and "Position ID" not in shown and "same way round" not in shown

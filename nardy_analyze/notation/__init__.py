@@ -35,7 +35,7 @@ class Notation:
     ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
     # Match -> what ``write`` cannot keep of it, one message per kind of loss and game (empty: lossless)
     losses: Callable[[Match], list[str]] | None = None
-    # True when ``write`` takes the replay's view of the record (:mod:`nardy_analyze.normal`): it then
+    # True when ``write`` takes the replay's view of the record (:mod:`nardy_analyze.replay.normal`): it then
     # also accepts ``write(match, normal=NormalMatch)`` from a caller that has replayed the record already
     needs_replay: bool = False
 

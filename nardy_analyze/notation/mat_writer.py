@@ -7,7 +7,7 @@ pushes the right one further), cube actions and results written with a leading s
 movements one die per step (bar 25, off 0, hits ``*``), each followed by a space except after the
 fourth; a result alone on its own unnumbered row.  A file gnubg wrote comes out byte for byte as it was.
 
-Movements come from the replay (:mod:`nardy_analyze.normal`): a combined move such as ``61: 13/6`` is
+Movements come from the replay (:mod:`nardy_analyze.replay.normal`): a combined move such as ``61: 13/6`` is
 written as the single-die steps the rules allow, hits where the engine hits.  A play that breaks the
 rules is written as it was written.  What this notation cannot hold (clock times, comments on actions,
 Gul bara turn parts, variants other than backgammon) is listed by :func:`losses`; the caller refuses or
@@ -15,7 +15,7 @@ drops it, never this writer silently.
 """
 from __future__ import annotations
 
-from ..normal import NormalAction, NormalMatch, normalise
+from ..replay.normal import NormalAction, NormalMatch, normalise
 from ..record import BAR, OFF, Kind, Match
 from .mat import comment_line
 

@@ -31,7 +31,7 @@ import re
 from functools import cache
 
 from .. import __version__
-from ..normal import NormalMatch, normalise
+from ..replay.normal import NormalMatch, normalise
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
 from .grammar import grammar_text
 

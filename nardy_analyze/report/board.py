@@ -1,9 +1,9 @@
 """Text diagrams of a position, for ``--explain``."""
 from __future__ import annotations
 
-from .engine import borne_off, get_variant
-from .engine.core import Pos
-from .engine.posid import position_id
+from ..engine import borne_off, get_variant
+from ..engine.core import Pos
+from ..engine.posid import position_id
 
 
 def _cell(me: int, opp: int) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.judge import _with_hits, route
-from .record import Action, Game, Kind, Match
-from .replay import ActionState, Finding, GameReport, MatchReport, replay
+from ..engine.judge import _with_hits, route
+from ..record import Action, Game, Kind, Match
+from . import ActionState, Finding, GameReport, MatchReport, replay
 
 
 @dataclass(slots=True)
@@ -65,9 +65,9 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
 
 
 def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> NormalMatch:
-    from .analyze import variant_for   # (analyze imports the notations)
+    from ..inputs import variant_for   # (analyze imports the notations)
 
-    from .engine import UnknownVariant
+    from ..engine import UnknownVariant
 
     try:
         v = variant_for(match, variant, options or {})
@@ -78,7 +78,7 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
             out.games.append(NormalGame(game, GameReport(game.number, game.players),
                                         [NormalAction(a, None) for a in game.actions]))
         return out
-    from .engine import OPTIONS
+    from ..engine import OPTIONS
 
     rep = replay(match, v, trace=True)
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)

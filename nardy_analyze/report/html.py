@@ -5,20 +5,20 @@ the SVG board before the play (or the final position, for result findings) and t
 external files: styles and boards are inline, so the page can be mailed or archived, and it reads
 without its script.
 
-Each finding in a game also links to the replayer (:mod:`nardy_analyze.replayer`) embedded in the page:
+Each finding in a game also links to the replayer (:mod:`nardy_analyze.report.replayer`) embedded in the page:
 the games that have findings are kept as the replayer's data (re-read from the file once it is
 validated), and ``#file=K&game=G&move=M`` opens the board at that step, to go through the game from
 there.  Games without findings are left out, so the page grows with the findings, not with the archive.
 """
 from __future__ import annotations
 
-from .safetext import markup as escape      # control characters from the files shown as escapes
+from ..safetext import markup as escape      # control characters from the files shown as escapes
 from typing import TextIO
 
-from .engine import rules_named
-from .engine.posid import position_id
-from .replay import ERROR, Finding, MatchReport
-from .report import RunResult, Writer
+from ..engine import rules_named
+from ..engine.posid import position_id
+from ..replay import ERROR, Finding, MatchReport
+from . import RunResult, Writer
 from .show import svg_board
 from . import replayer
 
@@ -93,7 +93,7 @@ class HtmlWriter(Writer):
         wanted = {f.game for f in r.findings if f.game is not None}
         if not wanted or r.path == "<stdin>":
             return None
-        from .analyze import RECORD, Entry, InputError, load
+        from ..inputs import RECORD, Entry, InputError, load
 
         try:
             match = load(Entry(r.path, RECORD, explicit=True))

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .board import diagram
-from .engine.posid import position_id
-from .replay import ERROR, WARNING, Finding, MatchReport
-from .safetext import json_safe, visible
+from ..engine.posid import position_id
+from ..replay import ERROR, WARNING, Finding, MatchReport
+from ..safetext import json_safe, visible
 
 JSON_SCHEMA_VERSION = 1
 INTERNAL_ERROR = "internal-error"
@@ -196,7 +196,7 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
 
 def _rules(report: MatchReport | None):
     """The rules object of the variant a report was judged under (the default variant's when unknown)."""
-    from .engine import rules_named       # the engine only when a finding's position is explained
+    from ..engine import rules_named       # the engine only when a finding's position is explained
     return (rules_named(report.variant) if report is not None else None) or rules_named(None)
 
 
@@ -400,7 +400,7 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
 
 
 def sarif_results(r: MatchReport) -> list[dict[str, Any]]:
-    from .rules import RULES
+    from ..rules import RULES
 
     out = []
     for f in r.findings:
@@ -425,7 +425,7 @@ _RULE_INDEX: dict[str, int] = {}
 
 def _rule_index(rule: str) -> int:
     if not _RULE_INDEX:
-        from .rules import RULES
+        from ..rules import RULES
         _RULE_INDEX.update((r, i) for i, r in enumerate(RULES))
     return _RULE_INDEX[rule]
 
@@ -441,8 +441,8 @@ def _sarif_internal(r: MatchReport) -> list[dict[str, Any]]:
 
 
 def _sarif_skeleton(results: Any, complete: bool, notifications: Any) -> dict[str, Any]:
-    from . import __version__
-    from .rules import RULES
+    from .. import __version__
+    from ..rules import RULES
 
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from .engine.core import Pos, SegmentSpec
-from .record import Action
+from ..engine.core import Pos, SegmentSpec
+from ..record import Action
 
 
 class TurnRow(NamedTuple):

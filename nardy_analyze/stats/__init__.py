@@ -26,13 +26,14 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
-from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
-from .engine import generate, level_words
-from .engine.core import Pos, Side, walk_forced
-from .events import GameEnd, TurnRow
-from .record import Match
-from .replay import ERROR, replay
-from .safetext import visible
+from ..inputs import SKIPPED, UNREADABLE, Entry, choose_variant, discover
+from ..analyze import map_records
+from ..engine import generate, level_words
+from ..engine.core import Pos, Side, walk_forced
+from ..replay.events import GameEnd, TurnRow
+from ..record import Match
+from ..replay import ERROR, replay
+from ..safetext import visible
 
 __all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "match_rows",
            "plot", "write_frame", "write_frames", "display_names",
@@ -433,7 +434,7 @@ def _options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict
         return {}
     if isinstance(rules, dict):
         return dict(rules)
-    from .analyze import parse_rule_options
+    from ..inputs import parse_rule_options
 
     return parse_rule_options(None, list(rules))
 
@@ -451,7 +452,7 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     with the same result.
 
     Every row is kept: for archives of any size, :func:`players` and :func:`matches` of paths and
-    :func:`iter_games` fold the files as they come (:mod:`nardy_analyze.aggregate`)."""
+    :func:`iter_games` fold the files as they come (:mod:`nardy_analyze.stats.aggregate`)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -601,7 +602,7 @@ def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
 
     ``source`` is a frame from :func:`games` or paths (then ``options`` are those of :func:`scan`, and the
     files are folded into the table as they come, without keeping their rows: the same table in flat
-    memory, :mod:`nardy_analyze.aggregate`)."""
+    memory, :mod:`nardy_analyze.stats.aggregate`)."""
     if not isinstance(source, pd.DataFrame):
         from .aggregate import aggregate
 
@@ -633,7 +634,7 @@ def players(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
 
 
 # The sums per player of players(), in the order of its group-by (the per-player counts of the aggregate
-# of nardy_analyze.aggregate are these, then games, points_for, points_against, max_cube, longest_chain).
+# of nardy_analyze.stats.aggregate are these, then games, points_for, points_against, max_cube, longest_chain).
 PLAYER_SUMS = ["finished", "wins", "losses", "gammons_won", "gammons_lost", "backgammons_won", "backgammons_lost",
                "mars_won", "mars_lost", "koks_won", "koks_lost", "resigned", "dropped", "rolls", "doubles",
                "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit", "pips", "borne_off",
@@ -668,7 +669,7 @@ def matches(source: pd.DataFrame | Iterable[str] | str, **options: Any) -> pd.Da
     """One row per match (columns: :data:`MATCH_COLUMNS`), in the order read.
 
     ``source`` is a frame from :func:`games` or paths (then ``options`` are those of :func:`scan`; the
-    files are folded as they come, one match row each, :mod:`nardy_analyze.aggregate`)."""
+    files are folded as they come, one match row each, :mod:`nardy_analyze.stats.aggregate`)."""
     if not isinstance(source, pd.DataFrame):
         from .aggregate import aggregate
 
@@ -758,7 +759,7 @@ def table_columns(by: str, games: pd.DataFrame | Iterable[str] | None = None) ->
     variants = set() if games is None else {str(v) for v in games}
     if by != "player" or not variants:
         return cols
-    from .engine import get_variant
+    from ..engine import get_variant
 
     kinds = {get_variant(v).level_kinds for v in variants}
     if len(kinds) != 1:
@@ -1001,7 +1002,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     fig.suptitle(title or f"nardy-analyze stats: {n} player(s)", fontsize=12)
     from io import BytesIO
 
-    from .fsio import write_atomically
+    from ..fsio import write_atomically
 
     buf = BytesIO()
     with matplotlib.rc_context({"svg.fonttype": "none"}):     # SVG text stays text (searchable, small)

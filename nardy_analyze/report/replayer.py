@@ -10,13 +10,13 @@ Where the data come from (data flow: record -> replay -> this page):
   each written part), stored as the GNU Backgammon Position ID of the player to act (14 characters for
   both sides' 25 counts: for backgammon exactly what ``show --as gnubg`` prints before that roll, for
   long nardy and Gul bara the same encoding, as ``.ngn`` set-ups write it);
-* the geometry of the board is :func:`nardy_analyze.show.board_geometry`, the numbers ``show --as svg``
+* the geometry of the board is :func:`nardy_analyze.report.show.board_geometry`, the numbers ``show --as svg``
   draws with, and the opponent's numbering of each point comes from the variant's rules object
-  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.show.svg_board`;
+  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.report.show.svg_board`;
 * the findings are the replay's, each placed on the step that caused it (the last step written at or
   before the finding's line and column).
 
-The same script serves ``validate --format html`` (:mod:`nardy_analyze.html_report`), which embeds the
+The same script serves ``validate --format html`` (:mod:`nardy_analyze.report.html`), which embeds the
 records that have findings and links each finding to its step: :func:`record_data` gives one record's
 data, :func:`script_block` the data and the script for a page.
 """
@@ -25,12 +25,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .engine import DEFAULT_VARIANT, get_variant
-from .engine.posid import position_id
-from .normal import normalise
-from .record import Kind, Match
-from .replay import MatchReport
-from .safetext import markup as escape, visible   # control characters from the files shown as escapes
+from ..engine import DEFAULT_VARIANT, get_variant
+from ..engine.posid import position_id
+from ..replay.normal import normalise
+from ..record import Kind, Match
+from ..replay import MatchReport
+from ..safetext import markup as escape, visible   # control characters from the files shown as escapes
 from .show import Snapshot, as_gnubg, board_geometry
 
 __all__ = ["record_data", "page", "script_block", "address", "CSS", "BODY"]

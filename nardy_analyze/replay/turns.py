@@ -18,9 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from .engine.judge import Verdict, _physical, judge
-from .record import Action, Loc
+from ..engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
+from ..engine.judge import Verdict, _physical, judge
+from ..record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
 PLAY_RULES = frozenset({"dice-mismatch", "no-checker", "blocked-point", "bar-first", "bear-off-early",

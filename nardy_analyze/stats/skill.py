@@ -23,13 +23,14 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
-from .analyze import SKIPPED, UNREADABLE, Entry, choose_variant, discover, map_records
-from .engine import generate
-from .engine.core import Side, fmt_steps
-from .engine.posid import match_id, position_id
-from .events import GameEnd, TurnRow
-from .record import Match
-from .replay import replay
+from ..inputs import SKIPPED, UNREADABLE, Entry, choose_variant, discover
+from ..analyze import map_records
+from ..engine import generate
+from ..engine.core import Side, fmt_steps
+from ..engine.posid import match_id, position_id
+from ..replay.events import GameEnd, TurnRow
+from ..record import Match
+from ..replay import replay
 
 __all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
@@ -606,7 +607,7 @@ def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
     ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
     Raises :class:`EngineMissing` when bgsage is not installed."""
     _bgsage()
-    from .stats import _options
+    from . import _options
 
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -728,7 +729,7 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
 def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     """Write a PNG or SVG of the error rate (checker and cube) and the luck rate of the ``top`` players with
     the most unforced decisions."""
-    from .stats import OptionalDependency
+    from . import OptionalDependency
 
     try:
         import matplotlib

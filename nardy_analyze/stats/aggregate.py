@@ -1,6 +1,6 @@
 """Statistics over any archive in flat memory: ``stats`` as the files come.
 
-    from nardy_analyze.aggregate import aggregate
+    from nardy_analyze.stats.aggregate import aggregate
     with aggregate(["archive/"], by="player", jobs=2) as agg:
         table = agg.players()                    # one row per player, as stats.players(stats.games(...))
     with aggregate(["archive/"], by="game") as agg:
@@ -31,10 +31,11 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
-from .analyze import SKIPPED, UNREADABLE, Entry, discover, map_records
-from .engine import level_words
-from .record import Match
-from . import stats as st
+from ..inputs import SKIPPED, UNREADABLE, Entry, discover
+from ..analyze import map_records
+from ..engine import level_words
+from ..record import Match
+from .. import stats as st
 
 __all__ = ["aggregate", "Aggregate", "Partial", "CHUNK_ROWS"]
 

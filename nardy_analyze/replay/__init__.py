@@ -1,5 +1,5 @@
 """Walk a record through the rules engine; yield findings (what breaks a rule) and, for a consumer that
-asks for them, one typed row per turn (:mod:`nardy_analyze.events`).
+asks for them, one typed row per turn (:mod:`nardy_analyze.replay.events`).
 
 The replayer knows the record model and the engine, nothing of notations or output formats.
 """
@@ -9,12 +9,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import snowie
-from .engine import Variant, borne_off, fmt_steps, generate
-from .engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
-from .engine.judge import _physical
+from ..notation import snowie
+from ..engine import Variant, borne_off, fmt_steps, generate
+from ..engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
+from ..engine.judge import _physical
 from .events import GameEnd, Observer, TurnRow
-from .record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
+from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
 from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
 
 ERROR = "error"

@@ -7,15 +7,15 @@ match length.  The renderers turn one snapshot into text; nothing here re-derive
 from __future__ import annotations
 
 from dataclasses import dataclass
-from .safetext import markup as escape      # control characters visible: XML allows none of them
-from .safetext import visible
+from ..safetext import markup as escape      # control characters visible: XML allows none of them
+from ..safetext import visible
 
 from .board import diagram
-from .engine import borne_off, rules_named
-from .engine.core import Pos
-from .engine.posid import match_id, position_id
-from .normal import normalise
-from .record import Kind, Match
+from ..engine import borne_off, rules_named
+from ..engine.core import Pos
+from ..engine.posid import match_id, position_id
+from ..replay.normal import normalise
+from ..record import Kind, Match
 
 __all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg", "svg_board",
            "board_geometry"]
@@ -193,7 +193,7 @@ def _x_of(p: int) -> float:
 
 def board_geometry() -> dict:
     """Where :func:`svg_board` puts everything, for a script that draws the same board (the HTML
-    replayer, :mod:`nardy_analyze.replayer`): the size, each point's left edge (index p - 1, the bottom
+    replayer, :mod:`nardy_analyze.report.replayer`): the size, each point's left edge (index p - 1, the bottom
     side's numbering), the centres of the five checker places up from the bottom edge and down from the
     top edge, the bar's centre and the right margin (off counts and cube)."""
     return {"w": _W, "h": _H, "pw": _PW, "margin": _MARGIN, "bar": _BAR, "top": _TOP, "bottom": _BOTTOM,

@@ -1,0 +1,408 @@
+"""What a command reads: the inventory of the inputs (files, folders, standard input), each record read
+with the notation registry, and the variant and rule options each record is replayed under.
+
+Every command that reads records uses :func:`discover` and :func:`load` (through
+:func:`nardy_analyze.analyze.map_records`; docs/architecture.md, "Inputs").  This module knows the
+notations and the engine, nothing of the replay or the outputs.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
+from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
+from .record import Loc, Match, Problem
+
+RECORD = "record"              # an entry to read (Entry.status)
+SKIPPED = "skipped"            # accounted for and not read, with the reason
+UNREADABLE = "unreadable"      # cannot be read, with the reason
+
+
+class InputError(Exception):
+    """A path that cannot be read at all (missing, unreadable, not a file)."""
+
+
+MAX_BYTES = 64 * 1024 * 1024
+SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged by this much of its start
+
+_ON = {"on", "yes", "true", "1"}
+_OFF = {"off", "no", "false", "0"}
+
+
+# ----------------------------------------------------------------------------- discovery
+#
+# One inventory of the inputs, shared by every command that reads records (validate, stats, convert):
+# ``discover(paths)`` accounts for every path given and every entry with a record suffix found in a
+# folder, as a record, a skipped file (with the reason) or an unreadable entry (with the reason);
+# ``load(entry)`` reads a record entry with the notation registry; ``map_records`` runs a per-file
+# function over the records with an error boundary around each file and, optionally, worker processes.
+
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One input: a record file to read, or a path accounted for and not read.
+
+    ``path`` is as given or as found while walking a folder (``-`` is standard input); ``status`` is
+    :data:`RECORD`, :data:`SKIPPED` or :data:`UNREADABLE`; ``reason`` says why for the last two
+    (for UNREADABLE it starts with the path, as a message on its own); ``explicit`` is True for a path
+    named by the caller (read whatever its name); ``notation`` is the registry's notation name chosen
+    by the suffix or by sniffing, None when it is chosen at reading time; ``source``, when set, is where
+    the bytes are read from (the absolute path a Dask worker opens), ``path`` staying the name reported.
+    """
+
+    path: str
+    status: str
+    reason: str = ""
+    explicit: bool = False
+    notation: str | None = None
+    source: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The name used in reports: ``<stdin>`` for ``-``."""
+        return "<stdin>" if self.path == "-" else self.path
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _oserror(path: str, e: OSError) -> str:
+    if e.errno == errno.ELOOP:
+        return f"{path}: symbolic link loop"
+    if e.errno == errno.ENOENT:
+        return f"{path}: no such file or folder"
+    return f"{path}: cannot read: {e.strerror or e}"
+
+
+def discover(paths: Iterable[str]) -> Iterator[Entry]:
+    """Account for every input, in order; folders are walked recursively in sorted order.
+
+    * a path named by the caller is always a record (``explicit``), whatever its name, when it can be
+      opened (a FIFO such as ``<(zcat x.mat.gz)`` included); a missing path is UNREADABLE;
+    * in a folder, every entry whose suffix is one of the registry's :func:`record_suffixes` is
+      accounted for: a file with a notation's own suffix (``.mat``...) is always a RECORD, even empty
+      or binary (its reader reports what is wrong with it); a file with an ambiguous suffix (``.txt``)
+      is sniffed from its first :data:`SNIFF_BYTES` bytes and SKIPPED when no notation recognises it;
+      a hidden file (``.name``) is SKIPPED; a dangling link, a link loop, a file the system refuses to
+      open, a FIFO or device, a sub-folder that cannot be listed or vanishes mid-walk are UNREADABLE;
+    * hidden folders are not searched; a symbolic link to a folder is not followed (SKIPPED: it
+      may lead out of the tree or back into it; name the folder to read it), so a walk never loops;
+    * files with other suffixes (``README.md``, ``expected.tsv``) are not game records by their name
+      and are not part of the inventory.
+    """
+    suffixes = record_suffixes()
+    for p in paths:
+        if p == "-":
+            yield Entry(p, RECORD, explicit=True)
+            continue
+        try:
+            st = os.stat(p)
+        except OSError as e:
+            if os.path.islink(p) and e.errno == errno.ENOENT:
+                yield Entry(p, UNREADABLE, f"{p}: broken symbolic link (its target does not exist)", True)
+            else:
+                yield Entry(p, UNREADABLE, _oserror(p, e), True)
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            yield from _walk(p, suffixes, {(st.st_dev, st.st_ino): p})
+        else:
+            n = for_path(p)
+            yield Entry(p, RECORD, explicit=True, notation=n.name if n else None)
+
+
+def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], str]) -> Iterator[Entry]:
+    try:
+        with os.scandir(folder) as it:
+            items = sorted(it, key=lambda d: d.name)
+    except OSError as e:
+        yield Entry(folder, UNREADABLE, _oserror(folder, e) if e.errno != errno.ENOENT
+                    else f"{folder}: folder vanished while it was searched")
+        return
+    for d in items:
+        path = os.path.join(folder, d.name)
+        try:
+            is_dir = d.is_dir()                  # follows links
+            is_link = d.is_symlink()
+        except OSError:
+            is_dir = is_link = False
+        if is_dir:
+            if d.name.startswith("."):
+                continue                         # hidden folders (.git, .cache) are not searched
+            if is_link:
+                yield Entry(path, SKIPPED, "a link to a folder, not followed (name the folder to read it)")
+                continue
+            try:
+                st = d.stat()
+            except OSError as e:
+                yield Entry(path, UNREADABLE, _oserror(path, e) if e.errno != errno.ENOENT
+                            else f"{path}: folder vanished while the folders were searched")
+                continue
+            key = (st.st_dev, st.st_ino)
+            if key in seen:                      # a bind mount or hard-linked folder seen before
+                yield Entry(path, SKIPPED, f"the folder {seen[key]}, already searched")
+                continue
+            seen[key] = path
+            yield from _walk(path, suffixes, seen)
+            continue
+        suffix = os.path.splitext(d.name)[1].lower()
+        if suffix not in suffixes:
+            continue
+        yield _file_entry(path, d)
+
+
+def _file_entry(path: str, d: os.DirEntry) -> Entry:
+    if d.name.startswith("."):
+        return Entry(path, SKIPPED, "hidden file")
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if d.is_symlink() and e.errno == errno.ENOENT:
+            return Entry(path, UNREADABLE, f"{path}: broken symbolic link (its target does not exist)")
+        if e.errno == errno.ENOENT:
+            return Entry(path, UNREADABLE, f"{path}: vanished while the folder was searched")
+        return Entry(path, UNREADABLE, _oserror(path, e))
+    if not stat.S_ISREG(st.st_mode):
+        return Entry(path, UNREADABLE, f"{path}: {_kind(st.st_mode)}, not read")
+    n = for_path(path)
+    if n is not None:
+        return Entry(path, RECORD, notation=n.name)
+    # an ambiguous suffix (.txt): read as a record only when its start looks like one
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError as e:
+        return Entry(path, UNREADABLE, _oserror(path, e))
+    if not head.strip():
+        return Entry(path, SKIPPED, "not a game record: empty")
+    if len(head) == SNIFF_BYTES:
+        head = head[:len(head) - len(head) % 4]      # whole UTF-16/32 code units
+    n = sniff(decode(head))
+    if n is None:
+        return Entry(path, SKIPPED, "not a game record: its start matches no known notation")
+    return Entry(path, RECORD, notation=n.name)
+
+
+def _too_large(entry: Entry, size: int | None, limit: int) -> InputError:
+    got = f"{size / (1024 * 1024):.1f} MiB, " if size is not None else ""
+    return InputError(f"{entry.shown}: {got}larger than the limit of {limit / (1024 * 1024):g} MiB per file; "
+                      f"--max-file-size MIB raises it")
+
+
+def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
+    """The bytes of a record entry (at most ``max_bytes``, default :data:`MAX_BYTES`); InputError when it
+    cannot be read or is larger (the message names the limit and the option that raises it)."""
+    limit = MAX_BYTES if max_bytes is None else max_bytes
+    path = entry.path
+    if path == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        try:
+            with open(entry.source or path, "rb") as fh:
+                try:
+                    size = os.fstat(fh.fileno()).st_size
+                except OSError:
+                    size = 0
+                if size > limit:             # say so without reading it
+                    raise _too_large(entry, size, limit)
+                data = fh.read(limit + 1)
+        except IsADirectoryError:
+            raise InputError(f"{path}: is a folder") from None
+        except OSError as e:
+            raise InputError(_oserror(path, e)) from None
+    if len(data) > limit:
+        raise _too_large(entry, None, limit)
+    return data
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of a file (kept for callers of earlier versions); see :func:`read_input`."""
+    return read_input(Entry(path, RECORD, explicit=True))
+
+
+def load(entry: Entry, max_bytes: int | None = None) -> Match:
+    """Read a RECORD entry: its bytes, the shared decoder, the reader of its notation (by the entry's
+    notation, else the suffix, else sniffing, Jellyfish match text when nothing fits).
+
+    Raises InputError when the file cannot be read; never raises for what the file contains (the
+    reader turns that into problems with a line and column).  A file without any game and without
+    any problem gets a "no game found" problem, so that no record passes as clean unread.
+    """
+    if entry.status != RECORD:
+        raise InputError(entry.reason or f"{entry.path}: {entry.status}")
+    dec = decode_detail(read_input(entry, max_bytes))
+    match = read_text(dec.text, entry.shown, entry.notation)
+    match.encoding = dec.encoding
+    if not match.games and not match.problems:
+        match.problems.append(Problem(Loc(1, 1), "not a game record: no game found"))
+    return match
+
+
+def parse_record(data: bytes, path: str) -> Match:
+    return read_text(decode(data), path)
+
+
+def _norm(key: str) -> str:
+    return key.casefold().replace(" ", "").replace("_", "").replace("-", "")
+
+
+_TIME = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?"
+                   r"(?:\s*(?:/|per)\s*move)?$", re.I)
+
+
+def parse_time_control(value: str) -> float | None | str:
+    """Seconds per move from a ``TimeControl`` tag: ``120``, ``120s``, ``2m``, ``2:00``, ``120/move``;
+    ``-``/``none``/empty: no limit (None).  Anything else: the text ``"?"`` (not understood)."""
+    v = value.strip()
+    if v.lower() in ("", "-", "none", "no", "off", "unlimited"):
+        return None
+    m = re.fullmatch(r"(\d+):([0-5]\d)(?:\s*(?:/|per)\s*move)?", v, re.I)
+    if m:
+        return int(m.group(1)) * 60 + int(m.group(2))
+    m = _TIME.match(v)
+    if m:
+        n = float(m.group(1))
+        if (m.group(2) or "s").lower().startswith("m"):
+            n *= 60
+        return int(n) if n == int(n) else n
+    return "?"
+
+
+def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backgammon"
+                      ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Rule options: the record's header tags where present, otherwise the caller's options.
+
+    A tag names an option when its name, without case, spaces, ``_`` or ``-``, is the option's
+    (``Crawford``, ``Jacoby``, ``CubeLimit``, ``Koks``, ``HeadException``, ``ChainFromTurn``...);
+    ``Scoring`` and ``TimeControl`` (seconds per move) too.  Only options of ``variant`` are read.
+    Returns (options, problems): a tag of one of the variant's options whose value cannot be read is
+    a problem (tag name, message) and the option keeps its other value.
+    """
+    opts = dict(base)
+    problems: list[tuple[str, str]] = []
+    known = {_norm(k): k for k in OPTIONS.get(variant, {})}
+    for tag, value in match.tags.items():
+        n = _norm(tag)
+        if n == "timecontrol" and "time_limit" in OPTIONS.get(variant, {}):
+            t = parse_time_control(value)
+            if t == "?":
+                problems.append((tag, f"TimeControl {value!r} is not understood (seconds per move, e.g. "
+                                      f"\"120\" or \"2:00\"): no time limit is checked"))
+            else:
+                opts["time_limit"] = t
+            continue
+        key = known.get(n)
+        if key is None or key == "time_limit":
+            continue
+        try:
+            opts[key] = parse_option(variant, key, value)
+        except ValueError as e:
+            if key in ("crawford", "jacoby") and value.strip().lower() not in _ON | _OFF:
+                continue       # .mat headers: an unreadable Crawford/Jacoby value has always been ignored
+            problems.append((tag, str(e)))
+    return opts, problems
+
+
+def variant_name(match: Match, default: str) -> tuple[str, str | None]:
+    """The variant a record names (own notation ``Variant``, .mat ``Variation``), or ``default``; and the
+    tag that named it."""
+    for tag in ("Variant", "Variation"):
+        value = match.tag(tag)
+        if value and value.strip():
+            return value, tag
+    return default, None
+
+
+def options_for(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The caller's options (``--rule``) as they apply to ``variant``: unscoped keys and keys scoped to
+    this variant (``long:koks``).  Returns (options, problems): an unscoped key the variant does not
+    have is a problem (a message), since the record would not be judged as asked."""
+    out: dict[str, Any] = {}
+    problems: list[str] = []
+    spec = OPTIONS.get(variant, {})
+    for key, value in options.items():
+        scope, sep, name = key.rpartition(":")
+        if sep:
+            if scope == variant:
+                out[name] = value
+            continue
+        if key not in spec:
+            problems.append(f"--rule {key}: the variant {variant} has no option {key!r} (its options: "
+                            f"{', '.join(sorted(spec))}); the record is validated without it")
+            continue
+        out.setdefault(key, value)
+    return out, problems
+
+
+@dataclass
+class VariantChoice:
+    """How a record is judged: the variant it names (else the default) with the options its tags set (else
+    the caller's ``--rule`` options).  ``variant`` is None when the record names a variant nobody supports
+    (``error`` then says where and why)."""
+
+    variant: Variant | None
+    name: str                                            # the variant as named (for reports)
+    error: tuple[Loc, str] | None = None                 # an unknown variant or refused option values
+    arg_errors: list[str] = field(default_factory=list)  # --rule options the variant does not have
+    tag_problems: list[tuple[Loc, str]] = field(default_factory=list)  # option tags that could not be read
+
+
+def choose_variant(match: Match, default: str = "backgammon",
+                   options: dict[str, Any] | None = None) -> VariantChoice:
+    """The one place that decides the variant and options of a record (validate, stats and convert alike)."""
+    name, tag = variant_name(match, default)
+    try:
+        v0 = get_variant(name)
+    except UnknownVariant as e:
+        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
+        return VariantChoice(None, str(name), (match.tag_locs.get(key, Loc(1, 1)), str(e)))
+    opts, arg_problems = options_for(v0.name, options or {})
+    opts, tag_problems = options_from_tags(match, opts, v0.name)
+    problems = [(match.tag_locs.get(t, Loc(1, 1)), msg) for t, msg in tag_problems]
+    try:
+        v = get_variant(v0.name, opts)
+    except UnknownVariant as e:      # option values the rules object refuses
+        return VariantChoice(None, v0.name, (Loc(1, 1), str(e)), arg_problems, problems)
+    return VariantChoice(v, v.name, None, arg_problems, problems)
+
+
+def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
+    """The variant and options a record is judged under (UnknownVariant when nobody supports it)."""
+    choice = choose_variant(match, default, options)
+    if choice.variant is None:
+        raise UnknownVariant(choice.error[1] if choice.error else choice.name)
+    return choice.variant
+
+
+def parse_rule_options(variant: str | None, items: list[str]) -> dict[str, Any]:
+    """``--rule`` items to options.  ``KEY=VALUE`` applies to every record whose variant has the option
+    (``variant`` None: the key must be an option of some variant; the variant is chosen per record);
+    ``VARIANT:KEY=VALUE`` only to records of that variant.  ValueError on an unknown key or bad value."""
+    opts: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--rule takes KEY=VALUE, not {item!r}")
+        key = key.strip()
+        scope, colon, name = key.rpartition(":")
+        if colon:
+            v = get_variant(scope).name          # UnknownVariant (a ValueError) for a bad scope
+            opts[f"{v}:{name.strip()}"] = parse_option(v, name.strip(), value)
+        else:
+            if variant is None and key not in all_option_names():
+                raise ValueError(f"unknown rule option {key!r}; known: {', '.join(all_option_names())}")
+            opts[key] = parse_option(variant if variant and key in OPTIONS.get(variant, {}) else None, key, value)
+    return opts
