@@ -273,7 +273,7 @@ def test_no_internal_words_in_the_russian_documents(path):
 
 def _glossary_rows() -> list[list[str]]:
     rows = [line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
-    cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
+    cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip()[1:-1])] for row in rows]
     return [c for c in cells[2:]]   # below the header and its rule
 
 
