@@ -9,8 +9,11 @@ Sections of README.md that need no Russian counterpart (they are for the people 
 for players or club directors): ``## Performance`` with its sub-sections (measurements, benchmark commands
 and the history of the speed work; the Russian README points to them) and ``## Development``.
 
+A Russian section without an anchor is allowed (README.ru.md has ``## rules``, which the English README covers
+inside ``## validate``); it ends the anchored section before it.
+
 Within a section the checks are concrete: the rule ids named in an English section are named in its Russian
-counterpart; README's options (``--rule``, ``--by`` ...) likewise; docs/rules.md's numbered rules and bulleted
+counterpart; README's options (``--rule``, ``--by`` ...) and the command lines of its examples likewise; docs/rules.md's numbered rules and bulleted
 decisions have as many items in Russian. Every rule id the tool has (``nardy_analyze.rules.RULES``) is
 explained in docs/ru/rules.md and listed in the glossary (docs/ru/glossary.md: one table sorted by the
 English term). The Russian documents hold no English sentences outside code (a run of six Latin words in a
@@ -171,6 +174,26 @@ def test_each_readme_section_names_the_options_of_its_english_section():
         if lacking:
             gaps[heading] = lacking
     assert gaps == {}, "README.ru.md: options of the English section missing from its Russian counterpart"
+
+
+def _command_lines(text: str) -> set[str]:
+    """The command lines shown in a section's code blocks (``$ nardy-analyze ...``, ``nardy-analyze ...``,
+    ``python3 ...``, ``pip ...``), comments after ``#`` left out."""
+    lines, fenced = set(), False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        cmd = line.removeprefix("$ ").split("  #")[0].strip()
+        if fenced and re.match(r"(nardy-analyze|python3|pip) ", cmd):
+            lines.add(cmd)
+    return lines
+
+
+def test_each_readme_section_shows_the_command_lines_of_its_english_section():
+    en, ru = _english_sections(README), _russian_sections(README_RU)
+    gaps = {h: sorted(_command_lines(t) - _command_lines(ru.get(h, ""))) for h, t in en.items()}
+    assert {h: g for h, g in gaps.items() if g} == {}, "README.ru.md: examples of the English section missing"
 
 
 def _items(text: str) -> tuple[int, int]:
