@@ -12,7 +12,7 @@ import glob
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from nardy_analyze import notation
@@ -226,6 +226,7 @@ _SAMPLE = ngn.write(generate_match("gulbara", 1, 7, ("A", "B"))).splitlines(keep
 
 
 @settings(max_examples=300, deadline=None)
+@example(line=len(_SAMPLE) - 2, col=60, junk="\r0")       # a lone CR after the last line: a line of its own
 @given(st.integers(0, len(_SAMPLE) - 1), st.integers(0, 60), st.text(min_size=1, max_size=3))
 def test_reader_never_raises_on_damaged_records(line, col, junk):
     lines = list(_SAMPLE)
@@ -235,7 +236,8 @@ def test_reader_never_raises_on_damaged_records(line, col, junk):
     m = ngn.read(text, "x.ngn")
     for p in m.problems + [p for g in m.games for p in g.problems]:
         assert "internal error" not in p.message, p.message
-        assert 1 <= p.loc.line <= text.count("\n") + 1      # the junk may hold line breaks too
+        # the junk may hold line breaks too: CR, LF and CRLF each end a line (as the decoder reads them)
+        assert 1 <= p.loc.line <= text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
 
 
 # ----------------------------------------------------------------------------- the notation itself
