@@ -149,7 +149,7 @@ def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tupl
     return "dice-mismatch", f"{step} cannot be played with the roll {dice_text}"
 
 
-def _physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
+def physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
     """Apply the written steps as far as physically possible (for replay after an illegal play)."""
     hits = 0
     for src, dst in steps:
@@ -292,7 +292,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
     i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
     problem = _diagnose(rules, m, o, rem, src, dst, dice_text, t)
-    after, hits = _physical(rules, me, opp, steps)
+    after, hits = physical(rules, me, opp, steps)
     return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(steps))
 
 
@@ -324,7 +324,7 @@ def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos
         # one step per number, walked in the written order: the first way _realise_route finds (_exact)
         exact = _exact(rules, me, opp, full, steps, turn, True)
         if exact is not None and (exact[0], exact[1]) == after:
-            return _with_hits(rules, me, opp, steps)
+            return with_hits(rules, me, opp, steps)
     ps = None
     for seqs in (True, False):
         if not seqs:
@@ -332,10 +332,10 @@ def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos
             path = ps.plays.get(after)
             if path is None:
                 return None
-            return _with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
+            return with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
         for n, (m, o, _, used) in enumerate(_realise_route(rules, me, opp, full, steps, turn)):
             if (m, o) == after:
-                return _with_hits(rules, me, opp, used)
+                return with_hits(rules, me, opp, used)
             if n >= 32:
                 break
     return None
@@ -366,5 +366,5 @@ def _realise_route(rules, me, opp, remaining, steps, turn):
             yield m3, o3, t3, path + rest
 
 
-def _with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
+def with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
     return rules.hit_flags(me, opp, path)       # the generic walk, or the same flags without the positions

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from ..engine.judge import Verdict, _physical, judge
+from ..engine.judge import Verdict, physical, judge
 from ..record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -323,7 +323,7 @@ def _used(spec: SegmentSpec, v: Verdict, handed: Part | None) -> tuple[int, ...]
 
 def _apply_physical(rules, pos: list, part: Part) -> list:
     s = part.player
-    (m, o), _ = _physical(rules, pos[s], pos[1 - s], part.steps)
+    (m, o), _ = physical(rules, pos[s], pos[1 - s], part.steps)
     return [m, o] if s == 0 else [o, m]
 
 
