@@ -20,7 +20,8 @@ def spans(root: Path):
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 kind = "class" if isinstance(node, ast.ClassDef) else "def"
-                yield node.end_lineno - node.lineno + 1, kind, f"{path.relative_to(root.parent)}:{node.lineno} {node.name}"
+                where = f"{path.relative_to(root.parent)}:{node.lineno} {node.name}"
+                yield node.end_lineno - node.lineno + 1, kind, where
 
 
 def main() -> None:
