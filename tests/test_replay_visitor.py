@@ -160,12 +160,12 @@ def test_costly_events_only_for_a_visitor_that_overrides_them():
 
 
 def test_a_visitor_with_no_costly_method_builds_no_state(monkeypatch):
-    from nardy_analyze.replay import telling
+    from nardy_analyze.replay import game, telling   # the modules that build the costly events
 
     def boom(*a, **k):
         raise AssertionError("built although nobody asked for it")
 
-    monkeypatch.setattr(telling, "ActionState", boom)
+    monkeypatch.setattr(game, "ActionState", boom)
     monkeypatch.setattr(telling, "TurnRow", boom)
     monkeypatch.setattr(telling, "GameEnd", boom)
     match = generate_match("gulbara", 2, seed=1)

@@ -20,7 +20,8 @@ from .cube import CubeActions
 from .model import ERROR, POSITION_RULES, WARNING, Finding, GameReport, MatchReport
 from .results import Results
 from .resync import Resync
-from .telling import HANDLER, Telling
+from ..notation.normal import ActionState
+from .telling import HANDLER, ROLL_SPECS, Telling, roll_spec
 from .turns import Part, PartOutcome, quick_turn, walk_turn, written_parts
 
 _AFTER_END = (Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.BEAVER)   # actions that cannot follow the game's end
@@ -98,8 +99,10 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         """Replay ``actions`` (the game's, up to any unreadable text), then settle the result."""
         self.actions = actions
         clock = self.clock if self.clock.checks else None
-        states = self.tell_state is not None
+        tell_state = self.tell_state
         rows = self.tell_turn is not None
+        findings = self.rep.findings
+        after = None                         # (states) the board after the previous action: its tuple is reused
         for i, a in enumerate(actions):
             self.index = i
             nxt = actions[i + 1] if i + 1 < len(actions) else None
@@ -107,16 +110,24 @@ class GameReplay(CubeActions, Results, Resync, Telling):
                 self.find("result-mismatch", f"{a.text!r} written after the game was already over "
                           f"({self.ended[0]})", a)
                 break
-            if states:
-                mark = self.state_before()
+            if tell_state is not None:       # (inline: once per action) what the state needs from before
+                pos = self.pos
+                before = after if after is not None and after[0] is pos[0] and after[1] is pos[1] \
+                    else (pos[0], pos[1])
+                cube, owner, n = self.cube, self.owner, len(findings)
             if clock is not None:
                 clock.check(a, nxt)
             if rows:
                 self.observed(a, nxt)
             else:
                 getattr(self, HANDLER[a.kind])(a, nxt)
-            if states:
-                self.state_after(i, mark)
+            if tell_state is not None:
+                legal = len(findings) == n or not any(f.rule in POSITION_RULES for f in findings[n:])
+                pos = self.pos
+                after = before if before[0] is pos[0] and before[1] is pos[1] else (pos[0], pos[1])
+                tell_state(ActionState(i, cube, owner, before, after, legal, self.exact, self.parts))
+                self.exact = False
+                self.parts = None
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
@@ -154,7 +165,9 @@ class GameReplay(CubeActions, Results, Resync, Telling):
             if self.one_part and not a.segments else None
         if after is not None:            # plainly legal: what walk_turn would give, without its machinery
             if self.tell_turn is not None:   # the roller's part as the turn driver gives it, for the rows
-                self.roll_spec = self.quick_spec(p, d1, d2, first_turn)
+                turn = self.rules.start_turn(self.pos[p], self.pos[1 - p], first_turn, (d1, d2))
+                spec = ROLL_SPECS.get((d1, d2, turn))     # immutable and equal for equal keys: built once
+                self.roll_spec = spec if spec is not None else roll_spec(d1, d2, turn)
             self.pos[p], self.pos[1 - p] = after
             self.exact = bool(a.steps)
         else:

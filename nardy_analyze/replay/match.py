@@ -49,7 +49,9 @@ class MatchWalk:
     def __init__(self, match: Match, variant: Variant, rep: MatchReport, visitors: tuple, start: Pos | None):
         self.match, self.variant, self.rep, self.start = match, variant, rep, start
         self.visitors = visitors
-        self.tell_finding = channel(visitors, "finding")
+        tell_finding = channel(visitors, "finding")
+        # the match report alone: its list's own append (what MatchReport.finding does, without a frame)
+        self.tell_finding = rep.findings.append if tell_finding == rep.finding else tell_finding
         # the costly events: None when no visitor overrides them
         self.tell_state = channel(visitors, "action_state")
         self.tell_turn = channel(visitors, "turn")

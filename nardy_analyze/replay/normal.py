@@ -23,16 +23,18 @@ __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 class _States(ReplayVisitor):
     """The action states of each game, in order."""
 
-    __slots__ = ("games",)
+    __slots__ = ("games", "game")
 
     def __init__(self) -> None:
         self.games: list[list[ActionState]] = []
+        self.game: list[ActionState] = []
 
     def begin_game(self, game: Game) -> None:
-        self.games.append([])
+        self.game = []
+        self.games.append(self.game)
 
     def action_state(self, state: ActionState) -> None:
-        self.games[-1].append(state)
+        self.game.append(state)
 
 
 _LAST: list = []          # (match, variant, options, result) of the last call: writers and checks share it

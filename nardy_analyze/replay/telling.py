@@ -1,47 +1,33 @@
-"""What the game replay tells its visitor beyond findings (a mixin of :class:`.game.GameReplay`): the
-state around each action (``action_state``: for the normalised match) and one row per turn and one per
-game end (``turn``, ``game_end``: for statistics).  Each is built only when the visitor overrides its
-method (:mod:`.visitor`).
+"""What the game replay tells its visitor beyond findings (a mixin of :class:`.game.GameReplay`): one row
+per turn and one per game end (``turn``, ``game_end``: for statistics) and the parts of a turn in its
+action state (``action_state``, built by ``GameReplay.run``: for the normalised match).  Each is built
+only when the visitor overrides its method (:mod:`.visitor`).
 """
 from __future__ import annotations
 
 from ..engine.core import ROLLER, SegmentSpec, dice_sequence
-from ..notation.normal import ActionState, PartState
+from ..notation.normal import PartState
 from ..record import Action, Kind
 from .events import GameEnd, TurnRow
-from .model import POSITION_RULES
 from .turns import PartOutcome
 
 # The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
-# turn rows, which get one per turn.
-_ROLL_SPECS: dict[tuple, SegmentSpec] = {}
+# turn rows, which get one per turn (GameReplay.on_roll looks it up inline).
+ROLL_SPECS: dict[tuple, SegmentSpec] = {}
 _new_row = tuple.__new__            # TurnRow._make without its Python frame
 HANDLER = {k: "on_" + k.value for k in Kind}   # the game replay's handler of each kind of action
 
 
+def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
+    """The roller's part of a roll taken on the quick path, as the turn driver gives it (kept in
+    ``ROLL_SPECS``)."""
+    spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), turn)
+    return spec
+
+
 class Telling:
-    """Action states and turn rows of :class:`.game.GameReplay` (its state comes from there)."""
-
-    _after: tuple | None = None         # the board after the previous action (its tuple is reused)
-
-    # -- action states (visitor.action_state) ---------------------------------------------------------
-    def state_before(self) -> tuple:
-        """What the action's state needs from before the action: (board, cube, owner, findings so far)."""
-        pos, after = self.pos, self._after
-        before = after if after is not None and after[0] is pos[0] and after[1] is pos[1] \
-            else (pos[0], pos[1])
-        return before, self.cube, self.owner, len(self.rep.findings)
-
-    def state_after(self, i: int, mark: tuple) -> None:
-        """Tell the state around action ``i`` (``mark``: :meth:`state_before`'s)."""
-        before, cube, owner, n = mark
-        findings = self.rep.findings
-        legal = len(findings) == n or not any(f.rule in POSITION_RULES for f in findings[n:])
-        pos = self.pos
-        after = self._after = before if before[0] is pos[0] and before[1] is pos[1] else (pos[0], pos[1])
-        self.tell_state(ActionState(i, cube, owner, before, after, legal, self.exact, self.parts))
-        self.exact = False
-        self.parts = None
+    """Turn rows and game ends of :class:`.game.GameReplay` (its state comes from there; the action
+    states are built inline by ``GameReplay.run``, once per action)."""
 
     @staticmethod
     def part_state(out: PartOutcome, dice) -> PartState:
@@ -53,15 +39,6 @@ class Telling:
                          (me, opp) if s == 0 else (opp, me), tuple(out.after))
 
     # -- turn rows and game ends (visitor.turn, visitor.game_end) ------------------------------------------
-    def quick_spec(self, p: int, d1: int, d2: int, first_turn: bool) -> SegmentSpec:
-        """The roller's part of a roll taken on the quick path, as the turn driver gives it."""
-        turn = self.rules.start_turn(self.pos[p], self.pos[1 - p], first_turn, (d1, d2))
-        key = (d1, d2, turn)
-        spec = _ROLL_SPECS.get(key)     # immutable and equal for equal keys: built once
-        if spec is None:
-            spec = _ROLL_SPECS[key] = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), turn)
-        return spec
-
     def observed(self, a: Action, nxt: Action | None) -> None:
         """Handle ``a`` and tell the visitor what the turn did, from the positions the replay goes on from."""
         p = a.player
