@@ -200,6 +200,21 @@ def first_finding(match: Match, report=None) -> str | None:
     return f"{f.path}:{f.line}:{f.column}: {f.rule}: {f.message}"
 
 
+def _normal(match: Match):
+    from .replay.normal import normalise   # the replay, imported only by a writer that needs it (start-up)
+
+    return normalise(match)
+
+
+def write_text(match: Match, to: str) -> str:
+    """The text of ``match`` in notation ``to`` (library use): the record is replayed first when the
+    notation's writer needs the normalised match (``needs_replay``); the writer's errors are raised."""
+    writer = notation.get(to)
+    if writer.write is None:
+        raise ValueError(f"the {to} notation has no writer")
+    return writer.write(match, _normal(match)) if writer.needs_replay else writer.write(match)
+
+
 def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool = True
                   ) -> tuple[Outcome, str | None]:
     """Convert one record read already: (outcome, text).  The outcome's target is not set and its status is
@@ -219,14 +234,12 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         return Outcome(shown, None, REFUSED, lost, encoding=encoding), None
     normal = None
     if writer.needs_replay:
-        from .replay.normal import normalise
-
-        normal = normalise(match)
+        normal = _normal(match)
         warning = first_finding(match, normal.report)
     else:
         warning = first_finding(match)
     try:
-        text = writer.write(match, normal=normal) if normal is not None else writer.write(match)
+        text = writer.write(match, normal) if normal is not None else writer.write(match)
     except Exception as exc:          # a writer bug must not take the other files down
         return Outcome(shown, None, FAILED, [f"{shown}: cannot write {to}: {exc!r}"], warning, encoding), None
     return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost),

@@ -23,6 +23,7 @@ import jsonschema
 
 from helpers import ROOT
 from nardy_analyze import notation
+from nardy_analyze.convert import write_text
 from roundtrip import actual, expected, first_difference
 
 SCHEMA_PATH = ROOT / "docs" / "schema" / "match.schema.json"
@@ -119,7 +120,7 @@ def check_file(path: str) -> tuple[str, int, int, list[str]]:
         lost = target.losses(m)
         if lost:
             fails.append(f"{name} -> {via}: reports losses {lost}")
-        text = target.write(m)
+        text = write_text(m, via)
         if via == "json":
             fails += [f"{name} -> json: schema: {e}" for e in schema_errors(json.loads(text))[:3]]
         middle = notation.read_text(text, "x." + via)
@@ -128,7 +129,7 @@ def check_file(path: str) -> tuple[str, int, int, list[str]]:
             continue
         if via == "json" and actual(middle) != actual(m):
             fails.append(f"{name} -> json: {first_difference(actual(m), actual(middle))}")
-        back = notation.read_text(mat.write(middle), "y.mat")     # one replay of the middle record
+        back = notation.read_text(write_text(middle, "mat"), "y.mat")     # one replay of the middle record
         if _problems(back):
             fails.append(f"{name} -> {via} -> mat: reading it back: {_problems(back)[:3]}")
             continue

@@ -68,7 +68,7 @@ class Rec:
         v0 = get_variant(self.variant)
         opts, _ = options_for(v0.name, options)
         opts, _ = options_from_tags(m, opts, v0.name)
-        return replay(m, get_variant(v0.name, opts), start=start, observer=observer)
+        return replay(m, get_variant(v0.name, opts), start=start, visitor=observer)
 
 
 def errors(rep) -> list[tuple[str, int]]:

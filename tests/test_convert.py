@@ -15,6 +15,7 @@ from nardy_analyze import notation
 from nardy_analyze.cli import app
 from nardy_analyze.convert import FAILED, convert_paths
 from nardy_analyze.record import Kind, Segment
+from nardy_analyze.convert import write_text
 
 SCHEMA = json.loads((ROOT / "docs" / "schema" / "match.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -54,12 +55,12 @@ def write_doc(text: str) -> dict:
 
 def round_trip(match, via: str):
     """match -> via -> mat, read back; JSON documents validated against the schema."""
-    text = notation.get(via).write(match)
+    text = write_text(match, via)
     if via == "json":
         write_doc(text)
     middle = notation.read_text(text, "x." + via)
     assert not middle.problems and not any(g.problems for g in middle.games), middle.problems
-    back = notation.read_text(notation.get("mat").write(middle), "y.mat")
+    back = notation.read_text(write_text(middle, "mat"), "y.mat")
     assert not back.problems and not any(g.problems for g in back.games)
     return middle, back
 
@@ -116,7 +117,7 @@ def test_small_record_through_every_notation():
         assert actual(back, sp) == expected(m, sp), first_difference(expected(m, sp), actual(back, sp))
     assert not any(g.problems for g in m.games)
     # the combined moves 13/3(2) come back as single-die steps from the replay
-    text = notation.get("mat").write(m)
+    text = write_text(m, "mat")
     assert "55: 13/8 8/3 13/8 8/3" in text
     assert "????" in text and "Losses 1 point" in text
 
@@ -126,7 +127,7 @@ def test_sgf_keeps_what_gnubg_has_no_property_for():
     m.games[1].actions[0].clock = 12.5
     m.games[1].actions[0].comments.append("opening [a] \\ note")
     m.games[0].comments.append("first game")
-    text = notation.get("sgf").write(m)
+    text = write_text(m, "sgf")
     assert "NK[12.5]" in text and "C[opening [a\\] \\\\ note]" in text
     back = notation.read_text(text, "x.sgf")
     assert back.games[1].actions[0].clock == 12.5
@@ -184,11 +185,11 @@ def test_generated_games_own_notation_json_own(variant, seed):
     text = notation.get("ngn").write(generate_match(variant, 3, seed, ("Тимур", "Dina Ö")))
     own = notation.read_text(text, "g.ngn")
     assert not own.problems and not any(g.problems for g in own.games)
-    doc = notation.get("json").write(own)
+    doc = write_text(own, "json")
     assert write_doc(doc)["variant"] == variant
     back = notation.read_text(doc, "g.json")
     assert same_record(own, back)
-    assert notation.get("ngn").write(back) == text
+    assert write_text(back, "ngn") == text
     if variant != "backgammon":
         assert any("has no mat form" in x for x in notation.get("mat").losses(own))
         assert any("has no sgf form" in x for x in notation.get("sgf").losses(own))
@@ -271,7 +272,7 @@ def refusal(tmp_path, match_edit, to: str, words: list[str], name="r.json"):
     m = notation.read_text(GOOD, "r.mat")
     match_edit(m)
     src = tmp_path / name
-    src.write_text(notation.get("json").write(m), encoding="utf-8")
+    src.write_text(write_text(m, "json"), encoding="utf-8")
     out = tmp_path / f"out.{to}"
     r = cli("convert", str(src), "--to", to, "-o", str(out))
     assert r.exit_code == 1 and not out.exists(), r.output
@@ -297,7 +298,7 @@ def test_clock_times_survive_sgf_and_json(tmp_path):
     m = notation.read_text(GOOD, "r.mat")
     m.games[1].actions[2].clock = 31.0
     src = tmp_path / "c.json"
-    src.write_text(notation.get("json").write(m), encoding="utf-8")
+    src.write_text(write_text(m, "json"), encoding="utf-8")
     for to in ("sgf", "json"):
         r = cli("convert", str(src), "--to", to, "-o", str(tmp_path / f"c2.{to}"))
         assert r.exit_code == 0, r.stderr
@@ -329,7 +330,7 @@ def test_refuse_gul_bara_handover_in_mat_and_sgf(tmp_path):
 def test_handover_survives_json(tmp_path):
     m = notation.read_text(GOOD, "r.mat")
     m.games[0].actions[0].segments.append(Segment("handover", 1, (3,), []))
-    back = notation.read_text(notation.get("json").write(m), "x.json")
+    back = notation.read_text(write_text(m, "json"), "x.json")
     seg = back.games[0].actions[0].segments
     assert [(s.kind, s.player, s.dice) for s in seg] == [("handover", 1, (3,))]
 
@@ -420,7 +421,7 @@ def test_split_schema_check_agrees_with_the_whole_schema():
 
     from corpus_roundtrip import schema_errors
 
-    doc = write_doc(notation.get("json").write(notation.read_text(GOOD, "g.mat")))
+    doc = write_doc(write_text(notation.read_text(GOOD, "g.mat"), "json"))
     assert schema_errors(doc) == []
     ri = next(i for i, a in enumerate(doc["games"][0]["actions"]) if a["type"] == "roll" and a["steps"])
 

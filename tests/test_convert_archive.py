@@ -19,6 +19,7 @@ from nardy_analyze import notation
 from nardy_analyze.convert import FAILED, SKIPPED, WRITTEN, convert_paths
 from nardy_analyze.notation import mat
 from nardy_analyze.record import same_record
+from nardy_analyze.convert import write_text
 
 TARGETS = ("mat", "sgf", "json", "ngn")
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
@@ -131,8 +132,8 @@ def test_any_banner_and_comments_come_back_from_every_target(banner, comments):
     for to in TARGETS:
         w = notation.get(to)
         assert w.losses(m) == [], to
-        middle = notation.read_text(w.write(m), f"x.{to}")
-        back = mat.read(notation.get("mat").write(middle), "y.mat")
+        middle = notation.read_text(write_text(m, to), f"x.{to}")
+        back = mat.read(write_text(middle, "mat"), "y.mat")
         assert middle.comments == m.comments and back.comments == m.comments, to
         assert not back.problems and back.tags == m.tags, to
 
@@ -191,7 +192,7 @@ def test_converting_a_folder_twice_converts_the_same_files(tmp_path):
 
 def test_every_input_is_named(tmp_path):
     games = _archive(tmp_path)
-    (games / "m3.sgf").write_text(notation.get("sgf").write(mat.read(BANNER, "x.mat")), encoding="utf-8")
+    (games / "m3.sgf").write_text(write_text(mat.read(BANNER, "x.mat"), "sgf"), encoding="utf-8")
     r = run("convert", str(games), "--to", "sgf", "--force", "-v")
     err = r.stderr
     for name in ("2023/spring/m0.mat", "2023/autumn/m1.mat", "2024/m0.mat", "2024/m2.mat", "m3.mat"):
@@ -279,15 +280,15 @@ GNUBG_RATED = (ROOT / "tests" / "fixtures" / "gnubg-sgf" / "ratings.sgf")   # gn
 def test_ratings_are_split_out_of_the_names():
     m = notation.read_path(RATED)
     assert m.games[0].players == ("hockeyfan", "bob") and m.games[0].ratings == ("1796", "1650")
-    sgf = notation.get("sgf").write(m)
+    sgf = write_text(m, "sgf")
     assert "PW[hockeyfan]PB[bob]WR[1796]BR[1650]" in sgf and "," not in sgf.split("PW[", 1)[1].split("]")[0]
-    doc = json.loads(notation.get("json").write(m))
+    doc = json.loads(write_text(m, "json"))
     assert doc["games"][0]["players"] == ["hockeyfan", "bob"] and doc["games"][0]["ratings"] == ["1796", "1650"]
-    ngn = notation.get("ngn").write(m)
+    ngn = write_text(m, "ngn")
     assert 'Game 1 players "hockeyfan" "bob" ratings "1796" "1650" score 0-0' in ngn
-    assert " hockeyfan,1796 : 0" in notation.get("mat").write(m)
+    assert " hockeyfan,1796 : 0" in write_text(m, "mat")
     for to in TARGETS:
-        back = notation.read_text(notation.get(to).write(m), f"x.{to}")
+        back = notation.read_text(write_text(m, to), f"x.{to}")
         assert [(g.players, g.ratings) for g in back.games] == [(g.players, g.ratings) for g in m.games], to
 
 
@@ -314,7 +315,7 @@ def test_which_names_hold_a_rating(name, split):
 
 def test_json_ratings_are_checked():
     m = notation.read_path(RATED)
-    doc = json.loads(notation.get("json").write(m))
+    doc = json.loads(write_text(m, "json"))
     doc["games"][0]["ratings"] = [1796, None]
     bad = notation.read_text(json.dumps(doc), "bad.json")
     assert any('"ratings"' in p.message for p in bad.problems + [p for g in bad.games for p in g.problems])
@@ -354,7 +355,7 @@ def test_a_jellyfish_txt_converts_to_mat_and_the_mat_is_not_read_again(tmp_path)
 
 def test_nothing_to_convert_is_said(tmp_path):
     (tmp_path / "only").mkdir()
-    (tmp_path / "only" / "x.sgf").write_text(notation.get("sgf").write(mat.read(BANNER, "x.mat")), encoding="utf-8")
+    (tmp_path / "only" / "x.sgf").write_text(write_text(mat.read(BANNER, "x.mat"), "sgf"), encoding="utf-8")
     (tmp_path / "empty").mkdir()
     for folder, last in (("only", "0 written, 0 refused, 0 failed, 1 skipped (1 already sgf; --verbose lists them) "
                                   "(to sgf)"), ("empty", "0 written, 0 refused, 0 failed (to sgf)")):

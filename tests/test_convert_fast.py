@@ -17,6 +17,7 @@ from helpers import CORPUS, ROOT
 from nardy_analyze import analyze, notation; from nardy_analyze.replay import normal
 from nardy_analyze.convert import FAILED, SKIPPED, WRITTEN, convert_paths
 from nardy_analyze.notation import jsonfmt
+from nardy_analyze.convert import write_text
 
 GOOD = (ROOT / "tests" / "test_convert.py").read_text(encoding="utf-8").split('GOOD = """', 1)[1].split('"""', 1)[0]
 TARGETS = ("mat", "sgf", "json", "ngn")
@@ -39,7 +40,7 @@ def _inputs(root: Path, copies: int = 6) -> list[str]:
     (src / "bad.mat").write_text(GOOD.replace("42: 8/4 6/4", "42: 8/4 6/3"), encoding="utf-8")
     m = notation.read_text(GOOD, "c.mat")
     m.games[0].actions[0].clock = 12.5
-    (root / "clock.json").write_text(notation.get("json").write(m), encoding="utf-8")
+    (root / "clock.json").write_text(write_text(m, "json"), encoding="utf-8")
     (src / "notes.txt").write_text("shopping list\n", encoding="utf-8")
     (root / "empty.mat").write_text("nothing here\n", encoding="utf-8")
     return [str(src), str(root / "clock.json"), str(root / "empty.mat")]
@@ -108,13 +109,13 @@ def _write_failing_on(names: dict[str, str]):
     records whose first player is named in ``names``."""
     real = notation.get("sgf")
 
-    def write(match, normal=None):
+    def write(match, normal):
         what = names.get(match.games[0].players[0])
         if what == "raise":
             raise RuntimeError("disk on fire")
         if what == "die":
             os._exit(9)
-        return real.write(match, normal=normal)
+        return real.write(match, normal)
 
     return notation.Notation(real.name, real.suffixes, real.sniff, real.read, write, real.description,
                              real.ambiguous_suffixes, real.losses, real.needs_replay)

@@ -12,6 +12,7 @@ from nardy_analyze import notation
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.core import generate
 from nardy_analyze.record import Action, Game, Kind, Loc, Match, Step
+from nardy_analyze.convert import write_text
 
 RULES = get_variant("backgammon").rules
 
@@ -78,14 +79,14 @@ def random_match(seed: int, length: int, games: int) -> Match:
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), length=st.sampled_from([0, 1, 3, 5, 7]), games=st.integers(1, 3))
 def test_generated_matches_survive_every_notation(seed, length, games):
-    m = notation.read_text(notation.get("mat").write(random_match(seed, length, games)), "gen.mat")
+    m = notation.read_text(write_text(random_match(seed, length, games), "mat"), "gen.mat")
     assert not m.problems and not any(g.problems for g in m.games)
     want = expected(m)
     for via in ("sgf", "json"):
-        middle = notation.read_text(notation.get(via).write(m), "x." + via)
-        back = notation.read_text(notation.get("mat").write(middle), "y.mat")
+        middle = notation.read_text(write_text(m, via), "x." + via)
+        back = notation.read_text(write_text(middle, "mat"), "y.mat")
         got = actual(back)
         assert got == want, (via, first_difference(want, got))
-    s1 = notation.get("sgf").write(m)
-    via_json = notation.read_text(notation.get("json").write(notation.read_text(s1, "a.sgf")), "b.json")
-    assert notation.get("sgf").write(via_json) == s1
+    s1 = write_text(m, "sgf")
+    via_json = notation.read_text(write_text(notation.read_text(s1, "a.sgf"), "json"), "b.json")
+    assert write_text(via_json, "sgf") == s1

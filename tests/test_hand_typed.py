@@ -8,6 +8,7 @@ from nardy_analyze import analyze, notation
 from nardy_analyze.generate import generate_match
 from helpers import without_unfinished_match
 from nardy_analyze.replay import ERROR, WARNING
+from nardy_analyze.convert import write_text
 
 
 def validate(text: str, path: str = "typed.mat"):
@@ -91,7 +92,7 @@ def bear_off_game() -> tuple[str, str]:
     written in Ann's column."""
     m = generate_match("backgammon", 1, 1, ("Ann", "Bob"), {"cube": False})
     m.match_length = 7
-    text = notation.get("mat").write(m)
+    text = write_text(m, "mat")
     assert " 38) 26: 2/0 1/0                 46: 1/0 \n                                  Wins 1 point\n" in text
     wrong = text.replace(" 38) 26: 2/0 1/0                 46: 1/0 \n                                  Wins 1 point\n",
                          " 38) 26: 2/0 1/0\n      Wins 1 point\n")

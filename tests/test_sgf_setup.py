@@ -24,6 +24,7 @@ from nardy_analyze.analyze import validate_match
 from nardy_analyze.convert import convert_paths
 from nardy_analyze.engine.posid import decode_position_id, position_id
 from nardy_analyze.record import CENTRED, Action, Game, Kind, Loc, Match, Setup, Step, record_dict, same_record
+from nardy_analyze.convert import write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "gnubg-sgf"
@@ -43,7 +44,7 @@ def read(path: Path) -> Match:
 
 
 def via(match: Match, fmt: str) -> Match:
-    text = notation.get(fmt).write(match)
+    text = write_text(match, fmt)
     if fmt == "json":
         VALIDATOR.validate(json.loads(text))
     back = notation.get(fmt).read(text, f"x.{fmt}")
@@ -119,7 +120,7 @@ def test_gnubg_mat_beavers_read_and_written_byte_for_byte_but_the_unfinished_tai
     assert not m.problems and not any(g.problems for g in m.games)
     assert kinds(m)[0][:4] == ["roll", "double", "beaver", "roll"]
     assert m.games[0].actions[2].value == 4
-    out = notation.get("mat").write(m)
+    out = write_text(m, "mat")
     # gnubg's own export of games 1 and 2 (game 3 is unfinished: gnubg leaves no padding there)
     assert out.split(" Game 3")[0] == text.split(" Game 3")[0]
 
@@ -183,8 +184,8 @@ def test_sgf_round_trips(name, fmt):
     back = via(m, fmt)
     assert record_dict(back)["games"] == record_dict(m)["games"]
     sgf = notation.get("sgf")
-    assert sgf.write(back) == sgf.write(m)
-    again = sgf.read(sgf.write(back), "again.sgf")
+    assert write_text(back, "sgf") == write_text(m, "sgf")
+    again = sgf.read(write_text(back, "sgf"), "again.sgf")
     assert record_dict(again)["games"] == record_dict(m)["games"]
 
 
@@ -238,7 +239,7 @@ def test_rich_record_is_legal_with_beavers_on():
 
 def test_mat_refuses_what_it_cannot_hold_and_lossy_drops_it(tmp_path):
     src = tmp_path / "rich.json"
-    src.write_text(notation.get("json").write(rich()), encoding="utf-8")
+    src.write_text(write_text(rich(), "json"), encoding="utf-8")
     run = convert_paths([str(src)], "mat", out_dir=str(tmp_path / "out"))
     o = run.outcomes[0]
     assert o.status == "refused" and not (tmp_path / "out" / "rich.mat").exists()
@@ -390,7 +391,7 @@ def test_gnubg_reads_our_sgf_as_its_own(tmp_path):
         for fmt in ("sgf", "json", "ngn"):
             rec = m if fmt == "sgf" else via(m, fmt)
             out = tmp_path / f"{fmt}-{name}"
-            out.write_text(notation.get("sgf").write(rec), encoding="utf-8")
+            out.write_text(write_text(rec, "sgf"), encoding="utf-8")
             jobs.append((f"{fmt}-{name}", str(out)))
     script = tmp_path / "dump.py"
     dump = tmp_path / "dump.json"
@@ -420,7 +421,7 @@ def test_gnubg_reads_a_rich_record_written_by_us(tmp_path):
     and the cube actions, and the same result."""
     m = rich()
     out = tmp_path / "rich.sgf"
-    out.write_text(notation.get("sgf").write(m), encoding="utf-8")
+    out.write_text(write_text(m, "sgf"), encoding="utf-8")
     script = tmp_path / "dump.py"
     dump = tmp_path / "dump.json"
     script.write_text(DUMP % {"jobs": [("rich", str(out))], "out": str(dump)})

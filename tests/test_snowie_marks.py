@@ -16,8 +16,9 @@ from nardy_analyze.engine.backgammon import Backgammon
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import mat
 from helpers import without_unfinished_match
-from nardy_analyze.replay import ERROR, WARNING, replay
+from nardy_analyze.replay import ERROR, WARNING, ReplayVisitor, replay
 from nardy_analyze.engine import get_variant
+from nardy_analyze.convert import write_text
 
 R = Backgammon()
 
@@ -101,8 +102,13 @@ def test_what_is_not_a_position_record(text):
 @given(seed=st.integers(0, 10_000), flip=st.booleans())
 def test_decode_gives_back_any_position_of_a_generated_game(seed, flip):
     m = generate_match("backgammon", 1, seed, ("Ann", "Bob"))
-    rep = replay(m, get_variant("backgammon"), trace=True)
-    states = rep.games[0].states
+    states = []
+
+    class States(ReplayVisitor):
+        def action_state(self, state):
+            states.append(state)
+
+    replay(m, get_variant("backgammon"), visitor=States())
     st_ = random.Random(seed).choice(states)
     own, other = st_.after if not flip else (st_.after[1], st_.after[0])
     names = ("Ann", "Bob") if not flip else ("Bob", "Ann")
@@ -185,7 +191,7 @@ def test_convert_keeps_the_mark_and_never_writes_a_play(tmp_path, to):
     src = tmp_path / "snowie.mat"
     src.write_text(RECORD, encoding="utf-8")
     m = notation.read_path(src)
-    text = notation.get(to).write(m)
+    text = write_text(m, to)
     assert MARK in text.replace('\\"', '"')
     assert "10/6" not in text and "6/10" not in text    # the play the mark's board shows is never written
     back = notation.read_text(text, f"back.{to}", to)
@@ -196,7 +202,7 @@ def test_convert_keeps_the_mark_and_never_writes_a_play(tmp_path, to):
     assert "shows 10/6(2)" in rep.findings[0].message
     # a mark with no position record is kept as well
     bare = notation.read_text(RECORD.replace(MARK, "Illegal play"), "bare.mat")
-    again = notation.read_text(notation.get(to).write(bare), f"again.{to}", to)
+    again = notation.read_text(write_text(bare, to), f"again.{to}", to)
     assert [x.illegal_mark for x in again.games[0].actions if x.illegal_mark] == ["Illegal play"]
 
 
@@ -221,7 +227,7 @@ def test_the_mark_is_part_of_the_record():
     b = notation.read_text(RECORD.replace(MARK, "Illegal play"), "b.mat")
     assert not same_record(a, b)
     for to in ("sgf", "ngn", "json", "mat"):
-        back = notation.read_text(notation.get(to).write(a), f"back.{to}", to)
+        back = notation.read_text(write_text(a, to), f"back.{to}", to)
         x, y = (record_dict(g.games[0].actions[6]) for g in (a, back))
         x.pop("move"), y.pop("move")            # SGF has no move numbers
         assert x == y, to

@@ -285,7 +285,7 @@ def test_backgammon_play_exact_is_the_generic_walk(seed):
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_backgammon_hit_flags_are_what_apply_says(seed):
-    """judge._with_hits' short cut: the hit flags of a legal play, walked with apply step by step."""
+    """judge.with_hits' short cut: the hit flags of a legal play, walked with apply step by step."""
     checked = hits = 0
     for rules, rng, me, opp, d1, d2, turn in _positions("backgammon", seed, 120):
         for path in list(generate(rules, me, opp, d1, d2, turn).plays.values())[:6]:
@@ -335,14 +335,15 @@ def _report_dicts(reports):
 
 
 def test_replay_with_and_without_the_quick_turn_gives_the_same_reports(monkeypatch):
-    from nardy_analyze import replay as replay_mod
+    from nardy_analyze.replay import game as game_mod, resync as resync_mod
     from nardy_analyze.inputs import discover, load
     from nardy_analyze.analyze import validate_match
     files = [f for f in _records() if f.suffix in (".mat", ".txt")]
     files += sorted((ROOT / "tests" / "fixtures").rglob("*.ngn")) + sorted((ROOT / "examples").glob("*.ngn"))
     matches = [load(e) for e in discover([str(f) for f in files])]
     fast = _report_dicts(validate_match(m) for m in matches)
-    monkeypatch.setattr(replay_mod, "quick_turn", lambda *a: None)
+    monkeypatch.setattr(game_mod, "quick_turn", lambda *a: None)       # the replay
+    monkeypatch.setattr(resync_mod, "quick_turn", lambda *a: None)     # its look-ahead
     slow = _report_dicts(validate_match(m) for m in matches)
     assert fast == slow
 

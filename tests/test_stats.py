@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from helpers import CORPUS, ROOT
-from nardy_analyze import replay as replay_mod
+from nardy_analyze.replay import telling as telling_mod
 from nardy_analyze import stats
 from nardy_analyze.inputs import parse_record, read_bytes
 from nardy_analyze.analyze import validate_paths
@@ -72,12 +72,12 @@ def test_dice_test_is_scipys_chisquare(faces):
 
 
 def test_validate_builds_no_turn_rows(monkeypatch):
-    """Without an observer the replay constructs nothing for statistics."""
+    """Without a visitor that wants them, the replay constructs nothing for statistics."""
     def boom(*a, **k):
         raise AssertionError("a TurnRow was built during validate")
 
-    monkeypatch.setattr(replay_mod, "TurnRow", boom)
-    monkeypatch.setattr(replay_mod, "GameEnd", boom)
+    monkeypatch.setattr(telling_mod, "TurnRow", boom)
+    monkeypatch.setattr(telling_mod, "GameEnd", boom)
     run = validate_paths([str(FIXTURES)], jobs=1)
     assert run.reports and not [f for f in run.findings if f.severity == "error"]
 
@@ -86,7 +86,7 @@ def test_one_row_per_turn_with_positions_that_follow():
     path = FIXTURES / "selfplay_0103_5pt.mat"
     match = parse_record(read_bytes(str(path)), str(path))
     rows = Rows()
-    rep = replay(match, get_variant("backgammon"), observer=rows)
+    rep = replay(match, get_variant("backgammon"), visitor=rows)
     assert [e.game for e in rows.ends] == [g.number for g in match.games]
     for g in match.games:
         turns = [t for t in rows.turns if t.game == g.number]

@@ -30,7 +30,7 @@ class Rows:
 
 def _rows(match, variant):
     rows = Rows()
-    replay(match, variant, observer=rows)
+    replay(match, variant, visitor=rows)
     return rows.turns
 
 

@@ -149,7 +149,7 @@ def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tupl
     return "dice-mismatch", f"{step} cannot be played with the roll {dice_text}"
 
 
-def _physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
+def physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
     """Apply the written steps as far as physically possible (for replay after an illegal play)."""
     hits = 0
     for src, dst in steps:
@@ -230,29 +230,11 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
     marked = len({st for st, h in zip(steps, hit_marks or ()) if h})
     on_way = counted is not None and marked > end_hits
     if playset is None and len(steps) <= 4:
-        # Fast path: written steps that legally use every number of the roll form a legal play
-        # (nothing can use more numbers, and the larger-die rule only matters when one is used).
-        # A combined move (13/6 for 61) may pass a blot: prefer the way that hits only where written.
-        first = None
-        for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
-            if len(used) != len(full):
-                break
-            if on_way and hits > end_hits:
-                first = (m, o, hits, used)
-                break
-            if counted is None or (m, o) == counted:
-                first = (m, o, hits, used)
-                if not on_way:
-                    break
-            else:
-                first = first or (m, o, hits, used)
-            if n >= 16:
-                break
+        first = _every_number(rules, me, opp, full, steps, turn, counted, on_way, end_hits)
         if first is not None:
             m, o, hits, used = first
             return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
     ps = playset or generate(rules, me, opp, full, None, turn)
-    dice = ps.dice
     # A legal play is judged by the position it produces.
     if counted is not None:
         if on_way:       # a "*" on a combined move: the route that hits on its way, when there is one
@@ -264,6 +246,36 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         same_mover = [pos for pos in ps.plays if pos[0] == counted[0]]
         if same_mover:   # a combined move that hit on its way
             return _ok(me, opp, same_mover[0], ps, steps)
+    return _illegal(rules, me, opp, ps, steps, turn, full, dice_text, plain, d1, d2)
+
+
+def _every_number(rules: Rules, me: Side, opp: Side, full, steps, turn, counted, on_way: bool, end_hits: int):
+    """Fast path: written steps that legally use every number of the roll form a legal play (nothing can
+    use more numbers, and the larger-die rule only matters when one is used): (me, opp, hits, used), or
+    None.  A combined move (13/6 for 61) may pass a blot: prefer the way that hits only where written."""
+    first = None
+    for n, (m, o, hits, used) in enumerate(_realise(rules, me, opp, full, steps, False, turn)):
+        if len(used) != len(full):
+            break
+        if on_way and hits > end_hits:
+            return m, o, hits, used
+        if counted is None or (m, o) == counted:
+            first = (m, o, hits, used)
+            if not on_way:
+                break
+        else:
+            first = first or (m, o, hits, used)
+        if n >= 16:
+            break
+    return first
+
+
+def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, full, dice_text: str, plain: bool,
+             d1: int, d2: int) -> Verdict:
+    """The verdict on written steps whose position the checks above did not find among the legal plays:
+    a route of the steps that reaches a legal play, else the route using the most numbers and the rule
+    the play breaks."""
+    dice = ps.dice
     reached: list[tuple] = []
     for m, o, hits, used in _realise(rules, me, opp, dice, steps, True, turn):
         if (m, o) in ps:
@@ -292,7 +304,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
     i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
     problem = _diagnose(rules, m, o, rem, src, dst, dice_text, t)
-    after, hits = _physical(rules, me, opp, steps)
+    after, hits = physical(rules, me, opp, steps)
     return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(steps))
 
 
@@ -324,7 +336,7 @@ def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos
         # one step per number, walked in the written order: the first way _realise_route finds (_exact)
         exact = _exact(rules, me, opp, full, steps, turn, True)
         if exact is not None and (exact[0], exact[1]) == after:
-            return _with_hits(rules, me, opp, steps)
+            return with_hits(rules, me, opp, steps)
     ps = None
     for seqs in (True, False):
         if not seqs:
@@ -332,10 +344,10 @@ def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos
             path = ps.plays.get(after)
             if path is None:
                 return None
-            return _with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
+            return with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
         for n, (m, o, _, used) in enumerate(_realise_route(rules, me, opp, full, steps, turn)):
             if (m, o) == after:
-                return _with_hits(rules, me, opp, used)
+                return with_hits(rules, me, opp, used)
             if n >= 32:
                 break
     return None
@@ -366,5 +378,5 @@ def _realise_route(rules, me, opp, remaining, steps, turn):
             yield m3, o3, t3, path + rest
 
 
-def _with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
+def with_hits(rules, me, opp, path) -> tuple[tuple[int, int, bool], ...]:
     return rules.hit_flags(me, opp, path)       # the generic walk, or the same flags without the positions

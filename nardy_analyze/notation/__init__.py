@@ -35,8 +35,10 @@ class Notation:
     ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
     # Match -> what ``write`` cannot keep of it, one message per kind of loss and game (empty: lossless)
     losses: Callable[[Match], list[str]] | None = None
-    # True when ``write`` takes the replay's view of the record (:mod:`nardy_analyze.replay.normal`): it then
-    # also accepts ``write(match, normal=NormalMatch)`` from a caller that has replayed the record already
+    # The writer's interface: ``write(match)`` when ``needs_replay`` is False; ``write(match, normal)`` when it
+    # is True, ``normal`` being the normalised match (:class:`.normal.NormalMatch`, plain data) that the caller
+    # computes with the replay (``nardy_analyze.replay.normal.normalise``; ``nardy_analyze.convert.write_text``
+    # does both): a notation never imports the replay.
     needs_replay: bool = False
 
 

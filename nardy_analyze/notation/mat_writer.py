@@ -15,7 +15,7 @@ drops it, never this writer silently.
 """
 from __future__ import annotations
 
-from ..replay.normal import NormalAction, NormalMatch, normalise
+from .normal import NormalAction, NormalMatch
 from ..record import BAR, OFF, Kind, Match
 from .mat import comment_line
 
@@ -65,9 +65,9 @@ def _cell(na: NormalAction) -> str:
     raise ValueError(f"no .mat form for {k.value}")
 
 
-def write(match: Match, normal: NormalMatch | None = None) -> str:
-    """Match text of ``match``; ``normal``: the replay's view of it when the caller has it already."""
-    norm = normal if normal is not None else normalise(match)
+def write(match: Match, normal: NormalMatch) -> str:
+    """Match text of ``match``; ``normal``: the replay's view of it (:mod:`.normal`), computed by the caller."""
+    norm = normal
     out: list[str] = []
     items = match.tag_items or list(match.tags.items())
     for key, value in items:

@@ -31,7 +31,7 @@ import re
 from functools import cache
 
 from .. import __version__
-from ..replay.normal import NormalMatch, normalise
+from .normal import NormalMatch
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
 from .grammar import grammar_text
 
@@ -556,9 +556,9 @@ def _resign_points(ng) -> int:
     return level * cube if points % cube and level <= 3 else points
 
 
-def write(match: Match, normal: NormalMatch | None = None) -> str:
-    """SGF text of ``match``; ``normal``: the replay's view of it when the caller has it already."""
-    norm = normal if normal is not None else normalise(match)
+def write(match: Match, normal: NormalMatch) -> str:
+    """SGF text of ``match``; ``normal``: the replay's view of it (:mod:`.normal`), computed by the caller."""
+    norm = normal
     opts = norm.options
     length = match.match_length
     items = match.tag_items or list(match.tags.items())

@@ -1,6 +1,6 @@
 """What the replay tells a statistics consumer: one typed row per turn and one per game end.
 
-The replayer builds these only when :func:`nardy_analyze.replay.replay` is given an observer
+The replayer builds these only for a visitor (:mod:`.visitor`) that overrides ``turn`` / ``game_end``
 (``validate`` passes none and pays nothing).  Positions are those the replay really goes on from: after
 an illegal play that :meth:`resync` replaced by a legal one, ``after`` is the legal play's position, so
 figures derived from ``before``/``after`` (pips, hits, entries, checkers borne off) never count the
@@ -9,7 +9,7 @@ same checker twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from ..engine.core import Pos, SegmentSpec
 from ..record import Action
@@ -52,12 +52,3 @@ class GameEnd:
     level: int | None                 # the result level of the final position (1 single, 2 gammon/mars,
                                       # 3 backgammon/koks); None when the game did not end by bearing off
     cube: int                         # the cube value at the end (the highest the game reached)
-
-
-class Observer(Protocol):
-    """What ``replay(match, variant, observer=...)`` calls: ``turn`` once per turn in order, ``game_end``
-    once per game after its last turn."""
-
-    def turn(self, row: TurnRow) -> None: ...
-
-    def game_end(self, end: GameEnd) -> None: ...

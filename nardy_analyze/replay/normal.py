@@ -1,55 +1,40 @@
-"""A record as the replay understands it: what writers of other notations need and a notation cannot say
-by itself (the cube value before each action, the single-die route of a combined move and where it hits,
-how and by whom each game was won, which game is the Crawford game).
+"""The normalised match (:mod:`nardy_analyze.notation.normal`): a record as the replay understands it,
+computed here for the writers of other notations, ``show``, the HTML report and the replayer.
 
-Every fact here comes from :func:`nardy_analyze.replay.replay` (``trace=True``) and the engine
-(:func:`nardy_analyze.engine.judge.route`); writers never re-derive them.
+Every fact comes from :func:`nardy_analyze.replay.replay` (the action states its visitor is told) and
+the engine (:func:`nardy_analyze.engine.judge.route`); writers never re-derive them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.judge import _with_hits, route
-from ..record import Action, Game, Kind, Match
-from . import ActionState, Finding, GameReport, MatchReport, replay
+from ..engine import OPTIONS, UnknownVariant
+from ..engine.judge import route, with_hits
+from ..inputs import variant_for
+from ..notation.normal import ActionState, NormalAction, NormalGame, NormalMatch
+from ..record import Game, Kind, Match
+from . import replay
+from .model import GameReport, MatchReport
+from .visitor import ReplayVisitor
+
+__all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 
 
-@dataclass(slots=True)
-class NormalAction:
-    action: Action
-    state: ActionState | None            # None for actions the replay did not reach (after the game ended)
-    # ROLL: single-die steps (src, dst, hit) in the mover's numbering, when the play is legal; None otherwise
-    route: tuple[tuple[int, int, bool], ...] | None = None
+class _States(ReplayVisitor):
+    """The action states of each game, in order."""
 
+    __slots__ = ("games", "game")
 
-@dataclass(slots=True)
-class NormalGame:
-    game: Game
-    report: GameReport
-    actions: list[NormalAction] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.games: list[list[ActionState]] = []
+        self.game: list[ActionState] = []
 
-    @property
-    def winner(self) -> int | None:
-        return self.report.winner
+    def begin_game(self, game: Game) -> None:
+        self.game = []
+        self.games.append(self.game)
 
-    @property
-    def points(self) -> int | None:
-        return self.report.points
-
-
-@dataclass(slots=True)
-class NormalMatch:
-    match: Match
-    variant: str
-    options: dict[str, Any]
-    report: MatchReport
-    games: list[NormalGame] = field(default_factory=list)
-
-    @property
-    def first_error(self) -> Finding | None:
-        errors = [f for f in self.report.findings if f.severity == "error"]
-        return min(errors, key=lambda f: (f.line, f.column)) if errors else None
+    def action_state(self, state: ActionState) -> None:
+        self.game.append(state)
 
 
 _LAST: list = []          # (match, variant, options, result) of the last call: writers and checks share it
@@ -65,10 +50,6 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
 
 
 def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> NormalMatch:
-    from ..inputs import variant_for   # (analyze imports the notations)
-
-    from ..engine import UnknownVariant
-
     try:
         v = variant_for(match, variant, options or {})
     except UnknownVariant:                # a variant the engine does not know yet: the record as written
@@ -78,15 +59,13 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
             out.games.append(NormalGame(game, GameReport(game.number, game.players),
                                         [NormalAction(a, None) for a in game.actions]))
         return out
-    from ..engine import OPTIONS
-
-    rep = replay(match, v, trace=True)
+    told = _States()
+    rep = replay(match, v, visitor=told)
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
     roll = Kind.ROLL
-    for game, grep in zip(match.games, rep.games):
+    for game, grep, states in zip(match.games, rep.games, told.games):
         ng = NormalGame(game, grep)
-        states = grep.states or []
         # the trace holds one state per action reached, in order (indexes increase): positional when the
         # last index is its position
         if states and states[-1].index != len(states) - 1:
@@ -104,7 +83,7 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
                 steps = [(s.src, s.dst) for s in a.steps]
                 before = st.before
                 p = a.player
-                na.route = _with_hits(rules, before[p], before[1 - p], steps)
+                na.route = with_hits(rules, before[p], before[1 - p], steps)
                 continue
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
                 continue

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from ..engine.judge import Verdict, _physical, judge
+from ..engine.judge import Verdict, physical, judge
 from ..record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -148,75 +148,109 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
     A part the record leaves out is a finding only when its player could have played some of its
     numbers; otherwise the numbers are lost, written or not.
     """
-    name = names or (lambda s: f"player {s + 1}")
+    w = _TurnWalk(rules, pos, roller, d1, d2, parts, roll_number, names or (lambda s: f"player {s + 1}"))
     drv = rules.turn_segments(d1, d2, first_turn, roll_number)
-    queue = list(parts)
-    prev_loc = parts[0].loc
-    missing_roller = False          # the previous spec was a roller's part the record leaves out
     while True:
         spec = drv.next(pos[roller], pos[1 - roller])
         # written parts that nothing asks for here: a handover after a part that used every number
-        while spec is not None and spec.kind == "chain" and queue and queue[0].kind == "handover" \
-                and not _later(queue[0], spec.double - 1):
-            extra = queue.pop(0)
-            out = _extra(rules, pos, extra, "handover",
-                         f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number "
-                         f"unused")
+        while spec is not None and w.unasked_handover(spec):
+            out = w.extra(w.queue.pop(0))
             yield out
             pos[:] = out.after
             if not diagnose:
                 return
-            prev_loc = extra.loc
+            w.prev_loc = out.part.loc
         if spec is None:
             break
         side = roller if spec.player == ROLLER else 1 - roller
-        me, opp = pos[side], pos[1 - side]
-        part = None
-        if spec.kind == "roll":
-            part = queue.pop(0)
-        elif queue and queue[0].kind == spec.kind:
-            w = queue[0]
-            if spec.double is not None and spec.kind in ("chain", "handover") and d1 == d2 \
-                    and _later(w, spec.double) and w.dice:
-                part = None                     # the written part belongs to a later double: this one is missing
-            else:
-                part = queue.pop(0)
+        part = w.take(spec)
         if part is None:
-            out = PartOutcome(spec, None, side, (me, opp), prev_loc)
-            if not (spec.kind == "handover" and missing_roller):
-                ps = generate(rules, me, opp, spec.numbers, None, spec.turn)
-                if ps.max_dice:
-                    eg = "; ".join(ps.example(2))
-                    if spec.kind == "handover":
-                        of = (f" of the chain's {spec.double}-{spec.double}" if d1 == d2 and
-                              spec.double is not None and spec.double != d1 else "")
-                        where = ("the turn stops here" if not queue else
-                                 f"the record goes on with {queue[0].kind} {_fmt(queue[0].dice or ())}".rstrip())
-                        out.problems.append(("handover", (
-                            f"{name(roller)} could not use {_fmt(spec.numbers)}{of}; the numbers must be "
-                            f"handed over and {name(side)} can play {ps.max_dice} of them, e.g. {eg}, but the "
-                            f"record has no handover ({where})")))
-                    elif spec.kind == "chain":
-                        nxt = queue[0] if queue and queue[0].kind == "chain" else None
-                        what = (f"skips {spec.double}-{spec.double}" if nxt is not None
-                                else f"stops before {spec.double}-{spec.double}")
-                        out.problems.append(("doubles-chain", (
-                            f"the chain of doubles {what}: {name(side)} must play four {spec.double}s next "
-                            f"and can play {ps.max_dice}, e.g. {eg}")))
-            # a roller's part left out although it could be played: the handover that would follow is
-            # the same slip (one finding); one left out because nothing could be played hands over all
-            missing_roller = spec.player == ROLLER and bool(out.problems)
-            out.after = list(pos)
-            out.used = ()
-            yield out
-            if out.problems and not diagnose:
-                return
-            pos[:] = out.after           # the consumer may have put the replay on a legal continuation
-            drv.played(out.used)
-            continue
-        missing_roller = False
-        out = PartOutcome(spec, part, side, (me, opp), part.loc)
-        wrong: tuple[str, str] | None = None     # a part written for the wrong side or the wrong double
+            out = w.missing(spec, side)
+        else:
+            w.missing_roller = False
+            out = w.misplaced(spec, part, side) or w.judged(spec, part, side, diagnose)
+        yield out
+        if out.problems and not diagnose:
+            return
+        pos[:] = out.after               # the consumer may have put the replay on a legal continuation
+        drv.played(out.used)
+        if part is not None:
+            w.prev_loc = part.loc
+    # written parts after the driver ended the turn
+    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None) if w.queue else None
+    for extra in list(w.queue):
+        out = w.extra(extra, after_end=True, over=over)
+        yield out
+        pos[:] = out.after
+        if not diagnose:
+            return
+
+
+class _TurnWalk:
+    """The state of one :func:`walk_turn`: the written parts not lined up yet, where the last one was."""
+
+    def __init__(self, rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part], roll_number: int,
+                 name):
+        self.rules, self.pos, self.roller, self.d1, self.d2 = rules, pos, roller, d1, d2
+        self.roll_number, self.name = roll_number, name
+        self.queue = list(parts)
+        self.prev_loc = parts[0].loc
+        self.missing_roller = False      # the previous spec was a roller's part the record leaves out
+
+    def unasked_handover(self, spec: SegmentSpec) -> bool:
+        """A written handover where the driver asks for a chain double: nothing asked for it."""
+        q = self.queue
+        return spec.kind == "chain" and bool(q) and q[0].kind == "handover" and not _later(q[0], spec.double - 1)
+
+    def take(self, spec: SegmentSpec) -> Part | None:
+        """The written part that ``spec`` asks for (None: the record leaves it out)."""
+        q = self.queue
+        if spec.kind == "roll":
+            return q.pop(0)
+        if q and q[0].kind == spec.kind:
+            w = q[0]
+            if spec.double is not None and spec.kind in ("chain", "handover") and self.d1 == self.d2 \
+                    and _later(w, spec.double) and w.dice:
+                return None                     # the written part belongs to a later double: this one is missing
+            return q.pop(0)
+        return None
+
+    def missing(self, spec: SegmentSpec, side: int) -> PartOutcome:
+        """A part the driver asks for and the record leaves out: a finding when its player could play."""
+        rules, pos, name, q = self.rules, self.pos, self.name, self.queue
+        me, opp = pos[side], pos[1 - side]
+        out = PartOutcome(spec, None, side, (me, opp), self.prev_loc)
+        if not (spec.kind == "handover" and self.missing_roller):
+            ps = generate(rules, me, opp, spec.numbers, None, spec.turn)
+            if ps.max_dice:
+                eg = "; ".join(ps.example(2))
+                if spec.kind == "handover":
+                    of = (f" of the chain's {spec.double}-{spec.double}" if self.d1 == self.d2 and
+                          spec.double is not None and spec.double != self.d1 else "")
+                    where = ("the turn stops here" if not q else
+                             f"the record goes on with {q[0].kind} {_fmt(q[0].dice or ())}".rstrip())
+                    out.problems.append(("handover", (
+                        f"{name(self.roller)} could not use {_fmt(spec.numbers)}{of}; the numbers must be "
+                        f"handed over and {name(side)} can play {ps.max_dice} of them, e.g. {eg}, but the "
+                        f"record has no handover ({where})")))
+                elif spec.kind == "chain":
+                    nxt = q[0] if q and q[0].kind == "chain" else None
+                    what = (f"skips {spec.double}-{spec.double}" if nxt is not None
+                            else f"stops before {spec.double}-{spec.double}")
+                    out.problems.append(("doubles-chain", (
+                        f"the chain of doubles {what}: {name(side)} must play four {spec.double}s next "
+                        f"and can play {ps.max_dice}, e.g. {eg}")))
+        # a roller's part left out although it could be played: the handover that would follow is
+        # the same slip (one finding); one left out because nothing could be played hands over all
+        self.missing_roller = spec.player == ROLLER and bool(out.problems)
+        out.after = list(pos)
+        out.used = ()
+        return out
+
+    def misplaced(self, spec: SegmentSpec, part: Part, side: int) -> PartOutcome | None:
+        """A part written for the wrong side or the wrong double: not judged as a play, applied as
+        written, the part's numbers used up; None when the part is in its place."""
+        name = self.name
         if part.player != side:
             rule = "handover" if spec.kind == "handover" else "doubles-chain"
             what = "handover" if spec.kind == "handover" else f"chain double {spec.double}-{spec.double}"
@@ -226,30 +260,32 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
             wrong = ("doubles-chain", (
                 f"the chain of doubles is out of order: {_fmt(part.dice[:2])} written where "
                 f"{spec.double}-{spec.double} must follow"))
-        if wrong is not None:     # not judged as a play: applied as written, the part's numbers used up
-            out.problems.append(wrong)
-            out.after = _apply_physical(rules, pos, part)
-            out.used = spec.numbers
-            yield out
-            if not diagnose:
-                return
-            pos[:] = out.after
-            drv.played(out.used)
-            prev_loc = part.loc
-            continue
+        else:
+            return None
+        pos = self.pos
+        out = PartOutcome(spec, part, side, (pos[side], pos[1 - side]), part.loc, problems=[wrong])
+        out.after = _apply_physical(self.rules, pos, part)
+        out.used = spec.numbers
+        return out
+
+    def judged(self, spec: SegmentSpec, part: Part, side: int, diagnose: bool) -> PartOutcome:
+        """A part in its place, judged as a play of the numbers ``spec`` gives."""
+        rules, pos, name = self.rules, self.pos, self.name
+        me, opp = pos[side], pos[1 - side]
+        out = PartOutcome(spec, part, side, (me, opp), part.loc)
         if spec.kind == "handover" and part.dice and Counter(part.dice) != Counter(spec.numbers):
             out.problems.append(("handover", (
-                f"the handover gives {_fmt(part.dice)}, but the numbers {name(roller)} left unused are "
+                f"the handover gives {_fmt(part.dice)}, but the numbers {name(self.roller)} left unused are "
                 f"{_fmt(spec.numbers)}")))
             if not diagnose:
-                yield out
-                return
+                return out
         if spec.kind == "roll" and spec.player == ROLLER:     # spelt as the roll ("64"), as in backgammon
-            v = judge(rules, me, opp, d1, d2, part.steps, turn=spec.turn, hit_marks=part.hits)
+            v = judge(rules, me, opp, self.d1, self.d2, part.steps, turn=spec.turn, hit_marks=part.hits)
         else:
             v = judge(rules, me, opp, spec.numbers, None, part.steps, turn=spec.turn, hit_marks=part.hits)
         out.verdict = v
-        handed = queue[0] if queue and queue[0].kind == "handover" else None
+        q = self.queue
+        handed = q[0] if q and q[0].kind == "handover" else None
         hands_rest = handed is not None and (not handed.dice or Counter(handed.dice) == Counter(
             _sub(spec.numbers, v.used) or ()))
         for rule, msg in v.problems:
@@ -261,42 +297,40 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         a0, a1 = v.after
         out.after = [a0, a1] if side == 0 else [a1, a0]
         out.used = _used(spec, v, handed)
-        yield out
-        if out.problems and not diagnose:
-            return
-        pos[:] = out.after
-        drv.played(out.used)
-        prev_loc = part.loc
-    # written parts after the driver ended the turn
-    over = next((s for s in (0, 1) if borne_off(pos[s]) == CHECKERS), None) if queue else None
-    for extra in queue:
+        return out
+
+    def extra(self, part: Part, after_end: bool = False, over: int | None = None) -> PartOutcome:
+        """A written part nothing asked for (``after_end``: after the driver ended the turn, ``over`` the
+        side that had borne off its last checker then): one finding, and its steps applied as written."""
+        rule, msg = self.after_end(part, over) if after_end else (
+            "handover", f"{self.name(part.player)} plays numbers handed over, but {self.name(self.roller)} "
+                        f"left no number unused")
+        return _extra(self.rules, self.pos, part, rule, msg)
+
+    def after_end(self, extra: Part, over: int | None) -> tuple[str, str]:
+        """What is wrong with a part written after the driver ended the turn (``over``: the side that
+        had borne off its last checker when it ended)."""
+        rules, name, d1, d2 = self.rules, self.name, self.d1, self.d2
         if over is not None:
             rule = "doubles-chain" if extra.kind == "chain" else "handover"
-            msg = (f"{extra.kind} written after {name(over)} bore off the last checker: the game is over")
-        elif extra.kind == "chain":
+            return rule, f"{extra.kind} written after {name(over)} bore off the last checker: the game is over"
+        if extra.kind == "chain":
             d = extra.dice[0] if extra.dice else "?"
             chain_from = rules.chain_from_turn
             if chain_from is None:
                 msg = f"{d}-{d} written as a chain double; {rules.name} has no chain of doubles"
             elif d1 != d2:
                 msg = f"{d}-{d} written as a chain double after the roll {d1}{d2}, which is not a double"
-            elif roll_number < chain_from:
+            elif self.roll_number < chain_from:
                 msg = (f"{d}-{d} written as a chain double, but doubles start a chain only from roll "
-                       f"{chain_from} of the game (this is roll {roll_number})")
+                       f"{chain_from} of the game (this is roll {self.roll_number})")
             else:
                 msg = f"{d}-{d} written after the chain of doubles ended with 6-6"
-            rule = "doubles-chain"
-        elif not rules.has_handovers:
-            msg = f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
-            rule = "handover"
-        else:
-            msg = f"{name(extra.player)} plays numbers handed over, but {name(roller)} left no number unused"
-            rule = "handover"
-        out = _extra(rules, pos, extra, rule, msg)
-        yield out
-        pos[:] = out.after
-        if not diagnose:
-            return
+            return "doubles-chain", msg
+        if not rules.has_handovers:
+            return "handover", f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
+        return "handover", (f"{name(extra.player)} plays numbers handed over, but {name(self.roller)} left no "
+                            f"number unused")
 
 
 def _later(part: Part, double: int) -> bool:
@@ -323,7 +357,7 @@ def _used(spec: SegmentSpec, v: Verdict, handed: Part | None) -> tuple[int, ...]
 
 def _apply_physical(rules, pos: list, part: Part) -> list:
     s = part.player
-    (m, o), _ = _physical(rules, pos[s], pos[1 - s], part.steps)
+    (m, o), _ = physical(rules, pos[s], pos[1 - s], part.steps)
     return [m, o] if s == 0 else [o, m]
 
 

@@ -7,8 +7,8 @@
     p = stats.players(["matches/"])            # from paths: folded as the files come, in flat memory
     for chunk in stats.iter_games(["matches/"], rows=50_000): ...   # the rows of games(), in chunks
 
-Every figure comes from the replay through the rules engine (:func:`nardy_analyze.replay.replay` with an
-observer): the turn rows it reports are taken from the position the replay really goes on from, so a
+Every figure comes from the replay through the rules engine (:func:`nardy_analyze.replay.replay` with a
+visitor): the turn rows it reports are taken from the position the replay really goes on from, so a
 record with an illegal play still gets its rows (with ``illegal`` > 0) and never counts a checker twice.
 The columns, their dtypes and the decisions behind them are documented in ``docs/stats.md`` and in
 :data:`GAME_COLUMNS`, :data:`PLAYER_COLUMNS` and :data:`MATCH_COLUMNS`.
@@ -32,7 +32,7 @@ from ..engine import generate, level_words
 from ..engine.core import Pos, Side, walk_forced
 from ..replay.events import GameEnd, TurnRow
 from ..record import Match
-from ..replay import ERROR, replay
+from ..replay import ERROR, ReplayVisitor, replay
 from ..safetext import visible
 
 __all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "match_rows",
@@ -238,8 +238,8 @@ _walk_forced = walk_forced       # the generic walk, without the rules' short cu
 _ZEROS = [0] * len(_COUNTERS)
 
 
-class _Tally:
-    """The replay's observer for one file: per (game, side) counters; small enough to ship between processes."""
+class _Tally(ReplayVisitor):
+    """The replay's visitor for one file: per (game, side) counters; small enough to ship between processes."""
 
     def __init__(self, rules) -> None:
         self.rules = rules
@@ -350,7 +350,7 @@ def _date(match: Match) -> str | None:
 
 
 def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> FileResult:
-    """Game rows of one parsed match (replayed with an observer)."""
+    """Game rows of one parsed match (replayed with a visitor)."""
     res = FileResult(match.path)
     for pr in match.problems + [p for g in match.games for p in g.problems]:
         if pr.warning:        # labelled as validate labels it; a warning never changes the exit code
@@ -373,7 +373,7 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
     for loc, msg in choice.tag_problems:
         res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: warning: {msg}")
     tally = _Tally(v.rules)
-    rep = replay(match, v, observer=tally)
+    rep = replay(match, v, visitor=tally)
     illegal = Counter((f.game, f.side) for f in rep.findings if f.severity == ERROR)
     mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
     date = _date(match)

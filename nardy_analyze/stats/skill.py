@@ -30,7 +30,7 @@ from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
 from ..record import Match
-from ..replay import replay
+from ..replay import ReplayVisitor, replay
 
 __all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
@@ -182,8 +182,8 @@ _ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 ro
 _WEIGHT = [1 if a == b else 2 for a, b in _ROLLS]
 
 
-class _Collect:
-    """The replay's observer: every turn row and game end of one file."""
+class _Collect(ReplayVisitor):
+    """The replay's visitor: every turn row and game end of one file."""
 
     def __init__(self) -> None:
         self.turns: list[TurnRow] = []
@@ -248,7 +248,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         return res
     v = choice.variant
     col = _Collect()
-    rep = replay(match, v, observer=col)
+    rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
         res.notes.append(_dice_note(match, col.turns, v.name))
         return res

@@ -1,0 +1,197 @@
+"""A match under replay: its games in order, the score between them, the Crawford game.
+
+:class:`MatchWalk` replays each game (:class:`.game.GameReplay`) and checks what links the games: the
+score lines against the results before them, games left out of an excerpt, the Crawford game, the end of
+the match.  Everything it finds goes to the visitors (:mod:`.visitor`).
+"""
+from __future__ import annotations
+
+from ..engine import Variant
+from ..engine.core import Pos
+from ..record import Game, Loc, Match
+from .game import GameReplay
+from .model import ERROR, WARNING, Finding, MatchReport
+from .visitor import channel
+
+_YES = {"on", "yes", "true", "1"}
+_NO = {"off", "no", "false", "0"}
+
+
+def _plus(score: list[int], result: tuple[int, int]) -> list[int]:
+    out = list(score)
+    out[result[0]] += result[1]
+    return out
+
+
+def match_name(game: Game, side: int) -> str:
+    n = game.players[side] if side in (0, 1) else ""
+    return n or f"player {side + 1}"
+
+
+def crawford_tag(match: Match) -> bool | None:
+    """Whether the first game of an excerpt is the Crawford game, when a header tag says so
+    (``CrawfordGame "Yes"/"No"``, ``PostCrawford "Yes"``); None when no tag settles it."""
+    v = (match.tag("CrawfordGame") or "").strip().lower()
+    if v in _YES or v in _NO:
+        return v in _YES
+    if (match.tag("PostCrawford") or "").strip().lower() in _YES:
+        return False
+    return None
+
+
+def _label(game: Game) -> str:
+    return f"Game {game.written_number}" if game.written_number is not None else f"game {game.number}"
+
+
+class MatchWalk:
+    """The replay of one match, told to ``visitors`` (the match report first)."""
+
+    def __init__(self, match: Match, variant: Variant, rep: MatchReport, visitors: tuple, start: Pos | None):
+        self.match, self.variant, self.rep, self.start = match, variant, rep, start
+        self.visitors = visitors
+        tell_finding = channel(visitors, "finding")
+        # the match report alone: its list's own append (what MatchReport.finding does, without a frame)
+        self.tell_finding = rep.findings.append if tell_finding == rep.finding else tell_finding
+        # the costly events: None when no visitor overrides them
+        self.tell_state = channel(visitors, "action_state")
+        self.tell_turn = channel(visitors, "turn")
+        self.tell_end = channel(visitors, "game_end")
+        self.told = {e: channel(visitors, e) for e in ("begin_match", "begin_game", "end_game", "end_match")}
+        self.length = match.match_length or 0
+        self.crawford_rule = variant.get("crawford", False) and self.length > 0
+        self.crawford_done = False
+        self.score = [0, 0]
+        self.unknown = False          # the previous game broke off (unreadable text) before its result
+        self.crawford_unknown = False  # an excerpt's first game, which may or may not be the Crawford game
+        self.slips: list[tuple[int, int]] = []      # other results the previous game's score may reflect
+        self.open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
+        self.before = [0, 0]                        # the score at the start of the previous game
+        self.prev: Game | None = None
+
+    def note(self, rule: str, msg: str, loc: Loc, severity: str, game: int | None) -> None:
+        self.tell_finding(Finding(rule, msg, self.match.path, loc.line, loc.column, severity, game))
+
+    def tell(self, event: str, *args) -> None:
+        fn = self.told[event]
+        if fn is not None:
+            fn(*args)
+
+    def run(self) -> MatchReport:
+        match = self.match
+        self.tell("begin_match", match, self.variant)
+        for pr in match.problems:
+            self.note("parse-error", pr.message, pr.loc, WARNING if pr.warning else ERROR, pr.game)
+        for game in match.games:
+            self.game(game)
+        self.end_of_match()
+        self.tell("end_match", self.rep)
+        return self.rep
+
+    def game(self, game: Game) -> None:
+        """Check the score line before ``game``, replay it, and count its result."""
+        self.tell("begin_game", game)
+        for pr in game.problems:
+            self.note("parse-error", pr.message, pr.loc, ERROR, game.number)
+        score, length = self.score, self.length
+        after_match = length > 0 and max(score) >= length
+        self.missing_games(game)
+        if game.score is not None:
+            self.score_line(game, after_match)
+        is_crawford = self.crawford_of(after_match)
+        score = self.score
+        need = (length - score[0], length - score[1]) if length > 0 else None
+        gr = GameReplay(self.rep, self.variant, game, is_crawford, money=length == 0, need=need,
+                        start=self.start, tell_finding=self.tell_finding, tell_state=self.tell_state,
+                        tell_turn=self.tell_turn, tell_end=self.tell_end)
+        gr.rep_score = (score[0], score[1])
+        gr.report.crawford = is_crawford
+        actions = game.actions
+        if game.problems:   # replay a broken game only up to the unreadable text
+            first_bad = min(p.loc.line for p in game.problems)
+            actions = [a for a in actions if a.loc.line < first_bad]
+        gr.run(actions)
+        self.tell("end_game", gr.report)
+        self.before = list(score)
+        self.slips = gr.slips
+        self.open_ends = gr.possible_results() if gr.report.winner is None and actions and not game.broken else []
+        self.prev = game
+        if gr.report.winner is not None and gr.report.points is not None:
+            score[gr.report.winner] += gr.report.points
+        # the previous game's points are unknown (unreadable text, or a resignation with no points written)
+        self.unknown = gr.report.points is None and (game.broken or gr.report.winner is not None)
+
+    def missing_games(self, game: Game) -> None:
+        """Games the file leaves out before ``game`` (an excerpt): its score line is taken as written."""
+        prev, score = self.prev, self.score
+        if prev is None or prev.written_number is None or game.written_number is None \
+                or game.written_number <= prev.written_number + 1 or game.score is None:
+            return
+        a, b = prev.written_number + 1, game.written_number - 1
+        missing = f"game {a} is" if a == b else f"games {a}-{b} are"
+        if not any(game.score[i] < score[i] for i in (0, 1)):
+            self.note("match-score", f"{_label(game)} follows Game {prev.written_number}: {missing} not in the "
+                      f"file (an excerpt); the score line {game.score[0]}-{game.score[1]} is taken as written "
+                      f"(the earlier results give {score[0]}-{score[1]})", game.score_loc or game.loc,
+                      WARNING, game.number)
+            self.score = list(game.score)
+
+    def score_line(self, game: Game, after_match: bool) -> None:
+        """``game``'s score line against the results before it."""
+        score, length, written = self.score, self.length, list(game.score)
+        loc = game.score_loc or game.loc
+        label = _label(game)
+        explained = [r for r in self.slips if _plus(self.before, r) == written]
+        ends = [r for r in self.open_ends if _plus(score, r) == written]
+        if written != score and explained:
+            score = written       # the previous game's result was reported wrong already
+        elif written != score and ends and not after_match:
+            w, pts = ends[0]
+            self.note("match-score", f"the previous game has no written result; the score line "
+                      f"{written[0]}-{written[1]} of {label} is explained by {match_name(game, w)} winning "
+                      f"{pts} point(s) there (a result the position allowed), and is taken as written",
+                      loc, WARNING, game.number)
+            score = written
+        if after_match:
+            self.note("match-score", f"{label} follows the end of the {length}-point match "
+                      f"(score {score[0]}-{score[1]})", loc, WARNING, game.number)
+        elif game is self.match.games[0] and written != score and max(written) < (length or 1 << 30):
+            # one game (or more) exported from a longer match: the record starts at this score
+            self.note("match-score", f"the record starts at {written[0]}-{written[1]}, not 0-0: an excerpt "
+                      f"of a longer match; later games are checked from this score", loc, WARNING, game.number)
+            self.excerpt_crawford(written)
+        elif written != score and not self.unknown:
+            self.note("match-score", f"{label}: the score line says {written[0]}-{written[1]}; the earlier "
+                      f"results give {score[0]}-{score[1]}", loc, ERROR, game.number)
+        self.score = list(game.score)
+
+    def excerpt_crawford(self, written: list[int]) -> None:
+        """A record that starts mid-match at ``written``: whether the Crawford game is past, ahead or unknown."""
+        length = self.length
+        if self.crawford_rule and written[0] == written[1] == length - 1:
+            self.crawford_done = True      # both at match length - 1: the Crawford game is past
+        elif self.crawford_rule and length - 1 in written:
+            settled = crawford_tag(self.match)
+            if settled is None:
+                self.crawford_unknown = True
+            else:
+                self.crawford_done = not settled
+
+    def crawford_of(self, after_match: bool) -> bool | None:
+        """Whether the next game is the Crawford game (None: an excerpt that does not say)."""
+        if self.crawford_unknown:      # after it, every game is past the Crawford game
+            self.crawford_done, self.crawford_unknown = True, False
+            return None
+        if self.crawford_rule and not self.crawford_done and not after_match and self.length - 1 in self.score:
+            self.crawford_done = True
+            return True
+        return False
+
+    def end_of_match(self) -> None:
+        """Every game complete, and nobody has won the match: the record may be unfinished or cut short (a
+        game cut short already has its own warning, result-mismatch)."""
+        match, score, length, rep = self.match, self.score, self.length, self.rep
+        if length > 0 and match.games and max(score) < length and not self.unknown and rep.games[-1].winner is not None:
+            last = match.games[-1]
+            loc = last.actions[-1].loc if last.actions else last.loc
+            self.note("match-score", f"the record ends at {score[0]}-{score[1]}, before either player reaches the "
+                      f"{length}-point match: an unfinished or cut short match?", loc, WARNING, last.number)

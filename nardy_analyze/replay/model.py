@@ -1,0 +1,87 @@
+"""What the replay reports: findings, a report per game and per match (plain data).
+
+:class:`MatchReport` is also the visitor (:class:`~.visitor.ReplayVisitor`) that collects the findings and
+game reports: what ``validate`` reads, and what :func:`nardy_analyze.replay.replay` returns.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.core import Pos
+from .turns import PLAY_RULES
+from .visitor import ReplayVisitor
+
+ERROR = "error"
+WARNING = "warning"
+# Rules about checker plays: after one of these the replay follows the record, not the rules.
+POSITION_RULES = PLAY_RULES
+
+
+@dataclass(slots=True)
+class Finding:
+    rule: str
+    message: str
+    path: str
+    line: int
+    column: int
+    severity: str = ERROR
+    game: int | None = None
+    move: int | None = None
+    player: str | None = None
+    side: int | None = None
+    # for --explain: the position before the action (mover first) and the legal alternatives
+    position: Pos | None = None
+    dice: tuple[int, ...] | None = None    # the roll (two dice), or the numbers of a chain/handover part
+    alternatives: list[str] = field(default_factory=list)
+    board_title: str = ""             # what the position is, for --explain (default: before the play)
+    board_side: int | None = None     # whose view the position is drawn from (default: the player's)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "line": self.line, "column": self.column, "game": self.game,
+            "move": self.move, "player": self.player, "rule": self.rule,
+            "severity": self.severity, "message": self.message,
+        }
+
+
+@dataclass(slots=True)
+class GameReport:
+    number: int
+    players: tuple[str, str]
+    turns: int = 0
+    winner: int | None = None
+    points: int | None = None
+    how: str | None = None            # bearoff, drop, resign, timeout
+    crawford: bool | None = False     # the Crawford game of a match (None: an excerpt that does not say)
+
+
+@dataclass(slots=True)
+class MatchReport(ReplayVisitor):
+    """The findings and game reports of one replayed match (a visitor that keeps them)."""
+
+    path: str
+    notation: str
+    variant: str
+    games: list[GameReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    # --rule options that do not apply to the variant this record was judged under (exit code 2)
+    arg_errors: list[str] = field(default_factory=list)
+
+    def finding(self, finding: Finding) -> None:
+        self.findings.append(finding)
+
+    def end_game(self, report: GameReport) -> None:
+        self.games.append(report)
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == ERROR for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f.severity == WARNING for f in self.findings)
+
+    @property
+    def turns(self) -> int:
+        return sum(g.turns for g in self.games)

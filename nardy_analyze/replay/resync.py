@@ -1,0 +1,184 @@
+"""Back onto the game's course after an illegal play (a mixin of :class:`.game.GameReplay`).
+
+After an illegal play the replay goes on from the position as recorded, unless the rolls that follow fit
+one of the legal plays and not the recorded position (a step left out or mistyped in the transcript):
+a look-ahead (:meth:`Resync.fits`) walks the next rolls with the same turn function as the replay.  An
+exporter's mark that a play was illegal and not given (Snowie) is resolved the same way, or by the
+position record inside the mark.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..engine import borne_off, fmt_steps, generate
+from ..engine.core import Pos
+from ..engine.judge import physical
+from ..notation import snowie
+from ..record import Action, Kind
+from .model import WARNING
+from .turns import Part, quick_turn, walk_turn, written_parts
+
+
+class Resync:
+    """The look-ahead of :class:`.game.GameReplay` (its state and ``find`` come from there)."""
+
+    def on_illegal_mark(self, a: Action, p: int, d1: int, d2: int, turn) -> None:
+        """An exporter's mark that the play was illegal and is not given (Snowie ``Illegal play (...)``).
+        The mark's position record (``snowie.decode``) gives the board after the refused play: the replay
+        goes on from it when it follows from the position before (``snowie.follows``).  Otherwise (no
+        record in the mark, or one that does not fit) nothing can be judged and the replay goes on from
+        the legal play of the roll that the most following rolls fit."""
+        me, opp = self.pos[p], self.pos[1 - p]
+        ps = generate(self.rules, me, opp, d1, d2, turn)
+        mark = a.illegal_mark
+        short = mark if len(mark) <= 40 else mark[:36] + "...)"
+        decoded = snowie.decode(mark)
+        board = None
+        same = False              # the mark shows the board before the play
+        if decoded is not None:
+            mine = decoded.names[0].strip().lower() != self.name(1 - p).strip().lower() or \
+                decoded.names[0].strip().lower() == self.name(p).strip().lower()
+            for own, other in snowie.boards(decoded):
+                for after in (((own, other), (other, own)) if mine else ((other, own), (own, other))):
+                    same = same or after == (me, opp)
+                    if snowie.follows(me, opp, after[0], after[1]):
+                        board = after
+                        break
+                if board is not None:
+                    break
+        if board is not None:
+            shown = snowie.describe(me, opp, board[0])
+            legal = ps.plays.get(board)
+            if legal is not None:
+                what = f"shows {shown}, which a legal {d1}{d2} reaches ({fmt_steps(legal)})"
+            else:
+                what = f"shows {shown}, which no legal {d1}{d2} reaches: the play was illegal"
+            self.find("parse-error", f"the record marks this play as refused ({short}) and does not give it; "
+                      f"the board in the mark {what}; the replay goes on from that board", a, severity=WARNING,
+                      position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
+            best = board
+        else:
+            rest = self.rest_rolls()         # the most rolls a play could fit
+            best, best_n, chosen = None, -1, ""
+            for pos, path in list(ps.plays.items())[:self.MARK_CANDIDATES]:
+                n = self.fits(p, pos)
+                if n > best_n:
+                    best, best_n, chosen = pos, n, fmt_steps(path)
+                    if n >= min(self.LOOKAHEAD, rest):
+                        break
+            if best is None:
+                best = (me, opp)
+            why = ("the position in the mark is the board before the play" if same else
+                   "the position in the mark does not follow from the board before the play"
+                   if decoded is not None else "the mark holds no position record")
+            how = (f"the plays that follow fit {chosen} best ({best_n} of the next {min(self.LOOKAHEAD, rest)} "
+                   f"rolls), and the replay goes on from there" if chosen
+                   else "the roll has no legal play, and the replay goes on from the position before it")
+            self.find("parse-error", f"the record marks this play as illegal ({short}) and does not give "
+                      f"it: the play is not judged ({why}); {how}", a, severity=WARNING, position=(me, opp),
+                      dice=(d1, d2), alternatives=ps.example(6))
+        self.pos[p], self.pos[1 - p] = best
+        if borne_off(best[0]) == 15 and not self.ended:
+            self.ended = ("bearoff", p, self.stake(self.rules.win_level(best[0], best[1])))
+
+    MARK_CANDIDATES = 400  # legal plays tried after an exporter's "Illegal play" mark (nothing written to sort by)
+    LOOKAHEAD = 40         # rolls checked after an illegal play to choose where the replay goes on
+    CANDIDATES = 120       # legal plays tried as the real one
+    RESYNCS = 10           # illegal plays per game after which the replay just follows the record
+
+    def resync(self, p: int, verdict, steps: list[tuple[int, int]], rest: list[Part] = ()) -> tuple[Pos, str]:
+        """Where the replay goes on after an illegal play: the position as recorded, unless the rolls that
+        follow are legal from one of the legal plays and not from the recorded position (a step left out
+        or mistyped in the transcript).  Among legal plays that fit equally far, the one sharing most
+        steps with what was written wins.  Returns (position, the legal play chosen or "")."""
+        recorded = verdict.after
+        self.resyncs += 1
+        if self.resyncs > self.RESYNCS:
+            return recorded, ""
+        best, best_n = recorded, self.fits(p, recorded, rest)
+        limit = self.LOOKAHEAD
+        if best_n >= limit:
+            # The recorded position fits as far as the lookahead goes.  A step left out can show only
+            # later (the checker that was not moved is needed 30 rolls on): look to the end of the game,
+            # and keep the recorded position only when the rest of the game fits it.
+            limit = self.rest_rolls()
+            best_n = self.fits(p, recorded, rest, limit)
+            if best_n >= limit:
+                return recorded, ""
+        written = Counter(steps)
+
+        def overlap(item) -> int:
+            return sum((written & Counter((s, d) for s, d, _ in item[1])).values())
+
+        chosen = ""
+        # every legal play is ranked by what it shares with the written play before the cut (for a double
+        # the real play is often far down the generation order)
+        candidates = sorted(verdict.playset.plays.items(), key=overlap, reverse=True)[:self.CANDIDATES]
+        for pos, path in candidates:
+            n = self.fits(p, pos, rest, limit)
+            if n > best_n:
+                best, best_n, chosen = pos, n, fmt_steps(path)
+                if n >= limit:
+                    break
+        return best, chosen
+
+    def rest_rolls(self) -> int:
+        """The rolls after the current action up to the end of the game that ``_fits`` can judge."""
+        rest = 0
+        for b in self.actions[self.index + 1:]:
+            if b.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
+                break
+            rest += b.kind == Kind.ROLL and not b.unplayed and b.dice is not None
+        return rest
+
+    def fits(self, p: int, pos: Pos, rest: list[Part] = (), limit: int | None = None) -> int:
+        """How many of the next rolls (up to ``limit``, default LOOKAHEAD) are legal turns if ``p``'s play
+        left ``pos``.  Each later turn is walked by the same turn function as the replay
+        (``turns.walk_turn``).  ``rest``: parts written after this play in the same turn (Gul bara),
+        applied as written first."""
+        limit = self.LOOKAHEAD if limit is None else limit
+        sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
+        for part in rest:
+            q = part.player
+            (sides[q], sides[1 - q]), _ = physical(self.rules, sides[q], sides[1 - q], part.steps)
+        n = 0
+        rolled = list(self.rolled)
+        rolls = self.rolls
+        for a in self.actions[self.index + 1:]:
+            if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
+                break
+            if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
+                continue
+            q = a.player
+            rolls += 1
+            first_turn = rolled[q] == 0
+            rolled[q] += 1
+            d1, d2 = max(a.dice), min(a.dice)
+            after = quick_turn(self.rules, sides[q], sides[1 - q], a, d1, d2, first_turn) \
+                if self.one_part and not a.segments else None
+            if after is not None:
+                sides[q], sides[1 - q] = after
+            elif not all(out.legal for out in walk_turn(self.rules, sides, q, d1, d2, written_parts(a),
+                                                        first_turn, rolls, diagnose=False)):
+                break
+            n += 1
+            if n >= limit:
+                break
+        return n
+
+    def rest_steps(self, p: int, pos: Pos, rest: list[Part]) -> int:
+        """How many steps of the parts ``rest`` can be made one after the other from ``pos`` (``p``'s side
+        first): a checker on the starting point and the landing point not closed."""
+        sides = [pos[0], pos[1]] if p == 0 else [pos[1], pos[0]]
+        rules, n = self.rules, 0
+        for part in rest:
+            q = part.player
+            me, opp = sides[q], sides[1 - q]
+            for src, dst in part.steps:
+                idx = 24 if src == 25 else src - 1
+                if not (0 <= idx <= 24) or not me[idx] or (dst != 0 and (not 1 <= dst <= 24 or rules.closed(opp, dst))):
+                    continue
+                me, opp, _ = rules.apply(me, opp, src, dst)
+                n += 1
+            sides[q], sides[1 - q] = me, opp
+        return n

@@ -1,0 +1,174 @@
+"""The replay's one output channel (nardy_analyze.replay.visitor): a visitor gets every event in the order
+of the record, the costly events only when it asks for them, and what it is told agrees with what
+``replay()`` returns."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from nardy_analyze.engine import get_variant
+from nardy_analyze.generate import generate_match
+from nardy_analyze.record import Kind
+from nardy_analyze.replay import (POSITION_RULES, ActionState, Finding, GameEnd, GameReport, MatchReport,
+                                  ReplayVisitor, TurnRow, replay)
+from nardy_analyze.replay.visitor import channel, overrides
+
+VARIANTS = ("backgammon", "long", "gulbara")
+
+
+class Recorder(ReplayVisitor):
+    """Every event, as (name, payload)."""
+
+    def __init__(self):
+        self.events = []
+
+    def begin_match(self, match, variant):
+        self.events.append(("begin_match", (match, variant)))
+
+    def begin_game(self, game):
+        self.events.append(("begin_game", game))
+
+    def finding(self, finding):
+        self.events.append(("finding", finding))
+
+    def action_state(self, state):
+        self.events.append(("action_state", state))
+
+    def turn(self, row):
+        self.events.append(("turn", row))
+
+    def game_end(self, end):
+        self.events.append(("game_end", end))
+
+    def end_game(self, report):
+        self.events.append(("end_game", report))
+
+    def end_match(self, report):
+        self.events.append(("end_match", report))
+
+
+class FindingsOnly(ReplayVisitor):
+    def __init__(self):
+        self.findings = []
+
+    def finding(self, finding):
+        self.findings.append(finding)
+
+
+def planted(match, seed: int):
+    """``match`` with a few rolls changed (other dice, a step dropped): records with findings."""
+    m = copy.deepcopy(match)
+    rng = random.Random(seed)
+    rolls = [a for g in m.games for a in g.actions if a.kind is Kind.ROLL and a.steps]
+    for a in rng.sample(rolls, min(len(rolls), rng.randint(0, 3))):
+        if rng.random() < 0.5:
+            a.steps = a.steps[:-1]
+        else:
+            d = (rng.randint(1, 6), rng.randint(1, 6))
+            a.dice, a.dice_text = d, f"{d[0]}{d[1]}"
+    return m
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_recording_visitor_gets_every_event_in_order(variant):
+    match = planted(generate_match(variant, 3, seed=17), 5)
+    v = get_variant(variant)
+    rec = Recorder()
+    rep = replay(match, v, visitor=rec)
+    names = [n for n, _ in rec.events]
+    assert "finding" in names and "turn" in names and "action_state" in names
+    assert rec.events[0] == ("begin_match", (match, v))
+    assert rec.events[-1] == ("end_match", rep)
+    # one begin_game ... game_end, end_game bracket per game, in order, nothing of a game outside it
+    starts = [i for i, n in enumerate(names) if n == "begin_game"]
+    ends = [i for i, n in enumerate(names) if n == "end_game"]
+    assert [rec.events[i][1] for i in starts] == match.games
+    assert [rec.events[i][1] for i in ends] == rep.games
+    for game, s, e in zip(match.games, starts, ends):
+        inside = rec.events[s + 1:e]
+        assert s < e and "begin_game" not in [n for n, _ in inside]
+        assert [n for n, _ in inside][-1] == "game_end" and inside[-1][1].game == game.number
+        assert [x for n, x in inside if n == "game_end"] == [inside[-1][1]]
+        states = [x for n, x in inside if n == "action_state"]
+        assert [x.index for x in states] == list(range(len(states)))   # one per action reached, in order
+        assert 0 < len(states) <= len(game.actions)
+        rows = [x for n, x in inside if n == "turn"]
+        assert [r.turn for r in rows] == list(range(1, len(rows) + 1))
+        assert all(r.game == game.number for r in rows)
+        assert len([r for r in rows if r.dice is not None]) == rep.games[game.number - 1].turns
+        assert all(f.game == game.number for n, f in inside if n == "finding")
+    # the findings told are the report's, in the same order; the types are the documented ones
+    assert [x for n, x in rec.events if n == "finding"] == rep.findings
+    kinds = {"finding": Finding, "action_state": ActionState, "turn": TurnRow, "game_end": GameEnd,
+             "end_game": GameReport}
+    assert all(isinstance(x, kinds[n]) for n, x in rec.events if n in kinds)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_action_state_follows_the_findings_of_its_action(variant):
+    """A state says illegal exactly when a checker-play finding came since the previous state."""
+    match = planted(generate_match(variant, 2, seed=3), 11)
+    rec = Recorder()
+    replay(match, get_variant(variant), visitor=rec)
+    assert any(n == "action_state" and not x.legal for n, x in rec.events)
+    since = []
+    for name, x in rec.events:
+        if name == "finding":
+            since.append(x)
+        elif name == "action_state":
+            assert x.legal == (not any(f.rule in POSITION_RULES for f in since))
+            since = []
+        elif name == "begin_game":
+            since = []
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000), plant=st.integers(0, 10_000))
+def test_findings_via_the_visitor_are_replays_findings(variant, seed, plant):
+    match = planted(generate_match(variant, 2, seed=seed), plant)
+    v = get_variant(variant)
+    plain = replay(match, v)
+    only = FindingsOnly()
+    told = replay(match, v, visitor=only)
+    rec = Recorder()
+    everything = replay(match, v, visitor=rec)
+    as_dicts = [f.as_dict() for f in plain.findings]
+    assert [f.as_dict() for f in only.findings] == as_dicts == [f.as_dict() for f in told.findings]
+    # asking for the costly events changes nothing of the findings or the results
+    assert [f.as_dict() for f in everything.findings] == as_dicts
+    assert everything.games == plain.games == told.games
+
+
+def test_costly_events_only_for_a_visitor_that_overrides_them():
+    assert not any(overrides(ReplayVisitor(), e) for e in ("finding", "action_state", "turn", "game_end"))
+    assert overrides(FindingsOnly(), "finding") and not overrides(FindingsOnly(), "turn")
+    rep = MatchReport("x", "mat", "backgammon")
+    assert channel((rep, FindingsOnly()), "action_state") is None
+    assert channel((rep,), "finding") == rep.finding
+    told = []
+
+    class Two(ReplayVisitor):
+        def finding(self, f):
+            told.append(f)
+
+    both = channel((rep, Two()), "finding")
+    both("f1")
+    assert rep.findings == ["f1"] == told
+
+
+def test_a_visitor_with_no_costly_method_builds_no_state(monkeypatch):
+    from nardy_analyze.replay import game, telling   # the modules that build the costly events
+
+    def boom(*a, **k):
+        raise AssertionError("built although nobody asked for it")
+
+    monkeypatch.setattr(game, "ActionState", boom)
+    monkeypatch.setattr(telling, "TurnRow", boom)
+    monkeypatch.setattr(telling, "GameEnd", boom)
+    match = generate_match("gulbara", 2, seed=1)
+    only = FindingsOnly()
+    rep = replay(match, get_variant("gulbara"), visitor=only)
+    assert rep.games and only.findings == rep.findings
