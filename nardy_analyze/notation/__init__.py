@@ -21,7 +21,7 @@ from typing import Callable
 from ..record import Loc, Match, Problem
 
 __all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
-           "read_bytes", "read_path", "record_suffixes", "DecodeResult"]
+           "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text"]
 
 
 @dataclass(frozen=True)
@@ -157,21 +157,21 @@ def decode_detail(data: bytes) -> DecodeResult:
     for bom, enc in _BOMS:
         if data.startswith(bom):
             try:
-                return DecodeResult(_normalise(data.decode(enc)), enc)
+                return DecodeResult(normalise_text(data.decode(enc)), enc)
             except UnicodeDecodeError:
                 break
     if _looks_utf16(data):
         enc = "utf-16-le" if data[1:2] == b"\0" else "utf-16-be"
         try:
-            return DecodeResult(_normalise(data.decode(enc)), enc)
+            return DecodeResult(normalise_text(data.decode(enc)), enc)
         except UnicodeDecodeError:
             pass
     try:
-        return DecodeResult(_normalise(data.decode("utf-8")), "utf-8")
+        return DecodeResult(normalise_text(data.decode("utf-8")), "utf-8")
     except UnicodeDecodeError:
         pass
     enc = _guess_legacy(data)
-    return DecodeResult(_normalise(data.decode(enc, errors="replace")), enc)
+    return DecodeResult(normalise_text(data.decode(enc, errors="replace")), enc)
 
 
 def decode(data: bytes) -> str:
@@ -256,7 +256,8 @@ def _guess_legacy(data: bytes) -> str:
     return best.encoding
 
 
-def _normalise(text: str) -> str:
+def normalise_text(text: str) -> str:
+    """Text as every reader takes it: without a byte order mark, lines ended by ``\\n`` alone."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
