@@ -13,6 +13,7 @@ module (its Lark grammar included) is imported the first time its reader, writer
 from __future__ import annotations
 
 import codecs
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,7 +202,6 @@ def _cyrillic_score(data: bytes, enc: str) -> float | None:
     """How much the words with high bytes look like Russian words in ``enc``: None when a high byte is
     not a Cyrillic letter there; otherwise the letters' mean log-frequency, less a penalty for every word
     whose case is not Word, word or WORD."""
-    import math
     total, n = 0.0, 0
     for w in _WORD.findall(data):
         if not _HIGH.search(w):
@@ -247,7 +247,7 @@ def _guess_legacy(data: bytes) -> str:
             except UnicodeDecodeError:
                 continue
     try:
-        from charset_normalizer import from_bytes
+        from charset_normalizer import from_bytes     # only for the rare file that is not UTF-8 (start-up)
     except ImportError:                       # the dependency is declared; be robust anyway
         return "latin-1"
     best = from_bytes(data[:262144], cp_isolation=["cp1251", "cp1252", "latin_1", "koi8_r", "cp1250"]).best()

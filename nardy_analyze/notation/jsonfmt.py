@@ -9,9 +9,12 @@ reports what does not fit with the JSON line and column; it never raises.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from typing import Any
 
 from ..engine import DEFAULT_VARIANT, canonical_name
+from . import Notation, common_losses, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
@@ -240,9 +243,6 @@ class _Reader:
 
     def _long_number(self) -> Problem:
         """The parse error for a number too long to read, at the number."""
-        import re
-        import sys
-
         limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
         m = re.search(r"\d{%d,}" % (limit + 1), self.text)
         if m is None:
@@ -489,14 +489,8 @@ def looks_like_json(text: str) -> bool:
 
 
 def losses(match: Match) -> list[str]:
-    from . import common_losses
     return common_losses(match, "json")
 
 
-def _register() -> None:
-    from . import Notation, register
-    register(Notation("json", (".json",), looks_like_json, read, write,
-                      "nardy-analyze JSON match document (docs/json-format.md)", losses=losses))
-
-
-_register()
+register(Notation("json", (".json",), looks_like_json, read, write,
+                  "nardy-analyze JSON match document (docs/json-format.md)", losses=losses))

@@ -27,7 +27,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
-from . import decode, normalise_text      # decode: the shared decoder, kept as mat.decode
+from . import Notation, decode, normalise_text, register    # decode: the shared decoder, kept as mat.decode
 from .grammar import error_place, grammar_text
 
 if TYPE_CHECKING:
@@ -120,8 +120,9 @@ def _parser() -> Lark:
     ``PARSER`` (which also builds it when asked for)."""
     parser = globals().get("PARSER")
     if parser is None:
+        # Lark only for the rows the fast reader leaves (start-up: most records never need it)
         from lark import Lark, Transformer
-        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput
+        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput  # (the same reason)
 
         build = type("_Build", (_BuildRules, Transformer), {})
         parser = Lark(
@@ -1004,7 +1005,7 @@ def read(text: str, path: str = "") -> Match:
 
 
 def _register() -> None:
-    from . import Notation, register
+    # the writer imports this module (comment_line): it is imported once this module is complete
     from .mat_writer import losses, write
     register(Notation("mat", (".mat",), looks_like_mat, read, write,
                       "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses,

@@ -21,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from ..engine.posid import decode_position_id, position_id
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
-from . import normalise_text
+from . import Notation, common_losses, normalise_text, register
 from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, BadCell, read_play
 
@@ -730,12 +730,6 @@ def write(match: Match) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def _register() -> None:
-    from . import Notation, register
-    from . import common_losses
-    register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
-                      "the project's own notation (docs/notation.md)",
-                      losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))
-
-
-_register()
+register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
+                  "the project's own notation (docs/notation.md)",
+                  losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))

@@ -33,6 +33,7 @@ from functools import cache
 from .. import __version__
 from ..replay.normal import NormalMatch, normalise
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
+from . import Notation, common_losses, register
 from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
@@ -44,7 +45,7 @@ def _parser():
     Lark keeps the grammar's analysis in the temporary folder (``cache=True``), keyed by the grammar's text.
     Its transformer runs inside the parser: properties become _Prop, nodes lists of them, game trees
     ``(nodes, variations)``."""
-    from lark import Lark, Transformer
+    from lark import Lark, Transformer    # Lark only when SGF is read (start-up: writing needs none)
 
     class _Build(Transformer):
         def prop(self, ch: list) -> "_Prop":
@@ -146,7 +147,7 @@ class _Reader:
         self.match = Match(path=path, notation="sgf")
 
     def run(self) -> Match:
-        from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+        from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken   # Lark only when reading
 
         try:
             tree = _parser().parse(self.text)
@@ -665,7 +666,6 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
 
 
 def losses(match: Match) -> list[str]:
-    from . import common_losses
     out = common_losses(match, "sgf", backgammon_only=True)
     # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
     # would read back as a double
@@ -682,10 +682,5 @@ def losses(match: Match) -> list[str]:
     return out
 
 
-def _register() -> None:
-    from . import Notation, register
-    register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
-                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))
-
-
-_register()
+register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
+                  "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))

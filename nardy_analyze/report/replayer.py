@@ -10,9 +10,9 @@ Where the data come from (data flow: record -> replay -> this page):
   each written part), stored as the GNU Backgammon Position ID of the player to act (14 characters for
   both sides' 25 counts: for backgammon exactly what ``show --as gnubg`` prints before that roll, for
   long nardy and Gul bara the same encoding, as ``.ngn`` set-ups write it);
-* the geometry of the board is :func:`nardy_analyze.report.show.board_geometry`, the numbers ``show --as svg``
+* the geometry of the board is :func:`nardy_analyze.report.svg.board_geometry`, the numbers ``show --as svg``
   draws with, and the opponent's numbering of each point comes from the variant's rules object
-  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.report.show.svg_board`;
+  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.report.svg.svg_board`;
 * the findings are the replay's, each placed on the step that caused it (the last step written at or
   before the finding's line and column).
 
@@ -31,7 +31,8 @@ from ..replay.normal import normalise
 from ..record import Kind, Match
 from ..replay import MatchReport
 from ..safetext import markup as escape, visible   # control characters from the files shown as escapes
-from .show import Snapshot, as_gnubg, board_geometry
+from .show import Snapshot, as_gnubg
+from .svg import board_geometry
 
 __all__ = ["record_data", "page", "script_block", "address", "CSS", "BODY"]
 
@@ -156,7 +157,7 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     return data
 
 
-def _json(obj: Any) -> str:
+def script_json(obj: Any) -> str:
     """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``), every text from the
     record with its control characters as visible escapes (nardy_analyze.safetext), as the page shows it."""
     return json.dumps(_visible(obj), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
@@ -220,7 +221,7 @@ BODY = """<div class="rp-main">
 </div>
 </div>"""
 
-# The page's script: draws a frame's board as show.svg_board does (from board_geometry), keeps the
+# The page's script: draws a frame's board as svg.svg_board does (from board_geometry), keeps the
 # position in the address, and steps with the keyboard and buttons.
 _JS = r"""
 (function(){
@@ -436,7 +437,7 @@ def script_block(records: list[dict], multi: bool = False, start: str = "") -> s
     ``id="replayer"``).  ``multi``: the page holds several records (``validate --format html``), and the
     replayer shows only when the address names one (``#file=K&game=G&move=M``)."""
     data = {"geom": board_geometry(), "files": records, "multi": multi, "start": start}
-    return (f'<script type="application/json" id="rp-data">{_json(data)}</script>\n'
+    return (f'<script type="application/json" id="rp-data">{script_json(data)}</script>\n'
             f"<script>{_JS}</script>\n")
 
 
