@@ -379,6 +379,38 @@ class _Reader:
             s.owner = CENTRED if owner == "centre" else owner
         return s
 
+    def roll(self, a: Action, ad: dict, loc: Loc) -> None:
+        """The fields of a roll action: dice, steps, marks, the further parts of the turn, its text."""
+        dice = ad.get("dice")
+        if dice is not None:
+            if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                self.fail(f"expected dice: two numbers 1..6, found {dice!r}")
+            a.dice = (dice[0], dice[1])
+            a.dice_text = f"{dice[0]}{dice[1]}"
+        else:
+            a.dice_text = str(ad.get("dice_text", ""))
+        a.dice_loc = loc
+        a.steps = self.steps(ad.get("steps", []))
+        a.unplayed = ad.get("unplayed") is True
+        a.cannot_move = ad.get("cannot_move") is True
+        mark = ad.get("illegal_mark")
+        if mark is not None:
+            if not isinstance(mark, str) or not mark.strip() or "\n" in mark:
+                self.fail(f"expected illegal_mark: the exporter's mark as written, found {mark!r}")
+            a.illegal_mark = mark
+        for sd in ad.get("segments", []):
+            if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
+                    or sd.get("player") not in (0, 1):
+                self.fail(f"expected a segment with kind chain/handover and player 0/1, found {sd!r}")
+            dice = sd.get("dice", [])
+            if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
+            a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
+                                      loc))
+        text = f"{a.dice_text}: " + ("????" if a.unplayed else a.illegal_mark or
+                                     " ".join(f"{s.src}/{s.dst}" for s in a.steps))
+        a.text = text.strip()
+
     def action(self, n: int, ad: Any) -> Action:
         loc = self.loc_of('"type"')
         if not isinstance(ad, dict):
@@ -393,35 +425,7 @@ class _Reader:
         move = ad.get("move")
         a = Action(kind, player, loc, move if self.is_int(move) else None)
         if kind is Kind.ROLL:
-            dice = ad.get("dice")
-            if dice is not None:
-                if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                    self.fail(f"expected dice: two numbers 1..6, found {dice!r}")
-                a.dice = (dice[0], dice[1])
-                a.dice_text = f"{dice[0]}{dice[1]}"
-            else:
-                a.dice_text = str(ad.get("dice_text", ""))
-            a.dice_loc = loc
-            a.steps = self.steps(ad.get("steps", []))
-            a.unplayed = ad.get("unplayed") is True
-            a.cannot_move = ad.get("cannot_move") is True
-            mark = ad.get("illegal_mark")
-            if mark is not None:
-                if not isinstance(mark, str) or not mark.strip() or "\n" in mark:
-                    self.fail(f"expected illegal_mark: the exporter's mark as written, found {mark!r}")
-                a.illegal_mark = mark
-            for sd in ad.get("segments", []):
-                if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
-                        or sd.get("player") not in (0, 1):
-                    self.fail(f"expected a segment with kind chain/handover and player 0/1, found {sd!r}")
-                dice = sd.get("dice", [])
-                if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                    self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
-                a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
-                                          loc))
-            text = f"{a.dice_text}: " + ("????" if a.unplayed else a.illegal_mark or
-                                         " ".join(f"{s.src}/{s.dst}" for s in a.steps))
-            a.text = text.strip()
+            self.roll(a, ad, loc)
         value = ad.get("value")
         if value is not None:
             if not self.is_int(value) or value < 0:

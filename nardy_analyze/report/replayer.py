@@ -91,57 +91,10 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
     out = []
     for ng in norm.games:
-        g = ng.game
-        if games is not None and g.number not in games:
-            continue
-        score = tuple(g.score or (0, 0))
-        crawford = bool(ng.report.crawford and length > 1)
-        frames: list[list] = []
-        move = 0
-        last = None
-
-        def add(key, kind, player, sides, dice, st, text, line, column, clock=None, comments=(), roll=False):
-            mid = ""
-            pid = position_id(sides[player], sides[1 - player])
-            if ids and roll:
-                snap = Snapshot(g.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
-                                score, length, crawford, line, text, jacoby, norm.variant)
-                pid, mid = as_gnubg(snap).split(":")
-            frames.append([key, kind, player, pid, _dice_text(dice), st.cube,
-                           -1 if st.owner is None else st.owner, text, line, column, clock,
-                           list(comments) or 0, mid])
-
-        for na in ng.actions:
-            st, a = na.state, na.action
-            if st is None:
-                continue
-            last = (a, st)
-            roll = a.kind is Kind.ROLL and not a.unplayed and a.dice is not None
-            if roll:
-                move += 1
-            if roll and st.parts:
-                for k, part in enumerate(st.parts):
-                    add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
-                        part.numbers, st, part.text or a.text, part.line, part.column,
-                        a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
-                continue
-            # a roll whose dice cannot be read is a step without a roll number (show does not count it)
-            kind = ("unplayed" if a.unplayed else "roll") if a.kind is Kind.ROLL else a.kind.value
-            add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
-                a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
-        if last is None:
-            continue                         # nothing of the game could be replayed: no step to show
-        a, st = last
-        frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
-                       st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
-                       0, ""])
-        r = ng.report
-        result = None
-        if r.winner is not None:
-            result = [r.winner, r.points, r.how or ""]
-        out.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
-                    "score": list(score), "crawford": crawford, "result": result,
-                    "comments": list(g.comments), "f": frames})
+        if games is None or ng.game.number in games:
+            game = _game_data(ng, norm.variant, ids, length, jacoby)
+            if game is not None:             # None: nothing of the game could be replayed, no step to show
+                out.append(game)
     data = {"path": match.path, "variant": norm.variant, "title": rules.title,
             "length": length,
             "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
@@ -155,6 +108,59 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         fi = _key_of(out[gi - 1]["f"], f.line, f.column) if gi else None
         data["findings"].append([f.rule, f.severity, f.message, f.line, f.column, gi, fi])
     return data
+
+
+def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict | None:
+    """One game of :func:`record_data` (None when no step of it could be replayed)."""
+    g = ng.game
+    score = tuple(g.score or (0, 0))
+    crawford = bool(ng.report.crawford and length > 1)
+    frames: list[list] = []
+    move = 0
+    last = None
+
+    def add(key, kind, player, sides, dice, st, text, line, column, clock=None, comments=(), roll=False):
+        mid = ""
+        pid = position_id(sides[player], sides[1 - player])
+        if ids and roll:
+            snap = Snapshot(g.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
+                            score, length, crawford, line, text, jacoby, variant)
+            pid, mid = as_gnubg(snap).split(":")
+        frames.append([key, kind, player, pid, _dice_text(dice), st.cube,
+                       -1 if st.owner is None else st.owner, text, line, column, clock,
+                       list(comments) or 0, mid])
+
+    for na in ng.actions:
+        st, a = na.state, na.action
+        if st is None:
+            continue
+        last = (a, st)
+        roll = a.kind is Kind.ROLL and not a.unplayed and a.dice is not None
+        if roll:
+            move += 1
+        if roll and st.parts:
+            for k, part in enumerate(st.parts):
+                add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
+                    part.numbers, st, part.text or a.text, part.line, part.column,
+                    a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
+            continue
+        # a roll whose dice cannot be read is a step without a roll number (show does not count it)
+        kind = ("unplayed" if a.unplayed else "roll") if a.kind is Kind.ROLL else a.kind.value
+        add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
+            a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
+    if last is None:
+        return None
+    a, st = last
+    frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
+                   st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
+                   0, ""])
+    r = ng.report
+    result = None
+    if r.winner is not None:
+        result = [r.winner, r.points, r.how or ""]
+    return {"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
+            "score": list(score), "crawford": crawford, "result": result,
+            "comments": list(g.comments), "f": frames}
 
 
 def script_json(obj: Any) -> str:
