@@ -22,7 +22,8 @@ from typing import Callable
 from ..record import Loc, Match, Problem
 
 __all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
-           "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text"]
+           "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
+           "guarded_read"]
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,17 @@ def normalise_text(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
+
+def guarded_read(name: str, path: str, run: Callable[[], Match]) -> Match:
+    """``run()``, the reading of a record by the notation ``name``; when a bug in the reader raises, a Match
+    with that one problem instead: a reader never raises."""
+    try:
+        return run()
+    except Exception as exc:  # a bug in a reader must not take the caller down
+        match = Match(path=path, notation=name)
+        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        return match
+
 
 def read_text(text: str, path: str = "", notation: str | None = None) -> Match:
     """Read ``text`` with the named notation, or the one its suffix names, or the one its start looks like

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from ..engine import DEFAULT_VARIANT, canonical_name
-from . import Notation, common_losses, register
+from . import Notation, common_losses, guarded_read, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
@@ -139,6 +139,8 @@ def _float(x: float) -> str:
 def _dumps(doc: Any) -> str:
     """``json.dumps(doc, ensure_ascii=False, indent=1)`` for documents of dicts with str keys, lists, tuples,
     str, int, float, bool and None (anything else raises _Other)."""
+    # the items of lists and of dicts are written by the same few lines twice, inline: a call per item
+    # would cost more than the writing (bench/bench_ngn.py times the JSON writer too)
     out: list[str] = []
     add = out.append
 
@@ -468,12 +470,11 @@ class _Reader:
 
 def read(text: str, path: str = "") -> Match:
     """Read one JSON match document.  Never raises: what does not fit becomes a Problem."""
-    try:
-        m = _Reader(text, path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        m = Match(path=path, notation="json")
-        m.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return m
+    return guarded_read("json", path, lambda: _with_variant(_Reader(text, path).run(), text))
+
+
+def _with_variant(m: Match, text: str) -> Match:
+    """``m`` with the document's variant as its ``Variant`` tag, when its tags do not name one."""
     variant = _variant_of(text)
     if variant and canonical_name(variant) != DEFAULT_VARIANT and not (m.tag("Variation") or m.tag("Variant")):
         m.tags["Variant"] = variant         # the document's variant (it was not among the tags)

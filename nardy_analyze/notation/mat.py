@@ -27,7 +27,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
-from . import Notation, decode, normalise_text, register    # decode: the shared decoder, kept as mat.decode
+# decode: the shared decoder of the notations, kept as mat.decode
+from . import Notation, decode, guarded_read, normalise_text, register
 from .grammar import error_place, grammar_text
 
 if TYPE_CHECKING:
@@ -996,12 +997,7 @@ class _Reader:
 
 def read(text: str, path: str = "") -> Match:
     """Read Jellyfish match text.  Never raises: what cannot be read becomes a Problem."""
-    try:
-        return _Reader(normalise_text(text), path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        match = Match(path=path, notation="mat")
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return match
+    return guarded_read("mat", path, lambda: _Reader(normalise_text(text), path).run())
 
 
 def _register() -> None:

@@ -21,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from ..engine.posid import decode_position_id, position_id
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
-from . import Notation, common_losses, normalise_text, register
+from . import Notation, common_losses, guarded_read, normalise_text, register
 from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, BadCell, read_play
 
@@ -565,12 +565,7 @@ _LEVEL_OF = {v: k for k, v in LEVELS.items()}
 
 def read(text: str, path: str = "") -> Match:
     """Read the project's own notation.  Never raises: what cannot be read becomes a Problem."""
-    try:
-        return _Reader(normalise_text(text), path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        match = Match(path=path, notation="ngn")
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return match
+    return guarded_read("ngn", path, lambda: _Reader(normalise_text(text), path).run())
 
 
 # ----------------------------------------------------------------------------- writer

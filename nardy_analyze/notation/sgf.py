@@ -33,7 +33,7 @@ from functools import cache
 from .. import __version__
 from ..replay.normal import NormalMatch, normalise
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
-from . import Notation, common_losses, register
+from . import Notation, common_losses, guarded_read, register
 from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
@@ -516,12 +516,7 @@ class _Reader:
 
 def read(text: str, path: str = "") -> Match:
     """Read SGF text.  Never raises: what cannot be read becomes a Problem."""
-    try:
-        return _Reader(text, path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        match = Match(path=path, notation="sgf")
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return match
+    return guarded_read("sgf", path, lambda: _Reader(text, path).run())
 
 
 # ----------------------------------------------------------------------------- writer
