@@ -140,7 +140,7 @@ def _dumps(doc: Any) -> str:
     """``json.dumps(doc, ensure_ascii=False, indent=1)`` for documents of dicts with str keys, lists, tuples,
     str, int, float, bool and None (anything else raises _Other)."""
     # the items of lists and of dicts are written by the same few lines twice, inline: a call per item
-    # would cost more than the writing (bench/bench_ngn.py times the JSON writer too)
+    # would cost more than the writing itself (convert --to json of a large archive)
     out: list[str] = []
     add = out.append
 
