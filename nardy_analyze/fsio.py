@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
+from .safetext import visible
+
 
 class OutputError(Exception):
     """An output file that cannot be written; the message names the path and why."""
@@ -86,7 +88,6 @@ class Progress:
         self.last = now
         fill = self.WIDTH * done // max(total, 1)
         bar = "#" * fill + "-" * (self.WIDTH - fill)
-        from .safetext import visible
         sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {self.unit}  {visible(os.path.basename(path))[:40]}")
         sys.stderr.flush()
         self.shown = True

@@ -11,6 +11,7 @@ Point numbers are always in the acting player's own numbering
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -234,7 +235,6 @@ def split_rating(name: str) -> tuple[str, str | None]:
     if "," not in name:
         return name, None
     if _RATING is None:
-        import re
         _RATING = re.compile(r"(.*?\S)[ \t]*,[ \t]*([0-9]+(?:\.[0-9]+)?)")
     m = _RATING.fullmatch(name)
     return (m.group(1), m.group(2)) if m else (name, None)

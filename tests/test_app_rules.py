@@ -197,7 +197,8 @@ def test_koks_option_from_the_records_tag_and_from_rule():
 
 def test_long_board_places_the_opponent_and_has_no_position_id():
     from nardy_analyze.report.board import diagram
-    from nardy_analyze.report import RunResult, explain_lines, to_json
+    from nardy_analyze.report import explain_lines, to_json
+    from nardy_analyze.result import RunResult
 
     me, opp = get_variant("long").rules.initial()
     lines = diagram((me, opp), "Alice", "Bob", variant="long")

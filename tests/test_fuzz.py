@@ -26,8 +26,8 @@ from nardy_analyze.inputs import discover, load
 from nardy_analyze.analyze import validate_match, validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.notation import decode, get, mat, names
+from nardy_analyze.result import RunResult
 from nardy_analyze.report import (
-    RunResult,
     to_json,
     to_sarif,
     write_statistics,

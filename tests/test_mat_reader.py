@@ -550,3 +550,33 @@ def test_corpus_reads_without_problems():
         games += len(m.games)
     assert games > 5000
     print(f"\n{len(files)} corpus files, {games} games read in {elapsed:.1f} s")   # speed: bench/, not asserted
+
+
+# -- the one left/right placement of a row's cells (mat.cell_side, used by the fast reader and by Lark's) --------
+
+@pytest.mark.parametrize("col, after_no, nested, no_col, no_end, followed, side", [
+    (5, True, False, 2, 4, False, 0),       # right after " 1)": the left cell
+    (25, True, False, 2, 4, False, 1),      # far from "N)", alone, past the split: the right cell
+    (25, True, False, 2, 4, True, 0),       # far from "N)" but another cell follows: still the left one
+    (12, True, False, 2, 4, False, 0),      # indented further than usual but before the split: the left one
+    (25, True, True, 22, 24, False, 1),     # a second "N)" inside the row: where the "N)" stands decides
+    (25, True, True, 3, 5, False, 0),
+    (5, False, False, 0, 0, False, 0),      # no "N)" before it: the score line's split decides
+    (25, False, False, 0, 0, False, 1),
+])
+def test_cell_side(col, after_no, nested, no_col, no_end, followed, side):
+    assert mat.cell_side(col, 20, after_no, nested, no_col, no_end, followed) == side
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_both_row_readers_place_cells_alike(fast, monkeypatch):
+    monkeypatch.setattr(mat, "FAST", fast)
+    text = (" 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+            "  1) 31: 8/5 6/5                  42: 8/4 6/4\n"
+            "  2)      Doubles => 2            Takes\n"
+            "  3)                              Drops\n"
+            "      Wins 1 point\n")
+    m = mat.read(text, "t.mat")
+    acts = m.games[0].actions
+    assert [(a.kind, a.player) for a in acts] == [(Kind.ROLL, 0), (Kind.ROLL, 1), (Kind.DOUBLE, 0), (Kind.TAKE, 1),
+                                                  (Kind.DROP, 1), (Kind.WIN, 0)]

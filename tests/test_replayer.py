@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from helpers import CORPUS, EXAMPLES
 from nardy_analyze import notation
-from nardy_analyze.report import show as shows
+from nardy_analyze.report import show as shows, svg
 from nardy_analyze.analyze import validate_match
 from nardy_analyze.cli import app
 from nardy_analyze.engine.posid import decode_position_id, position_id
@@ -150,7 +150,7 @@ def test_page_is_self_contained_and_script_safe(tmp_path):
     assert not re.search(r'\s(src|href)="(?!#)', html) and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
     data = json.loads(re.search(r'<script type="application/json" id="rp-data">(.*?)</script>', html, re.S).group(1))
-    assert data["files"][0]["games"] and data["geom"] == shows.board_geometry()
+    assert data["files"][0]["games"] and data["geom"] == svg.board_geometry()
     assert data["files"][0]["games"][0]["players"][0] == "Tim</script><b>"
     assert any("</script>" in c for g in data["files"][0]["games"] for f in g["f"] if f[11] for c in f[11])
 

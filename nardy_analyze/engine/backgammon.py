@@ -4,8 +4,8 @@ from __future__ import annotations
 from itertools import compress
 from typing import Iterator
 
-from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, borne_off,
-                   walk_forced)
+from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
+                   borne_off, walk_forced)
 
 START: Side = tuple(
     {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
@@ -25,10 +25,6 @@ def _bears_off_only(me: Side, d: int) -> bool:
     off the highest checker (no checker can move within the board), so every play of the roll takes the
     same checkers off: the roll is forced."""
     return not any(me[d:25])
-
-
-def all_home(me: Side) -> bool:
-    return not any(me[6:25])
 
 
 class Backgammon(Rules):

@@ -29,6 +29,11 @@ def borne_off(side: Side) -> int:
     return CHECKERS - sum(side)
 
 
+def all_home(me: Side) -> bool:
+    """Every checker of ``me`` on the home board (points 1-6 in the owner's numbering) or borne off."""
+    return not any(me[6:25])
+
+
 def fmt_point(p: int) -> str:
     return "bar" if p == BAR else "off" if p == OFF else str(p)
 

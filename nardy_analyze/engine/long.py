@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from .core import BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, borne_off, generate
+from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
+                   borne_off, generate)
 
 HEAD = 24
 EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
@@ -28,10 +29,6 @@ def opp_point(p: int) -> int:
 
 
 _MINE_AT = (None,) + tuple(opp_point(r) - 1 for r in range(1, 25))   # 1-based by the opponent's point
-
-
-def all_home(me: Side) -> bool:
-    return not any(me[6:25])
 
 
 class LongNardy(Rules):

@@ -13,6 +13,7 @@ module (its Lark grammar included) is imported the first time its reader, writer
 from __future__ import annotations
 
 import codecs
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,8 @@ from typing import Callable
 from ..record import Loc, Match, Problem
 
 __all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
-           "read_bytes", "read_path", "record_suffixes", "DecodeResult"]
+           "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
+           "guarded_read"]
 
 
 @dataclass(frozen=True)
@@ -159,21 +161,21 @@ def decode_detail(data: bytes) -> DecodeResult:
     for bom, enc in _BOMS:
         if data.startswith(bom):
             try:
-                return DecodeResult(_normalise(data.decode(enc)), enc)
+                return DecodeResult(normalise_text(data.decode(enc)), enc)
             except UnicodeDecodeError:
                 break
     if _looks_utf16(data):
         enc = "utf-16-le" if data[1:2] == b"\0" else "utf-16-be"
         try:
-            return DecodeResult(_normalise(data.decode(enc)), enc)
+            return DecodeResult(normalise_text(data.decode(enc)), enc)
         except UnicodeDecodeError:
             pass
     try:
-        return DecodeResult(_normalise(data.decode("utf-8")), "utf-8")
+        return DecodeResult(normalise_text(data.decode("utf-8")), "utf-8")
     except UnicodeDecodeError:
         pass
     enc = _guess_legacy(data)
-    return DecodeResult(_normalise(data.decode(enc, errors="replace")), enc)
+    return DecodeResult(normalise_text(data.decode(enc, errors="replace")), enc)
 
 
 def decode(data: bytes) -> str:
@@ -203,7 +205,6 @@ def _cyrillic_score(data: bytes, enc: str) -> float | None:
     """How much the words with high bytes look like Russian words in ``enc``: None when a high byte is
     not a Cyrillic letter there; otherwise the letters' mean log-frequency, less a penalty for every word
     whose case is not Word, word or WORD."""
-    import math
     total, n = 0.0, 0
     for w in _WORD.findall(data):
         if not _HIGH.search(w):
@@ -249,7 +250,7 @@ def _guess_legacy(data: bytes) -> str:
             except UnicodeDecodeError:
                 continue
     try:
-        from charset_normalizer import from_bytes
+        from charset_normalizer import from_bytes     # only for the rare file that is not UTF-8 (start-up)
     except ImportError:                       # the dependency is declared; be robust anyway
         return "latin-1"
     best = from_bytes(data[:262144], cp_isolation=["cp1251", "cp1252", "latin_1", "koi8_r", "cp1250"]).best()
@@ -258,7 +259,8 @@ def _guess_legacy(data: bytes) -> str:
     return best.encoding
 
 
-def _normalise(text: str) -> str:
+def normalise_text(text: str) -> str:
+    """Text as every reader takes it: without a byte order mark, lines ended by ``\\n`` alone."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
@@ -267,6 +269,17 @@ def _normalise(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
+
+def guarded_read(name: str, path: str, run: Callable[[], Match]) -> Match:
+    """``run()``, the reading of a record by the notation ``name``; when a bug in the reader raises, a Match
+    with that one problem instead: a reader never raises."""
+    try:
+        return run()
+    except Exception as exc:  # a bug in a reader must not take the caller down
+        match = Match(path=path, notation=name)
+        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        return match
+
 
 def read_text(text: str, path: str = "", notation: str | None = None) -> Match:
     """Read ``text`` with the named notation, or the one its suffix names, or the one its start looks like

@@ -23,7 +23,7 @@ def error_place(e, line: str) -> tuple[int, set[str]]:
     """Where a Lark parse error of the one-line text ``line`` is (1-based column) and the terminals that
     were expected there.  An error at the end of the line (or of the text) points just past its last
     non-blank character."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken   # Lark only once a parse failed (start-up)
 
     end_col = len(line.rstrip()) + 1
     col = getattr(e, "column", None)

@@ -9,9 +9,12 @@ reports what does not fit with the JSON line and column; it never raises.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from typing import Any
 
 from ..engine import DEFAULT_VARIANT, canonical_name
+from . import Notation, common_losses, guarded_read, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
@@ -136,6 +139,8 @@ def _float(x: float) -> str:
 def _dumps(doc: Any) -> str:
     """``json.dumps(doc, ensure_ascii=False, indent=1)`` for documents of dicts with str keys, lists, tuples,
     str, int, float, bool and None (anything else raises _Other)."""
+    # the items of lists and of dicts are written by the same few lines twice, inline: a call per item
+    # would cost more than the writing itself (convert --to json of a large archive)
     out: list[str] = []
     add = out.append
 
@@ -240,9 +245,6 @@ class _Reader:
 
     def _long_number(self) -> Problem:
         """The parse error for a number too long to read, at the number."""
-        import re
-        import sys
-
         limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
         m = re.search(r"\d{%d,}" % (limit + 1), self.text)
         if m is None:
@@ -379,6 +381,38 @@ class _Reader:
             s.owner = CENTRED if owner == "centre" else owner
         return s
 
+    def roll(self, a: Action, ad: dict, loc: Loc) -> None:
+        """The fields of a roll action: dice, steps, marks, the further parts of the turn, its text."""
+        dice = ad.get("dice")
+        if dice is not None:
+            if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                self.fail(f"expected dice: two numbers 1..6, found {dice!r}")
+            a.dice = (dice[0], dice[1])
+            a.dice_text = f"{dice[0]}{dice[1]}"
+        else:
+            a.dice_text = str(ad.get("dice_text", ""))
+        a.dice_loc = loc
+        a.steps = self.steps(ad.get("steps", []))
+        a.unplayed = ad.get("unplayed") is True
+        a.cannot_move = ad.get("cannot_move") is True
+        mark = ad.get("illegal_mark")
+        if mark is not None:
+            if not isinstance(mark, str) or not mark.strip() or "\n" in mark:
+                self.fail(f"expected illegal_mark: the exporter's mark as written, found {mark!r}")
+            a.illegal_mark = mark
+        for sd in ad.get("segments", []):
+            if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
+                    or sd.get("player") not in (0, 1):
+                self.fail(f"expected a segment with kind chain/handover and player 0/1, found {sd!r}")
+            dice = sd.get("dice", [])
+            if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
+                self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
+            a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
+                                      loc))
+        text = f"{a.dice_text}: " + ("????" if a.unplayed else a.illegal_mark or
+                                     " ".join(f"{s.src}/{s.dst}" for s in a.steps))
+        a.text = text.strip()
+
     def action(self, n: int, ad: Any) -> Action:
         loc = self.loc_of('"type"')
         if not isinstance(ad, dict):
@@ -393,35 +427,7 @@ class _Reader:
         move = ad.get("move")
         a = Action(kind, player, loc, move if self.is_int(move) else None)
         if kind is Kind.ROLL:
-            dice = ad.get("dice")
-            if dice is not None:
-                if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                    self.fail(f"expected dice: two numbers 1..6, found {dice!r}")
-                a.dice = (dice[0], dice[1])
-                a.dice_text = f"{dice[0]}{dice[1]}"
-            else:
-                a.dice_text = str(ad.get("dice_text", ""))
-            a.dice_loc = loc
-            a.steps = self.steps(ad.get("steps", []))
-            a.unplayed = ad.get("unplayed") is True
-            a.cannot_move = ad.get("cannot_move") is True
-            mark = ad.get("illegal_mark")
-            if mark is not None:
-                if not isinstance(mark, str) or not mark.strip() or "\n" in mark:
-                    self.fail(f"expected illegal_mark: the exporter's mark as written, found {mark!r}")
-                a.illegal_mark = mark
-            for sd in ad.get("segments", []):
-                if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
-                        or sd.get("player") not in (0, 1):
-                    self.fail(f"expected a segment with kind chain/handover and player 0/1, found {sd!r}")
-                dice = sd.get("dice", [])
-                if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                    self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
-                a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
-                                          loc))
-            text = f"{a.dice_text}: " + ("????" if a.unplayed else a.illegal_mark or
-                                         " ".join(f"{s.src}/{s.dst}" for s in a.steps))
-            a.text = text.strip()
+            self.roll(a, ad, loc)
         value = ad.get("value")
         if value is not None:
             if not self.is_int(value) or value < 0:
@@ -464,12 +470,11 @@ class _Reader:
 
 def read(text: str, path: str = "") -> Match:
     """Read one JSON match document.  Never raises: what does not fit becomes a Problem."""
-    try:
-        m = _Reader(text, path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        m = Match(path=path, notation="json")
-        m.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return m
+    return guarded_read("json", path, lambda: _with_variant(_Reader(text, path).run(), text))
+
+
+def _with_variant(m: Match, text: str) -> Match:
+    """``m`` with the document's variant as its ``Variant`` tag, when its tags do not name one."""
     variant = _variant_of(text)
     if variant and canonical_name(variant) != DEFAULT_VARIANT and not (m.tag("Variation") or m.tag("Variant")):
         m.tags["Variant"] = variant         # the document's variant (it was not among the tags)
@@ -489,14 +494,8 @@ def looks_like_json(text: str) -> bool:
 
 
 def losses(match: Match) -> list[str]:
-    from . import common_losses
     return common_losses(match, "json")
 
 
-def _register() -> None:
-    from . import Notation, register
-    register(Notation("json", (".json",), looks_like_json, read, write,
-                      "nardy-analyze JSON match document (docs/json-format.md)", losses=losses))
-
-
-_register()
+register(Notation("json", (".json",), looks_like_json, read, write,
+                  "nardy-analyze JSON match document (docs/json-format.md)", losses=losses))

@@ -27,6 +27,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
+# decode: the shared decoder of the notations, kept as mat.decode
+from . import Notation, decode, guarded_read, normalise_text, register
 from .grammar import error_place, grammar_text
 
 if TYPE_CHECKING:
@@ -119,8 +121,9 @@ def _parser() -> Lark:
     ``PARSER`` (which also builds it when asked for)."""
     parser = globals().get("PARSER")
     if parser is None:
+        # Lark only for the rows the fast reader leaves (start-up: most records never need it)
         from lark import Lark, Transformer
-        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput
+        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput  # (the same reason)
 
         build = type("_Build", (_BuildRules, Transformer), {})
         parser = Lark(
@@ -312,20 +315,6 @@ FAST = True               # read common rows without Lark (see _fast_row); False
 MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the first game)
 
 
-def decode(data: bytes) -> str:
-    """Bytes of a file to text (the shared decoder of :mod:`nardy_analyze.notation`)."""
-    from . import decode as shared_decode
-    return shared_decode(data)
-
-
-def _normalise(text: str) -> str:
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
 def looks_like_mat(text: str) -> bool:
     """True when the text has an ``N point match`` line or a ``Game N`` line (sniffing)."""
     head = text[:200_000]
@@ -420,7 +409,7 @@ def _found_text(line: str, col: int) -> str:
 # ----------------------------------------------------------------------------- reader
 
 
-class _BadCell(Exception):
+class BadCell(Exception):
     def __init__(self, column: int, message: str) -> None:
         super().__init__(message)
         self.column = column
@@ -440,7 +429,7 @@ def _point(text: str, is_src: bool, col: int, word: str) -> int:
         return OFF
     if text.isdigit() and int(text) <= 25:
         return int(text)
-    raise _BadCell(col, f'expected a point 0..25, "bar" or "off", found "{text}" in "{word}"')
+    raise BadCell(col, f'expected a point 0..25, "bar" or "off", found "{text}" in "{word}"')
 
 
 _WORD = re.compile(r"\S+")
@@ -456,14 +445,14 @@ def _movement(word: str, col: int) -> tuple[Step, ...]:
         i = word.rindex("(")
         count = int(word[i + 1: -1])
         if not 1 <= count <= MAX_REPEAT:
-            raise _BadCell(col, f'expected a repeat count 1..{MAX_REPEAT}, found "{word}"')
+            raise BadCell(col, f'expected a repeat count 1..{MAX_REPEAT}, found "{word}"')
         body = word[:i]
     parts = body.split("/")
     src = _point(parts[0], True, col, word)
     chain: list[Step] = []
     for part in parts[1:]:
         if src == OFF and chain:
-            raise _BadCell(col, f'expected "off" only at the end of a move, found "{word}"')
+            raise BadCell(col, f'expected "off" only at the end of a move, found "{word}"')
         hit = part.endswith("*")
         dst = _point(part[:-1] if hit else part, False, col, word)
         chain.append(Step(src, dst, hit))
@@ -488,7 +477,7 @@ def _typed(word: str, col: int, notes: list | None) -> list[str]:
     return pieces
 
 
-def _play(text: str, column: int, notes: list | None = None) -> list[Step]:
+def read_play(text: str, column: int, notes: list | None = None) -> list[Step]:
     """The Step entries of the movements ``text`` (starting at ``column``): chains and ``(n)`` expanded.
     ``notes`` (when given) gets a (column, message) for every word read as typed by hand (``_typed``)."""
     steps: list[Step] = []
@@ -507,7 +496,7 @@ def _play(text: str, column: int, notes: list | None = None) -> list[Step]:
                     cache[word] = chain
         steps.extend(chain)
         if len(steps) > MAX_STEPS:
-            raise _BadCell(column + m.start(), f"expected at most {MAX_STEPS} steps in one play, found more")
+            raise BadCell(column + m.start(), f"expected at most {MAX_STEPS} steps in one play, found more")
     return steps
 
 
@@ -520,6 +509,22 @@ def _roll_action(side: int, loc: Loc, move: int | None, text: str, steps: list[S
     """The ROLL action of a fast row's roll cell (``text`` starts with the two dice digits)."""
     dt = text[:2]
     return Action(Kind.ROLL, side, loc, move, text, _DICE[dt], dt, loc, [] if steps is None else steps)
+
+
+def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: int, no_end: int,
+              followed: bool) -> int:
+    """The side (0 left, 1 right) of a row's cell that starts at column ``col``: ``threshold`` is the
+    left/right split of the score line; ``after_no`` when the cell follows an ``N)`` (at columns ``no_col`` to
+    ``no_end``), ``nested`` when that ``N)`` is not the row's first item, ``followed`` when another cell
+    follows this one on the row.  The one placement of both readers of rows (``_row`` and ``_row_fast``)."""
+    if after_no and not nested:
+        # the left cell when it starts close to "N)"; one indented further than usual is still the left one
+        # when another cell follows it on the row (" 4)      Doubles => 2    Drops") or it starts before the
+        # left/right split of the score line
+        return 0 if (col - no_end <= LEFT_CELL_GAP or followed or col < threshold) else 1
+    if after_no:                        # a second "N)" inside the row: it marks where the cell is
+        return 0 if no_col < threshold else 1
+    return 0 if col < threshold else 1
 
 
 class _Reader:
@@ -750,7 +755,7 @@ class _Reader:
 
     def _row_fast(self, game: Game, src: str, line_off: int, threshold: int) -> bool:
         """``_row(game, _fast_row(src), ...)`` without the tokens: the cells of a row of the common kinds
-        straight to Actions, by the same rules (the left/right placement of ``_row``, the cells of
+        straight to Actions, by the same rules (the placement ``cell_side``, the cells of
         ``_cell``); False, with nothing done, when ``_fast_row`` would give None."""
         ms = []
         pos = 0
@@ -785,13 +790,8 @@ class _Reader:
             start = m.start(first)
             end = m.end()
             col = start + 1
-            if after_no and not nested:
-                side = 0 if (col - no_end <= LEFT_CELL_GAP or (k + 1 < n and ms[k + 1].lastgroup != "no")
-                             or col < threshold) else 1
-            elif after_no:
-                side = 0 if no_col < threshold else 1
-            else:
-                side = 0 if col < threshold else 1
+            side = cell_side(col, threshold, after_no, nested, no_col, no_end,
+                             k + 1 < n and ms[k + 1].lastgroup != "no")
             after_no = False
             loc = Loc(line, col)
             text = src[start:end]
@@ -801,8 +801,8 @@ class _Reader:
                     steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
                     if steps is None:
                         try:
-                            steps = _play(play, col + 3)
-                        except _BadCell as bad:
+                            steps = read_play(play, col + 3)
+                        except BadCell as bad:
                             self._problem(game.problems, game.number, Loc(line, bad.column), bad.message)
                             return True             # skip the whole row
                         if len(_PLAYS) < 50_000:
@@ -919,21 +919,15 @@ class _Reader:
                 continue
             tag, toks = item
             first = toks[0]
-            col = first.column
-            if after_no is not None and not nested:
-                # the left cell when it starts close to "N)"; one indented further than usual is still
-                # the left one when another cell follows it on the row (" 4)      Doubles => 2    Drops")
-                # or it starts before the left/right split of the score line
-                followed = k + 1 < len(items) and isinstance(items[k + 1], tuple)
-                side = 0 if (col - after_no.end_column <= LEFT_CELL_GAP or followed or col < threshold) else 1
-            elif after_no is not None:       # a second "N)" inside the row: it marks where the cell is
-                side = 0 if after_no.column < threshold else 1
+            if after_no is None:
+                side = cell_side(first.column, threshold, False, nested, 0, 0, False)
             else:
-                side = 0 if col < threshold else 1
+                side = cell_side(first.column, threshold, True, nested, after_no.column, after_no.end_column,
+                                 k + 1 < len(items) and isinstance(items[k + 1], tuple))
             after_no = None
             try:
                 action = self._cell(tag, toks, src, line_off, move)
-            except _BadCell as bad:
+            except BadCell as bad:
                 self._problem(game.problems, game.number, Loc(first.line + line_off, bad.column), bad.message)
                 return                      # skip the whole row
             action.player = side
@@ -958,11 +952,11 @@ class _Reader:
                 play = value[3:]
                 if tag != "roll" and play.strip():
                     what = {"unplayed": '"????"', "cannot": '"Cannot Move"'}.get(tag, '"Illegal play"')
-                    raise _BadCell(first.column + 3 + len(play) - len(play.lstrip()),
+                    raise BadCell(first.column + 3 + len(play) - len(play.lstrip()),
                                    f'expected {what} right after the dice, found "{play.strip()}"')
                 if play:
                     notes: list = []
-                    action.steps = _play(play, first.column + 3, notes)
+                    action.steps = read_play(play, first.column + 3, notes)
                     for col, msg in notes:       # hand-typed spellings: warnings, the play read as meant
                         self.match.problems.append(Problem(Loc(loc.line, col), msg, self._game_no, warning=True))
             if tag == "unplayed":
@@ -1003,16 +997,11 @@ class _Reader:
 
 def read(text: str, path: str = "") -> Match:
     """Read Jellyfish match text.  Never raises: what cannot be read becomes a Problem."""
-    try:
-        return _Reader(_normalise(text), path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        match = Match(path=path, notation="mat")
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return match
+    return guarded_read("mat", path, lambda: _Reader(normalise_text(text), path).run())
 
 
 def _register() -> None:
-    from . import Notation, register
+    # the writer imports this module (comment_line): it is imported once this module is complete
     from .mat_writer import losses, write
     register(Notation("mat", (".mat",), looks_like_mat, read, write,
                       "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .normal import NormalAction, NormalMatch
 from ..record import BAR, OFF, Kind, Match
+from . import common_losses
 from .mat import comment_line
 
 __all__ = ["write", "losses"]
@@ -121,6 +122,5 @@ def write(match: Match, normal: NormalMatch) -> str:
 
 def losses(match: Match) -> list[str]:
     """What a .mat file cannot hold of ``match``: one message per kind of loss and game."""
-    from . import common_losses
     return common_losses(match, "mat", clock=True, action_comments=True, game_comments=True, backgammon_only=True,
                          timeouts=True, setups=True, resign_offers=True)

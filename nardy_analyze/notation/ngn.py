@@ -21,8 +21,9 @@ from lark.exceptions import UnexpectedInput
 
 from ..engine.posid import decode_position_id, position_id
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
+from . import Notation, common_losses, guarded_read, normalise_text, register
 from .grammar import error_place, grammar_text
-from .mat import MAX_REPEAT, _BadCell, _play
+from .mat import MAX_REPEAT, BadCell, read_play
 
 __all__ = ["read", "write", "looks_like_ngn", "PARSER", "SIDES", "MATCH_LENGTH_TAG"]
 
@@ -288,7 +289,7 @@ class _Reader:
             self.last_line = line_no
         try:
             getattr(self, "_" + kind)(ch)
-        except _BadCell as bad:
+        except BadCell as bad:
             self._problem(Loc(line_no, bad.column), bad.message)
 
     @staticmethod
@@ -316,17 +317,17 @@ class _Reader:
         tok = ch[0]
         loc = self._loc(tok)
         if self.game is not None:
-            raise _BadCell(tok.column, "expected a move line, a comment or \"Game N\", found a tag; "
+            raise BadCell(tok.column, "expected a move line, a comment or \"Game N\", found a tag; "
                                        "tags go before the first game")
         m = _TAG.match(tok.value)
         key, value = m.group(1), _unescape(m.group(2))
         seen = self.match.tag_locs.get(key)
         if seen is not None:
-            raise _BadCell(tok.column, f'expected each tag once, found a second "{key}" tag (the first is at '
+            raise BadCell(tok.column, f'expected each tag once, found a second "{key}" tag (the first is at '
                                        f"line {seen.line})")
         if key == MATCH_LENGTH_TAG:
             if not value.strip().isdigit():
-                raise _BadCell(tok.column, f'expected a whole number of points in the MatchLength tag '
+                raise BadCell(tok.column, f'expected a whole number of points in the MatchLength tag '
                                            f'(0 for money play), found "{value}"')
             self.match.match_length = int(value)
             self.match.match_loc = loc
@@ -366,7 +367,7 @@ class _Reader:
 
     def _need_game(self, tok: Token) -> Game:
         if self.game is None:
-            raise _BadCell(tok.column, 'expected a line "Game N" before the first move, found '
+            raise BadCell(tok.column, 'expected a line "Game N" before the first move, found '
                                        f'"{tok.value}"')
         return self.game
 
@@ -389,7 +390,7 @@ class _Reader:
         first = self._first_tok(ch)
         game = self._need_game(first)
         if not game.actions or game.actions[-1].kind is not Kind.ROLL:
-            raise _BadCell(first.column, f'expected a roll on the line before "{first.value}" '
+            raise BadCell(first.column, f'expected a roll on the line before "{first.value}" '
                                          "(a chain or handover line continues a roll)")
         action = game.actions[-1]
         part = Action(Kind.ROLL, action.player, action.loc)    # the line's parts, added whole or not at all
@@ -397,7 +398,7 @@ class _Reader:
             self._segment(part, seg)
         if part.clock is not None and action.clock is not None:
             clock = next(t for _, toks in ch for t in toks if t.type == "CLOCK")
-            raise _BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
+            raise BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
         if part.clock is not None:
             action.clock = part.clock
         action.segments.extend(part.segments)
@@ -429,7 +430,7 @@ class _Reader:
             elif body[:6].lower() == "cannot":
                 action.cannot_move = True
             elif body:
-                action.steps = _play(rest, first.column + 3)
+                action.steps = read_play(rest, first.column + 3)
         elif kind == "setup":
             action = Action(Kind.SETUP, player, loc, move, text, setup=Setup())
             for c in ch:
@@ -459,22 +460,22 @@ class _Reader:
         field = {"setup_position": "checkers", "setup_dice": "dice", "setup_cube": "cube",
                  "setup_owner": "owner"}[what]
         if getattr(s, field) is not None:
-            raise _BadCell(word.column, f'expected "{word.value}" once in a setup, found it again')
+            raise BadCell(word.column, f'expected "{word.value}" once in a setup, found it again')
         if field == "checkers":
             sides = decode_position_id(val.value)
             if sides is None:
-                raise _BadCell(val.column, f'expected a GNU Backgammon Position ID (14 characters, at most 15 '
+                raise BadCell(val.column, f'expected a GNU Backgammon Position ID (14 characters, at most 15 '
                                            f'checkers a side), found "{val.value}"')
             me, opp = sides
             s.checkers = (me, opp) if action.player == 0 else (opp, me)
         elif field == "dice":
             if len(val.value) != 2 or not all("1" <= c <= "6" for c in val.value):
-                raise _BadCell(val.column, f'expected two dice 1-6 after "dice", found "{val.value}"')
+                raise BadCell(val.column, f'expected two dice 1-6 after "dice", found "{val.value}"')
             s.dice = (int(val.value[0]), int(val.value[1]))
         elif field == "cube":
             n = int(val.value)
             if n < 1:
-                raise _BadCell(val.column, f'expected a cube value 1, 2, 4, ... after "cube", found "{val.value}"')
+                raise BadCell(val.column, f'expected a cube value 1, 2, 4, ... after "cube", found "{val.value}"')
             s.cube = n
         else:
             s.owner = CENTRED if val.type == "CENTRE" else SIDES.index(val.value)
@@ -485,7 +486,7 @@ class _Reader:
                 continue
             if t.type == "CLOCK":
                 if action.clock is not None:
-                    raise _BadCell(t.column, f"expected one clock time per action, found a second one {t.value}")
+                    raise BadCell(t.column, f"expected one clock time per action, found a second one {t.value}")
                 action.clock = _clock_seconds(t)
             elif t.type in ("COMMENT", "LINE_COMMENT"):
                 action.comments.append(_comment_text(t))
@@ -501,11 +502,11 @@ class _Reader:
                 part = t
         digits, _, rest = part.value.partition(":")
         if any(not "1" <= d <= "6" for d in digits):
-            raise _BadCell(part.column, f'expected numbers 1..6 after "{kind}", found "{digits}:"')
+            raise BadCell(part.column, f'expected numbers 1..6 after "{kind}", found "{digits}:"')
         dice = tuple(int(d) for d in digits)
         if kind == "chain" and len(dice) == 2 and dice[0] == dice[1]:
             dice = dice * 2
-        steps = _play(rest, part.column + len(digits) + 1) if rest.strip() else []
+        steps = read_play(rest, part.column + len(digits) + 1) if rest.strip() else []
         segment = Segment(kind, player, dice, steps, self._loc(ch[0]), self.src[ch[0].start_pos:part.end_pos])
         action.segments.append(segment)
         self._extras(action, ch)
@@ -562,22 +563,9 @@ _KINDS = {"double": Kind.DOUBLE, "take": Kind.TAKE, "drop": Kind.DROP, "resign":
 _LEVEL_OF = {v: k for k, v in LEVELS.items()}
 
 
-def _normalise(text: str) -> str:
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
 def read(text: str, path: str = "") -> Match:
     """Read the project's own notation.  Never raises: what cannot be read becomes a Problem."""
-    try:
-        return _Reader(_normalise(text), path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        match = Match(path=path, notation="ngn")
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return match
+    return guarded_read("ngn", path, lambda: _Reader(normalise_text(text), path).run())
 
 
 # ----------------------------------------------------------------------------- writer
@@ -737,12 +725,6 @@ def write(match: Match) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def _register() -> None:
-    from . import Notation, register
-    from . import common_losses
-    register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
-                      "the project's own notation (docs/notation.md)",
-                      losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))
-
-
-_register()
+register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
+                  "the project's own notation (docs/notation.md)",
+                  losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))

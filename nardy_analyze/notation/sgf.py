@@ -33,6 +33,7 @@ from functools import cache
 from .. import __version__
 from .normal import NormalMatch
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
+from . import Notation, common_losses, guarded_read, register
 from .grammar import grammar_text
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
@@ -44,7 +45,7 @@ def _parser():
     Lark keeps the grammar's analysis in the temporary folder (``cache=True``), keyed by the grammar's text.
     Its transformer runs inside the parser: properties become _Prop, nodes lists of them, game trees
     ``(nodes, variations)``."""
-    from lark import Lark, Transformer
+    from lark import Lark, Transformer    # Lark only when SGF is read (start-up: writing needs none)
 
     class _Build(Transformer):
         def prop(self, ch: list) -> "_Prop":
@@ -146,7 +147,7 @@ class _Reader:
         self.match = Match(path=path, notation="sgf")
 
     def run(self) -> Match:
-        from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+        from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken   # Lark only when reading
 
         try:
             tree = _parser().parse(self.text)
@@ -178,15 +179,37 @@ class _Reader:
 
     def _game(self, number: int, nodes: list[list[_Prop]]) -> None:
         root = nodes[0]
-        first = number == 1
         loc = root[0].loc if root else Loc(1, 1)
         game = Game(number=number, loc=loc, players=("", ""))
-        m = self.match
         props = {p.name: p for p in root}
+        winner, points = self._root(game, root, props, number == 1)
+        self.cube = 1
+        self.turn = 0                 # the player on roll as far as the record says (PL, the last roll)
+        self.doubled: int | None = None   # who made the double waiting for an answer
+        explicit_end = False
+        setup_props = [p for p in root if p.name in _SETUP and not (p.name == "CV" and p.values[0].strip() == "1")]
+        self.last_setup = None
+        if setup_props:               # a set-up on the root node: the game starts from it
+            self._setup(game, setup_props, [], None)
+        for node in nodes[1:]:
+            explicit_end = self._node(game, node) or explicit_end
+        if winner is not None and not explicit_end:
+            re_loc = props["RE"].loc
+            game.actions.append(Action(Kind.WIN, winner, re_loc, None, f"RE[{props['RE'].values[0]}]",
+                                       value=points))
+        last = game.actions[-1].loc if game.actions else loc
+        game.end_loc = last
+        self.match.games.append(game)
+
+    def _root(self, game: Game, root: list[_Prop], props: dict[str, _Prop], first: bool) -> tuple:
+        """Read a game's root node into ``game`` (and, for the first game, the match's tags and comments);
+        returns the result ``RE[]`` gives: (winner, points), or (None, None)."""
+        number = game.number
+        m = self.match
         gm = props.get("GM")
         if gm is None or gm.values[0].strip() != "6":
-            game.problems.append(Problem(gm.loc if gm else loc, f"expected GM[6] (backgammon) on the root node, "
-                                         f"found {'GM[' + gm.values[0] + ']' if gm else 'none'}", number))
+            game.problems.append(Problem(gm.loc if gm else game.loc, f"expected GM[6] (backgammon) on the root "
+                                         f"node, found {'GM[' + gm.values[0] + ']' if gm else 'none'}", number))
         names = ["", ""]
         ratings: list[str | None] = [None, None]
         score: list[int | None] = [None, None]
@@ -195,17 +218,7 @@ class _Reader:
         for p in root:
             v = p.values[0]
             if p.name == "MI":
-                for item in p.values:
-                    key, _, val = item.partition(":")
-                    if not val.strip().lstrip("-").isdigit():
-                        continue
-                    n = int(val)
-                    if key == "length" and first:
-                        m.match_length, m.match_loc = max(n, 0), p.loc
-                    elif key == "game":
-                        game.written_number = n + 1
-                    elif key in ("ws", "bs"):
-                        score[key == "bs"] = n
+                self._match_info(game, p, first, score)
             elif p.name in ("PW", "PB"):
                 names[p.name == "PB"] = _unescape(v).strip()
             elif p.name in ("WR", "BR"):
@@ -243,58 +256,67 @@ class _Reader:
         if score[0] is not None or score[1] is not None:
             game.score = (score[0] or 0, score[1] or 0)
             game.score_loc = props["MI"].loc
-        self.cube = 1
-        self.turn = 0                 # the player on roll as far as the record says (PL, the last roll)
-        self.doubled: int | None = None   # who made the double waiting for an answer
+        return winner, points
+
+    def _match_info(self, game: Game, p: _Prop, first: bool, score: list[int | None]) -> None:
+        """``MI[length:N][game:N][ws:N][bs:N]``: the match length (first game), the game's written number
+        and the score before it (into ``score``, by side)."""
+        m = self.match
+        for item in p.values:
+            key, _, val = item.partition(":")
+            if not val.strip().lstrip("-").isdigit():
+                continue
+            n = int(val)
+            if key == "length" and first:
+                m.match_length, m.match_loc = max(n, 0), p.loc
+            elif key == "game":
+                game.written_number = n + 1
+            elif key in ("ws", "bs"):
+                score[key == "bs"] = n
+
+    def _node(self, game: Game, node: list[_Prop]) -> bool:
+        """Read one node after the root into ``game``: a move, a set-up or a private ``NX`` action, with its
+        comments and clock.  True when it is an explicit end of the game (a win, resignation or timeout)."""
+        m = self.match
+        number = game.number
+        action = None
         explicit_end = False
-        setup_props = [p for p in root if p.name in _SETUP and not (p.name == "CV" and p.values[0].strip() == "1")]
-        self.last_setup = None
-        if setup_props:               # a set-up on the root node: the game starts from it
-            self._setup(game, setup_props, [], None)
-        for node in nodes[1:]:
-            action = None
-            private = any(p.name == "NX" for p in node)    # DI beside NX: the dice of an unplayed roll
-            moves = any(p.name in _SIDE or p.name == "NX" for p in node)
-            for p in node:
-                if p.name not in _NODE_KNOWN:
-                    m.ignored[p.name] = m.ignored.get(p.name, 0) + 1
-                if p.name in _SIDE:
-                    action = self._move(game, _SIDE[p.name], p)
-                elif p.name == "NX":
-                    action = self._private(game, p)
-                    if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
-                        explicit_end = True
-                elif p.name in _SETUP and moves and not (private and p.name == "DI"):
-                    game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] in a node with a "
-                                                 "move: put the set-up in a node of its own", number))
-            if not moves and any(p.name in _SETUP for p in node):
-                self._setup(game, [p for p in node if p.name in _SETUP], node,
-                            game.actions[-1] if game.actions else None)
-                continue
-            self.last_setup = None        # any other node ends a set-up written over several nodes
-            if action is None:
-                continue
-            if action.kind is Kind.ROLL:
-                self.turn = 1 - action.player
-            if action.kind not in (Kind.DOUBLE, Kind.BEAVER):
-                self.doubled = None       # a beaver answers the double just before it, nothing later
-            for p in node:
-                if p.name == "C":
-                    action.comments.extend(_unescape(x) for x in p.values)
-                elif p.name == "NK":
-                    try:
-                        action.clock = float(p.values[0])
-                    except ValueError:
-                        game.problems.append(Problem(p.loc, f"expected seconds in NK[], found \"{p.values[0]}\"",
-                                                     number))
-            game.actions.append(action)
-        if winner is not None and not explicit_end:
-            re_loc = props["RE"].loc
-            game.actions.append(Action(Kind.WIN, winner, re_loc, None, f"RE[{props['RE'].values[0]}]",
-                                       value=points))
-        last = game.actions[-1].loc if game.actions else loc
-        game.end_loc = last
-        self.match.games.append(game)
+        private = any(p.name == "NX" for p in node)    # DI beside NX: the dice of an unplayed roll
+        moves = any(p.name in _SIDE or p.name == "NX" for p in node)
+        for p in node:
+            if p.name not in _NODE_KNOWN:
+                m.ignored[p.name] = m.ignored.get(p.name, 0) + 1
+            if p.name in _SIDE:
+                action = self._move(game, _SIDE[p.name], p)
+            elif p.name == "NX":
+                action = self._private(game, p)
+                if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
+                    explicit_end = True
+            elif p.name in _SETUP and moves and not (private and p.name == "DI"):
+                game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] in a node with a "
+                                             "move: put the set-up in a node of its own", number))
+        if not moves and any(p.name in _SETUP for p in node):
+            self._setup(game, [p for p in node if p.name in _SETUP], node,
+                        game.actions[-1] if game.actions else None)
+            return explicit_end
+        self.last_setup = None        # any other node ends a set-up written over several nodes
+        if action is None:
+            return explicit_end
+        if action.kind is Kind.ROLL:
+            self.turn = 1 - action.player
+        if action.kind not in (Kind.DOUBLE, Kind.BEAVER):
+            self.doubled = None       # a beaver answers the double just before it, nothing later
+        for p in node:
+            if p.name == "C":
+                action.comments.extend(_unescape(x) for x in p.values)
+            elif p.name == "NK":
+                try:
+                    action.clock = float(p.values[0])
+                except ValueError:
+                    game.problems.append(Problem(p.loc, f"expected seconds in NK[], found \"{p.values[0]}\"",
+                                                 number))
+        game.actions.append(action)
+        return explicit_end
 
     def _tags_from_root(self, root: list[_Prop], rules: str) -> None:
         m = self.match
@@ -360,67 +382,10 @@ class _Reader:
         for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube, ``CP[w|b|c]`` its owner) become a
         SETUP action; consecutive set-up nodes for the board, then the dice, cube and owner (in that order)
         are one SETUP action."""
-        number = game.number
-        fields: dict = {}
-        turn = None
-        cleared = False
-        sides: list[list[int]] = [[0] * 25, [0] * 25]
-        board = False
-        for p in props:
-            v = p.values[0].strip()
-            where = f"{p.name}[{p.values[0]}]"
-            if p.name == "PL":
-                if v.upper() not in _SIDE:
-                    game.problems.append(Problem(p.loc, f"expected PL[W] or PL[B], found \"{where}\"", number))
-                    continue
-                turn = _SIDE[v.upper()]
-            elif p.name == "AE":
-                cleared = cleared or any(x.strip() in ("a:y", "a:z") for x in p.values)
-                board = True
-                if not cleared:
-                    game.problems.append(Problem(p.loc, f"expected AE[a:y] (the whole board cleared) before the "
-                                                 f"checkers of a set-up, found \"{where}\": a partial set-up is "
-                                                 "not supported", number))
-                    return
-            elif p.name in ("AW", "AB"):
-                board = True
-                side = 0 if p.name == "AW" else 1
-                for x in p.values:
-                    pt = _point(x.strip(), side) if len(x.strip()) == 1 else None
-                    if pt is None or pt == OFF:
-                        game.problems.append(Problem(p.loc, f"expected points a-x or y (the bar) in {p.name}, "
-                                                     f"found \"{x}\"", number))
-                        return
-                    sides[side][24 if pt == BAR else pt - 1] += 1
-            elif p.name == "DI":
-                if len(v) != 2 or not all("1" <= c <= "6" for c in v):
-                    game.problems.append(Problem(p.loc, f"expected two dice 1-6 in DI, found \"{where}\"", number))
-                    continue
-                fields["dice"] = (int(v[0]), int(v[1]))
-            elif p.name == "CV":
-                if not v.isdigit() or int(v) < 1 or int(v) & (int(v) - 1):
-                    game.problems.append(Problem(p.loc, f"expected a cube value 1, 2, 4, ... in CV, found "
-                                                 f"\"{where}\"", number))
-                    continue
-                fields["cube"] = int(v)
-            elif p.name == "CP":
-                owner = {"c": CENTRED, "w": 0, "b": 1}.get(v.lower())
-                if owner is None:
-                    game.problems.append(Problem(p.loc, f"expected CP[c], CP[w] or CP[b], found \"{where}\"",
-                                                 number))
-                    continue
-                fields["owner"] = owner
-        if board:
-            if not cleared:
-                game.problems.append(Problem(props[0].loc, "expected AE[a:y] (the whole board cleared) before the "
-                                             "checkers of a set-up: a partial set-up is not supported", number))
-                return
-            for side in (0, 1):
-                if sum(sides[side]) > 15:
-                    game.problems.append(Problem(props[0].loc, f"the set-up gives {'WB'[side]} {sum(sides[side])} "
-                                                 "checkers, more than 15", number))
-                    return
-            fields["checkers"] = (tuple(sides[0]), tuple(sides[1]))
+        read = self._setup_fields(game, props)
+        if read is None:
+            return
+        fields, turn = read
         if turn is not None:
             self.turn = turn
         if "cube" in fields:
@@ -442,6 +407,73 @@ class _Reader:
                    setup=Setup(**fields), comments=comments)
         game.actions.append(a)
         self.last_setup = a
+
+    def _setup_fields(self, game: Game, props: list[_Prop]) -> tuple[dict, int | None] | None:
+        """The fields of a ``Setup`` that set-up properties give, and the player on roll they name (None
+        when no PL); None, with the problem reported, when the set-up cannot be read."""
+        number = game.number
+        fields: dict = {}
+        turn = None
+        cleared = False
+        sides: list[list[int]] = [[0] * 25, [0] * 25]
+        board = False
+        for p in props:
+            v = p.values[0].strip()
+            where = f"{p.name}[{p.values[0]}]"
+            problem = None
+            if p.name == "PL":
+                if v.upper() not in _SIDE:
+                    problem = f"expected PL[W] or PL[B], found \"{where}\""
+                else:
+                    turn = _SIDE[v.upper()]
+            elif p.name == "AE":
+                cleared = cleared or any(x.strip() in ("a:y", "a:z") for x in p.values)
+                board = True
+                if not cleared:
+                    game.problems.append(Problem(p.loc, f"expected AE[a:y] (the whole board cleared) before the "
+                                                 f"checkers of a set-up, found \"{where}\": a partial set-up is "
+                                                 "not supported", number))
+                    return None
+            elif p.name in ("AW", "AB"):
+                board = True
+                side = 0 if p.name == "AW" else 1
+                for x in p.values:
+                    pt = _point(x.strip(), side) if len(x.strip()) == 1 else None
+                    if pt is None or pt == OFF:
+                        game.problems.append(Problem(p.loc, f"expected points a-x or y (the bar) in {p.name}, "
+                                                     f"found \"{x}\"", number))
+                        return None
+                    sides[side][24 if pt == BAR else pt - 1] += 1
+            elif p.name == "DI":
+                if len(v) != 2 or not all("1" <= c <= "6" for c in v):
+                    problem = f"expected two dice 1-6 in DI, found \"{where}\""
+                else:
+                    fields["dice"] = (int(v[0]), int(v[1]))
+            elif p.name == "CV":
+                if not v.isdigit() or int(v) < 1 or int(v) & (int(v) - 1):
+                    problem = f"expected a cube value 1, 2, 4, ... in CV, found \"{where}\""
+                else:
+                    fields["cube"] = int(v)
+            elif p.name == "CP":
+                owner = {"c": CENTRED, "w": 0, "b": 1}.get(v.lower())
+                if owner is None:
+                    problem = f"expected CP[c], CP[w] or CP[b], found \"{where}\""
+                else:
+                    fields["owner"] = owner
+            if problem is not None:
+                game.problems.append(Problem(p.loc, problem, number))
+        if board:
+            if not cleared:
+                game.problems.append(Problem(props[0].loc, "expected AE[a:y] (the whole board cleared) before the "
+                                             "checkers of a set-up: a partial set-up is not supported", number))
+                return None
+            for side in (0, 1):
+                if sum(sides[side]) > 15:
+                    game.problems.append(Problem(props[0].loc, f"the set-up gives {'WB'[side]} {sum(sides[side])} "
+                                                 "checkers, more than 15", number))
+                    return None
+            fields["checkers"] = (tuple(sides[0]), tuple(sides[1]))
+        return fields, turn
 
     def _private(self, game: Game, p: _Prop) -> Action | None:
         parts = [_unescape(x) for x in re.split(r"(?<!\\):", p.values[0])]
@@ -484,12 +516,7 @@ class _Reader:
 
 def read(text: str, path: str = "") -> Match:
     """Read SGF text.  Never raises: what cannot be read becomes a Problem."""
-    try:
-        return _Reader(text, path).run()
-    except Exception as exc:  # a bug in this reader must not take the caller down
-        match = Match(path=path, notation="sgf")
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
-        return match
+    return guarded_read("sgf", path, lambda: _Reader(text, path).run())
 
 
 # ----------------------------------------------------------------------------- writer
@@ -559,113 +586,129 @@ def _resign_points(ng) -> int:
 def write(match: Match, normal: NormalMatch) -> str:
     """SGF text of ``match``; ``normal``: the replay's view of it (:mod:`.normal`), computed by the caller."""
     norm = normal
-    opts = norm.options
-    length = match.match_length
     items = match.tag_items or list(match.tags.items())
-    trees: list[str] = []
-    for ng in norm.games:
-        g = ng.game
-        root = ["FF[4]GM[6]CA[UTF-8]", f"AP[nardy-analyze:{__version__}]"]
-        mi = []
-        if length is not None:
-            mi.append(f"[length:{length}]")
-        mi.append(f"[game:{(g.written_number if g.written_number is not None else g.number) - 1}]")
-        if g.score is not None:
-            mi.append(f"[ws:{g.score[0]}][bs:{g.score[1]}]")
-        root.append("MI" + "".join(mi))
-        root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
-        root.extend(f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), g.ratings) if r is not None)
-        for tag, prop in _TAG_PROPS:
-            val = match.tag(tag)
-            if val:
-                root.append(f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]")
-        if length:
-            if opts.get("crawford", True):
-                root.append("RU[Crawford:CrawfordGame]" if ng.report.crawford and length > 1 else "RU[Crawford]")
-        elif opts.get("jacoby"):
-            root.append("RU[Jacoby]")
-        rep = ng.report
-        if rep.winner is not None and rep.points is not None:
-            pts = _resign_points(ng) if rep.how == "resign" else max(rep.points, 1)
-            root.append(f"RE[{_LETTER[rep.winner]}+{pts}{'R' if rep.how == 'resign' else ''}]")
-        if g.number == 1:
-            if items:
-                root.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
-                                           for k, v in items))
-            if match.comments:
-                root.append("NC" + "".join(f"[{_escape(c)}]" for c in match.comments))
-        if g.comments:
-            root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))
-        nodes = ["(;" + "".join(root)]
-        turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
-        prev_setup = False
-        ends = [na.action for na in ng.actions if na.action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)]
-        derived = (len(ends) == 1 and ends[0] is ng.actions[-1].action and ends[0].kind is Kind.WIN
-                   and not ends[0].and_match and ends[0].player == rep.winner and ends[0].value == rep.points
-                   and rep.points is not None and rep.points >= 1 and not ends[0].comments)
-        for na in ng.actions:
-            a = na.action
-            w = _LETTER[a.player]
-            k = a.kind
-            if k is Kind.SETUP:
-                if prev_setup:
-                    nodes.append(";")     # two set-ups in a row stay two (the reader joins adjacent nodes)
-                node = _setup_nodes(a, turn)
-                turn, prev_setup = a.player, True
-                if a.clock is not None:
-                    node += f"NK[{a.clock:g}]"
-                if a.comments:
-                    node += "C" + "".join(f"[{_escape(c)}]" for c in a.comments)
-                nodes.append(node)
-                continue
+    return "\n".join(_game_tree(match, ng, norm.options, items) for ng in norm.games) + "\n"
+
+
+def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> str:
+    """One game's tree: the root node, then a node per action (set-ups as gnubg writes them)."""
+    nodes = ["(;" + "".join(_root_props(match, ng, opts, items))]
+    turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
+    prev_setup = False
+    derived = _result_derived(ng)
+    for na in ng.actions:
+        a = na.action
+        if a.kind is Kind.SETUP:
+            if prev_setup:
+                nodes.append(";")     # two set-ups in a row stay two (the reader joins adjacent nodes)
+            node = _setup_nodes(a, turn)
+            turn, prev_setup = a.player, True
+        else:
             prev_setup = False
-            if k is Kind.ROLL:
+            if a.kind is Kind.ROLL:
                 turn = 1 - a.player
-            if k is Kind.ROLL and a.unplayed:
-                node = f";NX[unplayed:{w}:{_escape(a.dice_text)}]"
-                if a.dice is not None:       # gnubg reads the dice that were rolled and never played
-                    node += f"DI[{a.dice[0]}{a.dice[1]}]"
-            elif k is Kind.ROLL and a.illegal_mark:   # a refused play: the mark as written, no move
-                dt = a.dice_text or (f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else "")
-                node = f";NX[illegal:{w}:{_escape(dt)}:{_escape(a.illegal_mark)}]"
-                if a.dice is not None:
-                    node += f"DI[{a.dice[0]}{a.dice[1]}]"
-            elif k is Kind.ROLL:
-                dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
-                route = na.route
-                steps = route if route is not None else [(s.src, s.dst) for s in a.steps]
-                node = f";{w}[{dice}{_move_letters(steps, a.player)}]"
-            elif k in (Kind.DOUBLE, Kind.BEAVER):   # gnubg writes a beaver as a double answering the double
-                node = f";{w}[double]"
-            elif k in (Kind.ACCEPT, Kind.REJECT):
-                node = f";NX[{k.value}:{w}]"
-            elif k is Kind.TAKE:
-                node = f";{w}[take]"
-            elif k is Kind.DROP:
-                node = f";{w}[drop]"
-            elif derived:
+            node = _action_node(na, derived)
+            if node is None:
                 continue
-            elif k is Kind.WIN:
-                node = f";NX[win:{w}:{a.value if a.value is not None else ''}{':match' if a.and_match else ''}]"
-            elif k is Kind.RESIGN:
-                flags = ([LEVELS[a.level]] if a.level in LEVELS else []) + \
-                    (["losses"] if a.text[:6].lower() == "losses" else [])
-                value = str(a.value) if a.value is not None else ""
-                node = f";NX[resign:{w}" + (f":{value}" if value or flags else "") + \
-                    "".join(":" + f for f in flags) + "]"
-            else:
-                node = f";NX[timeout:{w}]"
-            if a.clock is not None:
-                node += f"NK[{a.clock:g}]"
-            if a.comments:
-                node += "C" + "".join(f"[{_escape(c)}]" for c in a.comments)
-            nodes.append(node)
-        trees.append("\n".join(nodes) + ")")
-    return "\n".join(trees) + "\n"
+        if a.clock is not None:
+            node += f"NK[{a.clock:g}]"
+        if a.comments:
+            node += "C" + "".join(f"[{_escape(c)}]" for c in a.comments)
+        nodes.append(node)
+    return "\n".join(nodes) + ")"
+
+
+def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> list[str]:
+    """The properties of a game's root node: application, match information, players, tags, rules, result
+    (the match's tags and comments on the first game's)."""
+    g, rep = ng.game, ng.report
+    length = match.match_length
+    root = ["FF[4]GM[6]CA[UTF-8]", f"AP[nardy-analyze:{__version__}]"]
+    mi = []
+    if length is not None:
+        mi.append(f"[length:{length}]")
+    mi.append(f"[game:{(g.written_number if g.written_number is not None else g.number) - 1}]")
+    if g.score is not None:
+        mi.append(f"[ws:{g.score[0]}][bs:{g.score[1]}]")
+    root.append("MI" + "".join(mi))
+    root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
+    root.extend(f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), g.ratings) if r is not None)
+    for tag, prop in _TAG_PROPS:
+        val = match.tag(tag)
+        if val:
+            root.append(f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]")
+    if length:
+        if opts.get("crawford", True):
+            root.append("RU[Crawford:CrawfordGame]" if rep.crawford and length > 1 else "RU[Crawford]")
+    elif opts.get("jacoby"):
+        root.append("RU[Jacoby]")
+    if rep.winner is not None and rep.points is not None:
+        pts = _resign_points(ng) if rep.how == "resign" else max(rep.points, 1)
+        root.append(f"RE[{_LETTER[rep.winner]}+{pts}{'R' if rep.how == 'resign' else ''}]")
+    if g.number == 1:
+        if items:
+            root.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
+                                       for k, v in items))
+        if match.comments:
+            root.append("NC" + "".join(f"[{_escape(c)}]" for c in match.comments))
+    if g.comments:
+        root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))
+    return root
+
+
+def _result_derived(ng) -> bool:
+    """True when the game's one result action is what ``RE[]`` says (a plain win as the last action): it is
+    then written by ``RE[]`` alone, without an ``NX[win..]`` node."""
+    rep = ng.report
+    ends = [na.action for na in ng.actions if na.action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)]
+    return (len(ends) == 1 and ends[0] is ng.actions[-1].action and ends[0].kind is Kind.WIN
+            and not ends[0].and_match and ends[0].player == rep.winner and ends[0].value == rep.points
+            and rep.points is not None and rep.points >= 1 and not ends[0].comments)
+
+
+def _action_node(na, derived: bool) -> str | None:
+    """The node of an action other than a set-up, without its clock and comments (None: a result that
+    ``RE[]`` already writes, ``derived``)."""
+    a = na.action
+    w = _LETTER[a.player]
+    k = a.kind
+    if k is Kind.ROLL and a.unplayed:
+        node = f";NX[unplayed:{w}:{_escape(a.dice_text)}]"
+        if a.dice is not None:       # gnubg reads the dice that were rolled and never played
+            node += f"DI[{a.dice[0]}{a.dice[1]}]"
+        return node
+    if k is Kind.ROLL and a.illegal_mark:   # a refused play: the mark as written, no move
+        dt = a.dice_text or (f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else "")
+        node = f";NX[illegal:{w}:{_escape(dt)}:{_escape(a.illegal_mark)}]"
+        if a.dice is not None:
+            node += f"DI[{a.dice[0]}{a.dice[1]}]"
+        return node
+    if k is Kind.ROLL:
+        dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
+        route = na.route
+        steps = route if route is not None else [(s.src, s.dst) for s in a.steps]
+        return f";{w}[{dice}{_move_letters(steps, a.player)}]"
+    if k in (Kind.DOUBLE, Kind.BEAVER):   # gnubg writes a beaver as a double answering the double
+        return f";{w}[double]"
+    if k in (Kind.ACCEPT, Kind.REJECT):
+        return f";NX[{k.value}:{w}]"
+    if k is Kind.TAKE:
+        return f";{w}[take]"
+    if k is Kind.DROP:
+        return f";{w}[drop]"
+    if derived:
+        return None
+    if k is Kind.WIN:
+        return f";NX[win:{w}:{a.value if a.value is not None else ''}{':match' if a.and_match else ''}]"
+    if k is Kind.RESIGN:
+        flags = ([LEVELS[a.level]] if a.level in LEVELS else []) + \
+            (["losses"] if a.text[:6].lower() == "losses" else [])
+        value = str(a.value) if a.value is not None else ""
+        return f";NX[resign:{w}" + (f":{value}" if value or flags else "") + "".join(":" + f for f in flags) + "]"
+    return f";NX[timeout:{w}]"
 
 
 def losses(match: Match) -> list[str]:
-    from . import common_losses
     out = common_losses(match, "sgf", backgammon_only=True)
     # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
     # would read back as a double
@@ -682,10 +725,5 @@ def losses(match: Match) -> list[str]:
     return out
 
 
-def _register() -> None:
-    from . import Notation, register
-    register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
-                      "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))
-
-
-_register()
+register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
+                  "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))

@@ -3,151 +3,23 @@ from __future__ import annotations
 
 import json
 import tempfile
-from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .. import __version__
 from .board import diagram
 from ..engine.posid import position_id
-from ..replay import ERROR, WARNING, Finding, MatchReport
+from ..replay import ERROR, Finding, MatchReport
+# the run's result (nardy_analyze.result, below the report), rendered here; its names stay importable from here
+from ..result import INTERNAL_ERROR, RunCounts, RunResult, keep_rules_of  # noqa: F401
+from ..rules import RULES
 from ..safetext import json_safe, visible
 
 JSON_SCHEMA_VERSION = 1
-INTERNAL_ERROR = "internal-error"
-
-
-def keep_rules_of(report: MatchReport, select: set[str] | None, ignore: set[str]) -> None:
-    """Drop a report's findings whose rule is not selected or is ignored (``--select`` / ``--ignore``);
-    an ``internal-error`` is always kept."""
-    if select is None and not ignore:
-        return
-    report.findings = [f for f in report.findings if f.rule == INTERNAL_ERROR
-                       or (select is None or f.rule in select) and f.rule not in ignore]
-
-
-class RunCounts:
-    """The running totals of a run: what the summary, ``--statistics`` and the exit code need, and
-    nothing that grows with the number of files or findings (a count per rule and per kind of skip)."""
-
-    def __init__(self) -> None:
-        self.files = self.games = self.turns = self.errors = self.warnings = 0
-        self.skipped = self.unreadable = self.internal_errors = self.arg_errors = 0
-        self.rules: dict[tuple[str, str], int] = {}
-        self.skip_kinds: list[str] = []
-
-    def add_report(self, r: MatchReport) -> None:
-        self.files += 1
-        self.games += len(r.games)
-        self.turns += r.turns
-        self.arg_errors += len(r.arg_errors)
-        for f in r.findings:
-            if f.severity == ERROR:
-                self.errors += 1
-            elif f.severity == WARNING:
-                self.warnings += 1
-            if f.rule == INTERNAL_ERROR:
-                self.internal_errors += 1
-            key = (f.rule, f.severity)
-            self.rules[key] = self.rules.get(key, 0) + 1
-
-    def add_skipped(self, reason: str) -> None:
-        self.skipped += 1
-        k = _skip_kind(reason)
-        if k not in self.skip_kinds:
-            self.skip_kinds.append(k)
-
-    def add_unreadable(self) -> None:
-        self.unreadable += 1
-
-    def summary(self) -> dict[str, int]:
-        return {"files": self.files, "games": self.games, "turns": self.turns, "errors": self.errors,
-                "warnings": self.warnings, "skipped": self.skipped, "unreadable": self.unreadable,
-                "internal_errors": self.internal_errors}
-
-    def rule_counts(self) -> list[tuple[str, str, int]]:
-        """(rule, severity, count), most frequent first: for ``--statistics``."""
-        return sorted(((r, s, n) for (r, s), n in self.rules.items()), key=lambda t: (-t[2], t[0], t[1]))
-
-    @property
-    def complete(self) -> bool:
-        """True when every input was read and checked (nothing unreadable, no internal error)."""
-        return not self.unreadable and not self.internal_errors
-
-
-@dataclass
-class RunResult:
-    """Everything one ``validate`` run produced, kept in memory: every input is in exactly one of the
-    three lists.  (The command line does not keep it: it streams each file's report, see :class:`Writer`.)"""
-
-    reports: list[MatchReport] = field(default_factory=list)          # records read (with their findings)
-    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message naming the path)
-    skipped: list[tuple[str, str]] = field(default_factory=list)      # (path, reason)
-
-    @property
-    def arg_errors(self) -> list[tuple[str, str]]:
-        """(path, message): ``--rule`` options that do not apply to a record's variant."""
-        return [(r.path, m) for r in self.reports for m in r.arg_errors]
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for r in self.reports for f in r.findings]
-
-    def keep_rules(self, select: set[str] | None, ignore: set[str]) -> None:
-        """Drop findings whose rule is not selected or is ignored (``--select`` / ``--ignore``)."""
-        for r in self.reports:
-            keep_rules_of(r, select, ignore)
-
-    def counts(self) -> RunCounts:
-        c = RunCounts()
-        for r in self.reports:
-            c.add_report(r)
-        for _, why in self.skipped:
-            c.add_skipped(why)
-        for _ in self.unreadable:
-            c.add_unreadable()
-        return c
-
-    def rule_counts(self) -> list[tuple[str, str, int]]:
-        """(rule, severity, count), most frequent first: for ``--statistics``."""
-        return self.counts().rule_counts()
-
-    def summary(self) -> dict[str, int]:
-        return self.counts().summary()
-
-    @property
-    def internal_errors(self) -> int:
-        return sum(f.rule == INTERNAL_ERROR for f in self.findings)
-
-    @property
-    def complete(self) -> bool:
-        """True when every input was read and checked (nothing unreadable, no internal error)."""
-        return not self.unreadable and not self.internal_errors
-
-    def feed(self, writer: Writer) -> Writer:
-        """Give every input of the run to a streaming writer, and close it (the writers group the inputs
-        by kind, so the order of the kinds does not matter)."""
-        for r in self.reports:
-            writer.report(r)
-        for p, why in self.skipped:
-            writer.skipped(p, why)
-        for p, msg in self.unreadable:
-            writer.unreadable(p, msg)
-        writer.close()
-        return writer
 
 
 def unreadable_reason(path: str, message: str) -> str:
     """The message of an unreadable entry without its leading path."""
     return message[len(path) + 2:] if message.startswith(path + ": ") else message
-
-
-def _skip_kind(reason: str) -> str:
-    if reason.startswith("not a game record"):
-        return "not game records"
-    if reason.startswith("hidden"):
-        return "hidden files"
-    if "already searched" in reason or "not followed" in reason:
-        return "links to folders"
-    return reason
 
 
 def finding_line(f: Finding) -> str:
@@ -400,8 +272,6 @@ def to_json(run: RunResult, explain: bool = False) -> dict[str, Any]:
 
 
 def sarif_results(r: MatchReport) -> list[dict[str, Any]]:
-    from ..rules import RULES
-
     out = []
     for f in r.findings:
         if f.rule == INTERNAL_ERROR:          # not a rule of the game: a tool execution notification
@@ -425,7 +295,6 @@ _RULE_INDEX: dict[str, int] = {}
 
 def _rule_index(rule: str) -> int:
     if not _RULE_INDEX:
-        from ..rules import RULES
         _RULE_INDEX.update((r, i) for i, r in enumerate(RULES))
     return _RULE_INDEX[rule]
 
@@ -441,9 +310,6 @@ def _sarif_internal(r: MatchReport) -> list[dict[str, Any]]:
 
 
 def _sarif_skeleton(results: Any, complete: bool, notifications: Any) -> dict[str, Any]:
-    from .. import __version__
-    from ..rules import RULES
-
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

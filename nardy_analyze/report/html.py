@@ -16,10 +16,12 @@ from ..safetext import markup as escape      # control characters from the files
 from typing import TextIO
 
 from ..engine import rules_named
+from ..inputs import RECORD, Entry, InputError, load
 from ..engine.posid import position_id
 from ..replay import ERROR, Finding, MatchReport
-from . import RunResult, Writer
-from .show import svg_board
+from ..result import RunResult
+from . import Writer
+from .svg import svg_board
 from . import replayer
 
 _CSS = """
@@ -93,8 +95,6 @@ class HtmlWriter(Writer):
         wanted = {f.game for f in r.findings if f.game is not None}
         if not wanted or r.path == "<stdin>":
             return None
-        from ..inputs import RECORD, Entry, InputError, load
-
         try:
             match = load(Entry(r.path, RECORD, explicit=True))
             return replayer.record_data(match, self.variant, self.options, report=r, games=wanted)
@@ -114,7 +114,7 @@ class HtmlWriter(Writer):
         if data is not None and data["games"]:
             self._records += 1
             k = self._records
-            self._data.write(("," if k > 1 else "") + replayer._json(data) + "\n")
+            self._data.write(("," if k > 1 else "") + replayer.script_json(data) + "\n")
             links = [f"file={k}&{a}" if (a := replayer.address(data, x)) else None for x in data["findings"]]
         for f, link in zip(r.findings, links):
             sp.write(_finding(r, f, link) + "\n")

@@ -10,9 +10,9 @@ Where the data come from (data flow: record -> replay -> this page):
   each written part), stored as the GNU Backgammon Position ID of the player to act (14 characters for
   both sides' 25 counts: for backgammon exactly what ``show --as gnubg`` prints before that roll, for
   long nardy and Gul bara the same encoding, as ``.ngn`` set-ups write it);
-* the geometry of the board is :func:`nardy_analyze.report.show.board_geometry`, the numbers ``show --as svg``
+* the geometry of the board is :func:`nardy_analyze.report.svg.board_geometry`, the numbers ``show --as svg``
   draws with, and the opponent's numbering of each point comes from the variant's rules object
-  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.report.show.svg_board`;
+  (``opp_point``); the script builds the same SVG elements as :func:`nardy_analyze.report.svg.svg_board`;
 * the findings are the replay's, each placed on the step that caused it (the last step written at or
   before the finding's line and column).
 
@@ -31,7 +31,8 @@ from ..replay.normal import normalise
 from ..record import Kind, Match
 from ..replay import MatchReport
 from ..safetext import markup as escape, visible   # control characters from the files shown as escapes
-from .show import Snapshot, as_gnubg, board_geometry
+from .show import Snapshot, as_gnubg
+from .svg import board_geometry
 
 __all__ = ["record_data", "page", "script_block", "address", "CSS", "BODY"]
 
@@ -90,57 +91,10 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
     out = []
     for ng in norm.games:
-        g = ng.game
-        if games is not None and g.number not in games:
-            continue
-        score = tuple(g.score or (0, 0))
-        crawford = bool(ng.report.crawford and length > 1)
-        frames: list[list] = []
-        move = 0
-        last = None
-
-        def add(key, kind, player, sides, dice, st, text, line, column, clock=None, comments=(), roll=False):
-            mid = ""
-            pid = position_id(sides[player], sides[1 - player])
-            if ids and roll:
-                snap = Snapshot(g.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
-                                score, length, crawford, line, text, jacoby, norm.variant)
-                pid, mid = as_gnubg(snap).split(":")
-            frames.append([key, kind, player, pid, _dice_text(dice), st.cube,
-                           -1 if st.owner is None else st.owner, text, line, column, clock,
-                           list(comments) or 0, mid])
-
-        for na in ng.actions:
-            st, a = na.state, na.action
-            if st is None:
-                continue
-            last = (a, st)
-            roll = a.kind is Kind.ROLL and not a.unplayed and a.dice is not None
-            if roll:
-                move += 1
-            if roll and st.parts:
-                for k, part in enumerate(st.parts):
-                    add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
-                        part.numbers, st, part.text or a.text, part.line, part.column,
-                        a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
-                continue
-            # a roll whose dice cannot be read is a step without a roll number (show does not count it)
-            kind = ("unplayed" if a.unplayed else "roll") if a.kind is Kind.ROLL else a.kind.value
-            add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
-                a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
-        if last is None:
-            continue                         # nothing of the game could be replayed: no step to show
-        a, st = last
-        frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
-                       st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
-                       0, ""])
-        r = ng.report
-        result = None
-        if r.winner is not None:
-            result = [r.winner, r.points, r.how or ""]
-        out.append({"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
-                    "score": list(score), "crawford": crawford, "result": result,
-                    "comments": list(g.comments), "f": frames})
+        if games is None or ng.game.number in games:
+            game = _game_data(ng, norm.variant, ids, length, jacoby)
+            if game is not None:             # None: nothing of the game could be replayed, no step to show
+                out.append(game)
     data = {"path": match.path, "variant": norm.variant, "title": rules.title,
             "length": length,
             "tags": [[k, v] for k, v in match.tags.items()], "cube": cube_on, "ids": ids,
@@ -156,7 +110,60 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     return data
 
 
-def _json(obj: Any) -> str:
+def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict | None:
+    """One game of :func:`record_data` (None when no step of it could be replayed)."""
+    g = ng.game
+    score = tuple(g.score or (0, 0))
+    crawford = bool(ng.report.crawford and length > 1)
+    frames: list[list] = []
+    move = 0
+    last = None
+
+    def add(key, kind, player, sides, dice, st, text, line, column, clock=None, comments=(), roll=False):
+        mid = ""
+        pid = position_id(sides[player], sides[1 - player])
+        if ids and roll:
+            snap = Snapshot(g.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
+                            score, length, crawford, line, text, jacoby, variant)
+            pid, mid = as_gnubg(snap).split(":")
+        frames.append([key, kind, player, pid, _dice_text(dice), st.cube,
+                       -1 if st.owner is None else st.owner, text, line, column, clock,
+                       list(comments) or 0, mid])
+
+    for na in ng.actions:
+        st, a = na.state, na.action
+        if st is None:
+            continue
+        last = (a, st)
+        roll = a.kind is Kind.ROLL and not a.unplayed and a.dice is not None
+        if roll:
+            move += 1
+        if roll and st.parts:
+            for k, part in enumerate(st.parts):
+                add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
+                    part.numbers, st, part.text or a.text, part.line, part.column,
+                    a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
+            continue
+        # a roll whose dice cannot be read is a step without a roll number (show does not count it)
+        kind = ("unplayed" if a.unplayed else "roll") if a.kind is Kind.ROLL else a.kind.value
+        add(str(move) if roll else "", kind, a.player, st.before, a.dice if roll else (), st, a.text,
+            a.loc.line, a.loc.column, a.clock, a.comments, roll=roll)
+    if last is None:
+        return None
+    a, st = last
+    frames.append(["end", "end", a.player, position_id(st.after[a.player], st.after[1 - a.player]), "",
+                   st.cube, -1 if st.owner is None else st.owner, "final position", None, None, None,
+                   0, ""])
+    r = ng.report
+    result = None
+    if r.winner is not None:
+        result = [r.winner, r.points, r.how or ""]
+    return {"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
+            "score": list(score), "crawford": crawford, "result": result,
+            "comments": list(g.comments), "f": frames}
+
+
+def script_json(obj: Any) -> str:
     """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``), every text from the
     record with its control characters as visible escapes (nardy_analyze.safetext), as the page shows it."""
     return json.dumps(_visible(obj), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
@@ -220,7 +227,7 @@ BODY = """<div class="rp-main">
 </div>
 </div>"""
 
-# The page's script: draws a frame's board as show.svg_board does (from board_geometry), keeps the
+# The page's script: draws a frame's board as svg.svg_board does (from board_geometry), keeps the
 # position in the address, and steps with the keyboard and buttons.
 _JS = r"""
 (function(){
@@ -436,7 +443,7 @@ def script_block(records: list[dict], multi: bool = False, start: str = "") -> s
     ``id="replayer"``).  ``multi``: the page holds several records (``validate --format html``), and the
     replayer shows only when the address names one (``#file=K&game=G&move=M``)."""
     data = {"geom": board_geometry(), "files": records, "multi": multi, "start": start}
-    return (f'<script type="application/json" id="rp-data">{_json(data)}</script>\n'
+    return (f'<script type="application/json" id="rp-data">{script_json(data)}</script>\n'
             f"<script>{_JS}</script>\n")
 
 

@@ -7,18 +7,16 @@ match length.  The renderers turn one snapshot into text; nothing here re-derive
 from __future__ import annotations
 
 from dataclasses import dataclass
-from ..safetext import markup as escape      # control characters visible: XML allows none of them
-from ..safetext import visible
 
 from .board import diagram
-from ..engine import borne_off, rules_named
+from .svg import svg_board
+from ..engine import rules_named
 from ..engine.core import Pos
 from ..engine.posid import match_id, position_id
 from ..replay.normal import normalise
 from ..record import Kind, Match
 
-__all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg", "svg_board",
-           "board_geometry"]
+__all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg"]
 
 
 @dataclass(slots=True)
@@ -175,99 +173,6 @@ def as_text(s: Snapshot) -> str:
         lines.append(f"Position ID: {gid.split(':')[0]}   Match ID: {gid.split(':')[1]}")
         lines.append(as_xgid(s))
     return "\n".join(lines)
-
-
-# ----------------------------------------------------------------------------- SVG
-
-_W, _H = 460, 350
-_PW, _MARGIN, _BAR = 30, 20, 40                      # point width, frame, bar width
-_TOP, _BOTTOM, _PH = 30, _H - 30, 105                # the field's edges and a point's height
-
-
-def _x_of(p: int) -> float:
-    """Left edge of point p (the bottom side's numbering): 1..12 bottom right to left, 13..24 top left to
-    right."""
-    i = 12 - p if p <= 12 else p - 13            # column 0..11 from the left
-    return _MARGIN + i * _PW + (_BAR if i >= 6 else 0)
-
-
-def board_geometry() -> dict:
-    """Where :func:`svg_board` puts everything, for a script that draws the same board (the HTML
-    replayer, :mod:`nardy_analyze.report.replayer`): the size, each point's left edge (index p - 1, the bottom
-    side's numbering), the centres of the five checker places up from the bottom edge and down from the
-    top edge, the bar's centre and the right margin (off counts and cube)."""
-    return {"w": _W, "h": _H, "pw": _PW, "margin": _MARGIN, "bar": _BAR, "top": _TOP, "bottom": _BOTTOM,
-            "ph": _PH, "x": [_x_of(p) for p in range(1, 25)],
-            "up": [_BOTTOM - 13 - 26 * k for k in range(5)], "down": [_TOP + 13 + 26 * k for k in range(5)],
-            "barx": _MARGIN + 6 * _PW + _BAR / 2, "right": _MARGIN + 12 * _PW + _BAR}
-
-
-def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, str] = ("", ""),
-              title: str = "", cube: int = 1, owner: int | None = None, opp_point=None,
-              show_cube: bool = True) -> str:
-    """An SVG backgammon board of ``pos`` = (mover, opponent) from the mover's side: the mover's checkers
-    dark and moving 24 -> 1 (counter-clockwise, home bottom right), the opponent's light; point numbers
-    in the mover's numbering.  ``owner`` 0 = the mover, 1 = the opponent.  ``opp_point(p)`` is the
-    opponent's own number for the mover's point p (default backgammon's 25 - p; in long nardy both sides
-    run the same way: ((p + 11) mod 24) + 1)."""
-    me, opp = pos
-    other = opp_point or (lambda p: 25 - p)
-    pw, margin, bar = _PW, _MARGIN, _BAR
-    top, bottom, ph = _TOP, _BOTTOM, _PH
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
-           f'role="img" aria-label="{escape(title or "backgammon position")}" font-family="sans-serif">',
-           f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#6b4a2b"/>',
-           f'<rect x="{margin}" y="{top}" width="{12 * pw + bar}" height="{bottom - top}" fill="#e9d8b4"/>',
-           f'<rect x="{margin + 6 * pw}" y="{top}" width="{bar}" height="{bottom - top}" fill="#5a3d22"/>']
-    x_of = _x_of
-
-    for p in range(1, 25):
-        x = x_of(p)
-        up = p <= 12
-        colour = "#a33" if p % 2 else "#335"
-        if up:
-            pts = f"{x},{bottom} {x + pw},{bottom} {x + pw / 2},{bottom - ph}"
-            ny = bottom + 14
-        else:
-            pts = f"{x},{top} {x + pw},{top} {x + pw / 2},{top + ph}"
-            ny = top - 6
-        out.append(f'<polygon points="{pts}" fill="{colour}"/>')
-        out.append(f'<text x="{x + pw / 2}" y="{ny}" font-size="10" fill="#fff" text-anchor="middle">{p}</text>')
-        n, dark = (me[p - 1], True) if me[p - 1] else (opp[other(p) - 1], False)
-        for k in range(min(n, 5)):
-            cy = bottom - 13 - 26 * k if up else top + 13 + 26 * k
-            out.append(f'<circle cx="{x + pw / 2}" cy="{cy}" r="12" fill="{"#222" if dark else "#f5f5f0"}" '
-                       f'stroke="#000" stroke-width="1"/>')
-        if n > 5:
-            cy = bottom - 13 - 26 * 4 if up else top + 13 + 26 * 4
-            out.append(f'<text x="{x + pw / 2}" y="{cy + 4}" font-size="11" text-anchor="middle" '
-                       f'fill="{"#fff" if dark else "#000"}">{n}</text>')
-    cx = margin + 6 * pw + bar / 2
-    for n, dark, cy in ((me[24], True, top + 60), (opp[24], False, bottom - 60)):
-        if n:
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="12" fill="{"#222" if dark else "#f5f5f0"}" stroke="#000"/>')
-            out.append(f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
-                       f'fill="{"#fff" if dark else "#000"}">{n}</text>')
-    right = margin + 12 * pw + bar
-    out.append(f'<text x="{right + 4}" y="{bottom - 4}" font-size="10" fill="#fff">off {borne_off(me)}</text>')
-    out.append(f'<text x="{right + 4}" y="{top + 12}" font-size="10" fill="#fff">off {borne_off(opp)}</text>')
-    if dice:
-        for i, d in enumerate(dice):
-            x = margin + 9 * pw + bar - 17 * len(dice) + 4 + 34 * i
-            out.append(f'<rect x="{x}" y="{_H / 2 - 13}" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>')
-            out.append(f'<text x="{x + 13}" y="{_H / 2 + 6}" font-size="16" text-anchor="middle">{d}</text>')
-    if show_cube:
-        cy = {None: _H / 2, 0: bottom - 20, 1: top + 20}[owner]
-        out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
-        out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
-                   f'{cube if cube > 1 else 64}</text>')
-    label = lambda s: escape(visible(s)[:40])
-    if names[0] or names[1]:
-        out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
-                   f'(numbering, to play)</text>')
-        out.append(f'<text x="{margin}" y="14" font-size="11" fill="#fff">&#9675; {label(names[1])}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
 
 
 def as_svg(s: Snapshot) -> str:

@@ -1,0 +1,147 @@
+"""A run's result: the findings of every input, the inputs skipped and unreadable, and the running counts.
+
+The runner and the commands build it, the report renders it; it sits below both (docs/architecture.md,
+"The layers").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .replay import ERROR, WARNING, Finding, MatchReport
+
+__all__ = ["INTERNAL_ERROR", "RunCounts", "RunResult", "keep_rules_of", "skip_kind"]
+
+INTERNAL_ERROR = "internal-error"
+
+
+def keep_rules_of(report: MatchReport, select: set[str] | None, ignore: set[str]) -> None:
+    """Drop a report's findings whose rule is not selected or is ignored (``--select`` / ``--ignore``);
+    an ``internal-error`` is always kept."""
+    if select is None and not ignore:
+        return
+    report.findings = [f for f in report.findings if f.rule == INTERNAL_ERROR
+                       or (select is None or f.rule in select) and f.rule not in ignore]
+
+
+class RunCounts:
+    """The running totals of a run: what the summary, ``--statistics`` and the exit code need, and
+    nothing that grows with the number of files or findings (a count per rule and per kind of skip)."""
+
+    def __init__(self) -> None:
+        self.files = self.games = self.turns = self.errors = self.warnings = 0
+        self.skipped = self.unreadable = self.internal_errors = self.arg_errors = 0
+        self.rules: dict[tuple[str, str], int] = {}
+        self.skip_kinds: list[str] = []
+
+    def add_report(self, r: MatchReport) -> None:
+        self.files += 1
+        self.games += len(r.games)
+        self.turns += r.turns
+        self.arg_errors += len(r.arg_errors)
+        for f in r.findings:
+            if f.severity == ERROR:
+                self.errors += 1
+            elif f.severity == WARNING:
+                self.warnings += 1
+            if f.rule == INTERNAL_ERROR:
+                self.internal_errors += 1
+            key = (f.rule, f.severity)
+            self.rules[key] = self.rules.get(key, 0) + 1
+
+    def add_skipped(self, reason: str) -> None:
+        self.skipped += 1
+        k = skip_kind(reason)
+        if k not in self.skip_kinds:
+            self.skip_kinds.append(k)
+
+    def add_unreadable(self) -> None:
+        self.unreadable += 1
+
+    def summary(self) -> dict[str, int]:
+        return {"files": self.files, "games": self.games, "turns": self.turns, "errors": self.errors,
+                "warnings": self.warnings, "skipped": self.skipped, "unreadable": self.unreadable,
+                "internal_errors": self.internal_errors}
+
+    def rule_counts(self) -> list[tuple[str, str, int]]:
+        """(rule, severity, count), most frequent first: for ``--statistics``."""
+        return sorted(((r, s, n) for (r, s), n in self.rules.items()), key=lambda t: (-t[2], t[0], t[1]))
+
+    @property
+    def complete(self) -> bool:
+        """True when every input was read and checked (nothing unreadable, no internal error)."""
+        return not self.unreadable and not self.internal_errors
+
+
+@dataclass
+class RunResult:
+    """Everything one ``validate`` run produced, kept in memory: every input is in exactly one of the
+    three lists.  (The command line does not keep it: it streams each file's report, see :class:`Writer`.)"""
+
+    reports: list[MatchReport] = field(default_factory=list)          # records read (with their findings)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (path, message naming the path)
+    skipped: list[tuple[str, str]] = field(default_factory=list)      # (path, reason)
+
+    @property
+    def arg_errors(self) -> list[tuple[str, str]]:
+        """(path, message): ``--rule`` options that do not apply to a record's variant."""
+        return [(r.path, m) for r in self.reports for m in r.arg_errors]
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.reports for f in r.findings]
+
+    def keep_rules(self, select: set[str] | None, ignore: set[str]) -> None:
+        """Drop findings whose rule is not selected or is ignored (``--select`` / ``--ignore``)."""
+        for r in self.reports:
+            keep_rules_of(r, select, ignore)
+
+    def counts(self) -> RunCounts:
+        c = RunCounts()
+        for r in self.reports:
+            c.add_report(r)
+        for _, why in self.skipped:
+            c.add_skipped(why)
+        for _ in self.unreadable:
+            c.add_unreadable()
+        return c
+
+    def rule_counts(self) -> list[tuple[str, str, int]]:
+        """(rule, severity, count), most frequent first: for ``--statistics``."""
+        return self.counts().rule_counts()
+
+    def summary(self) -> dict[str, int]:
+        return self.counts().summary()
+
+    @property
+    def internal_errors(self) -> int:
+        return sum(f.rule == INTERNAL_ERROR for f in self.findings)
+
+    @property
+    def complete(self) -> bool:
+        """True when every input was read and checked (nothing unreadable, no internal error)."""
+        return not self.unreadable and not self.internal_errors
+
+    def feed(self, writer: Any) -> Any:
+        """Give every input of the run to a streaming writer (``report.Writer``: ``report``, ``skipped``,
+        ``unreadable``, ``close``) and close it (the writers group the inputs by kind, so the order of the
+        kinds does not matter); returns the writer."""
+        for r in self.reports:
+            writer.report(r)
+        for p, why in self.skipped:
+            writer.skipped(p, why)
+        for p, msg in self.unreadable:
+            writer.unreadable(p, msg)
+        writer.close()
+        return writer
+
+
+def skip_kind(reason: str) -> str:
+    """The kind of a skipped input, for the summary (one line per kind)."""
+    if reason.startswith("not a game record"):
+        return "not game records"
+    if reason.startswith("hidden"):
+        return "hidden files"
+    if "already searched" in reason or "not followed" in reason:
+        return "links to folders"
+    return reason
