@@ -1,6 +1,6 @@
 """Skill analysis: how well each checker play and cube decision of a backgammon record was made.
 
-    from nardy_analyze import skill
+    from nardy_analyze.stats import skill
     run = skill.analyse(["matches/"])          # replay + evaluate every decision
     d = run.decisions                          # one row per decision (DECISION_COLUMNS)
     p = skill.summary(d, "player")             # per player: error rates, grades, luck, PR
@@ -13,24 +13,27 @@ batches.  Units, signs, thresholds and how the figures compare with GNU Backgamm
 Only variants whose positions are backgammon's (the rules object's ``position_id``) have an engine; a
 record of another variant gets one note saying so and the dice luck that needs no engine (pips rolled
 against the average roll), never equities.
+
+:func:`analyse` and :func:`decisions` run the pool over files: they are jobs of layer 5
+(:mod:`nardy_analyze.statsrun`), re-exported here (see :func:`__getattr__`); this module analyses one
+record (:func:`analyse_match`, :func:`analyse_file`) and builds the tables.
 """
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from ..inputs import SKIPPED, UNREADABLE, Entry, choose_variant, discover
-from ..analyze import map_records
+from ..inputs import Entry, choose_variant
 from ..engine import generate
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
 from ..record import Match
 from ..replay import replay
+from .render import OptionalDependency
 
 __all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
@@ -135,6 +138,11 @@ def _bgsage():
     except ImportError:
         raise EngineMissing(INSTALL_HINT) from None
     return bgsage
+
+
+def require_engine() -> None:
+    """Raise :class:`EngineMissing` when the bgsage engine is not installed."""
+    _bgsage()
 
 
 def grade(error: float, thresholds: Sequence[float] = THRESHOLDS) -> str:
@@ -552,7 +560,7 @@ def _row(path, mid, length, d, kind, dice, play, best, played, best_eq, error, f
             forced, trivial, counted, moves, float(luck), float(average), float(nd), float(dt), float(dp))
 
 
-def _analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
+def analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
                   cfg: Config) -> FileAnalysis:
     """The per-file work of :func:`analyse` (run by ``analyze.map_records``, in worker processes too)."""
     return analyse_match(match, variant, options, cfg)
@@ -579,7 +587,7 @@ class Analysis:
 _GRADES = ["", "doubtful", "bad", "very bad"]
 
 
-def _decision_frame(rows: list[tuple]) -> pd.DataFrame:
+def decision_frame(rows: list[tuple]) -> pd.DataFrame:
     cols = list(DECISION_COLUMNS)
     df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     for c, (dtype, _) in DECISION_COLUMNS.items():
@@ -594,58 +602,6 @@ def _decision_frame(rows: list[tuple]) -> pd.DataFrame:
         else:
             df[c] = df[c].astype(dtype)
     return df
-
-
-def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
-            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
-            thresholds: Sequence[float] = THRESHOLDS, batch: int = 4096,
-            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Analysis:
-    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
-
-    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
-    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
-    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
-    Raises :class:`EngineMissing` when bgsage is not installed."""
-    _bgsage()
-    from . import _options
-
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
-    options = _options(variant, rules)
-    entries = list(discover(paths))
-    records = sum(e.status == "record" for e in entries)
-    procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
-    threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
-    cfg = Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
-    out = Analysis(pd.DataFrame(), pd.DataFrame())
-    rows: list[tuple] = []
-    results: list[tuple] = []
-    for entry, kind, value in map_records(entries, _analyse_file, (variant, options, cfg), jobs=procs,
-                                          progress=progress, engine=engine):
-        if kind == "ok":
-            out.files += 1
-            rows.extend(value.rows)
-            results.extend(value.results)
-            out.problems.extend(value.problems)
-            out.notes.extend(value.notes)
-            out.arg_errors.extend((value.path, m) for m in value.arg_errors)
-        elif kind == UNREADABLE:
-            out.unreadable.append((entry.path, value))
-        elif kind == SKIPPED:
-            pass
-        else:
-            out.internal_errors.append((entry.shown, value))
-    out.decisions = _decision_frame(rows)
-    out.results = pd.DataFrame.from_records(
-        results, columns=["path", "match", "game", "player", "opponent", "result"]) if results else \
-        pd.DataFrame({c: [] for c in ["path", "match", "game", "player", "opponent", "result"]})
-    return out
-
-
-def decisions(paths: Iterable[str] | str, **options: Any) -> pd.DataFrame:
-    """One row per decision (columns: :data:`DECISION_COLUMNS`); options: those of :func:`analyse`."""
-    return analyse(paths, **options).decisions
 
 
 def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "player",
@@ -664,7 +620,9 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
     elif isinstance(source, pd.DataFrame):
         d = source
     else:
-        run = analyse(source, **options)
+        from .. import statsrun        # (layer 5: the job over files, for paths; see __getattr__ below)
+
+        run = statsrun.analyse(source, **options)
         d, results = run.decisions, run.results
     keys = _GROUP_KEYS[by]
     if d.empty:
@@ -729,7 +687,6 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
 def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     """Write a PNG or SVG of the error rate (checker and cube) and the luck rate of the ``top`` players with
     the most unforced decisions."""
-    from . import OptionalDependency
 
     try:
         import matplotlib
@@ -753,3 +710,16 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     b.set_xlabel("luck rate (mEMG per roll)")
     fig.savefig(path)
     plt.close(fig)
+
+
+_JOBS = ("analyse", "decisions")        # jobs over files, layer 5 (nardy_analyze.statsrun)
+
+
+def __getattr__(name: str) -> Any:
+    """``skill.analyse`` and ``skill.decisions``, the jobs over files, re-exported from
+    :mod:`nardy_analyze.statsrun` when first asked for."""
+    if name in _JOBS:
+        from .. import statsrun     # (layer 5, which imports this module: imported on first use)
+
+        return getattr(statsrun, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
