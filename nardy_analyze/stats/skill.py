@@ -415,10 +415,17 @@ def _match_fields(d: dict, length: int) -> dict:
 
 def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], cube: list[dict], cfg: Config,
               jacoby: bool, beaver: bool) -> list[tuple]:
-    rows: list[tuple] = []
-    level = cfg.level
-    # --- checker plays: every roll of every position at the network level (luck), the played roll also at
-    # --plies when more than 0
+    """The decision rows of one file's checker plays and cube decisions, in the order of the record."""
+    rows = _checker_rows(bg, rules, path, mid, length, checker, cfg, jacoby)
+    if cube:
+        rows.extend(_cube_rows(bg, path, mid, length, cube, cfg, jacoby, beaver))
+    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
+    return rows
+
+
+def _roll_queries(checker: list[dict], length: int) -> list[dict]:
+    """The network's queries of the checker plays: every roll of every position (the luck; an opening
+    position also from the opponent's view); sets each play's ``board`` and ``rolls``."""
     queries: list[dict] = []
     for d in checker:
         b = board(d["me"], d["opp"])
@@ -434,6 +441,16 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
             extra = dict(away1=d["away"][1], away2=d["away"][0], is_crawford=d["crawford"]) if length else {}
             for a, c in rolls:
                 queries.append(dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
+    return queries
+
+
+def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dict], cfg: Config,
+                  jacoby: bool) -> list[tuple]:
+    """The rows of the checker plays: every roll of every position at the network level (luck), the
+    played roll also at --plies when more than 0."""
+    rows: list[tuple] = []
+    level = cfg.level
+    queries = _roll_queries(checker, length)
     results = []
     for part in _chunks(queries, cfg.batch):
         results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
@@ -486,37 +503,41 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
-    # --- cube decisions: one pre-roll evaluation each, from the roller's view
-    if cube:
-        asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
-                      cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
-        evals = []
-        for part in _chunks(asked, cfg.batch):
-            evals.extend(bg.batch_evaluate(part, level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
-        for d, e in zip(cube, evals):
-            nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
-            double = min(dt, dp)
-            optimal = max(nd, double)
-            close = optimal - double < CLOSE_CUBE
-            if d["kind"] == "double":
-                if nd >= double:
-                    best = "too good" if nd > dp else "no double"
-                else:
-                    best = "double, take" if dt < dp else "double, pass"
-                played = double if d["acted"] == "double" else nd
-                error = max(optimal - played, 0.0)
-                counted = d["acted"] == "double" or close
-                rows.append(_row(path, mid, length, d, "double", "", d["acted"], best, played, optimal, error,
-                                 False, not counted, counted, 0, 0.0, math.nan, nd, dt, dp, cfg))
+    return rows
+
+
+def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Config, jacoby: bool,
+               beaver: bool) -> list[tuple]:
+    """The rows of the cube decisions: one pre-roll evaluation each, from the roller's view."""
+    rows: list[tuple] = []
+    asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
+                  cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
+    evals = []
+    for part in _chunks(asked, cfg.batch):
+        evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
+    for d, e in zip(cube, evals):
+        nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
+        double = min(dt, dp)
+        optimal = max(nd, double)
+        close = optimal - double < CLOSE_CUBE
+        if d["kind"] == "double":
+            if nd >= double:
+                best = "too good" if nd > dp else "no double"
             else:
-                # the doubled player's view: take = -dt, pass = -dp
-                take, drop = -dt, -dp
-                best_eq = max(take, drop)
-                played = take if d["acted"] == "take" else drop
-                rows.append(_row(path, mid, length, d, "take", "", d["acted"], "take" if take >= drop else "pass",
-                                 played, best_eq, max(best_eq - played, 0.0), False, False, True, 0, 0.0, math.nan,
-                                 nd, dt, dp, cfg, taker=True))
-    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
+                best = "double, take" if dt < dp else "double, pass"
+            played = double if d["acted"] == "double" else nd
+            error = max(optimal - played, 0.0)
+            counted = d["acted"] == "double" or close
+            rows.append(_row(path, mid, length, d, "double", "", d["acted"], best, played, optimal, error,
+                             False, not counted, counted, 0, 0.0, math.nan, nd, dt, dp, cfg))
+        else:
+            # the doubled player's view: take = -dt, pass = -dp
+            take, drop = -dt, -dp
+            best_eq = max(take, drop)
+            played = take if d["acted"] == "take" else drop
+            rows.append(_row(path, mid, length, d, "take", "", d["acted"], "take" if take >= drop else "pass",
+                             played, best_eq, max(best_eq - played, 0.0), False, False, True, 0, 0.0, math.nan,
+                             nd, dt, dp, cfg, taker=True))
     return rows
 
 
