@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import pandas as pd
 
 from .analyze import map_records
-from .inputs import SKIPPED, UNREADABLE, Entry, discover
+from .inputs import SKIPPED, UNREADABLE, Entry, discover, parse_rule_options
 from .record import Match
 from .stats import skill
 from .stats.aggregate import Aggregate, Partial, combine, partial
@@ -55,8 +55,6 @@ def rule_options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> 
         return {}
     if isinstance(rules, dict):
         return dict(rules)
-    from ..inputs import parse_rule_options
-
     return parse_rule_options(None, list(rules))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -27,8 +28,6 @@ def _terminate(signum, frame) -> None:
 def stop_on_sigterm() -> None:
     """SIGTERM (``kill``, ``timeout``) ends a command as Ctrl-C does, with exit code 143: the worker
     processes are stopped and an output file being written is removed, not left half-written."""
-    import signal
-
     try:
         signal.signal(signal.SIGTERM, _terminate)
     except (ValueError, OSError):         # not the main thread (a library caller): leave it alone

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from typing import Iterable
 
+import numpy as np
 import pandas as pd
 
 from ..engine import level_words
@@ -113,8 +114,6 @@ def _dice_tests(faces):
     """Chi-square statistics and p-values of many rows of six face counts at once, against fair dice:
     the statistic of scipy.stats.chisquare (sum of (observed - expected)^2 / expected, expected the
     row's mean) and its p-value with 5 degrees of freedom."""
-    import numpy as np
-
     total = faces.sum(axis=1)
     stat = np.full(len(faces), np.nan)
     pval = np.full(len(faces), np.nan)

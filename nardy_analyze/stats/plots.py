@@ -16,7 +16,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     """Write a PNG or SVG report of the ``top`` players by games: per player the die faces against fair
     dice (95% band), the doubles rate with its 95% Wilson interval against 1/6, and points per game."""
     try:
-        import matplotlib
+        import matplotlib     # (the 'plot' extra)
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:

@@ -7,6 +7,7 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
+from ..engine import get_variant
 from ..safetext import visible
 from .frames import sort_key
 
@@ -37,8 +38,6 @@ def table_columns(by: str, games: pd.DataFrame | Iterable[str] | None = None) ->
     variants = set() if games is None else {str(v) for v in games}
     if by != "player" or not variants:
         return cols
-    from ..engine import get_variant
-
     kinds = {get_variant(v).level_kinds for v in variants}
     if len(kinds) != 1:
         return cols
@@ -93,6 +92,7 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     when asked.  On a terminal the columns that do not fit its width are left out, with a note saying how
     to see them.  ``total``: the rows of the whole table when ``df`` is only its first rows (a note says
     so)."""
+    # (rich: only the terminal table needs it)
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -138,7 +138,7 @@ def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool 
         write_markdown(df, fh)
     elif fmt == "parquet":
         try:
-            import pyarrow  # noqa: F401
+            import pyarrow  # noqa: F401  (the 'parquet' extra)
         except ImportError:
             raise OptionalDependency("--format parquet needs pyarrow: pip install 'nardy-analyze[parquet]'") \
                 from None
@@ -181,6 +181,7 @@ def write_frames(frames: Iterable[pd.DataFrame], fmt: str, fh, by: str = "game",
             write_markdown(df, fh, header=i == 0)
     elif fmt == "parquet":
         try:
+            # (the 'parquet' extra)
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:

@@ -134,7 +134,7 @@ def engine_available() -> bool:
 
 def _bgsage():
     try:
-        import bgsage
+        import bgsage     # (the 'analysis' extra)
     except ImportError:
         raise EngineMissing(INSTALL_HINT) from None
     return bgsage
@@ -380,6 +380,7 @@ def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -
     filter and results (tests/test_skill.py compares the two); should a bgsage release change what this
     relies on, the public call is used instead."""
     try:
+        # (the 'analysis' extra)
         import bgbot_cpp
         from bgsage.analyzer import resolve_owner
         from bgsage.weights import WeightConfigPair, default_weights
@@ -710,7 +711,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     the most unforced decisions."""
 
     try:
-        import matplotlib
+        import matplotlib     # (the 'plot' extra)
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
