@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import UnknownVariant, get_variant
+from .engine import VARIANTS, UnknownVariant, get_variant
 from .inputs import RECORD, SKIPPED, UNREADABLE, Entry, choose_variant, discover, load, variant_name
 from .record import Match
 from .replay import WARNING, Finding, MatchReport, replay
@@ -50,8 +50,6 @@ def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep
     except UnknownVariant:
         return rep
     best: tuple[int, str] | None = None
-    from .engine import VARIANTS
-
     for name in VARIANTS:
         if name == judged.name:
             continue
@@ -82,7 +80,7 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
     ``"dask"``: a LocalCluster of ``jobs`` processes started for this run (``cluster.ClusterError`` when
     the cluster cannot be used)."""
     if engine == "dask":
-        from .cluster import connect
+        from .cluster import connect     # (Dask's part: imported when asked for)
 
         with connect(None, jobs) as eng:
             yield from runner.map_records(entries, work, args, load=load, jobs=jobs, progress=progress,

@@ -1,8 +1,13 @@
-"""The ``nardy-analyze`` command line (typer): thin wrappers over :mod:`nardy_analyze.analyze`."""
+"""The ``nardy-analyze`` command line (typer): the commands, their options and ``--help``, declared.
+
+Each command's body is a module of :mod:`nardy_analyze.commands`, imported when the command runs (so that
+``--help`` and a command's start-up do not pay for what they do not run); ``validate`` and ``convert`` are
+declared from the one table of :mod:`nardy_analyze.options`, which :mod:`nardy_analyze.fastcli` reads too."""
 from __future__ import annotations
 
+import functools
+import gc
 import inspect
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,12 +16,11 @@ from typing import Optional
 import typer
 
 from . import GC_THRESHOLD, __version__
-from .fsio import OutputError, Progress, write_atomically
+from .commands import body
+from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
 from .options import CONVERT, ENGINE_HELP, ENGINES, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
-
-# The readers, the engine and the reports are imported inside the commands that use them, so that
-# --help and a command's start-up do not pay for what they do not run.
+from .safetext import visible
 
 app = typer.Typer(
     add_completion=False,
@@ -35,58 +39,31 @@ def _enum(name: str, values: tuple[str, ...]) -> type[Enum]:
 Engine = _enum("Engine", ENGINES)
 
 
-def _connect(engine: Optional[Engine], scheduler: Optional[str], jobs: Optional[int]):
-    """None for the local engine, else a connected cluster.DaskEngine (exit 2 with the reason when it cannot
-    be had: Dask not installed, scheduler unreachable, no worker)."""
-    from . import commands
-
-    return _typer_exit(commands.connect, engine.value if engine is not None else None, scheduler, jobs)
-
-
 def _echo(message: str, err: bool = False) -> None:
     """typer.echo, with control characters from the files shown as escapes (nardy_analyze.safetext)."""
-    from .safetext import visible
-
     typer.echo(visible(message, newlines=True), err=err)
-
-
-def _echo_messages(run, lines: list[str]) -> None:
-    """What a run of stats or analyze says on standard error, in this order: the unreadable inputs, the
-    findings and notes ``lines``, the wrong arguments, the internal errors (control characters escaped)."""
-    for _, why in run.unreadable:
-        _echo(f"nardy-analyze: {why}", err=True)
-    for line in lines:
-        _echo(line, err=True)
-    for path, why in dict.fromkeys(run.arg_errors):
-        _echo(f"nardy-analyze: {path}: {why}", err=True)
-    for path, why in run.internal_errors:
-        _echo(f"nardy-analyze: {path}: {why}", err=True)
 
 
 def _interruptible(command):
     """A command stopped by Ctrl-C (SIGINT) says so on standard error and exits 130 (its worker processes
     are stopped, its output file not written: see analyze.map_records and fsio.write_atomically)."""
-    import functools
-
     @functools.wraps(command)
     def run_command(*args, **kwargs):
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
-            from .commands import INTERRUPTED
-
             typer.echo(INTERRUPTED, err=True)
             raise typer.Exit(130) from None
 
     return run_command
 
 
-def _typer_exit(body, *args, **kwargs):
-    """Run a command body of :mod:`nardy_analyze.commands` with typer's echo; its Exit becomes typer's."""
-    from .commands import Exit
-
+def _run(name: str, **values) -> None:
+    """Run the body of command ``name`` (:mod:`nardy_analyze.commands`, its module imported now) with the
+    values (an Enum as its value) and typer's echo; its Exit becomes typer's."""
+    values = {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
     try:
-        return body(*args, echo=_echo, **kwargs)
+        body(name)(echo=_echo, **values)
     except Exit as e:
         raise typer.Exit(e.code) from None
 
@@ -101,13 +78,6 @@ def _version(value: bool) -> None:
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Print the version and exit.")) -> None:
     pass
-
-
-def _fail(msg: str, code: int = 2) -> None:
-    """nardy-analyze: MSG on standard error, exit ``code`` (:func:`nardy_analyze.commands.fail`)."""
-    from . import commands
-
-    _typer_exit(commands.fail, msg, code)
 
 
 def _typer_option(o: Opt) -> tuple[object, object]:
@@ -143,10 +113,7 @@ def _declare(spec: Command) -> None:
                                         default=default))
 
     def command(**kwargs) -> None:
-        from . import commands
-
-        values = {k: v.value if isinstance(v, Enum) else v for k, v in kwargs.items()}
-        _typer_exit(getattr(commands, spec.name), **values)
+        _run(spec.name, **kwargs)
 
     command.__signature__ = inspect.Signature(params)
     command.__annotations__ = {p.name: p.annotation for p in params}
@@ -185,53 +152,7 @@ def show(
 ) -> None:
     """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG; or
     replay the whole record on a board in one HTML page (--as html)."""
-    from . import notation
-    from .report import show as shows
-    from .inputs import InputError, read_bytes
-
-    if output is not None and output.is_dir():
-        _fail(f"cannot write to {output}: it is a folder (-o takes a file name)")
-    try:
-        data = read_bytes(path)
-    except InputError as e:
-        _fail(str(e))
-    match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
-    for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
-        _echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
-
-    def emit(text: str) -> None:
-        from .safetext import visible
-
-        text = visible(text, newlines=True)
-        if output is None:
-            typer.echo(text, nl=not text.endswith("\n"))
-            return
-        try:
-            write_atomically(output, lambda fh: fh.write(text if text.endswith("\n") else text + "\n"))
-        except OutputError as e:
-            _fail(str(e))
-
-    if as_ == ShowAs.html:
-        from .report.replayer import page
-
-        if game is not None or move is not None:
-            try:
-                shows.pick(match, game, move)
-            except LookupError as e:
-                _fail(f"{match.path}: {e}")
-        emit(page(match, start=(game, move)))
-        return
-    try:
-        snap = shows.pick(match, game, move)
-    except LookupError as e:
-        _fail(f"{match.path}: {e}")
-    render = {ShowAs.text: shows.as_text, ShowAs.gnubg: shows.as_gnubg, ShowAs.xgid: shows.as_xgid,
-              ShowAs.svg: shows.as_svg}[as_]
-    try:
-        text = render(snap)
-    except shows.NotBackgammon as e:
-        _fail(f"{match.path}: {e}")
-    emit(text)
+    _run("show", path=path, game=game, move=move, as_=as_, output=output)
 
 
 class By(str, Enum):
@@ -289,80 +210,8 @@ def stats(
     Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
     counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
     """
-    from . import stats as st
-    from .inputs import parse_rule_options
-    from .engine import UnknownVariant, get_variant
-
-    try:
-        variant = get_variant(variant).name
-        options = parse_rule_options(None, rule)       # per record's variant, as in validate
-        aliases = st.parse_aliases(alias)
-    except (UnknownVariant, ValueError) as e:
-        _fail(str(e))
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        _fail(f"--plot: {plot}: the file name must end in .png or .svg")
-    if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
-        _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
-    from .stats.aggregate import aggregate
-
-    cluster = _connect(engine, scheduler, jobs)
-    bar = Progress.on_terminal()
-    try:
-        run = aggregate(paths, by.value, variant=variant, rules=options, aliases=aliases, jobs=jobs,
-                        progress=bar.step if bar else None, engine=cluster, players=plot is not None)
-    except Exception as e:
-        _cluster_failed(e)
-    finally:
-        if bar:
-            bar.close()
-        if cluster is not None:
-            cluster.close()
-    with run:
-        _stats_output(run, by.value, format.value, output, sort, plot, top, paths)
-
-
-def _stats_output(run, by: str, fmt: str, output: Optional[Path], sort: Optional[str], plot: Optional[Path],
-                  top: int, paths: list[str]) -> None:
-    """The messages, the table and the exit code of ``stats`` from its aggregate (nardy_analyze.stats.aggregate)."""
-    from . import stats as st
-
-    _echo_messages(run, run.problems + run.warnings)
-    if run.empty and not run.files:
-        _fail("no game records found in " + ", ".join(paths))
-    # --by player is a small table; --by game and match are written as they are read back, a chunk at a
-    # time, unless --sort needs every row
-    table = run.players() if by == "player" else run.frame() if sort else None
-    if sort:
-        try:
-            table = st.sort_frame(table, sort)
-        except ValueError as e:
-            _fail(str(e))
-    binary = fmt == "parquet"
-    columns = st.table_columns(by, run.variants)            # the win levels as the variants name them
-
-    def write(fh, color: bool = False) -> None:
-        if table is not None:
-            st.write_frame(table, fmt, fh, by, color, columns=columns)
-        else:
-            st.write_frames(run.frames(), fmt, fh, by, color, total=run.rows, columns=columns)
-
-    try:
-        if plot is not None:
-            st.plot(table if by == "player" else run.players(), str(plot), top)
-        if output is None:
-            if binary:
-                write(sys.stdout.buffer)
-                sys.stdout.buffer.flush()
-            else:
-                tty = sys.stdout.isatty()
-                write(sys.stdout, bool(tty and not os.environ.get("NO_COLOR")))
-        else:
-            write_atomically(output, write, binary=binary)
-    except (st.OptionalDependency, OutputError, ValueError) as e:
-        _fail(str(e))
-    if run.unreadable or run.arg_errors or run.internal_errors:
-        raise typer.Exit(2)
-    raise typer.Exit(1 if run.problems else 0)
+    _run("stats", paths=paths, by=by, format=format, output=output, alias=alias, sort=sort, variant=variant,
+         rule=rule, plot=plot, top=top, jobs=jobs, engine=engine, scheduler=scheduler)
 
 
 class AnalyzeBy(str, Enum):
@@ -414,74 +263,8 @@ def analyze_cmd(
     analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no
     record was found.
     """
-    from .stats import skill
-    from . import stats as st
-    from .inputs import parse_rule_options
-    from .engine import UnknownVariant, get_variant
-
-    if not skill.engine_available():
-        _fail(skill.INSTALL_HINT)
-    try:
-        variant = get_variant(variant).name
-        options = parse_rule_options(None, rule)
-        levels = tuple(float(x) for x in thresholds.split(","))
-        if len(levels) != 3 or not 0 <= levels[0] <= levels[1] <= levels[2]:
-            raise ValueError
-    except (UnknownVariant, ValueError) as e:
-        _fail(str(e) if str(e) else f"--thresholds takes three increasing numbers, not {thresholds!r}")
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        _fail(f"--plot: {plot}: the file name must end in .png or .svg")
-    if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
-        _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
-    cluster = _connect(engine, scheduler, jobs)
-    bar = Progress.on_terminal()
-    try:
-        run = skill.analyse(paths, variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels,
-                            progress=bar.step if bar else None, engine=cluster)
-    except Exception as e:
-        _cluster_failed(e)
-    finally:
-        if bar:
-            bar.close()
-        if cluster is not None:
-            cluster.close()
-    _echo_messages(run, run.problems + run.notes)
-    if not run.files:
-        _fail("no game records found in " + ", ".join(paths))
-    table = run.summary(by.value)
-    if sort:
-        try:
-            table = st.sort_frame(table, sort)
-        except ValueError as e:
-            _fail(str(e))
-    fmt = format.value
-    binary = fmt == "parquet"
-    cols = skill.TABLE_COLUMNS[by.value]
-    try:
-        if plot is not None:
-            skill.plot(run.summary("player"), str(plot))
-        if output is None:
-            if binary:
-                st.write_frame(table, fmt, sys.stdout.buffer, columns=cols)
-                sys.stdout.buffer.flush()
-            else:
-                tty = sys.stdout.isatty()
-                st.write_frame(table, fmt, sys.stdout, color=bool(tty and not os.environ.get("NO_COLOR")),
-                               columns=cols)
-        else:
-            write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, columns=cols), binary=binary)
-    except (st.OptionalDependency, OutputError, ValueError) as e:
-        _fail(str(e))
-    if run.unreadable or run.arg_errors or run.internal_errors:
-        raise typer.Exit(2)
-    raise typer.Exit(1 if run.problems else 0)
-
-
-def _cluster_failed(e: Exception) -> None:
-    """A Dask cluster that failed during the run: exit 2 with the reason; anything else goes on up."""
-    from . import commands
-
-    _typer_exit(commands.cluster_failed, e)
+    _run("analyze", paths=paths, by=by, format=format, output=output, plies=plies, thresholds=thresholds,
+         variant=variant, rule=rule, sort=sort, plot=plot, jobs=jobs, engine=engine, scheduler=scheduler)
 
 
 @app.command("generate")
@@ -500,62 +283,23 @@ def generate_cmd(
 
     Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
     """
-    from .inputs import parse_rule_options
-    from .engine import UnknownVariant, get_variant
-    from .generate import generate_match
-    from .notation import get as notation
-
-    names = [x.strip() for x in players.split(",")]
-    if len(names) != 2 or not all(names):
-        _fail(f"--players takes two names separated by a comma, not {players!r}")
-    try:
-        name = get_variant(variant).name
-        options = parse_rule_options(name, rule)
-        match = generate_match(name, games, seed, (names[0], names[1]), options)
-    except (UnknownVariant, ValueError) as e:
-        _fail(str(e))
-    tags = {k: v for k, v in match.tags.items() if k in ("Event", "Site")}
-    tags.update(White=names[0], Black=names[1])
-    tags.update(match.tags)
-    match.tags = tags
-    text = notation("ngn").write(match)
-    if output is None:
-        sys.stdout.write(text)
-        return
-    try:
-        write_atomically(output, lambda fh: fh.write(text))
-    except OutputError as e:
-        _fail(str(e))
+    _run("generate", variant=variant, games=games, seed=seed, players=players, rule=rule, output=output)
 
 
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule ids that findings name, with what each means."""
-    from .rules import CHECKED, RULES, VARIANTS
-
-    width = max(map(len, RULES))
-    for rid, text in RULES.items():
-        mark = " " if rid in CHECKED else "*"
-        where = f" [{VARIANTS[rid]}]" if rid in VARIANTS else ""
-        typer.echo(f"{rid:<{width}} {mark} {text}{where}")
-    if any(r not in CHECKED for r in RULES):
-        typer.echo("\n* planned: not checked yet")
+    _run("rules")
 
 
 def run() -> None:
     """The typer app's entry (the console script and ``python3 -m nardy_analyze`` enter through
     :func:`nardy_analyze.fastcli.run`, which reads a plain validate/convert command line itself and comes
     here for the rest)."""
-    import gc
-
-    from .commands import stop_on_sigterm
-
     gc.set_threshold(*GC_THRESHOLD)    # as the worker processes
     stop_on_sigterm()
     try:
         app()
     except KeyboardInterrupt:
-        from .commands import INTERRUPTED
-
         sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(130)

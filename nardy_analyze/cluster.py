@@ -49,7 +49,7 @@ def _modules():
     """dask.distributed."""
     try:
         import dask                 # noqa: F401
-        import distributed
+        import distributed          # (the 'dask' extra: imported when asked for)
     except ImportError as e:
         raise ClusterError(f"--engine dask needs Dask (dask.distributed), "
                            f"which cannot be imported here ({e}); install it with: {INSTALL_HINT}") from None
@@ -66,7 +66,7 @@ def _timeout() -> float:
 
 def _worker_probe(paths: list[str]) -> tuple[str, list[bool]]:
     """Run on every worker: the nardy-analyze version there and which of ``paths`` it can see."""
-    from nardy_analyze import __version__ as v
+    from nardy_analyze import __version__ as v     # (the version installed on the worker, read there)
     return v, [os.path.exists(p) for p in paths]
 
 

@@ -28,7 +28,9 @@ from . import notation
 from .fsio import OutputError, write_atomically
 from .record import Match
 
-from .inputs import Entry
+from .analyze import map_records, validate_match
+from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, read_bytes
+from .runner import internal_error_message
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -108,8 +110,6 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
     converts the same files: without ``out_dir``, a file with the suffix the target notation is written
     with (``.sgf`` for ``sgf``: it would be its own output, or the output of an earlier run; a ``.txt``
     is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``."""
-    from .inputs import RECORD, SKIPPED as SKIP, discover
-
     written_as = notation.get(to).suffixes[0]
     out: list[tuple[Entry, str | None]] = []
     for p in paths:
@@ -129,8 +129,6 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
           ) -> list[tuple[Entry, str | None]]:
     """(entry, target) for every input: records with their output file, skipped and unreadable entries
     with None; ConvertError when the outputs clash (before anything is written)."""
-    from .inputs import RECORD, SKIPPED as SKIP
-
     notation.get(to)                              # KeyError for an unknown notation
     if output is not None and out_dir is not None:
         raise ConvertError("use either -o FILE or --out-dir DIR, not both")
@@ -165,16 +163,12 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
 def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None
          ) -> list[tuple[str, bool, str | None, str | None]]:
     """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
-    from .inputs import UNREADABLE
-
     return [(e.path, e.explicit, (e.reason or f"{e.path}: cannot be read") if e.status == UNREADABLE else None, t)
             for e, t in _plan(paths, to, output, out_dir)]
 
 
 def read_input(path: str) -> tuple[Match | None, str | None, str]:
     """(match, encoding, error) of one input file."""
-    from .inputs import InputError, read_bytes
-
     try:
         data = read_bytes(path)
     except InputError as e:
@@ -190,8 +184,6 @@ def first_finding(match: Match, report=None) -> str | None:
     """The first rule finding (error) of the record, as ``path:line:col: rule: message``; None if clean.
     ``report``: the record's replay (a MatchReport) when the caller has it already."""
     if report is None:
-        from .analyze import validate_match
-
         report = validate_match(match)
     errors = [f for f in report.findings if f.severity == "error" and f.rule != "parse-error"]
     if not errors:
@@ -281,8 +273,6 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     try:
         outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit)
     except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
-        from .runner import internal_error_message
-
         return Outcome(entry.path, target, FAILED,
                        [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],
                        encoding=match.encoding), None
@@ -333,9 +323,6 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     ``jobs``: worker processes (default: one per core when there are 32 files or more; 1 = in this
     process), as in ``validate``; outcomes come in the order of the inputs whatever the number.  Without
     ``force``, an input whose output file exists already fails before anything is read or written."""
-    from .inputs import UNREADABLE
-    from .analyze import map_records
-
     work = _plan(paths, to, output, out_dir)
     if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror
         folders = [out_dir] + sorted({os.path.dirname(t) for _, t in work if t is not None and t != "-"})

@@ -16,6 +16,7 @@ interpreter's clean-up of every module and object is skipped, as nothing is left
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import re
 import sys
@@ -23,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from . import GC_THRESHOLD
-from .commands import INTERRUPTED, stop_on_sigterm
-from .options import COMMANDS, REQUIRED, Opt
+from .commands import body
+from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
+from .options import COMMANDS, REQUIRED, Opt, defaults
 
 # option spelling -> its entry in the one table of options (nardy_analyze.options), per command
 _TABLES: dict[str, dict[str, Opt]] = {
@@ -106,29 +108,22 @@ def _utf8(stream) -> bool:
 def run() -> None:
     """The ``nardy-analyze`` command line: the fast path when it applies, typer otherwise."""
     run_fast()
-    from .cli import run as typer_run
+    from .cli import run as typer_run     # (typer: imported only when the fast path declines)
     typer_run()
 
 
 def run_fast() -> None:
-    """Run the command line and end the process when the fast path reads it; return otherwise.  (Also
-    the first thing :func:`nardy_analyze.cli.run` does: typer is imported by then, but building the
-    command from its options and the interpreter's clean-up are still saved.)"""
+    """Run the command line and end the process when the fast path reads it; return otherwise."""
     parsed = parse(sys.argv[1:]) if _utf8(sys.stdout) and _utf8(sys.stderr) else None
     if parsed is None:
         return
-    import gc
-
-    from . import commands
-    from .options import defaults
-
     gc.set_threshold(*GC_THRESHOLD)              # as cli.run and the worker processes
     stop_on_sigterm()
     command, kwargs = parsed
     try:
-        getattr(commands, command)(**{**defaults(COMMANDS[command]), **kwargs})
+        body(command)(**{**defaults(COMMANDS[command]), **kwargs})
         code = 0
-    except commands.Exit as e:
+    except Exit as e:
         code = e.code
     except KeyboardInterrupt:                    # as the typer commands: exit 130, said on standard error
         code = 130

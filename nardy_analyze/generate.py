@@ -29,6 +29,7 @@ import random
 from typing import Any
 
 from .engine import OPPONENT, Variant, borne_off, generate, get_variant
+from .inputs import options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
 
 MAX_ROLLS = 4000       # a game with no end in sight (a mutual lock) stops unfinished after this many rolls
@@ -141,8 +142,6 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
 
 def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     """``options`` as options of ``variant`` (scopes resolved); ValueError for one it does not have."""
-    from .inputs import options_for
-
     for key in options:
         scope, sep, name = key.rpartition(":")
         if sep and get_variant(scope).name != variant:

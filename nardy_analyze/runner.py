@@ -11,8 +11,10 @@ The reader comes in as ``load`` and the cluster as ``engine``: this module impor
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import os
+import signal
 import sys
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
@@ -143,15 +145,12 @@ def _worker_start(parent: int | None = None) -> None:
     terminal, stops its workers itself, see :func:`_stop_pool`); SIGTERM ends it as an exception would
     (a file it was writing is removed, not left half-written); and on Linux the kernel sends it SIGTERM
     when ``parent``, the process that started it, ends in any way (``PR_SET_PDEATHSIG``), even killed."""
-    import gc
-    import signal
-
     gc.set_threshold(*GC_THRESHOLD)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _terminated)
     if parent is not None and sys.platform.startswith("linux"):
         try:
-            import ctypes
+            import ctypes     # (a worker process of Linux only)
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
         except (OSError, AttributeError):
@@ -166,8 +165,6 @@ _IN_TASK = False       # a worker process is working on files (not waiting for t
 def _terminated(signum, frame) -> None:
     """SIGTERM in a worker: at once when it is not working on files; otherwise unwind first (a file being
     written is removed), ending within a second even if something catches the exception."""
-    import signal
-
     if not _IN_TASK:
         os._exit(128 + signum)
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
@@ -176,7 +173,7 @@ def _terminated(signum, frame) -> None:
 
 
 def _new_pool(jobs: int):
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor     # (only with worker processes: saves start-up)
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
 
@@ -274,6 +271,7 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
               combine: Callable[[list[Any]], Any] | None, load: Load) -> Iterator[tuple[Any, str, Any]]:
     """The worker processes of :func:`map_records`: chunks of CHUNK records, at most AHEAD chunks per
     worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
+    # (only with worker processes: saves start-up)
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 

@@ -120,12 +120,12 @@ def test_stats_batches_are_folded_on_the_workers(cluster, records):
     import pandas as pd
 
     from nardy_analyze.stats import aggregate as ag
-    from nardy_analyze import cluster as cl
+    from nardy_analyze import cluster as cl, statsrun
 
     address, _ = cluster
     entries = list(inputs.discover([str(records)] * 3))
     with cl.connect(address) as engine:
-        out = list(analyze.map_records(entries, ag._partial_of, ("backgammon", {}, frozenset({"player"})),
+        out = list(analyze.map_records(entries, statsrun.partial_of, ("backgammon", {}, frozenset({"player"})),
                                        engine=engine, combine=ag.combine))
         players = st.players([str(records)] * 3, engine=engine)
         matches = st.matches([str(records)], engine=engine)
@@ -167,7 +167,7 @@ def test_the_library_takes_an_engine_and_gives_the_same_frame(cluster, records):
 
 def _inject():
     """On a worker: one file's replay fails inside nardy-analyze (validate and stats alike)."""
-    from nardy_analyze import analyze as a, stats as s
+    from nardy_analyze import analyze as a, statsrun as s
 
     real_v, real_s = a.validate_match, s.match_rows
 
@@ -186,7 +186,7 @@ def _inject():
 
 
 def _restore():
-    from nardy_analyze import analyze as a, stats as s
+    from nardy_analyze import analyze as a, statsrun as s
 
     a.validate_match, s.match_rows = a._before_injection, s._before_injection
 

@@ -29,7 +29,7 @@ RULES = get_variant("backgammon").rules
 
 
 def _frame(match, **kw) -> pd.DataFrame:
-    return skill._decision_frame(skill.analyse_match(match, **kw).rows)
+    return skill.decision_frame(skill.analyse_match(match, **kw).rows)
 
 
 @pytest.fixture(scope="module")

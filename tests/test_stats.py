@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from helpers import CORPUS, ROOT
 from nardy_analyze.replay import telling as telling_mod
-from nardy_analyze import stats
+from nardy_analyze import stats, statsrun
+from nardy_analyze.stats import columns, frames
 from nardy_analyze.inputs import parse_record, read_bytes
 from nardy_analyze.analyze import validate_paths
 from nardy_analyze.cli import app
@@ -61,7 +62,7 @@ def test_dice_test_is_scipys_chisquare(faces):
     from scipy.stats import chisquare
 
     arr = np.array(faces, dtype=float)
-    stat, pval = stats._dice_tests(arr)
+    stat, pval = frames._dice_tests(arr)
     for row, s_, p_ in zip(arr, stat, pval):
         if row.sum() == 0:
             assert math.isnan(s_) and math.isnan(p_)
@@ -125,7 +126,7 @@ def test_worker_results_are_small(fixture_games):
     from nardy_analyze.inputs import discover, load
 
     entry = next(discover([path]))
-    res = stats._rows_of(entry, load(entry), "backgammon", {})
+    res = statsrun.rows_of(entry, load(entry), "backgammon", {})
     assert len(res.rows) == 2 * 10
     assert len(pickle.dumps(res)) < 600 * len(res.rows)
 
@@ -137,7 +138,7 @@ def test_columns_and_dtypes(fixture_games):
     for col, (dtype, _) in stats.GAME_COLUMNS.items():
         assert str(g[col].dtype) == dtype, col
     assert set(g["result"].dropna()) <= {"win", "loss"}
-    assert set(g["kind"].dropna()) <= set(stats._kinds())
+    assert set(g["kind"].dropna()) <= set(columns.kinds())
     p = stats.players(g)
     assert list(p.columns) == list(stats.PLAYER_COLUMNS)
     for col, (dtype, _) in stats.PLAYER_COLUMNS.items():

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT
 from nardy_analyze import stats
+from nardy_analyze.stats import frames, tally
 from nardy_analyze.inputs import parse_record, read_bytes
 from nardy_analyze.engine import Rules, generate, get_variant
 from nardy_analyze.replay import replay
@@ -74,7 +75,7 @@ def test_forced_is_at_most_one_legal_play_on_every_turn(records):
             m, o = t.before
             numbers = tuple(t.spec.numbers)
             expected = len(generate(v.rules, m, o, numbers, None, t.spec.turn).plays) <= 1
-            assert stats._forced(v.rules, m, o, numbers, t.spec.turn) == expected, (v.name, t.game, t.line)
+            assert tally._forced(v.rules, m, o, numbers, t.spec.turn) == expected, (v.name, t.game, t.line)
             turns += 1
             forced += expected
     assert turns > 1000 and 0 < forced < turns     # both answers were checked
@@ -101,11 +102,11 @@ def test_replay_hands_over_the_turn_drivers_spec(records):
 
 def test_blocks_agree_with_closed_point_by_point(records):
     for v, rows in records:
-        fast = stats._closed_flags(v.rules)
+        fast = tally._closed_flags(v.rules)
         for t in rows:
             for me, opp in (t.after, t.before, t.after[::-1]):
                 assert fast(me) == bytes(b"1"[0] if v.rules.closed(me, q) else b"0"[0] for q in range(1, 25))
-                assert stats._blocks(v.rules, me, opp, fast) == _plain_blocks(v.rules, me, opp)
+                assert tally._blocks(v.rules, me, opp, fast) == _plain_blocks(v.rules, me, opp)
 
 
 def _side(draw, bar: bool):
@@ -122,7 +123,7 @@ def test_blocks_on_random_positions(data, name):
     rules = get_variant(name).rules
     bar = rules.has_bar
     me, opp = _side(data.draw, bar), _side(data.draw, bar)
-    assert stats._blocks(rules, me, opp, stats._closed_flags(rules)) == _plain_blocks(rules, me, opp)
+    assert tally._blocks(rules, me, opp, tally._closed_flags(rules)) == _plain_blocks(rules, me, opp)
 
 
 class _OtherRules(Rules):
@@ -142,8 +143,8 @@ def test_unknown_rules_class_is_asked_point_by_point():
     rules = _OtherRules()
     me = (0,) * 12 + (2,) * 6 + (0,) * 6 + (0,)
     opp = (1,) + (0,) * 23 + (1,)
-    assert stats._closed_flags(rules)(me) == stats._closed_flags(rules.inner)(me)
-    assert stats._blocks(rules, me, opp) == _plain_blocks(rules, me, opp) == (True, False)
+    assert tally._closed_flags(rules)(me) == tally._closed_flags(rules.inner)(me)
+    assert tally._blocks(rules, me, opp) == _plain_blocks(rules, me, opp) == (True, False)
 
 
 @settings(max_examples=150, deadline=None)
@@ -160,7 +161,7 @@ def test_forced_on_random_positions(data, name, d1, d2):
     numbers = (d1,) * 4 if d1 == d2 else (d1, d2)
     turn = rules.start_turn(me, opp, False, (d1, d2))
     expected = len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
-    assert stats._forced(rules, me, opp, numbers, turn) == expected
+    assert tally._forced(rules, me, opp, numbers, turn) == expected
 
 
 def _bg_side(draw, low: int, high: int, bar: int, total: int):
@@ -193,7 +194,7 @@ def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape)
     quick = rules.roll_forced(me, opp, numbers)
     expected = len(generate(rules, me, opp, numbers).plays) <= 1
     assert quick is None or quick == expected, (me, opp, numbers)
-    assert stats._forced(rules, me, opp, numbers, None) == expected
+    assert tally._forced(rules, me, opp, numbers, None) == expected
 
 
 def test_turn_rows_are_turn_rows(records):
@@ -207,13 +208,13 @@ def test_turn_rows_are_turn_rows(records):
 
 
 def _plain_names(df, aliases):
-    """The display names as stats computed them before (row by row): the definition of ``stats._names``."""
+    """The display names as stats computed them before (row by row): the definition of ``stats.frames.unify_names``."""
     from collections import Counter
 
     import pandas as pd
 
     raw = pd.concat([df["player"], df["opponent"]]).astype(str)
-    spelled = raw.map(lambda n: stats._RATING.sub("", " ".join(n.split())))
+    spelled = raw.map(lambda n: frames._RATING.sub("", " ".join(n.split())))
     keys = spelled.map(str.casefold)
     counts = Counter(zip(keys, spelled))
     display = {}
@@ -238,14 +239,14 @@ _SPELLINGS = ["Alice", "alice", " ALICE ", "Alice,1673", "alice , 1500", "Bob", 
        alias=st.lists(st.tuples(st.sampled_from(_SPELLINGS), st.sampled_from(["Bob", "Alice Smith", "carol", "Zed"])),
                       max_size=3))
 def test_names_once_per_distinct_name_as_row_by_row(pairs, alias):
-    """``stats._names`` looks at each distinct name once; it gives what the row-by-row code gave (the most
+    """``stats.frames.unify_names`` looks at each distinct name once; it gives what the row-by-row code gave (the most
     frequent spelling, ties to the one seen first, aliases)."""
     import pandas as pd
 
     aliases = {stats.normalise_name(k): v for k, v in alias}
     df = pd.DataFrame({"player": [a for a, _ in pairs], "opponent": [b for _, b in pairs]})
     expected = _plain_names(df, aliases)
-    stats._names(df, aliases)
+    frames.unify_names(df, aliases)
     assert {col: df[col].tolist() for col in ("player", "opponent")} == expected
 
 

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from helpers import ROOT
 from nardy_analyze.stats import aggregate as ag
-from nardy_analyze import stats
+from nardy_analyze import stats, statsrun
+from nardy_analyze.stats import frames, render
 from nardy_analyze.inputs import discover
 from nardy_analyze.analyze import map_records
 from nardy_analyze.runner import combined
@@ -74,7 +75,7 @@ ALIASES = [{}, {"vera": "Boris"}, {"anna petrova": "Anna P."}, {"gleb": "vera", 
 
 def whole(results: list[stats.FileResult], aliases: dict[str, str]) -> pd.DataFrame:
     """The reference: every row in one frame, named as stats.scan names it."""
-    return stats._game_frame([r for res in results for r in res.rows], dict(aliases))
+    return frames.game_frame([r for res in results for r in res.rows], dict(aliases))
 
 
 def folded(results: list[stats.FileResult], by: str, aliases: dict[str, str], cuts: list[int]) -> ag.Aggregate:
@@ -120,7 +121,7 @@ def test_folded_tables_are_the_whole_frames_tables(results, aliases, data):
 def test_display_names_is_the_frame_normalisation():
     g = pd.DataFrame({"player": ["anna ,1600", "Boris", "Anna", "boris"], "opponent": ["Boris", "anna ,1600", "boris", "Anna"]})
     shown = stats.display_names({"anna ,1600": 2, "Boris": 2, "Anna": 2, "boris": 2}, {})
-    stats._names(g, {})
+    frames.unify_names(g, {})
     assert list(g["player"]) == [shown[n] for n in ["anna ,1600", "Boris", "Anna", "boris"]] == \
         ["anna", "Boris", "anna", "Boris"]
 
@@ -158,8 +159,8 @@ def test_workers_fold_their_chunk_of_files():
     entries = list(discover([str(FIXTURES)] * 4))
     want = frozenset({"player"})
     args = ("backgammon", {}, want)
-    pooled = list(map_records(entries, ag._partial_of, args, jobs=2, combine=ag.combine))
-    single = list(map_records(entries, ag._partial_of, args, jobs=1, combine=ag.combine))
+    pooled = list(map_records(entries, statsrun.partial_of, args, jobs=2, combine=ag.combine))
+    single = list(map_records(entries, statsrun.partial_of, args, jobs=1, combine=ag.combine))
     assert [k for _, k, _ in pooled] == ["ok"] * len(entries)
     assert sum(v is None for _, _, v in pooled) >= len(entries) // 2       # chunks of up to 8 files
     assert all(v is not None for _, _, v in single)
@@ -185,9 +186,9 @@ def test_players_keep_no_game_rows(generated):
     res = stats.match_rows(notation("ngn").read((generated / "long-0.ngn").read_text(), "long-0.ngn"))
     part = ag.partial(res, frozenset({"player"}))
     assert part.rows == [] and part.matches == [] and len(part.players) == 2 and len(res.rows) == 6
-    with ag.aggregate([str(generated)], "player", jobs=1) as agg:
+    with statsrun.aggregate([str(generated)], "player", jobs=1) as agg:
         assert agg._spool is None
-    with ag.aggregate([str(generated)], "game", jobs=1) as agg:
+    with statsrun.aggregate([str(generated)], "game", jobs=1) as agg:
         assert agg.rows == 2 * 3 * 12 and agg.player_sums == {}
 
 
@@ -226,7 +227,7 @@ def test_parquet_in_row_groups(game_frame):
 
 
 def test_terminal_table_of_many_rows_is_cut_with_a_note(monkeypatch, game_frame):
-    monkeypatch.setattr(stats, "TABLE_ROWS", 10)
+    monkeypatch.setattr(render, "TABLE_ROWS", 10)
     out = runner.invoke(app, ["stats", "--by", "game", "-j", "1", str(FIXTURES)])
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from nardy_analyze import stats
+from nardy_analyze.stats import frames
 from nardy_analyze.record import Kind
 
 gen = pytest.importorskip("nardy_analyze.generate", reason="the game generator (nardy_analyze.generate) is not in "
@@ -70,7 +71,7 @@ def from_record(match, variant: str) -> dict[tuple[int, int], dict]:
 def rows_of(match, variant: str) -> pd.DataFrame:
     res = stats.match_rows(match, variant)
     assert not res.problems, res.problems[:3]
-    return stats._game_frame(res.rows)
+    return frames.game_frame(res.rows)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,6 @@
 """Statistics over any archive in flat memory: ``stats`` as the files come.
 
-    from nardy_analyze.stats.aggregate import aggregate
+    from nardy_analyze.statsrun import aggregate       # the job over files (layer 5)
     with aggregate(["archive/"], by="player", jobs=2) as agg:
         table = agg.players()                    # one row per player, as stats.players(stats.games(...))
     with aggregate(["archive/"], by="game") as agg:
@@ -12,7 +12,7 @@ written) the sums of the players table, the file's match row, and (``--by game``
 files of one worker task (a chunk of the local pool, a Dask batch) are folded into one partial there,
 and this process folds the partials in the order of the files.  The players' counts are integers and
 the rates, intervals and chi-square tests are computed once at the end from them, by the same code as
-:func:`nardy_analyze.stats.players`, so the tables are byte for byte those of the whole frame.
+:func:`nardy_analyze.stats.frames.player_frame`, so the tables are byte for byte those of the whole frame.
 
 A name's displayed spelling is its most frequent one over all the files (``stats.display_names``), known
 only at the end: the game and match rows are therefore kept in a temporary file (``TMPDIR``) as they
@@ -20,37 +20,38 @@ come, with the names as written, and read back in chunks of ``rows`` rows once t
 their names mapped and typed with the categories of the whole table.  Memory holds the sums per name
 as written, the set of paths (the categories of ``path``) and one chunk of rows; none of it grows with
 the number of games.
+
+This module folds (layer 4); :func:`nardy_analyze.statsrun.aggregate`, the job, runs each file's
+:func:`partial` over the worker processes and adds the partials to an :class:`Aggregate`.
 """
 from __future__ import annotations
 
-import gc
 import os
 import json
 import tempfile
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Iterator
 
 import pandas as pd
 
-from ..inputs import SKIPPED, UNREADABLE, Entry, discover
-from ..analyze import map_records
 from ..engine import level_words
-from ..record import Match
-from .. import stats as st
+from .columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_SUMS, kinds
+from .frames import display_names, game_frame, match_frame, player_frame, player_table, typed
+from .tally import FileResult
 
-__all__ = ["aggregate", "Aggregate", "Partial", "CHUNK_ROWS"]
+__all__ = ["Aggregate", "Partial", "CHUNK_ROWS"]
 
 CHUNK_ROWS = 16_384     # rows per chunk read back from the spool (and per Parquet row group)
 
-_G = {c: i for i, c in enumerate(st.GAME_COLUMNS)}
+_G = {c: i for i, c in enumerate(GAME_COLUMNS)}
 _PATH, _GAME, _MATCH, _VARIANT, _DATE, _LENGTH = (_G[c] for c in ("path", "game", "match", "variant", "date",
                                                                   "length"))
 _PLAYER, _OPPONENT, _SIDE, _SCORE = _G["player"], _G["opponent"], _G["side"], _G["score"]
 _RESULT, _KIND, _POINTS, _ILLEGAL = _G["result"], _G["kind"], _G["points"], _G["illegal"]
 _MAX_CUBE, _LONGEST = _G["max_cube"], _G["longest_chain"]
 # the game columns summed as they are, in PLAYER_SUMS order (from "rolls" on)
-_COPIED = [_G[c] for c in st.PLAYER_SUMS[st.PLAYER_SUMS.index("rolls"):]]
+_COPIED = [_G[c] for c in PLAYER_SUMS[PLAYER_SUMS.index("rolls"):]]
 # per player: games, PLAYER_SUMS, points_for, points_against (sums), then max_cube, longest_chain (maxima)
-_ACC_COLUMNS = ["games", *st.PLAYER_SUMS, "points_for", "points_against", "max_cube", "longest_chain"]
+_ACC_COLUMNS = ["games", *PLAYER_SUMS, "points_for", "points_against", "max_cube", "longest_chain"]
 _SUMMED = len(_ACC_COLUMNS) - 2
 
 # a match row as kept until the names are known: the players and the winner as written
@@ -173,7 +174,7 @@ def _match_row(rows: list[tuple]) -> tuple | None:
             s1, s2, winner, bool(complete), sum(r[_ILLEGAL] for r in rows))
 
 
-def partial(res: st.FileResult, want: frozenset[str]) -> Partial:
+def partial(res: FileResult, want: frozenset[str]) -> Partial:
     """One file's :class:`Partial` from its game rows: the players' sums (``"player"`` in ``want``), its
     match row (``"match"``), its game rows (``"game"``)."""
     p = Partial()
@@ -195,12 +196,6 @@ def partial(res: st.FileResult, want: frozenset[str]) -> Partial:
     if "game" in want:
         p.rows = rows
     return p
-
-
-def _partial_of(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
-                want: frozenset[str]) -> Partial:
-    """The per-file work of :func:`aggregate` (run by ``analyze.map_records``, in worker processes too)."""
-    return partial(st.match_rows(match, variant, options), want)
 
 
 class _Spool:
@@ -299,7 +294,7 @@ class Aggregate:
     def shown(self) -> dict[str, str]:
         """{name as written: name shown} (``stats.display_names`` over every name read)."""
         if self._shown is None:
-            self._shown = st.display_names(self.names, self.aliases)
+            self._shown = display_names(self.names, self.aliases)
         return self._shown
 
     @property
@@ -319,7 +314,7 @@ class Aggregate:
         if "player" not in self.want:
             raise ValueError("this aggregate was made without the players' sums")
         if not self.player_sums:
-            return st.players(st._game_frame([]))
+            return player_frame(game_frame([]))
         shown = self.shown
         grouped: dict[str, list[int]] = {}           # by the name shown, in the order names first appear
         for name, acc in self.player_sums.items():
@@ -327,7 +322,7 @@ class Aggregate:
         p = pd.DataFrame.from_records([(k, *v) for k, v in grouped.items()], columns=["player", *_ACC_COLUMNS])
         for c in _ACC_COLUMNS:
             p[c] = p[c].astype("int64")
-        return st._player_table(p)
+        return player_table(p)
 
     def _categories(self) -> dict[str, Any]:
         """The categories of the whole table, as ``astype(str).astype("category")`` makes them of every row
@@ -340,7 +335,7 @@ class Aggregate:
         cats: dict[str, Any] = {c: index(v) for c, v in self._seen.items()}
         if self.by == "game":
             cats["player"] = cats["opponent"] = index(set(shown.values()))
-            cats["result"], cats["kind"] = ["win", "loss"], st._kinds()
+            cats["result"], cats["kind"] = ["win", "loss"], kinds()
         else:
             one, two, won = self._match_names
             cats["player1"] = index({shown[n] for n in one})
@@ -356,14 +351,14 @@ class Aggregate:
             raise ValueError(f"no rows are kept for --by {self.by}")
         cats = self._categories()
         shown = self.shown
-        spec = st.GAME_COLUMNS if self.by == "game" else st.MATCH_COLUMNS
+        spec = GAME_COLUMNS if self.by == "game" else MATCH_COLUMNS
         build = self._game_chunk if self.by == "game" else self._match_chunk
         any_rows = False
         for chunk in self._spool.chunks(rows):
             any_rows = True
-            yield st._typed(build(chunk, shown), spec, cats)
+            yield typed(build(chunk, shown), spec, cats)
         if not any_rows:
-            yield (st._game_frame([]) if self.by == "game" else st.matches(st._game_frame([])))
+            yield (game_frame([]) if self.by == "game" else match_frame(game_frame([])))
 
     def frame(self) -> pd.DataFrame:
         """The whole ``--by game`` or ``--by match`` table (every row in memory)."""
@@ -372,7 +367,7 @@ class Aggregate:
 
     @staticmethod
     def _game_chunk(chunk: list[tuple], shown: dict[str, str]) -> pd.DataFrame:
-        df = pd.DataFrame.from_records(chunk, columns=list(st.GAME_COLUMNS))
+        df = pd.DataFrame.from_records(chunk, columns=list(GAME_COLUMNS))
         for col in ("player", "opponent"):
             df[col] = df[col].map(shown)
         return df
@@ -388,52 +383,3 @@ class Aggregate:
             "player1": one, "player2": two, "length": cols[_M_LENGTH], "games": cols[_M_GAMES],
             "score1": cols[_M_S1], "score2": cols[_M_S2], "winner": winner, "complete": cols[_M_COMPLETE],
             "illegal": cols[_M_ILLEGAL]})
-
-
-def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "backgammon",
-              rules: dict[str, Any] | Sequence[str] | None = None,
-              aliases: dict[str, str] | Sequence[str] | None = None, jobs: int | None = None,
-              progress: Callable[[str, int, int], None] | None = None, engine: Any = None,
-              players: bool = False) -> Aggregate:
-    """Read and replay ``paths`` as :func:`nardy_analyze.stats.scan` does, folding each file into the
-    ``by`` table as it comes (``"player"``, ``"match"``, ``"game"``); ``players``: keep the players' sums
-    too (for ``--plot``).  The options are those of ``scan``; ``engine`` a Dask engine folds each batch
-    on its worker.  Returns an :class:`Aggregate` (close it when done: ``--by game`` and ``match`` keep
-    their rows in a temporary file)."""
-    if by not in ("player", "game", "match"):
-        raise ValueError(f"by must be player, game or match, not {by!r}")
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
-    options = st._options(variant, rules)
-    if isinstance(aliases, dict):
-        aliases = {st.normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
-    else:
-        aliases = st.parse_aliases(aliases or [])
-    want = frozenset({by} | ({"player"} if players else set()))
-    agg = Aggregate(by, want, aliases)
-    entries = discover(paths)
-    if progress is not None or (engine is not None and engine != "local"):
-        entries = list(entries)
-    try:
-        results = map_records(entries, _partial_of, (variant, options, want), jobs=jobs, progress=progress,
-                              engine=engine, combine=combine)
-        gc.freeze()                 # as in stats.scan: the objects alive before the files are replayed
-        try:
-            for entry, kind, value in results:
-                if kind == "ok":
-                    agg.files += 1
-                    if value is not None:
-                        agg.add(value)
-                elif kind == UNREADABLE:
-                    agg.unreadable.append((entry.path, value))
-                elif kind == SKIPPED:
-                    agg.skipped.append(entry.path)
-                else:
-                    agg.internal_errors.append((entry.shown, value))
-        finally:
-            gc.unfreeze()
-    except BaseException:
-        agg.close()
-        raise
-    return agg

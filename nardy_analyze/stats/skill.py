@@ -1,6 +1,6 @@
 """Skill analysis: how well each checker play and cube decision of a backgammon record was made.
 
-    from nardy_analyze import skill
+    from nardy_analyze.stats import skill
     run = skill.analyse(["matches/"])          # replay + evaluate every decision
     d = run.decisions                          # one row per decision (DECISION_COLUMNS)
     p = skill.summary(d, "player")             # per player: error rates, grades, luck, PR
@@ -13,24 +13,27 @@ batches.  Units, signs, thresholds and how the figures compare with GNU Backgamm
 Only variants whose positions are backgammon's (the rules object's ``position_id``) have an engine; a
 record of another variant gets one note saying so and the dice luck that needs no engine (pips rolled
 against the average roll), never equities.
+
+:func:`analyse` and :func:`decisions` run the pool over files: they are jobs of layer 5
+(:mod:`nardy_analyze.statsrun`), re-exported here (see :func:`__getattr__`); this module analyses one
+record (:func:`analyse_match`, :func:`analyse_file`) and builds the tables.
 """
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from ..inputs import SKIPPED, UNREADABLE, Entry, choose_variant, discover
-from ..analyze import map_records
+from ..inputs import Entry, choose_variant
 from ..engine import generate
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
 from ..record import Match
 from ..replay import ReplayVisitor, replay
+from .render import OptionalDependency
 
 __all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
@@ -131,10 +134,15 @@ def engine_available() -> bool:
 
 def _bgsage():
     try:
-        import bgsage
+        import bgsage     # (the 'analysis' extra)
     except ImportError:
         raise EngineMissing(INSTALL_HINT) from None
     return bgsage
+
+
+def require_engine() -> None:
+    """Raise :class:`EngineMissing` when the bgsage engine is not installed."""
+    _bgsage()
 
 
 def grade(error: float, thresholds: Sequence[float] = THRESHOLDS) -> str:
@@ -372,6 +380,7 @@ def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -
     filter and results (tests/test_skill.py compares the two); should a bgsage release change what this
     relies on, the public call is used instead."""
     try:
+        # (the 'analysis' extra)
         import bgbot_cpp
         from bgsage.analyzer import resolve_owner
         from bgsage.weights import WeightConfigPair, default_weights
@@ -407,10 +416,17 @@ def _match_fields(d: dict, length: int) -> dict:
 
 def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], cube: list[dict], cfg: Config,
               jacoby: bool, beaver: bool) -> list[tuple]:
-    rows: list[tuple] = []
-    level = cfg.level
-    # --- checker plays: every roll of every position at the network level (luck), the played roll also at
-    # --plies when more than 0
+    """The decision rows of one file's checker plays and cube decisions, in the order of the record."""
+    rows = _checker_rows(bg, rules, path, mid, length, checker, cfg, jacoby)
+    if cube:
+        rows.extend(_cube_rows(bg, path, mid, length, cube, cfg, jacoby, beaver))
+    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
+    return rows
+
+
+def _roll_queries(checker: list[dict], length: int) -> list[dict]:
+    """The network's queries of the checker plays: every roll of every position (the luck; an opening
+    position also from the opponent's view); sets each play's ``board`` and ``rolls``."""
     queries: list[dict] = []
     for d in checker:
         b = board(d["me"], d["opp"])
@@ -426,6 +442,16 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
             extra = dict(away1=d["away"][1], away2=d["away"][0], is_crawford=d["crawford"]) if length else {}
             for a, c in rolls:
                 queries.append(dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
+    return queries
+
+
+def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dict], cfg: Config,
+                  jacoby: bool) -> list[tuple]:
+    """The rows of the checker plays: every roll of every position at the network level (luck), the
+    played roll also at --plies when more than 0."""
+    rows: list[tuple] = []
+    level = cfg.level
+    queries = _roll_queries(checker, length)
     results = []
     for part in _chunks(queries, cfg.batch):
         results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
@@ -478,37 +504,41 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
-    # --- cube decisions: one pre-roll evaluation each, from the roller's view
-    if cube:
-        asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
-                      cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
-        evals = []
-        for part in _chunks(asked, cfg.batch):
-            evals.extend(bg.batch_evaluate(part, level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
-        for d, e in zip(cube, evals):
-            nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
-            double = min(dt, dp)
-            optimal = max(nd, double)
-            close = optimal - double < CLOSE_CUBE
-            if d["kind"] == "double":
-                if nd >= double:
-                    best = "too good" if nd > dp else "no double"
-                else:
-                    best = "double, take" if dt < dp else "double, pass"
-                played = double if d["acted"] == "double" else nd
-                error = max(optimal - played, 0.0)
-                counted = d["acted"] == "double" or close
-                rows.append(_row(path, mid, length, d, "double", "", d["acted"], best, played, optimal, error,
-                                 False, not counted, counted, 0, 0.0, math.nan, nd, dt, dp, cfg))
+    return rows
+
+
+def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Config, jacoby: bool,
+               beaver: bool) -> list[tuple]:
+    """The rows of the cube decisions: one pre-roll evaluation each, from the roller's view."""
+    rows: list[tuple] = []
+    asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
+                  cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
+    evals = []
+    for part in _chunks(asked, cfg.batch):
+        evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
+    for d, e in zip(cube, evals):
+        nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
+        double = min(dt, dp)
+        optimal = max(nd, double)
+        close = optimal - double < CLOSE_CUBE
+        if d["kind"] == "double":
+            if nd >= double:
+                best = "too good" if nd > dp else "no double"
             else:
-                # the doubled player's view: take = -dt, pass = -dp
-                take, drop = -dt, -dp
-                best_eq = max(take, drop)
-                played = take if d["acted"] == "take" else drop
-                rows.append(_row(path, mid, length, d, "take", "", d["acted"], "take" if take >= drop else "pass",
-                                 played, best_eq, max(best_eq - played, 0.0), False, False, True, 0, 0.0, math.nan,
-                                 nd, dt, dp, cfg, taker=True))
-    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
+                best = "double, take" if dt < dp else "double, pass"
+            played = double if d["acted"] == "double" else nd
+            error = max(optimal - played, 0.0)
+            counted = d["acted"] == "double" or close
+            rows.append(_row(path, mid, length, d, "double", "", d["acted"], best, played, optimal, error,
+                             False, not counted, counted, 0, 0.0, math.nan, nd, dt, dp, cfg))
+        else:
+            # the doubled player's view: take = -dt, pass = -dp
+            take, drop = -dt, -dp
+            best_eq = max(take, drop)
+            played = take if d["acted"] == "take" else drop
+            rows.append(_row(path, mid, length, d, "take", "", d["acted"], "take" if take >= drop else "pass",
+                             played, best_eq, max(best_eq - played, 0.0), False, False, True, 0, 0.0, math.nan,
+                             nd, dt, dp, cfg, taker=True))
     return rows
 
 
@@ -552,7 +582,7 @@ def _row(path, mid, length, d, kind, dice, play, best, played, best_eq, error, f
             forced, trivial, counted, moves, float(luck), float(average), float(nd), float(dt), float(dp))
 
 
-def _analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
+def analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
                   cfg: Config) -> FileAnalysis:
     """The per-file work of :func:`analyse` (run by ``analyze.map_records``, in worker processes too)."""
     return analyse_match(match, variant, options, cfg)
@@ -579,7 +609,7 @@ class Analysis:
 _GRADES = ["", "doubtful", "bad", "very bad"]
 
 
-def _decision_frame(rows: list[tuple]) -> pd.DataFrame:
+def decision_frame(rows: list[tuple]) -> pd.DataFrame:
     cols = list(DECISION_COLUMNS)
     df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     for c, (dtype, _) in DECISION_COLUMNS.items():
@@ -594,58 +624,6 @@ def _decision_frame(rows: list[tuple]) -> pd.DataFrame:
         else:
             df[c] = df[c].astype(dtype)
     return df
-
-
-def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
-            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
-            thresholds: Sequence[float] = THRESHOLDS, batch: int = 4096,
-            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Analysis:
-    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
-
-    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
-    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
-    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
-    Raises :class:`EngineMissing` when bgsage is not installed."""
-    _bgsage()
-    from . import _options
-
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
-    options = _options(variant, rules)
-    entries = list(discover(paths))
-    records = sum(e.status == "record" for e in entries)
-    procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
-    threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
-    cfg = Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
-    out = Analysis(pd.DataFrame(), pd.DataFrame())
-    rows: list[tuple] = []
-    results: list[tuple] = []
-    for entry, kind, value in map_records(entries, _analyse_file, (variant, options, cfg), jobs=procs,
-                                          progress=progress, engine=engine):
-        if kind == "ok":
-            out.files += 1
-            rows.extend(value.rows)
-            results.extend(value.results)
-            out.problems.extend(value.problems)
-            out.notes.extend(value.notes)
-            out.arg_errors.extend((value.path, m) for m in value.arg_errors)
-        elif kind == UNREADABLE:
-            out.unreadable.append((entry.path, value))
-        elif kind == SKIPPED:
-            pass
-        else:
-            out.internal_errors.append((entry.shown, value))
-    out.decisions = _decision_frame(rows)
-    out.results = pd.DataFrame.from_records(
-        results, columns=["path", "match", "game", "player", "opponent", "result"]) if results else \
-        pd.DataFrame({c: [] for c in ["path", "match", "game", "player", "opponent", "result"]})
-    return out
-
-
-def decisions(paths: Iterable[str] | str, **options: Any) -> pd.DataFrame:
-    """One row per decision (columns: :data:`DECISION_COLUMNS`); options: those of :func:`analyse`."""
-    return analyse(paths, **options).decisions
 
 
 def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "player",
@@ -664,7 +642,9 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
     elif isinstance(source, pd.DataFrame):
         d = source
     else:
-        run = analyse(source, **options)
+        from .. import statsrun        # (layer 5: the job over files, for paths; see __getattr__ below)
+
+        run = statsrun.analyse(source, **options)
         d, results = run.decisions, run.results
     keys = _GROUP_KEYS[by]
     if d.empty:
@@ -729,10 +709,9 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
 def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     """Write a PNG or SVG of the error rate (checker and cube) and the luck rate of the ``top`` players with
     the most unforced decisions."""
-    from . import OptionalDependency
 
     try:
-        import matplotlib
+        import matplotlib     # (the 'plot' extra)
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -753,3 +732,16 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     b.set_xlabel("luck rate (mEMG per roll)")
     fig.savefig(path)
     plt.close(fig)
+
+
+_JOBS = ("analyse", "decisions")        # jobs over files, layer 5 (nardy_analyze.statsrun)
+
+
+def __getattr__(name: str) -> Any:
+    """``skill.analyse`` and ``skill.decisions``, the jobs over files, re-exported from
+    :mod:`nardy_analyze.statsrun` when first asked for."""
+    if name in _JOBS:
+        from .. import statsrun     # (layer 5, which imports this module: imported on first use)
+
+        return getattr(statsrun, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

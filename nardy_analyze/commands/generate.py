@@ -1,0 +1,39 @@
+"""``nardy-analyze generate``: random legal games in the project's own notation (.ngn)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+from ..engine import UnknownVariant, get_variant
+from ..fsio import OutputError, write_atomically
+from ..generate import generate_match
+from ..inputs import parse_rule_options
+from ..notation import get as notation
+from .common import Echo, echo, fail
+
+
+def generate(*, variant: str, games: int, seed: int, players: str, rule: list[str], output: Optional[Path],
+             echo: Echo = echo) -> None:
+    """``nardy-analyze generate`` (see the command's --help)."""
+    names = [x.strip() for x in players.split(",")]
+    if len(names) != 2 or not all(names):
+        fail(f"--players takes two names separated by a comma, not {players!r}", echo=echo)
+    try:
+        name = get_variant(variant).name
+        options = parse_rule_options(name, rule)
+        match = generate_match(name, games, seed, (names[0], names[1]), options)
+    except (UnknownVariant, ValueError) as e:
+        fail(str(e), echo=echo)
+    tags = {k: v for k, v in match.tags.items() if k in ("Event", "Site")}
+    tags.update(White=names[0], Black=names[1])
+    tags.update(match.tags)
+    match.tags = tags
+    text = notation("ngn").write(match)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomically(output, lambda fh: fh.write(text))
+    except OutputError as e:
+        fail(str(e), echo=echo)

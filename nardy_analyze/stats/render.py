@@ -1,0 +1,208 @@
+"""The rendering of a statistics table (and of the skill analysis' tables): a terminal table (rich), CSV,
+JSON, Parquet (the 'parquet' extra) or markdown, of a whole frame (:func:`write_frame`) or of a table
+that comes a chunk at a time (:func:`write_frames`); the columns a terminal shows and ``--sort``."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import pandas as pd
+
+from ..engine import get_variant
+from ..safetext import visible
+from .frames import sort_key
+
+FORMATS = ("table", "csv", "json", "parquet", "markdown")
+# The columns a terminal table shows (machine formats and markdown carry every column).
+TABLE_COLUMNS: dict[str, list[str]] = {
+    "player": ["player", "games", "wins", "win_rate", "points_for", "points_against", "doubles_rate", "dice_p",
+               "hits_per_game", "pips_per_roll", "gammons_won", "gammons_lost", "backgammons_won",
+               "backgammons_lost", "cube_offered", "cube_taken", "cube_dropped", "illegal_per_100"],
+    "game": ["path", "game", "player", "opponent", "rolls", "doubles", "hits", "hit", "pips", "borne_off",
+             "max_cube", "result", "kind", "points", "illegal"],
+    "match": ["match", "date", "player1", "player2", "length", "games", "score1", "score2", "winner", "illegal"],
+}
+
+
+_LEVEL_COLUMNS = {"gammon": "gammons", "backgammon": "backgammons", "mars": "mars", "koks": "koks"}
+
+
+def table_columns(by: str, games: pd.DataFrame | Iterable[str] | None = None) -> list[str]:
+    """The columns the terminal table of ``--by`` shows.  The per-player table names the columns of the
+    win levels as the variants of ``games`` (a frame of :func:`games`, or the names of the variants read)
+    name them: ``mars_won``... ``koks_lost`` when every game is of a variant whose levels are mars and koks
+    (long nardy, Gul bara), ``gammons_won``... otherwise (where ``gammons_won`` counts gammons and mars
+    alike)."""
+    cols = TABLE_COLUMNS[by]
+    if isinstance(games, pd.DataFrame):
+        games = games["variant"].dropna().unique() if "variant" in games else None
+    variants = set() if games is None else {str(v) for v in games}
+    if by != "player" or not variants:
+        return cols
+    kinds = {get_variant(v).level_kinds for v in variants}
+    if len(kinds) != 1:
+        return cols
+    second, third = (_LEVEL_COLUMNS.get(k, k) for k in kinds.pop())
+    rename = {"gammons_won": f"{second}_won", "gammons_lost": f"{second}_lost",
+              "backgammons_won": f"{third}_won", "backgammons_lost": f"{third}_lost"}
+    return [rename.get(c, c) for c in cols]
+
+
+class OptionalDependency(RuntimeError):
+    """A feature needs a package installed only with an extra; the message says which."""
+
+
+def sort_frame(df: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Sort by ``column``: numbers and dates largest first, names alphabetically (ValueError if unknown)."""
+    if column not in df.columns:
+        raise ValueError(f"--sort: no column {column!r}; columns: {', '.join(df.columns)}")
+    s = df[column]
+    text = s.dtype == "category" or s.dtype == object or s.dtype == bool
+    return df.sort_values(column, ascending=text, key=sort_key, kind="stable", na_position="last") \
+        .reset_index(drop=True)
+
+
+def cell(value: Any) -> str:
+    """A value as text tables show it: integers as they are, floats to 6 significant digits, dates as
+    YYYY-MM-DD, missing values empty."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    if isinstance(value, pd.Timestamp):
+        return value.strftime("%Y-%m-%d")
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def write_markdown(df: pd.DataFrame, fh, header: bool = True) -> None:
+    def esc(t: str) -> str:
+        return visible(t).replace("|", "\\|")
+
+    cols = list(df.columns)
+    if header:
+        fh.write("| " + " | ".join(cols) + " |\n")
+        fh.write("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool else "---"
+                                for c in cols) + "|\n")
+    for row in df.itertuples(index=False):
+        fh.write("| " + " | ".join(esc(cell(v)) for v in row) + " |\n")
+
+
+def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
+                columns: Sequence[str] | None = None, total: int | None = None) -> None:
+    """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only
+    when asked.  On a terminal the columns that do not fit its width are left out, with a note saying how
+    to see them.  ``total``: the rows of the whole table when ``df`` is only its first rows (a note says
+    so)."""
+    # (rich: only the terminal table needs it)
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    tty = getattr(fh, "isatty", lambda: False)()
+    console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
+                      width=width or (None if tty else 1000))
+    cols = [c for c in (columns or TABLE_COLUMNS[by]) if c in df.columns]
+    cells = {c: [visible(cell(v)) for v in df[c]] for c in cols}      # names from the files: no raw controls
+    shown, used = [], 0
+    for c in cols:
+        w = max([len(c), *map(len, cells[c])]) + 2
+        if shown and used + w > console.width:
+            break
+        shown.append(c)
+        used += w
+    t = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    for c in shown:
+        numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
+        t.add_column(c, justify="right" if numeric else "left", no_wrap=numeric)
+    for row in zip(*(cells[c] for c in shown)):
+        t.add_row(*map(Text, row))          # Text: a name is never read as rich markup ("[red]")
+    console.print(t)
+    if len(shown) < len(cols):
+        console.print(f"({len(cols) - len(shown)} more column(s) do not fit this terminal: "
+                      f"{', '.join(cols[len(shown):])}; --format csv or markdown shows every column)",
+                      style="dim")
+    if total is not None and total > len(df):
+        console.print(f"(the first {len(df):,} of {total:,} rows; --format csv, json, parquet or markdown "
+                      "gives every row)", style="dim")
+
+
+def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
+                width: int | None = None, columns: Sequence[str] | None = None) -> None:
+    """Write ``df`` as ``fmt`` to ``fh`` (text; binary for parquet); ``columns``: those of the table
+    format (default :func:`table_columns` of ``by``)."""
+    if fmt == "csv":
+        df.to_csv(fh, index=False, date_format="%Y-%m-%d", lineterminator="\n")
+    elif fmt == "json":
+        fh.write(df.to_json(orient="records", date_format="iso", date_unit="s", force_ascii=False, indent=1))
+        fh.write("\n")
+    elif fmt == "markdown":
+        write_markdown(df, fh)
+    elif fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401  (the 'parquet' extra)
+        except ImportError:
+            raise OptionalDependency("--format parquet needs pyarrow: pip install 'nardy-analyze[parquet]'") \
+                from None
+        df.to_parquet(fh, index=False)
+    else:
+        write_table(df, by, fh, color, width, columns)
+
+
+# Rows of a --by game or --by match table on a terminal (the other formats give every row).
+TABLE_ROWS = 1000
+
+
+def write_frames(frames: Iterable[pd.DataFrame], fmt: str, fh, by: str = "game", color: bool = False,
+                 width: int | None = None, total: int | None = None,
+                 columns: Sequence[str] | None = None) -> None:
+    """Write the chunks of one table (:func:`iter_frames`: the same columns and dtypes, at least one
+    frame) as :func:`write_frame` writes their concatenation, a chunk at a time: csv, json and markdown
+    byte for byte the same; parquet one row group per chunk (one chunk: the same file); the terminal
+    table at most :data:`TABLE_ROWS` rows, with a note giving ``total``, the rows of the whole table."""
+    it = iter(frames)
+    if fmt == "csv":
+        for i, df in enumerate(it):
+            df.to_csv(fh, index=False, header=i == 0, date_format="%Y-%m-%d", lineterminator="\n")
+    elif fmt == "json":
+        empty, n = None, 0
+        for df in it:
+            if df.empty:
+                empty = df
+                continue
+            text = df.to_json(orient="records", date_format="iso", date_unit="s", force_ascii=False, indent=1)
+            fh.write("[\n" if n == 0 else ",\n")
+            fh.write(text[2:-2])                     # the records, without "[\n" and "\n]"
+            n += 1
+        if n:
+            fh.write("\n]\n")
+        else:
+            write_frame(empty, fmt, fh, by)
+    elif fmt == "markdown":
+        for i, df in enumerate(it):
+            write_markdown(df, fh, header=i == 0)
+    elif fmt == "parquet":
+        try:
+            # (the 'parquet' extra)
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise OptionalDependency("--format parquet needs pyarrow: pip install 'nardy-analyze[parquet]'") \
+                from None
+        writer = None
+        try:
+            for df in it:
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                if writer is None:
+                    writer = pq.ParquetWriter(fh, table.schema, compression="snappy")
+                writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
+    else:
+        head, n = [], 0
+        for df in it:                                # read no further than the rows shown
+            head.append(df.iloc[:TABLE_ROWS - n])
+            n += len(head[-1])
+            if n >= TABLE_ROWS:
+                break
+        shown = head[0] if len(head) == 1 else pd.concat(head, ignore_index=True)
+        write_table(shown, by, fh, color, width, columns, total)
