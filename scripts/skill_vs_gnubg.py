@@ -7,7 +7,7 @@ For every record (``.mat`` / ``.txt`` match files, sorted by path; ``--every N``
 ``--limit`` the first so many of those; files listed in a ``GNUBG_CRASHES.list`` next to the folder are
 left out): ONE ``gnubg -t -q -p`` process imports each file, runs ``analyse match`` with the checker play,
 cube and luck analysis at 0 plies, and dumps its statistics (``gnubg.match(analysis=1, statistics=1)``)
-and every analysed move.  nardy-analyze analyses the same files (``skill.analyse``, ``--plies 0``).
+and every analysed move.  nardy-analyze analyses the same files (``stats.analyse``, ``--plies 0``).
 
 Printed: per match and player, Spearman's rank correlation of our ``error_rate``, ``checker_error_rate``,
 ``cube_error_rate`` and ``luck_rate`` with gnubg's (computed from gnubg's statistics as gnubg's ``show
@@ -138,6 +138,7 @@ def _shares(d) -> dict:
 def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     from scipy.stats import spearmanr
 
+    from nardy_analyze import stats
     from nardy_analyze.stats import skill
     from nardy_analyze.engine import get_variant
     from nardy_analyze.engine.posid import decode_position_id
@@ -146,7 +147,7 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         g, gnubg_time = gnubg_analyse(files, gnubg, tmp)
     t = time.perf_counter()
-    run = skill.analyse(files, plies=0, jobs=jobs)
+    run = stats.analyse(files, plies=0, jobs=jobs)
     ours_time = time.perf_counter() - t
     d = run.decisions
     m = skill.summary(run, "match")

@@ -61,8 +61,8 @@ JOBS = ("nardy_analyze.analyze", "nardy_analyze.runner", "nardy_analyze.cluster"
 
 @pytest.mark.parametrize("path", sorted((PKG / "stats").glob("*.py")), ids=lambda p: p.name)
 def test_the_stats_modules_do_not_import_the_jobs(path):
-    """The one exception: ``statsrun`` imported inside a function, where a module re-exports the jobs over
-    files (``__getattr__``) or hands paths to them (``skill.summary``)."""
+    """The one exception: the package's ``__init__`` (the library's face, layer 5) imports ``statsrun`` inside
+    ``__getattr__`` to re-export the jobs over files."""
     for mod, inside in _imports(path):
         if mod.startswith(JOBS):
             assert inside and mod == "nardy_analyze.statsrun", (path.name, mod)
@@ -71,10 +71,9 @@ def test_the_stats_modules_do_not_import_the_jobs(path):
 def test_the_jobs_are_re_exported_where_the_docs_show_them():
     for name in ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games"):
         assert getattr(stats, name) is getattr(statsrun, name)
-    assert skill.analyse is statsrun.analyse and skill.decisions is statsrun.decisions
+    assert stats.analyse is statsrun.analyse and stats.decisions is statsrun.decisions
+    assert not hasattr(skill, "analyse")                         # a layer-4 module: no job over files
     from nardy_analyze.stats import iter_games                  # the from-import works too
     assert iter_games is statsrun.iter_games
     with pytest.raises(AttributeError):
         stats.no_such_name
-    with pytest.raises(AttributeError):
-        skill.no_such_name

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, example, given, settings, strategies
 from typer.testing import CliRunner
 
 from nardy_analyze import generate as gen
+from nardy_analyze import stats
 from nardy_analyze.stats import skill
 from nardy_analyze.cli import app
 from nardy_analyze.engine import generate as legal_plays
@@ -233,8 +234,8 @@ def test_cli_formats(record_file):
 
 
 def test_thresholds_change_the_grades(record_file):
-    strict = skill.analyse([str(record_file)], thresholds=(0.001, 0.002, 0.003)).decisions
-    default = skill.analyse([str(record_file)]).decisions
+    strict = stats.analyse([str(record_file)], thresholds=(0.001, 0.002, 0.003)).decisions
+    default = stats.analyse([str(record_file)]).decisions
     assert (strict["grade"].astype(str) != "").sum() > (default["grade"].astype(str) != "").sum()
 
 
@@ -245,14 +246,14 @@ def test_without_the_engine_analyze_says_how_to_install_it(record_file, monkeypa
     assert "pip install 'nardy-analyze[analysis]'" in r.output
     assert "Traceback" not in r.output
     with pytest.raises(skill.EngineMissing, match=r"nardy-analyze\[analysis\]"):
-        skill.analyse([str(record_file)])
+        stats.analyse([str(record_file)])
 
 
 @pytest.mark.parametrize("variant", ["long", "gulbara"])
 def test_variants_without_an_engine_get_one_line_and_no_numbers(variant, tmp_path):
     p = tmp_path / f"{variant}.ngn"
     p.write_text(notation("ngn").write(generate_match(variant, 2, seed=5)))
-    run = skill.analyse([str(p)])
+    run = stats.analyse([str(p)])
     assert run.decisions.empty
     assert len(run.notes) == 1
     note = run.notes[0]

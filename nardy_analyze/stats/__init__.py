@@ -23,8 +23,10 @@ The package, by job:
 - :mod:`.skill`: the skill analysis (``analyze``).
 
 Reading and replaying files over the worker processes is a job (layer 5): :func:`scan`, :func:`games`,
-:func:`players`, :func:`matches`, :func:`frame`, :func:`iter_frames` and :func:`iter_games` live in
-:mod:`nardy_analyze.statsrun` and are re-exported here, imported when first asked for (:func:`__getattr__`).
+:func:`players`, :func:`matches`, :func:`frame`, :func:`iter_frames`, :func:`iter_games` and the skill
+analysis of paths (:func:`analyse`, :func:`decisions`) live in :mod:`nardy_analyze.statsrun`.  This
+package's ``__init__`` is the library's face for statistics (layer 5, docs/architecture.md): it re-exports
+them, imported when first asked for (:func:`__getattr__`); its modules are layer 4 and import no job.
 """
 from __future__ import annotations
 
@@ -37,20 +39,21 @@ from .render import (FORMATS, TABLE_COLUMNS, TABLE_ROWS, OptionalDependency, cel
                      write_frame, write_frames, write_markdown, write_table)
 from .tally import FileResult, match_rows
 
-__all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "match_rows",
+__all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "analyse", "decisions",
+           "match_rows",
            "plot", "write_frame", "write_frames", "display_names",
            "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS", "normalise_name", "parse_aliases",
            "PLAYER_SUMS", "FileResult", "FORMATS", "TABLE_COLUMNS", "TABLE_ROWS", "OptionalDependency", "cell",
            "sort_frame", "table_columns", "write_markdown", "write_table"]
 
-_JOBS = ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games")
+_JOBS = ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games", "analyse", "decisions")
 
 
 def __getattr__(name: str) -> Any:
     """The jobs over files (:data:`_JOBS`), re-exported from :mod:`nardy_analyze.statsrun` when first asked
     for."""
     if name in _JOBS:
-        from .. import statsrun     # (layer 5, which imports this package: imported on first use)
+        from .. import statsrun     # (the same layer, 5; it imports this package's modules: a cycle at start-up)
 
         value = getattr(statsrun, name)
         globals()[name] = value

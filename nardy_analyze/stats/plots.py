@@ -18,7 +18,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     try:
         import matplotlib     # (the 'plot' extra)
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt     # (the 'plot' extra, after the backend is chosen)
     except ImportError:
         raise OptionalDependency("--plot needs matplotlib: pip install 'nardy-analyze[plot]'") from None
     fmt = os.path.splitext(str(path))[1].lower().lstrip(".")

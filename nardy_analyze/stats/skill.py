@@ -1,7 +1,8 @@
 """Skill analysis: how well each checker play and cube decision of a backgammon record was made.
 
+    from nardy_analyze import stats
     from nardy_analyze.stats import skill
-    run = skill.analyse(["matches/"])          # replay + evaluate every decision
+    run = stats.analyse(["matches/"])          # replay + evaluate every decision
     d = run.decisions                          # one row per decision (DECISION_COLUMNS)
     p = skill.summary(d, "player")             # per player: error rates, grades, luck, PR
     g = skill.summary(d, "game"); m = skill.summary(d, "match")
@@ -35,7 +36,7 @@ from ..record import Match
 from ..replay import ReplayVisitor, replay
 from .render import OptionalDependency
 
-__all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
+__all__ = ["analyse_match", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
@@ -626,11 +627,11 @@ def decision_frame(rows: list[tuple]) -> pd.DataFrame:
     return df
 
 
-def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "player",
-            results: pd.DataFrame | None = None, **options: Any) -> pd.DataFrame:
+def summary(source: pd.DataFrame | Analysis, by: str = "player",
+            results: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player (``by="player"``), per player per match (``"match"``) or per player per game (``"game"``):
-    the columns of :data:`SUMMARY_COLUMNS` after the group's keys.  ``source``: a decision frame, an
-    :class:`Analysis` or paths (then ``options`` are those of :func:`analyse`).  ``results``: the game
+    the columns of :data:`SUMMARY_COLUMNS` after the group's keys.  ``source``: a decision frame or an
+    :class:`Analysis` (of paths: ``nardy_analyze.stats.analyse``).  ``results``: the game
     results (``Analysis.results``) for ``result`` and ``luck_adjusted``; without them those are NaN."""
     if by == "decision":
         return source.decisions if isinstance(source, Analysis) else source
@@ -642,10 +643,7 @@ def summary(source: pd.DataFrame | Analysis | Iterable[str] | str, by: str = "pl
     elif isinstance(source, pd.DataFrame):
         d = source
     else:
-        from .. import statsrun        # (layer 5: the job over files, for paths; see __getattr__ below)
-
-        run = statsrun.analyse(source, **options)
-        d, results = run.decisions, run.results
+        raise TypeError("summary takes a decision frame or an Analysis (of paths: nardy_analyze.stats.analyse)")
     keys = _GROUP_KEYS[by]
     if d.empty:
         return pd.DataFrame({c: [] for c in keys + list(SUMMARY_COLUMNS)})
@@ -713,7 +711,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     try:
         import matplotlib     # (the 'plot' extra)
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt     # (the 'plot' extra, after the backend is chosen)
     except ImportError:
         raise OptionalDependency("--plot needs matplotlib: pip install 'nardy-analyze[plot]'") from None
     p = players_frame[players_frame["unforced"] > 0].head(top).iloc[::-1]
@@ -732,16 +730,3 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
     b.set_xlabel("luck rate (mEMG per roll)")
     fig.savefig(path)
     plt.close(fig)
-
-
-_JOBS = ("analyse", "decisions")        # jobs over files, layer 5 (nardy_analyze.statsrun)
-
-
-def __getattr__(name: str) -> Any:
-    """``skill.analyse`` and ``skill.decisions``, the jobs over files, re-exported from
-    :mod:`nardy_analyze.statsrun` when first asked for."""
-    if name in _JOBS:
-        from .. import statsrun     # (layer 5, which imports this module: imported on first use)
-
-        return getattr(statsrun, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
