@@ -13,6 +13,7 @@ from ..notation import snowie
 from ..engine import Variant, borne_off, fmt_steps, generate
 from ..engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
 from ..engine.judge import _physical
+from .clock import Clock
 from .events import GameEnd, Observer, TurnRow
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
 from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
@@ -144,7 +145,7 @@ class _GameReplay:
         self.offer: list | None = None       # statistics: [doubler, line, answer] of the turn being opened
         self.rules = variant.rules
         self.one_part = self.rules.one_part_turns   # turns.quick_turn applies
-        self.time_limit = variant.get("time_limit")
+        self.clock = Clock(variant, self.find, self.name)
         a, b = start or self.rules.initial()
         self.pos = [a, b]
         self.cube, self.owner = 1, None
@@ -166,7 +167,6 @@ class _GameReplay:
         self.trace: list[ActionState] | None = None
         self.parts: list[PartState] | None = None   # (trace) the parts of the roll just replayed
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
-        self.timed_out: int | None = None    # the side whose time ran out
         # after a result reported wrong: the other (winner, points) the next score line may reflect, so
         # that one slip gives one finding
         self.slips: list[tuple[int, int]] = []
@@ -196,6 +196,7 @@ class _GameReplay:
         self.actions = actions
         findings = self.rep.findings
         after = None                         # (trace) the position after the previous action
+        clock = self.clock if self.clock.checks else None
         for i, a in enumerate(actions):
             self.index = i
             nxt = actions[i + 1] if i + 1 < len(actions) else None
@@ -209,8 +210,8 @@ class _GameReplay:
                     else (pos[0], pos[1])
                 cube, n = self.cube, len(findings)
                 owner: int | None = self.owner
-            if self.time_limit:
-                self.check_clock(a, nxt)
+            if clock is not None:
+                clock.check(a, nxt)
             if self.observer is None:
                 getattr(self, _ON[a.kind])(a, nxt)
             else:
@@ -582,17 +583,6 @@ class _GameReplay:
         """Points of a game won at ``level``: the variant's scoring (rules object), the cube."""
         return self.v.stake(level, self.cube, self.cube_turned)
 
-    def check_clock(self, a: Action, nxt: Action | None) -> None:
-        """``time-limit``: an action that took longer than the time control allows, unless the record
-        declares that player's timeout right there (the timeout itself, or the action just before it)."""
-        limit = self.time_limit
-        if not limit or a.clock is None or a.clock <= limit or a.kind == Kind.TIMEOUT:
-            return
-        if nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == a.player:
-            return
-        self.find("time-limit", f"{self.name(a.player)} took {a.clock:g} s over this move; the time control "
-                  f"allows {limit:g} s per move and no timeout is declared", a)
-
     def on_double(self, a: Action, nxt: Action | None) -> None:
         p = a.player
         why = None
@@ -790,7 +780,7 @@ class _GameReplay:
         500).  Points written with the timeout (or on a ``Wins`` cell after it) are checked as a
         resignation's; a timeout with no points gives the lowest resignation."""
         self.how_resigned = "timeout"
-        self.timed_out = a.player
+        self.clock.run_out(a)
         if self.declared is None:
             w = 1 - a.player
             if nxt is not None and nxt.kind == Kind.WIN:
@@ -847,7 +837,7 @@ class _GameReplay:
                 self.slips = [(ew, epts)]
             self.set_result(ew, pts, how)
             return
-        if cell.kind == Kind.WIN and self.last_roller == w and self.timed_out is None:
+        if cell.kind == Kind.WIN and self.last_roller == w and self.clock.timed_out is None:
             sure = self.sure_bear_off(1 - w)
             if sure:
                 # "Wins 2 points" in the column of the player who cannot have won: the opponent is on roll
@@ -866,7 +856,7 @@ class _GameReplay:
         top = self.rules.max_level(win_side, lose_side)
         levels = self.v.resign_stakes(top, self.cube, self.cube_turned)
         how = self.how_resigned
-        if self.timed_out == w:
+        if self.clock.timed_out == w:
             self.find("result-mismatch", f"{self.name(w)} is declared the winner, but ran out of time "
                       f"(a timeout loses the game)", cell, **self.final_board(w))
             w = 1 - w
