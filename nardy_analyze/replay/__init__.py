@@ -13,7 +13,7 @@ from ..notation import snowie
 from ..engine import Variant, borne_off, fmt_steps, generate
 from ..engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
 from ..engine.judge import _physical
-from .clock import Clock
+from .clock import Clock, RunningClock
 from .events import GameEnd, Observer, TurnRow
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
 from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
@@ -167,6 +167,12 @@ class _GameReplay:
         self.trace: list[ActionState] | None = None
         self.parts: list[PartState] | None = None   # (trace) the parts of the roll just replayed
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
+        # the last-roll draw (option last_roll): the first roller of the game, the (winner, stake) of a game
+        # whose last roll is still owed to the other player, the draw cell written
+        self.last_roll = bool(variant.get("last_roll", False))
+        self.first_roller: int | None = None
+        self.owed: tuple[int, int] | None = None
+        self.draw_cell: Action | None = None
         # after a result reported wrong: the other (winner, points) the next score line may reflect, so
         # that one slip gives one finding
         self.slips: list[tuple[int, int]] = []
@@ -296,6 +302,12 @@ class _GameReplay:
 
     def on_roll(self, a: Action, nxt: Action | None) -> None:
         p = a.player
+        last_roll = self.owed is not None and self.owed[0] != p
+        if self.owed is not None and not last_roll:
+            self.settle_owed()
+            self.find("result-mismatch", f"{a.text!r} written after the game was already over (only "
+                      f"{self.name(1 - p)}'s last roll may follow)", a)
+            return
         if self.pending is not None:
             self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
                       f"and the double was neither taken nor dropped", self.pending)
@@ -314,6 +326,8 @@ class _GameReplay:
                 (self.pos[s], self.pos[1 - s]), _ = _physical(self.rules, self.pos[s], self.pos[1 - s], part.steps)
             return
         self.rolls += 1
+        if self.rolls == 1:
+            self.first_roller = p
         self.report.turns += 1
         d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
         if self.rolls == 1 and d1 == d2 and not self.rules.opening_double_allowed:
@@ -324,6 +338,9 @@ class _GameReplay:
         if a.illegal_mark:
             me, opp = self.pos[p], self.pos[1 - p]
             self.on_illegal_mark(a, p, d1, d2, self.rules.start_turn(me, opp, first_turn, (d1, d2)))
+            return
+        if last_roll:
+            self.play_last_roll(a, p, d1, d2)
             return
         after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn) \
             if self.one_part and not a.segments else None
@@ -355,9 +372,53 @@ class _GameReplay:
                                            (me, opp) if s == 0 else (opp, me), tuple(out.after)))
             self.parts = trail
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
-            if not self.ended and not sum(self.pos[w]):      # borne_off(...) == 15
+            if not self.ended and not self.owed and not sum(self.pos[w]):      # borne_off(...) == 15
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])
-                self.ended = ("bearoff", w, self.stake(level))
+                if self.owes_last_roll(w):
+                    self.owed = (w, self.stake(level))
+                else:
+                    self.ended = ("bearoff", w, self.stake(level))
+
+    # -- the last-roll draw (option last_roll, docs/rules.md) -------------------------------------------
+    def owes_last_roll(self, w: int) -> bool:
+        """Whether ``w``, who has just borne off the last checker, must let the other player roll once more:
+        ``w`` rolled first in the game and the other could still bear off every checker with one roll."""
+        o = 1 - w
+        return (self.last_roll and w == self.first_roller and self.rolled[o] < self.rolled[w]
+                and self.rules.can_finish(self.pos[o], self.pos[w]))
+
+    def play_last_roll(self, a: Action, p: int, d1: int, d2: int) -> None:
+        """The second player's last roll: one roll (four numbers for a double; no chain, no handover: the
+        opponent has no checker left), judged on its own; all off is a draw, else the first player won."""
+        from ..engine.judge import judge
+
+        me, opp = self.pos[p], self.pos[1 - p]
+        turn = self.rules.start_turn(me, opp, False, (d1, d2))
+        v = judge(self.rules, me, opp, d1, d2, [(s.src, s.dst) for s in a.steps], turn=turn,
+                  hit_marks=[s.hit for s in a.steps])
+        for rule, msg in v.problems:
+            self.find(rule, msg, a, position=(me, opp), dice=a.dice,
+                      alternatives=v.playset.example(6) if v.playset is not None else [])
+        self.pos[p], self.pos[1 - p] = v.after
+        w, stake = self.owed
+        self.owed = None
+        self.ended = ("draw", None, 0) if not sum(self.pos[p]) else ("bearoff", w, stake)
+
+    def settle_owed(self, warn: Action | None = None) -> None:
+        """The owed last roll was not written: the first player won."""
+        w, stake = self.owed
+        self.owed = None
+        self.ended = ("bearoff", w, stake)
+        if warn is not None:
+            self.find("result-mismatch", f"{self.name(1 - w)} is owed a last roll that could draw (the last-roll "
+                      f"rule) and the record writes none; the game is scored as {self.name(w)}'s win", warn,
+                      severity=WARNING)
+
+    def on_draw(self, a: Action, nxt: Action | None) -> None:
+        if self.owed is not None:
+            self.settle_owed()
+        if self.draw_cell is None:
+            self.draw_cell = a
 
     def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int],
                 rest: list[Part]) -> None:
@@ -802,8 +863,13 @@ class _GameReplay:
         if self.pending is not None and not self.ended:
             self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
                       f"and the double was neither taken nor dropped", self.pending)
-        decl, ended = self.declared, self.ended
         last = actions[-1] if actions else None
+        if self.owed is not None:
+            self.settle_owed(None if self.declared is not None else last)
+        if self.ended and self.ended[0] == "draw" or self.draw_cell is not None:
+            if self.finish_draw(last):
+                return
+        decl, ended = self.declared, self.ended
         if decl is None:
             if ended:
                 how, w, pts = ended
@@ -876,6 +942,33 @@ class _GameReplay:
                 self.slips = [(w, x) for x in sorted(levels)]
         self.set_result(w, pts, how)
 
+    def finish_draw(self, last: Action | None) -> bool:
+        """The result of a drawn game (the last roll bore off every checker), or of a draw written when the
+        game was not drawn.  True when the result is settled."""
+        cell = self.draw_cell
+        if self.ended and self.ended[0] == "draw":
+            if self.declared is not None:
+                w, _, decl = self.declared
+                self.find("result-mismatch", f"{self.name(w)} is declared the winner, but the game is drawn: "
+                          f"the last roll bore off every checker (the last-roll rule)", decl)
+            elif cell is None:
+                self.find("result-mismatch", "the game ended in a draw (the last roll bore off every checker) "
+                          "but no result is written", last, severity=WARNING)
+            self.set_result(None, 0, "draw")
+            return True
+        if self.ended:
+            how, w, pts = self.ended
+            why = f"{self.name(w)} won ({how})"
+        elif self.last_roll:
+            why = "the game is not over"
+        else:
+            why = "these rules have no draw (the last-roll draw is option last_roll)"
+        self.find("result-mismatch", f"a draw is declared, but {why}", cell)
+        if self.ended and self.declared is None:     # one slip, one finding: the game's own result
+            self.set_result(w, pts, how)
+            return True
+        return False
+
     def sure_bear_off(self, s: int) -> str:
         """How ``s``'s last checkers stand ("one checker on the 1-point") when ``s``, on roll, bears them all
         off with every roll; "" otherwise (or when more than four checkers are left)."""
@@ -923,7 +1016,7 @@ class _GameReplay:
         name = self.v.level_name(level)
         return f"{name} at cube {self.cube}" if self.v.cube_in_play else name
 
-    def set_result(self, w: int, pts: int | None, how: str) -> None:
+    def set_result(self, w: int | None, pts: int | None, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how
 
@@ -978,6 +1071,7 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
     open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
     before = [0, 0]                        # the score at the start of the previous game
     prev: Game | None = None
+    match_clock = RunningClock.of(variant) if RunningClock.per_match(variant, length) else None
     for game in match.games:
         for pr in game.problems:
             rep.findings.append(Finding("parse-error", pr.message, match.path, pr.loc.line, pr.loc.column,
@@ -1048,6 +1142,7 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
         gr = _GameReplay(rep, variant, game, is_crawford, money=length == 0, need=need, start=start,
                          observer=observer)
         gr.rep_score = (score[0], score[1])
+        gr.clock.attach(match_clock)
         gr.report.crawford = is_crawford
         if trace:
             gr.trace = gr.report.states = []
@@ -1059,7 +1154,8 @@ def replay(match: Match, variant: Variant, start: Pos | None = None, trace: bool
         rep.games.append(gr.report)
         before = list(score)
         slips = gr.slips
-        open_ends = gr.possible_results() if gr.report.winner is None and actions and not game.broken else []
+        open_ends = gr.possible_results() if gr.report.winner is None and gr.report.how != "draw" and actions \
+            and not game.broken else []
         prev = game
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points
