@@ -273,6 +273,9 @@ def stats(
                                         "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
                                         "have is an error (exit 2); VARIANT: limits it to that variant. "
                                         "Repeatable."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
+                                        help="A named rule set, as in validate (e.g. federation, club, "
+                                             "last-roll; docs/rules.md, Presets)."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
                                         help="Also draw, per player, the dice against fair dice, the doubles rate "
                                              "and points per game (needs the 'plot' extra)."),
@@ -295,7 +298,7 @@ def stats(
 
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, rule)       # per record's variant, as in validate
+        options = parse_rule_options(None, rule, rules)       # per record's variant, as in validate
         aliases = st.parse_aliases(alias)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))
@@ -492,7 +495,11 @@ def generate_cmd(
     seed: int = typer.Option(0, "--seed", help="Start of the random choices: the same number gives the same bytes."),
     players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
-                                   help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),
+                                   help="Rule option, e.g. scoring=nardy500, koks=on, clock=840, increment=8. "
+                                        "Repeatable."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
+                                        help="A named rule set (docs/rules.md, Presets), written as the Rules tag; "
+                                             "--rule goes over it."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write to this file (written whole or not at all)."),
 ) -> None:
@@ -510,7 +517,7 @@ def generate_cmd(
         _fail(f"--players takes two names separated by a comma, not {players!r}")
     try:
         name = get_variant(variant).name
-        options = parse_rule_options(name, rule)
+        options = parse_rule_options(name, rule, rules)
         match = generate_match(name, games, seed, (names[0], names[1]), options)
     except (UnknownVariant, ValueError) as e:
         _fail(str(e))

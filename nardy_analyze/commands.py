@@ -110,7 +110,7 @@ def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
 
 
 def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule: list[str],
-             output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
+             rules: Optional[str] = None, output: Optional[Path] = None, color: Optional[bool], jobs: Optional[int], engine: Optional[str],
              scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
              max_file_size: float, verbose: bool, echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
@@ -122,7 +122,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
 
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, list(rule))
+        options = parse_rule_options(None, list(rule), rules)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)
     chosen = rule_ids(list(select), "--select", echo) if select else None

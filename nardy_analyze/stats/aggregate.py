@@ -136,6 +136,8 @@ def _player_sums(rows: list[tuple]) -> dict[str, list[int]]:
                   won and kind in third, lost and kind in third,
                   won and kind == "mars", lost and kind == "mars", won and kind == "koks", lost and kind == "koks",
                   lost and kind == "resign", lost and kind == "drop",
+                  result == "draw", won and kind == "home-mars", lost and kind == "home-mars",
+                  lost and kind == "timeout",
                   *(r[i] for i in _COPIED),
                   r[_POINTS], totals[r[_GAME]] - r[_POINTS], r[_MAX_CUBE], r[_LONGEST]]
         acc = out.get(r[_PLAYER])
@@ -340,7 +342,7 @@ class Aggregate:
         cats: dict[str, Any] = {c: index(v) for c, v in self._seen.items()}
         if self.by == "game":
             cats["player"] = cats["opponent"] = index(set(shown.values()))
-            cats["result"], cats["kind"] = ["win", "loss"], st._kinds()
+            cats["result"], cats["kind"] = st.RESULTS, st._kinds()
         else:
             one, two, won = self._match_names
             cats["player1"] = index({shown[n] for n in one})
