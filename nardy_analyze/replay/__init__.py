@@ -326,7 +326,7 @@ class _GameReplay:
                 (self.pos[s], self.pos[1 - s]), _ = _physical(self.rules, self.pos[s], self.pos[1 - s], part.steps)
             return
         self.rolls += 1
-        if self.rolls == 1:
+        if self.first_roller is None:        # the game's first roll replayed (after a set-up too)
             self.first_roller = p
         self.report.turns += 1
         d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
@@ -865,7 +865,7 @@ class _GameReplay:
                       f"and the double was neither taken nor dropped", self.pending)
         last = actions[-1] if actions else None
         if self.owed is not None:
-            self.settle_owed(None if self.declared is not None else last)
+            self.settle_owed(self.declared[2] if self.declared is not None else last)
         if self.ended and self.ended[0] == "draw" or self.draw_cell is not None:
             if self.finish_draw(last):
                 return

@@ -10,7 +10,7 @@ Two time controls, each optional (docs/rules.md, "The clock"):
 * ``time_limit``: seconds per move (nardy apps' two minutes): an action whose clock time is longer;
 * a **running clock** (options ``clock``, ``increment``, ``clock_per``; ``TimeControl "840+8"``): each
   player's clock starts at ``clock`` seconds, loses the time of each of the player's actions (``Action.clock``,
-  or what the clock after the action, ``Action.clock_left``, implies) and gains ``increment`` seconds after
+  or, when no time taken is written, what the clock after the action, ``Action.clock_left``, implies) and gains ``increment`` seconds after
   each of the player's moves (rolls).  A Gul bara handover counts against the player who plays it (its own
   clock times); a doubles chain is the roller's move.  The first action after which a clock is below zero
   is one ``time-limit`` finding (one per player and clock: the game's, or the match's with
@@ -124,15 +124,15 @@ class Clock:
             return                       # no time written: the action took none on the clock
         r.timed[p] = True
         before = r.left[p]
-        if left_after is not None:
-            after = left_after - inc     # the clock shown includes the increment of this move
-            took = before - after if took is None else took
-        else:
+        if took is not None:             # the time taken counts; the clock shown after it is then a note
             after = before - took
+        else:                            # the clock shown includes the increment of this move
+            after = left_after - inc
+            took = before - after
         if after < 0 and not r.fallen[p]:
             r.fallen[p] = True
             if not excused:
                 self._find("time-limit", f"{self._name(p)}'s clock falls below zero on this move: "
                            f"{clock_text(before)} left before it, {clock_text(took)} taken (time control "
                            f"{r.control}) and no timeout is declared", a, side=side)
-        r.left[p] = after + inc if left_after is None else left_after
+        r.left[p] = after + inc
