@@ -132,7 +132,20 @@ def test_home_mars_is_counted_by_stats(tmp_path):
     assert list(g["kind"].astype(str)) == ["home-mars", "home-mars"]
     assert list(g["points"]) == [1, 0]
     p = stats.players([str(path)]).set_index("player")
-    assert p.loc["white", "home_mars_won"] == 1 if "white" in p.index else True
+    assert (p.loc["player 1", "home_mars_won"], p.loc["player 2", "home_mars_lost"]) == (1, 1)
+    assert p["draws"].sum() == 0
+
+
+def test_draws_are_counted_by_stats(tmp_path):
+    from nardy_analyze import stats
+
+    path = tmp_path / "d.ngn"
+    path.write_text(last_roll(ON, {1: 1}, {1: 2}, "1. 21: 1/off  31: 1/off(2)\nB draw\n"))
+    g = stats.games([str(path)])
+    assert list(g["result"].astype(str)) == ["draw", "draw"] and list(g["kind"].astype(str)) == ["draw", "draw"]
+    assert list(g["points"]) == [0, 0]
+    for p in (stats.players([str(path)]), stats.players(g)):      # streamed and from the games table
+        assert list(p["draws"]) == [1, 1] and list(p["finished"]) == [1, 1] and list(p["wins"]) == [0, 0]
 
 
 # ------------------------------------------------------------------------------- the last-roll draw
