@@ -563,3 +563,52 @@ def test_switched_clock_breaks(seed):
     rep = analyze.validate_match(ngn.read(_switch(text, "TimeControl", "20+0"), "g.ngn"))
     got = [(f.game, f.side) for f in rep.findings]
     assert {f.rule for f in rep.findings} == {"time-limit"} and len(got) == len(set(got)) >= 1
+
+
+# ------------------------------------------------------------------------------- the cube and match scoring
+
+def cube_game(tags: str, cells: str) -> str:
+    pid = position_id(side({1: 1}), side(ALL_HOME))
+    return f'[Variant "long"]\n{tags}\nGame 1\nW setup position {pid}\n{cells}'
+
+
+@pytest.mark.parametrize("variant", ["long", "gulbara"])
+def test_cube_in_the_long_games(variant):
+    text = cube_game('[Cube "on"]\n', "W double 2\nB take\n1. 21: 1/off\nW wins 4\n").replace("long", variant)
+    assert errors(text) == []                                  # a mars at cube 2
+    wrong = text.replace("W wins 4", "W wins 2")
+    assert errors(wrong) == [("result-mismatch", line_of(wrong, "W wins"))]
+    off = text.replace('[Cube "on"]', '[Cube "off"]')          # the default: no cube
+    assert [r for r, _ in errors(off)][0] == "cube-illegal"
+    dropped = cube_game('[Cube "on"]\n', "W double 2\nB drop\nW wins 1\n").replace("long", variant)
+    assert errors(dropped) == []
+
+
+def test_generated_long_games_with_the_cube_end_to_end(tmp_path):
+    from nardy_analyze import stats
+
+    m = generate_match("long", 20, seed=5, options={"cube": True})
+    assert any(a.kind is Kind.DOUBLE for g in m.games for a in g.actions)
+    for fmt in ("ngn", "json"):
+        path = tmp_path / f"c.{fmt}"
+        path.write_text(notation(fmt).write(m))
+        assert analyze.validate_match(notation(fmt).read(path.read_text(), str(path))).findings == []
+        g = stats.games([str(path)])
+        assert g["max_cube"].max() >= 2 and (g["kind"].astype(str) == "drop").any() == \
+            any(a.kind is Kind.DROP for gm in m.games for a in gm.actions)
+
+
+def test_match_scoring_follows_the_preset():
+    pid = position_id(side({1: 1}), side(ALL_HOME))
+    game = f"W setup position {pid}\n1. 21: 1/off\nW wins {{}}\n"
+    text = (f'[Variant "long"]\n[Rules "club"]\n[MatchLength "3"]\n\nGame 1 score 0-0\n{game.format(1)}'
+            f"Game 2 score 1-0\n{game.format(1)}Game 3 score 2-0\n{game.format(1)}")
+    assert [f for f in findings(text).findings if f.severity == ERROR] == []      # a home mars is 1 point
+    plain = text.replace('[Rules "club"]', '[Rules "standard"]')                  # a mars is 2
+    assert {f.rule for f in findings(plain).findings if f.severity == ERROR} == {"result-mismatch"}
+    two = f'[Variant "long"]\n[MatchLength "3"]\n\nGame 1 score 0-0\n{game.format(2)}Game 2 score 2-0\n{game.format(2)}'
+    assert findings(two).findings == []                                           # 2 + 2: the match is won
+    club = two.replace('[MatchLength "3"]', '[MatchLength "3"]\n[Rules "club"]')
+    # under the club's scoring each home mars is 1 point: both results are wrong (the score line after a wrong
+    # result is not a second finding)
+    assert [f.rule for f in findings(club).findings if f.severity == ERROR] == ["result-mismatch"] * 2
