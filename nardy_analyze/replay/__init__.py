@@ -13,6 +13,7 @@ from ..notation import snowie
 from ..engine import Variant, borne_off, fmt_steps, generate
 from ..engine.core import ROLLER, Pos, SegmentSpec, dice_sequence
 from ..engine.judge import _physical
+from . import draw
 from .clock import Clock, RunningClock
 from .events import GameEnd, Observer, TurnRow
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match
@@ -304,7 +305,7 @@ class _GameReplay:
         p = a.player
         last_roll = self.owed is not None and self.owed[0] != p
         if self.owed is not None and not last_roll:
-            self.settle_owed()
+            draw.settle_owed(self)
             self.find("result-mismatch", f"{a.text!r} written after the game was already over (only "
                       f"{self.name(1 - p)}'s last roll may follow)", a)
             return
@@ -340,7 +341,7 @@ class _GameReplay:
             self.on_illegal_mark(a, p, d1, d2, self.rules.start_turn(me, opp, first_turn, (d1, d2)))
             return
         if last_roll:
-            self.play_last_roll(a, p, d1, d2)
+            draw.play_last_roll(self, a, p, d1, d2)
             return
         after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn) \
             if self.one_part and not a.segments else None
@@ -374,51 +375,10 @@ class _GameReplay:
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
             if not self.ended and not self.owed and not sum(self.pos[w]):      # borne_off(...) == 15
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])
-                if self.owes_last_roll(w):
+                if draw.owes_last_roll(self, w):
                     self.owed = (w, self.stake(level))
                 else:
                     self.ended = ("bearoff", w, self.stake(level))
-
-    # -- the last-roll draw (option last_roll, docs/rules.md) -------------------------------------------
-    def owes_last_roll(self, w: int) -> bool:
-        """Whether ``w``, who has just borne off the last checker, must let the other player roll once more:
-        ``w`` rolled first in the game and the other could still bear off every checker with one roll."""
-        o = 1 - w
-        return (self.last_roll and w == self.first_roller and self.rolled[o] < self.rolled[w]
-                and self.rules.can_finish(self.pos[o], self.pos[w]))
-
-    def play_last_roll(self, a: Action, p: int, d1: int, d2: int) -> None:
-        """The second player's last roll: one roll (four numbers for a double; no chain, no handover: the
-        opponent has no checker left), judged on its own; all off is a draw, else the first player won."""
-        from ..engine.judge import judge
-
-        me, opp = self.pos[p], self.pos[1 - p]
-        turn = self.rules.start_turn(me, opp, False, (d1, d2))
-        v = judge(self.rules, me, opp, d1, d2, [(s.src, s.dst) for s in a.steps], turn=turn,
-                  hit_marks=[s.hit for s in a.steps])
-        for rule, msg in v.problems:
-            self.find(rule, msg, a, position=(me, opp), dice=a.dice,
-                      alternatives=v.playset.example(6) if v.playset is not None else [])
-        self.pos[p], self.pos[1 - p] = v.after
-        w, stake = self.owed
-        self.owed = None
-        self.ended = ("draw", None, 0) if not sum(self.pos[p]) else ("bearoff", w, stake)
-
-    def settle_owed(self, warn: Action | None = None) -> None:
-        """The owed last roll was not written: the first player won."""
-        w, stake = self.owed
-        self.owed = None
-        self.ended = ("bearoff", w, stake)
-        if warn is not None:
-            self.find("result-mismatch", f"{self.name(1 - w)} is owed a last roll that could draw (the last-roll "
-                      f"rule) and the record writes none; the game is scored as {self.name(w)}'s win", warn,
-                      severity=WARNING)
-
-    def on_draw(self, a: Action, nxt: Action | None) -> None:
-        if self.owed is not None:
-            self.settle_owed()
-        if self.draw_cell is None:
-            self.draw_cell = a
 
     def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int],
                 rest: list[Part]) -> None:
@@ -830,6 +790,9 @@ class _GameReplay:
             self.find("result-mismatch", f"{self.name(a.player)} {word} a resignation, but the opponent offered "
                       f"none just before", a)
 
+    def on_draw(self, a: Action, nxt: Action | None) -> None:
+        draw.on_draw(self, a)
+
     def on_accept(self, a: Action, nxt: Action | None) -> None:
         self._offer(a, "accepts")
 
@@ -865,9 +828,9 @@ class _GameReplay:
                       f"and the double was neither taken nor dropped", self.pending)
         last = actions[-1] if actions else None
         if self.owed is not None:
-            self.settle_owed(self.declared[2] if self.declared is not None else last)
+            draw.settle_owed(self, self.declared[2] if self.declared is not None else last)
         if self.ended and self.ended[0] == "draw" or self.draw_cell is not None:
-            if self.finish_draw(last):
+            if draw.finish_draw(self, last):
                 return
         decl, ended = self.declared, self.ended
         if decl is None:
@@ -941,33 +904,6 @@ class _GameReplay:
                           f"results are {allowed}", cell, **self.final_board(w))
                 self.slips = [(w, x) for x in sorted(levels)]
         self.set_result(w, pts, how)
-
-    def finish_draw(self, last: Action | None) -> bool:
-        """The result of a drawn game (the last roll bore off every checker), or of a draw written when the
-        game was not drawn.  True when the result is settled."""
-        cell = self.draw_cell
-        if self.ended and self.ended[0] == "draw":
-            if self.declared is not None:
-                w, _, decl = self.declared
-                self.find("result-mismatch", f"{self.name(w)} is declared the winner, but the game is drawn: "
-                          f"the last roll bore off every checker (the last-roll rule)", decl)
-            elif cell is None:
-                self.find("result-mismatch", "the game ended in a draw (the last roll bore off every checker) "
-                          "but no result is written", last, severity=WARNING)
-            self.set_result(None, 0, "draw")
-            return True
-        if self.ended:
-            how, w, pts = self.ended
-            why = f"{self.name(w)} won ({how})"
-        elif self.last_roll:
-            why = "the game is not over"
-        else:
-            why = "these rules have no draw (the last-roll draw is option last_roll)"
-        self.find("result-mismatch", f"a draw is declared, but {why}", cell)
-        if self.ended and self.declared is None:     # one slip, one finding: the game's own result
-            self.set_result(w, pts, how)
-            return True
-        return False
 
     def sure_bear_off(self, s: int) -> str:
         """How ``s``'s last checkers stand ("one checker on the 1-point") when ``s``, on roll, bears them all
