@@ -612,3 +612,37 @@ def test_match_scoring_follows_the_preset():
     # under the club's scoring each home mars is 1 point: both results are wrong (the score line after a wrong
     # result is not a second finding)
     assert [f.rule for f in findings(club).findings if f.severity == ERROR] == ["result-mismatch"] * 2
+
+
+def _doubles(m) -> bool:
+    return any(a.kind is Kind.DOUBLE for g in m.games for a in g.actions)
+
+
+def _koks(m) -> bool:
+    """Some game ended with a loser's checker still on the loser's 13-18 and none off."""
+    for g in m.games:
+        for _, pos in _physical(g):
+            pass
+        win = g.actions[-1]
+        if win.kind is Kind.WIN and g.actions[-2].kind is Kind.ROLL:
+            loser = pos[1 - win.player]
+            if sum(loser) == 15 and any(loser[12:18]):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("variant,opts,tag,value,breaks", [
+    ("long", {"koks": True}, "koks", "off", _koks),
+    ("long", {"cube": True}, "cube", "off", _doubles),
+    ("gulbara", {"cube": True}, "cube", "off", _doubles),
+    ("long", {"rules": "federation"}, "Rules", "standard", _doubles),      # the federation's cube
+    ("long", {"rules": "club"}, "Rules", "standard", lambda m: _koks(m) or any(map(_home_mars, m.games))),
+])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_switched_option_or_preset_breaks(variant, opts, tag, value, breaks, seed):
+    m = generate_match(variant, 6, seed=seed, options=_options(opts))
+    text = ngn.write(m)
+    assert analyze.validate_match(ngn.read(text, "g.ngn")).findings == []
+    switched = analyze.validate_match(ngn.read(_switch(text, tag, value), "g.ngn"))
+    assert any(f.severity == ERROR for f in switched.findings) == breaks(m)
