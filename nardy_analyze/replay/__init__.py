@@ -64,7 +64,7 @@ class GameReport:
     turns: int = 0
     winner: int | None = None
     points: int | None = None
-    how: str | None = None            # bearoff, drop, resign, timeout
+    how: str | None = None            # bearoff, drop, resign, timeout, draw (winner None, 0 points)
     crawford: bool = False            # the Crawford game of a match
     # With replay(..., trace=True): the state before and after every action (for writers of other notations)
     states: list["ActionState"] | None = None
