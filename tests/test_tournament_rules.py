@@ -646,3 +646,16 @@ def test_switched_option_or_preset_breaks(variant, opts, tag, value, breaks, see
     assert analyze.validate_match(ngn.read(text, "g.ngn")).findings == []
     switched = analyze.validate_match(ngn.read(_switch(text, tag, value), "g.ngn"))
     assert any(f.severity == ERROR for f in switched.findings) == breaks(m)
+
+
+@pytest.mark.parametrize("fmt", ["ngn", "json"])
+def test_clock_times_draws_and_handover_clocks_round_trip(fmt):
+    from nardy_analyze.record import record_dict
+
+    m = generate_match("gulbara", 12, seed=3, options={"clock": 300, "increment": 5})
+    assert any(s.clock is not None and s.clock_left is not None for g in m.games for a in g.actions
+               for s in a.segments)
+    assert record_dict(_roundtrip(m, fmt)) == record_dict(m)
+    m = generate_match("long", 30, seed=1, options={"last_roll": True})
+    assert any(a.kind is Kind.DRAW for g in m.games for a in g.actions)
+    assert record_dict(_roundtrip(m, fmt)) == record_dict(m)
