@@ -194,6 +194,9 @@ def stats(
                                         "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
                                         "have is an error (exit 2); VARIANT: limits it to that variant. "
                                         "Repeatable."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
+                                        help="A named rule set, as in validate (e.g. federation, club, "
+                                             "last-roll; docs/rules.md, Presets)."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
                                         help="Also draw, per player, the dice against fair dice, the doubles rate "
                                              "and points per game (needs the 'plot' extra)."),
@@ -211,7 +214,7 @@ def stats(
     counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
     """
     _run("stats", paths=paths, by=by, format=format, output=output, alias=alias, sort=sort, variant=variant,
-         rule=rule, plot=plot, top=top, jobs=jobs, engine=engine, scheduler=scheduler)
+         rule=rule, rules=rules, plot=plot, top=top, jobs=jobs, engine=engine, scheduler=scheduler)
 
 
 class AnalyzeBy(str, Enum):
@@ -275,7 +278,11 @@ def generate_cmd(
     seed: int = typer.Option(0, "--seed", help="Start of the random choices: the same number gives the same bytes."),
     players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
-                                   help="Rule option, e.g. scoring=nardy500, koks=on. Repeatable."),
+                                   help="Rule option, e.g. scoring=nardy500, koks=on, clock=840, increment=8. "
+                                        "Repeatable."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
+                                        help="A named rule set (docs/rules.md, Presets), written as the Rules tag; "
+                                             "--rule goes over it."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write to this file (written whole or not at all)."),
 ) -> None:
@@ -283,7 +290,8 @@ def generate_cmd(
 
     Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
     """
-    _run("generate", variant=variant, games=games, seed=seed, players=players, rule=rule, output=output)
+    _run("generate", variant=variant, games=games, seed=seed, players=players, rule=rule, rules=rules,
+         output=output)
 
 
 @app.command("rules")

@@ -20,6 +20,13 @@ Recording conventions (docs/architecture.md, "Generated games"):
   under ``cube_limit``) doubles with chance 1/12; the opponent takes with chance 3/4, else drops and the
   doubler wins the cube value before the double (``DOUBLE``, ``TAKE``/``DROP``, ``WIN`` actions);
 - ``Game.score`` is the running score at the start of each game (a money session: ``match_length`` 0);
+- the last-roll draw (option ``last_roll``): when the first roller of the game bears off the last checker
+  and the other could still finish with one roll, the other rolls once more and plays a play that bears
+  off every checker when there is one: a ``DRAW`` action (no points), else the first roller's ``WIN``;
+- a running clock (option ``clock``, ``increment``): every roll and handover carries the seconds it took
+  (``Action.clock``, at most the player's time left, at most 30) and the clock after it
+  (``Action.clock_left``, the increment added), from a second ``random.Random`` so that the games are the
+  same with or without a clock; over the match with ``clock_per=match``, else per game;
 - ``Loc`` values are synthetic (one line per action and segment): the writer of a notation assigns the
   real ones.
 """
@@ -65,9 +72,39 @@ def _cube_on(v: Variant) -> bool:
     return v.cube_in_play
 
 
+class _Clocks:
+    """The generated clock times of a running clock: both players' time left, from their own random source."""
+
+    def __init__(self, v: Variant, seed: str) -> None:
+        self.inc = v.get("increment") or 0
+        self.left = [float(v.get("clock")), float(v.get("clock"))]
+        self.rng = random.Random(f"clock:{seed}")
+
+    def spend(self, timed, p: int, move: bool) -> None:
+        took = self.rng.randint(0, max(0, min(30, int(self.left[p]))))
+        self.left[p] += -took + (self.inc if move else 0)
+        timed.clock, timed.clock_left = float(took), self.left[p]
+
+
+def _best_finish(rules, me, opp, d1: int, d2: int, turn, rng: random.Random):
+    """The last roll of the last-roll draw: a play that bears off every checker when one does, else a random
+    legal play (the player plays to draw)."""
+    ps = generate(rules, me, opp, d1, d2, turn)
+    done = sorted(after for after in ps.plays if not sum(after[0]))
+    if not done:
+        return _play_segment(rules, me, opp, (d1, d2) if d1 != d2 else (d1,) * 4, turn, rng)
+    path = ps.plays[done[0]]
+    steps, m, o = [], me, opp
+    for src, dst, _die in path:
+        m, o, hit = rules.apply(m, o, src, dst)
+        steps.append(Step(src, dst, bool(hit)))
+    return m, o, steps, tuple(d for *_, d in path)
+
+
 def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[str, str],
-                  score: tuple[int, int], line: int) -> tuple[Game, int, int | None, int]:
-    """One random legal game; returns (game, next free line, winner or None, points)."""
+                  score: tuple[int, int], line: int, clocks: _Clocks | None = None
+                  ) -> tuple[Game, int, int | None, int]:
+    """One random legal game; returns (game, next free line, winner or None (also for a draw), points)."""
     rules = v.rules
     game = Game(number, Loc(line, 1), number, tuple(players), score, Loc(line + 1, 1))
     line += 2
@@ -84,6 +121,7 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
             if a != b:
                 break
         p, dice = (0, (a, b)) if a > b else (1, (b, a))
+    first_roller = p
     winner, points = None, 0
     cube, owner, turned = 1, None, False
     limit = v.opt("cube_limit") if _cube_on(v) else None
@@ -122,14 +160,37 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
                 first = False
             elif steps:
                 text = " ".join(f"{s.src}/{s.dst}" for s in steps)
-                action.segments.append(Segment(spec.kind, q, tuple(spec.numbers), steps, Loc(line, 1), text))
+                seg = Segment(spec.kind, q, tuple(spec.numbers), steps, Loc(line, 1), text)
+                action.segments.append(seg)
+                if clocks is not None and spec.kind == "handover":
+                    clocks.spend(seg, q, False)
                 line += 1
+        if clocks is not None:
+            clocks.spend(action, p, True)
         game.actions.append(action)
         for side in (0, 1):
             if borne_off(pos[side]) == 15:
                 winner = side
         if winner is not None:
             points = _stake(v, rules.win_level(pos[winner], pos[1 - winner]), cube, turned)
+            o = 1 - winner
+            if v.get("last_roll", False) and winner == first_roller and rolled[o] < rolled[winner] \
+                    and rules.can_finish(pos[o], pos[winner]):
+                d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+                last = Action(Kind.ROLL, o, Loc(line, 1), move=(roll_number + 2) // 2, dice=(d1, d2),
+                              dice_text=f"{d1}{d2}", dice_loc=Loc(line, 1))
+                line += 1
+                turn = rules.start_turn(pos[o], pos[winner], False, (max(d1, d2), min(d1, d2)))
+                me, _, last.steps, _ = _best_finish(rules, pos[o], pos[winner], max(d1, d2), min(d1, d2), turn, rng)
+                last.cannot_move = not last.steps
+                if clocks is not None:
+                    clocks.spend(last, o, True)
+                game.actions.append(last)
+                if not sum(me):
+                    game.actions.append(Action(Kind.DRAW, o, Loc(line, 1), text="Draw"))
+                    game.end_loc = Loc(line, 1)
+                    return game, line + 2, None, 0
+
             game.actions.append(Action(Kind.WIN, winner, Loc(line, 1), value=points,
                                        text=f"Wins {points} point{'s' if points != 1 else ''}"))
             line += 1
@@ -161,19 +222,34 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
     ``options``: rule options of ``variant`` (``{"koks": True}``; a key scoped to this variant,
     ``"long:koks"``, is the same); an option the variant does not have, or one scoped to another variant,
     is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
+    from .inputs import PRESET_KEY
+
     v = get_variant(variant, _own_options(get_variant(variant).name, options or {}))
-    options = _own_options(v.name, options or {})
+    preset = (options or {}).get(PRESET_KEY)
+    given = {k: val for k, val in (options or {}).items() if k != PRESET_KEY}
+    options = _own_options(v.name, given)
     rng = random.Random(f"{v.name}:{seed}")
     players = (str(players[0]), str(players[1]))
     tags = {"Event": "Generated games", "Site": "nardy-analyze generate", "Variant": v.name,
             "Seed": str(seed)}
+    if preset:
+        tags["Rules"] = preset
     for key, value in sorted((options or {}).items()):
+        if key in ("clock", "increment"):
+            continue
         tags[key] = "on" if value is True else "off" if value is False else str(value)
+    if "clock" in options or "increment" in options:
+        start = v.get("clock")
+        tags["TimeControl"] = "-" if start is None else f"{start}+{v.get('increment') or 0}"
     match = Match(path="<generated>", notation="generated", tags=tags, match_length=0)
     score = [0, 0]
     line = len(tags) + 2
+    per_match = v.get("clock_per") == "match"      # a money session: per game unless the rules say match
+    clocks = _Clocks(v, f"{v.name}:{seed}") if v.get("clock") is not None else None
     for n in range(1, games + 1):
-        game, line, winner, points = generate_game(v, rng, n, players, (score[0], score[1]), line)
+        if clocks is not None and not per_match and n > 1:
+            clocks = _Clocks(v, f"{v.name}:{seed}:{n}")
+        game, line, winner, points = generate_game(v, rng, n, players, (score[0], score[1]), line, clocks)
         match.games.append(game)
         if winner is not None:
             score[winner] += points

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
+from .engine.presets import preset_named, preset_names
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
 
@@ -281,6 +282,43 @@ def parse_time_control(value: str) -> float | None | str:
     return "?"
 
 
+_SPAN = r"(\d+(?::[0-5]\d){0,2}|\d+\s*(?:s|sec|m|min|h))"
+_CLOCK = re.compile(_SPAN + r"\s*\+\s*" + _SPAN + r"(?:\s*(?:/|per)\s*(game|match))?", re.I)
+
+
+def _span(text: str) -> int:
+    """``840``, ``14:00``, ``0:14:00``, ``14m``, ``8s``, ``1h`` -> seconds."""
+    t = text.strip().lower().replace(" ", "")
+    if ":" in t:
+        n = 0
+        for part in t.split(":"):
+            n = n * 60 + int(part)
+        return n
+    unit = t.lstrip("0123456789")
+    n = int(t[:len(t) - len(unit)])
+    return n * {"": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600}[unit]
+
+
+def parse_clock(value: str) -> dict[str, Any] | None | str:
+    """The options of a ``TimeControl`` tag: ``"840+8"`` (PGN's form: seconds on each clock, then seconds
+    added after each move; ``14:00+8``, ``14m+8s`` too; ``/game`` or ``/match`` after it says which the
+    clock runs over) -> ``{"clock": 840, "increment": 8, ...}``; a per-move limit (``120``, ``2:00``) ->
+    ``{"time_limit": 120}``; no limit -> None; anything else ``"?"``."""
+    m = _CLOCK.fullmatch(value.strip())
+    if m:
+        out: dict[str, Any] = {"clock": _span(m.group(1)), "increment": _span(m.group(2)), "time_limit": None}
+        if m.group(3):
+            out["clock_per"] = m.group(3).lower()
+        return out
+    t = parse_time_control(value)
+    if t == "?":
+        return "?"
+    return {"time_limit": t, "clock": None} if t is not None else {"time_limit": None, "clock": None}
+
+
+PRESET_KEY = "rules"      # the options' key of a preset (--rules NAME): expanded per variant by options_for
+
+
 def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backgammon"
                       ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Rule options: the record's header tags where present, otherwise the caller's options.
@@ -294,18 +332,27 @@ def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backga
     opts = dict(base)
     problems: list[tuple[str, str]] = []
     known = {_norm(k): k for k in OPTIONS.get(variant, {})}
+    for tag, value in match.tags.items():      # a preset first: the other tags set options over it
+        if _norm(tag) == "rules":
+            preset = preset_named(value)
+            if preset is None:
+                problems.append((tag, f"Rules {value!r} names no rule set (known: {', '.join(preset_names())}); "
+                                      f"the record is judged without it"))
+            else:
+                opts.update(preset.for_variant(variant))
     for tag, value in match.tags.items():
         n = _norm(tag)
         if n == "timecontrol" and "time_limit" in OPTIONS.get(variant, {}):
-            t = parse_time_control(value)
+            t = parse_clock(value)
             if t == "?":
                 problems.append((tag, f"TimeControl {value!r} is not understood (seconds per move, e.g. "
-                                      f"\"120\" or \"2:00\"): no time limit is checked"))
-            else:
-                opts["time_limit"] = t
+                                      f"\"120\" or \"2:00\", or a clock with an increment, e.g. "
+                                      f"\"840+8\"): no time limit is checked"))
+            elif t is not None:
+                opts.update(t)
             continue
         key = known.get(n)
-        if key is None or key == "time_limit":
+        if key is None or key in ("time_limit", "clock", "increment"):
             continue
         try:
             opts[key] = parse_option(variant, key, value)
@@ -333,17 +380,25 @@ def options_for(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any], 
     out: dict[str, Any] = {}
     problems: list[str] = []
     spec = OPTIONS.get(variant, {})
+    preset = preset_named(options.get(PRESET_KEY)) if options.get(PRESET_KEY) else None
+    if preset is not None:
+        out.update(preset.for_variant(variant))
+    scoped = set()
     for key, value in options.items():
+        if key == PRESET_KEY:
+            continue
         scope, sep, name = key.rpartition(":")
         if sep:
             if scope == variant:
                 out[name] = value
+                scoped.add(name)
             continue
         if key not in spec:
             problems.append(f"--rule {key}: the variant {variant} has no option {key!r} (its options: "
                             f"{', '.join(sorted(spec))}); the record is validated without it")
             continue
-        out.setdefault(key, value)
+        if key not in scoped:
+            out[key] = value            # over the preset's; a VARIANT:KEY stays over both
     return out, problems
 
 
@@ -387,11 +442,18 @@ def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
     return choice.variant
 
 
-def parse_rule_options(variant: str | None, items: list[str]) -> dict[str, Any]:
+def parse_rule_options(variant: str | None, items: list[str], preset: str | None = None) -> dict[str, Any]:
     """``--rule`` items to options.  ``KEY=VALUE`` applies to every record whose variant has the option
     (``variant`` None: the key must be an option of some variant; the variant is chosen per record);
-    ``VARIANT:KEY=VALUE`` only to records of that variant.  ValueError on an unknown key or bad value."""
+    ``VARIANT:KEY=VALUE`` only to records of that variant.  ``preset``: ``--rules NAME``, a named rule set
+    (applied first, per record's variant; ``--rule`` over it).  ValueError on an unknown key, value or
+    preset."""
     opts: dict[str, Any] = {}
+    if preset:
+        found = preset_named(preset)
+        if found is None:
+            raise ValueError(f"--rules {preset!r} names no rule set; known: {', '.join(preset_names())}")
+        opts[PRESET_KEY] = found.name
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:

@@ -64,6 +64,10 @@ VALIDATE = Command(
             help="Rule option when the record's header does not set it (e.g. crawford=off, jacoby=on, "
                  "cube_limit=64, koks=on, gulbara:chain_from_turn=4). A KEY the record's variant does not have "
                  "is an error (exit 2); VARIANT: limits it to that variant. Repeatable."),
+        Opt("rules", ("--rules",), "str", metavar="NAME",
+            help="A named rule set, when the record has no Rules tag: standard, federation, federation-blitz, "
+                 "nardy-app, sheshbesh, club, last-roll (docs/rules.md, Presets). --rule and the record's option "
+                 "tags go over it."),
         Opt("output", ("--output", "-o"), "path",
             help="Write the report to this file (written whole or not at all)."),
         Opt("color", ("--color", "--no-color"), "switch",

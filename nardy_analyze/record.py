@@ -56,6 +56,7 @@ class Kind(str, Enum):
                            # cube (money play, option beaver); a beaver of a beaver is a raccoon
     ACCEPT = "accept"      # accepts the opponent's resignation offer (the RESIGN action just before)
     REJECT = "reject"      # rejects it: the game goes on
+    DRAW = "draw"          # the game is drawn (the last-roll draw of long nardy, option last_roll): no points
     SETUP = "setup"        # a set-up (gnubg "set board/dice/cube/turn"; SGF AE/AB/AW, PL, DI, CV, CP):
                            # Action.setup says what it sets; Action.player is the player on roll after it
 
@@ -91,6 +92,9 @@ class Segment:
     steps: list["Step"] = field(default_factory=list)
     loc: "Loc | None" = None
     text: str = ""
+    # a handover's clock: the seconds its player (the opponent) spent on it, and their clock after it
+    clock: float | None = None
+    clock_left: float | None = None
 
 
 @dataclass(slots=True)
@@ -119,6 +123,8 @@ class Action:
     and_match: bool = False
     # Seconds the action took on the clock, where the notation records it (time-limit rule)
     clock: float | None = None
+    # The acting player's clock after the action (seconds left, the increment added), where written
+    clock_left: float | None = None
     # ROLL in Gul bara: what followed the roller's play within the same turn (chain doubles, handovers)
     segments: list[Segment] = field(default_factory=list)
     # Free-text comments attached to this action, as written (kept for lossless conversion)
@@ -211,7 +217,7 @@ def record_dict(obj) -> object:
                 "dice": obj.dice, "dice_text": obj.dice_text, "steps": [record_dict(s) for s in obj.steps],
                 "unplayed": obj.unplayed, "cannot_move": obj.cannot_move, "illegal_mark": obj.illegal_mark,
                 "value": obj.value,
-                "and_match": obj.and_match, "clock": obj.clock,
+                "and_match": obj.and_match, "clock": obj.clock, "clock_left": obj.clock_left,
                 "segments": [record_dict(s) for s in obj.segments], "comments": list(obj.comments),
                 "level": obj.level,
                 "setup": record_dict(obj.setup or Setup()) if obj.kind is Kind.SETUP else None}
@@ -219,7 +225,7 @@ def record_dict(obj) -> object:
         return {"checkers": obj.checkers, "dice": obj.dice, "cube": obj.cube, "owner": obj.owner}
     if isinstance(obj, Segment):
         return {"kind": obj.kind, "player": obj.player, "dice": tuple(obj.dice),
-                "steps": [record_dict(s) for s in obj.steps]}
+                "steps": [record_dict(s) for s in obj.steps], "clock": obj.clock, "clock_left": obj.clock_left}
     if isinstance(obj, Step):
         return (obj.src, obj.dst, obj.hit)
     raise TypeError(f"not a record object: {type(obj).__name__}")

@@ -24,7 +24,8 @@ RULES: dict[str, str] = {
                        "scoring; a resignation level the position no longer allows; an answer to no resignation",
     "match-score": "a game's starting score differs from the sum of earlier results, or a game follows the end "
                    "of the match; warning: a match record that ends before anyone reaches the match length",
-    "time-limit": "a move took longer than the record's time control without a timeout being declared",
+    "time-limit": "a move took longer than the record's time control, or a running clock fell below zero, without "
+                  "a timeout being declared; or a timeout declared with time left on the clock",
     "parse-error": "the text is not a readable record at this place (or a set-up that is no position)",
 }
 
@@ -40,5 +41,6 @@ VARIANTS: dict[str, str] = {
     "doubles-chain": "gulbara",
     "handover": "gulbara",
     "opening-roll": "backgammon",
-    "time-limit": "clock times with a time control; nardy500: 120 s",
+    "time-limit": "clock times with a time control (seconds per move, or a clock with an increment); "
+                  "nardy500: 120 s",
 }

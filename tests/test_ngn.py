@@ -465,9 +465,10 @@ def test_chain_and_handover_parts_may_follow_the_roll_on_its_line():
     assert not m.games[0].problems
     assert [(s.kind, s.player, s.dice, s.loc) for s in a[0].segments] == [
         ("chain", 0, (4, 4, 4, 4), Loc(2, 17)), ("handover", 1, (4,), Loc(2, 33))]
-    assert a[0].clock == 30.0 and a[0].comments == ["x"] and a[1].player == 1
-    assert ngn.write(m).splitlines()[1:4] == ["1. 33: 24/21(2) (0:30) { x }", "   chain 44: 21/17",
-                                              "   handover B 4: 24/20"]
+    # a clock time after a handover part is the time of the handover's player (docs/rules.md, "The clock")
+    assert a[0].clock is None and a[0].segments[1].clock == 30.0 and a[0].comments == ["x"] and a[1].player == 1
+    assert ngn.write(m).splitlines()[1:4] == ["1. 33: 24/21(2) { x }", "   chain 44: 21/17",
+                                              "   handover B 4: 24/20 (0:30)"]
 
 
 def test_a_bad_chain_or_handover_line_adds_nothing():

@@ -14,6 +14,7 @@ from .common import Echo, echo, fail
 
 
 def generate(*, variant: str, games: int, seed: int, players: str, rule: list[str], output: Optional[Path],
+             rules: Optional[str] = None,
              echo: Echo = echo) -> None:
     """``nardy-analyze generate`` (see the command's --help)."""
     names = [x.strip() for x in players.split(",")]
@@ -21,7 +22,7 @@ def generate(*, variant: str, games: int, seed: int, players: str, rule: list[st
         fail(f"--players takes two names separated by a comma, not {players!r}", echo=echo)
     try:
         name = get_variant(variant).name
-        options = parse_rule_options(name, rule)
+        options = parse_rule_options(name, rule, rules)
         match = generate_match(name, games, seed, (names[0], names[1]), options)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)

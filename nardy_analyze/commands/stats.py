@@ -15,12 +15,12 @@ from .common import Echo, Exit, check_table_output, echo, echo_messages, emit, f
 
 
 def stats(paths: list[str], *, by: str, format: str, output: Optional[Path], alias: list[str],
-          sort: Optional[str], variant: str, rule: list[str], plot: Optional[Path], top: int,
+          sort: Optional[str], variant: str, rule: list[str], plot: Optional[Path], top: int, rules: Optional[str] = None,
           jobs: Optional[int], engine: Optional[str], scheduler: Optional[str], echo: Echo = echo) -> None:
     """``nardy-analyze stats`` (see the command's --help); raises :class:`~.common.Exit`."""
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, rule)       # per record's variant, as in validate
+        options = parse_rule_options(None, rule, rules)       # per record's variant, as in validate
         aliases = parse_aliases(alias)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)

@@ -28,12 +28,12 @@ def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
 def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule: list[str],
              output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
              scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
-             max_file_size: float, verbose: bool, echo: Echo = echo) -> None:
+             max_file_size: float, verbose: bool, rules: Optional[str] = None, echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, list(rule))
+        options = parse_rule_options(None, list(rule), rules)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)
     chosen = rule_ids(list(select), "--select", echo) if select else None

@@ -19,9 +19,13 @@ Pos = tuple[Side, Side]          # (mover, opponent)
 StepT = tuple[int, int, int]     # (src, dst, die)
 
 
-# Options every variant has: the clock (a record's TimeControl tag, two minutes per move in nardy500).
+# Options every variant has: the clock (a record's TimeControl tag, two minutes per move in nardy500; a
+# running clock with an increment: "840+8", docs/rules.md "The clock").
 COMMON_OPTIONS: dict[str, tuple[Any, tuple]] = {
     "time_limit": (None, ()),       # seconds per move; None = no limit (nardy500: 120)
+    "clock": (None, ()),            # seconds on each player's clock at the start; None = no running clock
+    "increment": (None, ()),        # seconds added to the mover's clock after each of their moves
+    "clock_per": ("auto", ("auto", "match", "game")),   # auto: the match for match records, else the game
 }
 
 

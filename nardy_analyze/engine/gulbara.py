@@ -23,8 +23,9 @@ class GulBara(LongNardy):
     exact_bear_off = True
     one_part_turns = False       # chains and handovers: GulBaraTurn
 
-    def __init__(self, head_exception: str = "standard", koks: bool = False, chain_from_turn: int = 1) -> None:
-        super().__init__(head_exception, koks)
+    def __init__(self, head_exception: str = "standard", koks: bool = False, chain_from_turn: int = 1,
+                 home_mars: int | None = None) -> None:
+        super().__init__(head_exception, koks, home_mars)
         if not isinstance(chain_from_turn, int) or chain_from_turn < 1:
             raise ValueError(f"chain_from_turn takes a whole number from 1, not {chain_from_turn!r}")
         self.chain_from_turn = chain_from_turn
@@ -36,7 +37,7 @@ class GulBara(LongNardy):
 
     def __repr__(self) -> str:
         return (f"GulBara(head_exception={self.head_exception!r}, koks={self.koks}, "
-                f"chain_from_turn={self.chain_from_turn})")
+                f"chain_from_turn={self.chain_from_turn}, home_mars={self.home_mars})")
 
     def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "GulBaraTurn":
         """The driver of one roll: ``roll_number`` is the 1-based count of rolls in the game, this one

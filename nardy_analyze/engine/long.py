@@ -18,7 +18,9 @@ from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, 
 
 HEAD = 24
 EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
-HEAD_EXCEPTION = ("standard", "conditional")
+# option head_exception: which first-turn rolls let a second checker leave the head (docs/rules.md)
+HEAD_EXCEPTION = ("standard", "conditional", "any-double", "six-four")
+_EXCEPTION_ROLLS = {"standard": EXCEPTION_DOUBLES, "any-double": (1, 2, 3, 4, 5, 6), "six-four": (6, 4)}
 
 START: Side = (0,) * 23 + (CHECKERS, 0)
 
@@ -43,6 +45,8 @@ class LongNardy(Rules):
         "cube_limit": (None, ()),
         "head_exception": ("standard", HEAD_EXCEPTION),   # the first-turn head exception
         "koks": (False, (True, False)),
+        "home_mars": (None, ()),       # points of a home mars (the loser all home, none off); None: a mars
+        "last_roll": (False, (True, False)),   # the second player's last roll, which can draw
         **COMMON_OPTIONS,
     }
     has_bar = False
@@ -52,20 +56,24 @@ class LongNardy(Rules):
     exact_bear_off = False       # Gul bara: only the exact number bears off
     one_part_turns = True        # the turn driver is SingleSegment (Gul bara: chains and handovers)
 
-    def __init__(self, head_exception: str = "standard", koks: bool = False) -> None:
+    def __init__(self, head_exception: str = "standard", koks: bool = False, home_mars: int | None = None) -> None:
         if head_exception not in HEAD_EXCEPTION:
             raise ValueError(f"head_exception takes one of {', '.join(HEAD_EXCEPTION)}, not {head_exception!r}")
+        if home_mars is not None and (not isinstance(home_mars, int) or home_mars < 1):
+            raise ValueError(f"home_mars takes a number of points from 1 (or off), not {home_mars!r}")
         self.head_exception = head_exception
         self.koks = bool(koks)
+        self.home_mars = home_mars
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(head_exception={self.head_exception!r}, koks={self.koks})"
+        return (f"{type(self).__name__}(head_exception={self.head_exception!r}, koks={self.koks}, "
+                f"home_mars={self.home_mars})")
 
     position_id = False          # GNU Backgammon Position IDs describe backgammon positions only
 
     @classmethod
     def build_args(cls, opts) -> dict:
-        return {k: opts.get(k, cls.OPTIONS[k][0]) for k in ("head_exception", "koks")}
+        return {k: opts.get(k, cls.OPTIONS[k][0]) for k in ("head_exception", "koks", "home_mars")}
 
     def initial(self) -> Pos:
         return START, START
@@ -78,13 +86,14 @@ class LongNardy(Rules):
     # -- turn state -------------------------------------------------------------------------------
     def start_turn(self, me: Side, opp: Side, first_turn: bool, dice: tuple[int, ...] = ()) -> tuple[int, int]:
         """``(0, allowed)``: on the player's own first turn a 6-6, 4-4 or 3-3 lets two checkers leave the
-        head (option ``head_exception=conditional``: any first roll does, when one checker from the head
-        cannot use all its numbers)."""
+        head (option ``head_exception``: ``six-four`` 6-6 and 4-4 only, ``any-double`` every double,
+        ``conditional`` any first roll when one checker from the head cannot use all its numbers)."""
         allowed = 1
         if first_turn and len(dice) == 2:
             d1, d2 = dice
-            if self.head_exception == "standard":
-                if d1 == d2 and d1 in EXCEPTION_DOUBLES:
+            rolls = _EXCEPTION_ROLLS.get(self.head_exception)
+            if rolls is not None:
+                if d1 == d2 and d1 in rolls:
                     allowed = 2
             else:
                 ps = generate(self, me, opp, d1, d2, (0, 1))
@@ -98,6 +107,15 @@ class LongNardy(Rules):
 
     def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1):
         return SingleSegment(self, d1, d2, first_turn)
+
+    def exception_words(self) -> str:
+        """When the first-turn head exception applies, in words (messages)."""
+        if self.head_exception == "conditional":
+            return "when one checker from the head cannot use all the numbers"
+        rolls = _EXCEPTION_ROLLS[self.head_exception]
+        if len(rolls) == 6:
+            return "with any double"
+        return "with " + " or ".join(", ".join(f"{d}-{d}" for d in rolls).rsplit(", ", 1))
 
     # -- single steps -----------------------------------------------------------------------------
     def closed(self, opp: Side, point: int) -> bool:
@@ -172,8 +190,7 @@ class LongNardy(Rules):
         left, allowed = turn if turn is not None else (0, 1)
         if src == HEAD and left >= allowed:
             more = "two checkers" if allowed == 2 else "one checker"
-            why = ("" if allowed == 2 else
-                   " (two only on the player's first turn with 6-6, 4-4 or 3-3)")
+            why = ("" if allowed == 2 else f" (two only on the player's first turn {self.exception_words()})")
             return "head-rule", f"a checker left the head (24) after {more} already did this turn{why}"
         if self.home_freeze and src <= 6 and dst != OFF:
             return "home-move", ("moves a checker inside home; in Gul bara a checker that has entered home may "
@@ -208,9 +225,12 @@ class LongNardy(Rules):
 
     def win_level(self, winner: Side, loser: Side) -> int:
         """1 oin, 2 mars (the loser bore off none), 3 koks (option: a mars with a loser's checker still in
-        the winner's home, the loser's points 13-18)."""
+        the winner's home, the loser's points 13-18), 4 home mars (option ``home_mars``: a mars with all the
+        loser's checkers home)."""
         if borne_off(loser):
             return 1
+        if self.home_mars is not None and all_home(loser):
+            return 4
         return 3 if self._koks_possible(loser) else 2
 
     def cube_in_play(self, opt) -> bool:
@@ -218,17 +238,24 @@ class LongNardy(Rules):
         return bool(opt("cube"))
 
     # the one word for a game won at each level (the stats' result kinds and column names): RULES 2.8's names
-    LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks"}
+    LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks", 4: "home-mars"}
 
     def level_name(self, level: int, opt) -> str:
-        return {1: "an oin (single win)", 2: "a mars", 3: "a koks"}[level]
+        return {1: "an oin (single win)", 2: "a mars", 3: "a koks",
+                4: f"a home mars (the loser all home, none off: {self.home_mars} point(s))"}[level]
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
-        """oin 1, mars 2, koks 3 (RULES.md 2.8), times the cube where option ``cube`` is on."""
+        """oin 1, mars 2, koks 3 (RULES.md 2.8), a home mars the option's points; times the cube where
+        option ``cube`` is on."""
+        if level == 4:
+            return cube * (self.home_mars or 2)
         return cube * level
 
     def resign_stakes(self, top: int, cube: int, cube_turned: bool, opt) -> dict[int, int]:
-        """Points a resignation may give -> level, up to the level ``top`` the loser could still lose."""
+        """Points a resignation may give -> level, up to the level ``top`` the loser could still lose (4: an
+        oin or a home mars, the loser being all home with none off)."""
+        if top == 4:
+            return {cube: 1, cube * (self.home_mars or 2): 4}
         return {cube * k: k for k in range(1, top + 1)}
 
     def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
@@ -239,4 +266,17 @@ class LongNardy(Rules):
         never goes back, so koks stays possible only while a loser's checker stands on 13-24."""
         if borne_off(loser):
             return 1
+        if self.home_mars is not None and all_home(loser):
+            return 4                 # all home, none off: an oin or the home mars
         return 3 if self.koks and any(loser[12:24]) else 2
+
+    def can_finish(self, me: Side, opp: Side) -> bool:
+        """Whether ``me``, on roll, bears off every checker left with some roll (the last-roll draw)."""
+        left = sum(me)
+        if not 0 < left <= 4 or not all_home(me):
+            return False
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                if any(not sum(p[0]) for p in generate(self, me, opp, d1, d2, (0, 1)).plays):
+                    return True
+        return False

@@ -343,11 +343,13 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
                        f"has no {target} form")
     checks = []
     if clock:
-        checks.append(("clock times", lambda a: a.clock is not None))
+        checks.append(("clock times", lambda a: a.clock is not None or a.clock_left is not None
+                       or any(s.clock is not None or s.clock_left is not None for s in a.segments)))
     if action_comments:
         checks.append(("comments on moves", lambda a: bool(a.comments)))
     if timeouts:
         checks.append(("a loss on time", lambda a: a.kind.value == "timeout"))
+        checks.append(("a drawn game", lambda a: a.kind.value == "draw"))
     if setups:
         checks.append(("a set-up position (board, player on roll, dice or cube set, not played)",
                        lambda a: a.kind.value == "setup"))

@@ -49,8 +49,7 @@ def _action(a: Action) -> dict[str, Any]:
         if a.illegal_mark:
             d["illegal_mark"] = a.illegal_mark
         if a.segments:
-            d["segments"] = [{"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": _steps(s.steps)}
-                             for s in a.segments]
+            d["segments"] = [_segment(s) for s in a.segments]
     if a.kind in (Kind.DOUBLE, Kind.BEAVER, Kind.WIN, Kind.RESIGN):
         if a.value is not None:
             d["value"] = a.value
@@ -74,8 +73,19 @@ def _action(a: Action) -> dict[str, Any]:
         d["spelling"] = "losses"
     if a.clock is not None:
         d["clock"] = a.clock
+    if a.clock_left is not None:
+        d["clock_left"] = a.clock_left
     if a.comments:
         d["comments"] = list(a.comments)
+    return d
+
+
+def _segment(s) -> dict[str, Any]:
+    d: dict[str, Any] = {"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": _steps(s.steps)}
+    if s.clock is not None:
+        d["clock"] = s.clock
+    if s.clock_left is not None:
+        d["clock_left"] = s.clock_left
     return d
 
 
@@ -407,8 +417,9 @@ class _Reader:
             dice = sd.get("dice", [])
             if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
                 self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
-            a.segments.append(Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])),
-                                      loc))
+            seg = Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])), loc)
+            seg.clock, seg.clock_left = self.clock(sd, "clock"), self.clock(sd, "clock_left")
+            a.segments.append(seg)
         text = f"{a.dice_text}: " + ("????" if a.unplayed else a.illegal_mark or
                                      " ".join(f"{s.src}/{s.dst}" for s in a.steps))
         a.text = text.strip()
@@ -459,13 +470,21 @@ class _Reader:
                 (f" {value} points" if value is not None else "")
         elif kind is Kind.TIMEOUT:
             a.text = "Timeout"
-        clock = ad.get("clock")
-        if clock is not None:
-            if not isinstance(clock, (int, float)) or isinstance(clock, bool) or clock < 0:
-                self.fail(f"expected clock: seconds >= 0, found {clock!r}")
-            a.clock = float(clock)
+        elif kind is Kind.DRAW:
+            a.text = "Draw"
+        a.clock, a.clock_left = self.clock(ad, "clock"), self.clock(ad, "clock_left")
         a.comments.extend(self.strings(ad.get("comments", []), "comments"))
         return a
+
+    def clock(self, d: dict, key: str) -> float | None:
+        """``clock``: seconds the action took (>= 0); ``clock_left``: the player's clock after it (seconds,
+        negative when the flag has fallen)."""
+        clock = d.get(key)
+        if clock is None:
+            return None
+        if not isinstance(clock, (int, float)) or isinstance(clock, bool) or (key == "clock" and clock < 0):
+            self.fail(f"expected {key}: seconds{' >= 0' if key == 'clock' else ''}, found {clock!r}")
+        return float(clock)
 
 
 def read(text: str, path: str = "") -> Match:

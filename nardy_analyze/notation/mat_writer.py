@@ -92,7 +92,7 @@ def write(match: Match, normal: NormalMatch) -> str:
         for i, na in enumerate(acts):
             a = na.action
             # no .mat form: refused by losses(), dropped with --lossy (a rejected offer as a whole)
-            if a.kind in (Kind.TIMEOUT, Kind.SETUP, Kind.ACCEPT, Kind.REJECT):
+            if a.kind in (Kind.TIMEOUT, Kind.SETUP, Kind.ACCEPT, Kind.REJECT, Kind.DRAW):
                 continue
             if a.kind is Kind.RESIGN and i + 1 < len(acts) and acts[i + 1].action.kind is Kind.REJECT:
                 continue

@@ -122,6 +122,27 @@ def _clock_seconds(tok: Token) -> float:
     return int(minutes) * 60 + float(seconds) if "." in seconds else float(int(minutes) * 60 + int(seconds))
 
 
+def _clock_left_seconds(tok: Token) -> float:
+    """``(clk 0:13:02)``, ``(clk 13:02)``, ``(clk -0:03)`` -> seconds (negative: the flag has fallen)."""
+    body = tok.value[1:-1].split(None, 1)[1].strip()
+    sign = -1 if body.startswith("-") else 1
+    n = 0.0
+    for part in body.lstrip("-").split(":"):
+        n = n * 60 + float(part)
+    n *= sign
+    return float(int(n)) if n == int(n) else n
+
+
+def _clock_left_text(seconds: float) -> str:
+    sign = "-" if seconds < 0 else ""
+    x = abs(seconds)
+    whole = int(x)
+    frac = x - whole
+    h, m, s = whole // 3600, whole // 60 % 60, whole % 60
+    tail = format(Decimal(repr(float(frac))), "f")[1:] if frac else ""
+    return f"(clk {sign}{h}:{m:02d}:{s:02d}{tail})"
+
+
 def _clock_text(seconds: float) -> str:
     if seconds == int(seconds) and seconds >= 0:
         s = int(seconds)
@@ -166,6 +187,8 @@ _NAMES = {
     "MATCH": '"match"',
     "TIMEOUT": '"timeout"',
     "CLOCK": 'a clock time like "(1:05)"',
+    "CLOCK_LEFT": 'the clock after the move like "(clk 0:13:02)"',
+    "DRAW": '"draw"',
     "COMMENT": 'a comment "{...}"',
     "LINE_COMMENT": 'a comment "; ..."',
     "_NL": "the end of the line",
@@ -191,7 +214,7 @@ def _expected_text(expected: set[str], found: str = "") -> str:
         return 'a clock time like "(1:05)", a comment or the next cell'
     if "ROLL" in expected and "TAKE" in expected:
         return _CELL
-    names = sorted({_NAMES.get(t, t) for t in expected if t not in ("CLOCK", "$END")})
+    names = sorted({_NAMES.get(t, t) for t in expected if t not in ("CLOCK", "CLOCK_LEFT", "$END")})
     if not names:
         return "the end of the line"
     if len(names) > 6:
@@ -396,11 +419,12 @@ class _Reader:
         part = Action(Kind.ROLL, action.player, action.loc)    # the line's parts, added whole or not at all
         for seg in ch:
             self._segment(part, seg)
-        if part.clock is not None and action.clock is not None:
-            clock = next(t for _, toks in ch for t in toks if t.type == "CLOCK")
-            raise BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
-        if part.clock is not None:
-            action.clock = part.clock
+        for attr, typ in (("clock", "CLOCK"), ("clock_left", "CLOCK_LEFT")):
+            if getattr(part, attr) is not None and getattr(action, attr) is not None:
+                clock = next(t for _, toks in ch for t in toks if t.type == typ)
+                raise BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
+            if getattr(part, attr) is not None:
+                setattr(action, attr, getattr(part, attr))
         action.segments.extend(part.segments)
         action.comments.extend(part.comments)
 
@@ -410,7 +434,8 @@ class _Reader:
         kind, ch = cell
         first = ch[0]
         loc = self._loc(first)
-        main = [t for t in ch if isinstance(t, Token) and t.type not in ("CLOCK", "COMMENT", "LINE_COMMENT")]
+        main = [t for t in ch if isinstance(t, Token) and t.type not in ("CLOCK", "CLOCK_LEFT", "COMMENT",
+                                                                            "LINE_COMMENT")]
         text = self.src[first.start_pos:main[-1].end_pos]
         if kind == "roll":
             action = Action(Kind.ROLL, player, loc, move, text, dice_loc=loc)
@@ -480,14 +505,18 @@ class _Reader:
         else:
             s.owner = CENTRED if val.type == "CENTRE" else SIDES.index(val.value)
 
-    def _extras(self, action: Action, ch: list) -> None:
+    def _extras(self, action: Action, ch: list, timed: "Action | Segment | None" = None) -> None:
+        """Clock times and comments of a cell (or a chain/handover part): the comments are the action's; the
+        clock times go to ``timed`` (a handover's own clock: its player's time), else to the action."""
+        timed = action if timed is None else timed
         for t in ch:
             if not isinstance(t, Token):
                 continue
-            if t.type == "CLOCK":
-                if action.clock is not None:
+            if t.type in ("CLOCK", "CLOCK_LEFT"):
+                attr = "clock" if t.type == "CLOCK" else "clock_left"
+                if getattr(timed, attr) is not None:
                     raise BadCell(t.column, f"expected one clock time per action, found a second one {t.value}")
-                action.clock = _clock_seconds(t)
+                setattr(timed, attr, _clock_seconds(t) if t.type == "CLOCK" else _clock_left_seconds(t))
             elif t.type in ("COMMENT", "LINE_COMMENT"):
                 action.comments.append(_comment_text(t))
 
@@ -509,7 +538,8 @@ class _Reader:
         steps = read_play(rest, part.column + len(digits) + 1) if rest.strip() else []
         segment = Segment(kind, player, dice, steps, self._loc(ch[0]), self.src[ch[0].start_pos:part.end_pos])
         action.segments.append(segment)
-        self._extras(action, ch)
+        # a handover's clock times are its player's (the opponent's); a chain part's are the roller's
+        self._extras(action, ch, segment if kind == "handover" else None)
 
 
 def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
@@ -559,7 +589,7 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
 
 _KINDS = {"double": Kind.DOUBLE, "take": Kind.TAKE, "drop": Kind.DROP, "resign": Kind.RESIGN,
           "wins": Kind.WIN, "timeout": Kind.TIMEOUT, "beaver": Kind.BEAVER, "accept": Kind.ACCEPT,
-          "reject": Kind.REJECT}
+          "reject": Kind.REJECT, "draw": Kind.DRAW}
 _LEVEL_OF = {v: k for k, v in LEVELS.items()}
 
 
@@ -600,6 +630,8 @@ def _extras_text(action: Action) -> str:
     parts = []
     if action.clock is not None:
         parts.append(_clock_text(action.clock))
+    if action.clock_left is not None:
+        parts.append(_clock_left_text(action.clock_left))
     parts.extend(_brace(c) for c in action.comments)
     return " ".join(parts)
 
@@ -622,7 +654,7 @@ def _cell_text(a: Action) -> str:
         body = "wins" + (f" {a.value}" if a.value is not None else "") + (" match" if a.and_match else "")
     elif a.kind is Kind.BEAVER:
         body = f"beaver {a.value if a.value is not None else ''}".rstrip()
-    elif a.kind in (Kind.ACCEPT, Kind.REJECT):
+    elif a.kind in (Kind.ACCEPT, Kind.REJECT, Kind.DRAW):
         body = a.kind.value
     elif a.kind is Kind.SETUP:
         body = "setup"
@@ -660,7 +692,10 @@ def _segment_lines(a: Action, indent: str) -> list[str]:
         else:
             who = SIDES[seg.player] + " "
         play = _steps_text(seg.steps)
-        lines.append(f"{indent}{seg.kind} {who}{digits}:" + (" " + play if play else ""))
+        clocks = ([_clock_text(seg.clock)] if seg.clock is not None else []) + \
+            ([_clock_left_text(seg.clock_left)] if seg.clock_left is not None else [])
+        lines.append(f"{indent}{seg.kind} {who}{digits}:" + (" " + play if play else "")
+                     + "".join(" " + c for c in clocks))
     return lines
 
 

@@ -23,7 +23,9 @@ gnubg ignores: ``NT[Key:Value]`` (every tag, in order, on the first game's root)
 match's comments), ``NK[seconds]`` (clock time of a move), and nodes without a move ``;NX[...]`` for a
 result cell written differently from what ``RE`` implies (``win:W:2:match``, ``resign:B:2:losses``,
 ``resign:B``, with a level ``resign:B::gammon``), the answer to a resignation (``accept:W``,
-``reject:W``), a roll never played (``unplayed:W:61``) and a loss on time (``timeout:B``).
+``reject:W``), a roll never played (``unplayed:W:61``), a loss on time (``timeout:B``) and a drawn game
+(``draw:W``).  The clock after a move (a running clock) is SGF's own time-left property, ``WL[seconds]`` /
+``BL[seconds]`` on the move's node.
 """
 from __future__ import annotations
 
@@ -81,7 +83,7 @@ _SETUP = {"AE", "AB", "AW", "PL", "DI", "CP", "CV"}
 # BC/DC/IC/TC, GS, and anything unknown) is ignored and counted in Match.ignored
 _ROOT_KNOWN = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "RE", "RU", "C", "NT", "NC", "GC", "SZ",
                "DT", "EV", "RO", "PC", "AN"} | _SETUP
-_NODE_KNOWN = {"W", "B", "NX", "NK", "C"} | _SETUP
+_NODE_KNOWN = {"W", "B", "NX", "NK", "WL", "BL", "C"} | _SETUP
 _LEVEL_NAMES = {v: k for k, v in LEVELS.items()}
 
 
@@ -290,7 +292,7 @@ class _Reader:
                 action = self._move(game, _SIDE[p.name], p)
             elif p.name == "NX":
                 action = self._private(game, p)
-                if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
+                if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT, Kind.DRAW):
                     explicit_end = True
             elif p.name in _SETUP and moves and not (private and p.name == "DI"):
                 game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] in a node with a "
@@ -315,6 +317,12 @@ class _Reader:
                 except ValueError:
                     game.problems.append(Problem(p.loc, f"expected seconds in NK[], found \"{p.values[0]}\"",
                                                  number))
+            elif p.name in ("WL", "BL"):      # SGF's time left after the move: the clock of a running clock
+                try:
+                    action.clock_left = float(p.values[0])
+                except ValueError:
+                    game.problems.append(Problem(p.loc, f"expected seconds in {p.name}[], found "
+                                                 f"\"{p.values[0]}\"", number))
         game.actions.append(action)
         return explicit_end
 
@@ -495,6 +503,8 @@ class _Reader:
             return Action(Kind.ACCEPT if kind == "accept" else Kind.REJECT, side, p.loc, None, kind.capitalize() + "s")
         if kind == "timeout":
             return Action(Kind.TIMEOUT, side, p.loc, None, "Timeout")
+        if kind == "draw":
+            return Action(Kind.DRAW, side, p.loc, None, "Draw")
         if kind == "illegal" and len(parts) > 3 and parts[3]:
             dice = parts[2]
             mark = ":".join(parts[3:])
@@ -612,6 +622,8 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> st
                 continue
         if a.clock is not None:
             node += f"NK[{a.clock:g}]"
+        if a.clock_left is not None:
+            node += f"{_LETTER[a.player]}L[{a.clock_left:g}]"
         if a.comments:
             node += "C" + "".join(f"[{_escape(c)}]" for c in a.comments)
         nodes.append(node)
@@ -705,6 +717,8 @@ def _action_node(na, derived: bool) -> str | None:
             (["losses"] if a.text[:6].lower() == "losses" else [])
         value = str(a.value) if a.value is not None else ""
         return f";NX[resign:{w}" + (f":{value}" if value or flags else "") + "".join(":" + f for f in flags) + "]"
+    if k is Kind.DRAW:
+        return f";NX[draw:{w}]"
     return f";NX[timeout:{w}]"
 
 

@@ -44,11 +44,11 @@ class GameEnd:
     """How one game ended, once its result is settled by the replay."""
 
     game: int
-    winner: int | None                # None: the record ends without a result
+    winner: int | None                # None: the record ends without a result, or a draw (how "draw")
     points: int | None                # points the variant's scoring credits the winner: as declared where
                                       # the rules accept it, else what the rules give (docs/stats.md)
     how: str | None                   # "bearoff", "drop", "resign" (also a written result with no end),
-                                      # "timeout"
+                                      # "timeout", "draw" (the last-roll draw)
     level: int | None                 # the result level of the final position (1 single, 2 gammon/mars,
                                       # 3 backgammon/koks); None when the game did not end by bearing off
     cube: int                         # the cube value at the end (the highest the game reached)

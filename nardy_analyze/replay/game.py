@@ -15,6 +15,7 @@ from ..engine import Variant, fmt_steps, generate
 from ..engine.judge import physical
 from ..engine.core import Pos
 from ..record import CENTRED, Action, Game, Kind, Loc
+from . import draw
 from .clock import Clock
 from .cube import CubeActions
 from .model import ERROR, POSITION_RULES, WARNING, Finding, GameReport, MatchReport
@@ -68,6 +69,12 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.parts: list | None = None       # (states) the parts of the roll just replayed
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
+        # the last-roll draw (option last_roll): the first roller of the game, the (winner, stake) of a game
+        # whose last roll is still owed to the other player, the draw cell written
+        self.last_roll = bool(variant.get("last_roll", False))
+        self.first_roller: int | None = None
+        self.owed: tuple[int, int] | None = None
+        self.draw_cell: Action | None = None
         # after a result reported wrong: the other (winner, points) the next score line may reflect, so
         # that one slip gives one finding
         self.slips: list[tuple[int, int]] = []
@@ -136,6 +143,12 @@ class GameReplay(CubeActions, Results, Resync, Telling):
 
     def on_roll(self, a: Action, nxt: Action | None) -> None:
         p = a.player
+        last_roll = self.owed is not None and self.owed[0] != p
+        if self.owed is not None and not last_roll:
+            draw.settle_owed(self)
+            self.find("result-mismatch", f"{a.text!r} written after the game was already over (only "
+                      f"{self.name(1 - p)}'s last roll may follow)", a)
+            return
         if self.pending is not None:
             self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
                       f"and the double was neither taken nor dropped", self.pending)
@@ -150,6 +163,8 @@ class GameReplay(CubeActions, Results, Resync, Telling):
             self.bad_dice(a)
             return
         self.rolls += 1
+        if self.first_roller is None:        # the game's first roll replayed (after a set-up too)
+            self.first_roller = p
         self.report.turns += 1
         d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
         if self.rolls == 1 and d1 == d2 and not self.rules.opening_double_allowed:
@@ -160,6 +175,9 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         if a.illegal_mark:
             me, opp = self.pos[p], self.pos[1 - p]
             self.on_illegal_mark(a, p, d1, d2, self.rules.start_turn(me, opp, first_turn, (d1, d2)))
+            return
+        if last_roll:
+            draw.play_last_roll(self, a, p, d1, d2)
             return
         after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn) \
             if self.one_part and not a.segments else None
@@ -173,9 +191,12 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         else:
             self.walk(a, nxt, p, d1, d2, first_turn)
         for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
-            if not self.ended and not sum(self.pos[w]):      # borne_off(...) == 15
+            if not self.ended and not self.owed and not sum(self.pos[w]):      # borne_off(...) == 15
                 level = self.rules.win_level(self.pos[w], self.pos[1 - w])
-                self.ended = ("bearoff", w, self.stake(level))
+                if draw.owes_last_roll(self, w):
+                    self.owed = (w, self.stake(level))
+                else:
+                    self.ended = ("bearoff", w, self.stake(level))
 
     def bad_dice(self, a: Action) -> None:
         """A roll that is not two dice 1-6: one finding, and the replay goes on from the play as written,

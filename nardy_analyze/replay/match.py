@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..engine import Variant
 from ..engine.core import Pos
 from ..record import Game, Loc, Match
+from .clock import RunningClock
 from .game import GameReplay
 from .model import ERROR, WARNING, Finding, MatchReport
 from .visitor import channel
@@ -67,6 +68,8 @@ class MatchWalk:
         self.open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
         self.before = [0, 0]                        # the score at the start of the previous game
         self.prev: Game | None = None
+        # a clock that runs over the whole match (clock_per, docs/rules.md): carried from game to game
+        self.match_clock = RunningClock.of(variant) if RunningClock.per_match(variant, self.length) else None
 
     def note(self, rule: str, msg: str, loc: Loc, severity: str, game: int | None) -> None:
         self.tell_finding(Finding(rule, msg, self.match.path, loc.line, loc.column, severity, game))
@@ -104,6 +107,7 @@ class MatchWalk:
                         start=self.start, tell_finding=self.tell_finding, tell_state=self.tell_state,
                         tell_turn=self.tell_turn, tell_end=self.tell_end)
         gr.rep_score = (score[0], score[1])
+        gr.clock.attach(self.match_clock)
         gr.report.crawford = is_crawford
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text
@@ -113,7 +117,8 @@ class MatchWalk:
         self.tell("end_game", gr.report)
         self.before = list(score)
         self.slips = gr.slips
-        self.open_ends = gr.possible_results() if gr.report.winner is None and actions and not game.broken else []
+        self.open_ends = gr.possible_results() if gr.report.winner is None and gr.report.how != "draw" \
+            and actions and not game.broken else []
         self.prev = game
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points

@@ -52,7 +52,7 @@ class GameReport:
     turns: int = 0
     winner: int | None = None
     points: int | None = None
-    how: str | None = None            # bearoff, drop, resign, timeout
+    how: str | None = None            # bearoff, drop, resign, timeout, draw (winner None, 0 points)
     crawford: bool | None = False     # the Crawford game of a match (None: an excerpt that does not say)
 
 

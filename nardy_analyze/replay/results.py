@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..engine import generate
 from ..record import LEVELS, Action, Kind
+from . import draw
 from .model import WARNING
 
 
@@ -72,6 +73,9 @@ class Results:
             self.find("result-mismatch", f"{self.name(a.player)} {word} a resignation, but the opponent offered "
                       f"none just before", a)
 
+    def on_draw(self, a: Action, nxt: Action | None) -> None:
+        draw.on_draw(self, a)
+
     def on_accept(self, a: Action, nxt: Action | None) -> None:
         self._offer(a, "accepts")
 
@@ -128,9 +132,15 @@ class Results:
         if self.pending is not None and not self.ended:
             self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
                       f"and the double was neither taken nor dropped", self.pending)
+        last = actions[-1] if actions else None
+        if self.owed is not None:
+            draw.settle_owed(self, self.declared[2] if self.declared is not None else last)
+        if self.ended and self.ended[0] == "draw" or self.draw_cell is not None:
+            if draw.finish_draw(self, last):
+                return
         decl, ended = self.declared, self.ended
         if decl is None:
-            self.undeclared(actions[-1] if actions else None)
+            self.undeclared(last)
             return
         w, pts, cell = decl
         if pts is None and ended:
@@ -263,6 +273,6 @@ class Results:
         name = self.v.level_name(level)
         return f"{name} at cube {self.cube}" if self.v.cube_in_play else name
 
-    def set_result(self, w: int, pts: int | None, how: str) -> None:
+    def set_result(self, w: int | None, pts: int | None, how: str) -> None:
         r = self.report
         r.winner, r.points, r.how = w, pts, how

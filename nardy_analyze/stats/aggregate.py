@@ -34,7 +34,7 @@ from typing import Any, Iterator
 import pandas as pd
 
 from ..engine import level_words
-from .columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_SUMS, kinds
+from .columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_SUMS, RESULTS, kinds
 from .frames import display_names, game_frame, match_frame, player_frame, player_table, typed
 from .tally import FileResult
 
@@ -137,6 +137,8 @@ def _player_sums(rows: list[tuple]) -> dict[str, list[int]]:
                   won and kind in third, lost and kind in third,
                   won and kind == "mars", lost and kind == "mars", won and kind == "koks", lost and kind == "koks",
                   lost and kind == "resign", lost and kind == "drop",
+                  result == "draw", won and kind == "home-mars", lost and kind == "home-mars",
+                  lost and kind == "timeout",
                   *(r[i] for i in _COPIED),
                   r[_POINTS], totals[r[_GAME]] - r[_POINTS], r[_MAX_CUBE], r[_LONGEST]]
         acc = out.get(r[_PLAYER])
@@ -335,7 +337,7 @@ class Aggregate:
         cats: dict[str, Any] = {c: index(v) for c, v in self._seen.items()}
         if self.by == "game":
             cats["player"] = cats["opponent"] = index(set(shown.values()))
-            cats["result"], cats["kind"] = ["win", "loss"], kinds()
+            cats["result"], cats["kind"] = RESULTS, kinds()
         else:
             one, two, won = self._match_names
             cats["player1"] = index({shown[n] for n in one})

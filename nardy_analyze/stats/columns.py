@@ -35,9 +35,10 @@ GAME_COLUMNS: dict[str, tuple[str, str]] = {
     "cube_taken": ("int64", "doubles of the opponent this player took"),
     "cube_dropped": ("int64", "doubles of the opponent this player dropped"),
     "max_cube": ("int64", "the highest cube value of the game (1 when never turned)"),
-    "result": ("category", "win or loss; missing (NaN) when the record ends without a result"),
-    "kind": ("category", "how the game ended: single, gammon, backgammon (mars, koks in long nardy and Gul "
-                         "bara), resign, drop, timeout; missing when unfinished"),
+    "result": ("category", "win, loss or draw (the last-roll draw); missing (NaN) when the record ends without "
+                           "a result"),
+    "kind": ("category", "how the game ended: single, gammon, backgammon (mars, koks, home-mars in long nardy and "
+                         "Gul bara), resign, drop, timeout, draw; missing when unfinished"),
     "points": ("int64", "points the variant's scoring credits this player for the game (0 for the loser)"),
     "illegal": ("int64", "error findings in this player's turns (rule breaks, as validate reports them)"),
     "primes": ("int64", "turns that made six adjacent blocked points with an opposing checker behind them"),
@@ -68,6 +69,10 @@ PLAYER_COLUMNS: dict[str, tuple[str, str]] = {
     "koks_lost": ("int64", "koks lost"),
     "resigned": ("int64", "games this player resigned"),
     "dropped": ("int64", "games this player lost by dropping a double"),
+    "draws": ("int64", "games drawn (the last-roll draw)"),
+    "home_mars_won": ("int64", "home mars won (long nardy, Gul bara with option home_mars)"),
+    "home_mars_lost": ("int64", "home mars lost"),
+    "timed_out": ("int64", "games this player lost on time (a timeout)"),
     "rolls": ("int64", "rolls"),
     "doubles": ("int64", "doubles rolled"),
     "doubles_rate": ("float64", "doubles / rolls (fair dice: 1/6)"),
@@ -115,7 +120,8 @@ MATCH_COLUMNS: dict[str, tuple[str, str]] = {
     "illegal": ("int64", "error findings in the match"),
 }
 
-_ENDS = ["resign", "drop", "timeout"]      # the kinds of a game's end that are not a win level
+_ENDS = ["resign", "drop", "timeout", "draw"]      # the kinds of a game's end that are not a win level
+RESULTS = ["win", "loss", "draw"]                  # the values of the result column
 
 
 def kinds() -> list[str]:
@@ -129,7 +135,8 @@ COUNTERS = ("turns", "rolls", "doubles", "die_1", "die_2", "die_3", "die_4", "di
 
 # of nardy_analyze.stats.aggregate are these, then games, points_for, points_against, max_cube, longest_chain).
 PLAYER_SUMS = ["finished", "wins", "losses", "gammons_won", "gammons_lost", "backgammons_won", "backgammons_lost",
-               "mars_won", "mars_lost", "koks_won", "koks_lost", "resigned", "dropped", "rolls", "doubles",
+               "mars_won", "mars_lost", "koks_won", "koks_lost", "resigned", "dropped", "draws", "home_mars_won",
+               "home_mars_lost", "timed_out", "rolls", "doubles",
                "die_1", "die_2", "die_3", "die_4", "die_5", "die_6", "hits", "hit", "pips", "borne_off",
                "cube_offered", "cube_taken", "cube_dropped", "turns", "illegal", "primes", "shutouts", "forced",
                "handover_steps"]

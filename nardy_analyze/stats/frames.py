@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import level_words
-from .columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, PLAYER_SUMS, kinds
+from .columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, PLAYER_SUMS, RESULTS, kinds
 
 _RATING = re.compile(r"\s*,\s*[0-9]+(?:[.,][0-9]+)?\s*$")
 
@@ -40,7 +40,7 @@ def game_frame(rows: list[tuple], aliases: dict[str, str] | None = None) -> pd.D
     cols = list(GAME_COLUMNS)
     df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
     unify_names(df, aliases or {})
-    return typed(df, GAME_COLUMNS, {"result": ["win", "loss"], "kind": kinds()})
+    return typed(df, GAME_COLUMNS, {"result": RESULTS, "kind": kinds()})
 
 
 def unify_names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
@@ -143,7 +143,9 @@ def player_frame(g: pd.DataFrame) -> pd.DataFrame:
         backgammons_won=won & kind.isin(third), backgammons_lost=lost & kind.isin(third),
         mars_won=won & (kind == "mars"), mars_lost=lost & (kind == "mars"),
         koks_won=won & (kind == "koks"), koks_lost=lost & (kind == "koks"),
-        resigned=lost & (kind == "resign"), dropped=lost & (kind == "drop"))
+        resigned=lost & (kind == "resign"), dropped=lost & (kind == "drop"),
+        draws=g["result"] == "draw", home_mars_won=won & (kind == "home-mars"),
+        home_mars_lost=lost & (kind == "home-mars"), timed_out=lost & (kind == "timeout"))
     grouped = g.groupby("player", observed=True, sort=False)
     p = grouped[PLAYER_SUMS].sum()
     p["games"] = grouped.size()

@@ -228,11 +228,13 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
                 kind = gr.how
             else:
                 kind = "resign"
+        elif gr.how == "draw":
+            kind = "draw"
         cube = end.cube if end is not None else 1
         for s in (0, 1):
             c = tally.rows.get((game.number, s)) or _ZEROS
             if gr.winner is None:
-                result, pts = None, 0
+                result, pts = ("draw" if kind == "draw" else None), 0
             else:
                 result = "win" if gr.winner == s else "loss"
                 pts = (end.points or 0) if gr.winner == s and end is not None else 0
