@@ -17,6 +17,7 @@ from nardy_analyze import analyze
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.posid import position_id
 from nardy_analyze.engine.presets import PRESETS
+from nardy_analyze.convert import write_text
 from nardy_analyze.generate import generate_match
 from nardy_analyze.inputs import options_for, parse_clock, parse_rule_options
 from nardy_analyze.notation import get as notation
@@ -354,7 +355,7 @@ def federation():
 
 
 def _roundtrip(m, fmt):
-    text = notation(fmt).write(m)
+    text = write_text(m, fmt)
     return notation(fmt).read(text, f"t.{fmt}")
 
 
