@@ -556,8 +556,17 @@ def _resign_points(ng) -> int:
     return level * cube if points % cube and level <= 3 else points
 
 
-def write(match: Match, normal: NormalMatch | None = None) -> str:
-    """SGF text of ``match``; ``normal``: the replay's view of it when the caller has it already."""
+def _analysis_props(analysis: dict, a: Action) -> str:
+    """gnubg's analysis properties of the node of ``a`` (:mod:`.sgf_analysis`), "" when it has none."""
+    from .sgf_analysis import properties
+
+    return properties(analysis.get((a.loc.line, a.loc.column)), a.player, _move_letters)
+
+
+def write(match: Match, normal: NormalMatch | None = None, analysis: dict | None = None) -> str:
+    """SGF text of ``match``; ``normal``: the replay's view of it when the caller has it already;
+    ``analysis``: gnubg's analysis properties to write, per record cell ``(line, column)``
+    (:mod:`nardy_analyze.notation.sgf_analysis`)."""
     norm = normal if normal is not None else normalise(match)
     opts = norm.options
     length = match.match_length
@@ -655,6 +664,8 @@ def write(match: Match, normal: NormalMatch | None = None) -> str:
                     "".join(":" + f for f in flags) + "]"
             else:
                 node = f";NX[timeout:{w}]"
+            if analysis:
+                node += _analysis_props(analysis, a)
             if a.clock is not None:
                 node += f"NK[{a.clock:g}]"
             if a.comments:

@@ -32,7 +32,7 @@ from ..replay.events import GameEnd, TurnRow
 from ..record import Match
 from ..replay import replay
 
-__all__ = ["analyse", "analyse_match", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
+__all__ = ["analyse", "analyse_match", "sgf_analysis", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
@@ -231,8 +231,9 @@ def _dice_note(match: Match, rows: list[TurnRow], variant: str) -> str:
 
 
 def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                  cfg: Config = Config()) -> FileAnalysis:
-    """Decision rows of one parsed match."""
+                  cfg: Config = Config(), keep: dict | None = None) -> FileAnalysis:
+    """Decision rows of one parsed match.  ``keep``: a dict to fill with GNU Backgammon's view of each
+    decision, per record cell (:func:`sgf_analysis`)."""
     res = FileAnalysis(match.path)
     for pr in match.problems + [p for g in match.games for p in g.problems]:
         res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
@@ -276,9 +277,11 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)
     game_no, cube_v, owner, rolled = None, 1, None, set()
+    cells = _Cells(match)
     for t in col.turns:
         if t.game != game_no:
             game_no, cube_v, owner, rolled = t.game, 1, None, set()
+        dloc, aloc, rloc = cells.turn(t)
         sc, crawford, names = ctx.get(t.game, ((0, 0), False, ("player 1", "player 2")))
         s = t.side
         me, opp = t.before
@@ -290,10 +293,10 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
             money or bg.can_double_match(away[0], away[1], cube_v, _owner_name(owner, s), crawford))
         if available and t.dice is not None or available and t.doubled:
             cube.append(dict(base, kind="double", me=me, opp=opp, cube=cube_v, owner=owner,
-                             acted="double" if t.doubled else "no double"))
+                             acted="double" if t.doubled else "no double", loc=dloc if t.doubled else rloc))
             if t.doubled and t.answer in ("take", "drop"):
                 cube.append(dict(base, kind="take", me=me, opp=opp, cube=cube_v, owner=owner,
-                                 acted="take" if t.answer == "take" else "pass"))
+                                 acted="take" if t.answer == "take" else "pass", loc=aloc))
         if t.doubled and t.answer == "take":
             owner, cube_v = 1 - s, max(t.cube, cube_v * 2)
         if t.dice is None or t.after is None:
@@ -301,9 +304,38 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         opening = t.game not in rolled and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
         rolled.add(t.game)
         checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
-                            after=t.after, action=t.action, opening=opening))
-    res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver)
+                            after=t.after, action=t.action, opening=opening, loc=rloc))
+    res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver, keep)
     return res
+
+
+class _Cells:
+    """The record cells of each turn of the replay: the double, its answer, the roll (``(line, column)``
+    keys, None when absent), found in order in the game's actions."""
+
+    def __init__(self, match: Match) -> None:
+        self.games = {g.number: g.actions for g in match.games}
+        self.game, self.acts, self.i = None, [], 0
+
+    def _find(self, test) -> tuple[int, int] | None:
+        for j in range(self.i, len(self.acts)):
+            if test(self.acts[j]):
+                self.i = j + 1
+                return (self.acts[j].loc.line, self.acts[j].loc.column)
+        return None
+
+    def turn(self, t: TurnRow) -> tuple:
+        from ..record import Kind
+
+        if t.game != self.game:
+            self.game, self.acts, self.i = t.game, self.games.get(t.game, []), 0
+        dloc = aloc = rloc = None
+        if t.doubled:
+            dloc = self._find(lambda a: a.kind is Kind.DOUBLE and a.player == t.side)
+            aloc = self._find(lambda a: a.kind in (Kind.TAKE, Kind.DROP, Kind.BEAVER) and a.player != t.side)
+        if t.action is not None:
+            rloc = self._find(lambda a: a is t.action)
+        return dloc, aloc, rloc
 
 
 def _roll_equities(rolls: list[tuple[int, int]], results: list,
@@ -406,7 +438,7 @@ def _match_fields(d: dict, length: int) -> dict:
 
 
 def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], cube: list[dict], cfg: Config,
-              jacoby: bool, beaver: bool) -> list[tuple]:
+              jacoby: bool, beaver: bool, keep: dict | None = None) -> list[tuple]:
     rows: list[tuple] = []
     level = cfg.level
     # --- checker plays: every roll of every position at the network level (luck), the played roll also at
@@ -430,7 +462,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
     for part in _chunks(queries, cfg.batch):
         results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
     deep: dict[int, Any] = {}
-    if cfg.plies > 0 and checker:
+    if (cfg.plies > 0 or keep is not None) and checker:   # (keep: the public call gives the probabilities)
         asked = []
         for i, d in enumerate(checker):
             asked.append(dict(board=d["board"], die1=d["dice"][0], die2=d["dice"][1], cube_value=d["cube"],
@@ -478,6 +510,8 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
+        if keep is not None and d["loc"] is not None and played == played:
+            keep[d["loc"]] = _keep_checker(rules, d, moves, played_board, played, luck, cfg)
     # --- cube decisions: one pre-roll evaluation each, from the roller's view
     if cube:
         asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
@@ -487,6 +521,8 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
             evals.extend(bg.batch_evaluate(part, level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
         for d, e in zip(cube, evals):
             nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
+            if keep is not None and d["loc"] is not None:
+                _keep_cube(keep, d, e, length, cfg)
             double = min(dt, dp)
             optimal = max(nd, double)
             close = optimal - double < CLOSE_CUBE
@@ -513,6 +549,69 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
 
 
 _KIND_ORDER = {"double": 0, "take": 1, "checker": 2}
+SGF_CANDIDATES = 10          # plays listed per roll in an analysed SGF (and the play made, when not among them)
+
+
+def _probs(p) -> tuple[float, float, float, float, float]:
+    return (float(p.win), float(p.gammon_win), float(p.backgammon_win), float(p.gammon_loss),
+            float(p.backgammon_loss))
+
+
+def _keep_checker(rules, d: dict, moves: list, played_board: list[int], played: float, luck: float, cfg: Config):
+    """GNU Backgammon's view of one roll: the best plays (steps, probabilities, equity) and the play made."""
+    from ..notation.sgf_analysis import Candidate, CheckerAnalysis
+
+    steps = {tuple(board(m, o)): tuple((s[0], s[1]) for s in st)
+             for (m, o), st in generate(rules, d["me"], d["opp"], d["dice"][0], d["dice"][1]).plays.items()}
+    listed = [m for m in moves[:SGF_CANDIDATES]]
+    idx = next((i for i, m in enumerate(moves) if list(m.board) == played_board), None)
+    if idx is not None and idx >= SGF_CANDIDATES:
+        listed.append(moves[idx])
+        idx = len(listed) - 1
+    cands = []
+    for m in listed:
+        st = steps.get(tuple(m.board))
+        probs = getattr(m, "probs", None)
+        if st is None or probs is None:
+            return None
+        cands.append(Candidate(st, _probs(probs), float(m.equity)))
+    if idx is None:                  # the play made was evaluated on its own (left out by the filter)
+        return None
+    return CheckerAnalysis(cands, idx, float(luck), plies=cfg.plies)
+
+
+def _keep_cube(keep: dict, d: dict, e, length: int, cfg: Config) -> None:
+    """GNU Backgammon's view of a cube decision (its ``DA``): no double and double/take outputs, cubeful
+    equities as match-winning chances in match play (gnubg's form)."""
+    from ..notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
+
+    nd, dt = float(e.equity_nd), float(e.equity_dt)
+    if length:
+        import bgbot_cpp
+
+        a1, a2 = d["away"]
+        nd = bgbot_cpp.eq2mwc(nd, a1, a2, d["cube"], d["crawford"])
+        dt = bgbot_cpp.eq2mwc(dt, a1, a2, d["cube"], d["crawford"])
+    probs = _probs(e.probs)
+    c = CubeAnalysis((*probs, float(e.cubeless_equity), nd), (*probs, float(e.cubeless_equity), dt), cfg.plies)
+    old = keep.get(d["loc"])
+    if isinstance(old, CheckerAnalysis):
+        from dataclasses import replace
+
+        keep[d["loc"]] = replace(old, cube=c)
+    else:
+        keep[d["loc"]] = c
+
+
+def sgf_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                 plies: int = 0) -> tuple[dict, FileAnalysis]:
+    """The analysis of ``match`` in the form the SGF writer takes (``notation.sgf.write(..., analysis=)``):
+    per record cell, a :class:`~nardy_analyze.notation.sgf_analysis.CheckerAnalysis` or
+    :class:`~nardy_analyze.notation.sgf_analysis.CubeAnalysis`; and the file's analysis (its rows, notes,
+    problems).  Raises :class:`EngineMissing` without bgsage."""
+    keep: dict = {}
+    res = analyse_match(match, variant, options, Config(plies=plies, threads=0), keep=keep)
+    return {k: v for k, v in keep.items() if v is not None}, res
 
 
 def _written(action) -> str:
