@@ -109,10 +109,27 @@ def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
     return ids
 
 
+def analysis_depth(analyse: bool, plies: Optional[int], echo: Echo = echo) -> Optional[int]:
+    """The search depth of ``--analyse [--plies N]`` (None without --analyse); exit 2 when the engine (the
+    analysis extra) is missing or the options are wrong."""
+    if not analyse:
+        if plies is not None:
+            fail("--plies goes with --analyse", echo=echo)
+        return None
+    from .stats.skill import INSTALL_HINT, engine_available
+
+    if plies is not None and plies > 3:
+        fail(f"--plies: at most 3, not {plies}", echo=echo)
+    if not engine_available():
+        fail(INSTALL_HINT.replace("analyze needs", "--analyse needs"), echo=echo)
+    return plies or 0
+
+
 def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule: list[str],
              output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
              scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
-             max_file_size: float, verbose: bool, echo: Echo = echo) -> None:
+             max_file_size: float, verbose: bool, analyse: bool = False, plies: Optional[int] = None,
+             echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
     defaulted there), converted; raises :class:`Exit`."""
     from .inputs import SKIPPED, UNREADABLE, parse_rule_options
@@ -130,6 +147,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
     if output is not None and output.is_dir():      # say so before the work, not after it
         fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)", echo=echo)
 
+    depth = analysis_depth(analyse, plies, echo)
     cluster = connect(engine, scheduler, jobs, echo=echo)
     bar = Progress.on_terminal()
     progress = bar.step if bar else None
@@ -149,7 +167,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
         else:
             writer = TextWriter(fh, explain, use_color, verbose, statistics, spool_dir)
         results = iter_validate(paths, variant, options, progress=progress, jobs=jobs, max_bytes=max_bytes,
-                                engine=cluster)
+                                engine=cluster, analyse=depth)
         try:
             for kind, path, value in results:
                 if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
@@ -206,15 +224,19 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
 
 
 def convert(paths: list[str], *, to: str, output: Optional[str], out_dir: Optional[str], force: bool,
-            lossy: bool, jobs: Optional[int], verbose: bool, echo: Echo = echo) -> None:
+            lossy: bool, jobs: Optional[int], verbose: bool, analyse: bool = False, plies: Optional[int] = None,
+            echo: Echo = echo) -> None:
     """``nardy-analyze convert``: every option of :data:`nardy_analyze.options.CONVERT` (declared and
     defaulted there), converted; raises :class:`Exit`."""
     from .convert import FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, convert_paths, skipped_summary
 
+    depth = analysis_depth(analyse, plies, echo)
+    if depth is not None and to != "sgf":
+        fail(f"--analyse writes GNU Backgammon's analysis properties: it needs --to sgf, not --to {to}", echo=echo)
     bar = Progress.on_terminal()
     try:
         run = convert_paths(paths, to, output, out_dir, force, lossy,
-                            progress=bar.step if bar else None, jobs=jobs)
+                            progress=bar.step if bar else None, jobs=jobs, analyse=depth)
     except ConvertError as e:
         fail(str(e), echo=echo)
     finally:

@@ -32,7 +32,7 @@ from ..replay.events import GameEnd, TurnRow
 from ..record import Match
 from ..replay import replay
 
-__all__ = ["analyse", "analyse_match", "sgf_analysis", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
+__all__ = ["analyse", "analyse_match", "sgf_analysis", "position_analysis", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
@@ -231,9 +231,9 @@ def _dice_note(match: Match, rows: list[TurnRow], variant: str) -> str:
 
 
 def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                  cfg: Config = Config(), keep: dict | None = None) -> FileAnalysis:
-    """Decision rows of one parsed match.  ``keep``: a dict to fill with GNU Backgammon's view of each
-    decision, per record cell (:func:`sgf_analysis`)."""
+                  cfg: Config = Config(), keep: "_Keep | None" = None) -> FileAnalysis:
+    """Decision rows of one parsed match.  ``keep``: what :func:`sgf_analysis` and
+    :func:`position_analysis` keep of each decision (only the decisions of its ``only`` turns, when set)."""
     res = FileAnalysis(match.path)
     for pr in match.problems + [p for g in match.games for p in g.problems]:
         res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
@@ -305,8 +305,21 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         rolled.add(t.game)
         checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
                             after=t.after, action=t.action, opening=opening, loc=rloc))
+    if keep is not None and keep.only is not None:
+        checker = [d for d in checker if (d["game"], d["line"]) in keep.only]
+        cube = [d for d in cube if (d["game"], d["line"]) in keep.only]
     res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver, keep)
     return res
+
+
+@dataclass
+class _Keep:
+    """What the analysis keeps besides its rows: GNU Backgammon's view of each decision per record cell
+    (``sgf``) and a plain summary of each decision (``spots``), for the turns ``only`` (None: all)."""
+
+    only: set | None = None
+    sgf: dict = field(default_factory=dict)
+    spots: list = field(default_factory=list)
 
 
 class _Cells:
@@ -438,7 +451,7 @@ def _match_fields(d: dict, length: int) -> dict:
 
 
 def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], cube: list[dict], cfg: Config,
-              jacoby: bool, beaver: bool, keep: dict | None = None) -> list[tuple]:
+              jacoby: bool, beaver: bool, keep: _Keep | None = None) -> list[tuple]:
     rows: list[tuple] = []
     level = cfg.level
     # --- checker plays: every roll of every position at the network level (luck), the played roll also at
@@ -510,8 +523,8 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
-        if keep is not None and d["loc"] is not None and played == played:
-            keep[d["loc"]] = _keep_checker(rules, d, moves, played_board, played, luck, cfg)
+        if keep is not None:
+            _keep_checker(keep, rules, d, moves, played_board, rows[-1], cfg)
     # --- cube decisions: one pre-roll evaluation each, from the roller's view
     if cube:
         asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
@@ -521,7 +534,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
             evals.extend(bg.batch_evaluate(part, level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
         for d, e in zip(cube, evals):
             nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
-            if keep is not None and d["loc"] is not None:
+            if keep is not None:
                 _keep_cube(keep, d, e, length, cfg)
             double = min(dt, dp)
             optimal = max(nd, double)
@@ -549,6 +562,7 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
 
 
 _KIND_ORDER = {"double": 0, "take": 1, "checker": 2}
+SPOT_PLAYS = 5               # best plays listed per roll by validate --analyse
 SGF_CANDIDATES = 10          # plays listed per roll in an analysed SGF (and the play made, when not among them)
 
 
@@ -557,15 +571,27 @@ def _probs(p) -> tuple[float, float, float, float, float]:
             float(p.backgammon_loss))
 
 
-def _keep_checker(rules, d: dict, moves: list, played_board: list[int], played: float, luck: float, cfg: Config):
-    """GNU Backgammon's view of one roll: the best plays (steps, probabilities, equity) and the play made."""
+def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[int], row: tuple,
+                  cfg: Config) -> None:
+    """What ``keep`` holds of one roll: the best plays (steps, probabilities, equity) and the play made, as
+    GNU Backgammon's move list, and the decision's summary."""
     from ..notation.sgf_analysis import Candidate, CheckerAnalysis
 
-    steps = {tuple(board(m, o)): tuple((s[0], s[1]) for s in st)
+    steps = {tuple(board(m, o)): st
              for (m, o), st in generate(rules, d["me"], d["opp"], d["dice"][0], d["dice"][1]).plays.items()}
-    listed = [m for m in moves[:SGF_CANDIDATES]]
+    r = dict(zip(DECISION_COLUMNS, row))
     idx = next((i for i, m in enumerate(moves) if list(m.board) == played_board), None)
-    if idx is not None and idx >= SGF_CANDIDATES:
+    keep.spots.append(dict(
+        game=d["game"], line=d["line"], side=d["side"], kind="checker", dice=r["dice"],
+        plays=[dict(play=fmt_steps(steps[tuple(m.board)]) if tuple(m.board) in steps else "?",
+                    equity=round(float(m.equity), 6)) for m in moves[:SPOT_PLAYS]],
+        played=r["play"], replayed=fmt_steps(steps[tuple(played_board)]) if tuple(played_board) in steps else None,
+        rank=None if idx is None else idx + 1, moves=r["moves"], equity_played=_num(r["equity_played"]),
+        equity_best=_num(r["equity_best"]), error=_num(r["error"]), grade=r["grade"], luck=_num(r["luck"])))
+    if d["loc"] is None or idx is None:
+        return
+    listed = list(moves[:SGF_CANDIDATES])
+    if idx >= SGF_CANDIDATES:
         listed.append(moves[idx])
         idx = len(listed) - 1
     cands = []
@@ -573,19 +599,35 @@ def _keep_checker(rules, d: dict, moves: list, played_board: list[int], played: 
         st = steps.get(tuple(m.board))
         probs = getattr(m, "probs", None)
         if st is None or probs is None:
-            return None
-        cands.append(Candidate(st, _probs(probs), float(m.equity)))
-    if idx is None:                  # the play made was evaluated on its own (left out by the filter)
-        return None
-    return CheckerAnalysis(cands, idx, float(luck), plies=cfg.plies)
+            return
+        cands.append(Candidate(tuple((s[0], s[1]) for s in st), _probs(probs), float(m.equity)))
+    keep.sgf[d["loc"]] = CheckerAnalysis(cands, idx, float(r["luck"]), plies=cfg.plies)
 
 
-def _keep_cube(keep: dict, d: dict, e, length: int, cfg: Config) -> None:
-    """GNU Backgammon's view of a cube decision (its ``DA``): no double and double/take outputs, cubeful
-    equities as match-winning chances in match play (gnubg's form)."""
+def _num(x: float) -> float | None:
+    return None if x != x else round(float(x), 6)
+
+
+def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
+    """What ``keep`` holds of a cube decision: GNU Backgammon's ``DA`` (no double and double/take outputs,
+    cubeful equities as match-winning chances in match play, gnubg's form) and the decision's summary."""
     from ..notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
 
-    nd, dt = float(e.equity_nd), float(e.equity_dt)
+    nd, dt, dp = float(e.equity_nd), float(e.equity_dt), float(e.equity_dp)
+    double = min(dt, dp)
+    if d["kind"] == "double":
+        best = ("too good" if nd > dp else "no double") if nd >= double else \
+            "double, take" if dt < dp else "double, pass"
+        error = max(max(nd, double) - (double if d["acted"] == "double" else nd), 0.0)
+    else:                            # the doubled player's view: take = -dt, pass = -dp
+        best = "take" if -dt >= -dp else "pass"
+        error = max(max(-dt, -dp) - (-dt if d["acted"] == "take" else -dp), 0.0)
+    keep.spots.append(dict(game=d["game"], line=d["line"], side=d["side"] if d["kind"] == "double" else 1 - d["side"],
+                           kind=d["kind"], action=d["acted"], best=best, no_double=round(nd, 6),
+                           double_take=round(dt, 6), double_pass=round(dp, 6), error=round(error, 6),
+                           grade=grade(error, cfg.thresholds)))
+    if d["loc"] is None:
+        return
     if length:
         import bgbot_cpp
 
@@ -594,24 +636,38 @@ def _keep_cube(keep: dict, d: dict, e, length: int, cfg: Config) -> None:
         dt = bgbot_cpp.eq2mwc(dt, a1, a2, d["cube"], d["crawford"])
     probs = _probs(e.probs)
     c = CubeAnalysis((*probs, float(e.cubeless_equity), nd), (*probs, float(e.cubeless_equity), dt), cfg.plies)
-    old = keep.get(d["loc"])
+    old = keep.sgf.get(d["loc"])
     if isinstance(old, CheckerAnalysis):
         from dataclasses import replace
 
-        keep[d["loc"]] = replace(old, cube=c)
+        keep.sgf[d["loc"]] = replace(old, cube=c)
     else:
-        keep[d["loc"]] = c
+        keep.sgf[d["loc"]] = c
 
 
 def sgf_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                 plies: int = 0) -> tuple[dict, FileAnalysis]:
+                 plies: int = 0, threads: int = 0) -> tuple[dict, FileAnalysis]:
     """The analysis of ``match`` in the form the SGF writer takes (``notation.sgf.write(..., analysis=)``):
     per record cell, a :class:`~nardy_analyze.notation.sgf_analysis.CheckerAnalysis` or
     :class:`~nardy_analyze.notation.sgf_analysis.CubeAnalysis`; and the file's analysis (its rows, notes,
-    problems).  Raises :class:`EngineMissing` without bgsage."""
-    keep: dict = {}
-    res = analyse_match(match, variant, options, Config(plies=plies, threads=0), keep=keep)
-    return {k: v for k, v in keep.items() if v is not None}, res
+    problems).  ``threads``: the engine's threads (0 = every core).  Raises :class:`EngineMissing` without
+    bgsage."""
+    keep = _Keep()
+    res = analyse_match(match, variant, options, Config(plies=plies, threads=threads), keep=keep)
+    return keep.sgf, res
+
+
+def position_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                      plies: int = 0, only: set[tuple[int, int]] | None = None, threads: int = 0
+                      ) -> tuple[list[dict], FileAnalysis]:
+    """A plain summary of each decision of the turns ``only`` (``(game, line)`` pairs; None: every turn):
+    checker plays (``kind`` "checker": ``dice``, the best ``plays`` with their equities, the play made
+    and the legal play the replay went on from, its rank, equity, error, grade, luck) and cube decisions
+    (``kind`` "double" or "take": the action, the no double, double/take and double/pass equities from the
+    doubler's view); ``side`` is the player who decides.  ``validate --analyse`` shows them."""
+    keep = _Keep(only=only)
+    res = analyse_match(match, variant, options, Config(plies=plies, threads=threads), keep=keep)
+    return keep.spots, res
 
 
 def _written(action) -> str:
