@@ -434,6 +434,9 @@ def analyze_cmd(
     if format == StatsFormat.parquet and output is None and sys.stdout.isatty():
         _fail("--format parquet writes binary data: give -o FILE or redirect standard output")
     cluster = _connect(engine, scheduler, jobs)
+    if by == AnalyzeBy.decision and not sort and plot is None:    # the table a file at a time: flat memory
+        _analyze_decisions(paths, format.value, output, cluster, dict(
+            variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels, engine=cluster))
     bar = Progress.on_terminal()
     try:
         run = skill.analyse(paths, variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels,
@@ -472,6 +475,49 @@ def analyze_cmd(
             write_atomically(output, lambda fh: st.write_frame(table, fmt, fh, columns=cols), binary=binary)
     except (st.OptionalDependency, OutputError, ValueError) as e:
         _fail(str(e))
+    if run.unreadable or run.arg_errors or run.internal_errors:
+        raise typer.Exit(2)
+    raise typer.Exit(1 if run.problems else 0)
+
+
+def _analyze_decisions(paths: list[str], fmt: str, output: Optional[Path], cluster, options: dict) -> None:
+    """``analyze --by decision`` (without --sort or --plot): each file's decisions are written as soon as
+    it is analysed, in the order of the inputs (``skill.decision_frames``), so memory does not grow with
+    the archive; the table format shows the first rows once every file is done.  Raises typer.Exit."""
+    from .stats import skill
+    from . import stats as st
+
+    run = skill.Analysis(skill.pd.DataFrame(), skill.pd.DataFrame())
+    tty = output is None and sys.stdout.isatty()
+    bar = None if tty and fmt != "table" else Progress.on_terminal()     # (rows on the terminal show it)
+    cols = skill.TABLE_COLUMNS["decision"]
+    frames = skill.decision_frames(run, paths, progress=bar.step if bar else None, **options)
+    color = bool(tty and not os.environ.get("NO_COLOR"))
+    try:
+        try:
+            if output is None:
+                fh = sys.stdout.buffer if fmt == "parquet" else sys.stdout
+                skill.write_decisions(frames, fmt, fh, color=color, columns=cols, before=bar.close if bar else None)
+                fh.flush()
+            else:
+                write_atomically(output, lambda fh: skill.write_decisions(frames, fmt, fh, columns=cols),
+                                 binary=fmt == "parquet")
+        finally:
+            frames.close()
+            if bar:
+                bar.close()
+            if cluster is not None:
+                cluster.close()
+    except skill.NoRecords as e:
+        _echo_messages(run, run.problems + run.notes)
+        _fail(str(e))
+    except (st.OptionalDependency, OutputError, ValueError) as e:
+        _fail(str(e))
+    except typer.Exit:
+        raise
+    except Exception as e:
+        _cluster_failed(e)
+    _echo_messages(run, run.problems + run.notes)
     if run.unreadable or run.arg_errors or run.internal_errors:
         raise typer.Exit(2)
     raise typer.Exit(1 if run.problems else 0)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -33,7 +33,7 @@ from ..record import Match
 from ..replay import replay
 
 __all__ = ["analyse", "analyse_match", "sgf_analysis", "position_analysis", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
-           "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
+           "SUMMARY_COLUMNS", "INSTALL_HINT", "decision_frames", "write_decisions", "NoRecords", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
 
@@ -751,16 +751,12 @@ def _decision_frame(rows: list[tuple]) -> pd.DataFrame:
     return df
 
 
-def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
-            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
-            thresholds: Sequence[float] = THRESHOLDS, batch: int = 4096,
-            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Analysis:
-    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
-
-    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
-    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
-    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
-    Raises :class:`EngineMissing` when bgsage is not installed."""
+def _files(out: "Analysis", paths: Iterable[str] | str, variant: str = "backgammon",
+           rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
+           thresholds: Sequence[float] = THRESHOLDS, batch: int = 4096,
+           progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Iterator[FileAnalysis]:
+    """Each record's analysis, in the order of the inputs, as it is done; ``out`` gets everything else of
+    the run (files, notes, problems, unreadable inputs, arguments and internal errors)."""
     _bgsage()
     from . import _options
 
@@ -773,29 +769,101 @@ def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
     procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
     threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
     cfg = Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
-    out = Analysis(pd.DataFrame(), pd.DataFrame())
-    rows: list[tuple] = []
-    results: list[tuple] = []
     for entry, kind, value in map_records(entries, _analyse_file, (variant, options, cfg), jobs=procs,
                                           progress=progress, engine=engine):
         if kind == "ok":
             out.files += 1
-            rows.extend(value.rows)
-            results.extend(value.results)
             out.problems.extend(value.problems)
             out.notes.extend(value.notes)
             out.arg_errors.extend((value.path, m) for m in value.arg_errors)
+            yield value
         elif kind == UNREADABLE:
             out.unreadable.append((entry.path, value))
         elif kind == SKIPPED:
             pass
         else:
             out.internal_errors.append((entry.shown, value))
+
+
+_RESULT_COLUMNS = ["path", "match", "game", "player", "opponent", "result"]
+
+
+def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
+            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
+            thresholds: Sequence[float] = THRESHOLDS, batch: int = 4096,
+            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> Analysis:
+    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
+
+    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
+    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
+    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
+    Raises :class:`EngineMissing` when bgsage is not installed.  The decision table of the whole run is
+    kept (about 0.5 KB per decision): :func:`decision_frames` gives it a file at a time."""
+    out = Analysis(pd.DataFrame(), pd.DataFrame())
+    rows: list[tuple] = []
+    results: list[tuple] = []
+    for value in _files(out, paths, variant, rules, plies, jobs, thresholds, batch, progress, engine):
+        rows.extend(value.rows)
+        results.extend(value.results)
     out.decisions = _decision_frame(rows)
-    out.results = pd.DataFrame.from_records(
-        results, columns=["path", "match", "game", "player", "opponent", "result"]) if results else \
-        pd.DataFrame({c: [] for c in ["path", "match", "game", "player", "opponent", "result"]})
+    out.results = pd.DataFrame.from_records(results, columns=_RESULT_COLUMNS) if results else \
+        pd.DataFrame({c: [] for c in _RESULT_COLUMNS})
     return out
+
+
+class NoRecords(ValueError):
+    """No game record was found in the inputs."""
+
+
+def decision_frames(run: Analysis, paths: Iterable[str] | str, **options: Any) -> Iterator[pd.DataFrame]:
+    """The decision table (:data:`DECISION_COLUMNS`) a file at a time, in the order of the inputs, as each
+    file is analysed: memory stays flat however many files there are.  ``run`` (an empty
+    :class:`Analysis`) gets the rest of the run as it goes (its ``decisions`` and ``results`` stay empty);
+    ``options``: those of :func:`analyse`.  At least one frame (an empty one for a run without a
+    decision); raises :class:`NoRecords` before any frame when no record was found."""
+    yielded = False
+    for value in _files(run, paths, **options):
+        if value.rows:
+            yielded = True
+            yield _decision_frame(value.rows)
+    if not run.files:
+        shown = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+        raise NoRecords("no game records found in " + ", ".join(map(str, shown)))
+    if not yielded:
+        yield _decision_frame([])
+
+
+def write_decisions(frames: Iterable[pd.DataFrame], fmt: str, fh, color: bool = False,
+                    columns: Sequence[str] | None = None, before: Callable[[], None] | None = None) -> int:
+    """Write the decision table from its chunks (:func:`decision_frames`), a file at a time: csv, json,
+    markdown as the whole table would be written; parquet one row group per file; ``table`` (the main
+    columns, aligned) the first :data:`~nardy_analyze.stats.TABLE_ROWS` rows, with a note giving the
+    number of rows, once every file is done.  ``before()`` is called before the table is written (to clear
+    a progress bar).  Returns the number of rows."""
+    from . import TABLE_ROWS, write_frames, write_table
+
+    total = 0
+
+    def counted():
+        nonlocal total
+        for df in frames:
+            total += len(df)
+            yield df
+
+    if fmt != "table":
+        write_frames(counted(), fmt, fh, by="decision", color=color, columns=columns)
+        return total
+    head: list[pd.DataFrame] = []
+    kept = 0
+    for df in counted():
+        if kept < TABLE_ROWS:
+            head.append(df.iloc[:TABLE_ROWS - kept])
+            kept += len(head[-1])
+    shown = head[0] if len(head) == 1 else pd.concat(head, ignore_index=True)
+    if before is not None:
+        before()
+    write_table(shown, "decision", fh, color, None, columns, total)
+    return total
 
 
 def decisions(paths: Iterable[str] | str, **options: Any) -> pd.DataFrame:
