@@ -487,7 +487,7 @@ def _analyze_decisions(paths: list[str], fmt: str, output: Optional[Path], clust
     from .stats import skill
     from . import stats as st
 
-    run = skill.Analysis(skill.pd.DataFrame(), skill.pd.DataFrame())
+    run = skill.Analysis()
     tty = output is None and sys.stdout.isatty()
     bar = None if tty and fmt != "table" else Progress.on_terminal()     # (rows on the terminal show it)
     cols = skill.TABLE_COLUMNS["decision"]

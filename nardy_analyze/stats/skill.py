@@ -718,8 +718,8 @@ def _analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, A
 class Analysis:
     """Everything a run produced: the decision rows, the game results, and what could not be analysed."""
 
-    decisions: pd.DataFrame
-    results: pd.DataFrame
+    decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    results: pd.DataFrame = field(default_factory=pd.DataFrame)
     files: int = 0
     notes: list[str] = field(default_factory=list)        # records of a variant with no engine
     unreadable: list[tuple[str, str]] = field(default_factory=list)
