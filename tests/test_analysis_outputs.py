@@ -198,3 +198,77 @@ def test_validate_analyse_says_in_one_line_that_no_engine_exists(variant, tmp_pa
     assert notes == [f"{p}: {variant}: no analysis engine exists for this variant (no equities given)"]
     r = CliRunner().invoke(app, ["validate", str(p), "--analyse", "-f", "json"])
     assert json.loads(r.stdout)["files"][0]["analysis_note"] == notes[0]
+
+
+# ----------------------------------------------------------------------------------------- analyze --by decision
+@pytest.fixture(scope="module")
+def two_files(money_file):
+    return [str(money_file), str(CLUB)]
+
+
+def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, tmp_path):
+    whole = skill.analyse(two_files)
+    part = skill.Analysis()
+    frames = list(skill.decision_frames(part, two_files))
+    assert [str(f["path"].iloc[0]) for f in frames] == two_files
+    assert all(f["path"].nunique() == 1 for f in frames)
+    import pandas as pd
+    joined = pd.concat(frames, ignore_index=True)
+    assert joined.astype(str).equals(whole.decisions.astype(str))
+    assert part.files == whole.files == 2 and part.problems == whole.problems and part.decisions.empty
+    with pytest.raises(skill.NoRecords, match="no game records found"):
+        next(skill.decision_frames(skill.Analysis(), [str(tmp_path)]))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "table"])
+def test_streamed_decision_table_is_the_whole_tables_bytes(fmt, two_files):
+    """analyze --by decision writes a file's rows as soon as it is analysed, byte for byte as the table of
+    the whole run (written by stats.write_frame) would be."""
+    import io
+
+    from nardy_analyze import stats as st
+
+    r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", fmt])
+    assert r.exit_code == 0, r.output
+    buf = io.StringIO()
+    st.write_frame(skill.analyse(two_files).decisions, fmt, buf, columns=skill.TABLE_COLUMNS["decision"])
+    assert r.stdout == buf.getvalue()
+
+
+def test_streamed_parquet_reads_back_as_the_whole_table(two_files, tmp_path):
+    pytest.importorskip("pyarrow", reason="the parquet extra is not installed")
+    import pandas as pd
+
+    out = tmp_path / "d.parquet"
+    r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", "parquet", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    back = pd.read_parquet(out)
+    whole = skill.analyse(two_files).decisions
+    whole.to_parquet(tmp_path / "whole.parquet", index=False)          # as the whole table is written
+    expected = pd.read_parquet(tmp_path / "whole.parquet")
+    assert back.astype(str).equals(expected.astype(str))
+    assert list(back.dtypes.astype(str)) == list(expected.dtypes.astype(str))
+
+
+def test_streamed_terminal_table_shows_the_first_rows_and_counts_them(two_files):
+    import io
+
+    import pandas as pd
+
+    d = skill.analyse(two_files).decisions
+    n = -(-1001 // len(d))                                   # enough copies for more than 1,000 rows
+    buf = io.StringIO()
+    total = skill.write_decisions(iter([d] * n), "table", buf, columns=skill.TABLE_COLUMNS["decision"])
+    assert total == n * len(d) > 1000
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 1 + 1000 + 1                        # the header, 1,000 rows, the note
+    assert lines[-1] == f"(the first 1,000 of {total:,} rows; --format csv, json, parquet or markdown gives every row)"
+
+
+def test_streamed_decisions_with_no_record_write_nothing(tmp_path):
+    r = CliRunner().invoke(app, ["analyze", str(tmp_path), "--by", "decision", "-f", "csv"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "no game records found" in r.stderr
+    out = tmp_path / "x.csv"
+    r = CliRunner().invoke(app, ["analyze", str(tmp_path), "--by", "decision", "-f", "csv", "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists()
