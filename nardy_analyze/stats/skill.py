@@ -32,8 +32,9 @@ from ..replay.events import GameEnd, TurnRow
 from ..record import Match
 from ..replay import replay
 
-__all__ = ["analyse", "analyse_match", "sgf_analysis", "position_analysis", "decisions", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
-           "SUMMARY_COLUMNS", "INSTALL_HINT", "decision_frames", "write_decisions", "NoRecords", "engine_available", "grade"]
+__all__ = ["analyse", "analyse_match", "decisions", "decision_frames", "write_decisions", "summary", "roll_luck",
+           "board", "plot", "sgf_analysis", "position_analysis", "Analysis", "Config", "EngineMissing", "NoRecords",
+           "DECISION_COLUMNS", "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
 
@@ -277,11 +278,11 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)
     game_no, cube_v, owner, rolled = None, 1, None, set()
-    cells = _Cells(match)
+    cells = _Cells(match) if keep is not None else None
     for t in col.turns:
         if t.game != game_no:
             game_no, cube_v, owner, rolled = t.game, 1, None, set()
-        dloc, aloc, rloc = cells.turn(t)
+        dloc, aloc, rloc = cells.turn(t) if cells is not None else (None, None, None)
         sc, crawford, names = ctx.get(t.game, ((0, 0), False, ("player 1", "player 2")))
         s = t.side
         me, opp = t.before
@@ -821,14 +822,14 @@ def decision_frames(run: Analysis, paths: Iterable[str] | str, **options: Any) -
     :class:`Analysis`) gets the rest of the run as it goes (its ``decisions`` and ``results`` stay empty);
     ``options``: those of :func:`analyse`.  At least one frame (an empty one for a run without a
     decision); raises :class:`NoRecords` before any frame when no record was found."""
+    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     yielded = False
     for value in _files(run, paths, **options):
         if value.rows:
             yielded = True
             yield _decision_frame(value.rows)
     if not run.files:
-        shown = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-        raise NoRecords("no game records found in " + ", ".join(map(str, shown)))
+        raise NoRecords("no game records found in " + ", ".join(paths))
     if not yielded:
         yield _decision_frame([])
 
