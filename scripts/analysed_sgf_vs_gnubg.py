@@ -100,7 +100,11 @@ def gnubg_statistics(files: list[str], gnubg: str = "/usr/games/gnubg") -> list[
                 if shorter == values:
                     break
                 values = shorter
-            nums = [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?", values)]
+            cells = values.split()
+            try:
+                nums = [float(x) for x in cells]       # (a rate over no decision: "nan")
+            except ValueError:
+                continue                               # a rating, a word
             if len(nums) == 2:
                 table.setdefault(section, {})[m.group(1)] = nums
         stats.append(table)
@@ -113,7 +117,7 @@ def compare(files: list[str], gnubg: str = "/usr/games/gnubg", plies: int = 0) -
 
     with tempfile.TemporaryDirectory() as tmp:
         theirs = gnubg_statistics(convert(files, tmp, plies), gnubg)
-    rows, worst = [], {}
+    rows, worst, missing = [], {}, []
     for f, t in zip(files, theirs):
         run = skill.analyse([f], plies=plies)
         ours, d = run.summary("match"), run.decisions
@@ -126,12 +130,17 @@ def compare(files: list[str], gnubg: str = "/usr/games/gnubg", plies: int = 0) -
                 row[f"{label}"] = (t[section][label][side], col(o, mine) if callable(col) else int(o[col]))
             for section, label, col, sign in FIGURES:
                 if col == "cube_error_rate" and not o["cube_decisions"]:
+                    continue                             # a rate over no decision
+                if label not in t.get(section, {}):
+                    missing.append(f"{f} / {name}: gnubg printed no {section} {label!r}")
                     continue
                 row[f"{section}: {label}"] = (sign * t[section][label][side], float(o[col]))
             for k, (a, b) in row.items():
+                if a != a and b != b:                    # both NaN: a rate over no decision
+                    continue
                 worst[k] = max(worst.get(k, 0.0), abs(a - b))
             rows.append((f, name, row))
-    return {"rows": rows, "worst": worst, "files": len(files), "players": len(rows)}
+    return {"rows": rows, "worst": worst, "files": len(files), "players": len(rows), "missing": missing}
 
 
 def main() -> None:
@@ -152,6 +161,8 @@ def main() -> None:
     print(f"\n{res['files']} matches, {res['players']} match-players: largest |gnubg - ours|")
     for k, v in res["worst"].items():
         print(f"  {k:<45} {v:.4f}")
+    for m in res["missing"]:
+        print(m)
 
 
 if __name__ == "__main__":
