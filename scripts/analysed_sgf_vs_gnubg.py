@@ -123,6 +123,9 @@ def compare(files: list[str], gnubg: str = "/usr/games/gnubg", plies: int = 0) -
         ours, d = run.summary("match"), run.decisions
         for side in (0, 1):                          # gnubg's columns: W (side 0), then B
             mine = d[d["side"] == side]
+            if mine.empty:                               # a match whose one side made no decision
+                missing.append(f"{f}: side {side} has no decision")
+                continue
             name = str(mine["player"].iloc[0])
             o = ours[ours["player"] == name].iloc[0]
             row = {}
