@@ -21,7 +21,8 @@ The resident memory of the whole process tree (the command and its worker proces
 every 0.05 s from /proc: "peak RSS" is the largest sum seen; "CPU" is the user and system time of the
 command and its worker processes (steadier than the wall time on a shared machine); "HWM sum" adds each process's own
 high-water mark (VmHWM, so a peak between two samples is not missed; an upper bound, as the
-processes' peaks need not coincide).  The folders and reports are removed at the end, also when the
+processes' peaks need not coincide), and in brackets the command's own process's (where what grows with
+the input would be kept, the workers' memory being that of one file).  The folders and reports are removed at the end, also when the
 run is interrupted (nothing is written in the repository).
 
 Before filling, the free space and inodes of ``--tmp`` are checked: hard links cost one inode per
@@ -131,7 +132,11 @@ def _run(cmd: list[str], stdout_path: Path, code: Path = ROOT) -> tuple[float, i
                 hwm[p] = max(hwm.get(p, 0), s.get("VmHWM", 0))
             peak = max(peak, total)
             time.sleep(0.05)
+    MAIN_HWM[0] = hwm.get(proc.pid, 0)
     return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode, _cpu() - cpu
+
+
+MAIN_HWM = [0]          # the command's own process's high-water mark in the last _run (KiB)
 
 
 def _table_rows(fmt: str, table: Path) -> int | None:
@@ -178,6 +183,7 @@ def main() -> int:
         [("stats", c) for c in a.stats.split(",") if c] + [("analyze", c) for c in a.analyze.split(",") if c]
     base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=a.tmp))
     print("| input | files | games (stats: rows) | command | time | CPU | MB/s | peak RSS, all processes | HWM sum "
+          "(main process) "
           "| exit |")
     print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     try:
@@ -208,7 +214,7 @@ def main() -> int:
                     what = f"validate -f {fmt}"
                 print(f"| {size / 1e6:.{1 if size >= 1e6 else 2}f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
                       f"{dt:.1f} s | {cpu:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | "
-                      f"{hwm / 1024:.0f} MiB | "
+                      f"{hwm / 1024:.0f} MiB ({MAIN_HWM[0] / 1024:.0f} MiB) | "
                       f"{code_} |", flush=True)
                 report.unlink(missing_ok=True)
             shutil.rmtree(folder, ignore_errors=True)
