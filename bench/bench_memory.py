@@ -15,15 +15,16 @@ through standard output; json and sarif with ``-o``, the atomic output of the st
 each ``--stats BY:FORMAT`` ``python3 -m nardy_analyze stats -j JOBS --by BY --format FORMAT -o TABLE FOLDER``
 (``--formats ''`` or ``--stats ''`` leaves one command out), and for each ``--analyze BY:FORMAT``
 ``python3 -m nardy_analyze analyze -j JOBS --by BY --format FORMAT -o TABLE FOLDER`` (the skill analysis:
-slow, a few hundred decisions a second; use sizes of 0.01 to 1 MB, 1 to 100 files of gnubg's self-play).  ``--code CHECKOUT`` runs another checkout's
+slow, a few hundred decisions a second; use sizes of 0.01 to 1 MB, 1 to 100 files of gnubg's self-play).
+``--code CHECKOUT`` runs another checkout's
 code (e.g. an earlier commit unpacked with ``git archive``) instead of this one.
 The resident memory of the whole process tree (the command and its worker processes) is sampled
 every 0.05 s from /proc: "peak RSS" is the largest sum seen; "CPU" is the user and system time of the
 command and its worker processes (steadier than the wall time on a shared machine); "HWM sum" adds each process's own
 high-water mark (VmHWM, so a peak between two samples is not missed; an upper bound, as the
 processes' peaks need not coincide), and in brackets the command's own process's (where what grows with
-the input would be kept, the workers' memory being that of one file).  The folders and reports are removed at the end, also when the
-run is interrupted (nothing is written in the repository).
+the input would be kept, the workers' memory being that of one file).  The folders and reports are
+removed at the end, also when the run is interrupted (nothing is written in the repository).
 
 Before filling, the free space and inodes of ``--tmp`` are checked: hard links cost one inode per
 file and no data; copies (another file system) cost the size.  1 GB takes about an hour of two
@@ -212,7 +213,8 @@ def main() -> int:
                     s = _summary(fmt, report) if report.exists() else {}
                     games = f"{s['games']:,}" if "games" in s else "-"
                     what = f"validate -f {fmt}"
-                print(f"| {size / 1e6:.{1 if size >= 1e6 else 2}f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
+                shown = f"{size / 1e6:.{1 if size >= 1e6 else 2}f} MB"
+                print(f"| {shown}{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
                       f"{dt:.1f} s | {cpu:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | "
                       f"{hwm / 1024:.0f} MiB ({MAIN_HWM[0] / 1024:.0f} MiB) | "
                       f"{code_} |", flush=True)

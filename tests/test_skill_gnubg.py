@@ -61,7 +61,8 @@ def test_gnubg_reads_our_analysed_sgf_with_our_statistics():
     the same counts of moves, unforced moves, cube decisions, doubles, takes and passes; the same error
     totals and luck to gnubg's display (0.001); the same rates to its display (0.1 mEMG); the cube error
     rate within 0.3 (in match play the cube equities go through gnubg's match equity table and back)."""
-    spec = importlib.util.spec_from_file_location("analysed_sgf_vs_gnubg", ROOT / "scripts" / "analysed_sgf_vs_gnubg.py")
+    spec = importlib.util.spec_from_file_location("analysed_sgf_vs_gnubg",
+                                                  ROOT / "scripts" / "analysed_sgf_vs_gnubg.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     files = [str(ROOT / "examples" / "selfplay-7pt.mat")] + _script().records([str(CORPUS / "bglab")], every=700,

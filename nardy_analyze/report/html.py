@@ -79,7 +79,8 @@ def _analysis(a: dict) -> str:
     """``validate --analyse``: the engine's analysis of the finding's turn, as the text report's lines."""
     from . import analysis_lines
 
-    return '<pre class="analysis" style="font-size:.9em;background:#f6f6f6;padding:.4em .6em">' + escape("\n".join(analysis_lines(a))) + "</pre>"
+    style = "font-size:.9em;background:#f6f6f6;padding:.4em .6em"
+    return f'<pre class="analysis" style="{style}">' + escape("\n".join(analysis_lines(a))) + "</pre>"
 
 
 class HtmlWriter(Writer):
