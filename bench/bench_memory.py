@@ -3,6 +3,7 @@
 
     python3 bench/bench_memory.py [--sizes 10,100,1000] [--formats text,json] [--jobs 2]
                                   [--stats player:csv,match:csv,game:csv,game:parquet]
+                                  [--analyze decision:csv,decision:parquet,player:csv]
                                   [--source ../shared/corpus/gnubg-selfplay] [--tmp /tmp]
                                   [--code CHECKOUT]
 
@@ -12,14 +13,18 @@ is about 1,000 files, 1 GB about 100,000.  Then, for each format, the command li
 ``python3 -m nardy_analyze validate -j JOBS [--format F -o REPORT] FOLDER`` runs on it (text to a file
 through standard output; json and sarif with ``-o``, the atomic output of the streamed document), and for
 each ``--stats BY:FORMAT`` ``python3 -m nardy_analyze stats -j JOBS --by BY --format FORMAT -o TABLE FOLDER``
-(``--formats ''`` or ``--stats ''`` leaves one command out).  ``--code CHECKOUT`` runs another checkout's
+(``--formats ''`` or ``--stats ''`` leaves one command out), and for each ``--analyze BY:FORMAT``
+``python3 -m nardy_analyze analyze -j JOBS --by BY --format FORMAT -o TABLE FOLDER`` (the skill analysis:
+slow, a few hundred decisions a second; use sizes of 0.01 to 1 MB, 1 to 100 files of gnubg's self-play).
+``--code CHECKOUT`` runs another checkout's
 code (e.g. an earlier commit unpacked with ``git archive``) instead of this one.
 The resident memory of the whole process tree (the command and its worker processes) is sampled
 every 0.05 s from /proc: "peak RSS" is the largest sum seen; "CPU" is the user and system time of the
 command and its worker processes (steadier than the wall time on a shared machine); "HWM sum" adds each process's own
 high-water mark (VmHWM, so a peak between two samples is not missed; an upper bound, as the
-processes' peaks need not coincide).  The folders and reports are removed at the end, also when the
-run is interrupted (nothing is written in the repository).
+processes' peaks need not coincide), and in brackets the command's own process's (where what grows with
+the input would be kept, the workers' memory being that of one file).  The folders and reports are
+removed at the end, also when the run is interrupted (nothing is written in the repository).
 
 Before filling, the free space and inodes of ``--tmp`` are checked: hard links cost one inode per
 file and no data; copies (another file system) cost the size.  1 GB takes about an hour of two
@@ -128,7 +133,11 @@ def _run(cmd: list[str], stdout_path: Path, code: Path = ROOT) -> tuple[float, i
                 hwm[p] = max(hwm.get(p, 0), s.get("VmHWM", 0))
             peak = max(peak, total)
             time.sleep(0.05)
+    MAIN_HWM[0] = hwm.get(proc.pid, 0)
     return time.perf_counter() - t0, peak, sum(hwm.values()), proc.returncode, _cpu() - cpu
+
+
+MAIN_HWM = [0]          # the command's own process's high-water mark in the last _run (KiB)
 
 
 def _table_rows(fmt: str, table: Path) -> int | None:
@@ -160,6 +169,7 @@ def main() -> int:
     ap.add_argument("--formats", default="text", help="validate: report formats, comma-separated: text, json, "
                                                        "sarif ('' for none)")
     ap.add_argument("--stats", default="", help="stats: BY:FORMAT, comma-separated, e.g. player:csv,game:parquet")
+    ap.add_argument("--analyze", default="", help="analyze: BY:FORMAT, comma-separated, e.g. decision:csv")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
     ap.add_argument("--tmp", default=tempfile.gettempdir(), help="where the folders are made")
@@ -171,9 +181,10 @@ def main() -> int:
         print(f"bench: no .mat files in {a.source}", file=sys.stderr)
         return 2
     cases = [("validate", f) for f in a.formats.split(",") if f] + \
-        [("stats", c) for c in a.stats.split(",") if c]
+        [("stats", c) for c in a.stats.split(",") if c] + [("analyze", c) for c in a.analyze.split(",") if c]
     base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=a.tmp))
     print("| input | files | games (stats: rows) | command | time | CPU | MB/s | peak RSS, all processes | HWM sum "
+          "(main process) "
           "| exit |")
     print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     try:
@@ -183,7 +194,7 @@ def main() -> int:
             files, size, linked = _fill(folder, source, mb)
             for command, fmt in cases:
                 cmd = [sys.executable, "-m", "nardy_analyze", command, "-j", str(a.jobs)]
-                if command == "stats":
+                if command in ("stats", "analyze"):
                     by, _, fmt = fmt.partition(":")
                     fmt = fmt or "csv"
                     report = base / f"table.{fmt}"
@@ -191,7 +202,7 @@ def main() -> int:
                                                 base / "stdout", code)
                     rows = _table_rows(fmt, report)
                     games = f"{rows:,} rows" if rows is not None else "-"
-                    what = f"stats --by {by} -f {fmt}"
+                    what = f"{command} --by {by} -f {fmt}"
                 else:
                     report = base / f"report.{fmt}"
                     if fmt == "text":
@@ -202,9 +213,10 @@ def main() -> int:
                     s = _summary(fmt, report) if report.exists() else {}
                     games = f"{s['games']:,}" if "games" in s else "-"
                     what = f"validate -f {fmt}"
-                print(f"| {size / 1e6:.1f} MB{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
+                shown = f"{size / 1e6:.{1 if size >= 1e6 else 2}f} MB"
+                print(f"| {shown}{'' if linked else ' (copies)'} | {files:,} | {games} | {what} | "
                       f"{dt:.1f} s | {cpu:.1f} s | {size / 1e6 / dt:.2f} | {peak / 1024:.0f} MiB | "
-                      f"{hwm / 1024:.0f} MiB | "
+                      f"{hwm / 1024:.0f} MiB ({MAIN_HWM[0] / 1024:.0f} MiB) | "
                       f"{code_} |", flush=True)
                 report.unlink(missing_ok=True)
             shutil.rmtree(folder, ignore_errors=True)

@@ -94,6 +94,14 @@ def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, A
     return hint_variant(match, variant, options, validate_match(match, variant, options))
 
 
+def _validate_analysed(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
+                       plies: int) -> MatchReport:
+    """:func:`_validate_one` with the engine's analysis of each finding's position (``validate --analyse``)."""
+    from .finding_analysis import annotate
+
+    return annotate(match, _validate_one(entry, match, variant, options), variant, options, plies)
+
+
 def count_records(paths: Iterable[str]) -> int:
     """How many records :func:`discover` finds (a walk of the folders, for a progress bar's total)."""
     return sum(e.status == RECORD for e in discover(paths))
@@ -101,16 +109,21 @@ def count_records(paths: Iterable[str]) -> int:
 
 def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
                   progress: Callable[[str, int, int], None] | None = None, jobs: int | None = None,
-                  *, max_bytes: int | None = None, engine: Any = None) -> Iterator[tuple[str, str, Any]]:
+                  *, max_bytes: int | None = None, engine: Any = None,
+                  analyse: int | None = None) -> Iterator[tuple[str, str, Any]]:
     """Validate files and folders, yielding each input as it is done, in the order of :func:`discover`:
     ``("ok", path, MatchReport)`` for a record (a file whose reading or replay failed inside
     nardy-analyze, a bug, is a report with one ``internal-error`` finding), ``("skipped", path, reason)``
     or ``("unreadable", path, message)``.  Nothing of the run is kept here: memory stays flat however
-    many files there are (see :func:`map_records`).  Arguments as :func:`validate_paths`.
+    many files there are (see :func:`map_records`).  Arguments as :func:`validate_paths`; ``analyse``:
+    the search depth of the engine's analysis of each finding's position (``validate --analyse``), None
+    for none.
     """
     paths = list(paths)
     total = count_records(paths) if progress is not None else None
-    for entry, kind, value in map_records(discover(paths), _validate_one, (variant, options), jobs=jobs,
+    work, args = (_validate_one, (variant, options)) if analyse is None else \
+        (_validate_analysed, (variant, options, analyse))
+    for entry, kind, value in map_records(discover(paths), work, args, jobs=jobs,
                                           progress=progress, max_bytes=max_bytes, total=total,
                                           engine=engine):
         if kind == "ok":

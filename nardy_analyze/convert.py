@@ -207,13 +207,14 @@ def write_text(match: Match, to: str) -> str:
     return writer.write(match, _normal(match)) if writer.needs_replay else writer.write(match)
 
 
-def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool = True
-                  ) -> tuple[Outcome, str | None]:
+def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool = True,
+                  analyse: tuple[int, int] | None = None) -> tuple[Outcome, str | None]:
     """Convert one record read already: (outcome, text).  The outcome's target is not set and its status is
     WRITTEN when ``text`` is to be written; the record is replayed once, and a writer that needs the
     replay's view (:mod:`nardy_analyze.replay.normal`) gets it from that one replay.  A record with no game fails
     (with the reader's reasons, as ``validate`` reports them) whether it was named (``explicit``) or found
-    in a folder: the folder walk has skipped what is no record already."""
+    in a folder: the folder walk has skipped what is no record already.  ``analyse``: ``(plies, threads)``
+    to write GNU Backgammon's analysis properties (``--to sgf`` only; :func:`sgf_analysis`)."""
     writer = notation.get(to)
     shown, encoding = match.path, match.encoding
     if not match.games:   # as validate reports it (parse errors), whether named or found in a folder
@@ -230,12 +231,31 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         warning = first_finding(match, normal.report)
     else:
         warning = first_finding(match)
+    note = ignored_note(match)
+    analysis = None
+    if analyse is not None:
+        analysis, why = sgf_analysis(match, *analyse)
+        note = "; ".join(x for x in (note, why) if x) or None
     try:
-        text = writer.write(match, normal) if normal is not None else writer.write(match)
+        if analysis is not None:
+            text = writer.write(match, normal, analysis=analysis)
+        else:
+            text = writer.write(match, normal) if normal is not None else writer.write(match)
     except Exception as exc:          # a writer bug must not take the other files down
         return Outcome(shown, None, FAILED, [f"{shown}: cannot write {to}: {exc!r}"], warning, encoding), None
-    return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost),
-                   note=ignored_note(match)), text
+    return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost), note=note), text
+
+
+def sgf_analysis(match: Match, plies: int = 0, threads: int = 0) -> tuple[dict | None, str | None]:
+    """The engine's analysis of ``match`` for the SGF writer (``convert --to sgf --analyse``): the
+    properties per record cell, and a note when some or all of it could not be given (a variant without
+    an engine: written without analysis)."""
+    from .stats import skill      # (pandas and the engine: only with --analyse)
+
+    analysis, res = skill.sgf_analysis(match, plies=plies, threads=threads)
+    if res.notes:
+        return None, f"{match.path}: no analysis written: " + res.notes[0].split(": ", 2)[-1]
+    return analysis, None
 
 
 def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy: bool = False,
@@ -265,13 +285,13 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
 
 
 def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_dir: str | None,
-                   lossy: bool) -> tuple[Outcome, str | None]:
+                   lossy: bool, analyse: tuple[int, int] | None = None) -> tuple[Outcome, str | None]:
     """One file's conversion, in a worker process (:func:`nardy_analyze.analyze.map_records`): the file is
     written there; for standard output (``-o -``) the text comes back to the caller."""
     target = entry.target if isinstance(entry, _Input) and entry.target is not None else \
         output if output is not None else target_path(entry.path, to, out_dir)
     try:
-        outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit)
+        outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit, analyse=analyse)
     except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
         return Outcome(entry.path, target, FAILED,
                        [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],
@@ -317,12 +337,14 @@ def ignored_note(match: Match) -> str | None:
 def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None,
                   force: bool = False, lossy: bool = False,
                   progress: Callable[[str, int, int], None] | None = None, stdout=None,
-                  jobs: int | None = None) -> ConvertRun:
+                  jobs: int | None = None, analyse: int | None = None) -> ConvertRun:
     """Convert every input to notation ``to``.  Raises ConvertError (nothing written) for clashing outputs.
 
     ``jobs``: worker processes (default: one per core when there are 32 files or more; 1 = in this
     process), as in ``validate``; outcomes come in the order of the inputs whatever the number.  Without
-    ``force``, an input whose output file exists already fails before anything is read or written."""
+    ``force``, an input whose output file exists already fails before anything is read or written.
+    ``analyse``: the search depth (plies, 0 = the network alone) of the analysis written into SGF files
+    (``to`` must be ``sgf``; needs the analysis extra), None for none."""
     work = _plan(paths, to, output, out_dir)
     if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror
         folders = [out_dir] + sorted({os.path.dirname(t) for _, t in work if t is not None and t != "-"})
@@ -351,7 +373,12 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             todo.append(_Input(entry.path, entry.status, entry.reason, entry.explicit, entry.notation,
                                entry.source, target))
     started = time.time()
-    results = map_records(todo, _convert_entry, (to, output, out_dir, lossy), jobs=jobs, progress=progress)
+    extra: tuple = ()
+    if analyse is not None:            # the engine on every core in one process, on one per worker process
+        procs = jobs if jobs is not None else (os.cpu_count() or 1) if len(todo) >= 32 else 1
+        extra = ((analyse, 0 if procs == 1 else 1),)
+    results = map_records(todo, _convert_entry, (to, output, out_dir, lossy) + extra, jobs=jobs,
+                          progress=progress)
     for i, (entry, target) in enumerate(work):
         if i in early:
             run.outcomes.append(early[i])

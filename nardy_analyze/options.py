@@ -46,6 +46,8 @@ ENGINE_HELP = ("Where the files are read and replayed: local worker processes, o
 SCHEDULER_HELP = ("Address of a running Dask scheduler (tcp://HOST:8786); implies --engine dask. The workers "
                    "need the same nardy-analyze version and the files at the same absolute path.")
 _JOBS_HELP = "Worker processes (default: one per core for 32+ files)."
+_PLIES_HELP = ("With --analyse: search depth, counted as GNU Backgammon counts it (0 = the neural network alone, "
+               "the default; 1-3 look that many rolls ahead).")
 
 VALIDATE = Command(
     "validate", "paths", "PATH...",
@@ -86,6 +88,11 @@ VALIDATE = Command(
                  "are still validated."),
         Opt("verbose", ("--verbose", "-v"), "flag", False,
             help="Text report: list every input: each record read and each file skipped, with the reason."),
+        Opt("analyse", ("--analyse", "--analyze"), "flag", False,
+            help="Text and HTML reports: show the engine's analysis of each finding's position in a "
+                 "backgammon record (best plays and their equities, the play's loss, the cube decision); "
+                 "needs the 'analysis' extra."),
+        Opt("plies", ("--plies",), "int", min=0, metavar="N", help=_PLIES_HELP),
     ),
     """Validate transcripts: every move replayed against the rules.
 
@@ -113,6 +120,11 @@ CONVERT = Command(
         Opt("jobs", ("--jobs", "-j"), "int", min=1, help=_JOBS_HELP),
         Opt("verbose", ("--verbose", "-v"), "flag", False,
             help="Also list every file written and every file skipped, with the reason."),
+        Opt("analyse", ("--analyse", "--analyze"), "flag", False,
+            help="With --to sgf: also write the engine's analysis of every checker play, cube decision and "
+                 "roll as GNU Backgammon's analysis properties (gnubg opens it analysed); needs the "
+                 "'analysis' extra."),
+        Opt("plies", ("--plies",), "int", min=0, metavar="N", help=_PLIES_HELP),
     ),
     """Convert records between notations: lossless, or refused with what would be lost.
 

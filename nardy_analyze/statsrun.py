@@ -33,6 +33,7 @@ from .stats.frames import game_frame, match_frame, normalise_name, parse_aliases
 from .stats.tally import FileResult, match_rows
 
 __all__ = ["scan", "Scan", "games", "players", "matches", "frame", "iter_games", "iter_frames", "aggregate",
+           "decision_frames",
            "analyse", "decisions"]
 
 
@@ -230,16 +231,13 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
     return agg
 
 
-def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
-            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
-            thresholds: Sequence[float] = skill.THRESHOLDS, batch: int = 4096,
-            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> skill.Analysis:
-    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
-
-    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
-    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
-    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
-    Raises :class:`~nardy_analyze.stats.skill.EngineMissing` when bgsage is not installed."""
+def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "backgammon",
+           rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
+           thresholds: Sequence[float] = skill.THRESHOLDS, batch: int = 4096,
+           progress: Callable[[str, int, int], None] | None = None, engine: Any = None
+           ) -> Iterator[skill.FileAnalysis]:
+    """Each record's analysis, in the order of the inputs, as it is done; ``out`` gets everything else of
+    the run (files, notes, problems, unreadable inputs, arguments and internal errors)."""
     skill.require_engine()
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -250,29 +248,66 @@ def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
     procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
     threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
     cfg = skill.Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
-    out = skill.Analysis(pd.DataFrame(), pd.DataFrame())
-    rows: list[tuple] = []
-    results: list[tuple] = []
     for entry, kind, value in map_records(entries, skill.analyse_file, (variant, options, cfg), jobs=procs,
                                           progress=progress, engine=engine):
         if kind == "ok":
             out.files += 1
-            rows.extend(value.rows)
-            results.extend(value.results)
             out.problems.extend(value.problems)
             out.notes.extend(value.notes)
             out.arg_errors.extend((value.path, m) for m in value.arg_errors)
+            yield value
         elif kind == UNREADABLE:
             out.unreadable.append((entry.path, value))
         elif kind == SKIPPED:
             pass
         else:
             out.internal_errors.append((entry.shown, value))
+
+
+_RESULT_COLUMNS = ["path", "match", "game", "player", "opponent", "result"]
+
+
+def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
+            rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
+            thresholds: Sequence[float] = skill.THRESHOLDS, batch: int = 4096,
+            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> skill.Analysis:
+    """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
+
+    ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
+    processes (default: one per core from 32 files on; with one process, bgsage uses every core);
+    ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
+    Raises :class:`~nardy_analyze.stats.skill.EngineMissing` when bgsage is not installed.  The decision
+    table of the whole run is kept (about 0.5 KB per decision): :func:`decision_frames` gives it a file at
+    a time."""
+    out = skill.Analysis(pd.DataFrame(), pd.DataFrame())
+    rows: list[tuple] = []
+    results: list[tuple] = []
+    for value in _files(out, paths, variant, rules, plies, jobs, thresholds, batch, progress, engine):
+        rows.extend(value.rows)
+        results.extend(value.results)
     out.decisions = skill.decision_frame(rows)
-    out.results = pd.DataFrame.from_records(
-        results, columns=["path", "match", "game", "player", "opponent", "result"]) if results else \
-        pd.DataFrame({c: [] for c in ["path", "match", "game", "player", "opponent", "result"]})
+    out.results = pd.DataFrame.from_records(results, columns=_RESULT_COLUMNS) if results else \
+        pd.DataFrame({c: [] for c in _RESULT_COLUMNS})
     return out
+
+
+def decision_frames(run: skill.Analysis, paths: Iterable[str] | str, **options: Any) -> Iterator[pd.DataFrame]:
+    """The decision table (:data:`~nardy_analyze.stats.skill.DECISION_COLUMNS`) a file at a time, in the
+    order of the inputs, as each file is analysed: memory stays flat however many files there are.
+    ``run`` (an empty :class:`~nardy_analyze.stats.skill.Analysis`) gets the rest of the run as it goes (its
+    ``decisions`` and ``results`` stay empty); ``options``: those of :func:`analyse`.  At least one frame
+    (an empty one for a run without a decision); raises :class:`~nardy_analyze.stats.skill.NoRecords`
+    before any frame when no record was found."""
+    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    yielded = False
+    for value in _files(run, paths, **options):
+        if value.rows:
+            yielded = True
+            yield skill.decision_frame(value.rows)
+    if not run.files:
+        raise skill.NoRecords("no game records found in " + ", ".join(paths))
+    if not yielded:
+        yield skill.decision_frame([])
 
 
 def decisions(paths: Iterable[str] | str, **options: Any) -> pd.DataFrame:

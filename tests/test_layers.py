@@ -30,7 +30,7 @@ LAYERS: dict[int, tuple[str, ...]] = {
     1: ("record", "rules", "safetext", "fsio"),                  # the record model, rule ids, safe text, atomic writes
     2: ("notation", "inputs"),                                   # read and write records; what a command reads
     3: ("replay", "result"),                                     # the replay and its events; a run's result
-    4: ("report", "stats"),                                      # rendering, statistics
+    4: ("report", "stats", "finding_analysis"),                  # rendering, statistics, analysis of findings
     5: ("analyze", "runner", "cluster", "convert", "generate", "statsrun", "commands"),   # the jobs
     6: ("cli", "fastcli", "options", "__main__"),                # the command line
 }

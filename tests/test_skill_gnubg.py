@@ -52,3 +52,32 @@ def test_gnubg_self_play_has_few_errors():
     for _, _, theirs, ours in res["rows"]:
         assert theirs["checker_error_rate"] == pytest.approx(0, abs=1e-9)    # gnubg finds none of its own
         assert ours["checker_error_rate"] < 6
+
+
+# ----------------------------------------------------------------------------------------- analysed SGF
+def test_gnubg_reads_our_analysed_sgf_with_our_statistics():
+    """``convert --to sgf --analyse``: GNU Backgammon loads the file with the analysis shown and computes,
+    from our properties, the statistics ``analyze --by match`` gives (scripts/analysed_sgf_vs_gnubg.py):
+    the same counts of moves, unforced moves, cube decisions, doubles, takes and passes; the same error
+    totals and luck to gnubg's display (0.001); the same rates to its display (0.1 mEMG); the cube error
+    rate within 0.3 (in match play the cube equities go through gnubg's match equity table and back)."""
+    spec = importlib.util.spec_from_file_location("analysed_sgf_vs_gnubg",
+                                                  ROOT / "scripts" / "analysed_sgf_vs_gnubg.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    files = [str(ROOT / "examples" / "selfplay-7pt.mat")] + _script().records([str(CORPUS / "bglab")], every=700,
+                                                                              limit=2)
+    res = mod.compare(files, GNUBG)
+    assert res["players"] == 6
+    for _, _, row in res["rows"]:
+        for label, (theirs, ours) in row.items():
+            if ": " not in label:                                   # a count
+                assert theirs == ours, label
+            elif "total" in label:
+                assert theirs == pytest.approx(ours, abs=0.0006), label
+            elif "Cube" in label or "cube" in label.split(":")[0]:
+                assert theirs == pytest.approx(ours, abs=0.3), label
+            elif label.startswith("overall"):
+                assert theirs == pytest.approx(ours, abs=0.15), label
+            else:
+                assert theirs == pytest.approx(ours, abs=0.051), label

@@ -1,15 +1,18 @@
 """``nardy-analyze analyze``: the skill analysis of backgammon records (the 'analysis' extra)."""
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Optional
 
 from ..engine import UnknownVariant, get_variant
-from ..fsio import OutputError
+from ..fsio import OutputError, Progress, write_atomically
 from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, skill, sort_frame, write_frame
-from ..statsrun import analyse
-from .common import Echo, Exit, check_table_output, echo, echo_messages, emit, fail, run_exit_code, run_job
+from ..statsrun import analyse, decision_frames
+from .common import Echo, Exit, check_table_output, cluster_failed, connect, echo, echo_messages, emit, fail, \
+    run_exit_code, run_job
 
 
 def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], plies: int, thresholds: str,
@@ -27,6 +30,9 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
     except (UnknownVariant, ValueError) as e:
         fail(str(e) if str(e) else f"--thresholds takes three increasing numbers, not {thresholds!r}", echo=echo)
     check_table_output(format, output, plot, echo)
+    if by == "decision" and not sort and plot is None:    # the table a file at a time: flat memory
+        _decisions(paths, format, output, engine, scheduler, jobs, echo, dict(
+            variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels))
     run = run_job(analyse, engine, scheduler, jobs, echo, paths=paths, variant=variant, rules=options,
                   plies=plies, thresholds=levels)
     echo_messages(run, run.problems + run.notes, echo)
@@ -46,4 +52,44 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
              format == "parquet")
     except (OptionalDependency, OutputError, ValueError) as e:
         fail(str(e), echo=echo)
+    raise Exit(run_exit_code(run))
+
+
+def _decisions(paths: list[str], fmt: str, output: Optional[Path], engine: Optional[str],
+               scheduler: Optional[str], jobs: Optional[int], echo: Echo, options: dict) -> None:
+    """``analyze --by decision`` (without --sort or --plot): each file's decisions are written as soon as
+    it is analysed, in the order of the inputs (``statsrun.decision_frames``), so memory does not grow with
+    the archive; the table format shows the first rows once every file is done.  Raises Exit."""
+    cluster = connect(engine, scheduler, jobs, echo=echo)
+    run = skill.Analysis()
+    tty = output is None and sys.stdout.isatty()
+    bar = None if tty and fmt != "table" else Progress.on_terminal()     # (rows on the terminal show it)
+    cols = skill.TABLE_COLUMNS["decision"]
+    frames = decision_frames(run, paths, progress=bar.step if bar else None, engine=cluster, **options)
+    color = bool(tty and not os.environ.get("NO_COLOR"))
+    try:
+        try:
+            if output is None:
+                fh = sys.stdout.buffer if fmt == "parquet" else sys.stdout
+                skill.write_decisions(frames, fmt, fh, color=color, columns=cols, before=bar.close if bar else None)
+                fh.flush()
+            else:
+                write_atomically(output, lambda fh: skill.write_decisions(frames, fmt, fh, columns=cols),
+                                 binary=fmt == "parquet")
+        finally:
+            frames.close()
+            if bar:
+                bar.close()
+            if cluster is not None:
+                cluster.close()
+    except skill.NoRecords as e:
+        echo_messages(run, run.problems + run.notes, echo)
+        fail(str(e), echo=echo)
+    except (OptionalDependency, OutputError, ValueError) as e:
+        fail(str(e), echo=echo)
+    except Exit:
+        raise
+    except Exception as e:
+        cluster_failed(e, echo)
+    echo_messages(run, run.problems + run.notes, echo)
     raise Exit(run_exit_code(run))

@@ -147,3 +147,19 @@ def run_exit_code(run) -> int:
     if run.unreadable or run.arg_errors or run.internal_errors:
         return 2
     return 1 if run.problems else 0
+
+
+def analysis_depth(analyse: bool, plies: Optional[int], echo: Echo = echo) -> Optional[int]:
+    """The search depth of ``--analyse [--plies N]`` (None without --analyse); exit 2 when the engine (the
+    analysis extra) is missing or the options are wrong."""
+    if not analyse:
+        if plies is not None:
+            fail("--plies goes with --analyse", echo=echo)
+        return None
+    from ..stats.skill import INSTALL_HINT, engine_available   # (pandas and the engine: only with --analyse)
+
+    if plies is not None and plies > 3:
+        fail(f"--plies: at most 3, not {plies}", echo=echo)
+    if not engine_available():
+        fail(INSTALL_HINT.replace("analyze needs", "--analyse needs"), echo=echo)
+    return plies or 0

@@ -6,17 +6,21 @@ from typing import Optional
 
 from ..convert import FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, convert_paths, skipped_summary
 from ..fsio import Progress
-from .common import Echo, Exit, echo, fail
+from .common import Echo, Exit, analysis_depth, echo, fail
 
 
 def convert(paths: list[str], *, to: str, output: Optional[str], out_dir: Optional[str], force: bool,
-            lossy: bool, jobs: Optional[int], verbose: bool, echo: Echo = echo) -> None:
+            lossy: bool, jobs: Optional[int], verbose: bool, analyse: bool = False, plies: Optional[int] = None,
+            echo: Echo = echo) -> None:
     """``nardy-analyze convert``: every option of :data:`nardy_analyze.options.CONVERT` (declared and
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
+    depth = analysis_depth(analyse, plies, echo)
+    if depth is not None and to != "sgf":
+        fail(f"--analyse writes GNU Backgammon's analysis properties: it needs --to sgf, not --to {to}", echo=echo)
     bar = Progress.on_terminal()
     try:
         run = convert_paths(paths, to, output, out_dir, force, lossy,
-                            progress=bar.step if bar else None, jobs=jobs)
+                            progress=bar.step if bar else None, jobs=jobs, analyse=depth)
     except ConvertError as e:
         fail(str(e), echo=echo)
     finally:

@@ -12,7 +12,7 @@ from ..fsio import OutputError, Progress, write_atomically
 from ..inputs import SKIPPED, UNREADABLE, parse_rule_options
 from ..report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
 from ..rules import RULES
-from .common import Echo, Exit, cluster_failed, connect, echo, fail
+from .common import Echo, Exit, analysis_depth, cluster_failed, connect, echo, fail
 
 
 def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
@@ -28,7 +28,8 @@ def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
 def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule: list[str],
              output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
              scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
-             max_file_size: float, verbose: bool, rules: Optional[str] = None, echo: Echo = echo) -> None:
+             max_file_size: float, verbose: bool, rules: Optional[str] = None, analyse: bool = False,
+             plies: Optional[int] = None, echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
     try:
@@ -41,6 +42,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
     if output is not None and output.is_dir():      # say so before the work, not after it
         fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)", echo=echo)
 
+    depth = analysis_depth(analyse, plies, echo)
     cluster = connect(engine, scheduler, jobs, echo=echo)
     bar = Progress.on_terminal()
     max_bytes = int(max_file_size * 1024 * 1024)
@@ -52,7 +54,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
         """Validate, writing the report as each file comes."""
         writer = _writer(fh, spool_dir, *style)
         results = iter_validate(paths, variant, options, progress=bar.step if bar else None, jobs=jobs,
-                                max_bytes=max_bytes, engine=cluster)
+                                max_bytes=max_bytes, engine=cluster, analyse=depth)
         return _report(writer, results, bar, chosen, ignored, echo)
 
     try:

@@ -37,6 +37,7 @@ from .normal import NormalMatch
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
 from . import Notation, common_losses, guarded_read, register
 from .grammar import grammar_text
+from .sgf_analysis import properties
 
 __all__ = ["read", "write", "losses", "looks_like_sgf"]
 
@@ -593,14 +594,21 @@ def _resign_points(ng) -> int:
     return level * cube if points % cube and level <= 3 else points
 
 
-def write(match: Match, normal: NormalMatch) -> str:
-    """SGF text of ``match``; ``normal``: the replay's view of it (:mod:`.normal`), computed by the caller."""
+def _analysis_props(analysis: dict, a: Action) -> str:
+    """gnubg's analysis properties of the node of ``a`` (:mod:`.sgf_analysis`), "" when it has none."""
+    return properties(analysis.get((a.loc.line, a.loc.column)), a.player, _move_letters)
+
+
+def write(match: Match, normal: NormalMatch, analysis: dict | None = None) -> str:
+    """SGF text of ``match``; ``normal``: the replay's view of it (:mod:`.normal`), computed by the caller;
+    ``analysis``: gnubg's analysis properties to write, per record cell ``(line, column)``
+    (:mod:`nardy_analyze.notation.sgf_analysis`)."""
     norm = normal
     items = match.tag_items or list(match.tags.items())
-    return "\n".join(_game_tree(match, ng, norm.options, items) for ng in norm.games) + "\n"
+    return "\n".join(_game_tree(match, ng, norm.options, items, analysis) for ng in norm.games) + "\n"
 
 
-def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> str:
+def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analysis: dict | None = None) -> str:
     """One game's tree: the root node, then a node per action (set-ups as gnubg writes them)."""
     nodes = ["(;" + "".join(_root_props(match, ng, opts, items))]
     turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
@@ -620,6 +628,8 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> st
             node = _action_node(na, derived)
             if node is None:
                 continue
+            if analysis:
+                node += _analysis_props(analysis, a)
         if a.clock is not None:
             node += f"NK[{a.clock:g}]"
         if a.clock_left is not None:

@@ -36,6 +36,7 @@ class Finding:
     alternatives: list[str] = field(default_factory=list)
     board_title: str = ""             # what the position is, for --explain (default: before the play)
     board_side: int | None = None     # whose view the position is drawn from (default: the player's)
+    analysis: dict | None = None      # validate --analyse: the engine's analysis of the position (plain data)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +68,7 @@ class MatchReport(ReplayVisitor):
     findings: list[Finding] = field(default_factory=list)
     # --rule options that do not apply to the variant this record was judged under (exit code 2)
     arg_errors: list[str] = field(default_factory=list)
+    analysis_note: str | None = None  # validate --analyse: why the record's findings have no analysis
 
     def finding(self, finding: Finding) -> None:
         self.findings.append(finding)

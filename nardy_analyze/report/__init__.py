@@ -66,6 +66,44 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
     return ["    | " + ln for ln in out]
 
 
+def _grade(error: float | None, grade: str) -> str:
+    if error is None:
+        return ""
+    return f", lost {error:.3f}" + (f" ({grade})" if grade else "")
+
+
+def analysis_lines(a: dict[str, Any]) -> list[str]:
+    """``validate --analyse``: the engine's analysis of a finding's turn (``Finding.analysis``), as lines."""
+    out = []
+    for s in a.get("decisions", []):
+        if s["kind"] == "checker":
+            out.append(f"analysis ({a['plies']}-ply): {s['dice']} to play, {s['moves']} legal play"
+                       f"{'' if s['moves'] == 1 else 's'}; best plays:")
+            top = s["plays"][0]["equity"] if s["plays"] else 0.0
+            for i, p in enumerate(s["plays"], 1):
+                diff = f"  ({p['equity'] - top:+.3f})" if i > 1 else ""
+                out.append(f"  {i}. {p['play']:<24} {p['equity']:+.3f}{diff}")
+            if s["equity_played"] is None:
+                out.append(f"  played {s['played']}: not a play of this roll (no equity)")
+            else:
+                rank = f" (rank {s['rank']})" if s["rank"] else ""
+                value = f"{rank}: {s['equity_played']:+.3f}{_grade(s['error'], s['grade'])}"
+                if s["replayed"] and s["replayed"] != s["played"].replace("*", ""):
+                    out.append(f"  played {s['played']}; the replay goes on from {s['replayed']}{value}")
+                else:
+                    out.append(f"  played {s['played']}{value}")
+        else:
+            nd, dt, dp = s["no_double"], s["double_take"], s["double_pass"]
+            lost = _grade(s["error"], s["grade"]) if s["error"] else ""
+            if s["kind"] == "double":
+                out.append(f"cube decision ({a['plies']}-ply): {s['action']}{lost}; no double {nd:+.3f}, "
+                           f"double/take {dt:+.3f}, double/pass {dp:+.3f}: best {s['best']}")
+            else:
+                out.append(f"take decision ({a['plies']}-ply): {s['action']}{lost}; take {-dt:+.3f}, pass "
+                           f"{-dp:+.3f}: best {s['best']}")
+    return out
+
+
 def _rules(report: MatchReport | None):
     """The rules object of the variant a report was judged under (the default variant's when unknown)."""
     from ..engine import rules_named       # the engine only when a finding's position is explained
@@ -174,6 +212,11 @@ class TextWriter(Writer):
                 if self.explain:
                     for ln in explain_lines(f, r):
                         out.write(visible(ln) + "\n")
+                if f.analysis is not None:
+                    for ln in analysis_lines(f.analysis):
+                        out.write(visible("    | " + ln) + "\n")
+            if r.analysis_note:
+                out.write(visible(r.analysis_note) + "\n")
         if self._records is not None:
             self._records.write(f"{visible(r.path)}: record, {len(r.games)} game(s), {r.errors} error(s), "
                                 f"{r.warnings} warning(s)\n")
@@ -230,8 +273,11 @@ def write_text(run: RunResult, out: TextIO, explain: bool = False, color: bool =
 # JsonWriter / SarifWriter are built from the same functions.
 
 def json_file(r: MatchReport) -> dict[str, Any]:
-    return {"path": r.path, "notation": r.notation, "variant": r.variant, "games": len(r.games),
-            "errors": r.errors, "warnings": r.warnings}
+    d = {"path": r.path, "notation": r.notation, "variant": r.variant, "games": len(r.games),
+         "errors": r.errors, "warnings": r.warnings}
+    if r.analysis_note:
+        d["analysis_note"] = r.analysis_note
+    return d
 
 
 def json_findings(r: MatchReport, explain: bool = False) -> list[dict[str, Any]]:
@@ -243,6 +289,8 @@ def json_findings(r: MatchReport, explain: bool = False) -> list[dict[str, Any]]
             if _rules(r).position_id:
                 d["position"]["position_id"] = position_id(*f.position)
             d["alternatives"] = f.alternatives
+        if f.analysis is not None:
+            d["analysis"] = f.analysis
         out.append(d)
     return out
 

@@ -71,8 +71,18 @@ def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
         parts.append("</div>")
     if f.alternatives:
         parts.append('<div class="alts">legal plays include: ' + escape("; ".join(f.alternatives)) + "</div>")
+    if f.analysis is not None:
+        parts.append(_analysis(f.analysis))
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def _analysis(a: dict) -> str:
+    """``validate --analyse``: the engine's analysis of the finding's turn, as the text report's lines."""
+    from . import analysis_lines
+
+    style = "font-size:.9em;background:#f6f6f6;padding:.4em .6em"
+    return f'<pre class="analysis" style="{style}">' + escape("\n".join(analysis_lines(a))) + "</pre>"
 
 
 class HtmlWriter(Writer):
@@ -109,6 +119,8 @@ class HtmlWriter(Writer):
         sp.write(f"<h2>{escape(r.path)} <small>({escape(r.variant)}, {len(r.games)} game{'' if len(r.games) == 1 else 's'})</small></h2>\n")
         if not r.findings:
             sp.write('<p class="clean">no findings</p>\n')
+        if r.analysis_note:
+            sp.write(f'<p class="analysis">{escape(r.analysis_note)}</p>\n')
         data = self._replay(r)
         links: list[str | None] = [None] * len(r.findings)
         if data is not None and data["games"]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -34,9 +34,10 @@ from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
 from ..record import Match
 from ..replay import ReplayVisitor, replay
-from .render import OptionalDependency
+from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 
-__all__ = ["analyse_match", "summary", "roll_luck", "board", "plot", "Analysis", "Config", "EngineMissing", "DECISION_COLUMNS",
+__all__ = ["analyse_match", "write_decisions", "summary", "roll_luck", "board", "plot", "sgf_analysis",
+           "position_analysis", "Analysis", "Config", "EngineMissing", "NoRecords", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
 INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
@@ -240,8 +241,9 @@ def _dice_note(match: Match, rows: list[TurnRow], variant: str) -> str:
 
 
 def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                  cfg: Config = Config()) -> FileAnalysis:
-    """Decision rows of one parsed match."""
+                  cfg: Config = Config(), keep: "_Keep | None" = None) -> FileAnalysis:
+    """Decision rows of one parsed match.  ``keep``: what :func:`sgf_analysis` and
+    :func:`position_analysis` keep of each decision (only the decisions of its ``only`` turns, when set)."""
     res = FileAnalysis(match.path)
     for pr in match.problems + [p for g in match.games for p in g.problems]:
         res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
@@ -285,9 +287,11 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)
     game_no, cube_v, owner, rolled = None, 1, None, set()
+    cells = _Cells(match) if keep is not None else None
     for t in col.turns:
         if t.game != game_no:
             game_no, cube_v, owner, rolled = t.game, 1, None, set()
+        dloc, aloc, rloc = cells.turn(t) if cells is not None else (None, None, None)
         sc, crawford, names = ctx.get(t.game, ((0, 0), False, ("player 1", "player 2")))
         s = t.side
         me, opp = t.before
@@ -299,10 +303,10 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
             money or bg.can_double_match(away[0], away[1], cube_v, _owner_name(owner, s), crawford))
         if available and t.dice is not None or available and t.doubled:
             cube.append(dict(base, kind="double", me=me, opp=opp, cube=cube_v, owner=owner,
-                             acted="double" if t.doubled else "no double"))
+                             acted="double" if t.doubled else "no double", loc=dloc if t.doubled else rloc))
             if t.doubled and t.answer in ("take", "drop"):
                 cube.append(dict(base, kind="take", me=me, opp=opp, cube=cube_v, owner=owner,
-                                 acted="take" if t.answer == "take" else "pass"))
+                                 acted="take" if t.answer == "take" else "pass", loc=aloc))
         if t.doubled and t.answer == "take":
             owner, cube_v = 1 - s, max(t.cube, cube_v * 2)
         if t.dice is None or t.after is None:
@@ -310,9 +314,51 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         opening = t.game not in rolled and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
         rolled.add(t.game)
         checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
-                            after=t.after, action=t.action, opening=opening))
-    res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver)
+                            after=t.after, action=t.action, opening=opening, loc=rloc))
+    if keep is not None and keep.only is not None:
+        checker = [d for d in checker if (d["game"], d["line"]) in keep.only]
+        cube = [d for d in cube if (d["game"], d["line"]) in keep.only]
+    res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver, keep)
     return res
+
+
+@dataclass
+class _Keep:
+    """What the analysis keeps besides its rows: GNU Backgammon's view of each decision per record cell
+    (``sgf``) and a plain summary of each decision (``spots``), for the turns ``only`` (None: all)."""
+
+    only: set | None = None
+    sgf: dict = field(default_factory=dict)
+    spots: list = field(default_factory=list)
+
+
+class _Cells:
+    """The record cells of each turn of the replay: the double, its answer, the roll (``(line, column)``
+    keys, None when absent), found in order in the game's actions."""
+
+    def __init__(self, match: Match) -> None:
+        self.games = {g.number: g.actions for g in match.games}
+        self.game, self.acts, self.i = None, [], 0
+
+    def _find(self, test) -> tuple[int, int] | None:
+        for j in range(self.i, len(self.acts)):
+            if test(self.acts[j]):
+                self.i = j + 1
+                return (self.acts[j].loc.line, self.acts[j].loc.column)
+        return None
+
+    def turn(self, t: TurnRow) -> tuple:
+        from ..record import Kind
+
+        if t.game != self.game:
+            self.game, self.acts, self.i = t.game, self.games.get(t.game, []), 0
+        dloc = aloc = rloc = None
+        if t.doubled:
+            dloc = self._find(lambda a: a.kind is Kind.DOUBLE and a.player == t.side)
+            aloc = self._find(lambda a: a.kind in (Kind.TAKE, Kind.DROP, Kind.BEAVER) and a.player != t.side)
+        if t.action is not None:
+            rloc = self._find(lambda a: a is t.action)
+        return dloc, aloc, rloc
 
 
 def _roll_equities(rolls: list[tuple[int, int]], results: list,
@@ -416,11 +462,12 @@ def _match_fields(d: dict, length: int) -> dict:
 
 
 def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], cube: list[dict], cfg: Config,
-              jacoby: bool, beaver: bool) -> list[tuple]:
-    """The decision rows of one file's checker plays and cube decisions, in the order of the record."""
-    rows = _checker_rows(bg, rules, path, mid, length, checker, cfg, jacoby)
+              jacoby: bool, beaver: bool, keep: _Keep | None = None) -> list[tuple]:
+    """The decision rows of one file's checker plays and cube decisions, in the order of the record
+    (``keep``: what the analysis keeps besides, see :class:`_Keep`)."""
+    rows = _checker_rows(bg, rules, path, mid, length, checker, cfg, jacoby, keep)
     if cube:
-        rows.extend(_cube_rows(bg, path, mid, length, cube, cfg, jacoby, beaver))
+        rows.extend(_cube_rows(bg, path, mid, length, cube, cfg, jacoby, beaver, keep))
     rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
     return rows
 
@@ -447,7 +494,7 @@ def _roll_queries(checker: list[dict], length: int) -> list[dict]:
 
 
 def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dict], cfg: Config,
-                  jacoby: bool) -> list[tuple]:
+                  jacoby: bool, keep: _Keep | None = None) -> list[tuple]:
     """The rows of the checker plays: every roll of every position at the network level (luck), the
     played roll also at --plies when more than 0."""
     rows: list[tuple] = []
@@ -457,7 +504,7 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
     for part in _chunks(queries, cfg.batch):
         results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
     deep: dict[int, Any] = {}
-    if cfg.plies > 0 and checker:
+    if (cfg.plies > 0 or keep is not None) and checker:   # (keep: the public call gives the probabilities)
         asked = []
         for i, d in enumerate(checker):
             asked.append(dict(board=d["board"], die1=d["dice"][0], die2=d["dice"][1], cube_value=d["cube"],
@@ -505,11 +552,13 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
+        if keep is not None:
+            _keep_checker(keep, rules, d, moves, played_board, rows[-1], cfg)
     return rows
 
 
 def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Config, jacoby: bool,
-               beaver: bool) -> list[tuple]:
+               beaver: bool, keep: _Keep | None = None) -> list[tuple]:
     """The rows of the cube decisions: one pre-roll evaluation each, from the roller's view."""
     rows: list[tuple] = []
     asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
@@ -519,6 +568,8 @@ def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Conf
         evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
     for d, e in zip(cube, evals):
         nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
+        if keep is not None:
+            _keep_cube(keep, d, e, length, cfg)
         double = min(dt, dp)
         optimal = max(nd, double)
         close = optimal - double < CLOSE_CUBE
@@ -544,6 +595,112 @@ def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Conf
 
 
 _KIND_ORDER = {"double": 0, "take": 1, "checker": 2}
+SPOT_PLAYS = 5               # best plays listed per roll by validate --analyse
+SGF_CANDIDATES = 10          # plays listed per roll in an analysed SGF (and the play made, when not among them)
+
+
+def _probs(p) -> tuple[float, float, float, float, float]:
+    return (float(p.win), float(p.gammon_win), float(p.backgammon_win), float(p.gammon_loss),
+            float(p.backgammon_loss))
+
+
+def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[int], row: tuple,
+                  cfg: Config) -> None:
+    """What ``keep`` holds of one roll: the best plays (steps, probabilities, equity) and the play made, as
+    GNU Backgammon's move list, and the decision's summary."""
+    from ..notation.sgf_analysis import Candidate, CheckerAnalysis
+
+    steps = {tuple(board(m, o)): st
+             for (m, o), st in generate(rules, d["me"], d["opp"], d["dice"][0], d["dice"][1]).plays.items()}
+    r = dict(zip(DECISION_COLUMNS, row))
+    idx = next((i for i, m in enumerate(moves) if list(m.board) == played_board), None)
+    keep.spots.append(dict(
+        game=d["game"], line=d["line"], side=d["side"], kind="checker", dice=r["dice"],
+        plays=[dict(play=fmt_steps(steps[tuple(m.board)]) if tuple(m.board) in steps else "?",
+                    equity=round(float(m.equity), 6)) for m in moves[:SPOT_PLAYS]],
+        played=r["play"], replayed=fmt_steps(steps[tuple(played_board)]) if tuple(played_board) in steps else None,
+        rank=None if idx is None else idx + 1, moves=r["moves"], equity_played=_num(r["equity_played"]),
+        equity_best=_num(r["equity_best"]), error=_num(r["error"]), grade=r["grade"], luck=_num(r["luck"])))
+    if d["loc"] is None or idx is None:
+        return
+    listed = list(moves[:SGF_CANDIDATES])
+    if idx >= SGF_CANDIDATES:
+        listed.append(moves[idx])
+        idx = len(listed) - 1
+    cands = []
+    for m in listed:
+        st = steps.get(tuple(m.board))
+        probs = getattr(m, "probs", None)
+        if st is None or probs is None:
+            return
+        cands.append(Candidate(tuple((s[0], s[1]) for s in st), _probs(probs), float(m.equity)))
+    keep.sgf[d["loc"]] = CheckerAnalysis(cands, idx, float(r["luck"]), plies=cfg.plies)
+
+
+def _num(x: float) -> float | None:
+    return None if x != x else round(float(x), 6)
+
+
+def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
+    """What ``keep`` holds of a cube decision: GNU Backgammon's ``DA`` (no double and double/take outputs,
+    cubeful equities as match-winning chances in match play, gnubg's form) and the decision's summary."""
+    from ..notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
+
+    nd, dt, dp = float(e.equity_nd), float(e.equity_dt), float(e.equity_dp)
+    double = min(dt, dp)
+    if d["kind"] == "double":
+        best = ("too good" if nd > dp else "no double") if nd >= double else \
+            "double, take" if dt < dp else "double, pass"
+        error = max(max(nd, double) - (double if d["acted"] == "double" else nd), 0.0)
+    else:                            # the doubled player's view: take = -dt, pass = -dp
+        best = "take" if -dt >= -dp else "pass"
+        error = max(max(-dt, -dp) - (-dt if d["acted"] == "take" else -dp), 0.0)
+    keep.spots.append(dict(game=d["game"], line=d["line"], side=d["side"] if d["kind"] == "double" else 1 - d["side"],
+                           kind=d["kind"], action=d["acted"], best=best, no_double=round(nd, 6),
+                           double_take=round(dt, 6), double_pass=round(dp, 6), error=round(error, 6),
+                           grade=grade(error, cfg.thresholds)))
+    if d["loc"] is None:
+        return
+    if length:
+        import bgbot_cpp
+
+        a1, a2 = d["away"]
+        nd = bgbot_cpp.eq2mwc(nd, a1, a2, d["cube"], d["crawford"])
+        dt = bgbot_cpp.eq2mwc(dt, a1, a2, d["cube"], d["crawford"])
+    probs = _probs(e.probs)
+    c = CubeAnalysis((*probs, float(e.cubeless_equity), nd), (*probs, float(e.cubeless_equity), dt), cfg.plies)
+    old = keep.sgf.get(d["loc"])
+    if isinstance(old, CheckerAnalysis):
+        from dataclasses import replace
+
+        keep.sgf[d["loc"]] = replace(old, cube=c)
+    else:
+        keep.sgf[d["loc"]] = c
+
+
+def sgf_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                 plies: int = 0, threads: int = 0) -> tuple[dict, FileAnalysis]:
+    """The analysis of ``match`` in the form the SGF writer takes (``notation.sgf.write(..., analysis=)``):
+    per record cell, a :class:`~nardy_analyze.notation.sgf_analysis.CheckerAnalysis` or
+    :class:`~nardy_analyze.notation.sgf_analysis.CubeAnalysis`; and the file's analysis (its rows, notes,
+    problems).  ``threads``: the engine's threads (0 = every core).  Raises :class:`EngineMissing` without
+    bgsage."""
+    keep = _Keep()
+    res = analyse_match(match, variant, options, Config(plies=plies, threads=threads), keep=keep)
+    return keep.sgf, res
+
+
+def position_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                      plies: int = 0, only: set[tuple[int, int]] | None = None, threads: int = 0
+                      ) -> tuple[list[dict], FileAnalysis]:
+    """A plain summary of each decision of the turns ``only`` (``(game, line)`` pairs; None: every turn):
+    checker plays (``kind`` "checker": ``dice``, the best ``plays`` with their equities, the play made
+    and the legal play the replay went on from, its rank, equity, error, grade, luck) and cube decisions
+    (``kind`` "double" or "take": the action, the no double, double/take and double/pass equities from the
+    doubler's view); ``side`` is the player who decides.  ``validate --analyse`` shows them."""
+    keep = _Keep(only=only)
+    res = analyse_match(match, variant, options, Config(plies=plies, threads=threads), keep=keep)
+    return keep.spots, res
 
 
 def _written(action) -> str:
@@ -594,8 +751,8 @@ def analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, An
 class Analysis:
     """Everything a run produced: the decision rows, the game results, and what could not be analysed."""
 
-    decisions: pd.DataFrame
-    results: pd.DataFrame
+    decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    results: pd.DataFrame = field(default_factory=pd.DataFrame)
     files: int = 0
     notes: list[str] = field(default_factory=list)        # records of a variant with no engine
     unreadable: list[tuple[str, str]] = field(default_factory=list)
@@ -625,6 +782,41 @@ def decision_frame(rows: list[tuple]) -> pd.DataFrame:
         else:
             df[c] = df[c].astype(dtype)
     return df
+
+
+class NoRecords(ValueError):
+    """No game record was found in the inputs."""
+
+
+def write_decisions(frames: Iterable[pd.DataFrame], fmt: str, fh, color: bool = False,
+                    columns: Sequence[str] | None = None, before: Callable[[], None] | None = None) -> int:
+    """Write the decision table from its chunks (:func:`decision_frames`), a file at a time: csv, json,
+    markdown as the whole table would be written; parquet one row group per file; ``table`` (the main
+    columns, aligned) the first :data:`~nardy_analyze.stats.TABLE_ROWS` rows, with a note giving the
+    number of rows, once every file is done.  ``before()`` is called before the table is written (to clear
+    a progress bar).  Returns the number of rows."""
+    total = 0
+
+    def counted():
+        nonlocal total
+        for df in frames:
+            total += len(df)
+            yield df
+
+    if fmt != "table":
+        write_frames(counted(), fmt, fh, by="decision", color=color, columns=columns)
+        return total
+    head: list[pd.DataFrame] = []
+    kept = 0
+    for df in counted():
+        if kept < TABLE_ROWS:
+            head.append(df.iloc[:TABLE_ROWS - kept])
+            kept += len(head[-1])
+    shown = head[0] if len(head) == 1 else pd.concat(head, ignore_index=True)
+    if before is not None:
+        before()
+    write_table(shown, "decision", fh, color, None, columns, total)
+    return total
 
 
 def summary(source: pd.DataFrame | Analysis, by: str = "player",

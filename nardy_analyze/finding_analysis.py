@@ -1,0 +1,49 @@
+"""``validate --analyse``: the engine's analysis of the position of each finding.
+
+For each finding of a backgammon record at a turn (its game and line), the skill analysis
+(:func:`nardy_analyze.stats.skill.position_analysis`, the ``analysis`` extra) of the decisions of that turn
+is attached to the finding as plain data (``Finding.analysis``), which the text, JSON and HTML reports
+show: the best plays with their equities and the play's loss, the cube decision when there was one.  A
+record of a variant without an engine gets one note (``MatchReport.analysis_note``).  Only the turns with
+a finding are evaluated.  The keys: docs/json-report.md.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from typing import Any
+
+from .engine import rules_named
+from .record import Match
+from .replay import MatchReport
+
+__all__ = ["annotate"]
+
+_ORDER = {"double": 0, "take": 1, "checker": 2}
+
+
+def annotate(match: Match, report: MatchReport, variant: str, options: dict[str, Any] | None,
+             plies: int = 0) -> MatchReport:
+    """Attach the analysis of each finding's turn to ``report`` (the validation of ``match``); returned."""
+    rules = rules_named(report.variant)
+    if rules is None or not rules.position_id:
+        report.analysis_note = (f"{report.path}: {report.variant}: no analysis engine exists for this variant "
+                                "(no equities given)")
+        return report
+    wanted = {(f.game, f.line) for f in report.findings if f.game is not None}
+    if not wanted:
+        return report
+    from .stats import skill
+
+    # one engine thread in a worker process (the others run beside it), every core otherwise
+    threads = 1 if multiprocessing.parent_process() is not None else 0
+    spots, _ = skill.position_analysis(match, variant, options, plies, only=wanted, threads=threads)
+    spots.sort(key=lambda s: (s["game"], s["line"], _ORDER[s["kind"]]))
+    for f in report.findings:
+        turn = [s for s in spots if s["game"] == f.game and s["line"] == f.line]
+        if f.side is not None:
+            # the finding's player's decisions, and the double that a take or pass of theirs answered
+            answers = any(s["kind"] == "take" and s["side"] == f.side for s in turn)
+            turn = [s for s in turn if s["side"] == f.side or s["kind"] == "double" and answers]
+        if turn:
+            f.analysis = {"engine": "bgsage", "plies": plies, "decisions": turn}
+    return report
