@@ -97,7 +97,7 @@ def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, A
 def _validate_analysed(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
                        plies: int) -> MatchReport:
     """:func:`_validate_one` with the engine's analysis of each finding's position (``validate --analyse``)."""
-    from .finding_analysis import annotate
+    from .finding_analysis import annotate    # (pandas and the engine: only with --analyse)
 
     return annotate(match, _validate_one(entry, match, variant, options), variant, options, plies)
 

@@ -32,7 +32,7 @@ def annotate(match: Match, report: MatchReport, variant: str, options: dict[str,
     wanted = {(f.game, f.line) for f in report.findings if f.game is not None}
     if not wanted:
         return report
-    from .stats import skill
+    from .stats import skill      # (pandas and the engine: only with --analyse)
 
     # one engine thread in a worker process (the others run beside it), every core otherwise
     threads = 1 if multiprocessing.parent_process() is not None else 0

@@ -36,7 +36,7 @@ import random
 from typing import Any
 
 from .engine import OPPONENT, Variant, borne_off, generate, get_variant
-from .inputs import options_for
+from .inputs import PRESET_KEY, options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
 
 MAX_ROLLS = 4000       # a game with no end in sight (a mutual lock) stops unfinished after this many rolls
@@ -222,8 +222,6 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
     ``options``: rule options of ``variant`` (``{"koks": True}``; a key scoped to this variant,
     ``"long:koks"``, is the same); an option the variant does not have, or one scoped to another variant,
     is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
-    from .inputs import PRESET_KEY
-
     v = get_variant(variant, _own_options(get_variant(variant).name, options or {}))
     preset = (options or {}).get(PRESET_KEY)
     given = {k: val for k, val in (options or {}).items() if k != PRESET_KEY}

@@ -18,6 +18,7 @@ from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import get as notation
 from nardy_analyze.notation import sgf
 from nardy_analyze.notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
+from nardy_analyze import stats
 from nardy_analyze.stats import skill
 
 bgsage = pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
@@ -68,7 +69,7 @@ def test_analysed_sgf_carries_the_analysis_of_every_decision(source, money_file,
     assert [[(x.kind, x.player, x.dice, [(s.src, s.dst) for s in x.steps]) for x in g.actions] for g in a.games] == \
         [[(x.kind, x.player, x.dice, [(s.src, s.dst) for s in x.steps]) for x in g.actions] for g in b.games]
     assert a.ignored.get("A", 0) > 20 and a.ignored.get("LU", 0) == a.ignored["A"]
-    run = skill.analyse([str(src)])
+    run = stats.analyse([str(src)])
     d = run.decisions
     checker = d[d["kind"] == "checker"]
     moves = [n for n in _nodes(text) if re.match(r"[WB]\[\d\d[a-z]*\]", n)]
@@ -207,9 +208,9 @@ def two_files(money_file):
 
 
 def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, tmp_path):
-    whole = skill.analyse(two_files)
+    whole = stats.analyse(two_files)
     part = skill.Analysis()
-    frames = list(skill.decision_frames(part, two_files))
+    frames = list(stats.decision_frames(part, two_files))
     assert [str(f["path"].iloc[0]) for f in frames] == two_files
     assert all(f["path"].nunique() == 1 for f in frames)
     import pandas as pd
@@ -217,7 +218,7 @@ def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, tmp_pat
     assert joined.astype(str).equals(whole.decisions.astype(str))
     assert part.files == whole.files == 2 and part.problems == whole.problems and part.decisions.empty
     with pytest.raises(skill.NoRecords, match="no game records found"):
-        next(skill.decision_frames(skill.Analysis(), [str(tmp_path)]))
+        next(stats.decision_frames(skill.Analysis(), [str(tmp_path)]))
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "table"])
@@ -231,7 +232,7 @@ def test_streamed_decision_table_is_the_whole_tables_bytes(fmt, two_files):
     r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", fmt])
     assert r.exit_code == 0, r.output
     buf = io.StringIO()
-    st.write_frame(skill.analyse(two_files).decisions, fmt, buf, columns=skill.TABLE_COLUMNS["decision"])
+    st.write_frame(stats.analyse(two_files).decisions, fmt, buf, columns=skill.TABLE_COLUMNS["decision"])
     assert r.stdout == buf.getvalue()
 
 
@@ -243,7 +244,7 @@ def test_streamed_parquet_reads_back_as_the_whole_table(two_files, tmp_path):
     r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", "parquet", "-o", str(out)])
     assert r.exit_code == 0, r.output
     back = pd.read_parquet(out)
-    whole = skill.analyse(two_files).decisions
+    whole = stats.analyse(two_files).decisions
     whole.to_parquet(tmp_path / "whole.parquet", index=False)          # as the whole table is written
     expected = pd.read_parquet(tmp_path / "whole.parquet")
     assert back.astype(str).equals(expected.astype(str))
@@ -255,7 +256,7 @@ def test_streamed_terminal_table_shows_the_first_rows_and_counts_them(two_files)
 
     import pandas as pd
 
-    d = skill.analyse(two_files).decisions
+    d = stats.analyse(two_files).decisions
     n = -(-1001 // len(d))                                   # enough copies for more than 1,000 rows
     buf = io.StringIO()
     total = skill.write_decisions(iter([d] * n), "table", buf, columns=skill.TABLE_COLUMNS["decision"])

@@ -7,6 +7,7 @@ bear off every checker left with one roll, the game is not over: the other playe
 """
 from __future__ import annotations
 
+from ..engine.judge import judge
 from ..record import Action
 
 WARNING = "warning"          # the replay's severity of a warning (replay.WARNING)
@@ -23,8 +24,6 @@ def owes_last_roll(gr, w: int) -> bool:
 def play_last_roll(gr, a: Action, p: int, d1: int, d2: int) -> None:
     """The second player's last roll: one roll (four numbers for a double; no chain, no handover: the
     opponent has no checker left), judged on its own; all off is a draw, else the first player won."""
-    from ..engine.judge import judge
-
     me, opp = gr.pos[p], gr.pos[1 - p]
     turn = gr.rules.start_turn(me, opp, False, (d1, d2))
     v = judge(gr.rules, me, opp, d1, d2, [(s.src, s.dst) for s in a.steps], turn=turn,

@@ -16,6 +16,7 @@ from ..safetext import markup as escape      # control characters from the files
 from typing import TextIO
 
 from ..engine import rules_named
+from . import analysis_lines
 from ..inputs import RECORD, Entry, InputError, load
 from ..engine.posid import position_id
 from ..replay import ERROR, Finding, MatchReport
@@ -79,8 +80,6 @@ def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
 
 def _analysis(a: dict) -> str:
     """``validate --analyse``: the engine's analysis of the finding's turn, as the text report's lines."""
-    from . import analysis_lines
-
     style = "font-size:.9em;background:#f6f6f6;padding:.4em .6em"
     return f'<pre class="analysis" style="{style}">' + escape("\n".join(analysis_lines(a))) + "</pre>"
 

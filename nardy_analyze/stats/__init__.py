@@ -39,14 +39,15 @@ from .render import (FORMATS, TABLE_COLUMNS, TABLE_ROWS, OptionalDependency, cel
                      write_frame, write_frames, write_markdown, write_table)
 from .tally import FileResult, match_rows
 
-__all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "analyse", "decisions",
+__all__ = ["games", "players", "matches", "frame", "iter_games", "iter_frames", "scan", "Scan", "analyse", "decisions", "decision_frames",
            "match_rows",
            "plot", "write_frame", "write_frames", "display_names",
            "GAME_COLUMNS", "PLAYER_COLUMNS", "MATCH_COLUMNS", "normalise_name", "parse_aliases",
            "PLAYER_SUMS", "FileResult", "FORMATS", "TABLE_COLUMNS", "TABLE_ROWS", "OptionalDependency", "cell",
            "sort_frame", "table_columns", "write_markdown", "write_table"]
 
-_JOBS = ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games", "analyse", "decisions")
+_JOBS = ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games", "analyse", "decisions",
+         "decision_frames")
 
 
 def __getattr__(name: str) -> Any:

@@ -22,7 +22,7 @@ record (:func:`analyse_match`, :func:`analyse_file`) and builds the tables.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
@@ -32,7 +32,8 @@ from ..engine import generate
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
-from ..record import Match
+from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
+from ..record import Kind, Match
 from ..replay import ReplayVisitor, replay
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 
@@ -348,8 +349,6 @@ class _Cells:
         return None
 
     def turn(self, t: TurnRow) -> tuple:
-        from ..record import Kind
-
         if t.game != self.game:
             self.game, self.acts, self.i = t.game, self.games.get(t.game, []), 0
         dloc = aloc = rloc = None
@@ -428,7 +427,7 @@ def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -
     relies on, the public call is used instead."""
     try:
         # (the 'analysis' extra)
-        import bgbot_cpp
+        import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
         from bgsage.analyzer import resolve_owner
         from bgsage.weights import WeightConfigPair, default_weights
 
@@ -608,8 +607,6 @@ def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[i
                   cfg: Config) -> None:
     """What ``keep`` holds of one roll: the best plays (steps, probabilities, equity) and the play made, as
     GNU Backgammon's move list, and the decision's summary."""
-    from ..notation.sgf_analysis import Candidate, CheckerAnalysis
-
     steps = {tuple(board(m, o)): st
              for (m, o), st in generate(rules, d["me"], d["opp"], d["dice"][0], d["dice"][1]).plays.items()}
     r = dict(zip(DECISION_COLUMNS, row))
@@ -644,8 +641,6 @@ def _num(x: float) -> float | None:
 def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
     """What ``keep`` holds of a cube decision: GNU Backgammon's ``DA`` (no double and double/take outputs,
     cubeful equities as match-winning chances in match play, gnubg's form) and the decision's summary."""
-    from ..notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
-
     nd, dt, dp = float(e.equity_nd), float(e.equity_dt), float(e.equity_dp)
     double = min(dt, dp)
     if d["kind"] == "double":
@@ -662,7 +657,7 @@ def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
     if d["loc"] is None:
         return
     if length:
-        import bgbot_cpp
+        import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
 
         a1, a2 = d["away"]
         nd = bgbot_cpp.eq2mwc(nd, a1, a2, d["cube"], d["crawford"])
@@ -671,8 +666,6 @@ def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
     c = CubeAnalysis((*probs, float(e.cubeless_equity), nd), (*probs, float(e.cubeless_equity), dt), cfg.plies)
     old = keep.sgf.get(d["loc"])
     if isinstance(old, CheckerAnalysis):
-        from dataclasses import replace
-
         keep.sgf[d["loc"]] = replace(old, cube=c)
     else:
         keep.sgf[d["loc"]] = c
