@@ -101,6 +101,64 @@ def _best_finish(rules, me, opp, d1: int, d2: int, turn, rng: random.Random):
     return m, o, steps, tuple(d for *_, d in path)
 
 
+def _opening(rules, rng: random.Random) -> tuple[int, tuple[int, int]]:
+    """Who starts and the first roll: backgammon's opening roll (one die each, the higher moves with both);
+    the long games: a coin, then the first mover's roll (a double allowed, RULES.md 2.7)."""
+    if rules.opening_double_allowed:
+        p = rng.randrange(2)
+        return p, (rng.randint(1, 6), rng.randint(1, 6))
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        if a != b:
+            break
+    return (0, (a, b)) if a > b else (1, (b, a))
+
+
+def _play_turn(rules, pos: list, p: int, action: Action, rolled: list[int], roll_number: int,
+               rng: random.Random, clocks: "_Clocks | None", line: int) -> int:
+    """Play the roll of ``action`` (its parts as the variant's turn driver asks for them: the roller's
+    play, then any chain or handover) on ``pos``; returns the next free line."""
+    d1, d2 = action.dice
+    driver = rules.turn_segments(max(d1, d2), min(d1, d2), rolled[p] == 0, roll_number)
+    rolled[p] += 1
+    first = True
+    while (spec := driver.next(pos[p], pos[1 - p])) is not None:
+        q = p if spec.player != OPPONENT else 1 - p
+        me, opp, steps, used = _play_segment(rules, pos[q], pos[1 - q], spec.numbers, spec.turn, rng)
+        pos[q], pos[1 - q] = me, opp
+        driver.played(used)
+        if first:
+            action.steps = steps
+            action.cannot_move = not steps
+            first = False
+        elif steps:
+            text = " ".join(f"{s.src}/{s.dst}" for s in steps)
+            seg = Segment(spec.kind, q, tuple(spec.numbers), steps, Loc(line, 1), text)
+            action.segments.append(seg)
+            if clocks is not None and spec.kind == "handover":
+                clocks.spend(seg, q, False)
+            line += 1
+    return line
+
+
+def _last_roll(rules, game: Game, pos: list, o: int, roll_number: int, rng: random.Random,
+               clocks: "_Clocks | None", line: int) -> tuple[int, bool]:
+    """The second player's last roll (option last_roll), played to finish if it can; returns the next
+    free line and whether it bore off every checker (a draw)."""
+    winner = 1 - o
+    d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    last = Action(Kind.ROLL, o, Loc(line, 1), move=(roll_number + 2) // 2, dice=(d1, d2),
+                  dice_text=f"{d1}{d2}", dice_loc=Loc(line, 1))
+    line += 1
+    turn = rules.start_turn(pos[o], pos[winner], False, (max(d1, d2), min(d1, d2)))
+    me, _, last.steps, _ = _best_finish(rules, pos[o], pos[winner], max(d1, d2), min(d1, d2), turn, rng)
+    last.cannot_move = not last.steps
+    if clocks is not None:
+        clocks.spend(last, o, True)
+    game.actions.append(last)
+    return line, not sum(me)
+
+
 def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[str, str],
                   score: tuple[int, int], line: int, clocks: _Clocks | None = None
                   ) -> tuple[Game, int, int | None, int]:
@@ -110,17 +168,7 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
     line += 2
     pos = list(rules.initial())
     rolled = [0, 0]
-    # Who starts: backgammon's opening roll (one die each, the higher moves with both); the long games:
-    # a coin, then the first mover's roll (a double allowed, RULES.md 2.7).
-    if rules.opening_double_allowed:
-        p = rng.randrange(2)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-    else:
-        while True:
-            a, b = rng.randint(1, 6), rng.randint(1, 6)
-            if a != b:
-                break
-        p, dice = (0, (a, b)) if a > b else (1, (b, a))
+    p, dice = _opening(rules, rng)
     first_roller = p
     winner, points = None, 0
     cube, owner, turned = 1, None, False
@@ -145,26 +193,7 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
         d1, d2 = dice
         action = Action(Kind.ROLL, p, Loc(line, 1), move=(roll_number + 1) // 2, dice=(d1, d2),
                         dice_text=f"{d1}{d2}", dice_loc=Loc(line, 1))
-        line += 1
-        driver = rules.turn_segments(max(d1, d2), min(d1, d2), rolled[p] == 0, roll_number)
-        rolled[p] += 1
-        first = True
-        while (spec := driver.next(pos[p], pos[1 - p])) is not None:
-            q = p if spec.player != OPPONENT else 1 - p
-            me, opp, steps, used = _play_segment(rules, pos[q], pos[1 - q], spec.numbers, spec.turn, rng)
-            pos[q], pos[1 - q] = me, opp
-            driver.played(used)
-            if first:
-                action.steps = steps
-                action.cannot_move = not steps
-                first = False
-            elif steps:
-                text = " ".join(f"{s.src}/{s.dst}" for s in steps)
-                seg = Segment(spec.kind, q, tuple(spec.numbers), steps, Loc(line, 1), text)
-                action.segments.append(seg)
-                if clocks is not None and spec.kind == "handover":
-                    clocks.spend(seg, q, False)
-                line += 1
+        line = _play_turn(rules, pos, p, action, rolled, roll_number, rng, clocks, line + 1)
         if clocks is not None:
             clocks.spend(action, p, True)
         game.actions.append(action)
@@ -176,17 +205,8 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
             o = 1 - winner
             if v.get("last_roll", False) and winner == first_roller and rolled[o] < rolled[winner] \
                     and rules.can_finish(pos[o], pos[winner]):
-                d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-                last = Action(Kind.ROLL, o, Loc(line, 1), move=(roll_number + 2) // 2, dice=(d1, d2),
-                              dice_text=f"{d1}{d2}", dice_loc=Loc(line, 1))
-                line += 1
-                turn = rules.start_turn(pos[o], pos[winner], False, (max(d1, d2), min(d1, d2)))
-                me, _, last.steps, _ = _best_finish(rules, pos[o], pos[winner], max(d1, d2), min(d1, d2), turn, rng)
-                last.cannot_move = not last.steps
-                if clocks is not None:
-                    clocks.spend(last, o, True)
-                game.actions.append(last)
-                if not sum(me):
+                line, drawn = _last_roll(rules, game, pos, o, roll_number, rng, clocks, line)
+                if drawn:
                     game.actions.append(Action(Kind.DRAW, o, Loc(line, 1), text="Draw"))
                     game.end_loc = Loc(line, 1)
                     return game, line + 2, None, 0
