@@ -15,8 +15,30 @@ SLOW_FILES = {"test_corpus.py", "test_engine_corpus_gnubg.py", "test_gnubg_oracl
               "test_interrupt.py"}
 
 
+# single tests that take many seconds each (differential and property tests over many generated games, the
+# engine's evaluations): in the full suite only; their files keep quick tests of the same modules
+SLOW_TESTS = {
+    "test_engine_long.py::test_differential_against_naive_generator",
+    "test_engine_gulbara.py::test_differential_against_naive_generator",
+    "test_mutations.py::test_planted_illegal_play_is_flagged_at_its_line",
+    "test_speed_paths.py::test_fast_rows_read_records_as_the_grammar_does",
+    "test_speed_paths.py::test_replay_with_and_without_the_quick_turn_gives_the_same_reports",
+    "test_speed_paths.py::test_recorded_play_checked_first_gives_the_same_verdict",
+    "test_skill.py::test_thresholds_change_the_grades",
+    "test_skill.py::test_cli_formats",
+    "test_skill.py::test_luck_averages_to_zero_over_the_rolls_and_matches_the_rows",
+    "test_skill.py::test_plot",
+    "test_skill.py::test_the_engines_own_plays_have_zero_error",
+    "test_stats_stream.py::test_folded_tables_are_the_whole_frames_tables",
+    "test_streaming.py::test_a_streamed_run_keeps_no_report",
+    "test_stats_fast_paths.py::test_backgammon_short_cuts_agree_with_the_list_of_plays",
+    "test_stats.py::test_properties_over_any_set_of_games",
+    "test_stats_stream.py::test_real_records_folded_are_the_whole_frames",
+}
+
+
 def pytest_itemcollected(item):
-    if item.path.name in SLOW_FILES:
+    if item.path.name in SLOW_FILES or f"{item.path.name}::{item.originalname}" in SLOW_TESTS:
         item.add_marker("slow")
 
 

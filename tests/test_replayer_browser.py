@@ -26,7 +26,8 @@ from typer.testing import CliRunner
 
 from helpers import CORPUS, EXAMPLES
 from nardy_analyze import notation
-from nardy_analyze.report import show as shows, svg
+from nardy_analyze.report import show as shows
+from nardy_analyze.report import svg as svg_module
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.posid import decode_position_id, position_id
@@ -82,8 +83,8 @@ def svg_items(svg: str) -> list[list]:
 def drawn(svg: str) -> dict:
     """What a board shows, read from its drawing alone: for each point label (the numbering of the
     player to act) the checkers there and their colour, the checkers on the bar and borne off by colour.
-    The board's geometry is svg.board_geometry()."""
-    geo = svg.board_geometry()
+    The board's geometry is svg_module.board_geometry()."""
+    geo = svg_module.board_geometry()
     items = svg_items(svg)
     labels: dict[tuple[float, bool], int] = {}
     for tag, a, text in items:
@@ -233,7 +234,7 @@ def expected_board(match, data: dict, gi: int, fi: int) -> tuple[dict, str, str]
     elif fr[1] != "roll":                   # (a roll whose dice cannot be read may move checkers)
         assert sides == _sides(g["f"][fi + 1]), (g["n"], fi, fr[1])
     rules = get_variant(data["variant"]).rules
-    board = by_player(drawn(svg.svg_board((sides[p], sides[1 - p]), opp_point=rules.opp_point)), p)
+    board = by_player(drawn(svg_module.svg_board((sides[p], sides[1 - p]), opp_point=rules.opp_point)), p)
     return board, fr[3], ""
 
 
