@@ -105,7 +105,7 @@ def test_selfplay_mat_is_written_byte_for_byte_as_gnubg_wrote_it():
     assert len(files) == 100
     for f in files:
         text = f.read_text(encoding="utf-8")
-        assert notation.get("mat").write(notation.read_text(text, str(f))) == text, f.name
+        assert write_text(notation.read_text(text, str(f)), "mat") == text, f.name
 
 
 def test_small_record_through_every_notation():
