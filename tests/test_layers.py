@@ -296,3 +296,13 @@ def test_cycles_are_found():
                                            ("nardy_analyze.report.html", 4), ("nardy_analyze.cli", 6)])
 def test_layer_table(module, layer):
     assert layer_of(module) == layer
+
+
+def test_every_sub_package_is_installed():
+    """pyproject's package list names every folder of the package (a folder left out is missing from the
+    installed wheel: the command line then fails on import outside the checkout)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {module_name(p.parent) for p in PACKAGE.rglob("__init__.py")}
+    assert folders - listed == set(), "add to [tool.setuptools] packages in pyproject.toml"
