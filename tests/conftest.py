@@ -7,6 +7,23 @@ everything (``.ci/run`` does); an explicit ``-m`` expression (``-m slow``) is ob
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
+
+
+def _compile_catalogs() -> None:
+    """The checkout's message catalogs compiled (.po -> .mo, when a .mo is missing or older), as the install
+    does: the tests read the translations the way an installed copy does."""
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        import catalogs
+    finally:
+        sys.path.remove(str(scripts))
+    catalogs.compile_all(stale_only=True)
+
+
+_compile_catalogs()
 
 
 # whole files of slow tests (GNU Backgammon, the browser, the shared corpus, signals to many processes)
