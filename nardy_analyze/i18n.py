@@ -21,18 +21,37 @@ installed.  This module imports only the standard library (it is in the lowest l
 """
 from __future__ import annotations
 
-import gettext as _gettext
 import os
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 DOMAIN = "nardy_analyze"
-LOCALEDIR = Path(__file__).resolve().parent / "locale"
+LOCALEDIR = Path(__file__).parent / "locale"
 LANGUAGES = ("en", "ru")                 # --lang: the languages with a catalog (en: the messages as written)
 # what --lang sets, for this process and the worker processes it starts (they read it at their first message)
 ENV = "NARDY_ANALYZE_LANG"
 
-_translation: _gettext.NullTranslations | None = None
+
+
+class _English:
+    """The messages as written (what gettext's ``NullTranslations`` does, without importing gettext: an
+    English run never loads it)."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message
+
+    def info(self) -> dict[str, str]:
+        return {}
+
+
+_translation: Any = None
 
 
 def set_language(lang: str | None) -> None:
@@ -48,8 +67,7 @@ def set_language(lang: str | None) -> None:
 
 def language() -> str:
     """The language the messages are in: ``"en"`` or the code of a catalog (``"ru"``)."""
-    t = _translation or _load()
-    return t.info().get("language", "en") or "en" if isinstance(t, _gettext.GNUTranslations) else "en"
+    return (_translation or _load()).info().get("language") or "en"
 
 
 def requested() -> list[str] | None:
@@ -64,34 +82,38 @@ def requested() -> list[str] | None:
     return None
 
 
-def _load() -> _gettext.NullTranslations:
+def _load() -> Any:
     global _translation
     langs = requested()
-    t: _gettext.NullTranslations | None = None
+    t = None
     if langs and langs[0] not in ("C", "POSIX") and not langs[0].startswith(("C.", "en")):
         t = _catalog(langs)
-    _translation = t or _gettext.NullTranslations()
+    _translation = t or _English()
     return _translation
 
 
-def _catalog(langs: list[str]) -> _gettext.NullTranslations | None:
+def _catalog(langs: list[str]) -> Any:
+    import gettext as _gettext  # (only for a language with a catalog: English never loads it)
+
     for lang in langs:
-        for code in _gettext._expand_lang(lang):            # ru_RU.UTF-8 -> ru_RU.UTF-8, ru_RU, ru.UTF-8, ru
+        if lang in ("C", "POSIX") or lang.startswith(("C.", "en")):
+            return None
+        # ru_RU.UTF-8@x -> ru_RU.UTF-8, ru_RU, ru (the compiled catalog: as gettext finds it)
+        base = lang.split("@")[0]
+        for code in dict.fromkeys((base, base.split(".")[0], base.split(".")[0].split("_")[0])):
             folder = LOCALEDIR / code / "LC_MESSAGES"
             po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
             if mo.exists() and (not po.exists() or po.stat().st_mtime <= mo.stat().st_mtime):
                 with open(mo, "rb") as fp:
                     return _gettext.GNUTranslations(fp)
             if po.exists():
-                t = _compile_in_memory(po)
+                t = _compile_in_memory(po, _gettext.GNUTranslations)
                 if t is not None:
                     return t
-            if code in ("C", "POSIX") or code.startswith("en"):
-                return None
     return None
 
 
-def _compile_in_memory(po: Path) -> _gettext.NullTranslations | None:
+def _compile_in_memory(po: Path, translations: type) -> Any:
     """A checkout's ``.po`` without its compiled ``.mo`` (Babel compiles it; without Babel: English)."""
     try:   # (Babel: a checkout's tool, not a dependency; only a checkout without compiled catalogs needs it)
         from babel.messages.mofile import write_mo  # (as above)
@@ -103,7 +125,7 @@ def _compile_in_memory(po: Path) -> _gettext.NullTranslations | None:
     buf = BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
-    return _gettext.GNUTranslations(buf)
+    return translations(buf)
 
 
 def _(message: str) -> str:
@@ -126,7 +148,9 @@ def install() -> None:
     """Make the catalog the process's text domain, for the libraries that translate through the ``gettext``
     module's own functions (click and typer: the command line's usage errors and ``--help`` headings), in the
     language :func:`set_language` chose.  Call it before importing them (their headings are read at import)."""
-    _gettext.bindtextdomain(DOMAIN, str(LOCALEDIR))
+    import gettext as _gettext  # (the command line's typer path only)
+
+    _gettext.bindtextdomain(DOMAIN, str(LOCALEDIR.resolve()))
     _gettext.textdomain(DOMAIN)
     if os.environ.get(ENV):
         os.environ["LANGUAGE"] = os.environ[ENV]
