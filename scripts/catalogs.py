@@ -10,8 +10,10 @@
 
 The catalog of a language is ``nardy_analyze/locale/<lang>/LC_MESSAGES/nardy_analyze.po``.  The messages
 are those the code marks (``_``, ``ngettext``, ``pgettext``, ``N_``: nardy_analyze/i18n.py) and the messages
-of click and typer that the command line shows (their own ``gettext`` calls; the command line makes this
-catalog the application's text domain, so they are translated with the rest).
+of typer that the command line shows (its own ``gettext`` calls: help headings such as "Options"; the
+command line makes this catalog the application's text domain, so they are translated with the rest).
+typer's copy of click (``typer._click``) has no gettext calls: the command line translates its usage errors
+itself (nardy_analyze/cli.py).
 """
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ PACKAGE = ROOT / "nardy_analyze"
 LOCALEDIR = PACKAGE / "locale"
 DOMAIN = "nardy_analyze"
 POT = LOCALEDIR / f"{DOMAIN}.pot"
-# the modules of click and typer whose messages the command line shows (--help, usage errors)
-THIRD_PARTY = ("click", "typer")
+# the library whose gettext messages the command line shows (--help headings, "Aborted!")
+THIRD_PARTY = ("typer",)
 _FIELD = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z_0-9]*)?(?:[!:][^{}]*)?\}")
 
 
