@@ -19,13 +19,17 @@ from typing import Optional
 
 import typer
 
-from . import GC_THRESHOLD, __version__
+from . import GC_THRESHOLD, __version__, i18n
 from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
 from .i18n import _
 from .options import CONVERT, ENGINE_HELP, ENGINES, LANG, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
 from .safetext import visible
+from .typertext import install as translate_typer
+
+if i18n.language() != "en":
+    translate_typer()        # typer's own copy of click: its usage errors and --help texts in the language
 
 app = typer.Typer(
     add_completion=False,
