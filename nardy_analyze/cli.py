@@ -2,7 +2,11 @@
 
 Each command's body is a module of :mod:`nardy_analyze.commands`, imported when the command runs (so that
 ``--help`` and a command's start-up do not pay for what they do not run); ``validate`` and ``convert`` are
-declared from the one table of :mod:`nardy_analyze.options`, which :mod:`nardy_analyze.fastcli` reads too."""
+declared from the one table of :mod:`nardy_analyze.options`, which :mod:`nardy_analyze.fastcli` reads too.
+
+Every text here is translated when this module is imported: :func:`nardy_analyze.fastcli.run` chooses the
+language (``--lang``, else the environment) and makes the catalog the text domain of click and typer
+(:func:`nardy_analyze.i18n.install`) before it imports this module."""
 from __future__ import annotations
 
 import functools
@@ -15,19 +19,24 @@ from typing import Optional
 
 import typer
 
-from . import GC_THRESHOLD, __version__
+from . import GC_THRESHOLD, __version__, i18n
 from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
-from .options import CONVERT, ENGINE_HELP, ENGINES, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
+from .i18n import _
+from .options import CONVERT, ENGINE_HELP, ENGINES, LANG, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
 from .safetext import visible
+from .typertext import install as translate_typer
+
+if i18n.language() != "en":
+    translate_typer()        # typer's own copy of click: its usage errors and --help texts in the language
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="Read nardy and backgammon game records, replay every move through a strict rules engine, "
-         "and report what breaks the rules.",
+    help=_("Read nardy and backgammon game records, replay every move through a strict rules engine, "
+         "and report what breaks the rules."),
 )
 
 
@@ -37,6 +46,18 @@ def _enum(name: str, values: tuple[str, ...]) -> type[Enum]:
 
 
 Engine = _enum("Engine", ENGINES)
+Lang = _enum("Lang", LANG.choices)
+
+
+def _shown_default(text: str, value: str) -> str:
+    """``text`` followed by the default --help shows for an option whose own default is None."""
+    return text + " " + _("[default: {}]").format(value)
+
+
+def _lang_option():
+    """``--lang`` (every command): read and applied before this module was imported (nardy_analyze.fastcli);
+    here it is declared for --help and checked (a value that is not a language: exit 2)."""
+    return typer.Option(None, *LANG.flags, help=_(LANG.help))
 
 
 def _echo(message: str, err: bool = False) -> None:
@@ -52,7 +73,7 @@ def _interruptible(command):
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
-            typer.echo(INTERRUPTED, err=True)
+            typer.echo(_(INTERRUPTED), err=True)
             raise typer.Exit(130) from None
 
     return run_command
@@ -61,7 +82,7 @@ def _interruptible(command):
 def _run(name: str, **values) -> None:
     """Run the body of command ``name`` (:mod:`nardy_analyze.commands`, its module imported now) with the
     values (an Enum as its value) and typer's echo; its Exit becomes typer's."""
-    values = {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
+    values = {k: v.value if isinstance(v, Enum) else v for k, v in values.items() if k != "lang"}
     try:
         body(name)(echo=_echo, **values)
     except Exit as e:
@@ -76,7 +97,8 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Print the version and exit.")) -> None:
+                                      help=_("Print the version and exit.")),
+         lang: Optional[Lang] = _lang_option()) -> None:
     pass
 
 
@@ -86,26 +108,27 @@ def _typer_option(o: Opt) -> tuple[object, object]:
     extra = {"metavar": o.metavar} if o.metavar else {}
     if o.min is not None:
         extra["min"] = o.min
+    text = _shown_default(_(o.help), o.shown) if o.shown else _(o.help)
     if o.kind == "choice":
         kind = _ENUMS.get(o.enum) or _ENUMS.setdefault(o.enum, _enum(o.enum, o.choices))
         annotation = kind if o.default is not None else Optional[kind]
         default = o.default if o.default in (None, REQUIRED) else kind(o.default)
-        return annotation, typer.Option(default, *flags, help=o.help, **extra)
+        return annotation, typer.Option(default, *flags, help=text, **extra)
     if o.kind == "many":
-        return list[str], typer.Option([], *flags, help=o.help, **extra)
+        return list[str], typer.Option([], *flags, help=text, **extra)
     kind = {"flag": bool, "switch": bool, "str": str, "path": Path, "int": int, "float": float}[o.kind]
-    return (kind if o.default is not None else Optional[kind]), typer.Option(o.default, *flags, help=o.help,
+    return (kind if o.default is not None else Optional[kind]), typer.Option(o.default, *flags, help=text,
                                                                                 **extra)
 
 
-_ENUMS: dict[str, type[Enum]] = {"Engine": Engine}
+_ENUMS: dict[str, type[Enum]] = {"Engine": Engine, "Lang": Lang}
 
 
 def _declare(spec: Command) -> None:
     """Add the typer command of ``spec`` (its options from the table), running the body of the same name
     in :mod:`nardy_analyze.commands` with the values converted."""
     params = [inspect.Parameter(spec.argument, inspect.Parameter.KEYWORD_ONLY, annotation=list[str],
-                                default=typer.Argument(..., metavar=spec.metavar, help=spec.argument_help.format(
+                                default=typer.Argument(..., metavar=spec.metavar, help=_(spec.argument_help).format(
                                     suffixes=", ".join(record_suffixes()))))]
     for o in spec.options:
         annotation, default = _typer_option(o)
@@ -117,9 +140,8 @@ def _declare(spec: Command) -> None:
 
     command.__signature__ = inspect.Signature(params)
     command.__annotations__ = {p.name: p.annotation for p in params}
-    command.__doc__ = spec.doc
     command.__name__ = command.__qualname__ = spec.name
-    app.command(spec.name)(_interruptible(command))
+    app.command(spec.name, help=_(spec.doc))(_interruptible(command))
 
 
 _declare(VALIDATE)
@@ -134,24 +156,26 @@ class ShowAs(str, Enum):
     html = "html"
 
 
-@app.command()
+@app.command(help=_(
+    "Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG; or\n"
+    "replay the whole record on a board in one HTML page (--as html)."))
 @_interruptible
 def show(
     path: str = typer.Argument(..., metavar="FILE",
-                               help="A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input."),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="Game number (order in the file; default the last)."),
+                               help=_("A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input.")),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
+                                       help=_("Game number (order in the file; default the last).")),
     move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
-                                       help="The position before the game's M-th roll (1 = the opening roll); "
-                                            "default: the game's final position."),
-    as_: ShowAs = typer.Option(ShowAs.text, "--as", help="text diagram (with the IDs), gnubg "
+                                       help=_("The position before the game's M-th roll (1 = the opening roll); "
+                                            "default: the game's final position.")),
+    as_: ShowAs = typer.Option(ShowAs.text, "--as", help=_("text diagram (with the IDs), gnubg "
                                                           "'PositionID:MatchID', XGID, an SVG board, or html: "
                                                           "one self-contained page that replays every game "
-                                                          "(--game/--move: the position it opens at)."),
+                                                          "(--game/--move: the position it opens at).")),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                          help="Write to FILE (whole or not at all) instead of standard output."),
+                                          help=_("Write to FILE (whole or not at all) instead of standard output.")),
+    lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    """Print the position before a move: diagram, GNU Backgammon Position/Match ID, XGID or SVG; or
-    replay the whole record on a board in one HTML page (--as html)."""
     _run("show", path=path, game=game, move=move, as_=as_, output=output)
 
 
@@ -169,50 +193,51 @@ class StatsFormat(str, Enum):
     markdown = "markdown"
 
 
-@app.command()
+@app.command(help=_(
+    "Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.\n"
+    "\n"
+    "Columns, dtypes and how resignations, drops and illegal plays count: docs/stats.md.\n"
+    "\n"
+    "Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is\n"
+    "counted), 2 when the arguments are wrong, a path cannot be read or no record was found."))
 @_interruptible
 def stats(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for "
-                                           f"{', '.join(record_suffixes())} files); '-' reads standard input."),
-    by: By = typer.Option(By.player, "--by", "-b", help="One row per player, per player per game, or per match."),
+                                      help=_("Record files or folders (searched recursively for {suffixes} files); "
+                                             "'-' reads standard input.").format(
+                                          suffixes=", ".join(record_suffixes()))),
+    by: By = typer.Option(By.player, "--by", "-b", help=_("One row per player, per player per game, or per match.")),
     format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
-                                       help="A table (main columns; --by game and match: the first 1,000 rows), "
+                                       help=_("A table (main columns; --by game and match: the first 1,000 rows), "
                                             "or every column and row as csv, json, parquet (needs the 'parquet' "
-                                            "extra) or markdown."),
+                                            "extra) or markdown.")),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Write to this file (written whole or not at all)."),
+                                          help=_("Write to this file (written whole or not at all).")),
     alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
-                                    help="Count NAME as CANONICAL (names are compared without case, blanks and "
-                                         "a ',1673' rating suffix). Repeatable."),
+                                    help=_("Count NAME as CANONICAL (names are compared without case, blanks and "
+                                         "a ',1673' rating suffix). Repeatable.")),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
-                                       help="Sort by COLUMN: numbers largest first, names A-Z (--by game and "
-                                            "match: holds every row in memory)."),
-    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
+                                       help=_("Sort by COLUMN: numbers largest first, names A-Z (--by game and "
+                                            "match: holds every row in memory).")),
+    variant: str = typer.Option("backgammon", "--variant", help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
-                                   help="Rule option when the record's header does not set it, as in validate "
+                                   help=_("Rule option when the record's header does not set it, as in validate "
                                         "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
                                         "have is an error (exit 2); VARIANT: limits it to that variant. "
-                                        "Repeatable."),
+                                        "Repeatable.")),
     rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
-                                        help="A named rule set, as in validate (e.g. federation, club, "
-                                             "last-roll; docs/rules.md, Presets)."),
+                                        help=_("A named rule set, as in validate (e.g. federation, club, "
+                                             "last-roll; docs/rules.md, Presets).")),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
-                                        help="Also draw, per player, the dice against fair dice, the doubles rate "
-                                             "and points per game (needs the 'plot' extra)."),
-    top: int = typer.Option(8, "--top", min=1, help="Players drawn by --plot (those with most games)."),
+                                        help=_("Also draw, per player, the dice against fair dice, the doubles rate "
+                                             "and points per game (needs the 'plot' extra).")),
+    top: int = typer.Option(8, "--top", min=1, help=_("Players drawn by --plot (those with most games).")),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
-                                       help="Worker processes (default: one per core for 32+ files)."),
-    engine: Optional[Engine] = typer.Option(None, "--engine", help=ENGINE_HELP + " [default: local]"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
+                                       help=_("Worker processes (default: one per core for 32+ files).")),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=_shown_default(_(ENGINE_HELP), "local")),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_(SCHEDULER_HELP)),
+    lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    """Statistics per player, game or match: rolls, doubles, hits, pips, cube, results, points.
-
-    Columns, dtypes and how resignations, drops and illegal plays count: docs/stats.md.
-
-    Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
-    counted), 2 when the arguments are wrong, a path cannot be read or no record was found.
-    """
     _run("stats", paths=paths, by=by, format=format, output=output, alias=alias, sort=sort, variant=variant,
          rule=rule, rules=rules, plot=plot, top=top, jobs=jobs, engine=engine, scheduler=scheduler)
 
@@ -224,79 +249,79 @@ class AnalyzeBy(str, Enum):
     player = "player"
 
 
-@app.command("analyze")
+@app.command("analyze", help=_(
+    "Skill analysis of backgammon records: the equity each checker play and cube decision lost, grades,\n"
+    "luck, error rates and performance rating (needs the 'analysis' extra: the bgsage engine).\n"
+    "\n"
+    "Columns, units and how they compare with GNU Backgammon: docs/analysis.md.  Long nardy and Gul bara\n"
+    "have no engine: one line per record says so, with the dice luck that needs none.\n"
+    "\n"
+    "Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is\n"
+    "analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no\n"
+    "record was found."))
 def analyze_cmd(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
-                                      help="Record files or folders (searched recursively for "
-                                           f"{', '.join(record_suffixes())} files); '-' reads standard input."),
+                                      help=_("Record files or folders (searched recursively for {suffixes} files); "
+                                             "'-' reads standard input.").format(
+                                          suffixes=", ".join(record_suffixes()))),
     by: AnalyzeBy = typer.Option(AnalyzeBy.player, "--by", "-b",
-                                 help="One row per decision, or per player per game, per player per match, "
-                                      "per player."),
+                                 help=_("One row per decision, or per player per game, per player per match, "
+                                      "per player.")),
     format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
-                                       help="A table (main columns), or every column as csv, json, parquet "
-                                            "(needs the 'parquet' extra) or markdown."),
+                                       help=_("A table (main columns), or every column as csv, json, parquet "
+                                            "(needs the 'parquet' extra) or markdown.")),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Write to this file (written whole or not at all)."),
+                                          help=_("Write to this file (written whole or not at all).")),
     plies: int = typer.Option(0, "--plies", min=0, max=3,
-                              help="Search depth, counted as GNU Backgammon counts it: 0 = the neural network "
-                                   "alone (fast; gnubg's 0-ply), 1-3 look that many rolls ahead."),
+                              help=_("Search depth, counted as GNU Backgammon counts it: 0 = the neural network "
+                                   "alone (fast; gnubg's 0-ply), 1-3 look that many rolls ahead.")),
     thresholds: str = typer.Option("0.04,0.08,0.16", "--thresholds", metavar="D,B,VB",
-                                   help="Equity lost above which a decision is doubtful, bad, very bad."),
-    variant: str = typer.Option("backgammon", "--variant", help="Variant when the record does not name one."),
+                                   help=_("Equity lost above which a decision is doubtful, bad, very bad.")),
+    variant: str = typer.Option("backgammon", "--variant", help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
-                                   help="Rule option when the record's header does not set it. Repeatable."),
+                                   help=_("Rule option when the record's header does not set it. Repeatable.")),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
-                                       help="Sort by COLUMN: numbers largest first, names A-Z."),
+                                       help=_("Sort by COLUMN: numbers largest first, names A-Z.")),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
-                                        help="Also draw the error rate and luck rate per player (needs the "
-                                             "'plot' extra)."),
+                                        help=_("Also draw the error rate and luck rate per player (needs the "
+                                             "'plot' extra).")),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
-                                       help="Worker processes (default: one per core for 32+ files; with one "
-                                            "process the engine uses every core)."),
-    engine: Optional[Engine] = typer.Option(None, "--engine", help=ENGINE_HELP + " [default: local]"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP),
+                                       help=_("Worker processes (default: one per core for 32+ files; with one "
+                                            "process the engine uses every core).")),
+    engine: Optional[Engine] = typer.Option(None, "--engine", help=_shown_default(_(ENGINE_HELP), "local")),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_(SCHEDULER_HELP)),
+    lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    """Skill analysis of backgammon records: the equity each checker play and cube decision lost, grades,
-    luck, error rates and performance rating (needs the 'analysis' extra: the bgsage engine).
-
-    Columns, units and how they compare with GNU Backgammon: docs/analysis.md.  Long nardy and Gul bara
-    have no engine: one line per record says so, with the dice luck that needs none.
-
-    Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is
-    analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no
-    record was found.
-    """
     _run("analyze", paths=paths, by=by, format=format, output=output, plies=plies, thresholds=thresholds,
          variant=variant, rule=rule, sort=sort, plot=plot, jobs=jobs, engine=engine, scheduler=scheduler)
 
 
-@app.command("generate")
+@app.command("generate", help=_(
+    "Random legal games in the project's own notation (.ngn, docs/notation.md).\n"
+    "\n"
+    "Every play is chosen uniformly among the legal ones, the variant's whole turn logic included."))
 @_interruptible
 def generate_cmd(
-    variant: str = typer.Option(..., "--variant", help="backgammon, long or gulbara."),
-    games: int = typer.Option(1, "--games", "-n", min=1, help="Number of games."),
-    seed: int = typer.Option(0, "--seed", help="Start of the random choices: the same number gives the same bytes."),
-    players: str = typer.Option("White,Black", "--players", metavar="A,B", help="The two players' names."),
+    variant: str = typer.Option(..., "--variant", help=_("backgammon, long or gulbara.")),
+    games: int = typer.Option(1, "--games", "-n", min=1, help=_("Number of games.")),
+    seed: int = typer.Option(0, "--seed", help=_("Start of the random choices: the same number gives the same bytes.")),
+    players: str = typer.Option("White,Black", "--players", metavar="A,B", help=_("The two players' names.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
-                                   help="Rule option, e.g. scoring=nardy500, koks=on, clock=840, increment=8. "
-                                        "Repeatable."),
+                                   help=_("Rule option, e.g. scoring=nardy500, koks=on, clock=840, increment=8. "
+                                        "Repeatable.")),
     rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
-                                        help="A named rule set (docs/rules.md, Presets), written as the Rules tag; "
-                                             "--rule goes over it."),
+                                        help=_("A named rule set (docs/rules.md, Presets), written as the Rules tag; "
+                                             "--rule goes over it.")),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Write to this file (written whole or not at all)."),
+                                          help=_("Write to this file (written whole or not at all).")),
+    lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    """Random legal games in the project's own notation (.ngn, docs/notation.md).
-
-    Every play is chosen uniformly among the legal ones, the variant's whole turn logic included.
-    """
     _run("generate", variant=variant, games=games, seed=seed, players=players, rule=rule, rules=rules,
          output=output)
 
 
-@app.command("rules")
-def rules_cmd() -> None:
-    """List the rule ids that findings name, with what each means."""
+@app.command("rules", help=_("List the rule ids that findings name, with what each means."))
+def rules_cmd(lang: Optional[Lang] = _lang_option()) -> None:
     _run("rules")
 
 
@@ -309,5 +334,5 @@ def run() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        sys.stderr.write(INTERRUPTED + "\n")
+        sys.stderr.write(_(INTERRUPTED) + "\n")
         sys.exit(130)

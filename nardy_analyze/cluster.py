@@ -17,6 +17,9 @@ The workers read the files themselves: every record must be at the same absolute
 Standard input (``-``) is read and checked on this machine.  The workers need the same version of
 nardy-analyze installed (it is checked before any work).
 
+The messages made on the workers (the findings) are in the language of this machine's command: it goes
+with every task (a worker may be another machine, with another locale).
+
 Dask is an optional dependency (the ``dask`` extra); without it :func:`connect` raises
 :class:`ClusterError` naming ``pip install 'nardy-analyze[dask]'``.
 """
@@ -29,7 +32,8 @@ import os
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
-from . import __version__
+from . import __version__, i18n
+from .i18n import _
 from .report import INTERNAL_ERROR
 from .inputs import RECORD
 from .runner import Load, combined, guarded, internal_error_message
@@ -51,8 +55,8 @@ def _modules():
         import dask                 # noqa: F401
         import distributed          # (the 'dask' extra: imported when asked for)
     except ImportError as e:
-        raise ClusterError(f"--engine dask needs Dask (dask.distributed), "
-                           f"which cannot be imported here ({e}); install it with: {INSTALL_HINT}") from None
+        raise ClusterError(_("--engine dask needs Dask (dask.distributed), which cannot be imported here "
+                             "({error}); install it with: {command}").format(error=e, command=INSTALL_HINT)) from None
     return distributed
 
 
@@ -113,17 +117,19 @@ class DaskEngine:
         try:
             info = self.client.run(_worker_probe, paths)
         except Exception as e:
-            raise ClusterError(f"the Dask workers at {self.address} cannot run nardy-analyze "
-                               f"({type(e).__name__}: {e}); install nardy-analyze {__version__} on every "
-                               "worker") from None
+            raise ClusterError(_("the Dask workers at {address} cannot run nardy-analyze ({error}); install "
+                                 "nardy-analyze {version} on every worker").format(
+                address=self.address, error=f"{type(e).__name__}: {e}", version=__version__)) from None
         for worker, (version, seen) in sorted(info.items()):
             if version != __version__:
-                raise ClusterError(f"the Dask worker {worker} runs nardy-analyze {version}, this is "
-                                   f"{__version__}: install the same version on every worker")
+                raise ClusterError(_("the Dask worker {worker} runs nardy-analyze {version}, this is {ours}: "
+                                     "install the same version on every worker").format(
+                    worker=worker, version=version, ours=__version__))
             missing = [p for p, ok in zip(paths, seen) if not ok]
             if missing:
-                raise ClusterError(f"the Dask worker {worker} cannot see {missing[0]}: --engine dask needs "
-                                   "the files at the same absolute path on every worker (a shared file system)")
+                raise ClusterError(_("the Dask worker {worker} cannot see {path}: --engine dask needs the files at "
+                                     "the same absolute path on every worker (a shared file system)").format(
+                    worker=worker, path=missing[0]))
 
 
 def connect(scheduler: str | None = None, jobs: int | None = None) -> DaskEngine:
@@ -143,38 +149,44 @@ def connect(scheduler: str | None = None, jobs: int | None = None) -> DaskEngine
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                dashboard_address=":0", silence_logs=logging.CRITICAL)
         except Exception as e:
-            raise ClusterError(f"cannot start a local Dask cluster of {n} worker processes "
-                               f"({type(e).__name__}: {e})") from None
+            raise ClusterError(_("cannot start a local Dask cluster of {n} worker processes ({error})").format(
+                n=n, error=f"{type(e).__name__}: {e}")) from None
         try:
             client = distributed.Client(cluster, timeout=timeout)
         except Exception as e:
             cluster.close()
-            raise ClusterError(f"cannot connect to the local Dask cluster ({type(e).__name__}: {e})") from None
+            raise ClusterError(_("cannot connect to the local Dask cluster ({error})").format(
+                error=f"{type(e).__name__}: {e}")) from None
         return DaskEngine(client, cluster, cluster.scheduler_address)
     address = scheduler.strip()
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except Exception as e:
         why = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s ({why}); "
-                           "is 'dask scheduler' running there, and is the address (tcp://HOST:PORT) "
-                           "right?") from None
+        raise ClusterError(_("cannot reach the Dask scheduler at {scheduler} within {timeout} s ({error}); is "
+                             "'dask scheduler' running there, and is the address (tcp://HOST:PORT) right?").format(
+            scheduler=scheduler, timeout=f"{timeout:g}", error=why)) from None
     engine = DaskEngine(client, None, address)
     try:
         client.wait_for_workers(1, timeout=timeout)
     except Exception:
         engine.close()
-        raise ClusterError(f"the Dask scheduler at {scheduler} has no worker (waited {timeout:g} s): start one "
-                           f"with 'dask worker {address}' where nardy-analyze {__version__} is installed") from None
+        raise ClusterError(_("the Dask scheduler at {scheduler} has no worker (waited {timeout} s): start one "
+                             "with 'dask worker {address}' where nardy-analyze {version} is installed").format(
+            scheduler=scheduler, timeout=f"{timeout:g}", address=address, version=__version__)) from None
     return engine
 
 
 # ----------------------------------------------------------------------------------------- worker side
 
 def _run_batch(batch: list, work: Callable[..., Any], args: tuple, max_bytes: int | None, load: Load,
-               combine: Callable[[list[Any]], Any] | None = None) -> list[tuple[str, Any]]:
+               combine: Callable[[list[Any]], Any] | None = None, lang: str | None = None
+               ) -> list[tuple[str, Any]]:
     """On a worker: the per-file error boundary of the local path over a batch of entries, in order; with
-    ``combine``, the batch's values folded into one there (``runner.combined``: a partial aggregate)."""
+    ``combine``, the batch's values folded into one there (``runner.combined``: a partial aggregate); the
+    messages in ``lang``, the language of the command that sent the batch (None: the worker's own)."""
+    if lang is not None and os.environ.get(i18n.ENV) != lang:
+        i18n.set_language(lang)
     return combined([guarded(work, e, args, max_bytes, load) for e in batch], combine)
 
 
@@ -220,7 +232,8 @@ class Mapping:
         self.tick, self.max_bytes, self.combine, self.load = tick, max_bytes, combine, load
 
     def _fail(self, exc: BaseException) -> ClusterError:
-        return ClusterError(f"the Dask cluster at {self.engine.address} failed: {type(exc).__name__}: {exc}")
+        return ClusterError(_("the Dask cluster at {address} failed: {error}").format(
+            address=self.engine.address, error=f"{type(exc).__name__}: {exc}"))
 
     def __iter__(self) -> Iterator[tuple[Any, str, Any]]:
         client = self.engine.client
@@ -230,6 +243,7 @@ class Mapping:
             self.engine.check([os.path.abspath(remote[0].path)])
             threads = self.engine.threads
         units = _units(self.entries, threads)
+        lang = i18n.language()            # (the workers' messages: in this command's language)
         window = max(2, AHEAD * threads)
         pending: dict[int, Any] = {}      # unit index -> future of its results
         nxt = 0                           # next unit to submit
@@ -241,7 +255,7 @@ class Mapping:
                 on_workers, batch = units[nxt]
                 if on_workers:
                     pending[nxt] = client.submit(_run_batch, [_wire(e) for e in batch], self.work, self.args,
-                                                 self.max_bytes, self.load, self.combine, pure=False)
+                                                 self.max_bytes, self.load, self.combine, lang, pure=False)
                 nxt += 1
 
         queue: deque = deque()            # results of the current unit, in order
@@ -253,7 +267,7 @@ class Mapping:
                 submit()
                 on_workers, batch = units[cur]
                 if on_workers:
-                    out = self._gather(batch, pending.pop(cur))
+                    out = self._gather(batch, pending.pop(cur), lang)
                 else:
                     out = [guarded(self.work, batch[0], self.args, self.max_bytes, self.load)]
                 queue.extend(out)
@@ -263,7 +277,7 @@ class Mapping:
             self.tick(e)
             yield e, kind, value
 
-    def _gather(self, batch: list, future) -> list[tuple[str, Any]]:
+    def _gather(self, batch: list, future, lang: str | None = None) -> list[tuple[str, Any]]:
         try:
             return future.result()
         except Exception as exc:
@@ -273,7 +287,7 @@ class Mapping:
         out: list[tuple[str, Any]] = []
         for e in batch:
             f = self.engine.client.submit(_run_batch, [_wire(e)], self.work, self.args, self.max_bytes,
-                                          self.load, pure=False, retries=0)
+                                          self.load, None, lang, pure=False, retries=0)
             try:
                 out.extend(f.result())
             except Exception as exc:

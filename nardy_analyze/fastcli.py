@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import GC_THRESHOLD
+from . import GC_THRESHOLD, i18n
 from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .options import COMMANDS, REQUIRED, Opt, defaults
@@ -105,9 +105,31 @@ def _utf8(stream) -> bool:
     return enc.lower().replace("-", "").replace("_", "") == "utf8"
 
 
+def language(argv: list[str]) -> str | None:
+    """The value of ``--lang X`` / ``--lang=X`` on the command line (the last one given, before any ``--``),
+    else None."""
+    lang = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg[len("--lang="):]
+    return lang
+
+
 def run() -> None:
-    """The ``nardy-analyze`` command line: the fast path when it applies, typer otherwise."""
+    """The ``nardy-analyze`` command line: the fast path when it applies, typer otherwise.
+
+    The language comes first (``--lang``, else the environment: nardy_analyze.i18n), before any message
+    and before typer and click are imported (their help headings are translated at import); a value that
+    is not a language is left to typer, which rejects it (exit 2)."""
+    lang = language(sys.argv[1:])
+    if lang in i18n.LANGUAGES:
+        i18n.set_language(lang)
     run_fast()
+    i18n.install()                        # click's and typer's messages from our catalog
     from .cli import run as typer_run     # (typer: imported only when the fast path declines)
     typer_run()
 
@@ -120,6 +142,7 @@ def run_fast() -> None:
     gc.set_threshold(*GC_THRESHOLD)              # as cli.run and the worker processes
     stop_on_sigterm()
     command, kwargs = parsed
+    kwargs.pop("lang", None)                     # (read by run(): the language is set already)
     try:
         body(command)(**{**defaults(COMMANDS[command]), **kwargs})
         code = 0
@@ -128,7 +151,7 @@ def run_fast() -> None:
     except KeyboardInterrupt:                    # as the typer commands: exit 130, said on standard error
         code = 130
         try:
-            sys.stderr.write(INTERRUPTED + "\n")
+            sys.stderr.write(i18n._(INTERRUPTED) + "\n")
         except BaseException:
             pass
     except OSError as e:                         # as typer: a closed pipe ends the command quietly, exit 1

@@ -152,8 +152,15 @@ def install() -> None:
 
     _gettext.bindtextdomain(DOMAIN, str(LOCALEDIR.resolve()))
     _gettext.textdomain(DOMAIN)
-    if os.environ.get(ENV):
-        os.environ["LANGUAGE"] = os.environ[ENV]
+    langs = requested()
+    if langs:
+        # gettext's own lookup, made to choose as _load does: the first language asked for decides (an
+        # English or C locale first gives English, where gettext would go on down the list to a catalog)
+        for i, lang in enumerate(langs):
+            if lang in ("C", "POSIX") or lang.startswith(("C.", "en")):
+                langs = langs[:i] or ["C"]
+                break
+        os.environ["LANGUAGE"] = ":".join(langs)
 
 
 def N_(message: str) -> str:

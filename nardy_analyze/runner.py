@@ -20,19 +20,44 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
 from . import GC_THRESHOLD, __version__
+from .i18n import N_, _
 from .inputs import RECORD, UNREADABLE, InputError
 from .report import INTERNAL_ERROR
 
 Load = Callable[..., Any]      # load(entry, max_bytes) -> the record; InputError when it cannot be read
 
 
+# the message of an internal error, by what was being done (``doing``); one sentence each, for the catalog
+_INTERNAL = {
+    "validating this file": N_(
+        "internal error in nardy-analyze {version} while validating this file: {error}; the file was not "
+        "fully checked; please report this with the file"),
+    "reading this file": N_(
+        "internal error in nardy-analyze {version} while reading this file: {error}; the file was not "
+        "fully checked; please report this with the file"),
+    "converting this file": N_(
+        "internal error in nardy-analyze {version} while converting this file: {error}; the file was not "
+        "fully checked; please report this with the file"),
+    "validating this file (the worker process stopped)": N_(
+        "internal error in nardy-analyze {version} while validating this file (the worker process stopped): "
+        "{error}; the file was not fully checked; please report this with the file"),
+    "validating this file (the Dask worker process stopped)": N_(
+        "internal error in nardy-analyze {version} while validating this file (the Dask worker process "
+        "stopped): {error}; the file was not fully checked; please report this with the file"),
+}
+
+
 def internal_error_message(exc: BaseException, doing: str = "validating this file") -> str:
-    """The message of an ``internal-error`` finding: the exception, the version, what to do."""
+    """The message of an ``internal-error`` finding: the exception, the version, what to do (``doing``: what
+    was being done, one of :data:`_INTERNAL`'s keys; another is inserted as it is)."""
     text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if len(text) > 300:
         text = text[:300] + "..."
-    return (f"internal error in nardy-analyze {__version__} while {doing}: {text}; the file was not "
-            "fully checked; please report this with the file")
+    if doing in _INTERNAL:
+        return _(_INTERNAL[doing]).format(version=__version__, error=text)
+    # TRANSLATORS: {doing} is what was being done, in English (a caller's own words)
+    return _("internal error in nardy-analyze {version} while {doing}: {error}; the file was not fully "
+             "checked; please report this with the file").format(version=__version__, doing=doing, error=text)
 
 
 def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | None, load: Load

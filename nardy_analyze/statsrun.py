@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import pandas as pd
 
 from .analyze import map_records
+from .i18n import _
 from .inputs import SKIPPED, UNREADABLE, Entry, discover, parse_rule_options
 from .record import Match
 from .stats import skill
@@ -161,7 +162,8 @@ def iter_frames(by: str, paths: Iterable[str] | str, rows: int = 16_384, **optio
     The first frame comes once the last file is read (a name's displayed spelling is its most frequent
     one over every file).  ``options``: those of :func:`scan`."""
     if by not in ("game", "match"):
-        raise ValueError(f"iter_frames: by must be game or match, not {by!r} (players: players(paths))")
+        raise ValueError(_("iter_frames: by must be game or match, not {by!r} (players: players(paths))").format(
+            by=by))
     with aggregate(paths, by, **options) as agg:
         yield from agg.frames(rows)
 
@@ -193,7 +195,7 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
     on its worker.  Returns an :class:`Aggregate` (close it when done: ``--by game`` and ``match`` keep
     their rows in a temporary file)."""
     if by not in ("player", "game", "match"):
-        raise ValueError(f"by must be player, game or match, not {by!r}")
+        raise ValueError(_("by must be player, game or match, not {by!r}").format(by=by))
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -305,7 +307,7 @@ def decision_frames(run: skill.Analysis, paths: Iterable[str] | str, **options: 
             yielded = True
             yield skill.decision_frame(value.rows)
     if not run.files:
-        raise skill.NoRecords("no game records found in " + ", ".join(paths))
+        raise skill.NoRecords(_("no game records found in {paths}").format(paths=", ".join(paths)))
     if not yielded:
         yield skill.decision_frame([])
 

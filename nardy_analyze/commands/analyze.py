@@ -11,8 +11,9 @@ from ..fsio import OutputError, Progress, write_atomically
 from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, skill, sort_frame, write_frame
 from ..statsrun import analyse, decision_frames
+from ..i18n import _
 from .common import Echo, Exit, check_table_output, cluster_failed, connect, echo, echo_messages, emit, fail, \
-    run_exit_code, run_job
+    install_command, run_exit_code, run_job
 
 
 def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], plies: int, thresholds: str,
@@ -20,7 +21,9 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
             engine: Optional[str], scheduler: Optional[str], echo: Echo = echo) -> None:
     """``nardy-analyze analyze`` (see the command's --help); raises :class:`~.common.Exit`."""
     if not skill.engine_available():
-        fail(skill.INSTALL_HINT, echo=echo)
+        # TRANSLATORS: {command} is the pip command line that installs the engine
+        fail(_("analyze needs the bgsage engine: {command}").format(command=install_command(skill.INSTALL_HINT)),
+             echo=echo)
     try:
         variant = get_variant(variant).name
         options = parse_rule_options(None, rule)
@@ -28,7 +31,8 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
         if len(levels) != 3 or not 0 <= levels[0] <= levels[1] <= levels[2]:
             raise ValueError
     except (UnknownVariant, ValueError) as e:
-        fail(str(e) if str(e) else f"--thresholds takes three increasing numbers, not {thresholds!r}", echo=echo)
+        fail(str(e) if str(e) else _("--thresholds takes three increasing numbers, not {thresholds!r}").format(
+            thresholds=thresholds), echo=echo)
     check_table_output(format, output, plot, echo)
     if by == "decision" and not sort and plot is None:    # the table a file at a time: flat memory
         _decisions(paths, format, output, engine, scheduler, jobs, echo, dict(
@@ -37,7 +41,7 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
                   plies=plies, thresholds=levels)
     echo_messages(run, run.problems + run.notes, echo)
     if not run.files:
-        fail("no game records found in " + ", ".join(paths), echo=echo)
+        fail(_("no game records found in {paths}").format(paths=", ".join(paths)), echo=echo)
     table = run.summary(by)
     if sort:
         try:

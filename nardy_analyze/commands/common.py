@@ -12,14 +12,16 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..fsio import Progress, write_atomically
+from ..i18n import N_, _
 from ..safetext import visible
 
-INTERRUPTED = "nardy-analyze: interrupted"       # on standard error when Ctrl-C (SIGINT) stops a command
+# on standard error when Ctrl-C (SIGINT) stops a command (translated where it is written: _(INTERRUPTED))
+INTERRUPTED = N_("nardy-analyze: interrupted")
 
 
 def _terminate(signum, frame) -> None:
     try:
-        sys.stderr.write("nardy-analyze: terminated\n")
+        sys.stderr.write(_("nardy-analyze: terminated") + "\n")
     except BaseException:                 # (stderr in the middle of a write, or closed)
         pass
     raise SystemExit(128 + signum)
@@ -72,7 +74,7 @@ def connect(engine: Optional[str], scheduler: Optional[str], jobs: Optional[int]
         engine = "dask" if scheduler else "local"
     if engine == "local":
         if scheduler:
-            fail("--scheduler needs --engine dask (the local engine has no scheduler)", echo=echo)
+            fail(_("--scheduler needs --engine dask (the local engine has no scheduler)"), echo=echo)
         return None
     from ..cluster import ClusterError, connect as dask_connect     # (Dask's part: imported when asked for)
     try:
@@ -124,9 +126,9 @@ def check_table_output(fmt: str, output: Optional[Path], plot: Optional[Path], e
     """The output arguments of a table (stats, analyze): ``--plot`` names a .png or .svg, and parquet is
     not written to a terminal."""
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        fail(f"--plot: {plot}: the file name must end in .png or .svg", echo=echo)
+        fail(_("--plot: {plot}: the file name must end in .png or .svg").format(plot=plot), echo=echo)
     if fmt == "parquet" and output is None and sys.stdout.isatty():
-        fail("--format parquet writes binary data: give -o FILE or redirect standard output", echo=echo)
+        fail(_("--format parquet writes binary data: give -o FILE or redirect standard output"), echo=echo)
 
 
 def emit(write: Callable[..., None], output: Optional[Path], binary: bool) -> None:
@@ -154,12 +156,20 @@ def analysis_depth(analyse: bool, plies: Optional[int], echo: Echo = echo) -> Op
     analysis extra) is missing or the options are wrong."""
     if not analyse:
         if plies is not None:
-            fail("--plies goes with --analyse", echo=echo)
+            fail(_("--plies goes with --analyse"), echo=echo)
         return None
     from ..stats.skill import INSTALL_HINT, engine_available   # (pandas and the engine: only with --analyse)
 
     if plies is not None and plies > 3:
-        fail(f"--plies: at most 3, not {plies}", echo=echo)
+        fail(_("--plies: at most 3, not {plies}").format(plies=plies), echo=echo)
     if not engine_available():
-        fail(INSTALL_HINT.replace("analyze needs", "--analyse needs"), echo=echo)
+        # TRANSLATORS: {command} is the pip command line that installs the engine
+        fail(_("--analyse needs the bgsage engine: {command}").format(command=install_command(INSTALL_HINT)),
+             echo=echo)
     return plies or 0
+
+
+def install_command(hint: str) -> str:
+    """The ``pip install ...`` command line of an optional dependency's message ``hint`` (what follows its
+    first ``": "``), to be put into a translated message."""
+    return hint.partition(": ")[2] or hint

@@ -8,6 +8,7 @@ from typing import Optional
 from ..engine import UnknownVariant, get_variant
 from ..fsio import OutputError, write_atomically
 from ..generate import generate_match
+from ..i18n import _
 from ..inputs import parse_rule_options
 from ..notation import get as notation
 from .common import Echo, echo, fail
@@ -19,7 +20,7 @@ def generate(*, variant: str, games: int, seed: int, players: str, rule: list[st
     """``nardy-analyze generate`` (see the command's --help)."""
     names = [x.strip() for x in players.split(",")]
     if len(names) != 2 or not all(names):
-        fail(f"--players takes two names separated by a comma, not {players!r}", echo=echo)
+        fail(_("--players takes two names separated by a comma, not {players!r}").format(players=players), echo=echo)
     try:
         name = get_variant(variant).name
         options = parse_rule_options(name, rule, rules)

@@ -7,6 +7,7 @@ from typing import Optional
 
 from .. import notation
 from ..fsio import OutputError, write_atomically
+from ..i18n import _
 from ..inputs import InputError, read_bytes
 from ..record import Match
 from ..report import show as shows
@@ -20,14 +21,15 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
          echo: Echo = echo) -> None:
     """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
     if output is not None and output.is_dir():
-        fail(f"cannot write to {output}: it is a folder (-o takes a file name)", echo=echo)
+        fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
     try:
         data = read_bytes(path)
     except InputError as e:
         fail(str(e), echo=echo)
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
     for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
-        echo(f"warning: {match.path}:{p.loc}: {p.message}", err=True)
+        # TRANSLATORS: the first problem met reading the record: its file, line:column and message
+        echo(_("warning: {path}:{loc}: {message}").format(path=match.path, loc=p.loc, message=p.message), err=True)
     _emit(_text(match, game, move, as_, echo), output, echo)
 
 

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..engine import UnknownVariant, get_variant
 from ..fsio import OutputError
+from ..i18n import _
 from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, parse_aliases, plot as draw, sort_frame, table_columns, write_frame, \
     write_frames
@@ -36,7 +37,7 @@ def _output(run: Aggregate, by: str, fmt: str, output: Optional[Path], sort: Opt
     """The messages, the table and the exit code of ``stats`` from its aggregate."""
     echo_messages(run, run.problems + run.warnings, echo)
     if run.empty and not run.files:
-        fail("no game records found in " + ", ".join(paths), echo=echo)
+        fail(_("no game records found in {paths}").format(paths=", ".join(paths)), echo=echo)
     # --by player is a small table; --by game and match are written as they are read back, a chunk at a
     # time, unless --sort needs every row
     table = run.players() if by == "player" else run.frame() if sort else None

@@ -9,6 +9,7 @@ from typing import Any, Optional
 from ..analyze import iter_validate
 from ..engine import UnknownVariant, get_variant
 from ..fsio import OutputError, Progress, write_atomically
+from ..i18n import _, ngettext
 from ..inputs import SKIPPED, UNREADABLE, parse_rule_options
 from ..report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
 from ..rules import RULES
@@ -21,7 +22,9 @@ def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
     ids = {x.strip() for item in items for x in item.split(",") if x.strip()}
     unknown = sorted(ids - set(RULES))
     if unknown:
-        fail(f"{option}: unknown rule id(s) {', '.join(unknown)}; 'nardy-analyze rules' lists them", echo=echo)
+        # TRANSLATORS: {option} is --select or --ignore, {ids} the rule ids (not translated)
+        fail(_("{option}: unknown rule id(s) {ids}; 'nardy-analyze rules' lists them").format(
+            option=option, ids=", ".join(unknown)), echo=echo)
     return ids
 
 
@@ -40,7 +43,8 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
     chosen = rule_ids(list(select), "--select", echo) if select else None
     ignored = rule_ids(list(ignore), "--ignore", echo)
     if output is not None and output.is_dir():      # say so before the work, not after it
-        fail(f"cannot write the report to {output}: it is a folder (-o takes a file name)", echo=echo)
+        fail(_("cannot write the report to {output}: it is a folder (-o takes a file name)").format(output=output),
+             echo=echo)
 
     depth = analysis_depth(analyse, plies, echo)
     cluster = connect(engine, scheduler, jobs, echo=echo)
@@ -130,6 +134,10 @@ def _end(counts: RunCounts, paths: list[str], echo: Echo) -> None:
     if not counts.complete or counts.arg_errors:
         raise Exit(2)
     if not counts.files:
-        why = f" ({counts.skipped} file(s) skipped: not game records)" if counts.skipped else ""
-        fail("no game records found in " + ", ".join(paths) + why, echo=echo)
+        where = ", ".join(paths)
+        if counts.skipped:
+            fail(ngettext("no game records found in {paths} ({n} file(s) skipped: not game records)",
+                          "no game records found in {paths} ({n} file(s) skipped: not game records)",
+                          counts.skipped).format(paths=where, n=counts.skipped), echo=echo)
+        fail(_("no game records found in {paths}").format(paths=where), echo=echo)
     raise Exit(1 if counts.errors else 0)
