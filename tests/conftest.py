@@ -33,7 +33,8 @@ SLOW_FILES = {"test_corpus.py", "test_engine_corpus_gnubg.py", "test_gnubg_oracl
 
 
 # single tests that take many seconds each (differential and property tests over many generated games, the
-# engine's evaluations): in the full suite only; their files keep quick tests of the same modules
+# engine's evaluations, many subprocesses): in the full suite only; their files keep quick tests of the same
+# modules
 SLOW_TESTS = {
     "test_engine_long.py::test_differential_against_naive_generator",
     "test_engine_gulbara.py::test_differential_against_naive_generator",
@@ -51,6 +52,11 @@ SLOW_TESTS = {
     "test_stats_fast_paths.py::test_backgammon_short_cuts_agree_with_the_list_of_plays",
     "test_stats.py::test_properties_over_any_set_of_games",
     "test_stats_stream.py::test_real_records_folded_are_the_whole_frames",
+    "test_fuzz.py::test_analyze_never_raises",
+    "test_ngn.py::test_hypothesis_records_survive_ngn",
+    "test_ngn.py::test_reading_line_by_line_after_a_bad_line_gives_the_same_record",
+    "test_consistency.py::test_long_nardy_stats_table_names_mars_and_koks",
+    "test_consistency.py::test_warnings_never_change_an_exit_code",
 }
 
 

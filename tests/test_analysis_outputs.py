@@ -207,8 +207,14 @@ def two_files(money_file):
     return [str(money_file), str(CLUB)]
 
 
-def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, tmp_path):
-    whole = stats.analyse(two_files)
+@pytest.fixture(scope="module")
+def whole(two_files):
+    """``stats.analyse`` of the two files, the whole run the streamed outputs are compared with (computed
+    once: the engine's evaluations take about a second; the tests read it or a copy of its table)."""
+    return stats.analyse(two_files)
+
+
+def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, whole, tmp_path):
     part = skill.Analysis()
     frames = list(stats.decision_frames(part, two_files))
     assert [str(f["path"].iloc[0]) for f in frames] == two_files
@@ -222,7 +228,7 @@ def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, tmp_pat
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "table"])
-def test_streamed_decision_table_is_the_whole_tables_bytes(fmt, two_files):
+def test_streamed_decision_table_is_the_whole_tables_bytes(fmt, two_files, whole):
     """analyze --by decision writes a file's rows as soon as it is analysed, byte for byte as the table of
     the whole run (written by stats.write_frame) would be."""
     import io
@@ -232,11 +238,11 @@ def test_streamed_decision_table_is_the_whole_tables_bytes(fmt, two_files):
     r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", fmt])
     assert r.exit_code == 0, r.output
     buf = io.StringIO()
-    st.write_frame(stats.analyse(two_files).decisions, fmt, buf, columns=skill.TABLE_COLUMNS["decision"])
+    st.write_frame(whole.decisions.copy(), fmt, buf, columns=skill.TABLE_COLUMNS["decision"])
     assert r.stdout == buf.getvalue()
 
 
-def test_streamed_parquet_reads_back_as_the_whole_table(two_files, tmp_path):
+def test_streamed_parquet_reads_back_as_the_whole_table(two_files, whole, tmp_path):
     pytest.importorskip("pyarrow", reason="the parquet extra is not installed")
     import pandas as pd
 
@@ -244,19 +250,16 @@ def test_streamed_parquet_reads_back_as_the_whole_table(two_files, tmp_path):
     r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", "parquet", "-o", str(out)])
     assert r.exit_code == 0, r.output
     back = pd.read_parquet(out)
-    whole = stats.analyse(two_files).decisions
-    whole.to_parquet(tmp_path / "whole.parquet", index=False)          # as the whole table is written
+    whole.decisions.copy().to_parquet(tmp_path / "whole.parquet", index=False)   # as the whole table is written
     expected = pd.read_parquet(tmp_path / "whole.parquet")
     assert back.astype(str).equals(expected.astype(str))
     assert list(back.dtypes.astype(str)) == list(expected.dtypes.astype(str))
 
 
-def test_streamed_terminal_table_shows_the_first_rows_and_counts_them(two_files):
+def test_streamed_terminal_table_shows_the_first_rows_and_counts_them(whole):
     import io
 
-    import pandas as pd
-
-    d = stats.analyse(two_files).decisions
+    d = whole.decisions.copy()
     n = -(-1001 // len(d))                                   # enough copies for more than 1,000 rows
     buf = io.StringIO()
     total = skill.write_decisions(iter([d] * n), "table", buf, columns=skill.TABLE_COLUMNS["decision"])

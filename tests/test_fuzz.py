@@ -4,7 +4,8 @@ Hypothesis, bounded (``max_examples``, no deadline; about 30-60 s for the whole 
 real records (the shared corpus when present, else the self-play fixtures) with lines deleted,
 duplicated or swapped, truncated at any byte, bytes flipped; random Unicode; huge numbers and long
 lines; thousands of empty games; through every registered reader and through every command that
-reads records, in every output format.  The long campaign outside the suite is ``fuzz/campaign.py``
+reads records, in every output format (``analyze``, whose engine takes about a second a record, in the
+full suite only).  The long campaign outside the suite is ``fuzz/campaign.py``
 (see fuzz/README.md); an input that breaks either becomes a test in ``REGRESSIONS`` below.
 """
 from __future__ import annotations
@@ -231,10 +232,9 @@ def run_command(args: list[str], path: str) -> None:
     assert "Traceback" not in result.stdout + result.stderr
 
 
-@settings(max_examples=25, **SETTINGS)
-@given(st.integers(0, 10**6), LINE_OPS, st.floats(0, 1), st.sampled_from([".mat", ".txt"]),
-       st.sampled_from(sorted(FUZZ_COMMANDS)), st.integers(0, 4))
-def test_commands_never_raise(i, ops, cut, suffix, command, variant):
+def fuzz_command(i, ops, cut, suffix, command, variant) -> None:
+    """A seed record damaged by ``ops`` (and cut short when ``cut`` < 0.3) through one of ``command``'s
+    argument lists, named on the command line and found in a folder."""
     data = mutate_lines(seed_bytes(i % len(SEEDS)), ops)
     data = data[:max(1, int(cut * len(data)))] if cut < 0.3 else data
     lists = FUZZ_COMMANDS[command]
@@ -243,6 +243,21 @@ def test_commands_never_raise(i, ops, cut, suffix, command, variant):
         Path(f).write_bytes(data)
         run_command(lists[variant % len(lists)], f)     # the file named on the command line
         run_command(lists[variant % len(lists)], d)     # and found in a folder
+
+
+# analyze evaluates every decision of the record with the engine (about a second a record, some 40 times
+# the other commands): it has a test of its own, in the full suite (conftest SLOW_TESTS)
+@settings(max_examples=25, **SETTINGS)
+@given(st.integers(0, 10**6), LINE_OPS, st.floats(0, 1), st.sampled_from([".mat", ".txt"]),
+       st.sampled_from(sorted(set(FUZZ_COMMANDS) - {"analyze"})), st.integers(0, 4))
+def test_commands_never_raise(i, ops, cut, suffix, command, variant):
+    fuzz_command(i, ops, cut, suffix, command, variant)
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(st.integers(0, 10**6), LINE_OPS, st.floats(0, 1), st.sampled_from([".mat", ".txt"]), st.integers(0, 4))
+def test_analyze_never_raises(i, ops, cut, suffix, variant):
+    fuzz_command(i, ops, cut, suffix, "analyze", variant)
 
 
 @settings(max_examples=25, **SETTINGS)
