@@ -197,7 +197,8 @@ def _private_names() -> list[str]:
     found = []
     for i in ALL_IMPORTS:
         for name in i.names:
-            if name.startswith("_") and not name.startswith("__"):
+            # (``_``: gettext's name of the message function, nardy_analyze.i18n's public interface)
+            if name.startswith("_") and not name.startswith("__") and name != "_":
                 found.append(f"{_where(i)}: {i.module} takes {name} from {i.target}")
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
