@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Iterator
 
 from .engine import VARIANTS, UnknownVariant, get_variant
+from .i18n import ngettext
 from .inputs import RECORD, SKIPPED, UNREADABLE, Entry, choose_variant, discover, load, variant_name
 from .record import Match
 from .replay import WARNING, Finding, MatchReport, replay
@@ -63,8 +64,13 @@ def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep
     if best is None:
         return rep
     first = next(f for f in rep.findings if f.severity != WARNING)
-    first.message += (f" (the record names no variant and was judged as {judged.name}; its plays fit {best[1]} "
-                      f"far better: {best[0]} error(s) instead of {rule_errors}; --variant {best[1]}?)")
+    # TRANSLATORS: added to a finding's message; {judged}, {better}: variants' names (--variant takes them);
+    # {n}: the errors under {better}, {m}: under {judged}
+    first.message += ngettext(" (the record names no variant and was judged as {judged}; its plays fit {better} "
+                              "far better: {n} error(s) instead of {m}; --variant {better}?)",
+                              " (the record names no variant and was judged as {judged}; its plays fit {better} "
+                              "far better: {n} error(s) instead of {m}; --variant {better}?)", best[0]).format(
+        judged=judged.name, better=best[1], n=best[0], m=rule_errors)
     return rep
 
 

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import notation
-from .fsio import OutputError, write_atomically
+from .fsio import OutputError, exists, is_folder, write_atomically
+from .i18n import _, ngettext
 from .record import Match
 
 from .analyze import map_records, validate_match
@@ -117,12 +118,22 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
         for e in discover([p]):
             if root is not None and not e.explicit and e.status == RECORD:
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
-                    e = Entry(e.path, SKIP, "inside the --out-dir folder (an output, not an input)",
-                              notation=e.notation)
+                    e = Entry(e.path, SKIP, _inside_out_dir(), notation=e.notation)
                 elif out_dir is None and os.path.splitext(e.path)[1].lower() == written_as:
-                    e = Entry(e.path, SKIP, f"already {to}, the target notation", notation=e.notation)
+                    e = Entry(e.path, SKIP, _already(to), notation=e.notation)
             out.append((e, root))
     return out
+
+
+def _inside_out_dir() -> str:
+    """Why a file found in a folder is not converted: it is in the ``--out-dir`` folder."""
+    return _("inside the --out-dir folder (an output, not an input)")
+
+
+def _already(to: str) -> str:
+    """Why a file found in a folder is not converted: it has the target notation's suffix."""
+    # TRANSLATORS: {notation}: the target notation's name (mat, sgf, ngn, json)
+    return _("already {notation}, the target notation").format(notation=to)
 
 
 def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
@@ -131,15 +142,17 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
     with None; ConvertError when the outputs clash (before anything is written)."""
     notation.get(to)                              # KeyError for an unknown notation
     if output is not None and out_dir is not None:
-        raise ConvertError("use either -o FILE or --out-dir DIR, not both")
+        raise ConvertError(_("use either -o FILE or --out-dir DIR, not both"))
     found = _found(paths, to, out_dir)
     files = [e for e, _ in found if e.status != SKIP]
     if output is not None:
         if len(files) != 1:
-            raise ConvertError(f"-o names one output file but there are {len(files)} inputs; use --out-dir DIR")
+            raise ConvertError(ngettext("-o names one output file but there are {n} inputs; use --out-dir DIR",
+                                        "-o names one output file but there are {n} inputs; use --out-dir DIR",
+                                        len(files)).format(n=len(files)))
         return [(e, output if e.status == RECORD else None) for e, _ in found]
     if any(e.path == "-" for e in files if e.status == RECORD) and out_dir is not None:
-        raise ConvertError("standard input has no name to write into --out-dir; use -o FILE or -o -")
+        raise ConvertError(_("standard input has no name to write into --out-dir; use -o FILE or -o -"))
     # a skipped file (found in a folder, no game record) and an unreadable path have no target
     out = [(e, target_path(e.path, to, out_dir, root) if e.status == RECORD else None) for e, root in found]
     seen: dict[str, str] = {}
@@ -149,22 +162,33 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
             continue
         key = os.path.normcase(os.path.abspath(t))
         if key in seen:
-            clashes.append(f"{seen[key]} and {e.path} would both be written to {t}")
+            clashes.append(_("{first} and {second} would both be written to {target}").format(
+                first=seen[key], second=e.path, target=t))
         else:
             seen[key] = e.path
         if os.path.abspath(e.path) == os.path.abspath(t):
-            clashes.append(f"{e.path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE")
+            clashes.append(_("{path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE").format(
+                path=e.path))
     if clashes:
-        more = f"; and {len(clashes) - 3} more" if len(clashes) > 3 else ""
-        raise ConvertError("; ".join(clashes[:3]) + more + " (nothing was written)")
+        listed = "; ".join(clashes[:3])
+        if len(clashes) > 3:
+            # TRANSLATORS: {clashes}: the first three clashes (joined by "; "); {n}: how many more there are
+            raise ConvertError(ngettext("{clashes}; and {n} more (nothing was written)",
+                                        "{clashes}; and {n} more (nothing was written)",
+                                        len(clashes) - 3).format(clashes=listed, n=len(clashes) - 3))
+        raise ConvertError(_("{clashes} (nothing was written)").format(clashes=listed))
     return out
 
 
 def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None
          ) -> list[tuple[str, bool, str | None, str | None]]:
     """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
-    return [(e.path, e.explicit, (e.reason or f"{e.path}: cannot be read") if e.status == UNREADABLE else None, t)
+    return [(e.path, e.explicit, (e.reason or _cannot_be_read(e.path)) if e.status == UNREADABLE else None, t)
             for e, t in _plan(paths, to, output, out_dir)]
+
+
+def _cannot_be_read(path: str) -> str:
+    return _("{path}: cannot be read").format(path=path)
 
 
 def read_input(path: str) -> tuple[Match | None, str | None, str]:
@@ -203,7 +227,7 @@ def write_text(match: Match, to: str) -> str:
     notation's writer needs the normalised match (``needs_replay``); the writer's errors are raised."""
     writer = notation.get(to)
     if writer.write is None:
-        raise ValueError(f"the {to} notation has no writer")
+        raise ValueError(_("the {notation} notation has no writer").format(notation=to))
     return writer.write(match, _normal(match)) if writer.needs_replay else writer.write(match)
 
 
@@ -219,7 +243,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     shown, encoding = match.path, match.encoding
     if not match.games:   # as validate reports it (parse errors), whether named or found in a folder
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
-              [f"{shown}: no game found"]
+              [_("{path}: no game found").format(path=shown)]
         return Outcome(shown, None, FAILED, why, encoding=encoding), None
     lost = writer.losses(match) if writer.losses else []
     lost = [f"{shown}: {x}" for x in lost]
@@ -242,7 +266,9 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         else:
             text = writer.write(match, normal) if normal is not None else writer.write(match)
     except Exception as exc:          # a writer bug must not take the other files down
-        return Outcome(shown, None, FAILED, [f"{shown}: cannot write {to}: {exc!r}"], warning, encoding), None
+        # TRANSLATORS: {notation}: the target notation (mat, sgf...); {error}: the writer's error, as Python writes it
+        return Outcome(shown, None, FAILED, [_("{path}: cannot write {notation}: {error}").format(
+            path=shown, notation=to, error=repr(exc))], warning, encoding), None
     return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost), note=note), text
 
 
@@ -254,7 +280,9 @@ def sgf_analysis(match: Match, plies: int = 0, threads: int = 0) -> tuple[dict |
 
     analysis, res = skill.sgf_analysis(match, plies=plies, threads=threads)
     if res.notes:
-        return None, f"{match.path}: no analysis written: " + res.notes[0].split(": ", 2)[-1]
+        # TRANSLATORS: {reason}: why the engine gave no analysis (the analysis's own message)
+        return None, _("{path}: no analysis written: {reason}").format(path=match.path,
+                                                                       reason=res.notes[0].split(": ", 2)[-1])
     return analysis, None
 
 
@@ -294,7 +322,7 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
         outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit, analyse=analyse)
     except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
         return Outcome(entry.path, target, FAILED,
-                       [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],
+                       [f"{entry.shown}: {internal_error_message(exc, _converting())}"],
                        encoding=match.encoding), None
     outcome.source, outcome.target = entry.path, target
     if outcome.status == SKIPPED:
@@ -305,22 +333,39 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     return _finish(outcome, text, target, True), None
 
 
+def _converting() -> str:
+    # TRANSLATORS: what was being done when an internal error happened: "internal error ... while {this}"
+    return _("converting this file")
+
+
 def skipped_summary(run: ConvertRun) -> str:
     """``3 skipped (2 already sgf, 1 not a game record`` for the summary line (the caller closes the
     parenthesis), or "" when nothing was skipped."""
     kinds: dict[str, int] = {}
+    already, inside = _already(run.to), _inside_out_dir()       # the reasons _found gives
     for o in run.outcomes:
         if o.status != SKIPPED:
             continue
         why = o.messages[0] if o.messages else ""
-        kind = f"already {run.to}" if why.startswith("already ") else \
-            "inside --out-dir" if why.startswith("inside the --out-dir") else "not game records"
+        kind = "already" if why == already else "inside" if why == inside else "other"
         kinds[kind] = kinds.get(kind, 0) + 1
     if not kinds:
         return ""
-    if kinds.get("not game records") == 1:
-        kinds["not a game record"] = kinds.pop("not game records")
-    return f"{sum(kinds.values())} skipped (" + ", ".join(f"{n} {k}" for k, n in kinds.items())
+    if kinds.get("other") == 1:        # (one is said last: "1 not a game record")
+        kinds["other"] = kinds.pop("other")
+    parts = []
+    for kind, n in kinds.items():
+        if kind == "already":
+            # TRANSLATORS: a part of the summary "3 skipped (2 already sgf, 1 not a game record)"
+            parts.append(ngettext("{n} already {notation}", "{n} already {notation}", n).format(n=n, notation=run.to))
+        elif kind == "inside":
+            parts.append(ngettext("{n} inside --out-dir", "{n} inside --out-dir", n).format(n=n))
+        else:
+            parts.append(ngettext("{n} not a game record", "{n} not game records", n).format(n=n))
+    total = sum(kinds.values())
+    # TRANSLATORS: the start of a part of convert's summary line: {n} files skipped, then why, in parentheses
+    # ({kinds}: "2 already sgf, 1 not a game record"; the closing parenthesis follows)
+    return ngettext("{n} skipped ({kinds}", "{n} skipped ({kinds}", total).format(n=total, kinds=", ".join(parts))
 
 
 def ignored_note(match: Match) -> str | None:
@@ -330,8 +375,11 @@ def ignored_note(match: Match) -> str | None:
         return None
     n = sum(match.ignored.values())
     what = ", ".join(f"{k} {v}" for k, v in sorted(match.ignored.items(), key=lambda kv: (-kv[1], kv[0])))
-    return (f"{match.path}: {n} analysis/annotation propert{'y' if n == 1 else 'ies'} ignored ({what}): "
-            "the record keeps moves and comments, not evaluations")
+    # TRANSLATORS: {what}: the SGF properties (interface names) and their counts: "A 40, LU 38"
+    return ngettext("{path}: {n} analysis/annotation property ignored ({what}): the record keeps moves and "
+                    "comments, not evaluations",
+                    "{path}: {n} analysis/annotation properties ignored ({what}): the record keeps moves and "
+                    "comments, not evaluations", n).format(path=match.path, n=n, what=what)
 
 
 def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None,
@@ -354,20 +402,20 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             try:
                 os.makedirs(folder, exist_ok=True)
             except OSError as e:
-                raise ConvertError(f"cannot create {folder}: {e.strerror or e}") from None
+                raise ConvertError(_("cannot create {folder}: {reason}").format(folder=folder,
+                                                                                reason=e.strerror or e)) from None
     run = ConvertRun(to)
     early: dict[int, Outcome] = {}     # outcomes known before any file is read
     todo: list[Entry] = []
     for i, (entry, target) in enumerate(work):
         if entry.status == UNREADABLE:
-            early[i] = Outcome(entry.path, None, FAILED, [entry.reason or f"{entry.path}: cannot be read"],
+            early[i] = Outcome(entry.path, None, FAILED, [entry.reason or _cannot_be_read(entry.path)],
                                unreadable=True)
         elif target is None:           # found in a folder and not converted (the reason says why)
             early[i] = Outcome(entry.path, None, SKIPPED, [entry.reason])
         elif target != "-" and not force and os.path.exists(target):
             shown = Path(target)       # as fsio.write_atomically says it
-            why = f"cannot write {shown}: it is a folder" if shown.is_dir() else \
-                f"{shown} exists; use --force to overwrite it"
+            why = is_folder(shown) if shown.is_dir() else exists(shown)
             early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
             todo.append(_Input(entry.path, entry.status, entry.reason, entry.explicit, entry.notation,
@@ -383,7 +431,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         if i in early:
             run.outcomes.append(early[i])
             continue
-        _, kind, value = next(results)
+        _entry, kind, value = next(results)
         if kind == "ok":
             outcome, text = value
             if text is not None:                   # -o -: the text is written here

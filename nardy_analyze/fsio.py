@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
+from .i18n import _, ngettext
 from .safetext import visible
 
 
@@ -23,14 +24,14 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
     binary file (``encoding`` is then ignored)."""
     path = Path(path)
     if path.is_dir():
-        raise OutputError(f"cannot write {path}: it is a folder")
+        raise OutputError(is_folder(path))
     if not force and path.exists():
-        raise OutputError(f"{path} exists; use --force to overwrite it")
+        raise OutputError(exists(path))
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
-        raise OutputError(f"cannot write {path}: {_no_file_in(folder, e)}") from None
+        raise OutputError(_cannot_write(path, _no_file_in(folder, e))) from None
     try:
         try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
             mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
@@ -46,18 +47,33 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+            raise OutputError(_cannot_write(path, e.strerror or e)) from None
         raise
+
+
+def is_folder(path: Path) -> str:
+    """The message of an output path that is a folder."""
+    return _("cannot write {path}: it is a folder").format(path=path)
+
+
+def exists(path: Path) -> str:
+    """The message of an output file that exists (without ``--force``)."""
+    return _("{path} exists; use --force to overwrite it").format(path=path)
+
+
+def _cannot_write(path: Path, why: object) -> str:
+    # TRANSLATORS: {reason}: why (the system's reason, or one of the messages about the folder)
+    return _("cannot write {path}: {reason}").format(path=path, reason=why)
 
 
 def _no_file_in(folder: Path, e: OSError) -> str:
     """Why no file can be made in ``folder`` (where the temporary file of an output goes)."""
     if not folder.exists():
-        return f"the folder {folder} does not exist"
+        return _("the folder {folder} does not exist").format(folder=folder)
     if not folder.is_dir():
-        return f"{folder} is not a folder"
-    return (f"no file can be made in the folder {folder} ({e.strerror or e}; an output is written to a "
-            "new file there first, then renamed)")
+        return _("{folder} is not a folder").format(folder=folder)
+    return _("no file can be made in the folder {folder} ({reason}; an output is written to a new file there "
+             "first, then renamed)").format(folder=folder, reason=e.strerror or e)
 
 
 def _umask() -> int:
@@ -71,14 +87,14 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, unit: str = "files") -> None:
+    def __init__(self, unit: str | None = None) -> None:
         self.start = time.monotonic()
         self.shown = False
         self.last = 0.0
         self.unit = unit
 
     @classmethod
-    def on_terminal(cls, unit: str = "files") -> "Progress | None":
+    def on_terminal(cls, unit: str | None = None) -> "Progress | None":
         return cls(unit) if sys.stderr.isatty() else None
 
     def step(self, path: str, done: int, total: int) -> None:
@@ -88,7 +104,9 @@ class Progress:
         self.last = now
         fill = self.WIDTH * done // max(total, 1)
         bar = "#" * fill + "-" * (self.WIDTH - fill)
-        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {self.unit}  {visible(os.path.basename(path))[:40]}")
+        # TRANSLATORS: the progress bar: {done} of {total} files done (the count is {total})
+        unit = self.unit or ngettext("files", "files", total)
+        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {unit}  {visible(os.path.basename(path))[:40]}")
         sys.stderr.flush()
         self.shown = True
 

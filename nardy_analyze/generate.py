@@ -35,8 +35,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import OPPONENT, Variant, borne_off, generate, get_variant
-from .inputs import PRESET_KEY, options_for
+from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant
+from .i18n import _
+from .inputs import PRESET_KEY, no_option, options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
 
 MAX_ROLLS = 4000       # a game with no end in sight (a mutual lock) stops unfinished after this many rolls
@@ -151,7 +152,7 @@ def _last_roll(rules, game: Game, pos: list, o: int, roll_number: int, rng: rand
                   dice_text=f"{d1}{d2}", dice_loc=Loc(line, 1))
     line += 1
     turn = rules.start_turn(pos[o], pos[winner], False, (max(d1, d2), min(d1, d2)))
-    me, _, last.steps, _ = _best_finish(rules, pos[o], pos[winner], max(d1, d2), min(d1, d2), turn, rng)
+    me, _opp, last.steps, _used = _best_finish(rules, pos[o], pos[winner], max(d1, d2), min(d1, d2), turn, rng)
     last.cannot_move = not last.steps
     if clocks is not None:
         clocks.spend(last, o, True)
@@ -226,12 +227,14 @@ def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     for key in options:
         scope, sep, name = key.rpartition(":")
         if sep and get_variant(scope).name != variant:
-            raise ValueError(f"--rule {key}: an option of {get_variant(scope).name}, and the games generated are "
-                             f"{variant} games")
-    own, problems = options_for(variant, {(k.rpartition(":")[2] if ":" in k else k): val
-                                          for k, val in options.items()})
-    if problems:
-        raise ValueError(problems[0].replace("; the record is validated without it", ""))
+            raise ValueError(_("--rule {key}: an option of {other}, and the games generated are {variant} "
+                               "games").format(key=key, other=get_variant(scope).name, variant=variant))
+    plain = {(k.rpartition(":")[2] if ":" in k else k): val for k, val in options.items()}
+    own, problems = options_for(variant, plain)
+    if problems:              # the first option the variant does not have (options_for's first problem)
+        spec = OPTIONS.get(variant, {})
+        key = next(k for k in plain if k != PRESET_KEY and k not in spec)
+        raise ValueError(no_option(variant, key, spec, validated=False))
     return own
 
 

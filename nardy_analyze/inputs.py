@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator
 
 from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
 from .engine.presets import preset_named, preset_names
+from .i18n import _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
 
@@ -71,22 +72,28 @@ class Entry:
         return "<stdin>" if self.path == "-" else self.path
 
 
-def _kind(mode: int) -> str:
+def _not_read(path: str, mode: int) -> str:
+    """The reason an entry that is not a regular file is not read."""
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return _("{path}: a FIFO (named pipe), not read").format(path=path)
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return _("{path}: a socket, not read").format(path=path)
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+        return _("{path}: a device, not read").format(path=path)
+    return _("{path}: not a regular file, not read").format(path=path)
 
 
 def _oserror(path: str, e: OSError) -> str:
     if e.errno == errno.ELOOP:
-        return f"{path}: symbolic link loop"
+        return _("{path}: symbolic link loop").format(path=path)
     if e.errno == errno.ENOENT:
-        return f"{path}: no such file or folder"
-    return f"{path}: cannot read: {e.strerror or e}"
+        return _("{path}: no such file or folder").format(path=path)
+    # TRANSLATORS: {reason}: the system's reason (its own text, in the system's language)
+    return _("{path}: cannot read: {reason}").format(path=path, reason=e.strerror or e)
+
+
+def _broken_link(path: str) -> str:
+    return _("{path}: broken symbolic link (its target does not exist)").format(path=path)
 
 
 def discover(paths: Iterable[str]) -> Iterator[Entry]:
@@ -114,7 +121,7 @@ def discover(paths: Iterable[str]) -> Iterator[Entry]:
             st = os.stat(p)
         except OSError as e:
             if os.path.islink(p) and e.errno == errno.ENOENT:
-                yield Entry(p, UNREADABLE, f"{p}: broken symbolic link (its target does not exist)", True)
+                yield Entry(p, UNREADABLE, _broken_link(p), True)
             else:
                 yield Entry(p, UNREADABLE, _oserror(p, e), True)
             continue
@@ -131,7 +138,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             items = sorted(it, key=lambda d: d.name)
     except OSError as e:
         yield Entry(folder, UNREADABLE, _oserror(folder, e) if e.errno != errno.ENOENT
-                    else f"{folder}: folder vanished while it was searched")
+                    else _("{path}: folder vanished while it was searched").format(path=folder))
         return
     for d in items:
         path = os.path.join(folder, d.name)
@@ -144,17 +151,17 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             if d.name.startswith("."):
                 continue                         # hidden folders (.git, .cache) are not searched
             if is_link:
-                yield Entry(path, SKIPPED, "a link to a folder, not followed (name the folder to read it)")
+                yield Entry(path, SKIPPED, _("a link to a folder, not followed (name the folder to read it)"))
                 continue
             try:
                 st = d.stat()
             except OSError as e:
                 yield Entry(path, UNREADABLE, _oserror(path, e) if e.errno != errno.ENOENT
-                            else f"{path}: folder vanished while the folders were searched")
+                            else _("{path}: folder vanished while the folders were searched").format(path=path))
                 continue
             key = (st.st_dev, st.st_ino)
             if key in seen:                      # a bind mount or hard-linked folder seen before
-                yield Entry(path, SKIPPED, f"the folder {seen[key]}, already searched")
+                yield Entry(path, SKIPPED, _("the folder {folder}, already searched").format(folder=seen[key]))
                 continue
             seen[key] = path
             yield from _walk(path, suffixes, seen)
@@ -167,17 +174,17 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
 
 def _file_entry(path: str, d: os.DirEntry) -> Entry:
     if d.name.startswith("."):
-        return Entry(path, SKIPPED, "hidden file")
+        return Entry(path, SKIPPED, _("hidden file"))
     try:
         st = os.stat(path)
     except OSError as e:
         if d.is_symlink() and e.errno == errno.ENOENT:
-            return Entry(path, UNREADABLE, f"{path}: broken symbolic link (its target does not exist)")
+            return Entry(path, UNREADABLE, _broken_link(path))
         if e.errno == errno.ENOENT:
-            return Entry(path, UNREADABLE, f"{path}: vanished while the folder was searched")
+            return Entry(path, UNREADABLE, _("{path}: vanished while the folder was searched").format(path=path))
         return Entry(path, UNREADABLE, _oserror(path, e))
     if not stat.S_ISREG(st.st_mode):
-        return Entry(path, UNREADABLE, f"{path}: {_kind(st.st_mode)}, not read")
+        return Entry(path, UNREADABLE, _not_read(path, st.st_mode))
     n = for_path(path)
     if n is not None:
         return Entry(path, RECORD, notation=n.name)
@@ -188,19 +195,23 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     except OSError as e:
         return Entry(path, UNREADABLE, _oserror(path, e))
     if not head.strip():
-        return Entry(path, SKIPPED, "not a game record: empty")
+        return Entry(path, SKIPPED, _("not a game record: empty"))
     if len(head) == SNIFF_BYTES:
         head = head[:len(head) - len(head) % 4]      # whole UTF-16/32 code units
     n = sniff(decode(head))
     if n is None:
-        return Entry(path, SKIPPED, "not a game record: its start matches no known notation")
+        return Entry(path, SKIPPED, _("not a game record: its start matches no known notation"))
     return Entry(path, RECORD, notation=n.name)
 
 
 def _too_large(entry: Entry, size: int | None, limit: int) -> InputError:
-    got = f"{size / (1024 * 1024):.1f} MiB, " if size is not None else ""
-    return InputError(f"{entry.shown}: {got}larger than the limit of {limit / (1024 * 1024):g} MiB per file; "
-                      f"--max-file-size MIB raises it")
+    mib = f"{limit / (1024 * 1024):g}"
+    if size is None:
+        return InputError(_("{path}: larger than the limit of {limit} MiB per file; --max-file-size MIB raises "
+                            "it").format(path=entry.shown, limit=mib))
+    # TRANSLATORS: {size}, {limit}: sizes in MiB ("70.2", "64"); --max-file-size MIB is an option
+    return InputError(_("{path}: {size} MiB, larger than the limit of {limit} MiB per file; --max-file-size MIB "
+                        "raises it").format(path=entry.shown, size=f"{size / (1024 * 1024):.1f}", limit=mib))
 
 
 def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
@@ -221,7 +232,7 @@ def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
                     raise _too_large(entry, size, limit)
                 data = fh.read(limit + 1)
         except IsADirectoryError:
-            raise InputError(f"{path}: is a folder") from None
+            raise InputError(_("{path}: is a folder").format(path=path)) from None
         except OSError as e:
             raise InputError(_oserror(path, e)) from None
     if len(data) > limit:
@@ -243,12 +254,12 @@ def load(entry: Entry, max_bytes: int | None = None) -> Match:
     any problem gets a "no game found" problem, so that no record passes as clean unread.
     """
     if entry.status != RECORD:
-        raise InputError(entry.reason or f"{entry.path}: {entry.status}")
+        raise InputError(entry.reason or f"{entry.path}: {entry.status}")     # (status: an interface word)
     dec = decode_detail(read_input(entry, max_bytes))
     match = read_text(dec.text, entry.shown, entry.notation)
     match.encoding = dec.encoding
     if not match.games and not match.problems:
-        match.problems.append(Problem(Loc(1, 1), "not a game record: no game found"))
+        match.problems.append(Problem(Loc(1, 1), _("not a game record: no game found")))
     return match
 
 
@@ -336,8 +347,9 @@ def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backga
         if _norm(tag) == "rules":
             preset = preset_named(value)
             if preset is None:
-                problems.append((tag, f"Rules {value!r} names no rule set (known: {', '.join(preset_names())}); "
-                                      f"the record is judged without it"))
+                # TRANSLATORS: "Rules" is the tag's name (interface); {value}: its value as written
+                problems.append((tag, _("Rules {value} names no rule set (known: {known}); the record is judged "
+                                        "without it").format(value=repr(value), known=", ".join(preset_names()))))
             else:
                 opts.update(preset.for_variant(variant))
     for tag, value in match.tags.items():
@@ -345,9 +357,10 @@ def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backga
         if n == "timecontrol" and "time_limit" in OPTIONS.get(variant, {}):
             t = parse_clock(value)
             if t == "?":
-                problems.append((tag, f"TimeControl {value!r} is not understood (seconds per move, e.g. "
-                                      f"\"120\" or \"2:00\", or a clock with an increment, e.g. "
-                                      f"\"840+8\"): no time limit is checked"))
+                # TRANSLATORS: "TimeControl" is the tag's name (interface); {value}: its value as written
+                problems.append((tag, _("TimeControl {value} is not understood (seconds per move, e.g. "
+                                        "\"120\" or \"2:00\", or a clock with an increment, e.g. "
+                                        "\"840+8\"): no time limit is checked").format(value=repr(value))))
             elif t is not None:
                 opts.update(t)
             continue
@@ -394,12 +407,23 @@ def options_for(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any], 
                 scoped.add(name)
             continue
         if key not in spec:
-            problems.append(f"--rule {key}: the variant {variant} has no option {key!r} (its options: "
-                            f"{', '.join(sorted(spec))}); the record is validated without it")
+            problems.append(no_option(variant, key, spec))
             continue
         if key not in scoped:
             out[key] = value            # over the preset's; a VARIANT:KEY stays over both
     return out, problems
+
+
+def no_option(variant: str, key: str, spec: dict[str, Any], validated: bool = True) -> str:
+    """The message of a ``--rule`` option ``key`` that ``variant`` (whose options are ``spec``) does not have;
+    ``validated``: the record is validated without it (``validate``), else only the refusal (``generate``)."""
+    if validated:
+        # TRANSLATORS: {key}: the option as given (interface); {variant}: the variant's name; {options}: its options
+        return _("--rule {key}: the variant {variant} has no option {name} (its options: {options}); the record "
+                 "is validated without it").format(key=key, variant=variant, name=repr(key),
+                                                     options=", ".join(sorted(spec)))
+    return _("--rule {key}: the variant {variant} has no option {name} (its options: {options})").format(
+        key=key, variant=variant, name=repr(key), options=", ".join(sorted(spec)))
 
 
 @dataclass
@@ -452,12 +476,13 @@ def parse_rule_options(variant: str | None, items: list[str], preset: str | None
     if preset:
         found = preset_named(preset)
         if found is None:
-            raise ValueError(f"--rules {preset!r} names no rule set; known: {', '.join(preset_names())}")
+            raise ValueError(_("--rules {name} names no rule set; known: {known}").format(
+                name=repr(preset), known=", ".join(preset_names())))
         opts[PRESET_KEY] = found.name
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise ValueError(f"--rule takes KEY=VALUE, not {item!r}")
+            raise ValueError(_("--rule takes KEY=VALUE, not {item}").format(item=repr(item)))
         key = key.strip()
         scope, colon, name = key.rpartition(":")
         if colon:
@@ -465,6 +490,7 @@ def parse_rule_options(variant: str | None, items: list[str], preset: str | None
             opts[f"{v}:{name.strip()}"] = parse_option(v, name.strip(), value)
         else:
             if variant is None and key not in all_option_names():
-                raise ValueError(f"unknown rule option {key!r}; known: {', '.join(all_option_names())}")
+                raise ValueError(_("unknown rule option {key}; known: {known}").format(
+                    key=repr(key), known=", ".join(all_option_names())))
             opts[key] = parse_option(variant if variant and key in OPTIONS.get(variant, {}) else None, key, value)
     return opts

@@ -217,7 +217,9 @@ def test_help_imports_no_reader_engine_or_table_library():
                     "nardy_analyze.record", "nardy_analyze.__main__", "nardy_analyze.fastcli",
                     # the table of options and the command bodies' common part (no reader, no engine)
                     "nardy_analyze.options", "nardy_analyze.commands", "nardy_analyze.commands.common",
-                    "nardy_analyze.safetext"}, ours
+                    "nardy_analyze.safetext",
+                    # the messages' language (the standard library's gettext only)
+                    "nardy_analyze.i18n"}, ours
     assert not mods & (HEAVY | {"lark"})
 
 

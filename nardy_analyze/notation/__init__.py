@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem
 
 __all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
@@ -63,7 +64,7 @@ def register(notation: Notation) -> None:
 
 def _import(name: str) -> None:
     """Import the module of the built-in notation ``name`` (it registers itself)."""
-    for n, module, _, _ in BUILTIN:
+    for n, module, _suf, _amb in BUILTIN:
         if n == name:
             try:
                 __import__(f"{__name__}.{module}")
@@ -79,7 +80,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for name, _, _, _ in BUILTIN:
+    for name, _module, _suf, _amb in BUILTIN:
         if name not in _REGISTRY:
             _import(name)
 
@@ -91,13 +92,13 @@ def get(name: str) -> Notation:
         _import(name)
         n = _REGISTRY.get(name)
     if n is None:
-        raise KeyError(f"unknown notation {name!r}; known: {', '.join(names())}")
+        raise KeyError(_("unknown notation {name}; known: {known}").format(name=repr(name), known=", ".join(names())))
     return n
 
 
 def _declared() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
     """(name, suffixes, ambiguous suffixes) of every notation, built in or registered, without importing."""
-    out = [(n, suf, amb) for n, _, suf, amb in BUILTIN]
+    out = [(n, suf, amb) for n, _module, suf, amb in BUILTIN]
     known = {n for n, _, _ in out}
     out += [(n.name, n.suffixes, n.ambiguous_suffixes) for n in _REGISTRY.values() if n.name not in known]
     return out
@@ -110,7 +111,7 @@ def names() -> list[str]:
 def record_suffixes() -> tuple[str, ...]:
     """Every suffix a record file may have (for walking folders)."""
     out: list[str] = []
-    for _, suffixes, ambiguous in _declared():
+    for _name, suffixes, ambiguous in _declared():
         for s in suffixes + ambiguous:
             if s not in out:
                 out.append(s)
@@ -120,7 +121,7 @@ def record_suffixes() -> tuple[str, ...]:
 def for_path(path: str) -> Notation | None:
     """The notation a file name's suffix names unambiguously (``.mat``, ``.sgf``...); None otherwise."""
     suffix = Path(path).suffix.lower()
-    for name, suffixes, _ in _declared():
+    for name, suffixes, _amb in _declared():
         if suffix in suffixes:
             return get(name)
     return None
@@ -277,7 +278,8 @@ def guarded_read(name: str, path: str, run: Callable[[], Match]) -> Match:
         return run()
     except Exception as exc:  # a bug in a reader must not take the caller down
         match = Match(path=path, notation=name)
-        match.problems.append(Problem(Loc(1, 1), f"internal error while reading: {exc!r}"))
+        # TRANSLATORS: {error} is the Python exception, as Python writes it
+        match.problems.append(Problem(Loc(1, 1), _("internal error while reading: {error}").format(error=repr(exc))))
         return match
 
 
@@ -300,15 +302,43 @@ def read_path(path: str | Path, notation: str | None = None) -> Match:
         data = p.read_bytes()
     except OSError as exc:
         match = Match(path=str(p), notation=notation or "unknown")
-        match.problems.append(Problem(Loc(1, 1), f"cannot read the file: {exc.strerror or exc}"))
+        # TRANSLATORS: {reason} is the system's reason (its own text)
+        match.problems.append(Problem(Loc(1, 1), _("cannot read the file: {reason}").format(
+            reason=exc.strerror or exc)))
         return match
     return read_bytes(data, str(p), notation)
+
+
+# ----------------------------------------------------------------------------- messages
+
+def quoted(text: str) -> str:
+    """A piece of a record quoted in a message: ``"13/9*"`` (the language's quotation marks)."""
+    # TRANSLATORS: a piece of the record (a word, a cell) quoted in a message; only the quotation marks change
+    return _('"{text}"').format(text=text)
+
+
+def either(names: list[str]) -> str:
+    """``a, b or c`` (each item translated already): what a reader expected, one of several."""
+    if len(names) == 1:
+        return names[0]
+    # TRANSLATORS: the last of a list of things a reader expected: "{items}" (joined by ", ") or "{last}"
+    return _("{items} or {last}").format(items=", ".join(names[:-1]), last=names[-1])
+
+
+def expected_found(expected: str, found: str) -> str:
+    """The message of a text a reader cannot read: what it expected there, and what it found."""
+    # TRANSLATORS: {expected}: what the reader expected at this place (e.g. 'a roll like "53:"'); {found}: the
+    # text it found there, quoted, or "the end of the line"
+    return _("expected {expected}, found {found}").format(expected=expected, found=found)
 
 
 # ----------------------------------------------------------------------------- what a notation cannot hold
 
 def _games(numbers: list[int]) -> str:
-    return ("game " if len(numbers) == 1 else "games ") + ", ".join(map(str, numbers))
+    """``game 3`` / ``games 1, 4``: the games a loss is in (the start of a message, before a colon)."""
+    # TRANSLATORS: the games a loss of a conversion is in, before a colon: "games 1, 4: comments on moves ..."
+    return ngettext("game {numbers}", "games {numbers}", len(numbers)).format(
+        numbers=", ".join(map(str, numbers)))
 
 
 def common_losses(match: Match, target: str, *, clock: bool = False, action_comments: bool = False,
@@ -323,7 +353,8 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
     unread = [p for p in match.problems if not p.warning] + [p for g in match.games for p in g.problems]
     if unread:
         lines = ", ".join(str(p.loc.line) for p in unread[:5]) + (" ..." if len(unread) > 5 else "")
-        out.append(f"unreadable text (line {lines}) is not in the record and cannot be written")
+        # TRANSLATORS: {lines} are line numbers of the input ("3, 8, 12 ...")
+        out.append(_("unreadable text (line {lines}) is not in the record and cannot be written").format(lines=lines))
     if backgammon_only:
         # the engine's one alias table (imported here: reading a record does not need it)
         from ..engine import rules_named
@@ -331,45 +362,62 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         rules = rules_named(tag)
         name = rules.title if rules is not None else (tag or "").strip().lower().replace(" ", "")
         if (rules is None or not rules.gnubg_notation) and match.games:
-            out.append(f"{_games([g.number for g in match.games])}: {name} has no {target} form")
+            # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name; {target}: a notation (mat, sgf)
+            out.append(_("{games}: {variant} has no {target} form").format(
+                games=_games([g.number for g in match.games]), variant=name, target=target))
         seg = {}
         for g in match.games:
             for a in g.actions:
                 for s in a.segments:
                     seg.setdefault(s.kind, []).append(g.number)
         for kind, numbers in seg.items():
-            what = "Gul bara handover" if kind == "handover" else "Gul bara doubles chain"
-            out.append(f"{_games(sorted(set(numbers)))}: a {what} (part of a turn played after the roll) "
-                       f"has no {target} form")
+            games = _games(sorted(set(numbers)))
+            if kind == "handover":
+                out.append(_("{games}: a Gul bara handover (part of a turn played after the roll) has no {target} "
+                             "form").format(games=games, target=target))
+            else:
+                out.append(_("{games}: a Gul bara doubles chain (part of a turn played after the roll) has no "
+                             "{target} form").format(games=games, target=target))
     checks = []
     if clock:
-        checks.append(("clock times", lambda a: a.clock is not None or a.clock_left is not None
+        checks.append((N_("{games}: clock times cannot be written in {target}"),
+                       lambda a: a.clock is not None or a.clock_left is not None
                        or any(s.clock is not None or s.clock_left is not None for s in a.segments)))
     if action_comments:
-        checks.append(("comments on moves", lambda a: bool(a.comments)))
+        checks.append((N_("{games}: comments on moves cannot be written in {target}"),
+                       lambda a: bool(a.comments)))
     if timeouts:
-        checks.append(("a loss on time", lambda a: a.kind.value == "timeout"))
-        checks.append(("a drawn game", lambda a: a.kind.value == "draw"))
+        checks.append((N_("{games}: a loss on time cannot be written in {target}"),
+                       lambda a: a.kind.value == "timeout"))
+        checks.append((N_("{games}: a drawn game cannot be written in {target}"),
+                       lambda a: a.kind.value == "draw"))
     if setups:
-        checks.append(("a set-up position (board, player on roll, dice or cube set, not played)",
+        checks.append((N_("{games}: a set-up position (board, player on roll, dice or cube set, not played) "
+                          "cannot be written in {target}"),
                        lambda a: a.kind.value == "setup"))
     if resign_offers:
-        checks.append(("the level of a resignation (single, gammon, backgammon; written as its points)",
+        checks.append((N_("{games}: the level of a resignation (single, gammon, backgammon; written as its "
+                          "points) cannot be written in {target}"),
                        lambda a: a.kind.value == "resign" and a.level is not None))
-        checks.append(("a resignation's acceptance", lambda a: a.kind.value == "accept"))
-        checks.append(("a rejected resignation offer", lambda a: a.kind.value == "reject"))
+        checks.append((N_("{games}: a resignation's acceptance cannot be written in {target}"),
+                       lambda a: a.kind.value == "accept"))
+        checks.append((N_("{games}: a rejected resignation offer cannot be written in {target}"),
+                       lambda a: a.kind.value == "reject"))
     for what, test in checks:
         numbers = [g.number for g in match.games if any(test(a) for a in g.actions)]
         if numbers:
-            out.append(f"{_games(numbers)}: {what} cannot be written in {target}")
+            out.append(_(what).format(games=_games(numbers), target=target))
     if game_comments:
         numbers = [g.number for g in match.games if g.comments]
         if numbers:
-            out.append(f"{_games(numbers)}: game comments cannot be written in {target}")
+            out.append(_("{games}: game comments cannot be written in {target}").format(
+                games=_games(numbers), target=target))
     if repeated_tags and len(match.tag_items) > len(match.tags):
         seen: set[str] = set()
         again = sorted({k for k, _ in match.tag_items if k in seen or seen.add(k)})
-        out.append(f"repeated tags ({', '.join(again)}) cannot be written in {target}: only the first is kept")
+        # TRANSLATORS: {tags}: the names of the tags (interface words, e.g. "Event, Round")
+        out.append(_("repeated tags ({tags}) cannot be written in {target}: only the first is kept").format(
+            tags=", ".join(again), target=target))
     if match_comments and match.comments:
-        out.append(f"the match's comments cannot be written in {target}")
+        out.append(_("the match's comments cannot be written in {target}").format(target=target))
     return out

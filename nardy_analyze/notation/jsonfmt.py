@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from ..engine import DEFAULT_VARIANT, canonical_name
+from ..i18n import N_, _
 from . import Notation, common_losses, guarded_read, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
@@ -228,6 +229,36 @@ def _dumps(doc: Any) -> str:
 # ----------------------------------------------------------------------------- reader
 
 
+# The json module's own messages (Python's, in English), said in the current language; the rest of a
+# message after one of these patterns (a character, an escape) is kept as Python gives it.
+_JSON_MESSAGES = {
+    "Expecting value": N_("Expecting value"),
+    "Extra data": N_("Extra data"),
+    "Expecting property name enclosed in double quotes": N_("Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": N_("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": N_("Expecting ',' delimiter"),
+    "Unterminated string starting at": N_("Unterminated string starting at"),
+    "Invalid \\uXXXX escape": N_("Invalid \\uXXXX escape"),
+}
+_JSON_CONTROL = re.compile(r"Invalid control character (.+) at")
+_JSON_ESCAPE = re.compile(r"Invalid \\escape: (.+)")
+
+
+def _json_message(msg: str) -> str:
+    """The json module's message ``msg`` in the current language (as it is when it is not one it knows)."""
+    if msg in _JSON_MESSAGES:
+        return _(_JSON_MESSAGES[msg])
+    m = _JSON_CONTROL.fullmatch(msg)
+    if m:
+        # TRANSLATORS: Python's json message; {char}: the character, as Python writes it ('\x01'); the position
+        # follows in the message's location (line:column), not after "at"
+        return _("Invalid control character {char} at").format(char=m.group(1))
+    m = _JSON_ESCAPE.fullmatch(msg)
+    if m:
+        return _("Invalid \\escape: {escape}").format(escape=m.group(1))
+    return msg
+
+
 class _Bad(Exception):
     pass
 
@@ -258,12 +289,12 @@ class _Reader:
         limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
         m = re.search(r"\d{%d,}" % (limit + 1), self.text)
         if m is None:
-            return Problem(Loc(1, 1), "expected JSON: a number too long to read")
+            return Problem(Loc(1, 1), _("expected JSON: a number too long to read"))
         i = m.start()
         line = self.text.count("\n", 0, i) + 1
         col = i - (self.text.rfind("\n", 0, i) + 1) + 1
-        return Problem(Loc(line, col), f"expected a number of at most {limit} digits, found one of "
-                                       f"{m.end() - m.start()} digits")
+        return Problem(Loc(line, col), _("expected a number of at most {limit} digits, found one of {n} digits").format(
+            limit=limit, n=m.end() - m.start()))
 
     def fail(self, msg: str) -> None:
         raise _Bad(msg)
@@ -272,14 +303,16 @@ class _Reader:
         try:
             doc = json.loads(self.text)
         except json.JSONDecodeError as e:
-            self.match.problems.append(Problem(Loc(e.lineno, e.colno), f"expected JSON: {e.msg}"))
+            # TRANSLATORS: {error}: what Python's json module says is wrong (translated where it can be)
+            self.match.problems.append(Problem(Loc(e.lineno, e.colno), _("expected JSON: {error}").format(
+                error=_json_message(e.msg))))
             return self.match
         except ValueError:        # an integer longer than Python converts (sys.get_int_max_str_digits)
             self.match.problems.append(self._long_number())
             return self.match
         except RecursionError:    # arrays or objects nested thousands deep
-            self.match.problems.append(Problem(Loc(1, 1), "expected JSON: arrays or objects nested too deeply "
-                                                          "for a match document"))
+            self.match.problems.append(Problem(Loc(1, 1), _("expected JSON: arrays or objects nested too deeply "
+                                                            "for a match document")))
             return self.match
         try:
             self.document(doc)
@@ -290,46 +323,48 @@ class _Reader:
     def document(self, doc: Any) -> None:
         m = self.match
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            self.fail(f'expected a JSON object with "format": "{FORMAT}"')
+            self.fail(_('expected a JSON object with "format": "{format}"').format(format=FORMAT))
         if doc.get("version") != VERSION:
-            self.fail(f"expected version {VERSION}, found {doc.get('version')!r}")
+            self.fail(_("expected version {version}, found {found}").format(version=VERSION,
+                                                                             found=repr(doc.get("version"))))
         length = doc.get("match_length")
         if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 0):
             self.loc_of('"match_length"')
-            self.fail(f"expected match_length to be null or a whole number >= 0, found {length!r}")
+            self.fail(_("expected match_length to be null or a whole number >= 0, found {found}").format(
+                found=repr(length)))
         m.match_length = length
         for item in doc.get("tags", []):
             loc = self.loc_of('"tags"') if not m.tag_items else self.where
             if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
-                self.fail(f'expected a tag as ["Key", "Value"], found {item!r}')
+                self.fail(_('expected a tag as ["Key", "Value"], found {found}').format(found=repr(item)))
             m.tag_items.append((item[0], item[1]))
             m.tags.setdefault(item[0], item[1])
             m.tag_locs.setdefault(item[0], loc)
         m.comments.extend(self.strings(doc.get("comments", []), "comments"))
         games = doc.get("games")
         if not isinstance(games, list):
-            self.fail('expected "games": a list of games')
+            self.fail(_('expected "games": a list of games'))
         for n, gd in enumerate(games, start=1):
             self.game(n, gd)
 
     def strings(self, value: Any, what: str) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-            self.fail(f'expected "{what}" to be a list of strings')
+            self.fail(_('expected "{key}" to be a list of strings').format(key=what))
         return list(value)
 
     def game(self, n: int, gd: Any) -> None:
         loc = self.loc_of('"players"')
         if not isinstance(gd, dict):
-            self.fail(f"expected game {n} to be an object")
+            self.fail(_("expected game {n} to be an object").format(n=n))
         players = gd.get("players")
         if not (isinstance(players, list) and len(players) == 2 and all(isinstance(x, str) for x in players)):
-            self.fail(f'expected "players" of game {n}: two names')
+            self.fail(_('expected "players" of game {n}: two names').format(n=n))
         g = Game(number=n, loc=loc, players=(players[0], players[1]))
         ratings = gd.get("ratings")
         if ratings is not None:
             if not (isinstance(ratings, list) and len(ratings) == 2
                     and all(x is None or isinstance(x, str) for x in ratings)):
-                self.fail(f'expected "ratings" of game {n}: two ratings, each a string or null')
+                self.fail(_('expected "ratings" of game {n}: two ratings, each a string or null').format(n=n))
             g.ratings = (ratings[0], ratings[1])
         num = gd.get("number")
         if isinstance(num, int) and not isinstance(num, bool):
@@ -337,12 +372,12 @@ class _Reader:
         score = gd.get("score")
         if score is not None:
             if not (isinstance(score, list) and len(score) == 2 and all(self.is_int(x) for x in score)):
-                self.fail(f'expected "score" of game {n}: two whole numbers')
+                self.fail(_('expected "score" of game {n}: two whole numbers').format(n=n))
             g.score, g.score_loc = (score[0], score[1]), loc
         g.comments.extend(self.strings(gd.get("comments", []), "comments"))
         actions = gd.get("actions")
         if not isinstance(actions, list):
-            self.fail(f'expected "actions" of game {n}: a list')
+            self.fail(_('expected "actions" of game {n}: a list').format(n=n))
         for ad in actions:
             g.actions.append(self.action(n, ad))
         g.end_loc = self.where
@@ -355,39 +390,40 @@ class _Reader:
     def steps(self, value: Any) -> list[Step]:
         out = []
         if not isinstance(value, list):
-            self.fail('expected "steps": a list of [from, to] or [from, to, true]')
+            self.fail(_('expected "steps": a list of [from, to] or [from, to, true]'))
         for s in value:
             if not (isinstance(s, list) and len(s) in (2, 3) and self.is_int(s[0]) and self.is_int(s[1])
                     and 0 <= s[0] <= 25 and 0 <= s[1] <= 25 and (len(s) == 2 or isinstance(s[2], bool))):
-                self.fail(f"expected a step [from, to] with points 0..25 (25 = bar, 0 = off), found {s!r}")
+                self.fail(_("expected a step [from, to] with points 0..25 (25 = bar, 0 = off), found {found}").format(
+                    found=repr(s)))
             out.append(Step(s[0], s[1], len(s) == 3 and s[2]))
         return out
 
     def setup(self, sd: Any) -> Setup:
         if not isinstance(sd, dict):
-            self.fail(f"expected a setup object, found {sd!r}")
+            self.fail(_("expected a setup object, found {found}").format(found=repr(sd)))
         s = Setup()
         ch = sd.get("checkers")
         if ch is not None:
             if not (isinstance(ch, list) and len(ch) == 2 and all(
                     isinstance(side, list) and len(side) == 25 and all(self.is_int(n) and 0 <= n <= 15 for n in side)
                     and sum(side) <= 15 for side in ch)):
-                self.fail("expected setup checkers: two lists of 25 counts 0..15, at most 15 checkers a side")
+                self.fail(_("expected setup checkers: two lists of 25 counts 0..15, at most 15 checkers a side"))
             s.checkers = (tuple(ch[0]), tuple(ch[1]))
         dice = sd.get("dice")
         if dice is not None:
             if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                self.fail(f"expected setup dice: two numbers 1..6, found {dice!r}")
+                self.fail(_("expected setup dice: two numbers 1..6, found {found}").format(found=repr(dice)))
             s.dice = (dice[0], dice[1])
         cube = sd.get("cube")
         if cube is not None:
             if not self.is_int(cube) or cube < 1:
-                self.fail(f"expected setup cube: a whole number >= 1, found {cube!r}")
+                self.fail(_("expected setup cube: a whole number >= 1, found {found}").format(found=repr(cube)))
             s.cube = cube
         owner = sd.get("owner")
         if owner is not None:
             if owner not in (0, 1, "centre") or isinstance(owner, bool):
-                self.fail(f"expected setup owner: 0, 1 or \"centre\", found {owner!r}")
+                self.fail(_("expected setup owner: 0, 1 or \"centre\", found {found}").format(found=repr(owner)))
             s.owner = CENTRED if owner == "centre" else owner
         return s
 
@@ -396,7 +432,7 @@ class _Reader:
         dice = ad.get("dice")
         if dice is not None:
             if not (isinstance(dice, list) and len(dice) == 2 and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                self.fail(f"expected dice: two numbers 1..6, found {dice!r}")
+                self.fail(_("expected dice: two numbers 1..6, found {found}").format(found=repr(dice)))
             a.dice = (dice[0], dice[1])
             a.dice_text = f"{dice[0]}{dice[1]}"
         else:
@@ -408,15 +444,17 @@ class _Reader:
         mark = ad.get("illegal_mark")
         if mark is not None:
             if not isinstance(mark, str) or not mark.strip() or "\n" in mark:
-                self.fail(f"expected illegal_mark: the exporter's mark as written, found {mark!r}")
+                self.fail(_("expected illegal_mark: the exporter's mark as written, found {found}").format(
+                    found=repr(mark)))
             a.illegal_mark = mark
         for sd in ad.get("segments", []):
             if not isinstance(sd, dict) or sd.get("kind") not in ("chain", "handover") \
                     or sd.get("player") not in (0, 1):
-                self.fail(f"expected a segment with kind chain/handover and player 0/1, found {sd!r}")
+                self.fail(_("expected a segment with kind chain/handover and player 0/1, found {found}").format(
+                    found=repr(sd)))
             dice = sd.get("dice", [])
             if not (isinstance(dice, list) and all(self.is_int(d) and 1 <= d <= 6 for d in dice)):
-                self.fail(f"expected segment dice: numbers 1..6, found {dice!r}")
+                self.fail(_("expected segment dice: numbers 1..6, found {found}").format(found=repr(dice)))
             seg = Segment(sd["kind"], sd["player"], tuple(dice), self.steps(sd.get("steps", [])), loc)
             seg.clock, seg.clock_left = self.clock(sd, "clock"), self.clock(sd, "clock_left")
             a.segments.append(seg)
@@ -427,14 +465,15 @@ class _Reader:
     def action(self, n: int, ad: Any) -> Action:
         loc = self.loc_of('"type"')
         if not isinstance(ad, dict):
-            self.fail(f"expected an action object in game {n}")
+            self.fail(_("expected an action object in game {n}").format(n=n))
         try:
             kind = Kind(ad.get("type"))
         except ValueError:
-            self.fail(f"expected an action type ({', '.join(k.value for k in Kind)}), found {ad.get('type')!r}")
+            self.fail(_("expected an action type ({types}), found {found}").format(
+                types=", ".join(k.value for k in Kind), found=repr(ad.get("type"))))
         player = ad.get("player")
         if player not in (0, 1) or isinstance(player, bool):
-            self.fail(f"expected player 0 or 1, found {player!r}")
+            self.fail(_("expected player 0 or 1, found {found}").format(found=repr(player)))
         move = ad.get("move")
         a = Action(kind, player, loc, move if self.is_int(move) else None)
         if kind is Kind.ROLL:
@@ -442,12 +481,13 @@ class _Reader:
         value = ad.get("value")
         if value is not None:
             if not self.is_int(value) or value < 0:
-                self.fail(f"expected value: a whole number >= 0, found {value!r}")
+                self.fail(_("expected value: a whole number >= 0, found {found}").format(found=repr(value)))
             a.value = value
         if kind is Kind.RESIGN and ad.get("level") is not None:
             level = {v: k for k, v in LEVELS.items()}.get(ad.get("level"))
             if level is None:
-                self.fail(f"expected level: single, gammon or backgammon, found {ad.get('level')!r}")
+                self.fail(_("expected level: single, gammon or backgammon, found {found}").format(
+                    found=repr(ad.get("level"))))
             a.level = level
         if kind is Kind.SETUP:
             a.setup = self.setup(ad.get("setup"))
@@ -483,7 +523,9 @@ class _Reader:
         if clock is None:
             return None
         if not isinstance(clock, (int, float)) or isinstance(clock, bool) or (key == "clock" and clock < 0):
-            self.fail(f"expected {key}: seconds{' >= 0' if key == 'clock' else ''}, found {clock!r}")
+            if key == "clock":
+                self.fail(_("expected {key}: seconds >= 0, found {found}").format(key=key, found=repr(clock)))
+            self.fail(_("expected {key}: seconds, found {found}").format(key=key, found=repr(clock)))
         return float(clock)
 
 

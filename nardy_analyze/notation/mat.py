@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
 # decode: the shared decoder of the notations, kept as mat.decode
-from . import Notation, decode, guarded_read, normalise_text, register
+from ..i18n import N_, _, ngettext
+from . import Notation, decode, either, expected_found, guarded_read, normalise_text, quoted, register
 from .grammar import error_place, grammar_text
 
 if TYPE_CHECKING:
@@ -323,12 +324,14 @@ def looks_like_mat(text: str) -> bool:
 
 # ----------------------------------------------------------------------------- messages
 
-_CELL_START = 'a roll like "53:", "Doubles => N", "Takes", "Drops" or "Wins N points"'
-_IN_PLAY = 'a move like "13/9", "bar/22*" or "6/off", or the next cell'
+# What a reader expected, in messages (translated where they are used; the quoted words are notation keywords,
+# the same in every language).  The names of the grammar's terminals are the keys.
+_CELL_START = N_('a roll like "53:", "Doubles => N", "Takes", "Drops" or "Wins N points"')
+_IN_PLAY = N_('a move like "13/9", "bar/22*" or "6/off", or the next cell')
 _NAMES = {
-    "ROLL": 'a roll like "53:"',
-    "MOVE_NO": 'a move number like "12)"',
-    "INT": "a number",
+    "ROLL": N_('a roll like "53:"'),
+    "MOVE_NO": N_('a move number like "12)"'),
+    "INT": N_("a number"),
     "UNPLAYED": '"????"',
     "ILLEGAL": '"Illegal play (...)"',
     "CONCEDES": '"Concedes"',
@@ -342,54 +345,61 @@ _NAMES = {
     "WINS": '"Wins N points"',
     "RESIGNS": '"Resigns"',
     "LOSSES": '"Losses N points"',
-    "POINTS": '"point" or "points"',
+    "POINTS": N_('"point" or "points"'),
     "AND_MATCH": '"and the match"',
     "MATCH": '"match"',
     "GAME": '"Game"',
-    "NAME": "a player name",
+    "NAME": N_("a player name"),
     "COLON": '":"',
-    "COMMENT": "a tag like '; [Key \"Value\"]'",
-    "_NL": "the end of the line",
-    "$END": "the end of the text",
+    "COMMENT": N_("a tag like '; [Key \"Value\"]'"),
+    "_NL": N_("the end of the line"),
+    "$END": N_("the end of the text"),
 }
+# the names above that are one quoted keyword: quoted in the language's quotation marks, not translated
+_KEYWORD = re.compile(r'"([^"]*)"')
 _AFTER_WORD = {   # what must follow these words (lower case)
-    "wins": 'the points, as in "Wins 2 points"',
-    "losses": 'the points, as in "Losses 2 points"',
-    "resigns": 'the end of the cell or the points, as in "Resigns 2 points"',
-    "doubles": '"=>", as in "Doubles => 2"',
-    "beavers": '"=>", as in "Beavers => 4"',
-    "=>": 'the cube value, as in "Doubles => 2"',
-    "cannot": '"Move", as in "64: Cannot Move"',
-    "point": '"and the match" or the next cell',
-    "points": '"and the match" or the next cell',
+    "wins": N_('the points, as in "Wins 2 points"'),
+    "losses": N_('the points, as in "Losses 2 points"'),
+    "resigns": N_('the end of the cell or the points, as in "Resigns 2 points"'),
+    "doubles": N_('"=>", as in "Doubles => 2"'),
+    "beavers": N_('"=>", as in "Beavers => 4"'),
+    "=>": N_('the cube value, as in "Doubles => 2"'),
+    "cannot": N_('"Move", as in "64: Cannot Move"'),
+    "point": N_('"and the match" or the next cell'),
+    "points": N_('"and the match" or the next cell'),
 }
+
+
+def _name(text: str) -> str:
+    """One of the names above in the current language: a quoted keyword alone is only re-quoted."""
+    m = _KEYWORD.fullmatch(text)
+    return quoted(m.group(1)) if m else _(text)
 _ROLLISH = re.compile(r"(?:[0-9][0-9]:|(?:bar|[0-9]+)(?:/[0-9a-z*]+)+(?:\([0-9]+\))?)$", re.I)
 
 
 def _expected_text(expected: set[str], context: str, before: str) -> str:
     """Say what was expected at an error; ``before`` is the line's text before the error."""
     if context == "score_line":
-        return 'a score line like " Alice : 0     Bob : 0"'
+        return _('a score line like " Alice : 0     Bob : 0"')
     if context == "preamble_line":
-        return "a tag like '; [Key \"Value\"]', a line \"N point match\" or \"Game N\""
+        return _("a tag like '; [Key \"Value\"]', a line \"N point match\" or \"Game N\"")
     if context == "game_header":
-        return 'a line "Game N"'
+        return _('a line "Game N"')
     words = before.split()
     last = words[-1].lower() if words else ""
     if last in _AFTER_WORD:
-        return _AFTER_WORD[last]
+        return _(_AFTER_WORD[last])
     if last.isdigit() and len(words) > 1 and words[-2].lower() in ("wins", "losses", "resigns"):
-        return '"point" or "points"'
+        return _(_NAMES["POINTS"])
     if _ROLLISH.match(last) and not before.endswith("  "):
-        return _IN_PLAY
+        return _(_IN_PLAY)
     if "ROLL" in expected and "TAKES" in expected:
-        return _CELL_START
-    names = [_NAMES.get(t, t) for t in sorted(expected) if t != "$END" or len(expected) == 1]
+        return _(_CELL_START)
+    # a terminal without a name of its own: its grammar name (an interface word), as Lark gives it
+    names = [_name(_NAMES[t]) if t in _NAMES else t for t in sorted(expected) if t != "$END" or len(expected) == 1]
     if not names:
-        return "something else"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
+        return _("something else")
+    return either(names)
 
 
 def _found_text(line: str, col: int) -> str:
@@ -400,10 +410,10 @@ def _found_text(line: str, col: int) -> str:
         piece = piece[: m.start()]
     piece = piece.strip()
     if not piece:
-        return "the end of the line"
+        return _("the end of the line")
     if len(piece) > 40:
         piece = piece[:40] + "..."
-    return '"' + piece + '"'
+    return quoted(piece)
 
 
 # ----------------------------------------------------------------------------- reader
@@ -429,7 +439,9 @@ def _point(text: str, is_src: bool, col: int, word: str) -> int:
         return OFF
     if text.isdigit() and int(text) <= 25:
         return int(text)
-    raise BadCell(col, f'expected a point 0..25, "bar" or "off", found "{text}" in "{word}"')
+    # TRANSLATORS: {text}: the unreadable point; {word}: the movement it is in ("13/x9")
+    raise BadCell(col, _('expected a point 0..25, "bar" or "off", found "{text}" in "{word}"').format(
+        text=text, word=word))
 
 
 _WORD = re.compile(r"\S+")
@@ -445,14 +457,15 @@ def _movement(word: str, col: int) -> tuple[Step, ...]:
         i = word.rindex("(")
         count = int(word[i + 1: -1])
         if not 1 <= count <= MAX_REPEAT:
-            raise BadCell(col, f'expected a repeat count 1..{MAX_REPEAT}, found "{word}"')
+            raise BadCell(col, _('expected a repeat count 1..{most}, found "{word}"').format(
+                most=MAX_REPEAT, word=word))
         body = word[:i]
     parts = body.split("/")
     src = _point(parts[0], True, col, word)
     chain: list[Step] = []
     for part in parts[1:]:
         if src == OFF and chain:
-            raise BadCell(col, f'expected "off" only at the end of a move, found "{word}"')
+            raise BadCell(col, _('expected "off" only at the end of a move, found "{word}"').format(word=word))
         hit = part.endswith("*")
         dst = _point(part[:-1] if hit else part, False, col, word)
         chain.append(Step(src, dst, hit))
@@ -470,10 +483,12 @@ def _typed(word: str, col: int, notes: list | None) -> list[str]:
     if out.endswith(","):
         out = out[:-1]
         if notes is not None:
-            notes.append((col + len(out), f'a comma after "{out}": read as a blank between movements'))
+            notes.append((col + len(out), _('a comma after "{word}": read as a blank between movements').format(
+                word=out)))
     pieces = _JOINED.split(out)
     if len(pieces) > 1 and notes is not None:
-        notes.append((col, f'"{out}" has no blank after "*": read as the movements {" ".join(pieces)}'))
+        notes.append((col, _('"{word}" has no blank after "*": read as the movements {movements}').format(
+            word=out, movements=" ".join(pieces))))
     return pieces
 
 
@@ -496,7 +511,9 @@ def read_play(text: str, column: int, notes: list | None = None) -> list[Step]:
                     cache[word] = chain
         steps.extend(chain)
         if len(steps) > MAX_STEPS:
-            raise BadCell(column + m.start(), f"expected at most {MAX_STEPS} steps in one play, found more")
+            raise BadCell(column + m.start(), ngettext("expected at most {n} steps in one play, found more",
+                                                       "expected at most {n} steps in one play, found more",
+                                                       MAX_STEPS).format(n=MAX_STEPS))
     return steps
 
 
@@ -553,7 +570,7 @@ class _Reader:
             last_line = text.count("\n")
             self.match.problems.append(Problem(
                 Loc(max(last_line, 1), 1),
-                'expected a game: a line "Game N" followed by the score line, found none'))
+                _('expected a game: a line "Game N" followed by the score line, found none')))
         return self.match
 
     # -- parsing helpers ---------------------------------------------------------------
@@ -562,7 +579,7 @@ class _Reader:
         if len(sink) < MAX_PROBLEMS:
             sink.append(Problem(loc, message, game))
         elif len(sink) == MAX_PROBLEMS:
-            sink.append(Problem(loc, "too many unreadable lines; the rest of this part is not reported", game))
+            sink.append(Problem(loc, _("too many unreadable lines; the rest of this part is not reported"), game))
 
     def _error_problem(self, e: UnexpectedInput, line_text: str, line_no: int, context: str,
                        sink: list[Problem], game: int | None) -> None:
@@ -573,16 +590,16 @@ class _Reader:
             # the whole line is what was found: point at its start
             col = len(body) - len(body.lstrip()) + 1
             found = " ".join(body[:200].split())
-            found = '"' + (found if len(found) <= 40 else found[:40] + "...") + '"' if found else "an empty line"
+            found = quoted(found if len(found) <= 40 else found[:40] + "...") if found else _("an empty line")
             what = _expected_text(expected, context, body[:col - 1])
         else:
             what = _expected_text(expected, context, body[:col - 1])
             found = _found_text(body, col)
-            if what == _IN_PLAY:             # inside a play: the one unreadable movement
+            if what == _(_IN_PLAY):          # inside a play: the one unreadable movement
                 word = body[col - 1: col - 1 + 41].split(maxsplit=1)
                 if word:
-                    found = '"' + (word[0] if len(word[0]) <= 40 else word[0][:40] + "...") + '"'
-        self._problem(sink, game, Loc(line_no, col), f"expected {what}, found {found}")
+                    found = quoted(word[0] if len(word[0]) <= 40 else word[0][:40] + "...")
+        self._problem(sink, game, Loc(line_no, col), expected_found(what, found))
 
     def _parse_line(self, line_text: str, start: str) -> Any:
         return _parser().parse(line_text + "\n", start=start)
@@ -621,11 +638,20 @@ class _Reader:
                 self._preamble_item(item, no - 1)
         if free:
             first, last = free[0][0], free[-1][0]
-            lines = f"line {first}" if first == last else f"lines {first}-{last}"
             col = len(free[0][1]) - len(free[0][1].lstrip()) + 1
+            if first == last:
+                # TRANSLATORS: {n}: how many lines (1 here: "line(s)" stays as the English writes it)
+                text = ngettext("{n} line(s) of free text before the \"N point match\" line (line {first}) are "
+                                "not match text: kept as comments",
+                                "{n} line(s) of free text before the \"N point match\" line (line {first}) are "
+                                "not match text: kept as comments", len(free))
+            else:
+                text = ngettext("{n} line(s) of free text before the \"N point match\" line (lines {first}-{last}) "
+                                "are not match text: kept as comments",
+                                "{n} line(s) of free text before the \"N point match\" line (lines {first}-{last}) "
+                                "are not match text: kept as comments", len(free))
             self.match.problems.append(Problem(
-                Loc(first, col), f"{len(free)} line(s) of free text before the \"N point match\" line "
-                f"({lines}) are not match text: kept as comments", warning=True))
+                Loc(first, col), text.format(n=len(free), first=first, last=last), warning=True))
 
     def _preamble_item(self, item: tuple, line_off: int) -> None:
         kind, toks = item
@@ -634,7 +660,8 @@ class _Reader:
         if kind == "match":
             if self.match.match_length is not None:
                 self.match.problems.append(Problem(
-                    loc, f'expected one "N point match" line, found a second one "{first.value} point match"'))
+                    loc, _('expected one "N point match" line, found a second one "{n} point match"').format(
+                        n=first.value)))
                 return
             self.match.match_length = _int(first)
             self.match.match_loc = loc
@@ -651,7 +678,8 @@ class _Reader:
             return
         if value[1:].lstrip().startswith("["):
             found = value if len(value) <= 40 else value[:40] + "..."
-            self.match.problems.append(Problem(loc, f"expected a tag like '; [Key \"Value\"]', found \"{found}\""))
+            self.match.problems.append(Problem(
+                loc, _("expected a tag like '; [Key \"Value\"]', found \"{found}\"").format(found=found)))
             return
         m = _COLON_TAG.match(value)
         if m:                                # ";Game type: Backgammon +1" (PPNards)
@@ -719,8 +747,9 @@ class _Reader:
             text = lines[i][a:b]
             lines[i] = lines[i][:a] + " " * (b - a) + lines[i][b:]
             self.match.problems.append(Problem(
-                Loc(line_off + i + 1, a + 1), f'score-line text "{text}" in a cell of the row: read as an empty '
-                f'cell (the name typed into the cell of the player who does not play there)', number, warning=True))
+                Loc(line_off + i + 1, a + 1), _('score-line text "{text}" in a cell of the row: read as an empty '
+                                                'cell (the name typed into the cell of the player who does not '
+                                                'play there)').format(text=text), number, warning=True))
             changed = True
         return "\n".join(lines) if changed else chunk
 
@@ -848,8 +877,8 @@ class _Reader:
         first_row = k + 1
         if k == len(lines):
             self._problem(sink, game.number, Loc(line_off + 1, len(lines[0].rstrip()) + 1),
-                          'expected a score line like " Alice : 0     Bob : 0" after "Game N", '
-                          "found the end of the text")
+                          _('expected a score line like " Alice : 0     Bob : 0" after "Game N", '
+                            "found the end of the text"))
         else:
             try:
                 score = self._parse_line(lines[k], "score_line")
@@ -954,9 +983,11 @@ class _Reader:
                     action.dice = (a, b)
                 play = value[3:]
                 if tag != "roll" and play.strip():
-                    what = {"unplayed": '"????"', "cannot": '"Cannot Move"'}.get(tag, '"Illegal play"')
+                    what = {"unplayed": "????", "cannot": "Cannot Move"}.get(tag, "Illegal play")
+                    # TRANSLATORS: {what}: a notation keyword ("Cannot Move"); {found}: the text after it
                     raise BadCell(first.column + 3 + len(play) - len(play.lstrip()),
-                                   f'expected {what} right after the dice, found "{play.strip()}"')
+                                  _('expected "{what}" right after the dice, found "{found}"').format(
+                                      what=what, found=play.strip()))
                 if play:
                     notes: list = []
                     action.steps = read_play(play, first.column + 3, notes)

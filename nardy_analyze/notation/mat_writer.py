@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .normal import NormalAction, NormalMatch
 from ..record import BAR, OFF, Kind, Match
+from ..i18n import _
 from . import common_losses
 from .mat import comment_line
 
@@ -63,7 +64,8 @@ def _cell(na: NormalAction) -> str:
         if value is None and a.level is not None and na.state is not None:
             value = a.level * na.state.cube      # the level's points (the level itself is refused by losses)
         return " Resigns" + (f" {_points(value)}" if value is not None else "")
-    raise ValueError(f"no .mat form for {k.value}")
+    # TRANSLATORS: {kind}: the kind of action (an interface word of the JSON format: "timeout", "draw")
+    raise ValueError(_("no .mat form for {kind}").format(kind=k.value))
 
 
 def write(match: Match, normal: NormalMatch) -> str:

@@ -21,7 +21,8 @@ from lark.exceptions import UnexpectedInput
 
 from ..engine.posid import decode_position_id, position_id
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
-from . import Notation, common_losses, guarded_read, normalise_text, register
+from ..i18n import N_, _
+from . import Notation, common_losses, either, expected_found, guarded_read, normalise_text, quoted, register
 from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, BadCell, read_play
 
@@ -118,7 +119,7 @@ def _clock_seconds(tok: Token) -> float:
     body = tok.value[1:-1]
     if body.endswith("s"):
         return float(body[:-1])
-    minutes, _, seconds = body.partition(":")
+    minutes, _sep, seconds = body.partition(":")
     return int(minutes) * 60 + float(seconds) if "." in seconds else float(int(minutes) * 60 + int(seconds))
 
 
@@ -153,52 +154,61 @@ def _clock_text(seconds: float) -> str:
 # ----------------------------------------------------------------------------- messages
 
 _NAMES = {
-    "TAG": 'a tag like [Event "Club night"]',
+    "TAG": N_('a tag like [Event "Club night"]'),
     "GAME": '"Game N"',
     "PLAYERS": '"players"',
     "RATINGS": '"ratings"',
     "SCORE": '"score"',
-    "NAME": 'a quoted name like "Alice"',
-    "SCORE_PAIR": 'a score like "2-1"',
-    "INT": "a number",
-    "MOVE_NO": 'a move number like "12."',
-    "MOVE_NO_B": 'a move number like "12..."',
-    "SIDE": '"W" or "B"',
-    "ROLL": 'a roll like "64:"',
-    "PART": 'the numbers played, like "44:" or "3:"',
+    "NAME": N_('a quoted name like "Alice"'),
+    "SCORE_PAIR": N_('a score like "2-1"'),
+    "INT": N_("a number"),
+    "MOVE_NO": N_('a move number like "12."'),
+    "MOVE_NO_B": N_('a move number like "12..."'),
+    "SIDE": N_('"W" or "B"'),
+    "ROLL": N_('a roll like "64:"'),
+    "PART": N_('the numbers played, like "44:" or "3:"'),
     "CHAIN": '"chain"',
     "HANDOVER": '"handover"',
     "DOUBLE": '"double N"',
     "TAKE": '"take"',
     "DROP": '"drop"',
     "RESIGN": '"resign"',
-    "LEVEL": '"single", "gammon" or "backgammon"',
+    "LEVEL": N_('"single", "gammon" or "backgammon"'),
     "BEAVER": '"beaver N"',
     "ACCEPT": '"accept"',
     "REJECT": '"reject"',
     "SETUP": '"setup"',
     "POSITION": '"position ID"',
-    "POSID": 'a GNU Backgammon Position ID like "4HPwATDgc/ABMA"',
+    "POSID": N_('a GNU Backgammon Position ID like "4HPwATDgc/ABMA"'),
     "DICE_WORD": '"dice 31"',
     "CUBE_WORD": '"cube 2"',
-    "OWNER": '"owner W", "owner B" or "owner centre"',
+    "OWNER": N_('"owner W", "owner B" or "owner centre"'),
     "CENTRE": '"centre"',
     "WINS": '"wins N"',
     "MATCH": '"match"',
     "TIMEOUT": '"timeout"',
-    "CLOCK": 'a clock time like "(1:05)"',
-    "CLOCK_LEFT": 'the clock after the move like "(clk 0:13:02)"',
+    "CLOCK": N_('a clock time like "(1:05)"'),
+    "CLOCK_LEFT": N_('the clock after the move like "(clk 0:13:02)"'),
     "DRAW": '"draw"',
-    "COMMENT": 'a comment "{...}"',
-    "LINE_COMMENT": 'a comment "; ..."',
-    "_NL": "the end of the line",
-    "$END": "the end of the text",
+    "COMMENT": N_('a comment "{...}"'),
+    "LINE_COMMENT": N_('a comment "; ..."'),
+    "_NL": N_("the end of the line"),
+    "$END": N_("the end of the text"),
 }
-_LINE_START = ('a line starting with a tag [Key "Value"], "Game N", a move number like "12." or "12...", '
-               '"W"/"B", "chain", "handover" or a comment')
-_CELL = ('a cell: a roll like "64:", "double N", "beaver N", "take", "drop", "resign", "accept", "reject", '
-         '"wins N", "timeout" or "setup"')
-_IN_PLAY = 'a move like "24/18", "bar/21*" or "6/off", a clock time like "(1:05)", a comment or the next cell'
+_LINE_START = N_('a line starting with a tag [Key "Value"], "Game N", a move number like "12." or "12...", '
+                 '"W"/"B", "chain", "handover" or a comment')
+_CELL = N_('a cell: a roll like "64:", "double N", "beaver N", "take", "drop", "resign", "accept", "reject", '
+           '"wins N", "timeout" or "setup"')
+_IN_PLAY = N_('a move like "24/18", "bar/21*" or "6/off", a clock time like "(1:05)", a comment or the next cell')
+_NAMED = set(_NAMES.values())
+# the names above that are one quoted keyword: quoted in the language's quotation marks, not translated
+_KEYWORD = re.compile(r'"([^"]*)"')
+
+
+def _name(text: str) -> str:
+    """One of the names of ``_NAMES`` in the current language: a quoted keyword alone is only re-quoted."""
+    m = _KEYWORD.fullmatch(text)
+    return quoted(m.group(1)) if m else _(text)
 
 
 _STEPISH = re.compile(r"(?:bar|[0-9]+)/", re.I)
@@ -207,29 +217,32 @@ _STEPISH = re.compile(r"(?:bar|[0-9]+)/", re.I)
 def _expected_text(expected: set[str], found: str = "") -> str:
     expected = {t for t in expected if t not in ("COMMENT", "LINE_COMMENT") or len(expected) <= 2}
     if "TAG" in expected and "GAME" in expected:
-        return _LINE_START
+        return _(_LINE_START)
     if "CLOCK" in expected and _STEPISH.match(found):
-        return _IN_PLAY                  # an unreadable movement ends the play token before it
+        return _(_IN_PLAY)               # an unreadable movement ends the play token before it
     if "CLOCK" in expected and "ROLL" in expected:
-        return 'a clock time like "(1:05)", a comment or the next cell'
+        return _('a clock time like "(1:05)", a comment or the next cell')
     if "ROLL" in expected and "TAKE" in expected:
-        return _CELL
+        return _(_CELL)
+    # sorted by the English names (the order of the message does not depend on the language); a terminal
+    # without a name of its own: its grammar name (an interface word), as Lark gives it
     names = sorted({_NAMES.get(t, t) for t in expected if t not in ("CLOCK", "CLOCK_LEFT", "$END")})
     if not names:
-        return "the end of the line"
+        return _("the end of the line")
+    names = [_name(n) if n in _NAMED else n for n in names]
     if len(names) > 6:
         names = names[:6] + ["..."]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return either(names)
 
 
 def _found_text(line: str, col: int) -> str:
     rest = line[col - 1:].strip()
     if not rest:
-        return "the end of the line"
+        return _("the end of the line")
     word = rest.split()[0]
     if len(word) > 40:
         word = word[:40] + "..."
-    return '"' + word + '"'
+    return quoted(word)
 
 
 # ----------------------------------------------------------------------------- reader
@@ -286,7 +299,7 @@ class _Reader:
         if total < MAX_PROBLEMS:
             self._sink().append(Problem(loc, message, self.game.number if self.game else None))
         elif total == MAX_PROBLEMS:
-            self._sink().append(Problem(loc, "too many unreadable lines; the rest are not reported",
+            self._sink().append(Problem(loc, _("too many unreadable lines; the rest are not reported"),
                                         self.game.number if self.game else None))
 
     def _error(self, e: UnexpectedInput, line: str, no: int) -> None:
@@ -294,10 +307,10 @@ class _Reader:
         if self.game is not None:
             self.last_line = no
         if line[col - 1: col] == "{":
-            self._problem(Loc(no, col), 'expected a "}" to close the comment that starts here, found none')
+            self._problem(Loc(no, col), _('expected a "}}" to close the comment that starts here, found none').format())
             return
         found = line[col - 1:].strip()
-        self._problem(Loc(no, col), f"expected {_expected_text(expected, found)}, found {_found_text(line, col)}")
+        self._problem(Loc(no, col), expected_found(_expected_text(expected, found), _found_text(line, col)))
 
     def _loc(self, tok: Token) -> Loc:
         return Loc(tok.line + self.off, tok.column)
@@ -340,18 +353,18 @@ class _Reader:
         tok = ch[0]
         loc = self._loc(tok)
         if self.game is not None:
-            raise BadCell(tok.column, "expected a move line, a comment or \"Game N\", found a tag; "
-                                       "tags go before the first game")
+            raise BadCell(tok.column, _("expected a move line, a comment or \"Game N\", found a tag; "
+                                        "tags go before the first game"))
         m = _TAG.match(tok.value)
         key, value = m.group(1), _unescape(m.group(2))
         seen = self.match.tag_locs.get(key)
         if seen is not None:
-            raise BadCell(tok.column, f'expected each tag once, found a second "{key}" tag (the first is at '
-                                       f"line {seen.line})")
+            raise BadCell(tok.column, _('expected each tag once, found a second "{tag}" tag (the first is at '
+                                        "line {line})").format(tag=key, line=seen.line))
         if key == MATCH_LENGTH_TAG:
             if not value.strip().isdigit():
-                raise BadCell(tok.column, f'expected a whole number of points in the MatchLength tag '
-                                           f'(0 for money play), found "{value}"')
+                raise BadCell(tok.column, _('expected a whole number of points in the MatchLength tag '
+                                            '(0 for money play), found "{value}"').format(value=value))
             self.match.match_length = int(value)
             self.match.match_loc = loc
         else:
@@ -376,7 +389,7 @@ class _Reader:
                 r0, r1 = (_unescape(t.value[1:-1]) for t in toks[1:3])
                 game.ratings = (r0 or None, r1 or None)
             elif what == "score":
-                a, _, b = toks[1].value.partition("-")
+                a, _sep, b = toks[1].value.partition("-")
                 game.score = (int(a), int(b))
                 game.score_loc = self._loc(toks[1])
         game.comments.extend(self._notes(ch))
@@ -390,8 +403,8 @@ class _Reader:
 
     def _need_game(self, tok: Token) -> Game:
         if self.game is None:
-            raise BadCell(tok.column, 'expected a line "Game N" before the first move, found '
-                                       f'"{tok.value}"')
+            raise BadCell(tok.column, _('expected a line "Game N" before the first move, found "{found}"').format(
+                found=tok.value))
         return self.game
 
     def _moves_line(self, ch: list) -> None:
@@ -413,8 +426,8 @@ class _Reader:
         first = self._first_tok(ch)
         game = self._need_game(first)
         if not game.actions or game.actions[-1].kind is not Kind.ROLL:
-            raise BadCell(first.column, f'expected a roll on the line before "{first.value}" '
-                                         "(a chain or handover line continues a roll)")
+            raise BadCell(first.column, _('expected a roll on the line before "{word}" '
+                                          "(a chain or handover line continues a roll)").format(word=first.value))
         action = game.actions[-1]
         part = Action(Kind.ROLL, action.player, action.loc)    # the line's parts, added whole or not at all
         for seg in ch:
@@ -422,7 +435,8 @@ class _Reader:
         for attr, typ in (("clock", "CLOCK"), ("clock_left", "CLOCK_LEFT")):
             if getattr(part, attr) is not None and getattr(action, attr) is not None:
                 clock = next(t for _, toks in ch for t in toks if t.type == typ)
-                raise BadCell(clock.column, f"expected one clock time per action, found a second one {clock.value}")
+                raise BadCell(clock.column, _("expected one clock time per action, found a second one {clock}").format(
+                    clock=clock.value))
             if getattr(part, attr) is not None:
                 setattr(action, attr, getattr(part, attr))
         action.segments.extend(part.segments)
@@ -485,22 +499,24 @@ class _Reader:
         field = {"setup_position": "checkers", "setup_dice": "dice", "setup_cube": "cube",
                  "setup_owner": "owner"}[what]
         if getattr(s, field) is not None:
-            raise BadCell(word.column, f'expected "{word.value}" once in a setup, found it again')
+            raise BadCell(word.column, _('expected "{word}" once in a setup, found it again').format(word=word.value))
         if field == "checkers":
             sides = decode_position_id(val.value)
             if sides is None:
-                raise BadCell(val.column, f'expected a GNU Backgammon Position ID (14 characters, at most 15 '
-                                           f'checkers a side), found "{val.value}"')
+                raise BadCell(val.column, _('expected a GNU Backgammon Position ID (14 characters, at most 15 '
+                                            'checkers a side), found "{found}"').format(found=val.value))
             me, opp = sides
             s.checkers = (me, opp) if action.player == 0 else (opp, me)
         elif field == "dice":
             if len(val.value) != 2 or not all("1" <= c <= "6" for c in val.value):
-                raise BadCell(val.column, f'expected two dice 1-6 after "dice", found "{val.value}"')
+                raise BadCell(val.column, _('expected two dice 1-6 after "dice", found "{found}"').format(
+                    found=val.value))
             s.dice = (int(val.value[0]), int(val.value[1]))
         elif field == "cube":
             n = int(val.value)
             if n < 1:
-                raise BadCell(val.column, f'expected a cube value 1, 2, 4, ... after "cube", found "{val.value}"')
+                raise BadCell(val.column, _('expected a cube value 1, 2, 4, ... after "cube", found "{found}"').format(
+                    found=val.value))
             s.cube = n
         else:
             s.owner = CENTRED if val.type == "CENTRE" else SIDES.index(val.value)
@@ -515,7 +531,8 @@ class _Reader:
             if t.type in ("CLOCK", "CLOCK_LEFT"):
                 attr = "clock" if t.type == "CLOCK" else "clock_left"
                 if getattr(timed, attr) is not None:
-                    raise BadCell(t.column, f"expected one clock time per action, found a second one {t.value}")
+                    raise BadCell(t.column, _("expected one clock time per action, found a second one {clock}").format(
+                        clock=t.value))
                 setattr(timed, attr, _clock_seconds(t) if t.type == "CLOCK" else _clock_left_seconds(t))
             elif t.type in ("COMMENT", "LINE_COMMENT"):
                 action.comments.append(_comment_text(t))
@@ -529,9 +546,10 @@ class _Reader:
                 player = SIDES.index(t.value)
             elif t.type == "PART":
                 part = t
-        digits, _, rest = part.value.partition(":")
+        digits, _sep, rest = part.value.partition(":")
         if any(not "1" <= d <= "6" for d in digits):
-            raise BadCell(part.column, f'expected numbers 1..6 after "{kind}", found "{digits}:"')
+            raise BadCell(part.column, _('expected numbers 1..6 after "{word}", found "{found}"').format(
+                word=kind, found=digits + ":"))
         dice = tuple(int(d) for d in digits)
         if kind == "chain" and len(dice) == 2 and dice[0] == dice[1]:
             dice = dice * 2
@@ -706,8 +724,8 @@ def _write_tags(match: Match, out: list[str]) -> None:
         items.insert(at, (MATCH_LENGTH_TAG, str(match.match_length)))
     for key, value in items:
         if not key or key != key.strip() or any(c in key for c in '"[]\n\r'):
-            raise ValueError(f"tag name {key!r} cannot be written in .ngn (no quotes, brackets, line breaks "
-                             "or blanks at either end)")
+            raise ValueError(_("tag name {tag} cannot be written in .ngn (no quotes, brackets, line breaks "
+                               "or blanks at either end)").format(tag=repr(key)))
         out.append(f"[{key} {_quote(value)}]")
 
 

@@ -35,7 +35,8 @@ from functools import cache
 from .. import __version__
 from .normal import NormalMatch
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
-from . import Notation, common_losses, guarded_read, register
+from ..i18n import _, ngettext
+from . import Notation, common_losses, expected_found, guarded_read, quoted, register
 from .grammar import grammar_text
 from .sgf_analysis import properties
 
@@ -162,22 +163,22 @@ class _Reader:
                 found = ""
                 line = max(len(lines), 1)
                 col = len(lines[-1]) + 1 if lines else 1
-            what = f'"{found}"' if found else "the end of the text"
+            what = quoted(found) if found else _("the end of the text")
             expected = set(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
             if found.startswith("["):
-                want = 'a property value "[...]" closed by "]"'
+                want = _('a property value "[...]" closed by "]"')
             elif not found and "RPAR" in expected:
-                want = '")" closing the game tree'
+                want = _('")" closing the game tree')
             elif self.match.games or self.text.lstrip().startswith("("):
-                want = 'a node ";", a property like "W[31hefe]", "(" or ")"'
+                want = _('a node ";", a property like "W[31hefe]", "(" or ")"')
             else:
-                want = 'SGF: game trees like "(;FF[4]GM[6]...;W[31hefe]...)"'
-            self.match.problems.append(Problem(Loc(max(line, 1), max(col, 1)), f"expected {want}, found {what}"))
+                want = _('SGF: game trees like "(;FF[4]GM[6]...;W[31hefe]...)"')
+            self.match.problems.append(Problem(Loc(max(line, 1), max(col, 1)), expected_found(want, what)))
             return self.match
         for number, gt in enumerate(tree, start=1):
             self._game(number, _tree_nodes(gt))
         if not self.match.games:
-            self.match.problems.append(Problem(Loc(1, 1), "expected a game tree, found none"))
+            self.match.problems.append(Problem(Loc(1, 1), _("expected a game tree, found none")))
         return self.match
 
     def _game(self, number: int, nodes: list[list[_Prop]]) -> None:
@@ -211,8 +212,12 @@ class _Reader:
         m = self.match
         gm = props.get("GM")
         if gm is None or gm.values[0].strip() != "6":
-            game.problems.append(Problem(gm.loc if gm else game.loc, f"expected GM[6] (backgammon) on the root "
-                                         f"node, found {'GM[' + gm.values[0] + ']' if gm else 'none'}", number))
+            if gm:
+                text = _("expected GM[6] (backgammon) on the root node, found {found}").format(
+                    found="GM[" + gm.values[0] + "]")
+            else:
+                text = _("expected GM[6] (backgammon) on the root node, found none")
+            game.problems.append(Problem(gm.loc if gm else game.loc, text, number))
         names = ["", ""]
         ratings: list[str | None] = [None, None]
         score: list[int | None] = [None, None]
@@ -266,7 +271,7 @@ class _Reader:
         and the score before it (into ``score``, by side)."""
         m = self.match
         for item in p.values:
-            key, _, val = item.partition(":")
+            key, _sep, val = item.partition(":")
             if not val.strip().lstrip("-").isdigit():
                 continue
             n = int(val)
@@ -296,8 +301,9 @@ class _Reader:
                 if action is not None and action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT, Kind.DRAW):
                     explicit_end = True
             elif p.name in _SETUP and moves and not (private and p.name == "DI"):
-                game.problems.append(Problem(p.loc, f"set-up property {p.name}[{p.values[0]}] in a node with a "
-                                             "move: put the set-up in a node of its own", number))
+                game.problems.append(Problem(p.loc, _("set-up property {property} in a node with a move: put the "
+                                                      "set-up in a node of its own").format(
+                                                          property=f"{p.name}[{p.values[0]}]"), number))
         if not moves and any(p.name in _SETUP for p in node):
             self._setup(game, [p for p in node if p.name in _SETUP], node,
                         game.actions[-1] if game.actions else None)
@@ -316,14 +322,14 @@ class _Reader:
                 try:
                     action.clock = float(p.values[0])
                 except ValueError:
-                    game.problems.append(Problem(p.loc, f"expected seconds in NK[], found \"{p.values[0]}\"",
-                                                 number))
+                    game.problems.append(Problem(p.loc, _("expected seconds in {property}[], found \"{found}\"").format(
+                        property="NK", found=p.values[0]), number))
             elif p.name in ("WL", "BL"):      # SGF's time left after the move: the clock of a running clock
                 try:
                     action.clock_left = float(p.values[0])
                 except ValueError:
-                    game.problems.append(Problem(p.loc, f"expected seconds in {p.name}[], found "
-                                                 f"\"{p.values[0]}\"", number))
+                    game.problems.append(Problem(p.loc, _("expected seconds in {property}[], found \"{found}\"").format(
+                        property=p.name, found=p.values[0]), number))
         game.actions.append(action)
         return explicit_end
 
@@ -369,8 +375,8 @@ class _Reader:
             self.doubled = None
             return Action(Kind.DROP, side, p.loc, None, text)
         if len(v) < 2 or not v[:2].isdigit() or len(v) % 2:
-            game.problems.append(Problem(p.loc, f"expected a move like W[31hefe], W[double], W[take] or "
-                                         f"W[drop], found \"{text}\"", game.number))
+            game.problems.append(Problem(p.loc, _("expected a move like W[31hefe], W[double], W[take] or "
+                                                  "W[drop], found \"{found}\"").format(found=text), game.number))
             return None
         a = Action(Kind.ROLL, side, p.loc, None, text, dice_text=v[:2], dice_loc=p.loc)
         d1, d2 = int(v[0]), int(v[1])
@@ -380,8 +386,9 @@ class _Reader:
             src, dst = _point(v[i], side), _point(v[i + 1], side)
             if src is None or dst is None or src == OFF or dst == BAR:
                 game.problems.append(Problem(Loc(p.loc.line, p.loc.column + len(p.name) + 1 + i),
-                                             f"expected a step of two letters a-x, y (bar) or z (off), found "
-                                             f"\"{v[i:i + 2]}\" in \"{text}\"", game.number))
+                                             _("expected a step of two letters a-x, y (bar) or z (off), found "
+                                               "\"{found}\" in \"{move}\"").format(found=v[i:i + 2], move=text),
+                                             game.number))
                 return None
             a.steps.append(Step(src, dst))
         return a
@@ -432,16 +439,16 @@ class _Reader:
             problem = None
             if p.name == "PL":
                 if v.upper() not in _SIDE:
-                    problem = f"expected PL[W] or PL[B], found \"{where}\""
+                    problem = _("expected PL[W] or PL[B], found \"{found}\"").format(found=where)
                 else:
                     turn = _SIDE[v.upper()]
             elif p.name == "AE":
                 cleared = cleared or any(x.strip() in ("a:y", "a:z") for x in p.values)
                 board = True
                 if not cleared:
-                    game.problems.append(Problem(p.loc, f"expected AE[a:y] (the whole board cleared) before the "
-                                                 f"checkers of a set-up, found \"{where}\": a partial set-up is "
-                                                 "not supported", number))
+                    game.problems.append(Problem(p.loc, _("expected AE[a:y] (the whole board cleared) before the "
+                                                          "checkers of a set-up, found \"{found}\": a partial set-up "
+                                                          "is not supported").format(found=where), number))
                     return None
             elif p.name in ("AW", "AB"):
                 board = True
@@ -449,37 +456,42 @@ class _Reader:
                 for x in p.values:
                     pt = _point(x.strip(), side) if len(x.strip()) == 1 else None
                     if pt is None or pt == OFF:
-                        game.problems.append(Problem(p.loc, f"expected points a-x or y (the bar) in {p.name}, "
-                                                     f"found \"{x}\"", number))
+                        game.problems.append(Problem(p.loc, _("expected points a-x or y (the bar) in {property}, "
+                                                              "found \"{found}\"").format(property=p.name, found=x),
+                                                     number))
                         return None
                     sides[side][24 if pt == BAR else pt - 1] += 1
             elif p.name == "DI":
                 if len(v) != 2 or not all("1" <= c <= "6" for c in v):
-                    problem = f"expected two dice 1-6 in DI, found \"{where}\""
+                    problem = _("expected two dice 1-6 in DI, found \"{found}\"").format(found=where)
                 else:
                     fields["dice"] = (int(v[0]), int(v[1]))
             elif p.name == "CV":
                 if not v.isdigit() or int(v) < 1 or int(v) & (int(v) - 1):
-                    problem = f"expected a cube value 1, 2, 4, ... in CV, found \"{where}\""
+                    problem = _("expected a cube value 1, 2, 4, ... in CV, found \"{found}\"").format(found=where)
                 else:
                     fields["cube"] = int(v)
             elif p.name == "CP":
                 owner = {"c": CENTRED, "w": 0, "b": 1}.get(v.lower())
                 if owner is None:
-                    problem = f"expected CP[c], CP[w] or CP[b], found \"{where}\""
+                    problem = _("expected CP[c], CP[w] or CP[b], found \"{found}\"").format(found=where)
                 else:
                     fields["owner"] = owner
             if problem is not None:
                 game.problems.append(Problem(p.loc, problem, number))
         if board:
             if not cleared:
-                game.problems.append(Problem(props[0].loc, "expected AE[a:y] (the whole board cleared) before the "
-                                             "checkers of a set-up: a partial set-up is not supported", number))
+                game.problems.append(Problem(props[0].loc, _("expected AE[a:y] (the whole board cleared) before the "
+                                                             "checkers of a set-up: a partial set-up is not "
+                                                             "supported"), number))
                 return None
             for side in (0, 1):
                 if sum(sides[side]) > 15:
-                    game.problems.append(Problem(props[0].loc, f"the set-up gives {'WB'[side]} {sum(sides[side])} "
-                                                 "checkers, more than 15", number))
+                    n = sum(sides[side])
+                    # TRANSLATORS: {side}: W or B (the notation's letters); {n}: more than 15
+                    game.problems.append(Problem(props[0].loc, ngettext(
+                        "the set-up gives {side} {n} checkers, more than 15",
+                        "the set-up gives {side} {n} checkers, more than 15", n).format(side="WB"[side], n=n), number))
                     return None
             fields["checkers"] = (tuple(sides[0]), tuple(sides[1]))
         return fields, turn
@@ -490,7 +502,8 @@ class _Reader:
         side = _SIDE.get(parts[1].upper()) if len(parts) > 1 else None
         text = f"NX[{p.values[0]}]"
         if side is None:
-            game.problems.append(Problem(p.loc, f"expected NX[kind:W|B...], found \"{text}\"", game.number))
+            game.problems.append(Problem(p.loc, _("expected NX[kind:W|B...], found \"{found}\"").format(found=text),
+                                         game.number))
             return None
         value = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
         flags = set(parts[3:])
@@ -521,7 +534,8 @@ class _Reader:
             if len(dice) == 2 and all("1" <= c <= "6" for c in dice):
                 a.dice = (int(dice[0]), int(dice[1]))
             return a
-        game.problems.append(Problem(p.loc, f"unknown private property value \"{text}\"", game.number))
+        game.problems.append(Problem(p.loc, _("unknown private property value \"{found}\"").format(found=text),
+                                     game.number))
         return None
 
 
@@ -744,8 +758,11 @@ def losses(match: Match) -> list[str]:
                 odd.append(g.number)
                 break
     if odd:
-        out.append(f"game{'s' if len(odd) > 1 else ''} {', '.join(map(str, odd))}: a beaver that answers no double "
-                   "just before it cannot be written in sgf (it would read back as a double)")
+        # TRANSLATORS: {numbers}: the games' numbers ("1, 4")
+        out.append(ngettext("game {numbers}: a beaver that answers no double just before it cannot be written in "
+                            "sgf (it would read back as a double)",
+                            "games {numbers}: a beaver that answers no double just before it cannot be written in "
+                            "sgf (it would read back as a double)", len(odd)).format(numbers=", ".join(map(str, odd))))
     return out
 
 
