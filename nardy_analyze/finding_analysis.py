@@ -13,6 +13,7 @@ import multiprocessing
 from typing import Any
 
 from .engine import rules_named
+from .i18n import _
 from .record import Match
 from .replay import MatchReport
 
@@ -26,8 +27,8 @@ def annotate(match: Match, report: MatchReport, variant: str, options: dict[str,
     """Attach the analysis of each finding's turn to ``report`` (the validation of ``match``); returned."""
     rules = rules_named(report.variant)
     if rules is None or not rules.position_id:
-        report.analysis_note = (f"{report.path}: {report.variant}: no analysis engine exists for this variant "
-                                "(no equities given)")
+        report.analysis_note = _("{path}: {variant}: no analysis engine exists for this variant (no equities "
+                                 "given)").format(path=report.path, variant=report.variant)
         return report
     wanted = {(f.game, f.line) for f in report.findings if f.game is not None}
     if not wanted:
@@ -36,7 +37,7 @@ def annotate(match: Match, report: MatchReport, variant: str, options: dict[str,
 
     # one engine thread in a worker process (the others run beside it), every core otherwise
     threads = 1 if multiprocessing.parent_process() is not None else 0
-    spots, _ = skill.position_analysis(match, variant, options, plies, only=wanted, threads=threads)
+    spots, _names = skill.position_analysis(match, variant, options, plies, only=wanted, threads=threads)
     spots.sort(key=lambda s: (s["game"], s["line"], _ORDER[s["kind"]]))
     for f in report.findings:
         turn = [s for s in spots if s["game"] == f.game and s["line"] == f.line]

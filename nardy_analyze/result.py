@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import _
 from .replay import ERROR, WARNING, Finding, MatchReport
 
 __all__ = ["INTERNAL_ERROR", "RunCounts", "RunResult", "keep_rules_of", "skip_kind"]
@@ -139,9 +140,9 @@ class RunResult:
 def skip_kind(reason: str) -> str:
     """The kind of a skipped input, for the summary (one line per kind)."""
     if reason.startswith("not a game record"):
-        return "not game records"
+        return _("not game records")
     if reason.startswith("hidden"):
-        return "hidden files"
+        return _("hidden files")
     if "already searched" in reason or "not followed" in reason:
-        return "links to folders"
+        return _("links to folders")
     return reason

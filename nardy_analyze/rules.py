@@ -1,32 +1,35 @@
 """The rule ids (public interface, docs/rules.md) with a one-line summary each."""
 from __future__ import annotations
 
+from .i18n import N_
+
 RULES: dict[str, str] = {
-    "dice-mismatch": "a step's distance is not an unused number of the roll, the roll text is not two dice 1-6, "
-                     "or the play has more steps than the roll allows",
-    "no-checker": "a step starts from a point (or the bar) where the mover has no checker",
-    "blocked-point": "a step lands on a closed point",
-    "bar-first": "a checker moved while the mover still had a checker on the bar",
-    "bear-off-early": "a checker was borne off while not all 15 were home",
-    "bear-off-inexact": "a larger number bore off although a checker stood higher (any non-exact bear-off in gulbara)",
-    "max-dice": "fewer numbers used than a legal play could use",
-    "larger-die": "only one number could be used and the smaller was used although the larger could be",
-    "head-rule": "more checkers left the head than allowed",
-    "six-block": "a six-point block with no opposing checker past it",
-    "home-move": "a checker moved inside home",
-    "doubles-chain": "the chain of doubles is missing, out of order or continued too far",
-    "handover": "unused numbers not handed to the opponent, or handed when they were playable",
-    "opening-roll": "the opening play is a double where the variant forbids it",
-    "cube-illegal": "a double when it is not allowed (Crawford game, cube owned by the other side, no cube, "
-                    "after rolling), or a beaver when it is not (match play, beaver rule off, no double to answer)",
-    "cube-response": "a take or drop without a double, or a double with no answer",
-    "result-mismatch": "the declared winner or points do not follow from the final position, the cube and the "
-                       "scoring; a resignation level the position no longer allows; an answer to no resignation",
-    "match-score": "a game's starting score differs from the sum of earlier results, or a game follows the end "
-                   "of the match; warning: a match record that ends before anyone reaches the match length",
-    "time-limit": "a move took longer than the record's time control, or a running clock fell below zero, without "
-                  "a timeout being declared; or a timeout declared with time left on the clock",
-    "parse-error": "the text is not a readable record at this place (or a set-up that is no position)",
+    "dice-mismatch": N_("a step's distance is not an unused number of the roll, the roll text is not two dice 1-6, "
+                        "or the play has more steps than the roll allows"),
+    "no-checker": N_("a step starts from a point (or the bar) where the mover has no checker"),
+    "blocked-point": N_("a step lands on a closed point"),
+    "bar-first": N_("a checker moved while the mover still had a checker on the bar"),
+    "bear-off-early": N_("a checker was borne off while not all 15 were home"),
+    "bear-off-inexact": N_("a larger number bore off although a checker stood higher (any non-exact bear-off in "
+                           "gulbara)"),
+    "max-dice": N_("fewer numbers used than a legal play could use"),
+    "larger-die": N_("only one number could be used and the smaller was used although the larger could be"),
+    "head-rule": N_("more checkers left the head than allowed"),
+    "six-block": N_("a six-point block with no opposing checker past it"),
+    "home-move": N_("a checker moved inside home"),
+    "doubles-chain": N_("the chain of doubles is missing, out of order or continued too far"),
+    "handover": N_("unused numbers not handed to the opponent, or handed when they were playable"),
+    "opening-roll": N_("the opening play is a double where the variant forbids it"),
+    "cube-illegal": N_("a double when it is not allowed (Crawford game, cube owned by the other side, no cube, "
+                       "after rolling), or a beaver when it is not (match play, beaver rule off, no double to answer)"),
+    "cube-response": N_("a take or drop without a double, or a double with no answer"),
+    "result-mismatch": N_("the declared winner or points do not follow from the final position, the cube and the "
+                          "scoring; a resignation level the position no longer allows; an answer to no resignation"),
+    "match-score": N_("a game's starting score differs from the sum of earlier results, or a game follows the end "
+                      "of the match; warning: a match record that ends before anyone reaches the match length"),
+    "time-limit": N_("a move took longer than the record's time control, or a running clock fell below zero, without "
+                     "a timeout being declared; or a timeout declared with time left on the clock"),
+    "parse-error": N_("the text is not a readable record at this place (or a set-up that is no position)"),
 }
 
 # Rules the replayer checks (every id of docs/rules.md: backgammon, long nardy, Gul bara, clock times).
@@ -41,6 +44,6 @@ VARIANTS: dict[str, str] = {
     "doubles-chain": "gulbara",
     "handover": "gulbara",
     "opening-roll": "backgammon",
-    "time-limit": "clock times with a time control (seconds per move, or a clock with an increment); "
-                  "nardy500: 120 s",
+    "time-limit": N_("clock times with a time control (seconds per move, or a clock with an increment); "
+                     "nardy500: 120 s"),
 }

@@ -1,8 +1,12 @@
 """``nardy-analyze rules``: the rule ids that findings name, with what each means."""
 from __future__ import annotations
 
+from ..i18n import _
 from ..rules import CHECKED, RULES, VARIANTS
 from .common import Echo, echo
+
+# the rule whose variants column is a sentence (translated), not variant ids
+_WORDS = frozenset({"time-limit"})
 
 
 def rules(*, echo: Echo = echo) -> None:
@@ -10,7 +14,8 @@ def rules(*, echo: Echo = echo) -> None:
     width = max(map(len, RULES))
     for rid, text in RULES.items():
         mark = " " if rid in CHECKED else "*"
-        where = f" [{VARIANTS[rid]}]" if rid in VARIANTS else ""
-        echo(f"{rid:<{width}} {mark} {text}{where}")
+        variants = VARIANTS.get(rid)
+        where = "" if variants is None else f" [{_(variants) if rid in _WORDS else variants}]"
+        echo(f"{rid:<{width}} {mark} {_(text)}{where}")
     if any(r not in CHECKED for r in RULES):
-        echo("\n* planned: not checked yet")
+        echo("\n" + _("* planned: not checked yet"))

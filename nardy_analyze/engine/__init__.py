@@ -12,6 +12,7 @@ from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, PlaySet
                    TurnDriver, borne_off, fmt_steps, generate)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
+from ..i18n import _
 
 __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
@@ -159,12 +160,14 @@ def option_spec(key: str, variant: str | None = None) -> tuple[Any, tuple]:
     if variant is not None:
         spec = OPTIONS.get(variant, {})
         if key not in spec:
-            raise ValueError(f"unknown rule option {key!r} for {variant}; known: {', '.join(sorted(spec))}")
+            raise ValueError(_("unknown rule option {key} for {variant}; known: {known}").format(
+                key=repr(key), variant=variant, known=", ".join(sorted(spec))))
         return spec[key]
     for spec in OPTIONS.values():
         if key in spec:
             return spec[key]
-    raise ValueError(f"unknown rule option {key!r}; known: {', '.join(all_option_names())}")
+    raise ValueError(_("unknown rule option {key}; known: {known}").format(
+        key=repr(key), known=", ".join(all_option_names())))
 
 
 def parse_option(variant: str | None, key: str, value: str) -> Any:
@@ -177,23 +180,26 @@ def parse_option(variant: str | None, key: str, value: str) -> Any:
             return True
         if v in ("0", "false", "no", "off"):
             return False
-        raise ValueError(f"rule option {key} takes on/off, not {value!r}")
+        raise ValueError(_("rule option {key} takes on/off, not {value}").format(key=key, value=repr(value)))
     if allowed:
         if v not in allowed:
-            raise ValueError(f"rule option {key} takes one of {', '.join(allowed)}, not {value!r}")
+            raise ValueError(_("rule option {key} takes one of {values}, not {value}").format(
+                key=key, values=", ".join(allowed), value=repr(value)))
         return v
     if v in ("none", "", "off", "0"):
         return None
     try:
         return int(v)
     except ValueError:
-        raise ValueError(f"rule option {key} takes a whole number, not {value!r}") from None
+        raise ValueError(_("rule option {key} takes a whole number, not {value}").format(
+            key=key, value=repr(value))) from None
 
 
 def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     key = _ALIASES.get(_key(name))
     if key is None:
-        raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+        raise UnknownVariant(_("unknown variant {name}; known: {known}").format(
+            name=repr(name), known=", ".join(VARIANTS)))
     opts = dict(options or {})
     if opts.get("scoring") == "nardy500":
         opts.setdefault("cube", False)
@@ -201,7 +207,7 @@ def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     try:
         rules = _rules_for(key, opts)
     except (TypeError, ValueError) as e:
-        raise UnknownVariant(f"bad rule options for {key}: {e}") from None
+        raise UnknownVariant(_("bad rule options for {variant}: {error}").format(variant=key, error=e)) from None
     return Variant(key, rules, opts)
 
 

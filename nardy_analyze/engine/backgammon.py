@@ -6,6 +6,7 @@ from typing import Iterator
 
 from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
                    borne_off, walk_forced)
+from ..i18n import _, ngettext
 
 START: Side = tuple(
     {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
@@ -264,21 +265,31 @@ class Backgammon(Rules):
 
         ``die`` must already match the distance (or exceed it for a bear-off).
         """
-        where = "the bar" if src == BAR else f"point {src}"
         if src != BAR and me[24]:
-            return "bar-first", (f"moved while {me[24]} checker(s) wait on the bar; every checker on the bar "
-                                f"must enter first")
+            return "bar-first", ngettext(
+                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
+                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
+                me[24]).format(n=me[24])
         if me[24 if src == BAR else src - 1] == 0:
-            return "no-checker", f"no checker of the mover on {where}"
+            if src == BAR:
+                return "no-checker", _("no checker of the mover on the bar")
+            return "no-checker", _("no checker of the mover on point {point}").format(point=src)
         if dst != OFF and _opp_count(opp, dst) >= 2:
-            return "blocked-point", f"point {dst} is held by {_opp_count(opp, dst)} opposing checkers"
+            n = _opp_count(opp, dst)
+            return "blocked-point", ngettext("point {point} is held by {n} opposing checkers",
+                                             "point {point} is held by {n} opposing checkers", n).format(
+                point=dst, n=n)
         if dst == OFF:
             if not all_home(me):
                 out = sum(me[6:25])
-                return "bear-off-early", f"bore off from {src} while {out} checker(s) are outside home"
+                return "bear-off-early", ngettext(
+                    "bore off from {point} while {n} checker(s) are outside home",
+                    "bore off from {point} while {n} checker(s) are outside home", out).format(point=src, n=out)
             if die > src and any(me[src:6]):
                 higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands on {higher}"
+                # TRANSLATORS: {die} is a number of the roll; {point}, {higher}: points (1-6)
+                return "bear-off-inexact", _("a {die} bore off from {point} although a checker stands on "
+                                             "{higher}").format(die=die, point=src, higher=higher)
         return None
 
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: None = None,
@@ -340,8 +351,8 @@ class Backgammon(Rules):
 
     def level_name(self, level: int, opt) -> str:
         if opt("scoring") == "nardy500":
-            return {1: "a single win", 2: "a mars", 3: "a koks"}[level]
-        return {1: "a single game", 2: "a gammon", 3: "a backgammon"}[level]
+            return (_("a single win"), _("a mars"), _("a koks"))[level - 1]
+        return (_("a single game"), _("a gammon"), _("a backgammon"))[level - 1]
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
         """Points for a game won at ``level`` (RULES.md 1.7): nardy500 500/1000/1500; otherwise level x

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Callable, Hashable, Iterator, Protocol
 
+from ..i18n import _, pgettext
+
 BAR = 25
 OFF = 0
 CHECKERS = 15
@@ -141,7 +143,20 @@ class Rules:
         return bool(opt("cube"))
 
     def level_name(self, level: int, opt) -> str:
-        return {1: "a single game", 2: f"a {self.LEVEL_KINDS[2]}", 3: f"a {self.LEVEL_KINDS[3]}"}[level]
+        """The result of a game won at ``level``, for messages ("a gammon at cube 2 gives 4")."""
+        if level == 1:
+            # TRANSLATORS: the result of a game won at the lowest level (used as "a single game at cube 2")
+            return _("a single game")
+        kind = self.LEVEL_KINDS[level]
+        if kind == "gammon":
+            return _("a gammon")
+        if kind == "backgammon":
+            return _("a backgammon")
+        return f"a {kind}"
+
+    def display_title(self) -> str:
+        """``title`` in the current language (the variant's name for people)."""
+        return variant_title(self.title)
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
         return cube * level
@@ -181,6 +196,17 @@ class Rules:
         """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the walk
         of :func:`walk_forced`."""
         return walk_forced(self, me, opp, numbers, turn)
+
+
+def variant_title(title: str) -> str:
+    """A variant's name for people (``Rules.title``) in the current language (unknown names as they are)."""
+    if title == "backgammon":
+        return pgettext("variant", "backgammon")
+    if title == "long nardy":
+        return pgettext("variant", "long nardy")
+    if title == "Gul bara":
+        return pgettext("variant", "Gul bara")
+    return title
 
 
 # The 24 closed flags of a position as one C-level ``bytes(...).translate``, for the variants whose

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .core import CHECKERS, OPPONENT, ROLLER, SegmentSpec, Side, borne_off, dice_sequence, remaining
 from .long import HEAD, LongNardy
+from ..i18n import _
 
 
 class GulBara(LongNardy):
@@ -27,7 +28,8 @@ class GulBara(LongNardy):
                  home_mars: int | None = None) -> None:
         super().__init__(head_exception, koks, home_mars)
         if not isinstance(chain_from_turn, int) or chain_from_turn < 1:
-            raise ValueError(f"chain_from_turn takes a whole number from 1, not {chain_from_turn!r}")
+            raise ValueError(_("chain_from_turn takes a whole number from 1, not {value}").format(
+                value=repr(chain_from_turn)))
         self.chain_from_turn = chain_from_turn
 
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, exact_steps, fmt_point, generate
+from ..i18n import _, ngettext, pgettext
 
 
 @dataclass(slots=True)
@@ -132,12 +133,17 @@ def _furthest(rules, me, opp, remaining, steps, turn=None):
 def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tuple[str, str]:
     step = f"{fmt_point(src)}/{fmt_point(dst)}"
     if not remaining:
-        return "dice-mismatch", f"{step}: the play has more steps than the roll {dice_text} allows"
+        # TRANSLATORS: {step}: a written step ("13/7"); {dice}: the roll ("64", or numbers "5-5-5")
+        return "dice-mismatch", _("{step}: the play has more steps than the roll {dice} allows").format(
+            step=step, dice=dice_text)
     splits = list(_dice_splits(remaining, src, dst))
     if not splits:
         left = "-".join(map(str, remaining))
-        return "dice-mismatch", (f"{step} moves {src - dst} pips, which no unused number of the roll "
-                                 f"{dice_text} makes (unused: {left})")
+        # TRANSLATORS: {unused}: the numbers of the roll not used yet ("6-4")
+        return "dice-mismatch", ngettext(
+            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
+            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
+            src - dst).format(step=step, n=src - dst, dice=dice_text, unused=left)
     first = None
     for seq in splits:
         r = _walk(rules, me, opp, turn, src, dst, seq, legal_only=False)
@@ -146,7 +152,7 @@ def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tupl
     if first:
         rule, msg = first
         return rule, f"{step}: {msg}"
-    return "dice-mismatch", f"{step} cannot be played with the roll {dice_text}"
+    return "dice-mismatch", _("{step} cannot be played with the roll {dice}").format(step=step, dice=dice_text)
 
 
 def physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
@@ -164,9 +170,49 @@ def physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
 
 
 def _describe_used(used: tuple[int, ...]) -> str:
+    """What a play used, as the first clause of a ``max-dice`` message ("played 6 only")."""
     if not used:
-        return "played nothing"
-    return "played " + (" and ".join(map(str, used)) if len(used) <= 2 else "-".join(map(str, used))) + " only"
+        return _("played nothing")
+    if len(used) == 1:
+        # TRANSLATORS: {number}: the one number of the roll played ("played 6 only")
+        return _("played {number} only").format(number=used[0])
+    if len(used) == 2:
+        return _("played {a} and {b} only").format(a=used[0], b=used[1])
+    # TRANSLATORS: {numbers}: the numbers played, "5-5-5"
+    return _("played {numbers} only").format(numbers="-".join(map(str, used)))
+
+
+def dice_word(d: int, one: bool) -> str:
+    """The numbers ``d`` of a double as a word ("5s") for messages: ``one``: after "the one" and "four"
+    ("of the one 5s", "four 5s"), else after "of the two/three/four" (Russian puts them in other cases)."""
+    if not 1 <= d <= 6:
+        return f"{d}s"
+    if one:
+        return (pgettext("as in 'of the one 1s', 'four 1s'", "1s"),
+                pgettext("as in 'of the one 2s', 'four 2s'", "2s"),
+                pgettext("as in 'of the one 3s', 'four 3s'", "3s"),
+                pgettext("as in 'of the one 4s', 'four 4s'", "4s"),
+                pgettext("as in 'of the one 5s', 'four 5s'", "5s"),
+                pgettext("as in 'of the one 6s', 'four 6s'", "6s"))[d - 1]
+    return (pgettext("as in 'of the four 1s'", "1s"),
+            pgettext("as in 'of the four 2s'", "2s"),
+            pgettext("as in 'of the four 3s'", "3s"),
+            pgettext("as in 'of the four 4s'", "4s"),
+            pgettext("as in 'of the four 5s'", "5s"),
+            pgettext("as in 'of the four 6s'", "6s"))[d - 1]
+
+
+def _could_play(n: int, count: int, d: int) -> str:
+    """``n`` of the ``count`` numbers ``d`` (a double, a handover of one number) could be played."""
+    if count == 1:
+        return _("{n} of the one {dice} could be played").format(n=n, dice=dice_word(d, True))
+    if count == 2:
+        return _("{n} of the two {dice} could be played").format(n=n, dice=dice_word(d, False))
+    if count == 3:
+        return _("{n} of the three {dice} could be played").format(n=n, dice=dice_word(d, False))
+    if count == 4:
+        return _("{n} of the four {dice} could be played").format(n=n, dice=dice_word(d, False))
+    return _("{n} of the {count} {dice} could be played").format(n=n, count=count, dice=dice_word(d, False))
 
 
 def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
@@ -206,7 +252,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
     """
     full = dice_sequence(d1, d2)
     if d2 is None:
-        dice_text = "-".join(map(str, full)) or "(none)"
+        dice_text = "-".join(map(str, full)) or _("(none)")
         d1, d2 = (max(full), min(full)) if full else (0, 0)
         plain = len(set(full)) > 1
     else:
@@ -288,18 +334,23 @@ def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, full, 
         eg = "; ".join(ps.example(2))
         if len(used) < ps.max_dice:
             if plain:
-                need = f"{d1} and {d2} could both be played" if ps.max_dice == 2 else \
-                    f"{ps.max_dice} numbers could be played"
+                need = _("{a} and {b} could both be played").format(a=d1, b=d2) if ps.max_dice == 2 else \
+                    ngettext("{n} numbers could be played", "{n} numbers could be played",
+                             ps.max_dice).format(n=ps.max_dice)
             else:
-                count = {1: "one", 2: "two", 3: "three", 4: "four"}.get(len(full), str(len(full)))
-                need = f"{ps.max_dice} of the {count} {d1}s could be played"
-            problem = ("max-dice", f"{_describe_used(used)}; {need}, e.g. {eg}")
+                need = _could_play(ps.max_dice, len(full), d1)
+            # TRANSLATORS: {played}: what was played ("played 6 only"); {need}: what the rules required
+            # ("6 and 5 could both be played"); {examples}: legal plays ("24/18 18/13; 13/7 13/8")
+            problem = ("max-dice", _("{played}; {need}, e.g. {examples}").format(
+                played=_describe_used(used), need=need, examples=eg))
         elif ps.larger_only:
             big = max(d1, d2)
-            problem = ("larger-die", f"played the {min(d1, d2)} only; only one number can be used and the "
-                                     f"larger {big} can, e.g. {eg}")
+            problem = ("larger-die", _("played the {smaller} only; only one number can be used and the larger "
+                                       "{larger} can, e.g. {examples}").format(smaller=min(d1, d2), larger=big,
+                                                                               examples=eg))
         else:  # the same number of dice, yet another position: should not happen, say what we know
-            problem = ("max-dice", f"the play reaches a position no legal play of {dice_text} reaches, e.g. {eg}")
+            problem = ("max-dice", _("the play reaches a position no legal play of {dice} reaches, e.g. "
+                                     "{examples}").format(dice=dice_text, examples=eg))
         return Verdict((m, o), ps, [problem], hits, _off(me, m), _entered(steps), used)
     i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]

@@ -15,6 +15,7 @@ from typing import Hashable, Iterator
 
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
                    borne_off, generate)
+from ..i18n import _, ngettext
 
 HEAD = 24
 EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
@@ -58,9 +59,11 @@ class LongNardy(Rules):
 
     def __init__(self, head_exception: str = "standard", koks: bool = False, home_mars: int | None = None) -> None:
         if head_exception not in HEAD_EXCEPTION:
-            raise ValueError(f"head_exception takes one of {', '.join(HEAD_EXCEPTION)}, not {head_exception!r}")
+            raise ValueError(_("head_exception takes one of {values}, not {value}").format(
+                values=", ".join(HEAD_EXCEPTION), value=repr(head_exception)))
         if home_mars is not None and (not isinstance(home_mars, int) or home_mars < 1):
-            raise ValueError(f"home_mars takes a number of points from 1 (or off), not {home_mars!r}")
+            raise ValueError(_("home_mars takes a number of points from 1 (or off), not {value}").format(
+                value=repr(home_mars)))
         self.head_exception = head_exception
         self.koks = bool(koks)
         self.home_mars = home_mars
@@ -111,11 +114,15 @@ class LongNardy(Rules):
     def exception_words(self) -> str:
         """When the first-turn head exception applies, in words (messages)."""
         if self.head_exception == "conditional":
-            return "when one checker from the head cannot use all the numbers"
+            return _("when one checker from the head cannot use all the numbers")
         rolls = _EXCEPTION_ROLLS[self.head_exception]
         if len(rolls) == 6:
-            return "with any double"
-        return "with " + " or ".join(", ".join(f"{d}-{d}" for d in rolls).rsplit(", ", 1))
+            return _("with any double")
+        doubles = [f"{d}-{d}" for d in rolls]
+        if len(doubles) == 1:
+            return _("with {roll}").format(roll=doubles[0])
+        # TRANSLATORS: {rolls}: doubles such as "6-6, 4-4"; {last}: the last one, "3-3"
+        return _("with {rolls} or {last}").format(rolls=", ".join(doubles[:-1]), last=doubles[-1])
 
     # -- single steps -----------------------------------------------------------------------------
     def closed(self, opp: Side, point: int) -> bool:
@@ -184,39 +191,56 @@ class LongNardy(Rules):
         ``die`` must already match the distance (or exceed it for a bear-off).
         """
         if not 1 <= src <= 24:
-            return "no-checker", f"there is no {'bar' if src == BAR else f'point {src}'} in {self.name} nardy"
+            if src == BAR:
+                # TRANSLATORS: {variant} is the variant's id (long, gulbara)
+                return "no-checker", _("there is no bar in {variant} nardy").format(variant=self.name)
+            return "no-checker", _("there is no point {point} in {variant} nardy").format(
+                point=src, variant=self.name)
         if me[src - 1] == 0:
-            return "no-checker", f"no checker of the mover on point {src}"
+            return "no-checker", _("no checker of the mover on point {point}").format(point=src)
         left, allowed = turn if turn is not None else (0, 1)
         if src == HEAD and left >= allowed:
-            more = "two checkers" if allowed == 2 else "one checker"
-            why = ("" if allowed == 2 else f" (two only on the player's first turn {self.exception_words()})")
-            return "head-rule", f"a checker left the head (24) after {more} already did this turn{why}"
+            if allowed == 2:
+                return "head-rule", _("a checker left the head (24) after two checkers already did this turn")
+            # TRANSLATORS: {when}: when the first-turn exception applies ("with 6-6, 4-4 or 3-3")
+            return "head-rule", _("a checker left the head (24) after one checker already did this turn (two "
+                                  "only on the player's first turn {when})").format(when=self.exception_words())
         if self.home_freeze and src <= 6 and dst != OFF:
-            return "home-move", ("moves a checker inside home; in Gul bara a checker that has entered home may "
-                                 "only be borne off")
+            return "home-move", _("moves a checker inside home; in Gul bara a checker that has entered home may "
+                                  "only be borne off")
         if dst != OFF:
             if self.closed(opp, dst):
-                return "blocked-point", (f"point {dst} is held by the opponent "
-                                         f"({opp[opp_point(dst) - 1]} checker(s) on their point {opp_point(dst)})")
+                n = opp[opp_point(dst) - 1]
+                # TRANSLATORS: {point}: the mover's point; {their}: the same point in the opponent's numbering
+                return "blocked-point", ngettext(
+                    "point {point} is held by the opponent ({n} checker(s) on their point {their})",
+                    "point {point} is held by the opponent ({n} checker(s) on their point {their})", n).format(
+                    point=dst, n=n, their=opp_point(dst))
         else:
             if not all_home(me):
                 out = sum(me[6:24])
-                return "bear-off-early", f"bore off from {src} while {out} checker(s) are outside home"
+                return "bear-off-early", ngettext(
+                    "bore off from {point} while {n} checker(s) are outside home",
+                    "bore off from {point} while {n} checker(s) are outside home", out).format(point=src, n=out)
             if die > src:
                 if self.exact_bear_off:
-                    return "bear-off-inexact", (f"a {die} bore off from {src}; in Gul bara only the exact "
-                                                f"number bears off")
+                    return "bear-off-inexact", _("a {die} bore off from {point}; in Gul bara only the exact "
+                                                 "number bears off").format(die=die, point=src)
                 if any(me[src:6]):
                     higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                    return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands on {higher}"
+                    return "bear-off-inexact", _("a {die} bore off from {point} although a checker stands on "
+                                                 "{higher}").format(die=die, point=src, higher=higher)
             return None
         block = self.block_after(me, opp, src, dst)
         if block:
             a, b = block
             n = (opp_point(a) - opp_point(b)) + 1
-            return "six-block", (f"makes a block of {n} points in a row ({a} to {b} along the opponent's route) "
-                                 f"with no opposing checker past it")
+            # TRANSLATORS: {a} to {b}: the points the block spans, in the mover's numbering
+            return "six-block", ngettext(
+                "makes a block of {n} points in a row ({a} to {b} along the opponent's route) with no opposing "
+                "checker past it",
+                "makes a block of {n} points in a row ({a} to {b} along the opponent's route) with no opposing "
+                "checker past it", n).format(n=n, a=a, b=b)
         return None
 
     # -- results ----------------------------------------------------------------------------------
@@ -241,8 +265,11 @@ class LongNardy(Rules):
     LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks", 4: "home-mars"}
 
     def level_name(self, level: int, opt) -> str:
-        return {1: "an oin (single win)", 2: "a mars", 3: "a koks",
-                4: f"a home mars (the loser all home, none off: {self.home_mars} point(s))"}[level]
+        if level == 4:
+            return ngettext("a home mars (the loser all home, none off: {n} point(s))",
+                            "a home mars (the loser all home, none off: {n} point(s))",
+                            self.home_mars).format(n=self.home_mars)
+        return (_("an oin (single win)"), _("a mars"), _("a koks"))[level - 1]
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
         """oin 1, mars 2, koks 3 (RULES.md 2.8), a home mars the option's points; times the cube where

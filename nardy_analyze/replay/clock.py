@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..engine import Variant
+from ..i18n import _
 from ..record import Action, Kind
 
 
@@ -92,8 +93,10 @@ class Clock:
             return
         if nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == a.player:
             return
-        self._find("time-limit", f"{self._name(a.player)} took {a.clock:g} s over this move; the time control "
-                   f"allows {limit:g} s per move and no timeout is declared", a)
+        # TRANSLATORS: {took}, {limit}: seconds
+        self._find("time-limit", _("{player} took {took} s over this move; the time control allows {limit} s per "
+                                   "move and no timeout is declared").format(
+            player=self._name(a.player), took=f"{a.clock:g}", limit=f"{limit:g}"), a)
 
     def run_out(self, a: Action) -> None:
         """``a`` is a timeout: its player's time ran out."""
@@ -113,8 +116,10 @@ class Clock:
         if a.kind == Kind.TIMEOUT:
             left = r.left[p]
             if r.timed[p] and not r.fallen[p] and left > 0:
-                self._find("time-limit", f"{self._name(p)} declares a timeout with {clock_text(left)} left on the "
-                           f"clock (time control {r.control}, as the record's times give it)", a)
+                # TRANSLATORS: {left}: the time on the clock, "1:05"; {control}: the time control, "840+8"
+                self._find("time-limit", _("{player} declares a timeout with {left} left on the clock (time control "
+                                           "{control}, as the record's times give it)").format(
+                    player=self._name(p), left=clock_text(left), control=r.control), a)
             r.fallen[p] = True
 
     def _spend(self, a: Action, p: int, took: float | None, left_after: float | None, inc: float,
@@ -132,7 +137,9 @@ class Clock:
         if after < 0 and not r.fallen[p]:
             r.fallen[p] = True
             if not excused:
-                self._find("time-limit", f"{self._name(p)}'s clock falls below zero on this move: "
-                           f"{clock_text(before)} left before it, {clock_text(took)} taken (time control "
-                           f"{r.control}) and no timeout is declared", a, side=side)
+                self._find("time-limit", _("{player}'s clock falls below zero on this move: {left} left before it, "
+                                           "{took} taken (time control {control}) and no timeout is "
+                                           "declared").format(player=self._name(p), left=clock_text(before),
+                                                              took=clock_text(took), control=r.control),
+                           a, side=side)
         r.left[p] = after + inc

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..engine import generate
 from ..record import Action, Kind
 from .model import WARNING
+from ..i18n import _
 
 
 class CubeActions:
@@ -30,39 +31,48 @@ class CubeActions:
             # could dance: the roll was not written (a dance, typed as nothing), so the double comes
             # before p's roll as usual
             q = 1 - p
-            self.find("parse-error", f"{self.name(q)}'s roll of move {a.move} is not written (the cell before "
-                      f"the double is empty, and {self.name(q)} has a checker on the bar: a dance?); read as a "
-                      f"roll that could not be played, so {self.name(p)} doubles before rolling as usual",
+            # TRANSLATORS: {player} did not roll (on the bar); {doubler}: the other player, who doubles
+            self.find("parse-error", _("{player}'s roll of move {move} is not written (the cell before the double "
+                                       "is empty, and {player} has a checker on the bar: a dance?); read as a roll "
+                                       "that could not be played, so {doubler} doubles before rolling as "
+                                       "usual").format(player=self.name(q), move=a.move, doubler=self.name(p)),
                       a, severity=WARNING)
             self.last_roller = q
             self.last = None
         if not self.v.cube_in_play:
-            why = "this game is played without the doubling cube"
+            why = _("this game is played without the doubling cube")
         elif self.crawford:
-            why = "this is the Crawford game: nobody may double"
+            why = _("this is the Crawford game: nobody may double")
         elif self.owner is not None and self.owner != p:
-            why = f"{self.name(self.owner)} owns the cube at {self.cube}"
+            why = _("{player} owns the cube at {cube}").format(player=self.name(self.owner), cube=self.cube)
         elif self.pending is not None:
-            why = "a double is already waiting for an answer"
+            why = _("a double is already waiting for an answer")
         elif self.last is not None and self.last.kind == Kind.ROLL and self.last.player == p:
-            why = "a double comes before rolling, not after"
+            why = _("a double comes before rolling, not after")
         elif self.last_roller is None:
-            why = "nobody may double before the opening roll"
+            why = _("nobody may double before the opening roll")
         elif self.last_roller == p:
-            why = f"{self.name(1 - p)} is to roll: a player doubles only at the start of their own turn"
+            why = _("{player} is to roll: a player doubles only at the start of their own turn").format(
+                player=self.name(1 - p))
         limit = self.v.get("cube_limit")
         if why is None and limit and self.cube * 2 > limit:
-            why = f"the cube limit is {limit}"
+            why = _("the cube limit is {limit}").format(limit=limit)
         if why is None and self.crawford is None:
-            self.find("cube-illegal", f"{self.name(p)} doubles to {a.value} in a game that may be the Crawford "
-                      f"game: the record starts mid-match at {self.rep_score[0]}-{self.rep_score[1]} and does not "
-                      f"say whether the Crawford game was already played; read as a later game, where doubling "
-                      f"is allowed", a, severity=WARNING)
+            # TRANSLATORS: {score}: the score the record starts at, "6-3"
+            self.find("cube-illegal", _("{player} doubles to {value} in a game that may be the Crawford game: the "
+                                        "record starts mid-match at {score} and does not say whether the Crawford "
+                                        "game was already played; read as a later game, where doubling is "
+                                        "allowed").format(player=self.name(p), value=a.value,
+                                                          score=f"{self.rep_score[0]}-{self.rep_score[1]}"),
+                      a, severity=WARNING)
         if why:
-            self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}: {why}", a)
+            # TRANSLATORS: {why}: why the double is not allowed
+            self.find("cube-illegal", _("{player} doubles to {value}: {why}").format(
+                player=self.name(p), value=a.value, why=why), a)
         elif a.value is not None and a.value != self.cube * 2:
-            self.find("cube-illegal", f"{self.name(p)} doubles to {a.value}, but the cube stands at {self.cube}: "
-                      f"a double offers {self.cube * 2}", a)
+            self.find("cube-illegal", _("{player} doubles to {value}, but the cube stands at {cube}: a double "
+                                        "offers {offer}").format(player=self.name(p), value=a.value, cube=self.cube,
+                                                                 offer=self.cube * 2), a)
         self.pending = a
 
     def could_dance(self, s: int) -> bool:
@@ -80,7 +90,9 @@ class CubeActions:
     def _answer(self, a: Action, word: str) -> Action | None:
         d = self.pending
         if d is None or d.player == a.player:
-            self.find("cube-response", f"{self.name(a.player)} {word} but no double was offered", a)
+            msg = (_("{player} takes but no double was offered") if word == "takes" else
+                   _("{player} drops but no double was offered"))
+            self.find("cube-response", msg.format(player=self.name(a.player)), a)
             return None
         self.pending = None
         return d
@@ -94,8 +106,9 @@ class CubeActions:
     def on_drop(self, a: Action, nxt: Action | None) -> None:
         if self.pending is None:
             # Some sites write a resignation as "Drops" with no double before it
-            self.find("cube-response", f"{self.name(a.player)} drops but no double was offered: read as a "
-                      f"resignation, as some sites write one", a, severity=WARNING)
+            self.find("cube-response", _("{player} drops but no double was offered: read as a resignation, as "
+                                         "some sites write one").format(player=self.name(a.player)), a,
+                      severity=WARNING)
             self.on_resign(a, nxt)
             return
         d = self._answer(a, "drops")
@@ -110,19 +123,22 @@ class CubeActions:
         p, d = a.player, self.pending
         why = None
         if d is None or d.player == p:
-            why = "no double of the opponent is waiting for an answer"
+            why = _("no double of the opponent is waiting for an answer")
         elif not self.money:
-            why = "beavers belong to money play, not to a match"
+            why = _("beavers belong to money play, not to a match")
         elif not self.v.get("beaver"):
-            why = 'the beaver rule is off (a "Beaver" tag or --rule beaver=on allows it)'
+            why = _('the beaver rule is off (a "Beaver" tag or --rule beaver=on allows it)')
         if d is not None and d.player != p:
             self.pending = None
             self.cube *= 2
             self.owner = p
             self.cube_turned = True
         if why:
-            self.find("cube-illegal", f"{self.name(p)} beavers to {a.value}: {why}", a)
+            # TRANSLATORS: {why}: why the beaver is not allowed
+            self.find("cube-illegal", _("{player} beavers to {value}: {why}").format(
+                player=self.name(p), value=a.value, why=why), a)
         elif a.value is not None and a.value != self.cube * 2:
-            self.find("cube-illegal", f"{self.name(p)} beavers to {a.value}, but the double made the cube "
-                      f"{self.cube}: a beaver offers {self.cube * 2}", a)
+            self.find("cube-illegal", _("{player} beavers to {value}, but the double made the cube {cube}: a "
+                                        "beaver offers {offer}").format(player=self.name(p), value=a.value,
+                                                                        cube=self.cube, offer=self.cube * 2), a)
         self.pending = a

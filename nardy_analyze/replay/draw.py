@@ -8,7 +8,9 @@ bear off every checker left with one roll, the game is not over: the other playe
 from __future__ import annotations
 
 from ..engine.judge import judge
+from ..i18n import _
 from ..record import Action
+from .model import how_text
 
 WARNING = "warning"          # the replay's severity of a warning (replay.WARNING)
 
@@ -43,9 +45,9 @@ def settle_owed(gr, warn: Action | None = None) -> None:
     gr.owed = None
     gr.ended = ("bearoff", w, stake)
     if warn is not None:
-        gr.find("result-mismatch", f"{gr.name(1 - w)} is owed a last roll that could draw (the last-roll "
-                f"rule) and the record writes none; the game is scored as {gr.name(w)}'s win", warn,
-                severity=WARNING)
+        gr.find("result-mismatch", _("{player} is owed a last roll that could draw (the last-roll rule) and the "
+                                     "record writes none; the game is scored as {winner}'s win").format(
+            player=gr.name(1 - w), winner=gr.name(w)), warn, severity=WARNING)
 
 
 def on_draw(gr, a: Action) -> None:
@@ -63,22 +65,24 @@ def finish_draw(gr, last: Action | None) -> bool:
     cell = gr.draw_cell
     if gr.ended and gr.ended[0] == "draw":
         if gr.declared is not None:
-            w, _, decl = gr.declared
-            gr.find("result-mismatch", f"{gr.name(w)} is declared the winner, but the game is drawn: "
-                    f"the last roll bore off every checker (the last-roll rule)", decl)
+            w, _pts, decl = gr.declared
+            gr.find("result-mismatch", _("{player} is declared the winner, but the game is drawn: the last roll "
+                                         "bore off every checker (the last-roll rule)").format(player=gr.name(w)),
+                    decl)
         elif cell is None:
-            gr.find("result-mismatch", "the game ended in a draw (the last roll bore off every checker) "
-                    "but no result is written", last, severity=WARNING)
+            gr.find("result-mismatch", _("the game ended in a draw (the last roll bore off every checker) but no "
+                                         "result is written"), last, severity=WARNING)
         gr.set_result(None, 0, "draw")
         return True
     if gr.ended:
         how, w, pts = gr.ended
-        why = f"{gr.name(w)} won ({how})"
+        why = _("{player} won ({how})").format(player=gr.name(w), how=how_text(how))
     elif gr.last_roll:
-        why = "the game is not over"
+        why = _("the game is not over")
     else:
-        why = "these rules have no draw (the last-roll draw is option last_roll)"
-    gr.find("result-mismatch", f"a draw is declared, but {why}", cell)
+        why = _("these rules have no draw (the last-roll draw is option last_roll)")
+    # TRANSLATORS: {why}: why there is no draw ("Ann won (bearoff)", "the game is not over")
+    gr.find("result-mismatch", _("a draw is declared, but {why}").format(why=why), cell)
     if gr.ended and gr.declared is None:     # one slip, one finding: the game's own result
         gr.set_result(w, pts, how)
         return True

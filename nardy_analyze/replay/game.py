@@ -19,7 +19,8 @@ from ..record import CENTRED, Action, Game, Kind, Loc
 from . import draw
 from .clock import Clock
 from .cube import CubeActions
-from .model import ERROR, POSITION_RULES, WARNING, Finding, GameReport, MatchReport
+from .model import ERROR, POSITION_RULES, WARNING, Finding, GameReport, MatchReport, how_text, player_text
+from ..i18n import _
 from .results import Results
 from .resync import Resync
 from ..notation.normal import ActionState
@@ -88,6 +89,13 @@ class GameReplay(CubeActions, Results, Resync, Telling):
 
     # -- helpers -----------------------------------------------------------------------------------
     def name(self, side: int) -> str:
+        """The player ``side`` for messages (in the current language when the record names nobody)."""
+        n = self.g.players[side] if side in (0, 1) else ""
+        return n or player_text(side)
+
+    def player_field(self, side: int) -> str:
+        """The player ``side`` as a finding's ``player`` (data: always the English "player N" when the
+        record names nobody)."""
         n = self.g.players[side] if side in (0, 1) else ""
         return n or f"player {side + 1}"
 
@@ -98,13 +106,14 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         loc = loc or (a.loc if a else self.g.loc)
         if severity == ERROR and rule in POSITION_RULES:
             if self.first_error is not None and self.first_error < loc.line:
-                msg += f" (the position may be off since the illegal play at line {self.first_error})"
+                msg += " " + _("(the position may be off since the illegal play at line {line})").format(
+                    line=self.first_error)
             elif self.first_error is None:
                 self.first_error = loc.line
         who = side if side is not None else (a.player if a else None)
         self.tell_finding(Finding(
             rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
-            a.move if a else None, self.name(who) if who is not None else None, who, **extra))
+            a.move if a else None, self.player_field(who) if who is not None else None, who, **extra))
 
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
@@ -119,8 +128,9 @@ class GameReplay(CubeActions, Results, Resync, Telling):
             self.index = i
             nxt = actions[i + 1] if i + 1 < len(actions) else None
             if self.ended and a.kind in _AFTER_END:
-                self.find("result-mismatch", f"{a.text!r} written after the game was already over "
-                          f"({self.ended[0]})", a)
+                # TRANSLATORS: {text}: the record's cell, quoted; {how}: how the game ended
+                self.find("result-mismatch", _("{text} written after the game was already over ({how})").format(
+                    text=repr(a.text), how=how_text(self.ended[0])), a)
                 break
             if tell_state is not None:       # (inline: once per action) what the state needs from before
                 pos = self.pos
@@ -151,15 +161,18 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         last_roll = self.owed is not None and self.owed[0] != p
         if self.owed is not None and not last_roll:
             draw.settle_owed(self)
-            self.find("result-mismatch", f"{a.text!r} written after the game was already over (only "
-                      f"{self.name(1 - p)}'s last roll may follow)", a)
+            self.find("result-mismatch", _("{text} written after the game was already over (only {player}'s "
+                                           "last roll may follow)").format(text=repr(a.text),
+                                                                           player=self.name(1 - p)), a)
             return
         if self.pending is not None:
-            self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
-                      f"and the double was neither taken nor dropped", self.pending)
+            self.find("cube-response", _("{player} doubled to {value} and the double was neither taken nor "
+                                         "dropped").format(player=self.name(self.pending.player),
+                                                           value=self.pending.value), self.pending)
             self.pending = None
         if self.last is not None and self.last.kind == Kind.ROLL and self.last.player == p:
-            self.find("parse-error", f"{self.name(p)} rolls twice in a row", a, severity=WARNING)
+            self.find("parse-error", _("{player} rolls twice in a row").format(player=self.name(p)), a,
+                      severity=WARNING)
         if a.unplayed:
             return
         dice = a.dice
@@ -173,8 +186,9 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         self.report.turns += 1
         d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
         if self.rolls == 1 and d1 == d2 and not self.rules.opening_double_allowed:
-            self.find("opening-roll", f"the opening roll is {a.dice_text}, a double; the first play of a game "
-                      f"is never a double (equal opening dice are rolled again)", a, loc=a.dice_loc)
+            self.find("opening-roll", _("the opening roll is {dice}, a double; the first play of a game is never "
+                                        "a double (equal opening dice are rolled again)").format(dice=a.dice_text),
+                      a, loc=a.dice_loc)
         first_turn = self.rolled[p] == 0
         self.rolled[p] += 1
         if a.illegal_mark:
@@ -206,10 +220,12 @@ class GameReplay(CubeActions, Results, Resync, Telling):
     def bad_dice(self, a: Action) -> None:
         """A roll that is not two dice 1-6: one finding, and the replay goes on from the play as written,
         where physically possible, as after any illegal play."""
-        self.find("dice-mismatch", f"roll {a.dice_text!r} is not two dice 1-6", a, loc=a.dice_loc)
+        self.find("dice-mismatch", _("roll {dice} is not two dice 1-6").format(dice=repr(a.dice_text)), a,
+                  loc=a.dice_loc)
         for part in written_parts(a):
             s = part.player
-            (self.pos[s], self.pos[1 - s]), _ = physical(self.rules, self.pos[s], self.pos[1 - s], part.steps)
+            (self.pos[s], self.pos[1 - s]), _hits = physical(self.rules, self.pos[s], self.pos[1 - s],
+                                                             part.steps)
 
     def walk(self, a: Action, nxt: Action | None, p: int, d1: int, d2: int, first_turn: bool) -> None:
         """A turn that is not plainly legal, or has several parts: each part judged by the turn driver
@@ -249,7 +265,9 @@ class GameReplay(CubeActions, Results, Resync, Telling):
                 # the look-ahead may put the replay back on the game's course
                 after, fits = self.resync(side, v, steps, rest)
                 if fits:
-                    msg += f"; the plays that follow fit {fits} instead, and the replay goes on from there"
+                    # TRANSLATORS: {message}: what is wrong with the play; {play}: the legal play chosen
+                    msg = _("{message}; the plays that follow fit {play} instead, and the replay goes on from "
+                            "there").format(message=msg, play=fits)
                     out.after = [after[0], after[1]] if side == 0 else [after[1], after[0]]
                     if not rest:     # otherwise the record's later parts say what was left unused
                         out.used = tuple(d for *_, d in v.playset.plays[after])
@@ -279,7 +297,8 @@ class GameReplay(CubeActions, Results, Resync, Telling):
                     break
         for rule, msg in out.problems:
             if best is not None:
-                msg += f"; the replay goes on as if {chosen} had been played (the play the record fits best)"
+                msg = _("{message}; the replay goes on as if {play} had been played (the play the record fits "
+                        "best)").format(message=msg, play=chosen)
             self.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=spec.numbers,
                       alternatives=ps.example(6))
         if best is not None:
@@ -295,8 +314,9 @@ class GameReplay(CubeActions, Results, Resync, Telling):
             opp_point = self.rules.opp_point
             both = [p for p in range(1, 25) if mine[p - 1] and theirs[opp_point(p) - 1]]
             if both:
-                self.find("parse-error", f"the set-up puts checkers of both players on {self.name(0)}'s point "
-                          f"{both[0]} (no position has them): the replay goes on from it as written", a)
+                self.find("parse-error", _("the set-up puts checkers of both players on {player}'s point {point} "
+                                           "(no position has them): the replay goes on from it as written").format(
+                    player=self.name(0), point=both[0]), a)
             self.pos = [tuple(s.checkers[0]), tuple(s.checkers[1])]
             self.rolls = max(self.rolls, 1)          # past the opening roll and both first turns
             self.rolled = [max(n, 1) for n in self.rolled]

@@ -11,7 +11,8 @@ from ..engine.core import Pos
 from ..record import Game, Loc, Match
 from .clock import RunningClock
 from .game import GameReplay
-from .model import ERROR, WARNING, Finding, MatchReport
+from .model import ERROR, WARNING, Finding, MatchReport, player_text
+from ..i18n import _, ngettext
 from .visitor import channel
 
 _YES = {"on", "yes", "true", "1"}
@@ -25,8 +26,9 @@ def _plus(score: list[int], result: tuple[int, int]) -> list[int]:
 
 
 def match_name(game: Game, side: int) -> str:
+    """The player ``side`` of ``game`` for messages (in the current language when the record names nobody)."""
     n = game.players[side] if side in (0, 1) else ""
-    return n or f"player {side + 1}"
+    return n or player_text(side)
 
 
 def crawford_tag(match: Match) -> bool | None:
@@ -38,10 +40,6 @@ def crawford_tag(match: Match) -> bool | None:
     if (match.tag("PostCrawford") or "").strip().lower() in _YES:
         return False
     return None
-
-
-def _label(game: Game) -> str:
-    return f"Game {game.written_number}" if game.written_number is not None else f"game {game.number}"
 
 
 class MatchWalk:
@@ -132,41 +130,73 @@ class MatchWalk:
                 or game.written_number <= prev.written_number + 1 or game.score is None:
             return
         a, b = prev.written_number + 1, game.written_number - 1
-        missing = f"game {a} is" if a == b else f"games {a}-{b} are"
         if not any(game.score[i] < score[i] for i in (0, 1)):
-            self.note("match-score", f"{_label(game)} follows Game {prev.written_number}: {missing} not in the "
-                      f"file (an excerpt); the score line {game.score[0]}-{game.score[1]} is taken as written "
-                      f"(the earlier results give {score[0]}-{score[1]})", game.score_loc or game.loc,
-                      WARNING, game.number)
+            fields = dict(n=game.written_number, prev=prev.written_number,
+                          score=f"{game.score[0]}-{game.score[1]}", earlier=f"{score[0]}-{score[1]}")
+            if a == b:
+                # TRANSLATORS: {n}, {prev}: game numbers as written in the file; {missing}: the game left out;
+                # {score}, {earlier}: scores ("4-3")
+                msg = _("Game {n} follows Game {prev}: game {missing} is not in the file (an excerpt); the score "
+                        "line {score} is taken as written (the earlier results give {earlier})").format(
+                    missing=a, **fields)
+            else:
+                # TRANSLATORS: {missing}: the games left out ("3-5")
+                msg = _("Game {n} follows Game {prev}: games {missing} are not in the file (an excerpt); the "
+                        "score line {score} is taken as written (the earlier results give {earlier})").format(
+                    missing=f"{a}-{b}", **fields)
+            self.note("match-score", msg, game.score_loc or game.loc, WARNING, game.number)
             self.score = list(game.score)
 
     def score_line(self, game: Game, after_match: bool) -> None:
         """``game``'s score line against the results before it."""
         score, length, written = self.score, self.length, list(game.score)
         loc = game.score_loc or game.loc
-        label = _label(game)
+        written_label = game.written_number is not None
+        n = game.written_number if written_label else game.number
         explained = [r for r in self.slips if _plus(self.before, r) == written]
         ends = [r for r in self.open_ends if _plus(score, r) == written]
         if written != score and explained:
             score = written       # the previous game's result was reported wrong already
         elif written != score and ends and not after_match:
             w, pts = ends[0]
-            self.note("match-score", f"the previous game has no written result; the score line "
-                      f"{written[0]}-{written[1]} of {label} is explained by {match_name(game, w)} winning "
-                      f"{pts} point(s) there (a result the position allowed), and is taken as written",
+            if written_label:
+                msg = ngettext("the previous game has no written result; the score line {score} of Game {n} is "
+                               "explained by {player} winning {points} point(s) there (a result the position "
+                               "allowed), and is taken as written",
+                               "the previous game has no written result; the score line {score} of Game {n} is "
+                               "explained by {player} winning {points} point(s) there (a result the position "
+                               "allowed), and is taken as written", pts)
+            else:
+                msg = ngettext("the previous game has no written result; the score line {score} of game {n} is "
+                               "explained by {player} winning {points} point(s) there (a result the position "
+                               "allowed), and is taken as written",
+                               "the previous game has no written result; the score line {score} of game {n} is "
+                               "explained by {player} winning {points} point(s) there (a result the position "
+                               "allowed), and is taken as written", pts)
+            self.note("match-score", msg.format(score=f"{written[0]}-{written[1]}", n=n,
+                                                player=match_name(game, w), points=pts),
                       loc, WARNING, game.number)
             score = written
         if after_match:
-            self.note("match-score", f"{label} follows the end of the {length}-point match "
-                      f"(score {score[0]}-{score[1]})", loc, WARNING, game.number)
+            if written_label:
+                msg = ngettext("Game {n} follows the end of the {length}-point match (score {score})",
+                               "Game {n} follows the end of the {length}-point match (score {score})", length)
+            else:
+                msg = ngettext("game {n} follows the end of the {length}-point match (score {score})",
+                               "game {n} follows the end of the {length}-point match (score {score})", length)
+            self.note("match-score", msg.format(n=n, length=length, score=f"{score[0]}-{score[1]}"), loc, WARNING,
+                      game.number)
         elif game is self.match.games[0] and written != score and max(written) < (length or 1 << 30):
             # one game (or more) exported from a longer match: the record starts at this score
-            self.note("match-score", f"the record starts at {written[0]}-{written[1]}, not 0-0: an excerpt "
-                      f"of a longer match; later games are checked from this score", loc, WARNING, game.number)
+            self.note("match-score", _("the record starts at {score}, not 0-0: an excerpt of a longer match; later "
+                                       "games are checked from this score").format(
+                score=f"{written[0]}-{written[1]}"), loc, WARNING, game.number)
             self.excerpt_crawford(written)
         elif written != score and not self.unknown:
-            self.note("match-score", f"{label}: the score line says {written[0]}-{written[1]}; the earlier "
-                      f"results give {score[0]}-{score[1]}", loc, ERROR, game.number)
+            msg = (_("Game {n}: the score line says {score}; the earlier results give {earlier}") if written_label
+                   else _("game {n}: the score line says {score}; the earlier results give {earlier}"))
+            self.note("match-score", msg.format(n=n, score=f"{written[0]}-{written[1]}",
+                                                earlier=f"{score[0]}-{score[1]}"), loc, ERROR, game.number)
         self.score = list(game.score)
 
     def excerpt_crawford(self, written: list[int]) -> None:
@@ -198,5 +228,9 @@ class MatchWalk:
         if length > 0 and match.games and max(score) < length and not self.unknown and rep.games[-1].winner is not None:
             last = match.games[-1]
             loc = last.actions[-1].loc if last.actions else last.loc
-            self.note("match-score", f"the record ends at {score[0]}-{score[1]}, before either player reaches the "
-                      f"{length}-point match: an unfinished or cut short match?", loc, WARNING, last.number)
+            self.note("match-score", ngettext(
+                "the record ends at {score}, before either player reaches the {length}-point match: an unfinished "
+                "or cut short match?",
+                "the record ends at {score}, before either player reaches the {length}-point match: an unfinished "
+                "or cut short match?", length).format(score=f"{score[0]}-{score[1]}", length=length),
+                loc, WARNING, last.number)

@@ -9,13 +9,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.core import Pos
-from .turns import PLAY_RULES
+from ..i18n import pgettext
+from .turns import PLAY_RULES, player_text  # noqa: F401  (player_text: for the other modules)
 from .visitor import ReplayVisitor
 
 ERROR = "error"
 WARNING = "warning"
 # Rules about checker plays: after one of these the replay follows the record, not the rules.
 POSITION_RULES = PLAY_RULES
+
+
+def how_text(how: str | None) -> str:
+    """How a game ended (``GameReport.how``: ``bearoff``, ``drop``, ...), in words for messages."""
+    if how == "bearoff":
+        return pgettext("how a game ended", "bearoff")
+    if how == "drop":
+        return pgettext("how a game ended", "drop")
+    if how == "resign":
+        return pgettext("how a game ended", "resign")
+    if how == "timeout":
+        return pgettext("how a game ended", "timeout")
+    if how == "draw":
+        return pgettext("how a game ended", "draw")
+    return str(how)
 
 
 @dataclass(slots=True)

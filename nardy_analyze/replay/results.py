@@ -11,7 +11,19 @@ from __future__ import annotations
 from ..engine import generate
 from ..record import LEVELS, Action, Kind
 from . import draw
-from .model import WARNING
+from .model import WARNING, how_text
+from ..i18n import _, ngettext, pgettext
+
+
+def level_text(level) -> str:
+    """A resignation's level (``Action.level``: 1-3) in words: single, gammon, backgammon."""
+    if level == 1:
+        return pgettext("resignation level", "single")
+    if level == 2:
+        return pgettext("resignation level", "gammon")
+    if level == 3:
+        return pgettext("resignation level", "backgammon")
+    return LEVELS.get(level, str(level))
 
 
 class Results:
@@ -47,8 +59,10 @@ class Results:
             if nxt is not None and nxt.kind == Kind.WIN:
                 # the Wins cell that follows says who won and how much; it may not name the resigning side
                 if self.winner_of(nxt, nxt.value or 0) == a.player:
-                    self.find("result-mismatch", f"{self.name(a.player)} gives up ({a.text!r}), but the result "
-                              f"that follows declares {self.name(a.player)} the winner", nxt)
+                    # TRANSLATORS: {text}: the record's cell, quoted ('Resigns')
+                    self.find("result-mismatch", _("{player} gives up ({text}), but the result that follows "
+                                                   "declares {player} the winner").format(
+                        player=self.name(a.player), text=repr(a.text)), nxt)
                 return
             pts = a.value
             if pts is None and a.level is not None and self.v.cube_in_play:
@@ -59,19 +73,25 @@ class Results:
         """A resignation offer's level (1-3) against the position and its written points."""
         w = 1 - a.player
         top = self.rules.max_level(self.pos[w], self.pos[a.player])
-        name = LEVELS.get(a.level, str(a.level))
+        name = level_text(a.level)
         if a.level > top:
-            self.find("result-mismatch", f"{self.name(a.player)} resigns a {name}, more than can still be lost "
-                      f"(at most a {LEVELS.get(top, top)} in this position)", a, **self.final_board(w))
+            # TRANSLATORS: {level}, {top}: resignation levels (single, gammon, backgammon)
+            self.find("result-mismatch", _("{player} resigns a {level}, more than can still be lost (at most a "
+                                           "{top} in this position)").format(
+                player=self.name(a.player), level=name, top=level_text(top)), a, **self.final_board(w))
         elif a.value is not None and self.v.cube_in_play and a.value != self.stake(a.level):
-            self.find("result-mismatch", f"{self.name(a.player)} resigns a {name} for {a.value} point(s); with the "
-                      f"cube at {self.cube} a {name} gives {self.stake(a.level)}", a)
+            self.find("result-mismatch", ngettext(
+                "{player} resigns a {level} for {points} point(s); with the cube at {cube} a {level} gives {stake}",
+                "{player} resigns a {level} for {points} point(s); with the cube at {cube} a {level} gives {stake}",
+                a.value).format(player=self.name(a.player), level=name, points=a.value, cube=self.cube,
+                                stake=self.stake(a.level)), a)
 
     def _offer(self, a: Action, word: str) -> None:
         r = self.last
         if r is None or r.kind != Kind.RESIGN or r.player == a.player:
-            self.find("result-mismatch", f"{self.name(a.player)} {word} a resignation, but the opponent offered "
-                      f"none just before", a)
+            msg = (_("{player} accepts a resignation, but the opponent offered none just before") if word == "accepts"
+                   else _("{player} rejects a resignation, but the opponent offered none just before"))
+            self.find("result-mismatch", msg.format(player=self.name(a.player)), a)
 
     def on_draw(self, a: Action, nxt: Action | None) -> None:
         draw.on_draw(self, a)
@@ -122,16 +142,18 @@ class Results:
     # -- end of game ----------------------------------------------------------------------------------
     def final_board(self, w: int) -> dict:
         """--explain data for a result finding: the final position from the side of ``w``."""
-        return {"position": (self.pos[w], self.pos[1 - w]), "board_side": w,
-                "board_title": f"final position, cube {self.cube}"
-                               + (f" owned by {self.name(self.owner)}" if self.owner is not None else "")}
+        title = (_("final position, cube {cube}").format(cube=self.cube) if self.owner is None else
+                 _("final position, cube {cube} owned by {player}").format(cube=self.cube,
+                                                                          player=self.name(self.owner)))
+        return {"position": (self.pos[w], self.pos[1 - w]), "board_side": w, "board_title": title}
 
     def finish(self, actions: list[Action]) -> None:
         """Settle the game's result: the declared one (a ``Wins`` cell, a resignation, a timeout) checked
         against how the game ended on the board, or the end reached when nothing is declared."""
         if self.pending is not None and not self.ended:
-            self.find("cube-response", f"{self.name(self.pending.player)} doubled to {self.pending.value} "
-                      f"and the double was neither taken nor dropped", self.pending)
+            self.find("cube-response", _("{player} doubled to {value} and the double was neither taken nor "
+                                         "dropped").format(player=self.name(self.pending.player),
+                                                           value=self.pending.value), self.pending)
         last = actions[-1] if actions else None
         if self.owed is not None:
             draw.settle_owed(self, self.declared[2] if self.declared is not None else last)
@@ -148,8 +170,10 @@ class Results:
         if pts is None:
             # "Resigns" / "Concedes" with no points and no "Wins" after it: the record does not say what
             # was resigned; the next score line is trusted
-            self.find("result-mismatch", f"{self.name(1 - w)} gives up ({cell.text!r}) and no points are written; "
-                      f"the next game's score line is taken as it is", cell, severity=WARNING)
+            self.find("result-mismatch", _("{player} gives up ({text}) and no points are written; the next game's "
+                                           "score line is taken as it is").format(player=self.name(1 - w),
+                                                                                  text=repr(cell.text)),
+                      cell, severity=WARNING)
             self.set_result(w, None, "resign")
             return
         if ended:
@@ -163,22 +187,26 @@ class Results:
             how, w, pts = self.ended
             self.set_result(w, pts, how)
             if not self.g.broken:
-                self.find("result-mismatch", f"the game ended ({how}: {self.name(w)} wins {pts}) "
-                          f"but no result is written", last, severity=WARNING)
+                # TRANSLATORS: {how}: how the game ended (bearoff, drop); {points}: what the winner scores
+                self.find("result-mismatch", _("the game ended ({how}: {player} wins {points}) but no result is "
+                                               "written").format(how=how_text(how), player=self.name(w), points=pts),
+                          last, severity=WARNING)
         elif last is not None and not self.g.broken:
-            self.find("result-mismatch", "the game ends without a result (unfinished record?)", last,
+            self.find("result-mismatch", _("the game ends without a result (unfinished record?)"), last,
                       severity=WARNING)
 
     def declared_after_end(self, w: int, pts: int, cell: Action) -> None:
         """A result written after the game ended on the board (bear-off or drop): who and how much."""
         how, ew, epts = self.ended
         if w != ew:
-            self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(ew)} "
-                      f"won ({how})", cell, **self.final_board(ew))
+            self.find("result-mismatch", _("{player} is declared the winner, but {winner} won ({how})").format(
+                player=self.name(w), winner=self.name(ew), how=how_text(how)), cell, **self.final_board(ew))
             self.slips = [(w, pts), (ew, epts)]
         elif not self.credited(pts, epts, w):
-            self.find("result-mismatch", f"declared {pts} point(s); {self._explain_stake(how, ew)} "
-                      f"gives {epts}", cell, **self.final_board(ew))
+            # TRANSLATORS: {result}: the game's result ("a gammon at cube 2"); {full}: the points it gives
+            self.find("result-mismatch", ngettext("declared {points} point(s); {result} gives {full}",
+                                                  "declared {points} point(s); {result} gives {full}", pts).format(
+                points=pts, result=self._explain_stake(how, ew), full=epts), cell, **self.final_board(ew))
             self.slips = [(ew, epts)]
         self.set_result(ew, pts, how)
 
@@ -192,9 +220,11 @@ class Results:
             return False
         o = 1 - w
         full = self.stake(self.rules.win_level(tuple([0] * 25), self.pos[w]))
-        self.find("result-mismatch", f"{self.name(w)} is declared the winner, but {self.name(o)} is on "
-                  f"roll with {sure} and bears off with any roll: {self.name(o)} must have won (the "
-                  f"result is written in the wrong column?)", cell, **self.final_board(o))
+        # TRANSLATORS: {checkers}: how the other player's last checkers stand ("one checker on the 1-point")
+        self.find("result-mismatch", _("{player} is declared the winner, but {other} is on roll with {checkers} and "
+                                       "bears off with any roll: {other} must have won (the result is written in "
+                                       "the wrong column?)").format(player=self.name(w), other=self.name(o),
+                                                                    checkers=sure), cell, **self.final_board(o))
         self.slips = [(w, pts), (o, full)]
         self.set_result(o, pts, "bearoff")
         return True
@@ -207,22 +237,44 @@ class Results:
         levels = self.v.resign_stakes(top, self.cube, self.cube_turned)
         how = self.how_resigned
         if self.clock.timed_out == w:
-            self.find("result-mismatch", f"{self.name(w)} is declared the winner, but ran out of time "
-                      f"(a timeout loses the game)", cell, **self.final_board(w))
+            self.find("result-mismatch", _("{player} is declared the winner, but ran out of time (a timeout loses "
+                                           "the game)").format(player=self.name(w)), cell, **self.final_board(w))
             w = 1 - w
         elif not any(self.credited(pts, full, w) for full in levels):
             allowed = ", ".join(str(x) for x in sorted(levels))
             if cell.and_match and self.need is not None and pts == self.need[w] > max(levels):
                 # Sites let a player resign the whole match: the winner is credited what they needed.
-                self.find("result-mismatch", f"the match was conceded: {pts} point(s) credited, more than a "
-                          f"resignation of this game gives ({allowed} with the cube at {self.cube})", cell,
-                          severity=WARNING, **self.final_board(w))
+                # TRANSLATORS: {allowed}: the points a resignation could give ("1, 2")
+                self.find("result-mismatch", ngettext(
+                    "the match was conceded: {points} point(s) credited, more than a resignation of this game "
+                    "gives ({allowed} with the cube at {cube})",
+                    "the match was conceded: {points} point(s) credited, more than a resignation of this game "
+                    "gives ({allowed} with the cube at {cube})", pts).format(points=pts, allowed=allowed,
+                                                                             cube=self.cube),
+                    cell, severity=WARNING, **self.final_board(w))
             else:
-                what = "a timeout" if how == "timeout" else "a resignation"
-                where = (f"with the cube at {self.cube} and the position on the board" if self.v.cube_in_play
-                         else "with the position on the board and this scoring")
-                self.find("result-mismatch", f"declared {pts} point(s) for {what}; {where} the possible "
-                          f"results are {allowed}", cell, **self.final_board(w))
+                if how == "timeout" and self.v.cube_in_play:
+                    msg = ngettext("declared {points} point(s) for a timeout; with the cube at {cube} and the "
+                                   "position on the board the possible results are {allowed}",
+                                   "declared {points} point(s) for a timeout; with the cube at {cube} and the "
+                                   "position on the board the possible results are {allowed}", pts)
+                elif how == "timeout":
+                    msg = ngettext("declared {points} point(s) for a timeout; with the position on the board and "
+                                   "this scoring the possible results are {allowed}",
+                                   "declared {points} point(s) for a timeout; with the position on the board and "
+                                   "this scoring the possible results are {allowed}", pts)
+                elif self.v.cube_in_play:
+                    msg = ngettext("declared {points} point(s) for a resignation; with the cube at {cube} and the "
+                                   "position on the board the possible results are {allowed}",
+                                   "declared {points} point(s) for a resignation; with the cube at {cube} and the "
+                                   "position on the board the possible results are {allowed}", pts)
+                else:
+                    msg = ngettext("declared {points} point(s) for a resignation; with the position on the board "
+                                   "and this scoring the possible results are {allowed}",
+                                   "declared {points} point(s) for a resignation; with the position on the board "
+                                   "and this scoring the possible results are {allowed}", pts)
+                self.find("result-mismatch", msg.format(points=pts, cube=self.cube, allowed=allowed), cell,
+                          **self.final_board(w))
                 self.slips = [(w, x) for x in sorted(levels)]
         self.set_result(w, pts, how)
 
@@ -238,9 +290,13 @@ class Results:
                 turn = self.rules.start_turn(me, opp, False, (d1, d2))
                 if not any(not sum(p[0]) for p in generate(self.rules, me, opp, d1, d2, turn).plays):
                     return ""
-        where = [f"{n} on the {i + 1}-point" for i, n in enumerate(me[:24]) if n]
-        return ("one checker on the 1-point" if where == ["1 on the 1-point"]
-                else f"{left} checkers left ({', '.join(where)})")
+        where = [(n, i + 1) for i, n in enumerate(me[:24]) if n]
+        if where == [(1, 1)]:
+            return _("one checker on the 1-point")
+        # TRANSLATORS: {n} checkers on a point ("2 on the 3-point"), listed after "N checkers left"
+        spots = ", ".join(_("{n} on the {point}-point").format(n=n, point=q) for n, q in where)
+        return ngettext("{n} checkers left ({where})", "{n} checkers left ({where})", left).format(
+            n=left, where=spots)
 
     def possible_results(self) -> list[tuple[int, int]]:
         """(winner, points) of every way the game could still end from here: a resignation at any level
@@ -268,10 +324,11 @@ class Results:
 
     def _explain_stake(self, how: str, w: int) -> str:
         if how == "drop":
-            return f"a dropped double at cube {self.cube}"
+            return _("a dropped double at cube {cube}").format(cube=self.cube)
         level = self.rules.win_level(self.pos[w], self.pos[1 - w])
         name = self.v.level_name(level)
-        return f"{name} at cube {self.cube}" if self.v.cube_in_play else name
+        # TRANSLATORS: {result}: a game's result ("a gammon")
+        return _("{result} at cube {cube}").format(result=name, cube=self.cube) if self.v.cube_in_play else name
 
     def set_result(self, w: int | None, pts: int | None, how: str) -> None:
         r = self.report

@@ -16,6 +16,7 @@ from ..engine.judge import physical
 from ..notation import snowie
 from ..record import Action, Kind
 from .model import WARNING
+from ..i18n import _, ngettext
 from .turns import Part, quick_turn, walk_turn, written_parts
 
 
@@ -50,11 +51,16 @@ class Resync:
             shown = snowie.describe(me, opp, board[0])
             legal = ps.plays.get(board)
             if legal is not None:
-                what = f"shows {shown}, which a legal {d1}{d2} reaches ({fmt_steps(legal)})"
+                # TRANSLATORS: {mark}: the exporter's mark, "Illegal play (...)"; {shown}: the play the board in
+                # the mark shows ("10/6(2)"); {roll}: "54"; {play}: the legal play
+                msg = _("the record marks this play as refused ({mark}) and does not give it; the board in the "
+                        "mark shows {shown}, which a legal {roll} reaches ({play}); the replay goes on from that "
+                        "board").format(mark=short, shown=shown, roll=f"{d1}{d2}", play=fmt_steps(legal))
             else:
-                what = f"shows {shown}, which no legal {d1}{d2} reaches: the play was illegal"
-            self.find("parse-error", f"the record marks this play as refused ({short}) and does not give it; "
-                      f"the board in the mark {what}; the replay goes on from that board", a, severity=WARNING,
+                msg = _("the record marks this play as refused ({mark}) and does not give it; the board in the "
+                        "mark shows {shown}, which no legal {roll} reaches: the play was illegal; the replay goes "
+                        "on from that board").format(mark=short, shown=shown, roll=f"{d1}{d2}")
+            self.find("parse-error", msg, a, severity=WARNING,
                       position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
             best = board
         else:
@@ -68,15 +74,22 @@ class Resync:
                         break
             if best is None:
                 best = (me, opp)
-            why = ("the position in the mark is the board before the play" if same else
-                   "the position in the mark does not follow from the board before the play"
-                   if decoded is not None else "the mark holds no position record")
-            how = (f"the plays that follow fit {chosen} best ({best_n} of the next {min(self.LOOKAHEAD, rest)} "
-                   f"rolls), and the replay goes on from there" if chosen
-                   else "the roll has no legal play, and the replay goes on from the position before it")
-            self.find("parse-error", f"the record marks this play as illegal ({short}) and does not give "
-                      f"it: the play is not judged ({why}); {how}", a, severity=WARNING, position=(me, opp),
-                      dice=(d1, d2), alternatives=ps.example(6))
+            why = (_("the position in the mark is the board before the play") if same else
+                   _("the position in the mark does not follow from the board before the play")
+                   if decoded is not None else _("the mark holds no position record"))
+            rolls = min(self.LOOKAHEAD, rest)
+            # TRANSLATORS: {play}: a legal play; {n} of the next {rolls} rolls fit it
+            how = (ngettext("the plays that follow fit {play} best ({n} of the next {rolls} rolls), and the "
+                            "replay goes on from there",
+                            "the plays that follow fit {play} best ({n} of the next {rolls} rolls), and the "
+                            "replay goes on from there", rolls).format(play=chosen, n=best_n, rolls=rolls)
+                   if chosen
+                   else _("the roll has no legal play, and the replay goes on from the position before it"))
+            # TRANSLATORS: {mark}: the exporter's mark; {why}: why the play is not judged; {how}: where the
+            # replay goes on
+            self.find("parse-error", _("the record marks this play as illegal ({mark}) and does not give it: the "
+                                       "play is not judged ({why}); {how}").format(mark=short, why=why, how=how),
+                      a, severity=WARNING, position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
         self.pos[p], self.pos[1 - p] = best
         if borne_off(best[0]) == 15 and not self.ended:
             self.ended = ("bearoff", p, self.stake(self.rules.win_level(best[0], best[1])))

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from ..engine.judge import Verdict, physical, judge
+from ..engine.judge import Verdict, dice_word, physical, judge
+from ..i18n import _
 from ..record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -148,7 +149,7 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
     A part the record leaves out is a finding only when its player could have played some of its
     numbers; otherwise the numbers are lost, written or not.
     """
-    w = _TurnWalk(rules, pos, roller, d1, d2, parts, roll_number, names or (lambda s: f"player {s + 1}"))
+    w = _TurnWalk(rules, pos, roller, d1, d2, parts, roll_number, names or player_text)
     drv = rules.turn_segments(d1, d2, first_turn, roll_number)
     while True:
         spec = drv.next(pos[roller], pos[1 - roller])
@@ -225,21 +226,36 @@ class _TurnWalk:
             if ps.max_dice:
                 eg = "; ".join(ps.example(2))
                 if spec.kind == "handover":
-                    of = (f" of the chain's {spec.double}-{spec.double}" if self.d1 == self.d2 and
-                          spec.double is not None and spec.double != self.d1 else "")
-                    where = ("the turn stops here" if not q else
-                             f"the record goes on with {q[0].kind} {_fmt(q[0].dice or ())}".rstrip())
-                    out.problems.append(("handover", (
-                        f"{name(self.roller)} could not use {_fmt(spec.numbers)}{of}; the numbers must be "
-                        f"handed over and {name(side)} can play {ps.max_dice} of them, e.g. {eg}, but the "
-                        f"record has no handover ({where})")))
+                    # TRANSLATORS: {kind} is a keyword of the record ("chain", "handover"), {dice} its numbers
+                    where = (_("the turn stops here") if not q else
+                             _("the record goes on with {kind} {dice}").format(
+                                 kind=q[0].kind, dice=_fmt(q[0].dice or ())).rstrip())
+                    fields = dict(roller=name(self.roller), numbers=_fmt(spec.numbers), player=name(side),
+                                  n=ps.max_dice, examples=eg, where=where)
+                    if self.d1 == self.d2 and spec.double is not None and spec.double != self.d1:
+                        # TRANSLATORS: {roller} rolled; {numbers}: "6-6-6-6"; {double}: "6-6"; {player}: the
+                        # opponent; {n}: how many of the numbers; {examples}: legal plays; {where}: what follows
+                        msg = _("{roller} could not use {numbers} of the chain's {double}; the numbers must be "
+                                "handed over and {player} can play {n} of them, e.g. {examples}, but the record "
+                                "has no handover ({where})").format(
+                            double=f"{spec.double}-{spec.double}", **fields)
+                    else:
+                        msg = _("{roller} could not use {numbers}; the numbers must be handed over and {player} "
+                                "can play {n} of them, e.g. {examples}, but the record has no handover "
+                                "({where})").format(**fields)
+                    out.problems.append(("handover", msg))
                 elif spec.kind == "chain":
                     nxt = q[0] if q and q[0].kind == "chain" else None
-                    what = (f"skips {spec.double}-{spec.double}" if nxt is not None
-                            else f"stops before {spec.double}-{spec.double}")
-                    out.problems.append(("doubles-chain", (
-                        f"the chain of doubles {what}: {name(side)} must play four {spec.double}s next "
-                        f"and can play {ps.max_dice}, e.g. {eg}")))
+                    fields = dict(double=f"{spec.double}-{spec.double}", player=name(side),
+                                  dice=dice_word(spec.double, True), n=ps.max_dice, examples=eg)
+                    if nxt is not None:
+                        # TRANSLATORS: {double}: "4-4"; {dice}: its numbers, as in "four 4s"
+                        msg = _("the chain of doubles skips {double}: {player} must play four {dice} next and "
+                                "can play {n}, e.g. {examples}").format(**fields)
+                    else:
+                        msg = _("the chain of doubles stops before {double}: {player} must play four {dice} "
+                                "next and can play {n}, e.g. {examples}").format(**fields)
+                    out.problems.append(("doubles-chain", msg))
         # a roller's part left out although it could be played: the handover that would follow is
         # the same slip (one finding); one left out because nothing could be played hands over all
         self.missing_roller = spec.player == ROLLER and bool(out.problems)
@@ -252,14 +268,17 @@ class _TurnWalk:
         written, the part's numbers used up; None when the part is in its place."""
         name = self.name
         if part.player != side:
-            rule = "handover" if spec.kind == "handover" else "doubles-chain"
-            what = "handover" if spec.kind == "handover" else f"chain double {spec.double}-{spec.double}"
-            wrong = (rule, f"the {what} is {name(side)}'s to play, but the record gives it to "
-                           f"{name(part.player)}")
+            if spec.kind == "handover":
+                wrong = ("handover", _("the handover is {player}'s to play, but the record gives it to "
+                                       "{other}").format(player=name(side), other=name(part.player)))
+            else:
+                wrong = ("doubles-chain", _("the chain double {double} is {player}'s to play, but the record "
+                                            "gives it to {other}").format(
+                    double=f"{spec.double}-{spec.double}", player=name(side), other=name(part.player)))
         elif spec.kind == "chain" and part.dice and Counter(part.dice) != Counter(spec.numbers):
-            wrong = ("doubles-chain", (
-                f"the chain of doubles is out of order: {_fmt(part.dice[:2])} written where "
-                f"{spec.double}-{spec.double} must follow"))
+            wrong = ("doubles-chain", _("the chain of doubles is out of order: {written} written where {double} "
+                                        "must follow").format(written=_fmt(part.dice[:2]),
+                                                              double=f"{spec.double}-{spec.double}"))
         else:
             return None
         pos = self.pos
@@ -274,9 +293,9 @@ class _TurnWalk:
         me, opp = pos[side], pos[1 - side]
         out = PartOutcome(spec, part, side, (me, opp), part.loc)
         if spec.kind == "handover" and part.dice and Counter(part.dice) != Counter(spec.numbers):
-            out.problems.append(("handover", (
-                f"the handover gives {_fmt(part.dice)}, but the numbers {name(self.roller)} left unused are "
-                f"{_fmt(spec.numbers)}")))
+            out.problems.append(("handover", _(
+                "the handover gives {given}, but the numbers {roller} left unused are {numbers}").format(
+                given=_fmt(part.dice), roller=name(self.roller), numbers=_fmt(spec.numbers))))
             if not diagnose:
                 return out
         if spec.kind == "roll" and spec.player == ROLLER:     # spelt as the roll ("64"), as in backgammon
@@ -292,7 +311,9 @@ class _TurnWalk:
             # the record hands over exactly what the roller left, and the roller could have played more
             if rule in ("max-dice", "larger-die") and spec.player == ROLLER and hands_rest:
                 rule = "handover"
-                msg = f"numbers handed over although {name(side)} could play them: {msg}"
+                # TRANSLATORS: {message}: the max-dice or larger-die message of the roller's play
+                msg = _("numbers handed over although {player} could play them: {message}").format(
+                    player=name(side), message=msg)
             out.problems.append((rule, msg))
         a0, a1 = v.after
         out.after = [a0, a1] if side == 0 else [a1, a0]
@@ -303,8 +324,8 @@ class _TurnWalk:
         """A written part nothing asked for (``after_end``: after the driver ended the turn, ``over`` the
         side that had borne off its last checker then): one finding, and its steps applied as written."""
         rule, msg = self.after_end(part, over) if after_end else (
-            "handover", f"{self.name(part.player)} plays numbers handed over, but {self.name(self.roller)} "
-                        f"left no number unused")
+            "handover", _("{player} plays numbers handed over, but {roller} left no number unused").format(
+                player=self.name(part.player), roller=self.name(self.roller)))
         return _extra(self.rules, self.pos, part, rule, msg)
 
     def after_end(self, extra: Part, over: int | None) -> tuple[str, str]:
@@ -313,24 +334,37 @@ class _TurnWalk:
         rules, name, d1, d2 = self.rules, self.name, self.d1, self.d2
         if over is not None:
             rule = "doubles-chain" if extra.kind == "chain" else "handover"
-            return rule, f"{extra.kind} written after {name(over)} bore off the last checker: the game is over"
+            # TRANSLATORS: {kind} is a keyword of the record ("chain", "handover")
+            return rule, _("{kind} written after {player} bore off the last checker: the game is over").format(
+                kind=extra.kind, player=name(over))
         if extra.kind == "chain":
             d = extra.dice[0] if extra.dice else "?"
+            double = f"{d}-{d}"
             chain_from = rules.chain_from_turn
             if chain_from is None:
-                msg = f"{d}-{d} written as a chain double; {rules.name} has no chain of doubles"
+                # TRANSLATORS: {variant} is the variant's id (backgammon, long)
+                msg = _("{double} written as a chain double; {variant} has no chain of doubles").format(
+                    double=double, variant=rules.name)
             elif d1 != d2:
-                msg = f"{d}-{d} written as a chain double after the roll {d1}{d2}, which is not a double"
+                msg = _("{double} written as a chain double after the roll {roll}, which is not a double").format(
+                    double=double, roll=f"{d1}{d2}")
             elif self.roll_number < chain_from:
-                msg = (f"{d}-{d} written as a chain double, but doubles start a chain only from roll "
-                       f"{chain_from} of the game (this is roll {self.roll_number})")
+                msg = _("{double} written as a chain double, but doubles start a chain only from roll {start} of "
+                        "the game (this is roll {roll})").format(double=double, start=chain_from,
+                                                                 roll=self.roll_number)
             else:
-                msg = f"{d}-{d} written after the chain of doubles ended with 6-6"
+                msg = _("{double} written after the chain of doubles ended with 6-6").format(double=double)
             return "doubles-chain", msg
         if not rules.has_handovers:
-            return "handover", f"a handover written, but {rules.name} has no handovers (unused numbers are lost)"
-        return "handover", (f"{name(extra.player)} plays numbers handed over, but {name(self.roller)} left no "
-                            f"number unused")
+            return "handover", _("a handover written, but {variant} has no handovers (unused numbers are "
+                                 "lost)").format(variant=rules.name)
+        return "handover", _("{player} plays numbers handed over, but {roller} left no number unused").format(
+            player=name(extra.player), roller=name(self.roller))
+
+
+def player_text(side: int) -> str:
+    """A player the record does not name (side 0 or 1), for messages."""
+    return _("player {n}").format(n=side + 1)
 
 
 def _later(part: Part, double: int) -> bool:
