@@ -131,7 +131,8 @@ class HtmlWriter(Writer):
         about = ngettext("({variant}, {n} game)", "({variant}, {n} games)", n).format(variant=r.variant, n=n)
         sp.write(f"<h2>{escape(r.path)} <small>{escape(about)}</small></h2>\n")
         if not r.findings:
-            sp.write(f'<p class="clean">{escape(_("no findings"))}</p>\n')
+            clean = escape(_("no findings"))
+            sp.write(f'<p class="clean">{clean}</p>\n')
         if r.analysis_note:
             sp.write(f'<p class="analysis">{escape(r.analysis_note)}</p>\n')
         data = self._replay(r)
@@ -150,21 +151,23 @@ class HtmlWriter(Writer):
 
     def finish(self) -> None:
         s, out = self.counts.summary(), self.out
+        title, h1 = escape(_("nardy-analyze report")), escape(_("nardy-analyze validation report"))
         heads = [escape(h) for h in (pgettext("summary table", "files"), pgettext("summary table", "games"),
                                      pgettext("summary table", "turns"), pgettext("summary table", "errors"),
                                      pgettext("summary table", "warnings"))]
         out.write(f"<!DOCTYPE html>\n<html lang=\"{escape(language())}\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                  f"<title>{escape(_('nardy-analyze report'))}</title>"
+                  f"<title>{title}</title>"
                   f"<style>{_CSS}{replayer.CSS if self._records else ''}</style></head><body>\n"
-                  f"<h1>{escape(_('nardy-analyze validation report'))}</h1>\n")
+                  f"<h1>{h1}</h1>\n")
         out.write('<table class="summary"><tr>' + "".join(f"<th>{h}</th>" for h in heads) +
                   f'</tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
                   f'<td>{s["errors"]}</td><td>{s["warnings"]}</td></tr></table>\n')
         if self._records:
             # TRANSLATORS: the heading of the replayer in the HTML report, and its button that hides it
-            out.write(f'<div class="rp" id="replayer" hidden><div class="rp-head">{escape(_("Replay"))} '
-                      f'<button type="button" data-go="close">{escape(_("close"))}</button></div>\n'
+            replay, close = escape(_("Replay")), escape(_("close"))
+            out.write(f'<div class="rp" id="replayer" hidden><div class="rp-head">{replay} '
+                      f'<button type="button" data-go="close">{close}</button></div>\n'
                       + replayer.body() + "</div>\n")
         self._unread.copy_to(out)
         self._sections.copy_to(out)

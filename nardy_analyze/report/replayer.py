@@ -516,9 +516,10 @@ def _plural_rule() -> tuple[str, list[int]]:
     return expr, [next((n for n in range(1000) if rule(n) == i), 1) for i in range(count)]
 
 
-def _js_plural(singular: str, plural: str, n: str, html: bool = False, **fields: str) -> str:
-    """A JavaScript expression choosing the form of the message for the script's number ``n``."""
-    forms = [_js_expr(ngettext(singular, plural, k), html, n=n, **fields) for k in _plural_rule()[1]]
+def _js_plural(message, n: str, html: bool = False, **fields: str) -> str:
+    """A JavaScript expression choosing the form of ``message(k)`` (an ``ngettext`` of the number ``k``) for
+    the script's number ``n``."""
+    forms = [_js_expr(message(k), html, **fields) for k in _plural_rule()[1]]
     return f"[{','.join(forms)}][PL({n})]"
 
 
@@ -551,8 +552,10 @@ def _js_texts() -> list[tuple[str, str]]:
          _js_expr(_("after: {title}"), title="title(g,fr)")),
         ('"Score: "+esc(n0)+" "+g.score[0]+" \\u2013 "+esc(n1)+" "+g.score[1]+\n'
          '    (r.length?" in a "+r.length+"-point match":" (money)")+(g.crawford?" \\u00b7 Crawford game":"")',
-         "(r.length?" + _js_expr(_("Score: {first} {first_score} \u2013 {second} {second_score} in a "
-                                   "{length}-point match"), html, length="r.length", **score)
+         "(r.length?" + _js_plural(lambda k: ngettext(
+             "Score: {first} {first_score} \u2013 {second} {second_score} in a {length}-point match",
+             "Score: {first} {first_score} \u2013 {second} {second_score} in a {length}-point match", k),
+             "r.length", html, length="r.length", **score)
          # TRANSLATORS: the score of a money game
          + ":" + _js_expr(_("Score: {first} {first_score} \u2013 {second} {second_score} (money)"), html, **score)
          + ")+(g.crawford?" + _js_str(" \u00b7 " + escape(_("Crawford game"))) + ':"")'),
@@ -578,8 +581,8 @@ def _js_texts() -> list[tuple[str, str]]:
         ('"Line "+fr[8]+" of "+esc(r.path)', _js_expr(_("Line {line} of {path}"), html, line="fr[8]",
                                                       path="esc(r.path)")),
         ('"Result: "+esc(g.players[g.result[0]])+" wins "+g.result[1]+\n    " point"+(g.result[1]===1?"":"s")',
-         _js_plural("Result: {player} wins {n} point", "Result: {player} wins {n} points", "g.result[1]", html,
-                    player="esc(g.players[g.result[0]])")),
+         _js_plural(lambda k: ngettext("Result: {player} wins {n} point", "Result: {player} wins {n} points", k),
+                    "g.result[1]", html, n="g.result[1]", player="esc(g.players[g.result[0]])")),
         ("'</b> '+esc(fs[c][1])+", "'</b> '+esc(SEV[fs[c][1]]||fs[c][1])+"),
         ("' (line '+fs[c][3]+':'+fs[c][4]+'): '",
          '" "+' + _js_expr(_("(line {line}:{column})"), html, line="fs[c][3]", column="fs[c][4]") + '+": "'),
@@ -644,7 +647,7 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
     games = len(data["games"])
     kind = data["title"]
     if data["length"]:
-        what = _("{length}-point match").format(length=data["length"])
+        what = ngettext("{length}-point match", "{length}-point match", data["length"]).format(length=data["length"])
     else:
         what = _("money play") if games > 1 else _("money game")
     tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
@@ -656,11 +659,12 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
     # TRANSLATORS: the replayer page's keys: the arrows step, Home/End (keys), PageUp/PageDown (keys) change game
     keys = escape(_("Keys: \u2190 \u2192 step, Home/End, PageUp/PageDown game.")).replace(
         "\u2190", "&larr;").replace("\u2192", "&rarr;")
+    app = escape(_("nardy-analyze replay"))
     head = (f"{escape(kind)}, {escape(what)}, {escape(count)}"
             f"{' &middot; ' + escape(tags) if tags else ''} &middot; {escape(errors)}. {keys}")
     return (f"<!DOCTYPE html>\n<html lang=\"{escape(language())}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{escape(names or match.path)} &middot; {escape(_('nardy-analyze replay'))}</title>"
+            f"<title>{escape(names or match.path)} &middot; {app}</title>"
             f"<style>body{{margin:.8em}}{CSS}</style></head><body>\n"
             f'<div class="rp" id="replayer"><h1>{escape(names)} <small>{escape(match.path)}</small></h1>'
             f'<p class="meta">{head}</p>\n{body()}</div>\n'

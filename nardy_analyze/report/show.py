@@ -190,7 +190,9 @@ def as_text(s: Snapshot) -> str:
     fields = dict(first=names[0], first_score=s.score[0], second=names[1], second_score=s.score[1],
                   length=s.length)
     if s.length:
-        score = _("score {first} {first_score} - {second} {second_score} in a {length}-point match").format(**fields)
+        score = ngettext("score {first} {first_score} - {second} {second_score} in a {length}-point match",
+                         "score {first} {first_score} - {second} {second_score} in a {length}-point match",
+                         s.length).format(**fields)
     else:
         # TRANSLATORS: the score of a money game
         score = _("score {first} {first_score} - {second} {second_score} (money)").format(**fields)
