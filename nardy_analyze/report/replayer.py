@@ -516,11 +516,11 @@ def _plural_rule() -> tuple[str, list[int]]:
     return expr, [next((n for n in range(1000) if rule(n) == i), 1) for i in range(count)]
 
 
-def _js_plural(message, n: str, html: bool = False, **fields: str) -> str:
+def _js_plural(message, count: str, html: bool = False, **fields: str) -> str:
     """A JavaScript expression choosing the form of ``message(k)`` (an ``ngettext`` of the number ``k``) for
-    the script's number ``n``."""
+    the script's number ``count``."""
     forms = [_js_expr(message(k), html, **fields) for k in _plural_rule()[1]]
-    return f"[{','.join(forms)}][PL({n})]"
+    return f"[{','.join(forms)}][PL({count})]"
 
 
 def _js_texts() -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from .svg import svg_board
 from ..engine import rules_named
 from ..engine.core import Pos
 from ..engine.posid import match_id, position_id
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..replay.normal import normalise
 from ..record import Kind, Match
 
