@@ -138,17 +138,17 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     if len(shown) < len(cols):
         hidden = len(cols) - len(shown)
         # TRANSLATORS: {columns}: the names of the columns left out, as --columns and --sort take them
-        console.print(ngettext("({n} more column(s) do not fit this terminal: {columns}; --format csv or "
-                                    "markdown shows every column)",
-                                    "({n} more column(s) do not fit this terminal: {columns}; --format csv or "
-                                    "markdown shows every column)", hidden).format(
-            n=hidden, columns=", ".join(cols[len(shown):])), style="dim")
+        note = ngettext("({n} more column(s) do not fit this terminal: {columns}; --format csv or markdown "
+                        "shows every column)",
+                        "({n} more column(s) do not fit this terminal: {columns}; --format csv or markdown "
+                        "shows every column)", hidden)
+        console.print(note.format(n=hidden, columns=", ".join(cols[len(shown):])), style="dim")
     if total is not None and total > len(df):
-        console.print(ngettext("(the first {shown} of {total} rows; --format csv, json, parquet or markdown "
-                                    "gives every row)",
-                                    "(the first {shown} of {total} rows; --format csv, json, parquet or markdown "
-                                    "gives every row)", total).format(shown=f"{len(df):,}", total=f"{total:,}"),
-                      style="dim")
+        note = ngettext("(the first {shown} of {total} rows; --format csv, json, parquet or markdown gives every "
+                        "row)",
+                        "(the first {shown} of {total} rows; --format csv, json, parquet or markdown gives every "
+                        "row)", total)
+        console.print(note.format(shown=f"{len(df):,}", total=f"{total:,}"), style="dim")
 
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,
