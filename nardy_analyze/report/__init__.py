@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from .. import __version__
 from .board import diagram
 from ..engine.posid import position_id
+from ..i18n import _, ngettext, pgettext
 from ..replay import ERROR, Finding, MatchReport
 # the run's result (nardy_analyze.result, below the report), rendered here; its names stay importable from here
 from ..result import INTERNAL_ERROR, RunCounts, RunResult, keep_rules_of  # noqa: F401
@@ -22,54 +23,114 @@ def unreadable_reason(path: str, message: str) -> str:
     return message[len(path) + 2:] if message.startswith(path + ": ") else message
 
 
-def finding_line(f: Finding) -> str:
-    where = f"{f.path}:{f.line}:{f.column}"
+def severity_word(severity: str) -> str:
+    """A finding's severity as people read it (the JSON and SARIF reports keep the value itself)."""
+    if severity == ERROR:
+        return pgettext("severity", "error")
+    if severity == "warning":
+        return pgettext("severity", "warning")
+    return severity
+
+
+def player_word(number: int) -> str:
+    """The name shown for a player the record does not name (``number``: 1 or 2)."""
+    # TRANSLATORS: a player the record gives no name, {number} is 1 or 2
+    return _("player {number}").format(number=number)
+
+
+def context_words(f: Finding) -> list[str]:
+    """Where in the record a finding is, for people: "game 2", "move 14", the player."""
     ctx = []
     if f.game is not None:
-        ctx.append(f"game {f.game}")
+        # TRANSLATORS: where a finding is: the game's number in the file
+        ctx.append(_("game {game}").format(game=f.game))
     if f.move is not None:
-        ctx.append(f"move {f.move}")
+        # TRANSLATORS: where a finding is: the move number written in the record
+        ctx.append(_("move {move}").format(move=f.move))
     if f.player:
         ctx.append(f.player)
+    return ctx
+
+
+def finding_line(f: Finding) -> str:
+    where = f"{f.path}:{f.line}:{f.column}"
+    ctx = context_words(f)
     tail = f" [{', '.join(ctx)}]" if ctx else ""
-    sev = "" if f.severity == ERROR else f"{f.severity}: "
+    sev = "" if f.severity == ERROR else f"{severity_word(f.severity)}: "
     return f"{where}: {f.rule}: {sev}{f.message}{tail}"
+
+
+def dice_text(dice) -> str:
+    """A roll as the reports write it: "31", or "3-1-2" for more than two numbers."""
+    return f"{dice[0]}{dice[1]}" if len(dice) == 2 else "-".join(map(str, dice))
 
 
 def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
     out = []
     if f.position is not None:
-        opp_name = "opponent"
+        # TRANSLATORS: the name shown for the other player when the record gives none
+        opp_name = _("opponent")
         if report is not None and f.game is not None and f.side is not None:
             g = next((g for g in report.games if g.number == f.game), None)
             if g:
-                opp_name = g.players[1 - f.side] or f"player {2 - f.side}"
+                opp_name = g.players[1 - f.side] or player_word(2 - f.side)
         if f.board_title:
             out.append(f.board_title + ":")
-            role = "declared winner"
+            # TRANSLATORS: the role of the player whose checkers are X in --explain's board
+            role = _("declared winner")
         else:
-            dice = ""
             if f.dice:
-                dice = f" to play {f.dice[0]}{f.dice[1]}" if len(f.dice) == 2 else f" to play {'-'.join(map(str, f.dice))}"
-            out.append(f"position before the play{dice}:")
-            role = "to play"
-        name = f.player or "mover"
+                # TRANSLATORS: {dice}: the roll, e.g. 31
+                out.append(_("position before the play to play {dice}:").format(dice=dice_text(f.dice)))
+            else:
+                out.append(_("position before the play:"))
+            role = role_to_play()
+        # TRANSLATORS: the name shown for the player on roll when the record gives none
+        name = f.player or _("mover")
         if f.board_side is not None and report is not None:
             # drawn from another side than the cell's player (the winner's, for results)
             g = next((g for g in report.games if g.number == f.game), None)
             if g:
-                names = [g.players[0] or "player 1", g.players[1] or "player 2"]
+                names = [g.players[0] or player_word(1), g.players[1] or player_word(2)]
                 name, opp_name = names[f.board_side], names[1 - f.board_side]
         out += ["  " + ln for ln in diagram(f.position, name, opp_name, role, _rules(report).name)]
     if f.alternatives:
-        out.append("legal plays include: " + "; ".join(f.alternatives))
+        out.append(_("legal plays include: {plays}").format(plays="; ".join(f.alternatives)))
     return ["    | " + ln for ln in out]
+
+
+def role_to_play() -> str:
+    """The role of the player on roll in a board's legend."""
+    # TRANSLATORS: the role of the player on roll in a board's legend ("X = Anna (to play, own numbering)")
+    return _("to play")
+
+
+def grade_word(grade: str) -> str:
+    """An analysed decision's grade as people read it ("doubtful", "bad", "very bad"; the CSV and JSON
+    columns keep the value itself)."""
+    words = {"doubtful": pgettext("decision grade", "doubtful"), "bad": pgettext("decision grade", "bad"),
+             "very bad": pgettext("decision grade", "very bad")}
+    return words.get(grade, grade)
+
+
+def cube_action_word(action: str) -> str:
+    """A cube action or answer of the analysis as people read it."""
+    words = {"double": pgettext("cube action", "double"), "no double": pgettext("cube action", "no double"),
+             "take": pgettext("cube action", "take"), "pass": pgettext("cube action", "pass"),
+             "too good": pgettext("cube action", "too good"),
+             "double, take": pgettext("cube action", "double, take"),
+             "double, pass": pgettext("cube action", "double, pass")}
+    return words.get(action, action)
 
 
 def _grade(error: float | None, grade: str) -> str:
     if error is None:
         return ""
-    return f", lost {error:.3f}" + (f" ({grade})" if grade else "")
+    if grade:
+        # TRANSLATORS: the equity an analysed decision lost, and its grade ("bad")
+        return _(", lost {error} ({grade})").format(error=f"{error:.3f}", grade=grade_word(grade))
+    # TRANSLATORS: the equity an analysed decision lost
+    return _(", lost {error}").format(error=f"{error:.3f}")
 
 
 def analysis_lines(a: dict[str, Any]) -> list[str]:
@@ -77,30 +138,44 @@ def analysis_lines(a: dict[str, Any]) -> list[str]:
     out = []
     for s in a.get("decisions", []):
         if s["kind"] == "checker":
-            out.append(f"analysis ({a['plies']}-ply): {s['dice']} to play, {s['moves']} legal play"
-                       f"{'' if s['moves'] == 1 else 's'}; best plays:")
+            # TRANSLATORS: {plies}: the engine's depth; {dice}: the roll; {moves}: how many legal plays
+            out.append(ngettext("analysis ({plies}-ply): {dice} to play, {moves} legal play; best plays:",
+                                "analysis ({plies}-ply): {dice} to play, {moves} legal plays; best plays:",
+                                s["moves"]).format(plies=a["plies"], dice=s["dice"], moves=s["moves"]))
             top = s["plays"][0]["equity"] if s["plays"] else 0.0
             for i, p in enumerate(s["plays"], 1):
                 diff = f"  ({p['equity'] - top:+.3f})" if i > 1 else ""
                 out.append(f"  {i}. {p['play']:<24} {p['equity']:+.3f}{diff}")
             if s["equity_played"] is None:
-                out.append(f"  played {s['played']}: not a play of this roll (no equity)")
+                out.append("  " + _("played {play}: not a play of this roll (no equity)").format(play=s["played"]))
             else:
-                rank = f" (rank {s['rank']})" if s["rank"] else ""
-                value = f"{rank}: {s['equity_played']:+.3f}{_grade(s['error'], s['grade'])}"
+                fields = dict(play=s["played"], rank=s["rank"], replayed=s["replayed"],
+                              equity=f"{s['equity_played']:+.3f}", lost=_grade(s["error"], s["grade"]))
                 if s["replayed"] and s["replayed"] != s["played"].replace("*", ""):
-                    out.append(f"  played {s['played']}; the replay goes on from {s['replayed']}{value}")
+                    if s["rank"]:
+                        # TRANSLATORS: {lost}: ", lost 0.123 (bad)" or nothing
+                        line = _("played {play}; the replay goes on from {replayed} (rank {rank}): {equity}{lost}")
+                    else:
+                        line = _("played {play}; the replay goes on from {replayed}: {equity}{lost}")
+                elif s["rank"]:
+                    # TRANSLATORS: {rank}: the play's place among the engine's; {lost}: ", lost 0.123 (bad)"
+                    line = _("played {play} (rank {rank}): {equity}{lost}")
                 else:
-                    out.append(f"  played {s['played']}{value}")
+                    line = _("played {play}: {equity}{lost}")
+                out.append("  " + line.format(**fields))
         else:
             nd, dt, dp = s["no_double"], s["double_take"], s["double_pass"]
             lost = _grade(s["error"], s["grade"]) if s["error"] else ""
             if s["kind"] == "double":
-                out.append(f"cube decision ({a['plies']}-ply): {s['action']}{lost}; no double {nd:+.3f}, "
-                           f"double/take {dt:+.3f}, double/pass {dp:+.3f}: best {s['best']}")
+                out.append(_("cube decision ({plies}-ply): {action}{lost}; no double {nd}, double/take {dt}, "
+                             "double/pass {dp}: best {best}").format(
+                    plies=a["plies"], action=cube_action_word(s["action"]), lost=lost, nd=f"{nd:+.3f}",
+                    dt=f"{dt:+.3f}", dp=f"{dp:+.3f}", best=cube_action_word(s["best"])))
             else:
-                out.append(f"take decision ({a['plies']}-ply): {s['action']}{lost}; take {-dt:+.3f}, pass "
-                           f"{-dp:+.3f}: best {s['best']}")
+                out.append(_("take decision ({plies}-ply): {action}{lost}; take {take}, pass {drop}: "
+                             "best {best}").format(
+                    plies=a["plies"], action=cube_action_word(s["action"]), lost=lost, take=f"{-dt:+.3f}",
+                    drop=f"{-dp:+.3f}", best=cube_action_word(s["best"])))
     return out
 
 
@@ -205,7 +280,7 @@ class TextWriter(Writer):
             for f in r.findings:
                 line = visible(finding_line(f))       # names and echoed text from the file: no raw controls
                 if self.color:
-                    head, _, rest = line.partition(f": {f.rule}: ")
+                    head, _sep, rest = line.partition(f": {f.rule}: ")
                     code = "31" if f.severity == ERROR else "33"
                     line = f"{self._paint(head, '1')}: {self._paint(f.rule, code)}: {rest}"
                 out.write(line + "\n")
@@ -218,44 +293,77 @@ class TextWriter(Writer):
             if r.analysis_note:
                 out.write(visible(r.analysis_note) + "\n")
         if self._records is not None:
-            self._records.write(f"{visible(r.path)}: record, {len(r.games)} game(s), {r.errors} error(s), "
-                                f"{r.warnings} warning(s)\n")
+            # TRANSLATORS: --verbose's line of a record; {games}, {errors}, {warnings}: "3 game(s)"...
+            self._records.write(_("{path}: record, {games}, {errors}, {warnings}").format(
+                path=visible(r.path), games=games_count(len(r.games)), errors=errors_count(r.errors),
+                warnings=warnings_count(r.warnings)) + "\n")
 
     def skipped(self, path: str, reason: str) -> None:
         super().skipped(path, reason)
         if self._skipped is not None:
-            self._skipped.write(visible(f"{path}: skipped: {reason}") + "\n")
+            self._skipped.write(visible(_("{path}: skipped: {reason}").format(path=path, reason=reason)) + "\n")
 
     def unreadable(self, path: str, message: str) -> None:
         super().unreadable(path, message)
-        self._unreadable.write(visible(f"{path}: unreadable: {unreadable_reason(path, message)}") + "\n")
+        self._unreadable.write(visible(_("{path}: unreadable: {reason}").format(
+            path=path, reason=unreadable_reason(path, message))) + "\n")
 
     def finish(self) -> None:
         out, c = self.out, self.counts
         s = c.summary()
         if self.statistics:
             rows = c.rule_counts()
-            width = max((len(r) for r, _, _ in rows), default=0)
+            width = max((len(r) for r, _s, _n in rows), default=0)
             for rule, severity, n in rows:
-                out.write(f"{n:>7}  {rule:<{width}}  {severity}\n")
+                out.write(f"{n:>7}  {rule:<{width}}  {severity_word(severity)}\n")
         for sp in (self._records, self._skipped, self._unreadable):
             if sp is not None:
                 sp.copy_to(out)
         if self.statistics:
-            out.write(f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {s['errors']} "
-                      f"error(s), {s['warnings']} warning(s)\n")
+            verdict = errors_count(s["errors"])
         else:
-            verdict = "no errors" if not s["errors"] else f"{s['errors']} error(s)"
-            out.write(self._paint(
-                f"{s['files']} file(s), {s['games']} game(s), {s['turns']} turn(s): {verdict}, "
-                f"{s['warnings']} warning(s)", "1") + "\n")
+            # TRANSLATORS: the summary's verdict when no error was found ("3 file(s), ...: no errors, ...")
+            verdict = _("no errors") if not s["errors"] else errors_count(s["errors"])
+        # TRANSLATORS: the summary line: "2 file(s), 3 game(s), 120 turn(s): no errors, 1 warning(s)"
+        line = _("{files}, {games}, {turns}: {verdict}, {warnings}").format(
+            files=files_count(s["files"]), games=games_count(s["games"]), turns=turns_count(s["turns"]),
+            verdict=verdict, warnings=warnings_count(s["warnings"]))
+        out.write((line if self.statistics else self._paint(line, "1")) + "\n")
         if c.skipped:
-            hint = "" if self.verbose else " (--verbose lists them)"
-            out.write(f"{c.skipped} file(s) skipped: {', '.join(c.skip_kinds)}{hint}\n")
+            kinds = ", ".join(c.skip_kinds)
+            if self.verbose:
+                text = ngettext("{n} file(s) skipped: {kinds}", "{n} file(s) skipped: {kinds}", c.skipped)
+            else:
+                text = ngettext("{n} file(s) skipped: {kinds} (--verbose lists them)",
+                                "{n} file(s) skipped: {kinds} (--verbose lists them)", c.skipped)
+            out.write(text.format(n=c.skipped, kinds=kinds) + "\n")
         if c.unreadable:
-            out.write(f"{c.unreadable} path(s) could not be read\n")
+            out.write(ngettext("{n} path(s) could not be read", "{n} path(s) could not be read",
+                               c.unreadable).format(n=c.unreadable) + "\n")
         if c.internal_errors:
-            out.write(f"{c.internal_errors} file(s) not fully checked: internal error (please report it)\n")
+            out.write(ngettext("{n} file(s) not fully checked: internal error (please report it)",
+                               "{n} file(s) not fully checked: internal error (please report it)",
+                               c.internal_errors).format(n=c.internal_errors) + "\n")
+
+
+def files_count(n: int) -> str:
+    return ngettext("{n} file(s)", "{n} file(s)", n).format(n=n)
+
+
+def games_count(n: int) -> str:
+    return ngettext("{n} game(s)", "{n} game(s)", n).format(n=n)
+
+
+def turns_count(n: int) -> str:
+    return ngettext("{n} turn(s)", "{n} turn(s)", n).format(n=n)
+
+
+def errors_count(n: int) -> str:
+    return ngettext("{n} error(s)", "{n} error(s)", n).format(n=n)
+
+
+def warnings_count(n: int) -> str:
+    return ngettext("{n} warning(s)", "{n} warning(s)", n).format(n=n)
 
 
 def write_statistics(run: RunResult, out: TextIO, verbose: bool = False) -> None:
@@ -375,10 +483,20 @@ def _sarif_skeleton(results: Any, complete: bool, notifications: Any) -> dict[st
     }
 
 
+def _skipped_text(reason: str) -> str:
+    # TRANSLATORS: SARIF's notification of a file left out; {reason}: why
+    return _("skipped: {reason}").format(reason=reason)
+
+
+def _unreadable_text(reason: str) -> str:
+    # TRANSLATORS: SARIF's notification of a path that could not be read; {reason}: why
+    return _("unreadable: {reason}").format(reason=reason)
+
+
 def to_sarif(run: RunResult) -> dict[str, Any]:
     """SARIF 2.1.0, for code-scanning tools: one run, the rule ids as the driver's rules."""
-    notes = ([sarif_notification("note", p, f"skipped: {why}") for p, why in run.skipped]
-             + [sarif_notification("error", p, f"unreadable: {unreadable_reason(p, m)}") for p, m in run.unreadable]
+    notes = ([sarif_notification("note", p, _skipped_text(why)) for p, why in run.skipped]
+             + [sarif_notification("error", p, _unreadable_text(unreadable_reason(p, m))) for p, m in run.unreadable]
              + [n for r in run.reports for n in _sarif_internal(r)])
     return _sarif_skeleton([x for r in run.reports for x in sarif_results(r)], run.complete, notes)
 
@@ -489,11 +607,11 @@ class SarifWriter(_DocumentWriter):
 
     def skipped(self, path: str, reason: str) -> None:
         super().skipped(path, reason)
-        self.add("skipped", sarif_notification("note", path, f"skipped: {reason}"))
+        self.add("skipped", sarif_notification("note", path, _skipped_text(reason)))
 
     def unreadable(self, path: str, message: str) -> None:
         super().unreadable(path, message)
-        self.add("unreadable", sarif_notification("error", path, f"unreadable: {unreadable_reason(path, message)}"))
+        self.add("unreadable", sarif_notification("error", path, _unreadable_text(unreadable_reason(path, message))))
 
 
 def write_sarif(run: RunResult, out: TextIO) -> None:

@@ -16,7 +16,8 @@ from ..safetext import markup as escape      # control characters from the files
 from typing import TextIO
 
 from ..engine import rules_named
-from . import analysis_lines
+from ..i18n import _, language, ngettext, pgettext
+from . import analysis_lines, context_words, player_word, severity_word
 from ..inputs import RECORD, Entry, InputError, load
 from ..engine.posid import position_id
 from ..replay import ERROR, Finding, MatchReport
@@ -44,34 +45,44 @@ def _names(report: MatchReport, f: Finding) -> tuple[str, str]:
     players = g.players if g else ("", "")
     side = f.board_side if f.board_side is not None else f.side
     if side is None:
-        return f.player or "mover", "opponent"
-    names = [players[0] or "player 1", players[1] or "player 2"]
+        # TRANSLATORS: the names shown for the players when the record gives none
+        return f.player or _("mover"), _("opponent")
+    names = [players[0] or player_word(1), players[1] or player_word(2)]
     return names[side], names[1 - side]
 
 
 def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
     cls = "finding" if f.severity == ERROR else "finding warning"
-    ctx = ", ".join(x for x in (f"game {f.game}" if f.game is not None else "",
-                                f"move {f.move}" if f.move is not None else "", f.player or "") if x)
+    ctx = ", ".join(context_words(f))
+    replay = escape(_("replay the game from here"))
     parts = [f'<div class="{cls}">',
              f'<div><span class="loc">{escape(f.path)}:{f.line}:{f.column}</span> '
-             f'<span class="rule">{escape(f.rule)}</span> {escape(f.severity)}'
+             f'<span class="rule">{escape(f.rule)}</span> {escape(severity_word(f.severity))}'
              f'{" &middot; " + escape(ctx) if ctx else ""}</div>',
              f'<div class="msg">{escape(f.message)}'
-             + (f' <a class="replay" href="#{escape(link)}">replay the game from here</a>' if link else "")
+             + (f' <a class="replay" href="#{escape(link)}">{replay}</a>' if link else "")
              + '</div>']
     if f.position is not None:
         mover, opp = _names(report, f)
-        title = f.board_title or (f"position before the play, {mover} to play "
-                                  f"{''.join(map(str, f.dice))}" if f.dice else "position before the play")
+        if f.board_title:
+            title = f.board_title
+        elif f.dice:
+            # TRANSLATORS: the title of a finding's board; {player}: who is on roll, {dice}: the roll ("31")
+            title = _("position before the play, {player} to play {dice}").format(
+                player=mover, dice="".join(map(str, f.dice)))
+        else:
+            title = _("position before the play")
         rules = rules_named(report.variant) or rules_named(None)
-        pid = f" &middot; gnubg Position ID <code>{position_id(*f.position)}</code>" if rules.position_id else ""
+        # TRANSLATORS: {id}: GNU Backgammon's Position ID, as gnubg names it
+        pid = (" &middot; " + escape(_("gnubg Position ID {id}")).replace(
+            "{id}", f"<code>{position_id(*f.position)}</code>") if rules.position_id else "")
         parts.append(f'<div class="board"><div>{escape(title)}{pid}</div>')
         parts.append(svg_board(f.position, f.dice if not f.board_title else None, (mover, opp), title,
                                opp_point=rules.opp_point, show_cube=rules.board_cube))
         parts.append("</div>")
     if f.alternatives:
-        parts.append('<div class="alts">legal plays include: ' + escape("; ".join(f.alternatives)) + "</div>")
+        parts.append('<div class="alts">' + escape(_("legal plays include: {plays}").format(
+            plays="; ".join(f.alternatives))) + "</div>")
     if f.analysis is not None:
         parts.append(_analysis(f.analysis))
     parts.append("</div>")
@@ -115,9 +126,13 @@ class HtmlWriter(Writer):
     def report(self, r: MatchReport) -> None:
         super().report(r)
         sp = self._sections
-        sp.write(f"<h2>{escape(r.path)} <small>({escape(r.variant)}, {len(r.games)} game{'' if len(r.games) == 1 else 's'})</small></h2>\n")
+        n = len(r.games)
+        # TRANSLATORS: after a file's name in the HTML report; {variant}: backgammon, long or gulbara
+        about = ngettext("({variant}, {n} game)", "({variant}, {n} games)", n).format(variant=r.variant, n=n)
+        sp.write(f"<h2>{escape(r.path)} <small>{escape(about)}</small></h2>\n")
         if not r.findings:
-            sp.write('<p class="clean">no findings</p>\n')
+            clean = escape(_("no findings"))
+            sp.write(f'<p class="clean">{clean}</p>\n')
         if r.analysis_note:
             sp.write(f'<p class="analysis">{escape(r.analysis_note)}</p>\n')
         data = self._replay(r)
@@ -136,17 +151,24 @@ class HtmlWriter(Writer):
 
     def finish(self) -> None:
         s, out = self.counts.summary(), self.out
-        out.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        title, h1 = escape(_("nardy-analyze report")), escape(_("nardy-analyze validation report"))
+        heads = [escape(h) for h in (pgettext("summary table", "files"), pgettext("summary table", "games"),
+                                     pgettext("summary table", "turns"), pgettext("summary table", "errors"),
+                                     pgettext("summary table", "warnings"))]
+        out.write(f"<!DOCTYPE html>\n<html lang=\"{escape(language())}\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                  "<title>nardy-analyze report</title>"
+                  f"<title>{title}</title>"
                   f"<style>{_CSS}{replayer.CSS if self._records else ''}</style></head><body>\n"
-                  "<h1>nardy-analyze validation report</h1>\n")
-        out.write('<table class="summary"><tr><th>files</th><th>games</th><th>turns</th><th>errors</th>'
-                  f'<th>warnings</th></tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
+                  f"<h1>{h1}</h1>\n")
+        out.write('<table class="summary"><tr>' + "".join(f"<th>{h}</th>" for h in heads) +
+                  f'</tr><tr><td>{s["files"]}</td><td>{s["games"]}</td><td>{s["turns"]}</td>'
                   f'<td>{s["errors"]}</td><td>{s["warnings"]}</td></tr></table>\n')
         if self._records:
-            out.write('<div class="rp" id="replayer" hidden><div class="rp-head">Replay '
-                      '<button type="button" data-go="close">close</button></div>\n' + replayer.BODY + "</div>\n")
+            # TRANSLATORS: the heading of the replayer in the HTML report, and its button that hides it
+            replay, close = escape(_("Replay")), escape(_("close"))
+            out.write(f'<div class="rp" id="replayer" hidden><div class="rp-head">{replay} '
+                      f'<button type="button" data-go="close">{close}</button></div>\n'
+                      + replayer.body() + "</div>\n")
         self._unread.copy_to(out)
         self._sections.copy_to(out)
         if self._records:

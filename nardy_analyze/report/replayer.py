@@ -22,11 +22,14 @@ data, :func:`script_block` the data and the script for a page.
 """
 from __future__ import annotations
 
+import gettext
 import json
+import re
 from typing import Any
 
 from ..engine import DEFAULT_VARIANT, get_variant
 from ..engine.posid import position_id
+from ..i18n import _, language, ngettext, pgettext
 from ..replay.normal import normalise
 from ..record import Kind, Match
 from ..replay import MatchReport
@@ -34,7 +37,7 @@ from ..safetext import markup as escape, visible   # control characters from the
 from .show import Snapshot, as_gnubg
 from .svg import board_geometry
 
-__all__ = ["record_data", "page", "script_block", "address", "CSS", "BODY"]
+__all__ = ["record_data", "page", "script_block", "script", "address", "CSS", "body"]
 
 
 def _key_of(frames: list[list], line: int, column: int) -> int:
@@ -205,23 +208,37 @@ CSS = """
  .rp-moves{max-height:16em}.rp-after{width:70%}}
 """
 
-BODY = """<div class="rp-main">
+def body() -> str:
+    """The replayer's markup (board, buttons, lists), its words in the current language."""
+    t = {k: escape(v) for k, v in {
+        # TRANSLATORS: the replayer's buttons' tooltips; Home, End and the arrows are the keyboard's keys
+        "first": _("first position of the game (Home)"), "prev": _("previous step (left arrow)"),
+        "next": _("next step (right arrow)"), "last": _("last position of the game (End)"),
+        # TRANSLATORS: the replayer's label before the list of the sides the board can be seen from
+        "view": _("board from"),
+        # TRANSLATORS: the caption of the replayer's small board of the position after the current step
+        "after": _("after this step"),
+        # TRANSLATORS: the replayer's label before the list of the record files of the page
+        "record": pgettext("replayer", "record"),
+        # TRANSLATORS: the replayer's label before the list of the games of the record
+        "game": pgettext("replayer", "game")}.items()}
+    return f"""<div class="rp-main">
 <div class="rp-left">
 <div class="rp-status" id="rp-status"></div>
 <div class="rp-board" id="rp-board"></div>
 <div class="rp-nav">
-<button type="button" data-go="first" title="first position of the game (Home)">|&#9664;</button>
-<button type="button" data-go="prev" title="previous step (left arrow)">&#9664;</button>
-<button type="button" data-go="next" title="next step (right arrow)">&#9654;</button>
-<button type="button" data-go="last" title="last position of the game (End)">&#9654;|</button>
-<label>board from <select id="rp-view"></select></label>
+<button type="button" data-go="first" title="{t['first']}">|&#9664;</button>
+<button type="button" data-go="prev" title="{t['prev']}">&#9664;</button>
+<button type="button" data-go="next" title="{t['next']}">&#9654;</button>
+<button type="button" data-go="last" title="{t['last']}">&#9654;|</button>
+<label>{t['view']} <select id="rp-view"></select></label>
 </div>
 <div class="rp-info" id="rp-info"></div>
-<div class="rp-after" id="rp-afterbox"><div class="cap">after this step</div><div id="rp-after"></div></div>
+<div class="rp-after" id="rp-afterbox"><div class="cap">{t['after']}</div><div id="rp-after"></div></div>
 </div>
 <div class="rp-right">
-<div id="rp-filebox"><label>record <select id="rp-files"></select></label></div>
-<label>game <select id="rp-games"></select></label>
+<div id="rp-filebox"><label>{t['record']} <select id="rp-files"></select></label></div>
+<label>{t['game']} <select id="rp-games"></select></label>
 <ol class="rp-moves" id="rp-moves"></ol>
 <div class="rp-find" id="rp-finds"></div>
 </div>
@@ -438,13 +455,178 @@ if(window.performance&&performance.mark)performance.mark("replayer-ready");
 """
 
 
+# ----------------------------------------------------------------------------- the script's words
+#
+# The script above is the English page's, byte for byte.  In another language its texts are put in from
+# the catalog: each entry of _js_texts() names a piece of the English script (it occurs there exactly
+# once) and gives the JavaScript that says the same in the current language, built from whole messages
+# with named fields (_js_expr), the fields being the script's own expressions.
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
+_HEADER = ""      # the catalog's header is the translation of the empty message
+
+
+def _js_str(text: str) -> str:
+    """``text`` as a double-quoted JavaScript string that can stand in a ``<script>`` element."""
+    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _split(message: str):
+    """The literal parts and fields of a message, in order: (True, text) or (False, field name)."""
+    pos = 0
+    for m in _FIELD.finditer(message):
+        if m.start() > pos:
+            yield True, message[pos:m.start()]
+        yield False, m.group(1)
+        pos = m.end()
+    if pos < len(message):
+        yield True, message[pos:]
+
+
+def _js_expr(message: str, html: bool = False, **fields: str) -> str:
+    """A JavaScript expression that builds ``message`` (translated) with each ``{field}`` the script's
+    expression ``fields[field]``; ``html``: the text goes into markup (its literal parts escaped)."""
+    out = []
+    for literal, part in _split(message):
+        out.append(_js_str(escape(part) if html else part) if literal else f"({fields[part]})")
+    return "+".join(out) or '""'
+
+
+def _js_inside(message: str, quote: str, **fields: str) -> str:
+    """``message`` put inside a JavaScript string literal delimited by ``quote`` (its fields closing and
+    reopening the literal), in SVG markup."""
+    out = []
+    for literal, part in _split(message):
+        if literal:
+            out.append(escape(part).replace("\\", "\\\\").replace(quote, "\\" + quote).replace("<", "\\u003c"))
+        else:
+            out.append(f"{quote}+({fields[part]})+{quote}")
+    return "".join(out)
+
+
+def _plural_rule() -> tuple[str, list[int]]:
+    """The catalog's plural rule (a C expression of ``n``, which is JavaScript too) and a number that
+    takes each form."""
+    header = _(_HEADER)
+    m = re.search(r"plural=([^;\n]+)", header)
+    expr = m.group(1).strip() if m else "n != 1"
+    m = re.search(r"nplurals=(\d+)", header)
+    count = int(m.group(1)) if m else 2
+    rule = gettext.c2py(expr)
+    return expr, [next((n for n in range(1000) if rule(n) == i), 1) for i in range(count)]
+
+
+def _js_plural(message, count: str, html: bool = False, **fields: str) -> str:
+    """A JavaScript expression choosing the form of ``message(k)`` (an ``ngettext`` of the number ``k``) for
+    the script's number ``count``."""
+    forms = [_js_expr(message(k), html, **fields) for k in _plural_rule()[1]]
+    return f"[{','.join(forms)}][PL({count})]"
+
+
+def _js_texts() -> list[tuple[str, str]]:
+    """(a piece of the English script, the piece in the current language)."""
+    step_kinds = {"roll": pgettext("replayer step", "roll"), "chain": pgettext("replayer step", "chain"),
+                  "handover": pgettext("replayer step", "handover")}
+    severities = {"error": pgettext("severity", "error"), "warning": pgettext("severity", "warning")}
+    html = True
+    score = dict(first="esc(n0)", first_score="g.score[0]", second="esc(n1)", second_score="g.score[1]")
+    return [
+        ('"use strict";\n', '"use strict";\n' + f"var PL=function(n){{return +({_plural_rule()[0]});}};\n"
+         + f"var STEP={script_json(step_kinds)}, SEV={script_json(severities)};\n"),
+        ('" (numbering, to play)"', _js_str(" " + _("(numbering, to play)"))),
+        ("off '+off(me)+'", _js_inside(_("off {n}"), "'", n="off(me)")),
+        ("off '+off(opp)+'", _js_inside(_("off {n}"), "'", n="off(opp)")),
+        ('"game "+g.n+", final position"', _js_expr(_("game {game}, final position"), game="g.n")),
+        ('"game "+g.n+", before roll "+k+": "+p+" to play "+fr[4]',
+         _js_expr(_("game {game}, before roll {roll}: {player} to play {dice}"), game="g.n", roll="k", player="p",
+                  dice="fr[4]")),
+        ('"game "+g.n+", roll "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4]',
+         # TRANSLATORS: the replayer's title of a further part of a Gul bara turn; {step}: "chain", "handover"
+         _js_expr(_("game {game}, roll {roll}, {step}: {player} to play {dice}"), game="g.n",
+                  roll='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice="fr[4]")),
+        ('"game "+g.n+": "+p+" "+fr[7]',
+         # TRANSLATORS: the replayer's title of a cube action or a result; {text}: as the record writes it
+         _js_expr(_("game {game}: {player} {text}"), game="g.n", player="p", text="fr[7]")),
+        ('"after: "+title(g,fr)',
+         # TRANSLATORS: the description of the replayer's small board after the step; {title}: the step's
+         _js_expr(_("after: {title}"), title="title(g,fr)")),
+        ('"Score: "+esc(n0)+" "+g.score[0]+" \\u2013 "+esc(n1)+" "+g.score[1]+\n'
+         '    (r.length?" in a "+r.length+"-point match":" (money)")+(g.crawford?" \\u00b7 Crawford game":"")',
+         "(r.length?" + _js_plural(lambda k: ngettext(
+             "Score: {first} {first_score} \u2013 {second} {second_score} in a {length}-point match",
+             "Score: {first} {first_score} \u2013 {second} {second_score} in a {length}-point match", k),
+             "r.length", html, length="r.length", **score)
+         # TRANSLATORS: the score of a money game
+         + ":" + _js_expr(_("Score: {first} {first_score} \u2013 {second} {second_score} (money)"), html, **score)
+         + ")+(g.crawford?" + _js_str(" \u00b7 " + escape(_("Crawford game"))) + ':"")'),
+        ('"Cube: "+fr[5]+(fr[6]<0?" (centred)":", owned by "+esc(g.players[fr[6]]))',
+         "(fr[6]<0?" + _js_expr(_("Cube: {value} (centred)"), html, value="fr[5]") + ":"
+         + _js_expr(_("Cube: {value}, owned by {player}"), html, value="fr[5]", player="esc(g.players[fr[6]])")
+         + ")"),
+        ('"Pips: "+esc(n0)+" "+pips(sides[0])+" \\u00b7 "+esc(n1)+" "+pips(sides[1])+\n'
+         '    " \\u00b7 borne off "+off(sides[0])+" / "+off(sides[1])',
+         # TRANSLATORS: the replayer's pip counts of both players, then the checkers each has borne off
+         _js_expr(_("Pips: {first} {first_pips} \u00b7 {second} {second_pips} \u00b7 borne off {first_off} / "
+                    "{second_off}"), html, first="esc(n0)", first_pips="pips(sides[0])", second="esc(n1)",
+                  second_pips="pips(sides[1])", first_off="off(sides[0])", second_off="off(sides[1])")),
+        ('(r.ids?"Position ID ":"Position (ID encoding) ")',
+         # TRANSLATORS: GNU Backgammon's Position ID, as gnubg names it; the other: a long nardy position
+         # written in the same encoding
+         "(r.ids?" + _js_str(escape(_("Position ID")) + " ") + ":"
+         + _js_str(escape(_("Position (ID encoding)")) + " ") + ")"),
+        ('" Match ID <code>"', _js_str(" " + escape(_("Match ID")) + " <code>")),
+        ('"Clock: "+fr[10]+" s"',
+         # TRANSLATORS: the time the record's clock shows, in seconds
+         _js_expr(_("Clock: {seconds} s"), html, seconds="fr[10]")),
+        ('"Line "+fr[8]+" of "+esc(r.path)', _js_expr(_("Line {line} of {path}"), html, line="fr[8]",
+                                                      path="esc(r.path)")),
+        ('"Result: "+esc(g.players[g.result[0]])+" wins "+g.result[1]+\n    " point"+(g.result[1]===1?"":"s")',
+         _js_plural(lambda k: ngettext("Result: {player} wins {n} point", "Result: {player} wins {n} points", k),
+                    "g.result[1]", html, n="g.result[1]", player="esc(g.players[g.result[0]])")),
+        ("'</b> '+esc(fs[c][1])+", "'</b> '+esc(SEV[fs[c][1]]||fs[c][1])+"),
+        ("' (line '+fs[c][3]+':'+fs[c][4]+'): '",
+         '" "+' + _js_expr(_("(line {line}:{column})"), html, line="fs[c][3]", column="fs[c][4]") + '+": "'),
+        ('" \\u2192 "+g.players[g.result[0]]+" wins "+g.result[1]',
+         # TRANSLATORS: the replayer's list of games: who won the game, and the points
+         '" \\u2192 "+' + _js_expr(_("{player} wins {points}"), player="g.players[g.result[0]]",
+                                  points="g.result[1]")),
+        ("'\">Game '+g.n+\": \"", "'\">'+" + _js_expr(_("Game {game}"), html, game="g.n") + '+": "'),
+        ('esc(r.games.length?r.games[0].players[0]:"player 1")+"\'s side</option>"',
+         # TRANSLATORS: the replayer's choice of the side the board is seen from
+         _js_expr(_("{player}'s side"), html, player="esc(r.games.length?r.games[0].players[0]:"
+                  + _js_str(_("player {number}").format(number=1)) + ")") + '+"</option>"'),
+        ('esc(r.games.length?r.games[0].players[1]:"player 2")+"\'s side</option>"',
+         _js_expr(_("{player}'s side"), html, player="esc(r.games.length?r.games[0].players[1]:"
+                  + _js_str(_("player {number}").format(number=2)) + ")") + '+"</option>"'),
+        ("'<option value=\"roll\">the player to act</option>'",
+         "'<option value=\"roll\">'+" + _js_str(escape(_("the player to act"))) + "+'</option>'"),
+        ('" (line "+x[3]+(x[5]?", game "+x[5]:"")+")"',
+         '" "+(x[5]?' + _js_expr(_("(line {line}, game {game})"), html, line="x[3]", game="x[5]") + ":"
+         + _js_expr(_("(line {line})"), html, line="x[3]") + ")"),
+        ('"<b>Findings</b>"', _js_str("<b>" + escape(_("Findings")) + "</b>")),
+        ('fr[1]==="end"?"final position":', 'fr[1]==="end"?' + _js_str(_("final position")) + ":"),
+        ('"The record has no game that could be replayed."',
+         _js_str(_("The record has no game that could be replayed."))),
+    ]
+
+
+def script(lang: str | None = None) -> str:
+    """The replayer's script, its texts in the current language (English: :data:`_JS` as it is)."""
+    if (lang or language()) == "en":
+        return _JS
+    js = _JS
+    for english, translated in _js_texts():
+        js = js.replace(english, translated, 1)
+    return js
+
+
 def script_block(records: list[dict], multi: bool = False, start: str = "") -> str:
     """The data and the script of a page holding the replayer's markup (:data:`BODY` inside an element
     ``id="replayer"``).  ``multi``: the page holds several records (``validate --format html``), and the
     replayer shows only when the address names one (``#file=K&game=G&move=M``)."""
     data = {"geom": board_geometry(), "files": records, "multi": multi, "start": start}
     return (f'<script type="application/json" id="rp-data">{script_json(data)}</script>\n'
-            f"<script>{_JS}</script>\n")
+            f"<script>{script()}</script>\n")
 
 
 def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
@@ -464,18 +646,26 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
         names = f"{p[0]} \u2013 {p[1]}"
     games = len(data["games"])
     kind = data["title"]
-    what = f"{data['length']}-point match" if data["length"] else "money play" if games > 1 else "money game"
+    if data["length"]:
+        what = ngettext("{length}-point match", "{length}-point match", data["length"]).format(length=data["length"])
+    else:
+        what = _("money play") if games > 1 else _("money game")
     tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
                                                                          "Round"))
     nerr = sum(1 for f in data["findings"] if f[1] == "error")
-    head = (f"{escape(kind)}, {escape(what)}, {games} game{'s' if games != 1 else ''}"
-            f"{' &middot; ' + escape(tags) if tags else ''} &middot; "
-            f"{nerr} error{'s' if nerr != 1 else ''} found by validate. Keys: &larr; &rarr; step, Home/End, "
-            f"PageUp/PageDown game.")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    count = ngettext("{n} game", "{n} games", games).format(n=games)
+    # TRANSLATORS: the replayer page's summary; validate is the command's name
+    errors = ngettext("{n} error found by validate", "{n} errors found by validate", nerr).format(n=nerr)
+    # TRANSLATORS: the replayer page's keys: the arrows step, Home/End (keys), PageUp/PageDown (keys) change game
+    keys = escape(_("Keys: \u2190 \u2192 step, Home/End, PageUp/PageDown game.")).replace(
+        "\u2190", "&larr;").replace("\u2192", "&rarr;")
+    app = escape(_("nardy-analyze replay"))
+    head = (f"{escape(kind)}, {escape(what)}, {escape(count)}"
+            f"{' &middot; ' + escape(tags) if tags else ''} &middot; {escape(errors)}. {keys}")
+    return (f"<!DOCTYPE html>\n<html lang=\"{escape(language())}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{escape(names or match.path)} &middot; nardy-analyze replay</title>"
+            f"<title>{escape(names or match.path)} &middot; {app}</title>"
             f"<style>body{{margin:.8em}}{CSS}</style></head><body>\n"
             f'<div class="rp" id="replayer"><h1>{escape(names)} <small>{escape(match.path)}</small></h1>'
-            f'<p class="meta">{head}</p>\n{BODY}</div>\n'
+            f'<p class="meta">{head}</p>\n{body()}</div>\n'
             + script_block([data], start=where) + "</body></html>\n")

@@ -13,6 +13,7 @@ from .svg import svg_board
 from ..engine import rules_named
 from ..engine.core import Pos
 from ..engine.posid import match_id, position_id
+from ..i18n import _, ngettext
 from ..replay.normal import normalise
 from ..record import Kind, Match
 
@@ -88,11 +89,12 @@ def pick(match: Match, game: int | None = None, move: int | None = None) -> Snap
     Raises LookupError with a message when there is no such game or move."""
     snaps = snapshots(match)
     if not snaps:
-        raise LookupError("the record has no game that could be replayed")
+        raise LookupError(_("the record has no game that could be replayed"))
     games = sorted({s.game for s in snaps})
     g = games[-1] if game is None else game
     if g not in games:
-        raise LookupError(f"there is no game {g}; the record has games {games[0]}-{games[-1]}")
+        raise LookupError(_("there is no game {game}; the record has games {first}-{last}").format(
+            game=g, first=games[0], last=games[-1]))
     mine = [s for s in snaps if s.game == g]
     if move is None:
         return mine[-1]
@@ -100,15 +102,25 @@ def pick(match: Match, game: int | None = None, move: int | None = None) -> Snap
     for s in rolls:
         if s.move == move:
             return s
-    raise LookupError(f"game {g} has rolls 1-{len(rolls)}, not {move}")
+    raise LookupError(_("game {game} has rolls 1-{last}, not {move}").format(game=g, last=len(rolls), move=move))
+
+
+def _player(number: int) -> str:
+    # TRANSLATORS: a player the record gives no name, {number} is 1 or 2
+    return _("player {number}").format(number=number)
 
 
 def _title(s: Snapshot) -> str:
-    who = s.names[s.player] or f"player {s.player + 1}"
+    who = s.names[s.player] or _player(s.player + 1)
     if s.move is None:
-        return f"game {s.game}, final position"
-    row = f"move {s.written_move}, " if s.written_move is not None else ""
-    return f"game {s.game}, before roll {s.move}: {who} to play {s.dice[0]}{s.dice[1]} ({row}line {s.line})"
+        return _("game {game}, final position").format(game=s.game)
+    fields = dict(game=s.game, roll=s.move, player=who, dice=f"{s.dice[0]}{s.dice[1]}", move=s.written_move,
+                  line=s.line)
+    if s.written_move is not None:
+        # TRANSLATORS: {roll}: the count of rolls in the game; {move}: the move number the record writes
+        return _("game {game}, before roll {roll}: {player} to play {dice} (move {move}, line {line})").format(
+            **fields)
+    return _("game {game}, before roll {roll}: {player} to play {dice} (line {line})").format(**fields)
 
 
 class NotBackgammon(LookupError):
@@ -117,13 +129,19 @@ class NotBackgammon(LookupError):
 
 def _backgammon_only(s: Snapshot, what: str) -> None:
     if not s.rules.position_id:
-        raise NotBackgammon(f"{what} describes backgammon positions only; this is a {s.variant} game "
-                            "(use --as text or --as svg)")
+        if what == "gnubg":
+            # TRANSLATORS: {variant}: the variant's name as the option writes it (long, gulbara)
+            text = _("a GNU Backgammon Position ID describes backgammon positions only; this is a {variant} game "
+                     "(use --as text or --as svg)")
+        else:
+            text = _("an XGID describes backgammon positions only; this is a {variant} game "
+                     "(use --as text or --as svg)")
+        raise NotBackgammon(text.format(variant=s.variant))
 
 
 def as_gnubg(s: Snapshot) -> str:
     """``Position ID:Match ID`` as GNU Backgammon shows them before the move."""
-    _backgammon_only(s, "a GNU Backgammon Position ID")
+    _backgammon_only(s, "gnubg")
     # GNU Backgammon shows a roll's dice larger first whatever order the record writes them in (it
     # does so after `import mat` and after loading an SGF alike: "16: 13/7 8/7" is 6 and 1)
     dice = (max(s.dice), min(s.dice)) if s.dice else (0, 0)
@@ -134,7 +152,7 @@ def as_gnubg(s: Snapshot) -> str:
 
 def as_xgid(s: Snapshot) -> str:
     """eXtreme Gammon's XGID, from the first player's side (upper case, moving 24 -> 1)."""
-    _backgammon_only(s, "an XGID")
+    _backgammon_only(s, "xgid")
     me, opp = s.sides
     chars = []
 
@@ -159,24 +177,38 @@ def as_xgid(s: Snapshot) -> str:
 
 
 def as_text(s: Snapshot) -> str:
-    names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
+    names = [n or _player(i + 1) for i, n in enumerate(s.names)]
     lines = [_title(s)]
     bg = s.rules.position_id
-    lines += diagram(s.pos, names[s.player], names[1 - s.player],
-                     "to play" if s.move is not None else "rolled last", variant=s.variant)
-    cube = f"cube {s.cube}" + (f" owned by {names[s.owner]}" if s.owner is not None else " centred")
-    score = f"score {names[0]} {s.score[0]} - {names[1]} {s.score[1]}" + \
-        (f" in a {s.length}-point match" if s.length else " (money)")
-    lines.append(f"{cube}; {score}" + ("; Crawford game" if s.crawford else ""))
+    # TRANSLATORS: the role of the player whose checkers are X on the final position's board
+    role = _("to play") if s.move is not None else _("rolled last")
+    lines += diagram(s.pos, names[s.player], names[1 - s.player], role, variant=s.variant)
+    if s.owner is not None:
+        cube = _("cube {value} owned by {player}").format(value=s.cube, player=names[s.owner])
+    else:
+        cube = _("cube {value} centred").format(value=s.cube)
+    fields = dict(first=names[0], first_score=s.score[0], second=names[1], second_score=s.score[1],
+                  length=s.length)
+    if s.length:
+        score = ngettext("score {first} {first_score} - {second} {second_score} in a {length}-point match",
+                         "score {first} {first_score} - {second} {second_score} in a {length}-point match",
+                         s.length).format(**fields)
+    else:
+        # TRANSLATORS: the score of a money game
+        score = _("score {first} {first_score} - {second} {second_score} (money)").format(**fields)
+    parts = [cube, score] + ([_("Crawford game")] if s.crawford else [])
+    lines.append("; ".join(parts))
     if bg:
         gid = as_gnubg(s)
-        lines.append(f"Position ID: {gid.split(':')[0]}   Match ID: {gid.split(':')[1]}")
+        # TRANSLATORS: GNU Backgammon's two IDs of a position, as gnubg names them
+        lines.append(_("Position ID: {position_id}   Match ID: {match_id}").format(
+            position_id=gid.split(":")[0], match_id=gid.split(":")[1]))
         lines.append(as_xgid(s))
     return "\n".join(lines)
 
 
 def as_svg(s: Snapshot) -> str:
-    names = [n or f"player {i + 1}" for i, n in enumerate(s.names)]
+    names = [n or _player(i + 1) for i, n in enumerate(s.names)]
     owner = None if s.owner is None else (0 if s.owner == s.player else 1)
     return svg_board(s.pos, s.dice, (names[s.player], names[1 - s.player]), _title(s), s.cube, owner,
                      s.rules.opp_point, show_cube=s.rules.board_cube)

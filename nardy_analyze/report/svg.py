@@ -3,6 +3,7 @@ and its geometry for the HTML replayer's script, which draws the same board (``b
 from __future__ import annotations
 
 from ..engine.core import Pos, borne_off
+from ..i18n import _
 from ..safetext import markup as escape      # control characters visible: XML allows none of them
 from ..safetext import visible
 
@@ -43,8 +44,9 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
     other = opp_point or (lambda p: 25 - p)
     pw, margin, bar = _PW, _MARGIN, _BAR
     top, bottom, ph = _TOP, _BOTTOM, _PH
+    aria = escape(title or _("backgammon position"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
-           f'role="img" aria-label="{escape(title or "backgammon position")}" font-family="sans-serif">',
+           f'role="img" aria-label="{aria}" font-family="sans-serif">',
            f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#6b4a2b"/>',
            f'<rect x="{margin}" y="{top}" width="{12 * pw + bar}" height="{bottom - top}" fill="#e9d8b4"/>',
            f'<rect x="{margin + 6 * pw}" y="{top}" width="{bar}" height="{bottom - top}" fill="#5a3d22"/>']
@@ -78,8 +80,12 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
             out.append(f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
                        f'fill="{"#fff" if dark else "#000"}">{n}</text>')
     right = margin + 12 * pw + bar
-    out.append(f'<text x="{right + 4}" y="{bottom - 4}" font-size="10" fill="#fff">off {borne_off(me)}</text>')
-    out.append(f'<text x="{right + 4}" y="{top + 12}" font-size="10" fill="#fff">off {borne_off(opp)}</text>')
+    # TRANSLATORS: the board's label of the checkers one side has borne off (keep it short: a few letters)
+    off = _("off {n}")
+    out.append(f'<text x="{right + 4}" y="{bottom - 4}" font-size="10" fill="#fff">'
+               f'{escape(off.format(n=borne_off(me)))}</text>')
+    out.append(f'<text x="{right + 4}" y="{top + 12}" font-size="10" fill="#fff">'
+               f'{escape(off.format(n=borne_off(opp)))}</text>')
     if dice:
         for i, d in enumerate(dice):
             x = margin + 9 * pw + bar - 17 * len(dice) + 4 + 34 * i
@@ -92,8 +98,10 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
                    f'{cube if cube > 1 else 64}</text>')
     label = lambda s: escape(visible(s)[:40])
     if names[0] or names[1]:
+        # TRANSLATORS: after the bottom player's name on the board: the point numbers are that player's
+        role = escape(_("(numbering, to play)"))
         out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
-                   f'(numbering, to play)</text>')
+                   f'{role}</text>')
         out.append(f'<text x="{margin}" y="14" font-size="11" fill="#fff">&#9675; {label(names[1])}</text>')
     out.append("</svg>")
     return "\n".join(out)

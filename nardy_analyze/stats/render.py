@@ -8,8 +8,10 @@ from typing import Any, Iterable, Sequence
 import pandas as pd
 
 from ..engine import get_variant
+from ..i18n import ngettext
 from ..safetext import visible
 from .frames import sort_key
+from .headings import headings, value_words
 
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
 # The columns a terminal table shows (machine formats and markdown carry every column).
@@ -73,17 +75,31 @@ def cell(value: Any) -> str:
     return str(value)
 
 
+def _words(cols: Sequence[str]) -> list[dict[str, str] | None]:
+    """Per column, the words its values are shown as (None: the values as they are)."""
+    words = value_words()
+    return [words.get(c) for c in cols]
+
+
 def write_markdown(df: pd.DataFrame, fh, header: bool = True) -> None:
+    """``df`` as a markdown table for people: the headings and the word values in the current language
+    (English: the column names and values as CSV writes them)."""
     def esc(t: str) -> str:
         return visible(t).replace("|", "\\|")
 
     cols = list(df.columns)
     if header:
-        fh.write("| " + " | ".join(cols) + " |\n")
+        names = headings()
+        fh.write("| " + " | ".join(esc(names.get(c, c)) for c in cols) + " |\n")
         fh.write("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool else "---"
                                 for c in cols) + "|\n")
+    words = _words(cols)
     for row in df.itertuples(index=False):
-        fh.write("| " + " | ".join(esc(cell(v)) for v in row) + " |\n")
+        fh.write("| " + " | ".join(esc(_shown(cell(v), w)) for v, w in zip(row, words)) + " |\n")
+
+
+def _shown(text: str, words: dict[str, str] | None) -> str:
+    return words.get(text, text) if words else text
 
 
 def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
@@ -101,10 +117,13 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     console = Console(file=fh, force_terminal=color, no_color=not color, highlight=False,
                       width=width or (None if tty else 1000))
     cols = [c for c in (columns or TABLE_COLUMNS[by]) if c in df.columns]
-    cells = {c: [visible(cell(v)) for v in df[c]] for c in cols}      # names from the files: no raw controls
+    words = dict(zip(cols, _words(cols)))
+    # names from the files: no raw controls
+    cells = {c: [visible(_shown(cell(v), words[c])) for v in df[c]] for c in cols}
+    names = headings()
     shown, used = [], 0
     for c in cols:
-        w = max([len(c), *map(len, cells[c])]) + 2
+        w = max([len(names.get(c, c)), *map(len, cells[c])]) + 2
         if shown and used + w > console.width:
             break
         shown.append(c)
@@ -112,17 +131,24 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     t = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
     for c in shown:
         numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
-        t.add_column(c, justify="right" if numeric else "left", no_wrap=numeric)
+        t.add_column(names.get(c, c), justify="right" if numeric else "left", no_wrap=numeric)
     for row in zip(*(cells[c] for c in shown)):
         t.add_row(*map(Text, row))          # Text: a name is never read as rich markup ("[red]")
     console.print(t)
     if len(shown) < len(cols):
-        console.print(f"({len(cols) - len(shown)} more column(s) do not fit this terminal: "
-                      f"{', '.join(cols[len(shown):])}; --format csv or markdown shows every column)",
-                      style="dim")
+        hidden = len(cols) - len(shown)
+        # TRANSLATORS: {columns}: the names of the columns left out, as --columns and --sort take them
+        note = ngettext("({n} more column(s) do not fit this terminal: {columns}; --format csv or markdown "
+                        "shows every column)",
+                        "({n} more column(s) do not fit this terminal: {columns}; --format csv or markdown "
+                        "shows every column)", hidden)
+        console.print(note.format(n=hidden, columns=", ".join(cols[len(shown):])), style="dim")
     if total is not None and total > len(df):
-        console.print(f"(the first {len(df):,} of {total:,} rows; --format csv, json, parquet or markdown "
-                      "gives every row)", style="dim")
+        note = ngettext("(the first {shown} of {total} rows; --format csv, json, parquet or markdown gives every "
+                        "row)",
+                        "(the first {shown} of {total} rows; --format csv, json, parquet or markdown gives every "
+                        "row)", total)
+        console.print(note.format(shown=f"{len(df):,}", total=f"{total:,}"), style="dim")
 
 
 def write_frame(df: pd.DataFrame, fmt: str, fh, by: str = "player", color: bool = False,

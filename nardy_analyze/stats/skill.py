@@ -36,12 +36,13 @@ from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
 from ..record import Kind, Match
 from ..replay import ReplayVisitor, replay
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
+from ..i18n import N_, _, ngettext, pgettext
 
 __all__ = ["analyse_match", "write_decisions", "summary", "roll_luck", "board", "plot", "sgf_analysis",
            "position_analysis", "Analysis", "Config", "EngineMissing", "NoRecords", "DECISION_COLUMNS",
            "SUMMARY_COLUMNS", "INSTALL_HINT", "engine_available", "grade"]
 
-INSTALL_HINT = "analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'"
+INSTALL_HINT = N_("analyze needs the bgsage engine: pip install 'nardy-analyze[analysis]'")
 
 # GNU Backgammon's default skill thresholds (equity lost, normalised): doubtful, bad, very bad
 THRESHOLDS = (0.04, 0.08, 0.16)
@@ -139,7 +140,7 @@ def _bgsage():
     try:
         import bgsage     # (the 'analysis' extra)
     except ImportError:
-        raise EngineMissing(INSTALL_HINT) from None
+        raise EngineMissing(_(INSTALL_HINT)) from None
     return bgsage
 
 
@@ -234,11 +235,17 @@ def _dice_note(match: Match, rows: list[TurnRow], variant: str) -> str:
             d1, d2 = t.dice
             pips[t.side] += 4 * d1 if d1 == d2 else d1 + d2
             rolls[t.side] += 1
-    names = [(match.games[0].players[s] if match.games else "") or f"player {s + 1}" for s in (0, 1)]
-    parts = [f"{names[s]} rolled {pips[s]} pips in {rolls[s]} rolls ({pips[s] - rolls[s] * 49 / 6:+.1f} against "
-             "the average roll)" for s in (0, 1)]
-    return (f"{match.path}: {variant}: no analysis engine exists for this variant (no equities given); "
-            f"dice: {'; '.join(parts)}")
+    names = [(match.games[0].players[s] if match.games else "") or _("player {number}").format(number=s + 1)
+             for s in (0, 1)]
+    # TRANSLATORS: {player} rolled {pips} pips in {n} rolls; {luck}: the pips above (+) or below (-) the
+    # average roll's 8 1/6 a roll
+    parts = [ngettext("{player} rolled {pips} pips in {n} roll ({luck} against the average roll)",
+                      "{player} rolled {pips} pips in {n} rolls ({luck} against the average roll)",
+                      rolls[s]).format(player=names[s], pips=pips[s], n=rolls[s],
+                                       luck=f"{pips[s] - rolls[s] * 49 / 6:+.1f}") for s in (0, 1)]
+    # TRANSLATORS: {variant}: long or gulbara; {dice}: both players' "Anna rolled 50 pips in 6 rolls (...)"
+    return _("{path}: {variant}: no analysis engine exists for this variant (no equities given); "
+             "dice: {dice}").format(path=match.path, variant=variant, dice="; ".join(parts))
 
 
 def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
@@ -250,7 +257,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
     if not match.games:
         if not match.problems:
-            res.problems.append(f"{match.path}:1:1: parse-error: no game found")
+            res.problems.append(f"{match.path}:1:1: parse-error: " + _("no game found"))
         return res
     choice = choose_variant(match, variant, options)
     res.arg_errors = list(choice.arg_errors)
@@ -763,7 +770,7 @@ _GRADES = ["", "doubtful", "bad", "very bad"]
 def decision_frame(rows: list[tuple]) -> pd.DataFrame:
     cols = list(DECISION_COLUMNS)
     df = pd.DataFrame.from_records(rows, columns=cols) if rows else pd.DataFrame({c: [] for c in cols})
-    for c, (dtype, _) in DECISION_COLUMNS.items():
+    for c, (dtype, _meaning) in DECISION_COLUMNS.items():
         if c == "grade":
             df[c] = pd.Categorical(df[c], categories=_GRADES)
         elif c == "kind":
@@ -882,7 +889,7 @@ def summary(source: pd.DataFrame | Analysis, by: str = "player",
     out["luck_rate"] = rate(out["luck"], out["checker_decisions"])
     cols = keys + list(SUMMARY_COLUMNS)
     out = out[cols]
-    for c, (dtype, _) in SUMMARY_COLUMNS.items():
+    for c, (dtype, _meaning) in SUMMARY_COLUMNS.items():
         out[c] = out[c].astype(dtype)
     if by == "player":
         out = out.sort_values("unforced", ascending=False, kind="stable").reset_index(drop=True)
@@ -898,20 +905,23 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 12) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt     # (the 'plot' extra, after the backend is chosen)
     except ImportError:
-        raise OptionalDependency("--plot needs matplotlib: pip install 'nardy-analyze[plot]'") from None
+        raise OptionalDependency(_("--plot needs matplotlib: pip install 'nardy-analyze[plot]'")) from None
     p = players_frame[players_frame["unforced"] > 0].head(top).iloc[::-1]
     if p.empty:
-        raise ValueError("--plot: no player with an analysed decision to plot")
+        raise ValueError(_("--plot: no player with an analysed decision to plot"))
     names = [str(x)[:24] for x in p["player"]]
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 0.45 * len(p) + 1.8), layout="constrained", sharey=True)
     y = range(len(p))
-    a.barh([i + 0.2 for i in y], p["checker_error_rate"].fillna(0), height=0.4, label="checker", color="#2f5597")
-    a.barh([i - 0.2 for i in y], p["cube_error_rate"].fillna(0), height=0.4, label="cube", color="#e07b39")
+    # TRANSLATORS: the plot's legend: the error rate of the checker plays, and of the cube decisions
+    a.barh([i + 0.2 for i in y], p["checker_error_rate"].fillna(0), height=0.4, label=pgettext("plot legend", "checker"),
+           color="#2f5597")
+    a.barh([i - 0.2 for i in y], p["cube_error_rate"].fillna(0), height=0.4, label=pgettext("plot legend", "cube"),
+           color="#e07b39")
     a.set_yticks(list(y), names)
-    a.set_xlabel("error rate (mEMG per decision; lower is better)")
+    a.set_xlabel(_("error rate (mEMG per decision; lower is better)"))
     a.legend(fontsize=8)
     b.barh(list(y), p["luck_rate"].fillna(0), color=["#5a9e4b" if v >= 0 else "#b0413e" for v in p["luck_rate"]])
     b.axvline(0, color="black", lw=0.8)
-    b.set_xlabel("luck rate (mEMG per roll)")
+    b.set_xlabel(_("luck rate (mEMG per roll)"))
     fig.savefig(path)
     plt.close(fig)
