@@ -105,8 +105,18 @@ def _utf8(stream) -> bool:
     return enc.lower().replace("-", "").replace("_", "") == "utf8"
 
 
+def _escape_what_cannot_be_shown() -> None:
+    """Standard output and error in an encoding that cannot show every character (a terminal in KOI8-R or
+    Latin-1, ``PYTHONIOENCODING=ascii``): a character of a name or a comment that the encoding lacks is
+    written as an escape (``\\u0531``), never a ``?`` and never a crash (docs/convert.md, "Encodings")."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not _utf8(stream) and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def run() -> None:
     """The ``nardy-analyze`` command line: the fast path when it applies, typer otherwise."""
+    _escape_what_cannot_be_shown()
     run_fast()
     from .cli import run as typer_run     # (typer: imported only when the fast path declines)
     typer_run()
