@@ -60,13 +60,21 @@ ALL_NAMES = sorted({n for pair in NAMES.values() for n in pair})
 # ----------------------------------------------------------------------------- helpers
 
 def run(*args: str, env: dict | None = None, encoding: str = "utf-8") -> tuple[int, str, str]:
-    """The command line in a process of its own; its output decoded strictly (bytes that are not
-    ``encoding`` fail the test)."""
-    p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, cwd=ROOT,
-                       env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=300)
-    out, err = p.stdout.decode(encoding), p.stderr.decode(encoding)
+    """The command line (in this process; in a process of its own when ``env`` is given, for the encoding of
+    its standard streams); its output decoded strictly (bytes that are not ``encoding`` fail the test)."""
+    if env is None:
+        from typer.testing import CliRunner
+
+        from nardy_analyze.cli import app
+        r = CliRunner().invoke(app, list(args))
+        code, out, err = r.exit_code, r.stdout_bytes.decode(encoding), r.stderr_bytes.decode(encoding)
+        assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    else:
+        p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), **env}, timeout=300)
+        code, out, err = p.returncode, p.stdout.decode(encoding), p.stderr.decode(encoding)
     assert "Traceback" not in out + err, out + err
-    return p.returncode, out, err
+    return code, out, err
 
 
 def read(path: Path) -> Match:
