@@ -53,6 +53,7 @@ selenium = pytest.importorskip("selenium", reason="selenium not installed (pip i
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -147,7 +148,7 @@ def test_validate_report_and_its_replayer_draw_the_names(browser, tmp_path):
     links = browser.find_elements("css selector", "a.replay")
     assert links
     links[0].click()
-    assert browser.find_element("id", "replayer").is_displayed()
+    WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "replayer").is_displayed())
     found = check_no_tofu(browser, NAMES[RECORDS[0]], "names-report-replayer")
     assert any(el["tag"].lower() == "text" for el in found)          # the replayer's board
 
