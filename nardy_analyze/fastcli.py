@@ -105,6 +105,15 @@ def _utf8(stream) -> bool:
     return enc.lower().replace("-", "").replace("_", "") == "utf8"
 
 
+def _escape_what_cannot_be_shown() -> None:
+    """Standard output and error in an encoding that cannot show every character (a terminal in KOI8-R or
+    Latin-1, ``PYTHONIOENCODING=ascii``): a character of a name or a comment that the encoding lacks is
+    written as an escape (``\\u0531``), never a ``?`` and never a crash (docs/convert.md, "Encodings")."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not _utf8(stream) and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def language(argv: list[str]) -> str | None:
     """The value of ``--lang X`` / ``--lang=X`` on the command line (the last one given, before any ``--``),
     else None."""
@@ -125,6 +134,7 @@ def run() -> None:
     The language comes first (``--lang``, else the environment: nardy_analyze.i18n), before any message
     and before typer and click are imported (their help headings are translated at import); a value that
     is not a language is left to typer, which rejects it (exit 2)."""
+    _escape_what_cannot_be_shown()
     lang = language(sys.argv[1:])
     if lang in i18n.LANGUAGES:
         i18n.set_language(lang)

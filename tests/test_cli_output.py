@@ -30,12 +30,12 @@ def test_json_schema_keys():
     _, js, _ = run("validate", "--format", "json", str(EXAMPLES))
     doc = json.loads(js)
     assert set(doc["summary"]) >= {"files", "games", "turns", "errors", "warnings"}
-    shipped = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".mat", ".ngn"))
+    shipped = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".mat", ".ngn", ".sgf"))
     assert doc["summary"]["files"] == len(doc["files"]) == len(shipped) >= 3
     for f in doc["files"]:
         assert set(f) >= {"path", "notation", "variant", "games", "errors", "warnings"}
-        if f["path"].endswith(".mat"):
-            assert f["notation"] == "mat" and f["variant"] == "backgammon"
+        if f["path"].endswith((".mat", ".sgf")):
+            assert f["notation"] == f["path"][-3:] and f["variant"] == "backgammon"
         else:
             assert f["notation"] == "ngn" and f["variant"] in ("backgammon", "long", "gulbara")
     for f in doc["findings"]:

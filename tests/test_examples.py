@@ -4,7 +4,7 @@ Every ``.ngn`` example names the findings it must give in comments of a fixed fo
 
     ; expect: 12:5 head-rule        (line:column rule-id; one line per finding)
 
-A file with no ``expect:`` line must give no finding at all.  The Jellyfish examples keep their
+A file with no ``expect:`` line must give no finding at all.  The Jellyfish and SGF examples keep their
 expected findings here (comment lines would move the lines the README quotes).
 
 A second, independent check: the games are legal where they claim to be.  ``engine_walk`` replays the
@@ -39,11 +39,13 @@ MAT_EXPECTED = {
                        (43, 6, "max-dice")],
     "selfplay-7pt.mat": [],
     "site-dialect-11pt.mat": [],
+    "baku-final-5pt.mat": [],               # players' names and comments in Cyrillic and Azerbaijani
+    "yerevan-tbilisi-3pt.sgf": [],          # in Armenian and Georgian (tests/test_names_scripts.py)
 }
 
 
 def expectations(path: Path) -> list[tuple[int, int, str]]:
-    if path.suffix == ".mat":
+    if path.suffix in (".mat", ".sgf"):
         return MAT_EXPECTED[path.name]
     m = notation.read_path(path)
     out = []
@@ -55,7 +57,7 @@ def expectations(path: Path) -> list[tuple[int, int, str]]:
     return out
 
 
-EXAMPLE_FILES = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".mat", ".ngn"))
+EXAMPLE_FILES = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".mat", ".ngn", ".sgf"))
 NGN_FILES = [p for p in EXAMPLE_FILES if p.suffix == ".ngn"]
 
 

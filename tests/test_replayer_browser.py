@@ -47,6 +47,7 @@ selenium = pytest.importorskip("selenium", reason="selenium not installed (pip i
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -425,7 +426,8 @@ def test_validate_report_links_each_finding_to_its_step(browser, tmp_path):
         where = finding.find_element("css selector", ".loc").text        # path:line:col
         path = where.rsplit(":", 2)[0]
         link.click()
-        assert browser.find_element("id", "replayer").is_displayed()
+        # (the hashchange that opens the replayer is a task of its own: wait for it on a loaded machine)
+        WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "replayer").is_displayed())
         st = state(browser)
         assert st["game"] == q["game"] and st["move"] == q.get("move", f"step{q.get('step')}")
         assert rule in browser.find_element("id", "rp-info").text

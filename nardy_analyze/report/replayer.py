@@ -184,7 +184,7 @@ def _visible(obj: Any) -> Any:
 
 
 CSS = """
-.rp{font-family:system-ui,sans-serif;color:#222;max-width:72em;margin:0 auto}
+.rp{font-family:system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif;color:#222;max-width:72em;margin:0 auto}
 .rp h1{font-size:1.3em;margin:.3em 0}.rp .meta{color:#555;margin:.2em 0 .6em}
 .rp-main{display:flex;gap:1.2em;align-items:flex-start}
 .rp-left{flex:0 0 auto;width:460px;max-width:100%}.rp-right{flex:1 1 auto;min-width:14em}
@@ -195,7 +195,7 @@ CSS = """
 .rp-nav button{font-size:1.1em;min-width:2.6em;min-height:2.2em}
 .rp-info{font-size:.92em;line-height:1.45}.rp-info .cm{color:#555;font-style:italic}
 .rp-moves{position:relative;list-style:none;padding:0;margin:.4em 0;max-height:28em;overflow-y:auto;border:1px solid #ddd;
- font-family:ui-monospace,monospace;font-size:.88em}
+ font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace;font-size:.88em}
 .rp-moves li{padding:.15em .5em;cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .rp-moves li.part{padding-left:2em;color:#335}.rp-moves li.cur{background:#ffe9a8}
 .rp-moves li.bad{border-left:4px solid #c33}.rp-moves li.warn{border-left:4px solid #d90}
@@ -272,7 +272,7 @@ function num(x){return String(x);}
 function board(rec,sides,bottom,player,dice,cube,owner,names,title){
   var me=sides[bottom],opp=sides[1-bottom],OPP=rec.opp,pw=G.pw,top=G.top,bot=G.bottom,ph=G.ph;
   var o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+G.w+' '+G.h+'" width="'+G.w+'" height="'+G.h+
-   '" role="img" aria-label="'+esc(title)+'" font-family="sans-serif">',
+   '" role="img" aria-label="'+esc(title)+'" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif">',
    '<rect x="0" y="0" width="'+G.w+'" height="'+G.h+'" fill="#6b4a2b"/>',
    '<rect x="'+G.margin+'" y="'+top+'" width="'+(12*pw+G.bar)+'" height="'+(bot-top)+'" fill="#e9d8b4"/>',
    '<rect x="'+(G.margin+6*pw)+'" y="'+top+'" width="'+G.bar+'" height="'+(bot-top)+'" fill="#5a3d22"/>'];

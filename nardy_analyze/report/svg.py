@@ -46,7 +46,7 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
     top, bottom, ph = _TOP, _BOTTOM, _PH
     aria = escape(title or _("backgammon position"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
-           f'role="img" aria-label="{aria}" font-family="sans-serif">',
+           f'role="img" aria-label="{aria}" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif">',
            f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#6b4a2b"/>',
            f'<rect x="{margin}" y="{top}" width="{12 * pw + bar}" height="{bottom - top}" fill="#e9d8b4"/>',
            f'<rect x="{margin + 6 * pw}" y="{top}" width="{bar}" height="{bottom - top}" fill="#5a3d22"/>']

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from typing import Iterable
 
@@ -20,9 +21,16 @@ _RATING = re.compile(r"\s*,\s*[0-9]+(?:[.,][0-9]+)?\s*$")
 
 def normalise_name(name: str) -> str:
     """The key a name is grouped by: blanks around and inside collapsed, a trailing ``,1673`` rating
-    removed, case folded.  (Displayed names keep the most frequent spelling.)"""
+    removed, case folded; Unicode's canonical caseless match (``ş`` typed as one character or as ``s`` and a
+    combining cedilla is one name).  (Displayed names keep the most frequent spelling, as written.)"""
     n = _RATING.sub("", " ".join(str(name).split()))
-    return n.casefold()
+    return _key(n)
+
+
+def _key(spelling: str) -> str:
+    if spelling.isascii():
+        return spelling.casefold()
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", spelling).casefold())
 
 
 def parse_aliases(items: Iterable[str]) -> dict[str, str]:
@@ -61,7 +69,7 @@ def display_names(raw: dict[str, int], aliases: dict[str, str]) -> dict[str, str
     key_of: dict[str, str] = {}
     for name, n in raw.items():
         spelling = _RATING.sub("", " ".join(name.split()))
-        key = key_of[name] = spelling.casefold()
+        key = key_of[name] = _key(spelling)
         counts[(key, spelling)] += n
     display: dict[str, str] = {}
     for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
