@@ -118,19 +118,19 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
         for e in discover([p]):
             if root is not None and not e.explicit and e.status == RECORD:
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
-                    e = Entry(e.path, SKIP, _inside_out_dir(), notation=e.notation)
+                    e = Entry(e.path, SKIP, inside_reason(), notation=e.notation)
                 elif out_dir is None and os.path.splitext(e.path)[1].lower() == written_as:
-                    e = Entry(e.path, SKIP, _already(to), notation=e.notation)
+                    e = Entry(e.path, SKIP, already_reason(to), notation=e.notation)
             out.append((e, root))
     return out
 
 
-def _inside_out_dir() -> str:
+def inside_reason() -> str:
     """Why a file found in a folder is not converted: it is in the ``--out-dir`` folder."""
     return _("inside the --out-dir folder (an output, not an input)")
 
 
-def _already(to: str) -> str:
+def already_reason(to: str) -> str:
     """Why a file found in a folder is not converted: it has the target notation's suffix."""
     # TRANSLATORS: {notation}: the target notation's name (mat, sgf, ngn, json)
     return _("already {notation}, the target notation").format(notation=to)
@@ -336,36 +336,6 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
 def _converting() -> str:
     # TRANSLATORS: what was being done when an internal error happened: "internal error ... while {this}"
     return _("converting this file")
-
-
-def skipped_summary(run: ConvertRun) -> str:
-    """``3 skipped (2 already sgf, 1 not a game record`` for the summary line (the caller closes the
-    parenthesis), or "" when nothing was skipped."""
-    kinds: dict[str, int] = {}
-    already, inside = _already(run.to), _inside_out_dir()       # the reasons _found gives
-    for o in run.outcomes:
-        if o.status != SKIPPED:
-            continue
-        why = o.messages[0] if o.messages else ""
-        kind = "already" if why == already else "inside" if why == inside else "other"
-        kinds[kind] = kinds.get(kind, 0) + 1
-    if not kinds:
-        return ""
-    if kinds.get("other") == 1:        # (one is said last: "1 not a game record")
-        kinds["other"] = kinds.pop("other")
-    parts = []
-    for kind, n in kinds.items():
-        if kind == "already":
-            # TRANSLATORS: a part of the summary "3 skipped (2 already sgf, 1 not a game record)"
-            parts.append(ngettext("{n} already {notation}", "{n} already {notation}", n).format(n=n, notation=run.to))
-        elif kind == "inside":
-            parts.append(ngettext("{n} inside --out-dir", "{n} inside --out-dir", n).format(n=n))
-        else:
-            parts.append(ngettext("{n} not a game record", "{n} not game records", n).format(n=n))
-    total = sum(kinds.values())
-    # TRANSLATORS: the start of a part of convert's summary line: {n} files skipped, then why, in parentheses
-    # ({kinds}: "2 already sgf, 1 not a game record"; the closing parenthesis follows)
-    return ngettext("{n} skipped ({kinds}", "{n} skipped ({kinds}", total).format(n=total, kinds=", ".join(parts))
 
 
 def ignored_note(match: Match) -> str | None:

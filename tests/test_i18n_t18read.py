@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from nardy_analyze import analyze, convert, inputs, notation
+from nardy_analyze.commands.convert import summary
 from nardy_analyze.fsio import OutputError, write_atomically
 from nardy_analyze.generate import generate_match
 from nardy_analyze.i18n import set_language
@@ -145,7 +146,7 @@ def test_parse_errors_read_from_the_environment_on_the_command_line(tmp_path):
     en = subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", *paths], cwd=ROOT, capture_output=True,
                         text=True, env=env)
     assert ru.returncode == en.returncode == 1
-    place = re.compile(r"^(\S+:\d+:\d+: parse-error): (.*?)(?: \[game \d+\])?$")
+    place = re.compile(r"^(\S+:\d+:\d+: parse-error): (.*?)(?: \[(?:game|партия) \d+\])?$")
     ru_lines = [place.match(x) for x in ru.stdout.splitlines() if ": parse-error: " in x]
     en_lines = [place.match(x) for x in en.stdout.splitlines() if ": parse-error: " in x]
     assert len(ru_lines) == len(en_lines) == 4
@@ -261,7 +262,8 @@ def test_convert_summary_and_plan_errors_in_russian(russian, tmp_path):
         (tmp_path / name).write_text("(;FF[4]GM[6]PW[A]PB[B];W[31hefe])", encoding="utf-8")
     (tmp_path / "notes.txt").write_text("a shopping list\n", encoding="utf-8")
     run = convert.convert_paths([str(tmp_path)], "sgf", jobs=1)
-    assert convert.skipped_summary(run) == "3 пропущено (2 уже в sgf, 1 не запись партии"
+    assert summary(run, "sgf", False) == ("записано: 0, отклонено: 0, с ошибкой: 0, пропущено: 3 (2 уже в sgf, 1 не "
+                                          "запись партии; их перечисляет --verbose) (в sgf)")
     assert [o.messages for o in run.outcomes if o.status == convert.SKIPPED] == [
         ["уже в нотации sgf, в которую преобразуются записи"]] * 2 + [
         ["не запись партии: начало файла не подходит ни к одной известной нотации"]]
@@ -277,7 +279,7 @@ def test_convert_summary_in_english_is_unchanged(english, tmp_path):
     (tmp_path / "a.sgf").write_text("(;FF[4]GM[6]PW[A]PB[B];W[31hefe])", encoding="utf-8")
     (tmp_path / "notes.txt").write_text("a shopping list\n", encoding="utf-8")
     run = convert.convert_paths([str(tmp_path)], "sgf", jobs=1)
-    assert convert.skipped_summary(run) == "2 skipped (1 already sgf, 1 not a game record"
+    assert summary(run, "sgf", True) == "0 written, 0 refused, 0 failed, 2 skipped (1 already sgf, 1 not a game record) (to sgf)"
 
 
 def test_ignored_sgf_properties_take_the_plural(russian):
