@@ -98,6 +98,7 @@ def _compare_runs(paths) -> int:
     return n
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MUTANTS.is_dir(), reason="the shared corpus (../shared/corpus/mutants) is not here")
 def test_every_mutant_finding_in_russian():
     assert _compare_runs(sorted(MUTANTS.iterdir())) >= 100
