@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator
 
 from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
 from .engine.presets import preset_named, preset_names
-from .i18n import _
+from .i18n import N_, _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
 
@@ -151,7 +151,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             if d.name.startswith("."):
                 continue                         # hidden folders (.git, .cache) are not searched
             if is_link:
-                yield Entry(path, SKIPPED, _("a link to a folder, not followed (name the folder to read it)"))
+                yield Entry(path, SKIPPED, _(_LINK))
                 continue
             try:
                 st = d.stat()
@@ -161,7 +161,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
                 continue
             key = (st.st_dev, st.st_ino)
             if key in seen:                      # a bind mount or hard-linked folder seen before
-                yield Entry(path, SKIPPED, _("the folder {folder}, already searched").format(folder=seen[key]))
+                yield Entry(path, SKIPPED, _(_SEARCHED).format(folder=seen[key]))
                 continue
             seen[key] = path
             yield from _walk(path, suffixes, seen)
@@ -172,9 +172,30 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
         yield _file_entry(path, d)
 
 
+# Why an input is skipped, by kind (the summary counts them by kind: :func:`skip_kind`)
+_NOT_RECORD = (N_("not a game record: empty"), N_("not a game record: its start matches no known notation"))
+_HIDDEN = N_("hidden file")
+_LINK = N_("a link to a folder, not followed (name the folder to read it)")
+_SEARCHED = N_("the folder {folder}, already searched")
+
+
+def skip_kind(reason: str) -> str | None:
+    """The kind of a SKIPPED entry's reason, in the language it was made in: ``record`` (not a game
+    record), ``hidden`` (a hidden file), ``link`` (a folder not searched again or not followed), else None."""
+    if reason in (_(t) for t in _NOT_RECORD) or reason.startswith("not a game record"):
+        return "record"
+    if reason == _(_HIDDEN) or reason.startswith("hidden"):
+        return "hidden"
+    head, _fields, tail = _(_SEARCHED).partition("{folder}")
+    if reason == _(_LINK) or (reason.startswith(head) and reason.endswith(tail)) \
+            or "already searched" in reason or "not followed" in reason:
+        return "link"
+    return None
+
+
 def _file_entry(path: str, d: os.DirEntry) -> Entry:
     if d.name.startswith("."):
-        return Entry(path, SKIPPED, _("hidden file"))
+        return Entry(path, SKIPPED, _(_HIDDEN))
     try:
         st = os.stat(path)
     except OSError as e:
@@ -195,12 +216,12 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     except OSError as e:
         return Entry(path, UNREADABLE, _oserror(path, e))
     if not head.strip():
-        return Entry(path, SKIPPED, _("not a game record: empty"))
+        return Entry(path, SKIPPED, _(_NOT_RECORD[0]))
     if len(head) == SNIFF_BYTES:
         head = head[:len(head) - len(head) % 4]      # whole UTF-16/32 code units
     n = sniff(decode(head))
     if n is None:
-        return Entry(path, SKIPPED, _("not a game record: its start matches no known notation"))
+        return Entry(path, SKIPPED, _(_NOT_RECORD[1]))
     return Entry(path, RECORD, notation=n.name)
 
 

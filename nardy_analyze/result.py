@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import inputs
 from .i18n import _
 from .replay import ERROR, WARNING, Finding, MatchReport
 
@@ -139,10 +140,11 @@ class RunResult:
 
 def skip_kind(reason: str) -> str:
     """The kind of a skipped input, for the summary (one line per kind)."""
-    if reason.startswith("not a game record"):
+    kind = inputs.skip_kind(reason)
+    if kind == "record":
         return _("not game records")
-    if reason.startswith("hidden"):
+    if kind == "hidden":
         return _("hidden files")
-    if "already searched" in reason or "not followed" in reason:
+    if kind == "link":
         return _("links to folders")
     return reason

@@ -161,3 +161,16 @@ def test_the_install_compiles_the_catalogs(tmp_path):
     mo = tmp_path / "nardy_analyze" / "locale" / "ru" / "LC_MESSAGES" / "nardy_analyze.mo"
     with open(mo, "rb") as fp:
         assert gettext.GNUTranslations(fp).info()["language"] == "ru"
+
+
+def test_skipped_files_are_counted_by_kind_in_russian(tmp_path):
+    """The summary groups the skipped files by why, whatever the language the reasons were made in."""
+    (tmp_path / "club.mat").write_bytes((ROOT / "examples" / "club-night.mat").read_bytes())
+    (tmp_path / "list.txt").write_text("shopping list\n", encoding="utf-8")
+    (tmp_path / ".hidden.mat").write_text("x\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", i18n.ENV)}
+    out = {lang: subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", str(tmp_path), "--lang", lang],
+                                capture_output=True, text=True, cwd=ROOT, env=env).stdout.splitlines()[-1]
+           for lang in ("en", "ru")}
+    assert out["en"] == "2 file(s) skipped: hidden files, not game records (--verbose lists them)"
+    assert out["ru"] == "2 файла пропущено: скрытые файлы, не записи партий (список — с --verbose)"
