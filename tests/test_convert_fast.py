@@ -218,8 +218,8 @@ def test_help_imports_no_reader_engine_or_table_library():
                     # the table of options and the command bodies' common part (no reader, no engine)
                     "nardy_analyze.options", "nardy_analyze.commands", "nardy_analyze.commands.common",
                     "nardy_analyze.safetext",
-                    # the messages' language (the standard library's gettext only)
-                    "nardy_analyze.i18n"}, ours
+                    # the messages' language (the standard library's gettext only), typer's messages in it
+                    "nardy_analyze.i18n", "nardy_analyze.typertext"}, ours
     assert not mods & (HEAVY | {"lark"})
 
 
