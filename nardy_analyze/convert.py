@@ -322,7 +322,7 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
         outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit, analyse=analyse)
     except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
         return Outcome(entry.path, target, FAILED,
-                       [f"{entry.shown}: {internal_error_message(exc, _converting())}"],
+                       [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],
                        encoding=match.encoding), None
     outcome.source, outcome.target = entry.path, target
     if outcome.status == SKIPPED:
@@ -331,11 +331,6 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
         return outcome, text
     # force: whether an output may be replaced was decided before the run (convert_paths)
     return _finish(outcome, text, target, True), None
-
-
-def _converting() -> str:
-    # TRANSLATORS: what was being done when an internal error happened: "internal error ... while {this}"
-    return _("converting this file")
 
 
 def ignored_note(match: Match) -> str | None:
@@ -411,7 +406,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         else:                                      # INTERNAL_ERROR: a bug in a reader or writer
             outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"])
         run.outcomes.append(outcome)
-    if any(o.status == FAILED and any("worker process stopped" in m for m in o.messages) for o in run.outcomes):
+    # a worker process that stopped may leave its temporary file (any internal error: the check is cheap)
+    if any(o.status == FAILED and not o.unreadable for o in run.outcomes):
         _sweep_orphans([t for _, t in work if t is not None and t != "-"], started)
     return run
 
