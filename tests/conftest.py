@@ -29,13 +29,21 @@ _compile_catalogs()
 # whole files of slow tests (GNU Backgammon, the browser, the shared corpus, signals to many processes)
 SLOW_FILES = {"test_corpus.py", "test_engine_corpus_gnubg.py", "test_gnubg_oracle.py", "test_convert_gnubg.py",
               "test_skill_gnubg.py", "test_stats_gnubg.py", "test_html_browser.py", "test_replayer_browser.py",
-              "test_interrupt.py"}
+              "test_interrupt.py",
+              # the command line in Russian: dozens of subprocesses (every --help, both paths, the workers,
+              # Dask); tests/test_i18n.py keeps a quick one of the typer path in Russian
+              "test_i18n_t18cli.py"}
 
 
 # single tests that take many seconds each (differential and property tests over many generated games, the
 # engine's evaluations, many subprocesses): in the full suite only; their files keep quick tests of the same
 # modules
 SLOW_TESTS = {
+    "test_i18n_t18report.py::test_stats_csv_and_json_columns_unchanged",
+    "test_i18n_t18report.py::test_stats_table_and_markdown_headings_in_russian",
+    "test_i18n_t18report.py::test_plot_labels_in_russian",
+    "test_i18n_t18report.py::test_show_ids_keep_their_form_and_refuse_in_russian",
+    "test_names_scripts.py::test_text_output_on_terminals_without_those_letters",
     "test_engine_long.py::test_differential_against_naive_generator",
     "test_engine_gulbara.py::test_differential_against_naive_generator",
     "test_mutations.py::test_planted_illegal_play_is_flagged_at_its_line",

@@ -174,3 +174,20 @@ def test_skipped_files_are_counted_by_kind_in_russian(tmp_path):
            for lang in ("en", "ru")}
     assert out["en"] == "2 file(s) skipped: hidden files, not game records (--verbose lists them)"
     assert out["ru"] == "2 файла пропущено: скрытые файлы, не записи партий (список — с --verbose)"
+
+
+def test_help_and_a_usage_error_in_russian():
+    """The typer command line in Russian: its own help headings (typer's gettext), the option help (ours) and
+    the usage errors of typer's copy of click (nardy_analyze/typertext.py)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", i18n.ENV)}
+    env["COLUMNS"] = "200"
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "--help", "--lang", "ru"],
+                         capture_output=True, text=True, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "Использование:" in out.stdout or "Использование" in out.stdout, out.stdout[:400]
+    assert "Options" not in out.stdout and "Show this message and exit" not in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "--no-such-option", "x",
+                          "--lang", "ru"], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert bad.returncode == 2
+    assert "--no-such-option" in bad.stderr and "No such option" not in bad.stderr
+    assert any("\u0400" <= ch <= "\u04ff" for ch in bad.stderr), bad.stderr
