@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def _compile_catalogs() -> None:
     """The checkout's message catalogs compiled (.po -> .mo, when a .mo is missing or older), as the install
@@ -24,6 +26,26 @@ def _compile_catalogs() -> None:
 
 
 _compile_catalogs()
+
+
+@pytest.fixture
+def russian():
+    """The messages made in the test in Russian (nardy_analyze.i18n), the environment's language after."""
+    from nardy_analyze.i18n import set_language
+
+    set_language("ru")
+    yield
+    set_language(None)
+
+
+@pytest.fixture
+def english():
+    """The messages made in the test in English, whatever the environment says."""
+    from nardy_analyze.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language(None)
 
 
 # whole files of slow tests (GNU Backgammon, the browser, the shared corpus, signals to many processes)

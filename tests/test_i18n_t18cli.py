@@ -39,13 +39,6 @@ def _run(args: list[str], cwd: Path = ROOT, code: str | None = None, **env: str)
 
 
 @pytest.fixture
-def russian():
-    set_language("ru")
-    yield
-    set_language(None)
-
-
-@pytest.fixture
 def notes(tmp_path: Path) -> Path:
     """A folder of a text file that is no game record (validate: exit 2, 'no game records found')."""
     folder = tmp_path / "notes"

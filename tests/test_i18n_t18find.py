@@ -37,13 +37,6 @@ OURS_PARSE = ("rolls twice in a row", "the set-up puts checkers", "is not writte
               "the record marks this play")
 
 
-@pytest.fixture
-def russian():
-    set_language("ru")
-    yield
-    set_language(None)
-
-
 def _words(text: str) -> set[str]:
     text = re.sub(r"'[^']*'", " ", text)            # a cell quoted from the record ('Wins 1 point')
     text = text.replace("(no move)", " ")

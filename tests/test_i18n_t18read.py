@@ -31,20 +31,6 @@ ENGLISH = re.compile(r"\b(expected|found|the|line|lines|cannot|read|not|game|gam
                      r"has|no|is|are|an|in|of|to|as)\b")
 
 
-@pytest.fixture
-def russian():
-    set_language("ru")
-    yield
-    set_language(None)
-
-
-@pytest.fixture
-def english():
-    set_language("en")
-    yield
-    set_language(None)
-
-
 def english_left(message: str, *keep: str) -> list[str]:
     """English words left in a translated ``message`` (quoted pieces and the ``keep`` texts left out)."""
     text = re.sub(r"«[^»]*»", "", message)

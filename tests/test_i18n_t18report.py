@@ -24,20 +24,6 @@ CYRILLIC = re.compile(r"[а-яё]", re.I)
 RULE_FILES = sorted((EXAMPLES / "rules").glob("*.ngn"))       # each breaks one rule: one error per file
 
 
-@pytest.fixture
-def russian():
-    i18n.set_language("ru")
-    yield
-    i18n.set_language(None)
-
-
-@pytest.fixture
-def english():
-    i18n.set_language("en")
-    yield
-    i18n.set_language(None)
-
-
 def run(*args: str, lang: str = "ru", cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = {**os.environ, "NARDY_ANALYZE_LANG": lang, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
     return subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
