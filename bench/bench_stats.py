@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``stats --by player`` side by side with ``validate`` on the same input, in the same run (issue 10:
+"""``stats --by player`` side by side with ``validate`` on the same input, in the same run (the goal:
 stats within 2 x the time of validate).
 
     python3 bench/bench_stats.py [PATH ...] [--repeat 3] [--jobs 2] [--by player]
@@ -113,7 +113,7 @@ def main() -> int:
         v, s = names[i], names[i + 1]
         label = v.split(": ")[0] + ": " if ": " in v else ""
         print(f"{label}ratio stats / validate: wall {statistics.median(wall[s]) / statistics.median(wall[v]):.2f}  "
-              f"CPU {statistics.median(cpu[s]) / statistics.median(cpu[v]):.2f}  (issue 10: at most 2)")
+              f"CPU {statistics.median(cpu[s]) / statistics.median(cpu[v]):.2f}  (goal: at most 2)")
     if a.library:
         _library(paths, a.by, a.jobs)
     return 0

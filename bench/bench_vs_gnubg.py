@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``validate`` side by side with GNU Backgammon's C reader, in the same run (issue 10).
+"""``validate`` side by side with GNU Backgammon's C reader, in the same run.
 
     python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--convert]
                                     [--compare-with CHECKOUT]
@@ -14,7 +14,7 @@ start-up included), each with ``-j 2`` and ``-j 1``; with ``--convert`` also
 runs, the runs interleaved so that the noise of a shared machine falls on all of them alike.
 
 The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy):
-1.0 is parity, 0.25 the floor of issue 10.
+1.0 is parity, 0.25 the floor we set ourselves.
 
 nardy-analyze's modules are compiled to bytecode (``__pycache__``, as ``pip install`` does) before the runs,
 so that the command line's start-up is an installed one's even where ``PYTHONDONTWRITEBYTECODE`` is set

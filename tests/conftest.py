@@ -91,6 +91,32 @@ SLOW_TESTS = {
     "test_convert_fast.py::test_json_encoder_writes_what_json_dumps_writes",
     "test_judge_properties.py::test_verdicts_agree_with_the_legal_set",
     "test_replay_visitor.py::test_findings_via_the_visitor_are_replays_findings",
+    # the heaviest of the rest (a second or more each, mostly subprocesses or many generated games); each file
+    # keeps quick tests of the same paths
+    "test_analysis_outputs.py::test_streamed_decision_table_is_the_whole_tables_bytes",
+    "test_analysis_outputs.py::test_streamed_parquet_reads_back_as_the_whole_table",
+    "test_analysis_outputs.py::test_streamed_terminal_table_shows_the_first_rows_and_counts_them",
+    "test_analysis_outputs.py::test_decision_frames_come_a_file_at_a_time_in_input_order",
+    "test_skill.py::test_a_deeper_search_gives_complete_rows",
+    "test_skill.py::test_the_direct_engine_call_gives_the_public_calls_plays",
+    "test_streaming.py::test_a_file_over_the_limit_in_a_folder_of_many",
+    "test_streaming.py::test_the_records_entries_are_not_made_a_list",
+    "test_fastcli.py::test_the_console_script_takes_the_fast_path_too",
+    "test_fuzz.py::test_commands_never_raise",
+    "test_fuzz.py::test_thousands_of_empty_games",
+    "test_fuzz.py::test_real_records_with_bytes_flipped",
+    "test_stats.py::test_dice_test_is_scipys_chisquare",
+    "test_convert_archive.py::test_an_output_that_cannot_be_written_exits_2_as_validate_does",
+    "test_convert_archive.py::test_converting_a_folder_twice_converts_the_same_files",
+    "test_convert_archive.py::test_out_dir_inside_the_folder_is_not_read_again",
+    "test_stats_fast_paths.py::test_names_once_per_distinct_name_as_row_by_row",
+    "test_tournament_rules.py::test_switched_last_roll_breaks",
+    "test_tournament_rules.py::test_switched_head_exception_breaks",
+    "test_tournament_rules.py::test_switched_home_mars_breaks",
+    "test_consistency.py::test_a_record_naming_no_variant_gets_a_hint",
+    "test_consistency.py::test_plot_draws_top_players_only",
+    "test_ngn.py::test_reader_never_raises_on_damaged_records",
+    "test_ngn.py::test_whatever_reads_cleanly_survives_the_round_trip",
 }
 
 

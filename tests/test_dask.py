@@ -266,11 +266,11 @@ def _free_port() -> int:
 
 @pytest.mark.parametrize("command", ["validate", "stats"])
 def test_an_unreachable_scheduler_is_a_clear_error(command, monkeypatch, records):
-    monkeypatch.setenv("NARDY_ANALYZE_DASK_TIMEOUT", "2")
+    monkeypatch.setenv("NARDY_ANALYZE_DASK_TIMEOUT", "0.5")
     address = f"tcp://127.0.0.1:{_free_port()}"
     code, out, err = cli(command, "--scheduler", address, records / "g01.ngn")
     assert code == 2 and not out
-    assert f"cannot reach the Dask scheduler at {address} within 2 s" in err and "Traceback" not in err
+    assert f"cannot reach the Dask scheduler at {address} within 0.5 s" in err and "Traceback" not in err
 
 
 def test_scheduler_with_the_local_engine_is_refused(records):

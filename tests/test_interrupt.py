@@ -53,13 +53,20 @@ def many(tmp_path_factory):
     return folder
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(args: list[str], sig: int, delay: float, tmp_path) -> tuple[int | None, str, list[int]]:
     """Run the command in a new process group, wait for its two workers, wait ``delay``, send ``sig`` to
     the parent alone; (exit code, standard error, workers still alive 3 s after the parent ended)."""
     err_path = tmp_path / f"err{time.monotonic_ns()}.txt"
     with open(err_path, "w") as err:
+        # SIGINT back to its default in the command: a suite run as a background job of a non-interactive
+        # shell (`pytest &`) hands its children SIGINT ignored, and Python then keeps it ignored, as it should
         p = subprocess.Popen([sys.executable, "-m", "nardy_analyze", *args], cwd=ROOT, start_new_session=True,
-                             stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                             stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             preexec_fn=_default_sigint)
     try:
         kids: list[int] = []
         t0 = time.monotonic()

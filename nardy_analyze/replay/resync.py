@@ -13,7 +13,6 @@ from collections import Counter
 from ..engine import borne_off, fmt_steps, generate
 from ..engine.core import Pos
 from ..engine.judge import physical
-from ..notation import snowie
 from ..record import Action, Kind
 from .model import WARNING
 from ..i18n import _, ngettext
@@ -33,6 +32,7 @@ class Resync:
         ps = generate(self.rules, me, opp, d1, d2, turn)
         mark = a.illegal_mark
         short = mark if len(mark) <= 40 else mark[:36] + "...)"
+        from ..notation import snowie       # only for a record with an exporter's illegal-play mark (start-up)
         decoded = snowie.decode(mark)
         board = None
         same = False              # the mark shows the board before the play

@@ -6,7 +6,6 @@ import tempfile
 from typing import Any, TextIO
 
 from .. import __version__
-from .board import diagram
 from ..engine.posid import position_id
 from ..i18n import _, ngettext, pgettext
 from ..replay import ERROR, Finding, MatchReport
@@ -93,6 +92,7 @@ def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
             if g:
                 names = [g.players[0] or player_word(1), g.players[1] or player_word(2)]
                 name, opp_name = names[f.board_side], names[1 - f.board_side]
+        from .board import diagram          # the board only when a finding's position is explained
         out += ["  " + ln for ln in diagram(f.position, name, opp_name, role, _rules(report).name)]
     if f.alternatives:
         out.append(_("legal plays include: {plays}").format(plays="; ".join(f.alternatives)))
