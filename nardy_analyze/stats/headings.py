@@ -15,6 +15,11 @@ WORD_COLUMNS = ("result", "kind", "grade", "cube_owner")
 
 def headings() -> dict[str, str]:
     """{column: its heading in the current language} (English: the column's name)."""
+    return {**_game_headings(), **_player_and_decision_headings()}
+
+
+def _game_headings() -> dict[str, str]:
+    """The headings of the columns of ``--by game`` (and of what the other tables share with it)."""
     # TRANSLATORS: the headings of the statistics tables (terminal and markdown): short, as a column's title;
     # the English heading is the column's name in CSV and JSON
     return {
@@ -55,6 +60,12 @@ def headings() -> dict[str, str]:
         "forced": pgettext("column heading", "forced"),
         "handover_steps": pgettext("column heading", "handover_steps"),
         "longest_chain": pgettext("column heading", "longest_chain"),
+    }
+
+
+def _player_and_decision_headings() -> dict[str, str]:
+    """The headings of the columns of ``--by player`` and ``--by match``, and of the skill analysis."""
+    return {
         "games": pgettext("column heading", "games"),
         "finished": pgettext("column heading", "finished"),
         "wins": pgettext("column heading", "wins"),
