@@ -33,7 +33,6 @@ LANGUAGES = ("en", "ru")                 # --lang: the languages with a catalog 
 ENV = "NARDY_ANALYZE_LANG"
 
 
-
 class _English:
     """The messages as written (what gettext's ``NullTranslations`` does, without importing gettext: an
     English run never loads it)."""
@@ -82,11 +81,16 @@ def requested() -> list[str] | None:
     return None
 
 
+def _english(lang: str) -> bool:
+    """Whether the language asked for means the messages as written (English, or the C locale)."""
+    return lang in ("C", "POSIX") or lang.startswith(("C.", "en"))
+
+
 def _load() -> Any:
     global _translation
     langs = requested()
     t = None
-    if langs and langs[0] not in ("C", "POSIX") and not langs[0].startswith(("C.", "en")):
+    if langs and not _english(langs[0]):
         t = _catalog(langs)
     _translation = t or _English()
     return _translation
@@ -96,7 +100,7 @@ def _catalog(langs: list[str]) -> Any:
     import gettext as _gettext  # (only for a language with a catalog: English never loads it)
 
     for lang in langs:
-        if lang in ("C", "POSIX") or lang.startswith(("C.", "en")):
+        if _english(lang):
             return None
         # ru_RU.UTF-8@x -> ru_RU.UTF-8, ru_RU, ru (the compiled catalog: as gettext finds it)
         base = lang.split("@")[0]
@@ -157,7 +161,7 @@ def install() -> None:
         # gettext's own lookup, made to choose as _load does: the first language asked for decides (an
         # English or C locale first gives English, where gettext would go on down the list to a catalog)
         for i, lang in enumerate(langs):
-            if lang in ("C", "POSIX") or lang.startswith(("C.", "en")):
+            if _english(lang):
                 langs = langs[:i] or ["C"]
                 break
         os.environ["LANGUAGE"] = ":".join(langs)

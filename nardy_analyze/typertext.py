@@ -109,24 +109,23 @@ def _errors(exceptions: Any) -> None:
     def usage_message(self) -> str:
         return sentence(self.message)
 
-    def bad_message(self) -> str:
+    def param_hint(self, default: Any) -> Any:
+        """The parameter an error names, as click finds it (``default``: the error names none)."""
         if self.param_hint is not None:
-            hint = self.param_hint
-        elif self.param is not None:
-            hint = self.param.get_error_hint(self.ctx)
-        else:
+            return self.param_hint
+        if self.param is not None:
+            return self.param.get_error_hint(self.ctx)
+        return default
+
+    def bad_message(self) -> str:
+        hint = param_hint(self, bad_message)
+        if hint is bad_message:
             return _("Invalid value: {message}").format(message=sentence(self.message))
         return _("Invalid value for {param_hint}: {message}").format(param_hint=join(hint),
                                                                       message=sentence(self.message))
 
     def missing_message(self) -> str:
-        if self.param_hint is not None:
-            hint = self.param_hint
-        elif self.param is not None:
-            hint = self.param.get_error_hint(self.ctx)
-        else:
-            hint = None
-        hint = join(hint)
+        hint = join(param_hint(self, None))
         hint = f" {hint}" if hint else ""
         kind = self.param_type
         if kind is None and self.param is not None:
