@@ -366,8 +366,34 @@ def test_dump_dom_of_an_address_shows_that_position(records, tmp_path):
     assert by_player(drawn(m.group(2)), 0) == by_player(drawn(shows.as_svg(s)), s.player)
 
 
+# what sticks out past the window's right edge (none, when the page fits), for the failure's message
+_OVERFLOW = """
+var w = window.innerWidth, out = [];
+document.querySelectorAll('body *').forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (r.right > w + 0.5 && !(e.parentElement && e.parentElement.closest('svg')))
+    out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' right=' + Math.round(r.right)
+             + ' ' + (e.textContent || '').trim().slice(0, 60));
+});
+return [document.documentElement.scrollWidth, w, out.slice(0, 8)];
+"""
+
+
+def _settled(driver, width: int) -> None:
+    """Wait until the window has its new width and the page has been laid out at it (two frames)."""
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return window.innerWidth") == width)
+    driver.execute_async_script("var done = arguments[0];"
+                                "requestAnimationFrame(function () { requestAnimationFrame(done); });")
+
+
+def assert_no_sideways_scroll(driver) -> None:
+    scroll, inner, out = driver.execute_script(_OVERFLOW)
+    assert scroll <= inner and not out, (scroll, inner, out)
+
+
 def _shot(driver, name: str, width: int, height: int, tmp: Path) -> Path:
     driver.set_window_size(width, height)
+    _settled(driver, width)
     out = tmp / name
     driver.save_screenshot(str(out))
     keep = os.environ.get("NARDY_SCREENSHOT_DIR")
@@ -383,7 +409,12 @@ def test_screenshots_of_a_gul_bara_handover_desktop_and_mobile(browser, tmp_path
     import numpy as np
     from PIL import Image
 
-    rec = EXAMPLES / "gulbara-chain-handover.ngn"
+    # the record at a long path without a hyphen, as a checkout's folder can be: the page shows that path
+    # (its title, the line of each step) and must wrap it at phone width rather than scroll sideways
+    where = tmp_path / ("checkout" + "0123456789abcdef" * 3) / "examples"
+    where.mkdir(parents=True)
+    rec = where / "gulbara-chain-handover.ngn"
+    shutil.copyfile(EXAMPLES / rec.name, rec)
     page = write_page(tmp_path, rec)
     browser.get(page.as_uri() + "#game=1&move=2.3")
     st = state(browser)
@@ -401,8 +432,33 @@ def test_screenshots_of_a_gul_bara_handover_desktop_and_mobile(browser, tmp_path
             assert (img == np.array(colour, dtype=img.dtype)).all(axis=2).sum() > 300
         widths = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth,"
                                         "document.getElementById('rp-board').getBoundingClientRect().right]")
-        assert widths[0] <= widths[1] and widths[2] <= widths[1], widths
+        assert widths[2] <= widths[1], widths
+        assert_no_sideways_scroll(browser)
     browser.set_window_size(1200, 1000)
+    no_console_errors(browser)
+
+
+def test_validate_report_fits_a_phone(browser, tmp_path):
+    """``validate --format html`` at phone width: the finding boards shrink to the screen and long paths
+    wrap, so the page never scrolls sideways."""
+    where = tmp_path / ("archive" + "0123456789abcdef" * 3)
+    where.mkdir()
+    for name in ("club-night.mat", "gulbara-chain-handover.ngn"):
+        shutil.copyfile(EXAMPLES / name, where / name)
+    out = tmp_path / "report.html"
+    r = CliRunner().invoke(app, ["validate", str(where), "--format", "html", "-o", str(out)])
+    assert r.exit_code == 1, r.output
+    browser.get(out.as_uri())
+    try:
+        for width in (390, 320):
+            browser.set_window_size(width, 844)
+            _settled(browser, width)
+            assert_no_sideways_scroll(browser)
+            boards = browser.execute_script("return Array.from(document.querySelectorAll('.board svg'))"
+                                            ".map(function (s) { return s.getBoundingClientRect().width; })")
+            assert boards and all(0 < b <= width for b in boards), boards
+    finally:
+        browser.set_window_size(1200, 1000)
     no_console_errors(browser)
 
 

@@ -27,13 +27,14 @@ from .svg import svg_board
 from . import replayer
 
 _CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif;margin:2em;max-width:70em;color:#222}
+body{font-family:system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif;margin:2em;max-width:70em;color:#222;overflow-wrap:anywhere}
 h1{font-size:1.5em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}
 .summary td,.summary th{padding:.2em .8em;text-align:left}
 .finding{border:1px solid #ddd;border-left:6px solid #c33;margin:1em 0;padding:.6em 1em;border-radius:4px}
 .finding.warning{border-left-color:#d90}
 .loc{font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace;color:#555} .rule{font-weight:bold;font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace}
-.msg{margin:.3em 0} .board{margin:.5em 0} .alts{font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace;font-size:.9em;color:#333}
+.msg{margin:.3em 0} .board{margin:.5em 0} .board svg{max-width:100%;height:auto}
+@media (max-width:600px){body{margin:.6em}} .alts{font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace;font-size:.9em;color:#333}
 .clean{color:#282}
 .rp-head{font-size:1.15em;font-weight:bold;margin-top:1em;border-bottom:1px solid #ccc}
 .replay{margin-left:.5em;font-size:.9em}

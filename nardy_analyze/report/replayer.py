@@ -184,7 +184,7 @@ def _visible(obj: Any) -> Any:
 
 
 CSS = """
-.rp{font-family:system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif;color:#222;max-width:72em;margin:0 auto}
+.rp{font-family:system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif;color:#222;max-width:72em;margin:0 auto;overflow-wrap:anywhere}
 .rp h1{font-size:1.3em;margin:.3em 0}.rp .meta{color:#555;margin:.2em 0 .6em}
 .rp-main{display:flex;gap:1.2em;align-items:flex-start}
 .rp-left{flex:0 0 auto;width:460px;max-width:100%}.rp-right{flex:1 1 auto;min-width:14em}
