@@ -197,6 +197,43 @@ def _terminated(signum, frame) -> None:
     raise SystemExit(128 + signum)
 
 
+class _ForkSafe:
+    """Ctrl-C or SIGTERM held back while worker processes are being started, then delivered.
+
+    A pool forks its workers inside ``submit``; Python runs the at-fork handlers of the modules loaded
+    (``logging``'s among them) in the parent right after each fork, and an exception raised there is
+    printed as "Exception ignored" and dropped: a Ctrl-C arriving in that instant would be lost and the
+    command would run on to its end.  Here the signal only sets a flag, and is raised again once the
+    workers are started, where the command's own handling of it (exit 130 or 143) applies."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __enter__(self) -> "_ForkSafe":
+        self.caught: list[int] = []
+        self.saved = {}
+        for sig in self.SIGNALS:
+            try:
+                self.saved[sig] = signal.signal(sig, self._hold)
+            except ValueError:          # not the main thread: nothing to hold back (nor to lose)
+                break
+        return self
+
+    def _hold(self, signum, frame) -> None:
+        self.caught.append(signum)
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(self.caught):
+            signal.raise_signal(sig)
+
+
+def _submit(pool, *args):
+    """``pool.submit(*args)``, with the signals that may come while it starts a worker delivered after."""
+    with _ForkSafe():
+        return pool.submit(*args)
+
+
 def _new_pool(jobs: int):
     from concurrent.futures import ProcessPoolExecutor     # (only with worker processes: saves start-up)
 
@@ -312,7 +349,7 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
             if nxt is None:
                 return
             batch, recs = nxt
-            window.append((batch, pool.submit(_guarded_chunk, work, recs, args, max_bytes, load, combine)
+            window.append((batch, _submit(pool, _guarded_chunk, work, recs, args, max_bytes, load, combine)
                                   if recs else None))
 
     try:
@@ -347,7 +384,7 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
                     if single is None:
                         single = _new_pool(1)
                     try:
-                        r = single.submit(_guarded_chunk, work, [e], args, max_bytes, load).result()[0]
+                        r = _submit(single, _guarded_chunk, work, [e], args, max_bytes, load).result()[0]
                     except BrokenProcessPool as exc:
                         r = (INTERNAL_ERROR, internal_error_message(
                             exc, "validating this file (the worker process stopped)"))
