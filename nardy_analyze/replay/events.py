@@ -24,7 +24,7 @@ class TurnRow(NamedTuple):
     with one row per turn.)
     """
 
-    game: int                         # 1-based order of the game in the file
+    game: int                         # the game's number (record.game_numbers: its own Game N, else the order)
     turn: int                         # 1-based index of the turn in the game (both players counted)
     side: int                         # 0 = first player of the score line, 1 = second
     line: int                         # line of the roll (or of the double) in the record

@@ -70,7 +70,7 @@ class Telling:
         self.turn_no += 1
         here = (self.pos[p], self.pos[1 - p])
         # TurnRow(...) without the named tuple's Python-level __new__ (what its _make does): one per turn
-        self.tell_turn(_new_row(TurnRow, (self.g.number, self.turn_no, p, line, dice, before or here, here,
+        self.tell_turn(_new_row(TurnRow, (self.number, self.turn_no, p, line, dice, before or here, here,
                                           doubled, offer[2] if doubled else "", self.cube, a, spec)))
 
     def tell_game_end(self) -> None:
@@ -83,4 +83,4 @@ class Telling:
         level = None
         if r.how == "bearoff" and r.winner is not None:
             level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
-        self.tell_end(GameEnd(self.g.number, r.winner, self.scored(), r.how, level, self.cube))
+        self.tell_end(GameEnd(self.number, r.winner, self.scored(), r.how, level, self.cube))

@@ -33,7 +33,7 @@ from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
 from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
-from ..record import Kind, Match
+from ..record import Kind, Match, game_numbers
 from ..replay import ReplayVisitor, replay
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 from ..i18n import N_, _, ngettext, pgettext
@@ -52,7 +52,7 @@ TRIVIAL = 0.001            # a checker decision whose legal plays are all within
 DECISION_COLUMNS: dict[str, tuple[str, str]] = {
     "path": ("category", "the record file"),
     "match": ("category", "match id: the header's \"Match ID\" tag, else the path"),
-    "game": ("int64", "1-based order of the game in the file"),
+    "game": ("int64", "the game's number: its own Game N (the order in the file when unnumbered)"),
     "turn": ("int64", "1-based turn of the game (both players counted), as stats counts turns"),
     "line": ("int64", "line of the roll (or of the double) in the record"),
     "player": ("category", "who decided: the roller (checker play, double) or the doubled player (take)"),
@@ -285,10 +285,10 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         if game.score is not None:
             score = list(game.score)
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
-        ctx[game.number] = (tuple(score), bool(gr.crawford), names)
+        ctx[gr.number] = (tuple(score), bool(gr.crawford), names)
         if gr.winner is not None and gr.points is not None:
             for s in (0, 1):
-                res.results.append((match.path, mid, game.number, names[s], names[1 - s],
+                res.results.append((match.path, mid, gr.number, names[s], names[1 - s],
                                     float(gr.points if gr.winner == s else -gr.points)))
             score[gr.winner] += gr.points
     # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
@@ -345,7 +345,7 @@ class _Cells:
     keys, None when absent), found in order in the game's actions."""
 
     def __init__(self, match: Match) -> None:
-        self.games = {g.number: g.actions for g in match.games}
+        self.games = {n: g.actions for g, n in zip(match.games, game_numbers(match.games))}
         self.game, self.acts, self.i = None, [], 0
 
     def _find(self, test) -> tuple[int, int] | None:
