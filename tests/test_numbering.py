@@ -276,7 +276,7 @@ def _corpus_files(folder: str, every: int) -> list[Path]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("folder, every", [("mutants", 1), ("bglab", 7)])
+@pytest.mark.parametrize("folder, every", [("mutants", 1), ("bglab", 1)])
 def test_every_finding_of_the_corpus_opens_its_position(folder, every):
     files = _corpus_files(folder, every)
     checked = 0
@@ -286,7 +286,8 @@ def test_every_finding_of_the_corpus_opens_its_position(folder, every):
         for f in rep.findings:
             check_finding_opens_its_position(match, f)
             checked += f.game is not None
-    assert checked > (100 if folder == "mutants" else 10), checked
+    # mutants: one planted illegal play each (a finding at a roll); bglab: results and score lines
+    assert checked > (100 if folder == "mutants" else 300), checked
 
 
 # ------------------------------------------------------------------------------------- the HTML report's facts
