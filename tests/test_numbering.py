@@ -126,11 +126,18 @@ def check_finding_opens_its_position(match: Match, f) -> None:
         return
     snap = shows.pick(match, f.game, f.move)
     assert snap.game == f.game
-    if f.position is not None and f.board_title == "" and f.move is not None:
-        # the board the finding shows is the board show shows (Position ID of the player to act first)
+    found = action_at(match, f)
+    # a further part of a Gul bara turn (a chain double, a handover) is part of its roll's move: show gives
+    # the position before the roll, the replayer's #move=M.K the part's own
+    in_part = found is not None and any(sg.loc is not None and (sg.loc.line, sg.loc.column) <= (f.line, f.column)
+                                        for sg in found[2].segments)
+    if f.position is not None and f.board_title == "" and f.move is not None and not in_part \
+            and snap.rules.one_part_turns:
+        # the board the finding shows is the board show shows (Position ID of the player to act first); in
+        # Gul bara a finding about a later part of a turn (a chain double, a handover, a chain stopped
+        # short) has its roll's move, and show gives the board before that roll (checked below by line)
         assert position_id(*snap.pos) == position_id(*f.position), (f, snap)
         assert snap.player == f.side
-    found = action_at(match, f)
     if found is None or f.move is None:
         if f.move is None and found is not None:
             assert snap.move is None                   # the final position
@@ -374,3 +381,29 @@ def test_json_report_doc_lists_every_notation_and_variant_written():
     for name in VARIANTS:
         assert f"`{name}`" in row, name
     assert "| `findings[].row` |" in doc and "## Numbering" in doc
+
+
+def test_analyze_decisions_give_the_move_show_opens(excerpt):
+    """``analyze --by decision``: each checker decision's ``game``/``move`` opens its position in show (its
+    Position ID, the player deciding on roll); a cube decision has the move of the roll after it."""
+    pytest.importorskip("bgsage", reason="analyze needs the analysis extra (pip install '.[analysis]')")
+    import csv
+    import io
+
+    r = cli("analyze", "--by", "decision", "--format", "csv", str(excerpt))
+    assert r.returncode in (0, 1), r.stderr
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    match = notation.read_path(excerpt)
+    assert sorted({int(x["game"]) for x in rows}) == [1, 2, 6]
+    checked = 0
+    for x in rows:
+        if x["kind"] != "checker":
+            continue
+        snap = shows.pick(match, int(x["game"]), int(x["move"]))
+        assert position_id(*snap.pos) == x["position_id"] and int(x["line"]) == snap.line, x
+        checked += 1
+    assert checked > 40
+    doubles = [x for x in rows if x["kind"] == "double" and x["play"] == "double"]
+    for x in doubles:                       # the double before a roll: that roll's move, the same board
+        if x["move"]:
+            assert position_id(*shows.pick(match, int(x["game"]), int(x["move"])).pos) == x["position_id"], x

@@ -37,6 +37,8 @@ class TurnRow(NamedTuple):
     action: Action | None = None      # the record's cell (chain and handover segments for Gul bara)
     spec: SegmentSpec | None = None   # the turn driver's first part of the roll, as the replay judged it
                                       # (None when the replay judged no play: an exporter's illegal mark)
+    move: int | None = None           # the roll's number in the game, as findings and show --move give it
+                                      # (None for a turn without a counted roll: a double that was dropped)
 
 
 @dataclass(slots=True, frozen=True)
