@@ -527,7 +527,7 @@ def test_validate_report_findings_boards_and_replayer_are_one_drawing(browser, t
     no_console_errors(browser)
 
 
-def test_an_address_past_the_games_end_shows_the_final_position_and_says_so(browser, tmp_path):
+def test_an_address_past_the_games_end_or_to_no_game_says_so(browser, tmp_path):
     rec = _excerpt(tmp_path)
     page = write_page(tmp_path, rec)
     browser.get(page.as_uri() + "#game=6&move=999")
@@ -539,6 +539,9 @@ def test_an_address_past_the_games_end_shows_the_final_position_and_says_so(brow
     assert by_player(drawn(st["svg"]), 0) == by_player(drawn(shows.as_svg(final)), final.player)
     last = max(s.move for s in shows.snapshots(read(rec)) if s.game == 6 and s.move is not None)
     assert f"1-{last}" in note.text
+    browser.execute_script("location.hash='#game=3&move=4'")       # no game 3 in an excerpt of 1, 2, 6
+    st = state(browser)
+    assert st["game"] == "1" and note.is_displayed() and "3" in note.text and "1" in note.text
     browser.execute_script("location.hash='#game=6&move=4'")
     st = state(browser)
     assert st["move"] == "4" and not browser.find_element("id", "rp-note").is_displayed()

@@ -421,7 +421,8 @@ function fromHash(){
   if(D.multi&&!q.file){root.hidden=true;return false;}
   var f=Math.max(0,Math.min(FILES.length-1,(parseInt(q.file,10)||1)-1)),r=FILES[f];
   if(!r.games.length){root.hidden=false;return false;}
-  var gi=0;if(q.game){for(var k=0;k<r.games.length;k++)if(String(r.games[k].n)===q.game)gi=k;}
+  var gi=-1;if(q.game){for(var k=0;k<r.games.length;k++)if(String(r.games[k].n)===q.game)gi=k;}
+  if(gi<0){gi=0;if(q.game)note="There is no game "+q.game+" in this record: game "+r.games[0].n+" is shown.";}
   var g=r.games[gi],i=0;
   if(q.move){i=-1;for(k=0;k<g.f.length;k++)if(g.f[k][0]===q.move){i=k;break;}
     if(i<0){var last=0;for(k=0;k<g.f.length;k++)if(g.f[k][1]==="roll")last=parseInt(g.f[k][0],10);
@@ -547,6 +548,10 @@ def _js_texts() -> list[tuple[str, str]]:
         ('" (numbering, to play)"', _js_str(" " + _("(numbering, to play)"))),
         # TRANSLATORS: after the bottom player's name on the board of a game's final position
         ('" (numbering, rolled last)"', _js_str(" " + _("(numbering, rolled last)"))),
+        ('"There is no game "+q.game+" in this record: game "+r.games[0].n+" is shown."',
+         # TRANSLATORS: the replayer's notice when the address names a game the record does not have
+         _js_expr(_("There is no game {game} in this record: game {shown} is shown."), game="q.game",
+                  shown="r.games[0].n")),
         ('"Game "+g.n+" has moves 1-"+last+", not "+q.move+": the game\'s final position is shown."',
          # TRANSLATORS: the replayer's notice when the address names a move past the game's end
          _js_expr(_("Game {game} has moves 1-{last}, not {move}: the game's final position is shown."),
