@@ -164,10 +164,11 @@ def show(
     path: str = typer.Argument(..., metavar="FILE",
                                help=_("A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input.")),
     game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
-                                       help=_("Game number (order in the file; default the last).")),
+                                       help=_("Game number, as findings give it: the record's own Game N (the "
+                                              "order in the file when games are unnumbered); default the last.")),
     move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
-                                       help=_("The position before the game's M-th roll (1 = the opening roll); "
-                                            "default: the game's final position.")),
+                                       help=_("The position before the game's M-th roll (1 = the opening roll), "
+                                            "as findings give it (move M); default: the game's final position.")),
     as_: ShowAs = typer.Option(ShowAs.text, "--as", help=_("text diagram (with the IDs), gnubg "
                                                           "'PositionID:MatchID', XGID, an SVG board, or html: "
                                                           "one self-contained page that replays every game "

@@ -194,6 +194,26 @@ class Match:
         return default
 
 
+# ----------------------------------------------------------------------------- game numbers
+
+def game_numbers(games: list[Game]) -> list[int]:
+    """The number of each of ``games`` as every command shows and accepts it: the record's own
+    ``Game N`` when every game has one and no two share it (an excerpt of games 1, 2 and 6 keeps 1, 2
+    and 6), else the 1-based order in the file for all of them (docs/json-report.md, "Numbering")."""
+    written = [g.written_number for g in games]
+    if written and None not in written and len(set(written)) == len(written):
+        return written  # type: ignore[return-value]
+    return [g.number for g in games]
+
+
+def game_number(match: Match, game: Game) -> int:
+    """The number of ``game`` of ``match`` as the commands show it (:func:`game_numbers`)."""
+    for g, n in zip(match.games, game_numbers(match.games)):
+        if g is game:
+            return n
+    return game.number
+
+
 # ----------------------------------------------------------------------------- record equality
 
 def record_dict(obj) -> object:

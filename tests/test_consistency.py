@@ -140,12 +140,12 @@ def test_json_findings_point_at_the_actions_own_line(tmp_path):
     assert code == 0, err
     lines = out.read_text().split("\n")
     code, js, _ = run("validate", "--format", "json", str(out))
-    findings = [f for f in json.loads(js)["findings"] if f["move"] is not None]
+    findings = [f for f in json.loads(js)["findings"] if f["row"] is not None]
     assert len(findings) == 3
     for f in findings:
         assert lines[f["line"] - 1].strip() == '"type": "roll",'
         after = "\n".join(lines[f["line"]:f["line"] + 3])
-        assert re.search(rf'"move": {f["move"]}\b', after), (f, after)   # the very action, move 9 of game 1...
+        assert re.search(rf'"move": {f["row"]}\b', after), (f, after)   # the very action, row 9 of game 1...
     # every action of every record on a line of its own
     for src in sorted(FIXTURES.glob("*.mat"))[:3]:
         dst = tmp_path / (src.stem + ".json")

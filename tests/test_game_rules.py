@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -183,11 +184,12 @@ def only(rep, rule: str, severity: str = ERROR):
 
 
 def at(f, g: GameRec, i: int, game: int = 1, player: int | None = None) -> None:
-    """The finding points at cell ``i`` of ``g``: line, column, game, move and player."""
+    """The finding points at cell ``i`` of ``g``: line, column, game, the row's written move number and
+    player."""
     line, col, move = g.locs[i]
     side = g.cells[i][0] if player is None else player
-    assert (f.line, f.column, f.game, f.move, f.player) == (line, col, game, move, NAMES[side]), \
-        (f.line, f.column, f.game, f.move, f.player, f.message)
+    assert (f.line, f.column, f.game, f.row, f.player) == (line, col, game, move, NAMES[side]), \
+        (f.line, f.column, f.game, f.row, f.player, f.message)
 
 
 def has(f, *words: str) -> None:
@@ -984,7 +986,7 @@ def test_explain_text_and_json(tmp_path):
     assert code == 1, out
     lines = out.splitlines()
     k = next(n for n, s in enumerate(lines) if f"{f}:{line}:{col}: larger-die:" in s)
-    assert f"[game 1, move {move}, {NAMES[side]}]" in lines[k]
+    assert re.search(rf"\[game 1, move \d+, {NAMES[side]}\]$", lines[k]), lines[k]
     block = []
     for s in lines[k + 1:]:
         if not s.startswith("    | "):
@@ -1000,7 +1002,8 @@ def test_explain_text_and_json(tmp_path):
     assert code == 1
     doc = json.loads(out)
     [x] = [x for x in doc["findings"] if x["rule"] == "larger-die"]
-    assert (x["line"], x["column"], x["move"], x["player"]) == (line, col, move, NAMES[side])
+    assert (x["line"], x["column"], x["row"], x["player"]) == (line, col, move, NAMES[side])
+    assert f"[game 1, move {x['move']}, {NAMES[side]}]" in lines[k]
     assert {k: x["position"][k] for k in ("mover", "opponent")} == \
         {"mover": list(before[0]), "opponent": list(before[1])}
     assert len(x["position"]["position_id"]) == 14

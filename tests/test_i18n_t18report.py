@@ -86,7 +86,7 @@ def test_explain_board_legend_in_russian():
     assert re.search(r"бар: X\d+ O\d+   выброшено: X\d+ O\d+   Position ID программы gnubg \(ходит X\): \S{14}",
                      out)
     assert "    | разрешённые ходы, например: 14/8 14/10;" in out
-    assert "[партия 1, ход 9, Bob]" in out
+    assert "[партия 1, ход 18, Bob]" in out
     assert "dice-mismatch:" in out                   # the rule id stays
     assert "position before the play" not in out and "own numbering" not in out
 
@@ -192,7 +192,7 @@ SHOW_FILE = EXAMPLES / "club-night.mat"
 def test_show_text_in_russian():
     out = run("show", str(SHOW_FILE), "--game", "1", "--move", "3").stdout
     lines = out.splitlines()
-    assert lines[0] == "партия 1, перед броском 3: ходит Alice, бросок 21 (ход 2, строка 10)"
+    assert lines[0] == "партия 1, ход 3: ходит Alice, бросок 21 (в записи ход 2, строка 10)"
     assert lines[1] == "X = Alice (ходит, своя нумерация), O = Bob"
     assert "куб 1 посередине; счёт Alice 0 - Bob 0, матч до 5 очков" in lines
     assert any(ln.startswith("Position ID: ") and "   Match ID: " in ln for ln in lines)
@@ -204,7 +204,7 @@ def test_show_text_in_russian():
 
 def test_show_svg_in_russian():
     svg = run("show", str(SHOW_FILE), "--as", "svg", "--game", "1", "--move", "3").stdout
-    assert 'aria-label="партия 1, перед броском 3: ходит Alice, бросок 21 (ход 2, строка 10)"' in svg
+    assert 'aria-label="партия 1, ход 3: ходит Alice, бросок 21 (в записи ход 2, строка 10)"' in svg
     assert "(нумерация, ходит)</text>" in svg and ">выбр 0</text>" in svg
     assert "off 0" not in svg and "to play" not in svg
 
@@ -231,7 +231,7 @@ def test_show_ids_keep_their_form_and_refuse_in_russian():
 
 def test_show_english_unchanged():
     out = run("show", str(SHOW_FILE), "--game", "1", "--move", "3", lang="en").stdout
-    assert out.splitlines()[0] == "game 1, before roll 3: Alice to play 21 (move 2, line 10)"
+    assert out.splitlines()[0] == "game 1, move 3: Alice to play 21 (row 2, line 10)"
     assert "cube 1 centred; score Alice 0 - Bob 0 in a 5-point match" in out
 
 

@@ -495,3 +495,111 @@ def test_validate_report_links_each_finding_to_its_step(browser, tmp_path):
         assert not browser.find_element("id", "replayer").is_displayed()
     assert seen >= 2
     no_console_errors(browser)
+
+
+# ----------------------------------------------------------------------------- one numbering, one drawing
+
+def _excerpt(tmp: Path) -> Path:
+    """The excerpt of games 1, 2 and 6 of tests/test_numbering.py, written as it is there."""
+    from test_numbering import EXCERPT
+
+    path = tmp / "excerpt.mat"
+    path.write_text(EXCERPT)
+    return path
+
+
+_BOX = """
+var svg=arguments[0].querySelector('svg'),out={cube:null,cubetext:null,off:[],bottom:null};
+var rects=svg.querySelectorAll('rect'),texts=svg.querySelectorAll('text');
+for(var i=0;i<rects.length;i++){var r=rects[i];
+  if(r.getAttribute('width')==='24'&&r.getAttribute('height')==='24'){var b=r.getBBox();
+    out.cube=[b.x,b.y,b.width,b.height];out.cubetext=r.nextElementSibling.textContent;}}
+for(i=0;i<texts.length;i++){var t=texts[i],s=t.textContent;
+  if(/^\\S+ \\d+$/.test(s)&&t.getAttribute('font-size')==='10'&&+t.getAttribute('x')>400){var c=t.getBBox();
+    out.off.push([c.x,c.y,c.width,c.height]);}
+  if(s.charAt(0)==='\\u25cf')out.bottom=s.slice(2).split(' ')[0];}
+return out;
+"""
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_validate_report_findings_boards_and_replayer_are_one_drawing(browser, tmp_path):
+    """The HTML report of an excerpt of games 1, 2 and 6: the replayer's findings list names the games
+    1, 2 and 6 (as the findings above it do); for each finding, the replayer opened by its link draws
+    the player to act at the bottom as the finding's board does, and the cube with the same value at the
+    same place, clear of the "off" counts.  Screenshots of the replayer at the result finding and of that
+    finding's card show a board each."""
+    import numpy as np
+    from PIL import Image
+
+    rec = _excerpt(tmp_path)
+    out = tmp_path / "report.html"
+    r = CliRunner().invoke(app, ["validate", str(rec), "--format", "html", "-o", str(out)])
+    assert r.exit_code == 1, r.output
+    browser.set_window_size(1200, 1000)
+    browser.get(out.as_uri())
+    cards = browser.find_elements("css selector", "div.finding")
+    games = []
+    for k in range(len(cards)):
+        card = browser.find_elements("css selector", "div.finding")[k]
+        link = card.find_elements("css selector", "a.replay")
+        if not link:
+            continue
+        href = link[0].get_attribute("href").split("#", 1)[1]
+        q = dict(kv.split("=") for kv in href.split("&"))
+        games.append(q["game"])
+        boards = card.find_elements("css selector", "svg")
+        mine = browser.execute_script(_BOX, card) if boards else None
+        link[0].click()
+        WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "replayer").is_displayed())
+        st = state(browser)
+        assert st["game"] == q["game"]
+        theirs = browser.execute_script(_BOX, browser.find_element("id", "rp-board"))
+        for box in theirs["off"]:
+            assert not _overlap(theirs["cube"], box), (theirs, q)
+        if mine is not None:
+            assert mine["cubetext"] == theirs["cubetext"], (mine, theirs, q)
+            assert mine["cube"] == theirs["cube"], (mine, theirs, q)
+            assert mine["bottom"] == theirs["bottom"], (mine, theirs, q)
+            for box in mine["off"]:
+                assert not _overlap(mine["cube"], box), (mine, q)
+        finds = browser.find_element("id", "rp-finds").text
+        listed = re.findall(r"\(line \d+, game (\d+)\)", finds)
+        if k == len(cards) - 1:                  # the replayer at the result, then the finding's own card
+            for name, where in (("report-result-replayer.png", "replayer"), ("report-result-card.png", None)):
+                target = browser.find_element("id", where) if where else \
+                    browser.find_elements("css selector", "div.finding")[k]
+                browser.execute_script("arguments[0].scrollIntoView()", target)
+                shot = _shot(browser, name, 1200, 1000, tmp_path)
+                img = np.asarray(Image.open(shot).convert("RGB"))
+                assert (img == np.array((0x6B, 0x4A, 0x2B), dtype=img.dtype)).all(axis=2).sum() > 2000
+        browser.find_element("css selector", 'button[data-go="close"]').click()
+    assert sorted(set(games)) == ["1", "2", "6"]
+    # the findings list under the replayer: the games by their numbers, as the finding cards' links
+    assert listed == games, (listed, games)
+    no_console_errors(browser)
+
+
+def test_an_address_past_the_games_end_or_to_no_game_says_so(browser, tmp_path):
+    rec = _excerpt(tmp_path)
+    page = write_page(tmp_path, rec)
+    browser.get(page.as_uri() + "#game=6&move=999")
+    st = state(browser)
+    note = browser.find_element("id", "rp-note")
+    assert st["game"] == "6" and st["move"] == "end"
+    assert note.is_displayed() and "999" in note.text and "6" in note.text
+    final = shows.pick(read(rec), 6)
+    assert by_player(drawn(st["svg"]), 0) == by_player(drawn(shows.as_svg(final)), final.player)
+    last = max(s.move for s in shows.snapshots(read(rec)) if s.game == 6 and s.move is not None)
+    assert f"1-{last}" in note.text
+    browser.execute_script("location.hash='#game=3&move=4'")       # no game 3 in an excerpt of 1, 2, 6
+    st = state(browser)
+    assert st["game"] == "1" and note.is_displayed() and "3" in note.text and "1" in note.text
+    browser.execute_script("location.hash='#game=6&move=4'")
+    st = state(browser)
+    assert st["move"] == "4" and not browser.find_element("id", "rp-note").is_displayed()
+    assert f"{st['pid']}:{st['mid']}" == shows.as_gnubg(shows.pick(read(rec), 6, 4))
+    no_console_errors(browser)

@@ -394,9 +394,9 @@ def test_federation_preset_sets_the_clock(federation):
     assert _time_findings(m)[1] == []
     found = [f for f in analyze.validate_match(m, options=parse_rule_options(None, [], "federation")).findings
              if f.rule == "time-limit"]
-    assert [(f.game, f.move) for f in found] == [(g.number, a.move)]
+    assert [(f.game, f.row) for f in found] == [(g.number, a.move)]
     m.tags["Rules"] = "federation"
-    assert [(f.game, f.move) for f in _time_findings(m)[1]] == [(g.number, a.move)]
+    assert [(f.game, f.row) for f in _time_findings(m)[1]] == [(g.number, a.move)]
 
 
 # ------------------------------------------------------------------------------- presets

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..i18n import N_, _, ngettext
-from ..record import Loc, Match, Problem
+from ..record import Loc, Match, Problem, game_numbers
 
 __all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
            "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
@@ -349,6 +349,7 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
 
     Always a loss, whatever the target: text the reader could not read (it is not in the record)."""
     out: list[str] = []
+    shown = game_numbers(match.games)    # the games' numbers as every command gives them
     # a warning is text kept in the record another way (a banner before the match header: comments)
     unread = [p for p in match.problems if not p.warning] + [p for g in match.games for p in g.problems]
     if unread:
@@ -364,12 +365,12 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         if (rules is None or not rules.gnubg_notation) and match.games:
             # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name; {target}: a notation (mat, sgf)
             out.append(_("{games}: {variant} has no {target} form").format(
-                games=_games([g.number for g in match.games]), variant=name, target=target))
+                games=_games(game_numbers(match.games)), variant=name, target=target))
         seg = {}
-        for g in match.games:
+        for g, n in zip(match.games, shown):
             for a in g.actions:
                 for s in a.segments:
-                    seg.setdefault(s.kind, []).append(g.number)
+                    seg.setdefault(s.kind, []).append(n)
         for kind, numbers in seg.items():
             games = _games(sorted(set(numbers)))
             if kind == "handover":
@@ -404,11 +405,11 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         checks.append((N_("{games}: a rejected resignation offer cannot be written in {target}"),
                        lambda a: a.kind.value == "reject"))
     for what, test in checks:
-        numbers = [g.number for g in match.games if any(test(a) for a in g.actions)]
+        numbers = [n for g, n in zip(match.games, shown) if any(test(a) for a in g.actions)]
         if numbers:
             out.append(_(what).format(games=_games(numbers), target=target))
     if game_comments:
-        numbers = [g.number for g in match.games if g.comments]
+        numbers = [n for g, n in zip(match.games, shown) if g.comments]
         if numbers:
             out.append(_("{games}: game comments cannot be written in {target}").format(
                 games=_games(numbers), target=target))

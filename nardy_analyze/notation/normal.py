@@ -33,6 +33,9 @@ class ActionState:
     # a roll with further parts (Gul bara chains and handovers): one PartState per written part, the
     # roller's own play first, in the order played (None for a turn of one part)
     parts: list["PartState"] | None = None
+    # a roll the replay counted: its number in the game (1 = the opening roll), the ``move`` of ``show
+    # --move``, of the replayer's address and of findings; None for every other action
+    roll: int | None = None
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ from functools import cache
 
 from .. import __version__
 from .normal import NormalMatch
-from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, split_rating
+from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, game_numbers, split_rating
 from ..i18n import _, ngettext
 from . import Notation, common_losses, expected_found, guarded_read, quoted, register
 from .grammar import grammar_text
@@ -751,11 +751,11 @@ def losses(match: Match) -> list[str]:
     # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
     # would read back as a double
     odd = []
-    for g in match.games:
+    for g, n in zip(match.games, game_numbers(match.games)):
         for prev, a in zip([None] + g.actions, g.actions):
             if a.kind is Kind.BEAVER and not (prev is not None and prev.kind in (Kind.DOUBLE, Kind.BEAVER)
                                               and prev.player != a.player):
-                odd.append(g.number)
+                odd.append(n)
                 break
     if odd:
         # TRANSLATORS: {numbers}: the games' numbers ("1, 4")

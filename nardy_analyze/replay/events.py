@@ -24,7 +24,7 @@ class TurnRow(NamedTuple):
     with one row per turn.)
     """
 
-    game: int                         # 1-based order of the game in the file
+    game: int                         # the game's number (record.game_numbers: its own Game N, else the order)
     turn: int                         # 1-based index of the turn in the game (both players counted)
     side: int                         # 0 = first player of the score line, 1 = second
     line: int                         # line of the roll (or of the double) in the record
@@ -37,6 +37,8 @@ class TurnRow(NamedTuple):
     action: Action | None = None      # the record's cell (chain and handover segments for Gul bara)
     spec: SegmentSpec | None = None   # the turn driver's first part of the roll, as the replay judged it
                                       # (None when the replay judged no play: an exporter's illegal mark)
+    move: int | None = None           # the roll's number in the game, as findings and show --move give it
+                                      # (None for a turn without a counted roll: a double that was dropped)
 
 
 @dataclass(slots=True, frozen=True)

@@ -9,6 +9,7 @@ turn rows) and the clock (:mod:`.clock`, a separate object).
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Callable
 from weakref import ref
 
@@ -40,8 +41,10 @@ class GameReplay(CubeActions, Results, Resync, Telling):
     def __init__(self, rep: MatchReport, variant: Variant, game: Game, crawford: bool | None, money: bool,
                  need: tuple[int, int] | None = None, start: Pos | None = None,
                  tell_finding: Callable[[Finding], None] | None = None, tell_state: Callable | None = None,
-                 tell_turn: Callable | None = None, tell_end: Callable | None = None):
+                 tell_turn: Callable | None = None, tell_end: Callable | None = None, number: int | None = None):
         self.rep, self.v, self.g = rep, variant, game
+        # the game's number in findings and reports (record.game_numbers; default: the order in the file)
+        self.number = game.number if number is None else number
         self.tell_finding = tell_finding or rep.findings.append
         self.tell_state, self.tell_turn, self.tell_end = tell_state, tell_turn, tell_end
         self.turn_no = 0
@@ -65,13 +68,15 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         self.rep_score = (0, 0)              # the score at the start of the game (match play)
         self.cube_turned = False
         self.rolls = 0
+        self.roll_at: list[int] = []         # the index in the game's actions of each roll counted (1, 2, ...)
+        self.found: list[tuple[Finding, Action]] = []   # findings at an action: their move, set at the end
         self.rolled = [0, 0]                 # rolls played by each side (first turn for the head rule)
         self.resyncs = 0                     # illegal plays after which resync() chose the position
         self.last: Action | None = None      # the previous action
         self.last_roller: int | None = None  # who rolled last: the other side is to roll next
         self.ended: tuple[str, int, int] | None = None   # (how, winner side, points)
         self.declared: tuple[int, int, Action] | None = None  # (winner side, points, cell)
-        self.report = GameReport(game.number, game.players)
+        self.report = GameReport(self.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.parts: list | None = None       # (states) the parts of the roll just replayed
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
@@ -111,9 +116,29 @@ class GameReplay(CubeActions, Results, Resync, Telling):
             elif self.first_error is None:
                 self.first_error = loc.line
         who = side if side is not None else (a.player if a else None)
-        self.tell_finding(Finding(
-            rule, msg, self.rep.path, loc.line, loc.column, severity, self.g.number,
-            a.move if a else None, self.player_field(who) if who is not None else None, who, **extra))
+        f = Finding(rule, msg, self.rep.path, loc.line, loc.column, severity, self.number, None,
+                    self.player_field(who) if who is not None else None, who, row=a.move if a else None,
+                    cube=self.cube, owner=self.owner, **extra)
+        if a is not None:
+            self.found.append((f, a))
+        self.tell_finding(f)
+
+    def number_moves(self) -> None:
+        """Each finding's ``move``: the roll whose position it is about, counted as ``show --move`` and the
+        replayer count (1 = the game's opening roll): its own roll, else the next roll after its action
+        (a double or a take: the roll the cube was turned before); None after the last roll (the game's
+        final position, ``show --game G`` without ``--move``)."""
+        if not self.found:
+            return
+        where = {id(a): i for i, a in enumerate(self.actions)}
+        roll_at = self.roll_at
+        for f, a in self.found:
+            i = where.get(id(a))
+            if i is None:
+                continue
+            k = bisect_left(roll_at, i)
+            f.move = k + 1 if k < len(roll_at) else None
+        self.found = []
 
     # -- actions -------------------------------------------------------------------------------------
     def run(self, actions: list[Action]) -> None:
@@ -147,13 +172,16 @@ class GameReplay(CubeActions, Results, Resync, Telling):
                 legal = len(findings) == n or not any(f.rule in POSITION_RULES for f in findings[n:])
                 pos = self.pos
                 after = before if before[0] is pos[0] and before[1] is pos[1] else (pos[0], pos[1])
-                tell_state(ActionState(i, cube, owner, before, after, legal, self.exact, self.parts))
+                roll_at = self.roll_at
+                tell_state(ActionState(i, cube, owner, before, after, legal, self.exact, self.parts,
+                                       len(roll_at) if roll_at and roll_at[-1] == i else None))
                 self.exact = False
                 self.parts = None
             self.last = a
             if a.kind == Kind.ROLL:
                 self.last_roller = a.player
         self.finish(actions)
+        self.number_moves()
         self.tell_game_end()
 
     def on_roll(self, a: Action, nxt: Action | None) -> None:
@@ -181,6 +209,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
             self.bad_dice(a)
             return
         self.rolls += 1
+        self.roll_at.append(self.index)
         if self.first_roller is None:        # the game's first roll replayed (after a set-up too)
             self.first_roller = p
         self.report.turns += 1

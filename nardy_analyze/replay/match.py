@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..engine import Variant
 from ..engine.core import Pos
-from ..record import Game, Loc, Match
+from ..record import Game, Loc, Match, game_numbers
 from .clock import RunningClock
 from .game import GameReplay
 from .model import ERROR, WARNING, Finding, MatchReport, player_text
@@ -66,10 +66,15 @@ class MatchWalk:
         self.open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
         self.before = [0, 0]                        # the score at the start of the previous game
         self.prev: Game | None = None
+        # the games' numbers as findings give them (record.game_numbers), by the reader's order number
+        self.shown = dict(zip((g.number for g in match.games), game_numbers(match.games)))
         # a clock that runs over the whole match (clock_per, docs/rules.md): carried from game to game
         self.match_clock = RunningClock.of(variant) if RunningClock.per_match(variant, self.length) else None
 
     def note(self, rule: str, msg: str, loc: Loc, severity: str, game: int | None) -> None:
+        """A finding of the match; ``game``: the reader's order number of its game (given as shown)."""
+        if game is not None:
+            game = self.shown.get(game, game)
         self.tell_finding(Finding(rule, msg, self.match.path, loc.line, loc.column, severity, game))
 
     def tell(self, event: str, *args) -> None:
@@ -103,7 +108,8 @@ class MatchWalk:
         need = (length - score[0], length - score[1]) if length > 0 else None
         gr = GameReplay(self.rep, self.variant, game, is_crawford, money=length == 0, need=need,
                         start=self.start, tell_finding=self.tell_finding, tell_state=self.tell_state,
-                        tell_turn=self.tell_turn, tell_end=self.tell_end)
+                        tell_turn=self.tell_turn, tell_end=self.tell_end,
+                        number=self.shown.get(game.number, game.number))
         gr.rep_score = (score[0], score[1])
         gr.clock.attach(self.match_clock)
         gr.report.crawford = is_crawford

@@ -42,8 +42,8 @@ class Finding:
     line: int
     column: int
     severity: str = ERROR
-    game: int | None = None
-    move: int | None = None
+    game: int | None = None           # the game's number (record.game_numbers: its own Game N, else the order)
+    move: int | None = None           # the roll whose position it is about (show --move; None: the final position)
     player: str | None = None
     side: int | None = None
     # for --explain: the position before the action (mover first) and the legal alternatives
@@ -53,11 +53,14 @@ class Finding:
     board_title: str = ""             # what the position is, for --explain (default: before the play)
     board_side: int | None = None     # whose view the position is drawn from (default: the player's)
     analysis: dict | None = None      # validate --analyse: the engine's analysis of the position (plain data)
+    row: int | None = None            # the move number written on the action's row (a .mat row's "22)")
+    cube: int | None = None           # the cube's value and owner (0/1, None centred) at the finding
+    owner: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "path": self.path, "line": self.line, "column": self.column, "game": self.game,
-            "move": self.move, "player": self.player, "rule": self.rule,
+            "move": self.move, "row": self.row, "player": self.player, "rule": self.rule,
             "severity": self.severity, "message": self.message,
         }
 

@@ -12,7 +12,7 @@ from ..engine import OPTIONS, UnknownVariant
 from ..engine.judge import route, with_hits
 from ..inputs import variant_for
 from ..notation.normal import ActionState, NormalAction, NormalGame, NormalMatch
-from ..record import Game, Kind, Match
+from ..record import Game, Kind, Match, game_numbers
 from . import replay
 from .model import GameReport, MatchReport
 from .visitor import ReplayVisitor
@@ -55,8 +55,8 @@ def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> No
     except UnknownVariant:                # a variant the engine does not know yet: the record as written
         rep = MatchReport(match.path, match.notation, str(match.tag("Variation") or variant))
         out = NormalMatch(match, rep.variant, dict(options or {}), rep)
-        for game in match.games:
-            out.games.append(NormalGame(game, GameReport(game.number, game.players),
+        for game, number in zip(match.games, game_numbers(match.games)):
+            out.games.append(NormalGame(game, GameReport(number, game.players),
                                         [NormalAction(a, None) for a in game.actions]))
         return out
     told = _States()

@@ -69,9 +69,11 @@ class Telling:
         doubled = offer is not None and offer[0] == p
         self.turn_no += 1
         here = (self.pos[p], self.pos[1 - p])
+        roll_at = self.roll_at               # this turn's roll, when the replay counted it (findings' move)
+        move = len(roll_at) if a is not None and roll_at and roll_at[-1] == self.index else None
         # TurnRow(...) without the named tuple's Python-level __new__ (what its _make does): one per turn
-        self.tell_turn(_new_row(TurnRow, (self.g.number, self.turn_no, p, line, dice, before or here, here,
-                                          doubled, offer[2] if doubled else "", self.cube, a, spec)))
+        self.tell_turn(_new_row(TurnRow, (self.number, self.turn_no, p, line, dice, before or here, here,
+                                          doubled, offer[2] if doubled else "", self.cube, a, spec, move)))
 
     def tell_game_end(self) -> None:
         """After the result is settled: a double left unanswered is a turn of its own; then the game end."""
@@ -83,4 +85,4 @@ class Telling:
         level = None
         if r.how == "bearoff" and r.winner is not None:
             level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
-        self.tell_end(GameEnd(self.g.number, r.winner, self.scored(), r.how, level, self.cube))
+        self.tell_end(GameEnd(self.number, r.winner, self.scored(), r.how, level, self.cube))

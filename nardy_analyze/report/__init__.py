@@ -41,10 +41,11 @@ def context_words(f: Finding) -> list[str]:
     """Where in the record a finding is, for people: "game 2", "move 14", the player."""
     ctx = []
     if f.game is not None:
-        # TRANSLATORS: where a finding is: the game's number in the file
+        # TRANSLATORS: where a finding is: the game's number (the record's own Game N)
         ctx.append(_("game {game}").format(game=f.game))
     if f.move is not None:
-        # TRANSLATORS: where a finding is: the move number written in the record
+        # TRANSLATORS: where a finding is: the roll's number in the game (1 = the opening roll), as show --move
+        # takes it
         ctx.append(_("move {move}").format(move=f.move))
     if f.player:
         ctx.append(f.player)
@@ -441,7 +442,7 @@ def sarif_results(r: MatchReport) -> list[dict[str, Any]]:
                 "artifactLocation": {"uri": f.path},
                 "region": {"startLine": f.line, "startColumn": f.column},
             }}],
-            "properties": {"game": f.game, "move": f.move, "player": f.player},
+            "properties": {"game": f.game, "move": f.move, "row": f.row, "player": f.player},
         })
     return out
 

@@ -52,7 +52,18 @@ def _names(report: MatchReport, f: Finding) -> tuple[str, str]:
     return names[side], names[1 - side]
 
 
-def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
+def _cube(f: Finding, frame: list | None) -> tuple[int, int | None]:
+    """The cube of a finding's board, (value, owner: 0 the player drawn at the bottom, 1 the other, None
+    centred): the replayer's step of the finding where the page has it (the same facts as the replayer
+    below), else the cube the replay had at the finding."""
+    cube, owner = (frame[5], None if frame[6] < 0 else frame[6]) if frame is not None else (f.cube, f.owner)
+    side = f.board_side if f.board_side is not None else f.side
+    if owner is None or side is None:
+        return cube or 1, None
+    return cube or 1, 0 if owner == side else 1
+
+
+def _finding(report: MatchReport, f: Finding, link: str | None = None, frame: list | None = None) -> str:
     cls = "finding" if f.severity == ERROR else "finding warning"
     ctx = ", ".join(context_words(f))
     replay = escape(_("replay the game from here"))
@@ -78,8 +89,10 @@ def _finding(report: MatchReport, f: Finding, link: str | None = None) -> str:
         pid = (" &middot; " + escape(_("gnubg Position ID {id}")).replace(
             "{id}", f"<code>{position_id(*f.position)}</code>") if rules.position_id else "")
         parts.append(f'<div class="board"><div>{escape(title)}{pid}</div>')
+        cube, owner = _cube(f, frame)
         parts.append(svg_board(f.position, f.dice if not f.board_title else None, (mover, opp), title,
-                               opp_point=rules.opp_point, show_cube=rules.board_cube))
+                               cube, owner, opp_point=rules.opp_point, show_cube=rules.board_cube,
+                               role=_("(numbering, declared winner)") if f.board_title else None))
         parts.append("</div>")
     if f.alternatives:
         parts.append('<div class="alts">' + escape(_("legal plays include: {plays}").format(
@@ -138,13 +151,19 @@ class HtmlWriter(Writer):
             sp.write(f'<p class="analysis">{escape(r.analysis_note)}</p>\n')
         data = self._replay(r)
         links: list[str | None] = [None] * len(r.findings)
+        frames: list[list | None] = [None] * len(r.findings)
         if data is not None and data["games"]:
             self._records += 1
             k = self._records
             self._data.write(("," if k > 1 else "") + replayer.script_json(data) + "\n")
-            links = [f"file={k}&{a}" if (a := replayer.address(data, x)) else None for x in data["findings"]]
-        for f, link in zip(r.findings, links):
-            sp.write(_finding(r, f, link) + "\n")
+            games = {g["n"]: g for g in data["games"]}
+            for j, f in enumerate(r.findings):
+                g = games.get(f.game) if f.game is not None else None
+                if g is not None:
+                    i = replayer.frame_at(g["f"], f.line, f.column)
+                    links[j], frames[j] = f"file={k}&{replayer.step_address(g, i)}", g["f"][i]
+        for f, link, frame in zip(r.findings, links, frames):
+            sp.write(_finding(r, f, link, frame) + "\n")
 
     def unreadable(self, path: str, message: str) -> None:
         super().unreadable(path, message)

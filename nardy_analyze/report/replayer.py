@@ -37,10 +37,11 @@ from ..safetext import markup as escape, visible   # control characters from the
 from .show import Snapshot, as_gnubg
 from .svg import board_geometry
 
-__all__ = ["record_data", "page", "script_block", "script", "address", "CSS", "body"]
+__all__ = ["record_data", "page", "script_block", "script", "address", "frame_at", "step_address", "CSS",
+           "body"]
 
 
-def _key_of(frames: list[list], line: int, column: int) -> int:
+def frame_at(frames: list[list], line: int, column: int) -> int:
     """The index of the last frame written at or before ``line:column`` (0 when none is)."""
     best = 0
     for i, fr in enumerate(frames):
@@ -55,9 +56,14 @@ def address(data: dict, finding: list) -> str | None:
     """The address (``game=G&move=KEY`` or ``game=G&step=I``) of a finding of :func:`record_data`."""
     if finding[5] is None:
         return None
-    g = data["games"][finding[5] - 1]
-    key = g["f"][finding[6]][0]
-    return f"game={g['n']}&" + (f"move={key}" if key else f"step={finding[6]}")
+    return step_address(data["games"][finding[5] - 1], finding[6])
+
+
+def step_address(game: dict, i: int) -> str:
+    """The address of the ``i``-th step of a game of :func:`record_data` (``game=G&move=KEY``, or
+    ``game=G&step=I`` for a step without a roll number)."""
+    key = game["f"][i][0]
+    return f"game={game['n']}&" + (f"move={key}" if key else f"step={i}")
 
 
 def _dice_text(d) -> str:
@@ -94,7 +100,7 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
     out = []
     for ng in norm.games:
-        if games is None or ng.game.number in games:
+        if games is None or ng.report.number in games:
             game = _game_data(ng, norm.variant, ids, length, jacoby)
             if game is not None:             # None: nothing of the game could be replayed, no step to show
                 out.append(game)
@@ -108,7 +114,7 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         gi = index.get(f.game) if f.game is not None else None
         if gi is None and f.game is not None and games is not None:
             continue                     # a game left out
-        fi = _key_of(out[gi - 1]["f"], f.line, f.column) if gi else None
+        fi = frame_at(out[gi - 1]["f"], f.line, f.column) if gi else None
         data["findings"].append([f.rule, f.severity, f.message, f.line, f.column, gi, fi])
     return data
 
@@ -126,7 +132,7 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
         mid = ""
         pid = position_id(sides[player], sides[1 - player])
         if ids and roll:
-            snap = Snapshot(g.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
+            snap = Snapshot(ng.report.number, move, player, g.players, sides, tuple(dice), st.cube, st.owner,
                             score, length, crawford, line, text, jacoby, variant)
             pid, mid = as_gnubg(snap).split(":")
         frames.append([key, kind, player, pid, _dice_text(dice), st.cube,
@@ -138,9 +144,9 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
         if st is None:
             continue
         last = (a, st)
-        roll = a.kind is Kind.ROLL and not a.unplayed and a.dice is not None
+        roll = st.roll is not None          # a roll the replay counted: show --move and findings count it
         if roll:
-            move += 1
+            move = st.roll
         if roll and st.parts:
             for k, part in enumerate(st.parts):
                 add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
@@ -161,7 +167,7 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
     result = None
     if r.winner is not None:
         result = [r.winner, r.points, r.how or ""]
-    return {"n": g.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
+    return {"n": ng.report.number, "players": [g.players[0] or "player 1", g.players[1] or "player 2"],
             "score": list(score), "crawford": crawford, "result": result,
             "comments": list(g.comments), "f": frames}
 
@@ -203,6 +209,7 @@ CSS = """
 .rp-find{font-size:.88em}.rp-find a{color:#a22}.rp-find .warning a{color:#a60}
 .rp-flag{border-left:5px solid #c33;background:#fdf0f0;padding:.3em .6em;margin:.3em 0}
 .rp-flag.warning{border-left-color:#d90;background:#fdf7ea}
+.rp-note{border-left:5px solid #d90;background:#fdf7ea;padding:.3em .6em;margin:.3em 0}
 .rp select{max-width:100%;font-size:1em}
 @media (max-width:760px){.rp-main{flex-direction:column}.rp-left{width:100%}.rp-right{width:100%}
  .rp-moves{max-height:16em}.rp-after{width:70%}}
@@ -225,6 +232,7 @@ def body() -> str:
     return f"""<div class="rp-main">
 <div class="rp-left">
 <div class="rp-status" id="rp-status"></div>
+<div class="rp-note" id="rp-note" role="status" hidden></div>
 <div class="rp-board" id="rp-board"></div>
 <div class="rp-nav">
 <button type="button" data-go="first" title="{t['first']}">|&#9664;</button>
@@ -253,7 +261,7 @@ var D=JSON.parse(document.getElementById("rp-data").textContent);
 var G=D.geom, FILES=D.files, $=function(id){return document.getElementById(id);};
 var root=$("replayer");
 if(!root||!FILES.length)return;
-var cur={f:0,g:0,i:0}, view="0";
+var cur={f:0,g:0,i:0}, view=D.multi?"roll":"0", note="";
 var B64="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function esc(s){return String(s).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;");}
 function decode(pid){ // Position ID -> [mover, opponent], 25 counts each (bar last)
@@ -269,7 +277,7 @@ function sidesOf(fr){var m=decode(fr[3]);return fr[2]===0?[m[0],m[1]]:[m[1],m[0]
 function off(side){var n=15;for(var i=0;i<25;i++)n-=side[i];return n;}
 function pips(side){var n=0;for(var i=0;i<25;i++)n+=side[i]*(i+1);return n;}
 function num(x){return String(x);}
-function board(rec,sides,bottom,player,dice,cube,owner,names,title){
+function board(rec,sides,bottom,player,dice,cube,owner,names,title,last){
   var me=sides[bottom],opp=sides[1-bottom],OPP=rec.opp,pw=G.pw,top=G.top,bot=G.bottom,ph=G.ph;
   var o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+G.w+' '+G.h+'" width="'+G.w+'" height="'+G.h+
    '" role="img" aria-label="'+esc(title)+'" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,Noto Sans Armenian,Noto Sans Georgian,DejaVu Sans,Sylfaen,sans-serif">',
@@ -302,11 +310,11 @@ function board(rec,sides,bottom,player,dice,cube,owner,names,title){
     o.push('<rect x="'+dx+'" y="'+(G.h/2-13)+'" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>');
     o.push('<text x="'+(dx+13)+'" y="'+(G.h/2+6)+'" font-size="16" text-anchor="middle">'+dice.charAt(d)+'</text>');}}
   if(rec.cube){
-    var cy=owner<0?G.h/2:(owner===bottom?bot-20:top+20);
+    var cy=owner<0?G.h/2:(owner===bottom?G.cubelow:G.cubehigh);
     o.push('<rect x="'+(G.right+6)+'" y="'+(cy-12)+'" width="24" height="24" fill="#fff" stroke="#000"/>');
     o.push('<text x="'+(G.right+18)+'" y="'+(cy+5)+'" font-size="12" text-anchor="middle">'+(cube>1?cube:64)+'</text>');}
   var lab=function(s){return esc(s).slice(0,40);};
-  var roles=function(s){return s===player?" (numbering, to play)":"";};
+  var roles=function(s){return s===player?(dice||!last?" (numbering, to play)":" (numbering, rolled last)"):"";};
   o.push('<text x="'+G.margin+'" y="'+(G.h-6)+'" font-size="11" fill="#fff">&#9679; '+lab(names[bottom])+roles(bottom)+'</text>');
   o.push('<text x="'+G.margin+'" y="14" font-size="11" fill="#fff">&#9675; '+lab(names[1-bottom])+roles(1-bottom)+'</text>');
   o.push("</svg>");
@@ -320,8 +328,8 @@ function bottomFor(fr){return view==="roll"?fr[2]:(view==="1"?1:0);}
 function title(g,fr){
   var k=fr[0],p=who(g,fr[2]);
   if(fr[1]==="end")return "game "+g.n+", final position";
-  if(fr[1]==="roll")return "game "+g.n+", before roll "+k+": "+p+" to play "+fr[4];
-  if(k)return "game "+g.n+", roll "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4];
+  if(fr[1]==="roll")return "game "+g.n+", move "+k+": "+p+" to play "+fr[4];
+  if(k)return "game "+g.n+", move "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4];
   return "game "+g.n+": "+p+" "+fr[7];
 }
 function findingsAt(fi,gi,i){var out=[],fs=FILES[fi].findings;
@@ -333,12 +341,13 @@ function address(fi,gi,i){
 }
 function show(){
   var r=rec(),g=game(),fr=frame(),sides=sidesOf(fr),b=bottomFor(fr),el=$("rp-board");
-  el.innerHTML=board(r,sides,b,fr[2],fr[4],fr[5],fr[6],g.players,title(g,fr));
+  el.innerHTML=board(r,sides,b,fr[2],fr[4],fr[5],fr[6],g.players,title(g,fr),fr[1]==="end");
   el.setAttribute("data-file",cur.f+1);el.setAttribute("data-game",g.n);
   el.setAttribute("data-move",fr[0]||("step"+cur.i));el.setAttribute("data-step",cur.i);
   el.setAttribute("data-player",fr[2]);el.setAttribute("data-position-id",fr[3]);
   if(fr[12])el.setAttribute("data-match-id",fr[12]);else el.removeAttribute("data-match-id");
   $("rp-status").textContent=title(g,fr)+(fr[1]!=="end"&&fr[7]?"  \u2014  "+fr[7]:"");
+  $("rp-note").textContent=note;$("rp-note").hidden=!note;note="";
   var nx=g.f[cur.i+1],ab=$("rp-afterbox");
   if(nx&&fr[1]!=="end"){ab.style.display="";
     $("rp-after").innerHTML=board(r,sidesOf(nx),b,nx[2],"",nx[5],nx[6],g.players,"after: "+title(g,fr));}
@@ -379,7 +388,7 @@ function fillGames(){
   $("rp-view").innerHTML=v.join("");$("rp-view").value=view;
   var fl=[];for(var f=0;f<r.findings.length;f++){var x=r.findings[f];
     var tgt=x[5]?'<a href="#'+address(cur.f,x[5]-1,x[6])+'">':"<span>";
-    fl.push('<div class="'+esc(x[1])+'">'+tgt+esc(x[0])+" (line "+x[3]+(x[5]?", game "+x[5]:"")+")"+(x[5]?"</a>":"</span>")+": "+esc(x[2])+"</div>");}
+    fl.push('<div class="'+esc(x[1])+'">'+tgt+esc(x[0])+" (line "+x[3]+(x[5]?", game "+r.games[x[5]-1].n:"")+")"+(x[5]?"</a>":"</span>")+": "+esc(x[2])+"</div>");}
   $("rp-finds").innerHTML=fl.length?"<b>Findings</b>"+fl.join(""):"";
 }
 function fillMoves(){
@@ -412,9 +421,12 @@ function fromHash(){
   if(D.multi&&!q.file){root.hidden=true;return false;}
   var f=Math.max(0,Math.min(FILES.length-1,(parseInt(q.file,10)||1)-1)),r=FILES[f];
   if(!r.games.length){root.hidden=false;return false;}
-  var gi=0;if(q.game){for(var k=0;k<r.games.length;k++)if(String(r.games[k].n)===q.game)gi=k;}
+  var gi=-1;if(q.game){for(var k=0;k<r.games.length;k++)if(String(r.games[k].n)===q.game)gi=k;}
+  if(gi<0){gi=0;if(q.game)note="There is no game "+q.game+" in this record: game "+r.games[0].n+" is shown.";}
   var g=r.games[gi],i=0;
-  if(q.move){for(k=0;k<g.f.length;k++)if(g.f[k][0]===q.move){i=k;break;}}
+  if(q.move){i=-1;for(k=0;k<g.f.length;k++)if(g.f[k][0]===q.move){i=k;break;}
+    if(i<0){var last=0;for(k=0;k<g.f.length;k++)if(g.f[k][1]==="roll")last=parseInt(g.f[k][0],10);
+      i=g.f.length-1;note="Game "+g.n+" has moves 1-"+last+", not "+q.move+": the game's final position is shown.";}}
   else if(q.step)i=Math.max(0,Math.min(g.f.length-1,parseInt(q.step,10)||0));
   var was=root.hidden;root.hidden=false;cur.f=-1;go(f,gi,i);
   if(D.multi&&was&&root.scrollIntoView)root.scrollIntoView();
@@ -534,16 +546,27 @@ def _js_texts() -> list[tuple[str, str]]:
         ('"use strict";\n', '"use strict";\n' + f"var PL=function(n){{return +({_plural_rule()[0]});}};\n"
          + f"var STEP={script_json(step_kinds)}, SEV={script_json(severities)};\n"),
         ('" (numbering, to play)"', _js_str(" " + _("(numbering, to play)"))),
+        # TRANSLATORS: after the bottom player's name on the board of a game's final position
+        ('" (numbering, rolled last)"', _js_str(" " + _("(numbering, rolled last)"))),
+        ('"There is no game "+q.game+" in this record: game "+r.games[0].n+" is shown."',
+         # TRANSLATORS: the replayer's notice when the address names a game the record does not have
+         _js_expr(_("There is no game {game} in this record: game {shown} is shown."), game="q.game",
+                  shown="r.games[0].n")),
+        ('"Game "+g.n+" has moves 1-"+last+", not "+q.move+": the game\'s final position is shown."',
+         # TRANSLATORS: the replayer's notice when the address names a move past the game's end
+         _js_expr(_("Game {game} has moves 1-{last}, not {move}: the game's final position is shown."),
+                  game="g.n", last="last", move="q.move")),
         ("off '+off(me)+'", _js_inside(_("off {n}"), "'", n="off(me)")),
         ("off '+off(opp)+'", _js_inside(_("off {n}"), "'", n="off(opp)")),
         ('"game "+g.n+", final position"', _js_expr(_("game {game}, final position"), game="g.n")),
-        ('"game "+g.n+", before roll "+k+": "+p+" to play "+fr[4]',
-         _js_expr(_("game {game}, before roll {roll}: {player} to play {dice}"), game="g.n", roll="k", player="p",
+        ('"game "+g.n+", move "+k+": "+p+" to play "+fr[4]',
+         # TRANSLATORS: the replayer's title of a roll; {move}: the roll's number in the game (show --move)
+         _js_expr(_("game {game}, move {move}: {player} to play {dice}"), game="g.n", move="k", player="p",
                   dice="fr[4]")),
-        ('"game "+g.n+", roll "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4]',
+        ('"game "+g.n+", move "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4]',
          # TRANSLATORS: the replayer's title of a further part of a Gul bara turn; {step}: "chain", "handover"
-         _js_expr(_("game {game}, roll {roll}, {step}: {player} to play {dice}"), game="g.n",
-                  roll='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice="fr[4]")),
+         _js_expr(_("game {game}, move {move}, {step}: {player} to play {dice}"), game="g.n",
+                  move='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice="fr[4]")),
         ('"game "+g.n+": "+p+" "+fr[7]',
          # TRANSLATORS: the replayer's title of a cube action or a result; {text}: as the record writes it
          _js_expr(_("game {game}: {player} {text}"), game="g.n", player="p", text="fr[7]")),
@@ -600,8 +623,9 @@ def _js_texts() -> list[tuple[str, str]]:
                   + _js_str(_("player {number}").format(number=2)) + ")") + '+"</option>"'),
         ("'<option value=\"roll\">the player to act</option>'",
          "'<option value=\"roll\">'+" + _js_str(escape(_("the player to act"))) + "+'</option>'"),
-        ('" (line "+x[3]+(x[5]?", game "+x[5]:"")+")"',
-         '" "+(x[5]?' + _js_expr(_("(line {line}, game {game})"), html, line="x[3]", game="x[5]") + ":"
+        ('" (line "+x[3]+(x[5]?", game "+r.games[x[5]-1].n:"")+")"',
+         '" "+(x[5]?' + _js_expr(_("(line {line}, game {game})"), html, line="x[3]", game="r.games[x[5]-1].n")
+         + ":"
          + _js_expr(_("(line {line})"), html, line="x[3]") + ")"),
         ('"<b>Findings</b>"', _js_str("<b>" + escape(_("Findings")) + "</b>")),
         ('fr[1]==="end"?"final position":', 'fr[1]==="end"?' + _js_str(_("final position")) + ":"),

@@ -22,8 +22,8 @@ __all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "a
 
 @dataclass(slots=True)
 class Snapshot:
-    game: int                    # 1-based order of the game in the file
-    move: int | None             # 1-based count of rolls in the game; None = the final position
+    game: int                    # the game's number (record.game_numbers: its own Game N, else the order)
+    move: int | None             # the roll's number in the game (1 = the opening roll); None = final position
     player: int                  # who is on roll (for the final position: whoever rolled last)
     names: tuple[str, str]
     sides: tuple                 # (player 0's side, player 1's side), each in its owner's numbering
@@ -56,15 +56,18 @@ class Snapshot:
 
 
 def snapshots(match: Match) -> list[Snapshot]:
+    """Every position ``show`` can print, in order: before each roll the replay counted (``move``: its
+    number in the game, as findings and the replayer's address give it) and each game's final position
+    (``move`` None); ``game`` is the game's number as every command gives it (record.game_numbers)."""
     norm = normalise(match)
     out: list[Snapshot] = []
     length = match.match_length or 0
     jacoby = bool(norm.options.get("jacoby", False)) if length == 0 else True
     for ng in norm.games:
         g = ng.game
+        n = ng.report.number
         score = g.score or (0, 0)
         crawford = bool(ng.report.crawford) and length > 1
-        move = 0
         last = None
         for na in ng.actions:
             st = na.state
@@ -72,29 +75,33 @@ def snapshots(match: Match) -> list[Snapshot]:
                 continue
             a = na.action
             last = (a, st)
-            if a.kind is not Kind.ROLL or a.unplayed or a.dice is None:
+            if st.roll is None:
                 continue
-            move += 1
-            out.append(Snapshot(g.number, move, a.player, g.players, st.before, a.dice, st.cube, st.owner,
+            out.append(Snapshot(n, st.roll, a.player, g.players, st.before, a.dice, st.cube, st.owner,
                                 score, length, crawford, a.loc.line, a.text, jacoby, norm.variant, a.move))
         if last is not None:
             a, st = last
-            out.append(Snapshot(g.number, None, a.player, g.players, st.after, None, st.cube, st.owner, score,
+            out.append(Snapshot(n, None, a.player, g.players, st.after, None, st.cube, st.owner, score,
                                 length, crawford, a.loc.line, "final position", jacoby, norm.variant))
     return out
 
 
 def pick(match: Match, game: int | None = None, move: int | None = None) -> Snapshot:
     """The snapshot before roll ``move`` of ``game`` (default: the last game; no move: its final position).
-    Raises LookupError with a message when there is no such game or move."""
+    ``game`` and ``move`` are numbered as findings number them (a finding's ``game``/``move`` opens its
+    position).  Raises LookupError with a message when there is no such game or move."""
     snaps = snapshots(match)
     if not snaps:
         raise LookupError(_("the record has no game that could be replayed"))
-    games = sorted({s.game for s in snaps})
+    games = list(dict.fromkeys(s.game for s in snaps))
     g = games[-1] if game is None else game
     if g not in games:
-        raise LookupError(_("there is no game {game}; the record has games {first}-{last}").format(
-            game=g, first=games[0], last=games[-1]))
+        if games == list(range(games[0], games[-1] + 1)):
+            raise LookupError(_("there is no game {game}; the record has games {first}-{last}").format(
+                game=g, first=games[0], last=games[-1]))
+        # TRANSLATORS: {games}: the record's game numbers ("1, 2, 6")
+        raise LookupError(_("there is no game {game}; the record has games {games}").format(
+            game=g, games=", ".join(map(str, games))))
     mine = [s for s in snaps if s.game == g]
     if move is None:
         return mine[-1]
@@ -102,6 +109,10 @@ def pick(match: Match, game: int | None = None, move: int | None = None) -> Snap
     for s in rolls:
         if s.move == move:
             return s
+    if not rolls:
+        # TRANSLATORS: a game whose replay reached no roll: only its final position can be shown
+        raise LookupError(_("game {game} has no roll to show; without --move, show gives its final "
+                            "position").format(game=g))
     raise LookupError(_("game {game} has rolls 1-{last}, not {move}").format(game=g, last=len(rolls), move=move))
 
 
@@ -114,13 +125,14 @@ def _title(s: Snapshot) -> str:
     who = s.names[s.player] or _player(s.player + 1)
     if s.move is None:
         return _("game {game}, final position").format(game=s.game)
-    fields = dict(game=s.game, roll=s.move, player=who, dice=f"{s.dice[0]}{s.dice[1]}", move=s.written_move,
+    fields = dict(game=s.game, move=s.move, player=who, dice=f"{s.dice[0]}{s.dice[1]}", row=s.written_move,
                   line=s.line)
     if s.written_move is not None:
-        # TRANSLATORS: {roll}: the count of rolls in the game; {move}: the move number the record writes
-        return _("game {game}, before roll {roll}: {player} to play {dice} (move {move}, line {line})").format(
-            **fields)
-    return _("game {game}, before roll {roll}: {player} to play {dice} (line {line})").format(**fields)
+        # TRANSLATORS: {move}: the roll's number in the game (1 = the opening roll: what --move takes and
+        # findings give); {row}: the move number the record writes on the row ("22)" of a .mat row)
+        return _("game {game}, move {move}: {player} to play {dice} (row {row}, line {line})").format(**fields)
+    # TRANSLATORS: {move}: the roll's number in the game (1 = the opening roll)
+    return _("game {game}, move {move}: {player} to play {dice} (line {line})").format(**fields)
 
 
 class NotBackgammon(LookupError):
@@ -210,5 +222,7 @@ def as_text(s: Snapshot) -> str:
 def as_svg(s: Snapshot) -> str:
     names = [n or _player(i + 1) for i, n in enumerate(s.names)]
     owner = None if s.owner is None else (0 if s.owner == s.player else 1)
+    # the final position: the player drawn at the bottom rolled last (as the text's legend says)
+    role = None if s.move is not None else _("(numbering, rolled last)")
     return svg_board(s.pos, s.dice, (names[s.player], names[1 - s.player]), _title(s), s.cube, owner,
-                     s.rules.opp_point, show_cube=s.rules.board_cube)
+                     s.rules.opp_point, show_cube=s.rules.board_cube, role=role)

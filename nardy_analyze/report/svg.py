@@ -12,6 +12,8 @@ __all__ = ["svg_board", "board_geometry"]
 _W, _H = 460, 350
 _PW, _MARGIN, _BAR = 30, 20, 40                      # point width, frame, bar width
 _TOP, _BOTTOM, _PH = 30, _H - 30, 105                # the field's edges and a point's height
+# the centre of an owned cube (the owner's side), clear of the "off N" labels at the field's corners
+_CUBE_LOW, _CUBE_HIGH = _BOTTOM - 40, _TOP + 40
 
 
 def _x_of(p: int) -> float:
@@ -29,17 +31,19 @@ def board_geometry() -> dict:
     return {"w": _W, "h": _H, "pw": _PW, "margin": _MARGIN, "bar": _BAR, "top": _TOP, "bottom": _BOTTOM,
             "ph": _PH, "x": [_x_of(p) for p in range(1, 25)],
             "up": [_BOTTOM - 13 - 26 * k for k in range(5)], "down": [_TOP + 13 + 26 * k for k in range(5)],
-            "barx": _MARGIN + 6 * _PW + _BAR / 2, "right": _MARGIN + 12 * _PW + _BAR}
+            "barx": _MARGIN + 6 * _PW + _BAR / 2, "right": _MARGIN + 12 * _PW + _BAR,
+            "cubelow": _CUBE_LOW, "cubehigh": _CUBE_HIGH}
 
 
 def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, str] = ("", ""),
               title: str = "", cube: int = 1, owner: int | None = None, opp_point=None,
-              show_cube: bool = True) -> str:
+              show_cube: bool = True, role: str | None = None) -> str:
     """An SVG backgammon board of ``pos`` = (mover, opponent) from the mover's side: the mover's checkers
     dark and moving 24 -> 1 (counter-clockwise, home bottom right), the opponent's light; point numbers
     in the mover's numbering.  ``owner`` 0 = the mover, 1 = the opponent.  ``opp_point(p)`` is the
     opponent's own number for the mover's point p (default backgammon's 25 - p; in long nardy both sides
-    run the same way: ((p + 11) mod 24) + 1)."""
+    run the same way: ((p + 11) mod 24) + 1).  ``role``: the legend after the mover's name (default
+    "(numbering, to play)"; a game's final position: "(numbering, rolled last)")."""
     me, opp = pos
     other = opp_point or (lambda p: 25 - p)
     pw, margin, bar = _PW, _MARGIN, _BAR
@@ -92,14 +96,14 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
             out.append(f'<rect x="{x}" y="{_H / 2 - 13}" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>')
             out.append(f'<text x="{x + 13}" y="{_H / 2 + 6}" font-size="16" text-anchor="middle">{d}</text>')
     if show_cube:
-        cy = {None: _H / 2, 0: bottom - 20, 1: top + 20}[owner]
+        cy = {None: _H / 2, 0: _CUBE_LOW, 1: _CUBE_HIGH}[owner]
         out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
         out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
                    f'{cube if cube > 1 else 64}</text>')
     label = lambda s: escape(visible(s)[:40])
     if names[0] or names[1]:
         # TRANSLATORS: after the bottom player's name on the board: the point numbers are that player's
-        role = escape(_("(numbering, to play)"))
+        role = escape(_("(numbering, to play)") if role is None else role)
         out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
                    f'{role}</text>')
         out.append(f'<text x="{margin}" y="14" font-size="11" fill="#fff">&#9675; {label(names[1])}</text>')

@@ -8,7 +8,7 @@ from ..engine import level_words
 # name -> (dtype, meaning).  The order is the order of the frame's columns.
 GAME_COLUMNS: dict[str, tuple[str, str]] = {
     "path": ("category", "the record file"),
-    "game": ("int64", "1-based order of the game in the file"),
+    "game": ("int64", "the game's number: its own Game N (the order in the file when unnumbered)"),
     "match": ("category", "match id: the header's \"Match ID\" tag, else the path"),
     "variant": ("category", "backgammon, long or gulbara"),
     "date": ("datetime64[ns]", "the header's EventDate (or Date) tag; NaT when absent"),

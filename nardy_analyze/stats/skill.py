@@ -33,7 +33,7 @@ from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
 from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
-from ..record import Kind, Match
+from ..record import Kind, Match, game_numbers
 from ..replay import ReplayVisitor, replay
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 from ..i18n import N_, _, ngettext, pgettext
@@ -52,8 +52,10 @@ TRIVIAL = 0.001            # a checker decision whose legal plays are all within
 DECISION_COLUMNS: dict[str, tuple[str, str]] = {
     "path": ("category", "the record file"),
     "match": ("category", "match id: the header's \"Match ID\" tag, else the path"),
-    "game": ("int64", "1-based order of the game in the file"),
+    "game": ("int64", "the game's number: its own Game N (the order in the file when unnumbered)"),
     "turn": ("int64", "1-based turn of the game (both players counted), as stats counts turns"),
+    "move": ("Int64", "the roll's number in the game, as findings and show --move give it (a cube decision: "
+                      "the roll after it); empty for a double that was dropped"),
     "line": ("int64", "line of the roll (or of the double) in the record"),
     "player": ("category", "who decided: the roller (checker play, double) or the doubled player (take)"),
     "opponent": ("category", "the other player"),
@@ -110,11 +112,12 @@ SUMMARY_COLUMNS: dict[str, tuple[str, str]] = {
     "luck_adjusted": ("float64", "result - (luck - opp_luck) x cube, luck in points at the cube of each roll"),
 }
 
+_COLUMN_INDEX = {c: i for i, c in enumerate(DECISION_COLUMNS)}   # a decision row's fields by column
 _GROUP_KEYS = {"game": ["path", "match", "game", "player", "opponent"], "match": ["path", "match", "player"],
                "player": ["player"]}
 
 TABLE_COLUMNS = {
-    "decision": ["game", "turn", "player", "kind", "dice", "play", "best", "error", "grade", "luck"],
+    "decision": ["game", "move", "player", "kind", "dice", "play", "best", "error", "grade", "luck"],
     "game": ["match", "game", "player", "unforced", "error_rate", "pr", "doubtful", "bad", "very_bad",
              "luck_rate", "result"],
     "match": ["match", "player", "unforced", "error_rate", "checker_error_rate", "cube_error_rate", "pr",
@@ -285,10 +288,10 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         if game.score is not None:
             score = list(game.score)
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
-        ctx[game.number] = (tuple(score), bool(gr.crawford), names)
+        ctx[gr.number] = (tuple(score), bool(gr.crawford), names)
         if gr.winner is not None and gr.points is not None:
             for s in (0, 1):
-                res.results.append((match.path, mid, game.number, names[s], names[1 - s],
+                res.results.append((match.path, mid, gr.number, names[s], names[1 - s],
                                     float(gr.points if gr.winner == s else -gr.points)))
             score[gr.winner] += gr.points
     # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
@@ -304,7 +307,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         s = t.side
         me, opp = t.before
         away = (length - sc[s], length - sc[1 - s]) if length else (0, 0)
-        base = dict(game=t.game, turn=t.turn, line=t.line, side=s, names=names, away=away, crawford=crawford,
+        base = dict(game=t.game, turn=t.turn, move=t.move, line=t.line, side=s, names=names, away=away, crawford=crawford,
                     score=sc)
         # the roller's cube decision, when the cube is theirs to turn
         available = cube_rule and owner in (None, s) and (
@@ -345,7 +348,7 @@ class _Cells:
     keys, None when absent), found in order in the game's actions."""
 
     def __init__(self, match: Match) -> None:
-        self.games = {g.number: g.actions for g in match.games}
+        self.games = {n: g.actions for g, n in zip(match.games, game_numbers(match.games))}
         self.game, self.acts, self.i = None, [], 0
 
     def _find(self, test) -> tuple[int, int] | None:
@@ -474,7 +477,8 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
     rows = _checker_rows(bg, rules, path, mid, length, checker, cfg, jacoby, keep)
     if cube:
         rows.extend(_cube_rows(bg, path, mid, length, cube, cfg, jacoby, beaver, keep))
-    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[14]]))
+    kind = _COLUMN_INDEX["kind"]
+    rows.sort(key=lambda r: (r[2], r[3], _KIND_ORDER[r[kind]]))
     return rows
 
 
@@ -734,7 +738,7 @@ def _row(path, mid, length, d, kind, dice, play, best, played, best_eq, error, f
                     turn=s, doubled=kind == "take",
                     dice=(d["dice"][0], d["dice"][1]) if kind == "checker" else (0, 0), length=length,
                     score=tuple(d["score"]), jacoby=False)
-    return (path, mid, d["game"], d["turn"], d["line"], names[s], names[1 - s], s, length, away[0], away[1],
+    return (path, mid, d["game"], d["turn"], d["move"], d["line"], names[s], names[1 - s], s, length, away[0], away[1],
             d["crawford"], d["cube"], owner, kind, position_id(me, opp), mid_, dice, play, best,
             float(played), float(best_eq), float(error), grade(error, cfg.thresholds) if error == error else "",
             forced, trivial, counted, moves, float(luck), float(average), float(nd), float(dt), float(dp))

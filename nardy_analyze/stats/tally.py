@@ -97,7 +97,7 @@ class _Tally(ReplayVisitor):
         return r
 
     def turn(self, t: TurnRow) -> None:
-        game, _, side, _, dice, (m0, o0), (m1, o1), doubled, answer, _, a, spec = t
+        game, _, side, _, dice, (m0, o0), (m1, o1), doubled, answer, _, a, spec, _ = t
         if game != self.game:
             self.game = game
             self.pair = (self._row(game, 0), self._row(game, 1))
@@ -218,7 +218,8 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
     for game, gr in zip(match.games, rep.games):
         if game.score is not None:
             score = list(game.score)
-        end = tally.ends.get(game.number)
+        n = gr.number                        # the game's number as every command gives it
+        end = tally.ends.get(n)
         names = [game.players[s] or f"player {s + 1}" for s in (0, 1)]
         kind = None
         if gr.winner is not None:
@@ -232,15 +233,15 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
             kind = "draw"
         cube = end.cube if end is not None else 1
         for s in (0, 1):
-            c = tally.rows.get((game.number, s)) or _ZEROS
+            c = tally.rows.get((n, s)) or _ZEROS
             if gr.winner is None:
                 result, pts = ("draw" if kind == "draw" else None), 0
             else:
                 result = "win" if gr.winner == s else "loss"
                 pts = (end.points or 0) if gr.winner == s and end is not None else 0
             res.rows.append((
-                match.path, game.number, mid, v.name, date, length, names[s], names[1 - s], s,
-                score[s], score[1 - s], *c[:_PRIMES], cube, result, kind, pts, illegal[(game.number, s)],
+                match.path, n, mid, v.name, date, length, names[s], names[1 - s], s,
+                score[s], score[1 - s], *c[:_PRIMES], cube, result, kind, pts, illegal[(n, s)],
                 *c[_PRIMES:]))
         if gr.winner is not None and end is not None and end.points is not None:
             score[gr.winner] += end.points
