@@ -24,7 +24,7 @@ from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
 from .i18n import _
-from .options import CONVERT, ENGINE_HELP, ENGINES, LANG, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
+from .options import ALIAS_HELP, CONVERT, ENGINE_HELP, ENGINES, LANG, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
 from .safetext import visible
 from .typertext import install as translate_typer
 
@@ -213,9 +213,7 @@ def stats(
                                             "extra) or markdown.")),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help=_("Write to this file (written whole or not at all).")),
-    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
-                                    help=_("Count NAME as CANONICAL (names are compared without case, blanks and "
-                                         "a ',1673' rating suffix). Repeatable.")),
+    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL", help=_(ALIAS_HELP)),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help=_("Sort by COLUMN: numbers largest first, names A-Z (--by game and "
                                             "match: holds every row in memory).")),
@@ -280,6 +278,7 @@ def analyze_cmd(
     variant: str = typer.Option("backgammon", "--variant", help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option when the record's header does not set it. Repeatable.")),
+    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL", help=_(ALIAS_HELP)),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help=_("Sort by COLUMN: numbers largest first, names A-Z.")),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
@@ -293,7 +292,7 @@ def analyze_cmd(
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
     _run("analyze", paths=paths, by=by, format=format, output=output, plies=plies, thresholds=thresholds,
-         variant=variant, rule=rule, sort=sort, plot=plot, jobs=jobs, engine=engine, scheduler=scheduler)
+         variant=variant, rule=rule, alias=alias, sort=sort, plot=plot, jobs=jobs, engine=engine, scheduler=scheduler)
 
 
 @app.command("generate", help=_(

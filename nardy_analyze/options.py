@@ -50,6 +50,8 @@ ENGINE_HELP = N_("Where the files are read and replayed: local worker processes,
                 "'dask' extra): the one at --scheduler, else a LocalCluster of -j processes. Same output.")
 SCHEDULER_HELP = N_("Address of a running Dask scheduler (tcp://HOST:8786); implies --engine dask. The workers "
                    "need the same nardy-analyze version and the files at the same absolute path.")
+ALIAS_HELP = N_("Count NAME as CANONICAL (names are compared without case, blanks, underscores and a ',1673' "
+                "rating suffix, the same way in every command). Repeatable.")
 _JOBS_HELP = N_("Worker processes (default: one per core for 32+ files).")
 LANG_HELP = N_("Language of the messages and --help: en or ru (default: the environment's LANGUAGE, "
                "LC_ALL, LC_MESSAGES or LANG; English when it names no other).")

@@ -10,7 +10,7 @@ from ..engine import UnknownVariant, get_variant
 from ..fsio import OutputError, Progress, write_atomically
 from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, skill, sort_frame, write_frame
-from ..statsrun import analyse, decision_frames
+from ..statsrun import alias_table, analyse, decision_frames
 from ..i18n import _
 from .common import Echo, Exit, check_table_output, cluster_failed, connect, echo, echo_messages, emit, fail, \
     install_command, run_exit_code, run_job
@@ -18,7 +18,8 @@ from .common import Echo, Exit, check_table_output, cluster_failed, connect, ech
 
 def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], plies: int, thresholds: str,
             variant: str, rule: list[str], sort: Optional[str], plot: Optional[Path], jobs: Optional[int],
-            engine: Optional[str], scheduler: Optional[str], echo: Echo = echo) -> None:
+            engine: Optional[str], scheduler: Optional[str], alias: Optional[list[str]] = None,
+            echo: Echo = echo) -> None:
     """``nardy-analyze analyze`` (see the command's --help); raises :class:`~.common.Exit`."""
     if not skill.engine_available():
         # TRANSLATORS: {command} is the pip command line that installs the engine
@@ -27,6 +28,7 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
     try:
         variant = get_variant(variant).name
         options = parse_rule_options(None, rule)
+        aliases = alias_table(alias or [])
         levels = tuple(float(x) for x in thresholds.split(","))
         if len(levels) != 3 or not 0 <= levels[0] <= levels[1] <= levels[2]:
             raise ValueError
@@ -36,9 +38,9 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
     check_table_output(format, output, plot, echo)
     if by == "decision" and not sort and plot is None:    # the table a file at a time: flat memory
         _decisions(paths, format, output, engine, scheduler, jobs, echo, dict(
-            variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels))
+            variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels, aliases=aliases))
     run = run_job(analyse, engine, scheduler, jobs, echo, paths=paths, variant=variant, rules=options,
-                  plies=plies, thresholds=levels)
+                  plies=plies, thresholds=levels, aliases=aliases)
     echo_messages(run, run.problems + run.notes, echo)
     if not run.files:
         fail(_("no game records found in {paths}").format(paths=", ".join(paths)), echo=echo)

@@ -280,17 +280,14 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     cube_rule = v.cube_in_play
     # the score at the start of each game, the Crawford flag, the names, the result
     ctx: dict[int, tuple] = {}
-    score = [0, 0]
     for game, gr in zip(match.games, rep.games):
-        if game.score is not None:
-            score = list(game.score)
+        score = gr.score          # the one count of points (docs/stats.md "Points")
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
         ctx[game.number] = (tuple(score), bool(gr.crawford), names)
-        if gr.winner is not None and gr.points is not None:
+        if gr.winner is not None and gr.credited is not None:
             for s in (0, 1):
                 res.results.append((match.path, mid, game.number, names[s], names[1 - s],
-                                    float(gr.points if gr.winner == s else -gr.points)))
-            score[gr.winner] += gr.points
+                                    float(gr.credited if gr.winner == s else -gr.credited)))
     # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)

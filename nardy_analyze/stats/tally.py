@@ -214,10 +214,8 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
     mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
     date = _date(match)
     length = match.match_length or 0
-    score = [0, 0]
     for game, gr in zip(match.games, rep.games):
-        if game.score is not None:
-            score = list(game.score)
+        score = gr.score          # the one count of points (docs/stats.md "Points")
         end = tally.ends.get(game.number)
         names = [game.players[s] or f"player {s + 1}" for s in (0, 1)]
         kind = None
@@ -242,6 +240,4 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
                 match.path, game.number, mid, v.name, date, length, names[s], names[1 - s], s,
                 score[s], score[1 - s], *c[:_PRIMES], cube, result, kind, pts, illegal[(game.number, s)],
                 *c[_PRIMES:]))
-        if gr.winner is not None and end is not None and end.points is not None:
-            score[gr.winner] += end.points
     return res
