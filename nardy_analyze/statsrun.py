@@ -269,6 +269,7 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
         if kind == "ok":
             out.files += 1
             out.problems.extend(value.problems)
+            out.warnings.extend(value.warnings)
             out.notes.extend(value.notes)
             out.arg_errors.extend((value.path, m) for m in value.arg_errors)
             yield value

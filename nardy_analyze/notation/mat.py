@@ -651,7 +651,7 @@ class _Reader:
                                 "{n} line(s) of free text before the \"N point match\" line (lines {first}-{last}) "
                                 "are not match text: kept as comments", len(free))
             self.match.problems.append(Problem(
-                Loc(first, col), text.format(n=len(free), first=first, last=last), warning=True))
+                Loc(first, col), text.format(n=len(free), first=first, last=last), warning=True, rule="free-text"))
 
     def _preamble_item(self, item: tuple, line_off: int) -> None:
         kind, toks = item

@@ -82,7 +82,7 @@ class MatchWalk:
         match = self.match
         self.tell("begin_match", match, self.variant)
         for pr in match.problems:
-            self.note("parse-error", pr.message, pr.loc, WARNING if pr.warning else ERROR, pr.game)
+            self.note(pr.rule, pr.message, pr.loc, WARNING if pr.warning else ERROR, pr.game)
         for game in match.games:
             self.game(game)
         self.end_of_match()
@@ -94,7 +94,7 @@ class MatchWalk:
         """Check the score line before ``game``, replay it, and count its result."""
         self.tell("begin_game", game)
         for pr in game.problems:
-            self.note("parse-error", pr.message, pr.loc, ERROR, game.number)
+            self.note(pr.rule, pr.message, pr.loc, ERROR, game.number)
         score, length = self.score, self.length
         after_match = length > 0 and max(score) >= length
         self.missing_games(game)

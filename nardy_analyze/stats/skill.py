@@ -35,6 +35,7 @@ from ..replay.events import GameEnd, TurnRow
 from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
 from ..record import Kind, Match
 from ..replay import ReplayVisitor, replay
+from .tally import problem_lines
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 from ..i18n import N_, _, ngettext, pgettext
 
@@ -217,6 +218,7 @@ class FileAnalysis:
     rows: list[tuple] = field(default_factory=list)
     results: list[tuple] = field(default_factory=list)     # (path, match, game, player, opponent, points +/-)
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)      # "path:line:col: rule: warning: ..." (exit code 0)
     notes: list[str] = field(default_factory=list)         # records of a variant without an engine
     arg_errors: list[str] = field(default_factory=list)
 
@@ -253,8 +255,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     """Decision rows of one parsed match.  ``keep``: what :func:`sgf_analysis` and
     :func:`position_analysis` keep of each decision (only the decisions of its ``only`` turns, when set)."""
     res = FileAnalysis(match.path)
-    for pr in match.problems + [p for g in match.games for p in g.problems]:
-        res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+    res.problems, res.warnings = problem_lines(match)   # labelled as validate and stats label them
     if not match.games:
         if not match.problems:
             res.problems.append(f"{match.path}:1:1: parse-error: " + _("no game found"))
@@ -754,6 +755,7 @@ class Analysis:
     notes: list[str] = field(default_factory=list)        # records of a variant with no engine
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     arg_errors: list[tuple[str, str]] = field(default_factory=list)
     internal_errors: list[tuple[str, str]] = field(default_factory=list)
 
