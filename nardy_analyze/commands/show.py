@@ -8,7 +8,7 @@ from typing import Optional
 from .. import notation
 from ..fsio import OutputError, write_atomically
 from ..i18n import _
-from ..inputs import InputError, read_bytes
+from ..inputs import InputError, not_played_refusal, read_bytes
 from ..record import Match
 from ..report import show as shows
 from ..safetext import visible
@@ -27,6 +27,9 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
     except InputError as e:
         fail(str(e), echo=echo)
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
+    refusal = not_played_refusal(match)
+    if refusal is not None:          # a variant the engine does not play: refused as every command refuses it
+        fail(refusal, code=1, echo=echo)
     for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
         # TRANSLATORS: the first problem met reading the record: its file, line:column and message
         echo(_("warning: {path}:{loc}: {message}").format(path=match.path, loc=p.loc, message=p.message), err=True)
