@@ -256,6 +256,11 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     if writer.needs_replay:
         normal = _normal(match)
         warning = first_finding(match, normal.report)
+        # results the target, as GNU Backgammon reads it, would credit otherwise (docs/convert.md)
+        unsaid = [f"{shown}: {x}" for x in writer.result_losses(normal)] if writer.result_losses else []
+        if unsaid and not lossy:
+            return Outcome(shown, None, REFUSED, lost + unsaid, encoding=encoding), None
+        lost = lost + unsaid
     else:
         warning = first_finding(match)
     note = ignored_note(match)

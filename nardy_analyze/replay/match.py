@@ -116,6 +116,7 @@ class MatchWalk:
             actions = [a for a in actions if a.loc.line < first_bad]
         gr.run(actions)
         gr.report.credited = gr.scored()
+        gr.report.conceded = gr.conceded
         self.tell("end_game", gr.report)
         self.before = list(score)
         self.slips = gr.slips

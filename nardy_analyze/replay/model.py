@@ -74,6 +74,7 @@ class GameReport:
     # the points the variant's scoring credits the winner (the written points where the rules accept
     # them, else what the rules give: docs/stats.md "Points"); None without a result
     credited: int | None = None
+    conceded: bool = False            # the whole match conceded (credited what the winner needed)
     # the score before the game by the one count of points (docs/stats.md "Points"): the points credited
     # to the earlier games, from the score the record starts at; a score line is taken only where the
     # record leaves the points out (an excerpt's first game, games left out, a game with no result)
