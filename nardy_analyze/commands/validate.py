@@ -32,7 +32,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
              output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
              scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
              max_file_size: float, verbose: bool, rules: Optional[str] = None, analyse: bool = False,
-             plies: Optional[int] = None, min_severity: str = "warning", echo: Echo = echo) -> None:
+             plies: Optional[int] = None, min_severity: Optional[str] = None, echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
     try:
@@ -59,7 +59,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
         writer = _writer(fh, spool_dir, *style)
         results = iter_validate(paths, variant, options, progress=bar.step if bar else None, jobs=jobs,
                                 max_bytes=max_bytes, engine=cluster, analyse=depth)
-        return _report(writer, results, bar, chosen, ignored, echo, min_severity)
+        return _report(writer, results, bar, chosen, ignored, echo, min_severity or "warning")
 
     try:
         if output is None:
