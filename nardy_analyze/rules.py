@@ -34,6 +34,10 @@ RULES: dict[str, str] = {
                     "line), kept as the match's comments"),
 }
 
+# Ids of this tool beyond the shared rules reference (../shared/docs/RULES.md, whose ids all are ours, in its
+# order): notices that are no broken rule, given an id of their own so that no filter of them hides one
+ADDED: tuple[str, ...] = ("free-text",)
+
 # Rules the replayer checks (every id of docs/rules.md: backgammon, long nardy, Gul bara, clock times).
 CHECKED = tuple(RULES)
 
