@@ -175,9 +175,10 @@ def show(
                                                           "(--game/--move: the position it opens at).")),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help=_("Write to FILE (whole or not at all) instead of standard output.")),
+    min_severity: Severity = typer.Option(Severity.warning, "--min-severity", help=_(MIN_SEVERITY_HELP)),
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    _run("show", path=path, game=game, move=move, as_=as_, output=output)
+    _run("show", path=path, game=game, move=move, as_=as_, output=output, min_severity=min_severity)
 
 
 class By(str, Enum):

@@ -208,3 +208,14 @@ def test_backgammon_plus_one_is_refused_alike_everywhere(tmp_path, args):
     assert "nardy-analyze does not play it" in said
     assert not list(tmp_path.glob("p.*"))               # nothing written
     assert "Traceback" not in r.stderr
+
+
+def test_show_min_severity_leaves_the_banner_notice_out_of_the_replayer(tmp_path):
+    path = write(tmp_path, "banner.mat", BANNER + GAME.format(a="Ann", b="Bob"))
+    every, errors = tmp_path / "every.html", tmp_path / "errors.html"
+    assert cli("show", path, "--as", "html", "-o", str(every)).returncode == 0
+    assert cli("show", path, "--as", "html", "--min-severity", "error", "-o", str(errors)).returncode == 0
+    assert '"free-text"' in every.read_text(encoding="utf-8")
+    assert '"free-text"' not in errors.read_text(encoding="utf-8")
+    r = cli("show", path, "--min-severity", "error")
+    assert r.returncode == 0 and "free text" not in r.stderr
