@@ -132,6 +132,12 @@ def test_analyze_merges_names_as_stats_does_and_takes_alias(tmp_path):
     r = cli("analyze", one, two, "--format", "csv", "--alias", "andreas humke=Andreas H.", "--by", "decision")
     names = {line.split(",")[5] for line in r.stdout.strip().splitlines()[1:]}
     assert names == {"John Ohagan", "Andreas H."}
+    # a record whose only finding is the banner notice: exit 0, the notice labelled as validate labels it
+    banner = write(tmp_path, "banner.mat", BANNER + GAME.format(a="Ann", b="Bob"))
+    r = cli("analyze", banner, "--format", "csv")
+    assert r.returncode == 0 and f"{banner}:1:1: free-text: warning: " in r.stderr
+    r = cli("analyze", banner, "--format", "csv", "--min-severity", "error")
+    assert r.returncode == 0 and "free-text" not in r.stderr
 
 
 # ---------------------------------------------------------------------------------- free-text, severity
