@@ -225,3 +225,46 @@ def test_show_min_severity_leaves_the_banner_notice_out_of_the_replayer(tmp_path
     assert '"free-text"' not in errors.read_text(encoding="utf-8")
     r = cli("show", path, "--min-severity", "error")
     assert r.returncode == 0 and "free text" not in r.stderr
+
+
+# ------------------------------------------------------------------------------------------- interop
+CONCEDED = """ 5 point match
+
+ Game 1
+ lasse : 0                       newbie : 1
+  1) 52: 13/8 24/22              61: 13/7 8/7
+  2)  Losses 4 point                                               Wins 4 point and the match
+"""
+
+BEFORE_ANY_MOVE = """ 16 point match
+
+ Game 1
+ narvman : 0                     lasse : 0
+  1)  Losses 1 point              Wins 1 point
+"""
+
+
+@pytest.mark.parametrize("to", ["sgf", "mat"])
+def test_convert_refuses_a_match_conceded_beyond_what_gnubg_reads(tmp_path, to, english):
+    from nardy_analyze.convert import REFUSED, WRITTEN, convert_paths
+
+    path = write(tmp_path, "conceded.txt", CONCEDED)
+    m = stats.matches([path])
+    assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (0, 5)      # ours: newbie wins the match
+    run = convert_paths([path], to, out_dir=str(tmp_path / "out"))
+    (o,) = run.outcomes
+    assert o.status == REFUSED and not list(tmp_path.glob("out/*"))
+    assert "game 1: the match was conceded for 4 point(s)" in o.messages[0]
+    assert "at most 3 with the cube at 1" in o.messages[0]
+    run = convert_paths([path], to, out_dir=str(tmp_path / "lossy"), lossy=True)
+    assert run.outcomes[0].status == WRITTEN and run.outcomes[0].dropped
+
+
+def test_convert_to_mat_refuses_a_result_before_any_move(tmp_path, english):
+    from nardy_analyze.convert import REFUSED, WRITTEN, convert_paths
+
+    path = write(tmp_path, "early.txt", BEFORE_ANY_MOVE)
+    assert convert_paths([path], "sgf", out_dir=str(tmp_path / "sgf")).outcomes[0].status == WRITTEN
+    (o,) = convert_paths([path], "mat", out_dir=str(tmp_path / "mat")).outcomes
+    assert o.status == REFUSED
+    assert "game 1: its result comes before any move" in o.messages[0]
