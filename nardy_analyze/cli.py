@@ -24,7 +24,8 @@ from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
 from .i18n import _
-from .options import ALIAS_HELP, CONVERT, ENGINE_HELP, ENGINES, MIN_SEVERITY_HELP, SEVERITIES, LANG, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
+from .options import ALIAS_HELP, CONVERT, ENGINE_HELP, ENGINES, LANG, MIN_SEVERITY_HELP, REQUIRED, \
+    SCHEDULER_HELP, SEVERITIES, VALIDATE, Command, Opt
 from .safetext import visible
 from .typertext import install as translate_typer
 
