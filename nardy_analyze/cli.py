@@ -24,7 +24,8 @@ from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
 from .i18n import _
-from .options import CONVERT, ENGINE_HELP, ENGINES, LANG, REQUIRED, SCHEDULER_HELP, VALIDATE, Command, Opt
+from .options import ALIAS_HELP, CONVERT, ENGINE_HELP, ENGINES, LANG, MIN_SEVERITY_HELP, REQUIRED, \
+    SCHEDULER_HELP, SEVERITIES, VALIDATE, Command, Opt
 from .safetext import visible
 from .typertext import install as translate_typer
 
@@ -47,6 +48,7 @@ def _enum(name: str, values: tuple[str, ...]) -> type[Enum]:
 
 Engine = _enum("Engine", ENGINES)
 Lang = _enum("Lang", LANG.choices)
+Severity = _enum("Severity", SEVERITIES)
 
 
 def _shown_default(text: str, value: str) -> str:
@@ -121,7 +123,7 @@ def _typer_option(o: Opt) -> tuple[object, object]:
                                                                                 **extra)
 
 
-_ENUMS: dict[str, type[Enum]] = {"Engine": Engine, "Lang": Lang}
+_ENUMS: dict[str, type[Enum]] = {"Engine": Engine, "Lang": Lang, "Severity": Severity}
 
 
 def _declare(spec: Command) -> None:
@@ -175,9 +177,10 @@ def show(
                                                           "(--game/--move: the position it opens at).")),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help=_("Write to FILE (whole or not at all) instead of standard output.")),
+    min_severity: Severity = typer.Option(Severity.warning, "--min-severity", help=_(MIN_SEVERITY_HELP)),
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    _run("show", path=path, game=game, move=move, as_=as_, output=output)
+    _run("show", path=path, game=game, move=move, as_=as_, output=output, min_severity=min_severity)
 
 
 class By(str, Enum):
@@ -214,9 +217,7 @@ def stats(
                                             "extra) or markdown.")),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help=_("Write to this file (written whole or not at all).")),
-    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL",
-                                    help=_("Count NAME as CANONICAL (names are compared without case, blanks and "
-                                         "a ',1673' rating suffix). Repeatable.")),
+    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL", help=_(ALIAS_HELP)),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help=_("Sort by COLUMN: numbers largest first, names A-Z (--by game and "
                                             "match: holds every row in memory).")),
@@ -233,6 +234,7 @@ def stats(
                                         help=_("Also draw, per player, the dice against fair dice, the doubles rate "
                                              "and points per game (needs the 'plot' extra).")),
     top: int = typer.Option(8, "--top", min=1, help=_("Players drawn by --plot (those with most games).")),
+    min_severity: Severity = typer.Option(Severity.warning, "--min-severity", help=_(MIN_SEVERITY_HELP)),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
                                        help=_("Worker processes (default: one per core for 32+ files).")),
     engine: Optional[Engine] = typer.Option(None, "--engine", help=_shown_default(_(ENGINE_HELP), "local")),
@@ -240,7 +242,8 @@ def stats(
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
     _run("stats", paths=paths, by=by, format=format, output=output, alias=alias, sort=sort, variant=variant,
-         rule=rule, rules=rules, plot=plot, top=top, jobs=jobs, engine=engine, scheduler=scheduler)
+         rule=rule, rules=rules, plot=plot, top=top, min_severity=min_severity, jobs=jobs, engine=engine,
+         scheduler=scheduler)
 
 
 class AnalyzeBy(str, Enum):
@@ -281,6 +284,8 @@ def analyze_cmd(
     variant: str = typer.Option("backgammon", "--variant", help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option when the record's header does not set it. Repeatable.")),
+    alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL", help=_(ALIAS_HELP)),
+    min_severity: Severity = typer.Option(Severity.warning, "--min-severity", help=_(MIN_SEVERITY_HELP)),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help=_("Sort by COLUMN: numbers largest first, names A-Z.")),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
@@ -294,7 +299,8 @@ def analyze_cmd(
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
     _run("analyze", paths=paths, by=by, format=format, output=output, plies=plies, thresholds=thresholds,
-         variant=variant, rule=rule, sort=sort, plot=plot, jobs=jobs, engine=engine, scheduler=scheduler)
+         variant=variant, rule=rule, alias=alias, min_severity=min_severity, sort=sort, plot=plot, jobs=jobs,
+         engine=engine, scheduler=scheduler)
 
 
 @app.command("generate", help=_(

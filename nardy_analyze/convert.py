@@ -30,7 +30,7 @@ from .i18n import _, ngettext
 from .record import Match
 
 from .analyze import map_records, validate_match
-from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, read_bytes
+from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, not_played_refusal, read_bytes
 from .runner import internal_error_message
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
@@ -245,6 +245,9 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
               [_("{path}: no game found").format(path=shown)]
         return Outcome(shown, None, FAILED, why, encoding=encoding), None
+    refusal = not_played_refusal(match)
+    if refusal is not None:   # a variant the engine does not play: refused, --lossy or not (nothing to drop)
+        return Outcome(shown, None, FAILED, [refusal], encoding=encoding), None
     lost = writer.losses(match) if writer.losses else []
     lost = [f"{shown}: {x}" for x in lost]
     if lost and not lossy:
@@ -253,6 +256,11 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     if writer.needs_replay:
         normal = _normal(match)
         warning = first_finding(match, normal.report)
+        # results the target, as GNU Backgammon reads it, would credit otherwise (docs/convert.md)
+        unsaid = [f"{shown}: {x}" for x in writer.result_losses(normal)] if writer.result_losses else []
+        if unsaid and not lossy:
+            return Outcome(shown, None, REFUSED, lost + unsaid, encoding=encoding), None
+        lost = lost + unsaid
     else:
         warning = first_finding(match)
     note = ignored_note(match)

@@ -15,7 +15,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from .engine import OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, parse_option
+from .engine import DEFAULT_VARIANT, OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, not_played, \
+    parse_option
 from .engine.presets import preset_named, preset_names
 from .i18n import N_, _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
@@ -477,6 +478,18 @@ def choose_variant(match: Match, default: str = "backgammon",
     except UnknownVariant as e:      # option values the rules object refuses
         return VariantChoice(None, v0.name, (Loc(1, 1), str(e)), arg_problems, problems)
     return VariantChoice(v, v.name, None, arg_problems, problems)
+
+
+def not_played_refusal(match: Match) -> str | None:
+    """``path:line:col: parse-error: message`` when ``match`` names a variant that records use and the engine
+    does not play (``Backgammon +1``): the one refusal every command gives such a record; else None."""
+    name, tag = variant_name(match, DEFAULT_VARIANT)
+    msg = not_played(name) if tag else None
+    if msg is None:
+        return None
+    key = next((k for k in match.tags if k.casefold() == tag.casefold()), "")
+    loc = match.tag_locs.get(key, Loc(1, 1))
+    return f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}"
 
 
 def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:

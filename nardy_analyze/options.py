@@ -14,6 +14,7 @@ from .i18n import LANGUAGES, N_
 FORMATS = ("text", "json", "sarif", "html")         # validate --format
 TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
 ENGINES = ("local", "dask")                         # --engine
+SEVERITIES = ("error", "warning")                   # --min-severity: the least severe finding reported
 
 REQUIRED = ...                                      # an option without a default (convert --to)
 
@@ -50,6 +51,10 @@ ENGINE_HELP = N_("Where the files are read and replayed: local worker processes,
                 "'dask' extra): the one at --scheduler, else a LocalCluster of -j processes. Same output.")
 SCHEDULER_HELP = N_("Address of a running Dask scheduler (tcp://HOST:8786); implies --engine dask. The workers "
                    "need the same nardy-analyze version and the files at the same absolute path.")
+MIN_SEVERITY_HELP = N_("Report only findings of this severity or a higher one: error (warnings left out) or "
+                       "warning (every finding, the default). Exit codes do not change.")
+ALIAS_HELP = N_("Count NAME as CANONICAL (names are compared without case, blanks, underscores and a ',1673' "
+                "rating suffix, the same way in every command). Repeatable.")
 _JOBS_HELP = N_("Worker processes (default: one per core for 32+ files).")
 LANG_HELP = N_("Language of the messages and --help: en or ru (default: the environment's LANGUAGE, "
                "LC_ALL, LC_MESSAGES or LANG; English when it names no other).")
@@ -91,6 +96,8 @@ VALIDATE = Command(
             help=N_("Report only these rule ids (see 'nardy-analyze rules').")),
         Opt("ignore", ("--ignore",), "many", metavar="RULE[,RULE...]",
             help=N_("Do not report these rule ids.")),
+        Opt("min_severity", ("--min-severity",), "choice", enum="Severity", choices=SEVERITIES,
+            help=MIN_SEVERITY_HELP, shown="warning"),
         Opt("statistics", ("--statistics",), "flag", False,
             help=N_("Text report: count findings per rule instead of listing them.")),
         Opt("max_file_size", ("--max-file-size",), "float", 64, metavar="MIB", min=0.001,

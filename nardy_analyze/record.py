@@ -144,6 +144,7 @@ class Problem:
     game: int | None = None
     warning: bool = False            # text that is no record but harms nothing (free text before the
                                      # match header): reported as a warning, not an error
+    rule: str = "parse-error"        # the rule id it is reported under (free-text: text kept as comments)
 
 
 @dataclass(slots=True)

@@ -17,13 +17,17 @@ __all__ = ["INTERNAL_ERROR", "RunCounts", "RunResult", "keep_rules_of", "skip_ki
 INTERNAL_ERROR = "internal-error"
 
 
-def keep_rules_of(report: MatchReport, select: set[str] | None, ignore: set[str]) -> None:
-    """Drop a report's findings whose rule is not selected or is ignored (``--select`` / ``--ignore``);
-    an ``internal-error`` is always kept."""
-    if select is None and not ignore:
+def keep_rules_of(report: MatchReport, select: set[str] | None, ignore: set[str],
+                  min_severity: str = "warning") -> None:
+    """Drop a report's findings whose rule is not selected or is ignored (``--select`` / ``--ignore``), or
+    whose severity is below ``min_severity`` (``--min-severity error``: warnings left out); an
+    ``internal-error`` is always kept."""
+    errors_only = min_severity == "error"
+    if select is None and not ignore and not errors_only:
         return
     report.findings = [f for f in report.findings if f.rule == INTERNAL_ERROR
-                       or (select is None or f.rule in select) and f.rule not in ignore]
+                       or (select is None or f.rule in select) and f.rule not in ignore
+                       and not (errors_only and f.severity != "error")]
 
 
 class RunCounts:

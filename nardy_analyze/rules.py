@@ -30,7 +30,13 @@ RULES: dict[str, str] = {
     "time-limit": N_("a move took longer than the record's time control, or a running clock fell below zero, without "
                      "a timeout being declared; or a timeout declared with time left on the clock"),
     "parse-error": N_("the text is not a readable record at this place (or a set-up that is no position)"),
+    "free-text": N_("warning: text that is no match text (a tournament's banner before the \"N point match\" "
+                    "line), kept as the match's comments"),
 }
+
+# Ids of this tool beyond the shared rules reference (../shared/docs/RULES.md, whose ids all are ours, in its
+# order): notices that are no broken rule, given an id of their own so that no filter of them hides one
+ADDED: tuple[str, ...] = ("free-text",)
 
 # Rules the replayer checks (every id of docs/rules.md: backgammon, long nardy, Gul bara, clock times).
 CHECKED = tuple(RULES)

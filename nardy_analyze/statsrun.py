@@ -17,6 +17,7 @@ partial tables, :mod:`~nardy_analyze.stats.skill`'s per-file analysis) and build
 from __future__ import annotations
 
 import gc
+from collections import Counter
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -30,7 +31,8 @@ from .record import Match
 from .stats import skill
 from .stats.aggregate import Aggregate, Partial, combine, partial
 from .stats.columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, returns_doc
-from .stats.frames import game_frame, match_frame, normalise_name, parse_aliases, player_frame
+from .names import NameBook, display_names, normalise_name, parse_aliases
+from .stats.frames import game_frame, match_frame, player_frame
 from .stats.tally import FileResult, match_rows
 
 __all__ = ["scan", "Scan", "games", "players", "matches", "frame", "iter_games", "iter_frames", "aggregate",
@@ -184,6 +186,21 @@ def partial_of(entry: Entry, match: Match, variant: str, options: dict[str, Any]
     return partial(match_rows(match, variant, options), want)
 
 
+def alias_table(aliases: dict[str, str] | Sequence[str] | None) -> dict[str, str]:
+    """{normalised name: canonical} of ``aliases`` (``{"name": "canonical"}`` or ``["name=canonical"]``);
+    ValueError on a malformed item."""
+    if isinstance(aliases, dict):
+        return {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
+    return parse_aliases(aliases or [])
+
+
+def _named(df: pd.DataFrame, shown: Callable[[str], str], columns: Sequence[str]) -> None:
+    """The name columns of ``df`` as shown (in place, kept categorical)."""
+    for col in columns:
+        if col in df.columns and len(df):
+            df[col] = df[col].astype(str).map(shown).astype("category")
+
+
 def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "backgammon",
               rules: dict[str, Any] | Sequence[str] | None = None,
               aliases: dict[str, str] | Sequence[str] | None = None, jobs: int | None = None,
@@ -200,10 +217,7 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
     options = rule_options(variant, rules)
-    if isinstance(aliases, dict):
-        aliases = {normalise_name(k): " ".join(str(v).split()) for k, v in aliases.items()}
-    else:
-        aliases = parse_aliases(aliases or [])
+    aliases = alias_table(aliases)
     want = frozenset({by} | ({"player"} if players else set()))
     agg = Aggregate(by, want, aliases)
     entries = discover(paths)
@@ -255,6 +269,7 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
         if kind == "ok":
             out.files += 1
             out.problems.extend(value.problems)
+            out.warnings.extend(value.warnings)
             out.notes.extend(value.notes)
             out.arg_errors.extend((value.path, m) for m in value.arg_errors)
             yield value
@@ -272,15 +287,19 @@ _RESULT_COLUMNS = ["path", "match", "game", "player", "opponent", "result"]
 def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
             rules: dict[str, Any] | Sequence[str] | None = None, plies: int = 0, jobs: int | None = None,
             thresholds: Sequence[float] = skill.THRESHOLDS, batch: int = 4096,
-            progress: Callable[[str, int, int], None] | None = None, engine: Any = None) -> skill.Analysis:
+            progress: Callable[[str, int, int], None] | None = None, engine: Any = None,
+            aliases: dict[str, str] | Sequence[str] | None = None) -> skill.Analysis:
     """Read, replay and analyse ``paths`` (files and folders, as ``validate``).
 
+    ``aliases``: as for :func:`scan`; the players' names are grouped as ``stats`` groups them
+    (:mod:`nardy_analyze.names`).
     ``plies``: the search depth in GNU Backgammon's count (0 = the network alone); ``jobs``: worker
     processes (default: one per core from 32 files on; with one process, bgsage uses every core);
     ``engine``: None / ``"local"``, or a Dask engine (``nardy_analyze.cluster``) for archives.
     Raises :class:`~nardy_analyze.stats.skill.EngineMissing` when bgsage is not installed.  The decision
     table of the whole run is kept (about 0.5 KB per decision): :func:`decision_frames` gives it a file at
     a time."""
+    table = alias_table(aliases)
     out = skill.Analysis(pd.DataFrame(), pd.DataFrame())
     rows: list[tuple] = []
     results: list[tuple] = []
@@ -290,6 +309,12 @@ def analyse(paths: Iterable[str] | str, variant: str = "backgammon",
     out.decisions = skill.decision_frame(rows)
     out.results = pd.DataFrame.from_records(results, columns=_RESULT_COLUMNS) if results else \
         pd.DataFrame({c: [] for c in _RESULT_COLUMNS})
+    # the names grouped and shown as stats groups and shows them (nardy_analyze.names)
+    raw = Counter(str(n) for df in (out.decisions, out.results) for c in ("player", "opponent") if c in df
+                  for n in df[c])
+    shown = display_names(raw, table)
+    _named(out.decisions, shown.__getitem__, ("player", "opponent"))
+    _named(out.results, shown.__getitem__, ("player", "opponent"))
     return out
 
 
@@ -302,10 +327,13 @@ def decision_frames(run: skill.Analysis, paths: Iterable[str] | str, **options: 
     before any frame when no record was found."""
     paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     yielded = False
+    book = NameBook(alias_table(options.pop("aliases", None)))   # the first spelling met is shown
     for value in _files(run, paths, **options):
         if value.rows:
             yielded = True
-            yield skill.decision_frame(value.rows)
+            frame = skill.decision_frame(value.rows)
+            _named(frame, book, ("player", "opponent"))
+            yield frame
     if not run.files:
         raise skill.NoRecords(_("no game records found in {paths}").format(paths=", ".join(paths)))
     if not yielded:

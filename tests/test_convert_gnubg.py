@@ -25,7 +25,7 @@ import pytest
 from gnubg_run import GNUBG, gnubg_dump
 from helpers import CORPUS
 from nardy_analyze import notation
-from nardy_analyze.convert import WRITTEN, convert_paths
+from nardy_analyze.convert import REFUSED, WRITTEN, convert_paths
 
 pytestmark = pytest.mark.skipif(shutil.which(GNUBG) is None,
                                 reason=f"GNU Backgammon not installed ({GNUBG}; apt-get install -y gnubg)")
@@ -187,7 +187,12 @@ def test_gnubg_reads_our_bglab_sgf_as_the_original(tmp_path):
     assert len({f.stem for f in files}) == len(files)
     out = tmp_path / "sgf"
     run = convert_paths([str(f) for f in files], "sgf", out_dir=str(out))
-    assert [o.messages for o in run.outcomes if o.status != WRITTEN] == []
+    # refused only where gnubg would credit a result otherwise (a match conceded for more than a backgammon
+    # at the cube: tests/test_convert_gnubg_score.py)
+    refused = {Path(o.source).stem for o in run.outcomes if o.status == REFUSED
+               and all("GNU Backgammon would read the match as unfinished" in m for m in o.messages)}
+    assert [o.messages for o in run.outcomes if o.status != WRITTEN and Path(o.source).stem not in refused] == []
+    files = [f for f in files if f.stem not in refused]
     jobs = {"ref": [(f.stem, f'import mat "{f}"', None) for f in files],
             "ours": [(f.stem, f'load match "{out / (f.stem + ".sgf")}"', None) for f in files]}
     with ThreadPoolExecutor(2) as pool:           # two gnubg processes side by side

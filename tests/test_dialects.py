@@ -341,7 +341,7 @@ BANNER = """\
 
 def test_banner_before_the_match_header_is_a_note():
     rep = validate(BANNER)
-    assert found(rep) == [("parse-error", WARNING, 1)], dump(rep)
+    assert found(rep) == [("free-text", WARNING, 1)], dump(rep)
     has(rep.findings[0], "4 line(s) of free text", "lines 1-4", "comment")
     assert mat.read(BANNER, PATH).comments[1].startswith("| Spring Open 2024")
     assert result(rep) == (0, 1, "resign")
@@ -365,7 +365,7 @@ def test_any_free_text_before_the_match_header_is_one_warning(banner):
     text = "\n".join(banner) + "\n\n" + BANNER.split("\n\n", 1)[1]
     rep = validate(text)
     first = next(n for n, line in enumerate(banner, 1) if line.strip())
-    assert found(rep) == [("parse-error", WARNING, first)], dump(rep)
+    assert found(rep) == [("free-text", WARNING, first)], dump(rep)
     assert result(rep) == (0, 1, "resign")
 
 

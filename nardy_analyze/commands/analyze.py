@@ -10,7 +10,7 @@ from ..engine import UnknownVariant, get_variant
 from ..fsio import OutputError, Progress, write_atomically
 from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, skill, sort_frame, write_frame
-from ..statsrun import analyse, decision_frames
+from ..statsrun import alias_table, analyse, decision_frames
 from ..i18n import _
 from .common import Echo, Exit, check_table_output, cluster_failed, connect, echo, echo_messages, emit, fail, \
     install_command, run_exit_code, run_job
@@ -18,7 +18,8 @@ from .common import Echo, Exit, check_table_output, cluster_failed, connect, ech
 
 def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], plies: int, thresholds: str,
             variant: str, rule: list[str], sort: Optional[str], plot: Optional[Path], jobs: Optional[int],
-            engine: Optional[str], scheduler: Optional[str], echo: Echo = echo) -> None:
+            engine: Optional[str], scheduler: Optional[str], alias: Optional[list[str]] = None,
+            min_severity: str = "warning", echo: Echo = echo) -> None:
     """``nardy-analyze analyze`` (see the command's --help); raises :class:`~.common.Exit`."""
     if not skill.engine_available():
         # TRANSLATORS: {command} is the pip command line that installs the engine
@@ -27,6 +28,7 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
     try:
         variant = get_variant(variant).name
         options = parse_rule_options(None, rule)
+        aliases = alias_table(alias or [])
         levels = tuple(float(x) for x in thresholds.split(","))
         if len(levels) != 3 or not 0 <= levels[0] <= levels[1] <= levels[2]:
             raise ValueError
@@ -35,11 +37,11 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
             thresholds=thresholds), echo=echo)
     check_table_output(format, output, plot, echo)
     if by == "decision" and not sort and plot is None:    # the table a file at a time: flat memory
-        _decisions(paths, format, output, engine, scheduler, jobs, echo, dict(
-            variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels))
+        _decisions(paths, format, output, engine, scheduler, jobs, echo, min_severity, dict(
+            variant=variant, rules=options, plies=plies, jobs=jobs, thresholds=levels, aliases=aliases))
     run = run_job(analyse, engine, scheduler, jobs, echo, paths=paths, variant=variant, rules=options,
-                  plies=plies, thresholds=levels)
-    echo_messages(run, run.problems + run.notes, echo)
+                  plies=plies, thresholds=levels, aliases=aliases)
+    echo_messages(run, _messages(run, min_severity), echo)
     if not run.files:
         fail(_("no game records found in {paths}").format(paths=", ".join(paths)), echo=echo)
     table = run.summary(by)
@@ -59,8 +61,14 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
     raise Exit(run_exit_code(run))
 
 
+def _messages(run: skill.Analysis, min_severity: str) -> list[str]:
+    """What ``analyze`` says of its records on standard error: the text it could not read, the warnings
+    (labelled as validate labels them; left out by ``--min-severity error``) and the notes."""
+    return run.problems + (run.warnings if min_severity == "warning" else []) + run.notes
+
+
 def _decisions(paths: list[str], fmt: str, output: Optional[Path], engine: Optional[str],
-               scheduler: Optional[str], jobs: Optional[int], echo: Echo, options: dict) -> None:
+               scheduler: Optional[str], jobs: Optional[int], echo: Echo, min_severity: str, options: dict) -> None:
     """``analyze --by decision`` (without --sort or --plot): each file's decisions are written as soon as
     it is analysed, in the order of the inputs (``statsrun.decision_frames``), so memory does not grow with
     the archive; the table format shows the first rows once every file is done.  Raises Exit."""
@@ -87,7 +95,7 @@ def _decisions(paths: list[str], fmt: str, output: Optional[Path], engine: Optio
             if cluster is not None:
                 cluster.close()
     except skill.NoRecords as e:
-        echo_messages(run, run.problems + run.notes, echo)
+        echo_messages(run, _messages(run, min_severity), echo)
         fail(str(e), echo=echo)
     except (OptionalDependency, OutputError, ValueError) as e:
         fail(str(e), echo=echo)
@@ -95,5 +103,5 @@ def _decisions(paths: list[str], fmt: str, output: Optional[Path], engine: Optio
         raise
     except Exception as e:
         cluster_failed(e, echo)
-    echo_messages(run, run.problems + run.notes, echo)
+    echo_messages(run, _messages(run, min_severity), echo)
     raise Exit(run_exit_code(run))

@@ -8,7 +8,7 @@ from typing import Optional
 from .. import notation
 from ..fsio import OutputError, write_atomically
 from ..i18n import _
-from ..inputs import InputError, read_bytes
+from ..inputs import InputError, not_played_refusal, read_bytes
 from ..record import Match
 from ..report import show as shows
 from ..safetext import visible
@@ -18,7 +18,7 @@ RENDER = {"text": shows.as_text, "gnubg": shows.as_gnubg, "xgid": shows.as_xgid,
 
 
 def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, output: Optional[Path],
-         echo: Echo = echo) -> None:
+         min_severity: str = "warning", echo: Echo = echo) -> None:
     """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
     if output is not None and output.is_dir():
         fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
@@ -27,13 +27,18 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
     except InputError as e:
         fail(str(e), echo=echo)
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
-    for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
+    refusal = not_played_refusal(match)
+    if refusal is not None:          # a variant the engine does not play: refused as every command refuses it
+        fail(refusal, code=1, echo=echo)
+    problems = match.problems + [q for g in match.games for q in g.problems]
+    for p in [q for q in problems if min_severity != "error" or not q.warning][:1]:
         # TRANSLATORS: the first problem met reading the record: its file, line:column and message
         echo(_("warning: {path}:{loc}: {message}").format(path=match.path, loc=p.loc, message=p.message), err=True)
-    _emit(_text(match, game, move, as_, echo), output, echo)
+    _emit(_text(match, game, move, as_, echo, min_severity), output, echo)
 
 
-def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo: Echo) -> str:
+def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo: Echo,
+          min_severity: str = "warning") -> str:
     """What ``show --as AS_`` prints; a position that is not in the record ends the command (exit 2)."""
     if as_ == "html":
         from ..report.replayer import page    # (the replayer page's code: imported when it is asked for)
@@ -43,7 +48,7 @@ def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo
                 shows.pick(match, game, move)
             except LookupError as e:
                 fail(f"{match.path}: {e}", echo=echo)
-        return page(match, start=(game, move))
+        return page(match, start=(game, move), min_severity=min_severity)
     try:
         snap = shows.pick(match, game, move)
     except LookupError as e:

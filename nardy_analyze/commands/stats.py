@@ -17,7 +17,8 @@ from .common import Echo, Exit, check_table_output, echo, echo_messages, emit, f
 
 def stats(paths: list[str], *, by: str, format: str, output: Optional[Path], alias: list[str],
           sort: Optional[str], variant: str, rule: list[str], plot: Optional[Path], top: int, rules: Optional[str] = None,
-          jobs: Optional[int], engine: Optional[str], scheduler: Optional[str], echo: Echo = echo) -> None:
+          jobs: Optional[int], engine: Optional[str], scheduler: Optional[str], min_severity: str = "warning",
+          echo: Echo = echo) -> None:
     """``nardy-analyze stats`` (see the command's --help); raises :class:`~.common.Exit`."""
     try:
         variant = get_variant(variant).name
@@ -29,13 +30,13 @@ def stats(paths: list[str], *, by: str, format: str, output: Optional[Path], ali
     run = run_job(aggregate, engine, scheduler, jobs, echo, paths=paths, by=by, variant=variant, rules=options,
                   aliases=aliases, players=plot is not None)
     with run:
-        _output(run, by, format, output, sort, plot, top, paths, echo)
+        _output(run, by, format, output, sort, plot, top, paths, echo, min_severity)
 
 
 def _output(run: Aggregate, by: str, fmt: str, output: Optional[Path], sort: Optional[str],
-            plot: Optional[Path], top: int, paths: list[str], echo: Echo) -> None:
+            plot: Optional[Path], top: int, paths: list[str], echo: Echo, min_severity: str = "warning") -> None:
     """The messages, the table and the exit code of ``stats`` from its aggregate."""
-    echo_messages(run, run.problems + run.warnings, echo)
+    echo_messages(run, run.problems + (run.warnings if min_severity == "warning" else []), echo)
     if run.empty and not run.files:
         fail(_("no game records found in {paths}").format(paths=", ".join(paths)), echo=echo)
     # --by player is a small table; --by game and match are written as they are read back, a chunk at a

@@ -32,7 +32,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
              output: Optional[Path], color: Optional[bool], jobs: Optional[int], engine: Optional[str],
              scheduler: Optional[str], select: list[str], ignore: list[str], statistics: bool,
              max_file_size: float, verbose: bool, rules: Optional[str] = None, analyse: bool = False,
-             plies: Optional[int] = None, echo: Echo = echo) -> None:
+             plies: Optional[int] = None, min_severity: Optional[str] = None, echo: Echo = echo) -> None:
     """``nardy-analyze validate``: every option of :data:`nardy_analyze.options.VALIDATE` (declared and
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
     try:
@@ -59,7 +59,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
         writer = _writer(fh, spool_dir, *style)
         results = iter_validate(paths, variant, options, progress=bar.step if bar else None, jobs=jobs,
                                 max_bytes=max_bytes, engine=cluster, analyse=depth)
-        return _report(writer, results, bar, chosen, ignored, echo)
+        return _report(writer, results, bar, chosen, ignored, echo, min_severity or "warning")
 
     try:
         if output is None:
@@ -98,7 +98,7 @@ def _writer(fh, spool_dir: str | None, format: str, explain: bool, color: bool, 
 
 
 def _report(writer: Writer, results, bar: Optional[Progress], chosen: Optional[set[str]], ignored: set[str],
-            echo: Echo) -> RunCounts:
+            echo: Echo, min_severity: str = "warning") -> RunCounts:
     """Write each of ``results`` (:func:`nardy_analyze.analyze.iter_validate`) as it comes, the internal
     errors, wrong arguments and unreadable paths also on standard error; the counts of the report."""
     try:
@@ -106,8 +106,8 @@ def _report(writer: Writer, results, bar: Optional[Progress], chosen: Optional[s
             if bar and (kind == UNREADABLE or kind == "ok" and (value.findings or value.arg_errors)):
                 bar.close()                    # clear the bar's line before anything is written
             if kind == "ok":
-                if chosen is not None or ignored:
-                    keep_rules_of(value, chosen, ignored)
+                if chosen is not None or ignored or min_severity != "warning":
+                    keep_rules_of(value, chosen, ignored, min_severity)
                 for f in value.findings:
                     if f.rule == INTERNAL_ERROR:
                         echo(f"nardy-analyze: {f.path}: {f.message}", err=True)

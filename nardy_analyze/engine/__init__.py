@@ -12,7 +12,7 @@ from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, PlaySet
                    TurnDriver, borne_off, fmt_steps, generate)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
-from ..i18n import _
+from ..i18n import N_, _
 
 __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
@@ -195,8 +195,30 @@ def parse_option(variant: str | None, key: str, value: str) -> Any:
             key=key, value=repr(value))) from None
 
 
+# Variants named in real records that the engine does not play: the spelling's key -> (name, what it is).
+# Every command refuses such a record with one message naming it (not_played), never judges or writes it.
+_NOT_PLAYED: dict[str, tuple[str, str]] = {
+    "backgammon+1": ("Backgammon +1", N_("backgammon with 16 checkers a side instead of 15 (PPNards)")),
+}
+
+
+def not_played(name: str) -> str | None:
+    """The refusal of a variant ``name`` that records use and the engine does not play (what it is, and that
+    nardy-analyze does not play it); None for any other name."""
+    known = _NOT_PLAYED.get(_key(name))
+    if known is None:
+        return None
+    # TRANSLATORS: {name}: a variant as records name it ("Backgammon +1"); {what}: what that variant is;
+    # {known}: the variants the tool plays
+    return _("the record is of {name}, {what}: nardy-analyze does not play it, so the record is not judged, "
+             "counted or converted (variants played: {known})").format(
+        name=known[0], what=_(known[1]), known=", ".join(VARIANTS))
+
+
 def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     key = _ALIASES.get(_key(name))
+    if key is None and not_played(name):
+        raise UnknownVariant(not_played(name))
     if key is None:
         raise UnknownVariant(_("unknown variant {name}; known: {known}").format(
             name=repr(name), known=", ".join(VARIANTS)))

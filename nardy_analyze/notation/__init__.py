@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
@@ -43,6 +43,9 @@ class Notation:
     # computes with the replay (``nardy_analyze.replay.normal.normalise``; ``nardy_analyze.convert.write_text``
     # does both): a notation never imports the replay.
     needs_replay: bool = False
+    # NormalMatch -> what the notation, as GNU Backgammon reads it, cannot say of the record as the replay
+    # reads it (a result gnubg would credit otherwise): one message per kind and game (needs_replay only)
+    result_losses: Callable[[Any], list[str]] | None = None
 
 
 # name, module (in this package), own suffixes, ambiguous suffixes; in this order.  Each module registers a

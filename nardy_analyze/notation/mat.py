@@ -651,7 +651,7 @@ class _Reader:
                                 "{n} line(s) of free text before the \"N point match\" line (lines {first}-{last}) "
                                 "are not match text: kept as comments", len(free))
             self.match.problems.append(Problem(
-                Loc(first, col), text.format(n=len(free), first=first, last=last), warning=True))
+                Loc(first, col), text.format(n=len(free), first=first, last=last), warning=True, rule="free-text"))
 
     def _preamble_item(self, item: tuple, line_off: int) -> None:
         kind, toks = item
@@ -1036,10 +1036,10 @@ def read(text: str, path: str = "") -> Match:
 
 def _register() -> None:
     # the writer imports this module (comment_line): it is imported once this module is complete
-    from .mat_writer import losses, write
+    from .mat_writer import losses, result_losses, write
     register(Notation("mat", (".mat",), looks_like_mat, read, write,
                       "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses,
-                      needs_replay=True))
+                      needs_replay=True, result_losses=result_losses))
 
 
 _register()

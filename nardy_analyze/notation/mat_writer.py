@@ -15,7 +15,7 @@ drops it, never this writer silently.
 """
 from __future__ import annotations
 
-from .normal import NormalAction, NormalMatch
+from .normal import NormalAction, NormalMatch, gnubg_result_losses
 from ..record import BAR, OFF, Kind, Match
 from ..i18n import _
 from . import common_losses
@@ -120,6 +120,11 @@ def write(match: Match, normal: NormalMatch) -> str:
             out.append(line)
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def result_losses(normal: NormalMatch) -> list[str]:
+    """The results of ``normal`` that GNU Backgammon would read otherwise from a .mat (notation.normal)."""
+    return gnubg_result_losses(normal, "mat", before_any_move=True)
 
 
 def losses(match: Match) -> list[str]:

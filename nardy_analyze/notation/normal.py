@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..record import Action, Game, Match
+from ..i18n import _, ngettext
+from ..record import Action, Game, Kind, Match
 
 
 @dataclass(slots=True)
@@ -94,4 +95,44 @@ class NormalMatch:
         return min(errors, key=lambda f: (f.line, f.column)) if errors else None
 
 
-__all__ = ["ActionState", "PartState", "NormalAction", "NormalGame", "NormalMatch"]
+# GNU Backgammon keeps a resignation as a level (1 single, 2 gammon, 3 backgammon) times the cube
+GNUBG_TOP_LEVEL = 3
+
+
+def resign_cube(ng: NormalGame) -> int:
+    """The cube value when the game's resignation was made (1 when there is none)."""
+    return next((na.state.cube for na in reversed(ng.actions)
+                 if na.state is not None and na.action.kind is Kind.RESIGN), 1) or 1
+
+
+def gnubg_result_losses(normal: NormalMatch, target: str, before_any_move: bool = False) -> list[str]:
+    """What ``target`` (mat or sgf), as GNU Backgammon reads it, cannot say of the results as the replay
+    credits them: a match conceded for more points than gnubg's largest resignation (a backgammon at the
+    cube) gives, which gnubg reads as a smaller resignation (the match unfinished); ``before_any_move``: a
+    result written before the game's first move, which gnubg's .mat import does not read."""
+    out: list[str] = []
+    for ng in normal.games:
+        r = ng.report
+        n = ng.game.number
+        if getattr(r, "conceded", False) and r.credited is not None:
+            cube = resign_cube(ng)
+            if -(-r.credited // cube) > GNUBG_TOP_LEVEL:
+                # TRANSLATORS: {target}: mat or sgf; {points}: points credited; {cube}: the cube's value;
+                # {top}: the most a resignation gives there (a backgammon at that cube)
+                out.append(ngettext(
+                    "game {game}: the match was conceded for {points} point(s); a resignation in {target} gives "
+                    "at most {top} with the cube at {cube} (a backgammon), so GNU Backgammon would read the "
+                    "match as unfinished",
+                    "game {game}: the match was conceded for {points} point(s); a resignation in {target} gives "
+                    "at most {top} with the cube at {cube} (a backgammon), so GNU Backgammon would read the "
+                    "match as unfinished", r.credited).format(
+                    game=n, points=r.credited, target=target, top=GNUBG_TOP_LEVEL * cube, cube=cube))
+        if before_any_move and r.winner is not None and ng.actions and \
+                not any(na.action.kind is Kind.ROLL for na in ng.actions):
+            out.append(_("game {game}: its result comes before any move, which GNU Backgammon's {target} import "
+                         "does not read (it would leave the game out)").format(game=n, target=target))
+    return out
+
+
+__all__ = ["ActionState", "PartState", "NormalAction", "NormalGame", "NormalMatch", "gnubg_result_losses",
+           "resign_cube"]

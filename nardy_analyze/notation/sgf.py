@@ -33,7 +33,7 @@ import re
 from functools import cache
 
 from .. import __version__
-from .normal import NormalMatch
+from .normal import NormalMatch, gnubg_result_losses
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, game_numbers, split_rating
 from ..i18n import _, ngettext
 from . import Notation, common_losses, expected_found, guarded_read, quoted, register
@@ -766,5 +766,11 @@ def losses(match: Match) -> list[str]:
     return out
 
 
+def result_losses(normal: NormalMatch) -> list[str]:
+    """The results of ``normal`` that GNU Backgammon would read otherwise from an .sgf (notation.normal)."""
+    return gnubg_result_losses(normal, "sgf")
+
+
 register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
-                  "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True))
+                  "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True,
+                  result_losses=result_losses))

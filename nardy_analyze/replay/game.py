@@ -89,6 +89,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         # after a result reported wrong: the other (winner, points) the next score line may reflect, so
         # that one slip gives one finding
         self.slips: list[tuple[int, int]] = []
+        self.conceded = False                # the whole match conceded (Results.resigned): credited as written
         self.actions: list[Action] = []
         self.index = 0
 

@@ -59,7 +59,8 @@ class MatchWalk:
         self.length = match.match_length or 0
         self.crawford_rule = variant.get("crawford", False) and self.length > 0
         self.crawford_done = False
-        self.score = [0, 0]
+        self.score = [0, 0]           # the score the replay judges by (the score lines, once reported)
+        self.credit = [0, 0]          # the one count of points (GameReport.score, docs/stats.md)
         self.unknown = False          # the previous game broke off (unreadable text) before its result
         self.crawford_unknown = False  # an excerpt's first game, which may or may not be the Crawford game
         self.slips: list[tuple[int, int]] = []      # other results the previous game's score may reflect
@@ -86,10 +87,11 @@ class MatchWalk:
         match = self.match
         self.tell("begin_match", match, self.variant)
         for pr in match.problems:
-            self.note("parse-error", pr.message, pr.loc, WARNING if pr.warning else ERROR, pr.game)
+            self.note(pr.rule, pr.message, pr.loc, WARNING if pr.warning else ERROR, pr.game)
         for game in match.games:
             self.game(game)
         self.end_of_match()
+        self.rep.final_score = (self.credit[0], self.credit[1])
         self.tell("end_match", self.rep)
         return self.rep
 
@@ -97,7 +99,7 @@ class MatchWalk:
         """Check the score line before ``game``, replay it, and count its result."""
         self.tell("begin_game", game)
         for pr in game.problems:
-            self.note("parse-error", pr.message, pr.loc, ERROR, game.number)
+            self.note(pr.rule, pr.message, pr.loc, ERROR, game.number)
         score, length = self.score, self.length
         after_match = length > 0 and max(score) >= length
         self.missing_games(game)
@@ -113,11 +115,14 @@ class MatchWalk:
         gr.rep_score = (score[0], score[1])
         gr.clock.attach(self.match_clock)
         gr.report.crawford = is_crawford
+        gr.report.score = (self.credit[0], self.credit[1])
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text
             first_bad = min(p.loc.line for p in game.problems)
             actions = [a for a in actions if a.loc.line < first_bad]
         gr.run(actions)
+        gr.report.credited = gr.scored()
+        gr.report.conceded = gr.conceded
         self.tell("end_game", gr.report)
         self.before = list(score)
         self.slips = gr.slips
@@ -126,6 +131,8 @@ class MatchWalk:
         self.prev = game
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points
+        if gr.report.winner is not None and gr.report.credited is not None:
+            self.credit[gr.report.winner] += gr.report.credited
         # the previous game's points are unknown (unreadable text, or a resignation with no points written)
         self.unknown = gr.report.points is None and (game.broken or gr.report.winner is not None)
 
@@ -152,6 +159,7 @@ class MatchWalk:
                     missing=f"{a}-{b}", **fields)
             self.note("match-score", msg, game.score_loc or game.loc, WARNING, game.number)
             self.score = list(game.score)
+            self.credit = list(game.score)     # the points of the games left out are in the line alone
 
     def score_line(self, game: Game, after_match: bool) -> None:
         """``game``'s score line against the results before it."""
@@ -183,6 +191,7 @@ class MatchWalk:
                                                 player=match_name(game, w), points=pts),
                       loc, WARNING, game.number)
             score = written
+            self.credit = list(written)        # the previous game's points are in the line alone
         if after_match:
             if written_label:
                 msg = ngettext("Game {n} follows the end of the {length}-point match (score {score})",
@@ -198,11 +207,14 @@ class MatchWalk:
                                        "games are checked from this score").format(
                 score=f"{written[0]}-{written[1]}"), loc, WARNING, game.number)
             self.excerpt_crawford(written)
+            self.credit = list(written)        # the record starts at this score
         elif written != score and not self.unknown:
             msg = (_("Game {n}: the score line says {score}; the earlier results give {earlier}") if written_label
                    else _("game {n}: the score line says {score}; the earlier results give {earlier}"))
             self.note("match-score", msg.format(n=n, score=f"{written[0]}-{written[1]}",
                                                 earlier=f"{score[0]}-{score[1]}"), loc, ERROR, game.number)
+        elif written != score and self.unknown:
+            self.credit = list(written)        # the previous game's points are in the line alone
         self.score = list(game.score)
 
     def excerpt_crawford(self, written: list[int]) -> None:

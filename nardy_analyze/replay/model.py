@@ -74,6 +74,14 @@ class GameReport:
     points: int | None = None
     how: str | None = None            # bearoff, drop, resign, timeout, draw (winner None, 0 points)
     crawford: bool | None = False     # the Crawford game of a match (None: an excerpt that does not say)
+    # the points the variant's scoring credits the winner (the written points where the rules accept
+    # them, else what the rules give: docs/stats.md "Points"); None without a result
+    credited: int | None = None
+    conceded: bool = False            # the whole match conceded (credited what the winner needed)
+    # the score before the game by the one count of points (docs/stats.md "Points"): the points credited
+    # to the earlier games, from the score the record starts at; a score line is taken only where the
+    # record leaves the points out (an excerpt's first game, games left out, a game with no result)
+    score: tuple[int, int] = (0, 0)
 
 
 @dataclass(slots=True)
@@ -88,6 +96,8 @@ class MatchReport(ReplayVisitor):
     # --rule options that do not apply to the variant this record was judged under (exit code 2)
     arg_errors: list[str] = field(default_factory=list)
     analysis_note: str | None = None  # validate --analyse: why the record's findings have no analysis
+    # the match's final score by the one count of points (GameReport.score plus the last game's points)
+    final_score: tuple[int, int] = (0, 0)
 
     def finding(self, finding: Finding) -> None:
         self.findings.append(finding)

@@ -122,11 +122,14 @@ class Results:
         """Points the variant's scoring credits the winner: the declared points where the rules accept them;
         otherwise the stake of the game's end on the board, or for a resignation the largest stake the
         position allowed that does not exceed the declared points (else the smallest), in match play at
-        most the points the winner needed."""
+        most the points the winner needed; a conceded match (``Wins N points and the match`` with the
+        points the winner needed) credits those points."""
         r = self.report
         if r.winner is None or r.points is None:
             return None
         w = r.winner
+        if self.conceded:
+            return r.points                    # the match conceded: what the winner needed
         if self.ended:
             full = self.ended[2]
             if self.credited(r.points, full, w):
@@ -244,6 +247,7 @@ class Results:
             allowed = ", ".join(str(x) for x in sorted(levels))
             if cell.and_match and self.need is not None and pts == self.need[w] > max(levels):
                 # Sites let a player resign the whole match: the winner is credited what they needed.
+                self.conceded = True
                 # TRANSLATORS: {allowed}: the points a resignation could give ("1, 2")
                 self.find("result-mismatch", ngettext(
                     "the match was conceded: {points} point(s) credited, more than a resignation of this game "

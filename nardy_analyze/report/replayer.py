@@ -654,11 +654,14 @@ def script_block(records: list[dict], multi: bool = False, start: str = "") -> s
 
 
 def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-         start: tuple[int | None, int | None] = (None, None)) -> str:
+         start: tuple[int | None, int | None] = (None, None), min_severity: str = "warning") -> str:
     """The whole page of ``show FILE --as html``.  ``start``: (game, move) the page opens at when its
     address names no position (as ``show --game G --move M``: no move = the game's final position; no
-    game = the last game); default the first position of the first game."""
+    game = the last game); default the first position of the first game.  ``min_severity``: ``error``
+    marks no warning (``show --min-severity error``)."""
     data = record_data(match, variant, options)
+    if min_severity == "error":
+        data["findings"] = [f for f in data["findings"] if f[1] == "error"]
     where = ""
     game, move = start
     if (game is not None or move is not None) and data["games"]:

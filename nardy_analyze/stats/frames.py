@@ -5,43 +5,17 @@ game (:func:`game_frame`), per player (:func:`player_frame`, :func:`player_table
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections import Counter
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
 
 from ..engine import level_words
+from ..names import display_names, normalise_name, parse_aliases
 from .columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, PLAYER_SUMS, RESULTS, kinds
 
-_RATING = re.compile(r"\s*,\s*[0-9]+(?:[.,][0-9]+)?\s*$")
-
-
-def normalise_name(name: str) -> str:
-    """The key a name is grouped by: blanks around and inside collapsed, a trailing ``,1673`` rating
-    removed, case folded; Unicode's canonical caseless match (``ş`` typed as one character or as ``s`` and a
-    combining cedilla is one name).  (Displayed names keep the most frequent spelling, as written.)"""
-    n = _RATING.sub("", " ".join(str(name).split()))
-    return _key(n)
-
-
-def _key(spelling: str) -> str:
-    if spelling.isascii():
-        return spelling.casefold()
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", spelling).casefold())
-
-
-def parse_aliases(items: Iterable[str]) -> dict[str, str]:
-    """``['name=canonical', ...]`` -> {normalised name: canonical}; ValueError on a malformed item."""
-    out: dict[str, str] = {}
-    for item in items:
-        old, sep, new = item.partition("=")
-        if not sep or not old.strip() or not new.strip():
-            raise ValueError(f"--alias takes 'name=canonical', not {item!r}")
-        out[normalise_name(old)] = " ".join(new.split())
-    return out
+__all__ = ["normalise_name", "parse_aliases", "display_names", "game_frame", "player_frame", "player_table",
+           "match_frame", "typed", "unify_names", "sort_key"]   # the names' functions: nardy_analyze.names, one way for every command
 
 
 def game_frame(rows: list[tuple], aliases: dict[str, str] | None = None) -> pd.DataFrame:
@@ -59,28 +33,6 @@ def unify_names(df: pd.DataFrame, aliases: dict[str, str]) -> None:
     shown = display_names(Counter(pd.concat([df["player"], df["opponent"]]).astype(str)), aliases)
     for col in ("player", "opponent"):
         df[col] = df[col].astype(str).map(shown)
-
-
-def display_names(raw: dict[str, int], aliases: dict[str, str]) -> dict[str, str]:
-    """{name as written: name shown}: ``raw`` counts each name as written (in the player and the opponent
-    columns), in the order the names first appear; the name shown for a normalised key is its most
-    frequent spelling (the first to appear among equals), or its alias."""
-    counts: Counter = Counter()                  # (key, spelling) -> occurrences, in order of appearance
-    key_of: dict[str, str] = {}
-    for name, n in raw.items():
-        spelling = _RATING.sub("", " ".join(name.split()))
-        key = key_of[name] = _key(spelling)
-        counts[(key, spelling)] += n
-    display: dict[str, str] = {}
-    for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
-        display.setdefault(key, spelling)
-    alias = {k: aliases.get(k, v) for k, v in display.items()}
-    # an alias may point at another name's key: use that name's display
-    for k, v in list(alias.items()):
-        target = normalise_name(v)
-        if k in aliases and target in display and target not in aliases:
-            alias[k] = display[target]
-    return {name: alias[key] for name, key in key_of.items()}
 
 
 def typed(df: pd.DataFrame, spec: dict[str, tuple[str, str]], cats: dict[str, list[str]]) -> pd.DataFrame:

@@ -35,6 +35,7 @@ from ..replay.events import GameEnd, TurnRow
 from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
 from ..record import Kind, Match, game_numbers
 from ..replay import ReplayVisitor, replay
+from .tally import problem_lines
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 from ..i18n import N_, _, ngettext, pgettext
 
@@ -220,6 +221,7 @@ class FileAnalysis:
     rows: list[tuple] = field(default_factory=list)
     results: list[tuple] = field(default_factory=list)     # (path, match, game, player, opponent, points +/-)
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)      # "path:line:col: rule: warning: ..." (exit code 0)
     notes: list[str] = field(default_factory=list)         # records of a variant without an engine
     arg_errors: list[str] = field(default_factory=list)
 
@@ -256,8 +258,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     """Decision rows of one parsed match.  ``keep``: what :func:`sgf_analysis` and
     :func:`position_analysis` keep of each decision (only the decisions of its ``only`` turns, when set)."""
     res = FileAnalysis(match.path)
-    for pr in match.problems + [p for g in match.games for p in g.problems]:
-        res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+    res.problems, res.warnings = problem_lines(match)   # labelled as validate and stats label them
     if not match.games:
         if not match.problems:
             res.problems.append(f"{match.path}:1:1: parse-error: " + _("no game found"))
@@ -283,17 +284,14 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     cube_rule = v.cube_in_play
     # the score at the start of each game, the Crawford flag, the names, the result
     ctx: dict[int, tuple] = {}
-    score = [0, 0]
     for game, gr in zip(match.games, rep.games):
-        if game.score is not None:
-            score = list(game.score)
+        score = gr.score          # the one count of points (docs/stats.md "Points")
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
         ctx[gr.number] = (tuple(score), bool(gr.crawford), names)
-        if gr.winner is not None and gr.points is not None:
+        if gr.winner is not None and gr.credited is not None:
             for s in (0, 1):
                 res.results.append((match.path, mid, gr.number, names[s], names[1 - s],
-                                    float(gr.points if gr.winner == s else -gr.points)))
-            score[gr.winner] += gr.points
+                                    float(gr.credited if gr.winner == s else -gr.credited)))
     # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)
@@ -761,6 +759,7 @@ class Analysis:
     notes: list[str] = field(default_factory=list)        # records of a variant with no engine
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     arg_errors: list[tuple[str, str]] = field(default_factory=list)
     internal_errors: list[tuple[str, str]] = field(default_factory=list)
 

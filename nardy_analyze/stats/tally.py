@@ -19,6 +19,7 @@ from ..inputs import choose_variant
 from ..record import Match
 from ..replay import ERROR, ReplayVisitor, replay
 from ..replay.events import GameEnd, TurnRow
+from ..i18n import pgettext
 from .columns import COUNTERS
 
 _WEIGHTS = tuple(range(1, 26))          # a checker on point p is p pips from off; on the bar 25
@@ -179,6 +180,23 @@ class FileResult:
     arg_errors: list[str] = field(default_factory=list) # --rule options the record's variant does not have
 
 
+def problem_line(path: str, line: int, column: int, rule: str, message: str, warning: bool = False) -> str:
+    """``path:line:col: rule: [warning: ]message``: a finding of a record's text labelled as ``validate``
+    labels it (the label in the language of the messages)."""
+    label = pgettext("severity", "warning") + ": " if warning else ""
+    return f"{path}:{line}:{column}: {rule}: {label}{message}"
+
+
+def problem_lines(match: Match) -> tuple[list[str], list[str]]:
+    """(errors, warnings): the lines of the reader's problems of ``match`` (:func:`problem_line`)."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    for pr in match.problems + [p for g in match.games for p in g.problems]:
+        (warnings if pr.warning else errors).append(
+            problem_line(match.path, pr.loc.line, pr.loc.column, pr.rule, pr.message, pr.warning))
+    return errors, warnings
+
+
 def _date(match: Match) -> str | None:
     raw = (match.tag("EventDate") or match.tag("Date") or "").strip()
     m = re.match(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})", raw)
@@ -188,11 +206,8 @@ def _date(match: Match) -> str | None:
 def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> FileResult:
     """Game rows of one parsed match (replayed with a visitor)."""
     res = FileResult(match.path)
-    for pr in match.problems + [p for g in match.games for p in g.problems]:
-        if pr.warning:        # labelled as validate labels it; a warning never changes the exit code
-            res.warnings.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: warning: {pr.message}")
-        else:
-            res.problems.append(f"{match.path}:{pr.loc.line}:{pr.loc.column}: parse-error: {pr.message}")
+    # labelled as validate labels them; a warning never changes the exit code
+    res.problems, res.warnings = problem_lines(match)
     if not match.games:
         if not res.problems:
             res.problems.append(f"{match.path}:1:1: parse-error: no game found: expected a Jellyfish match "
@@ -207,17 +222,15 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
         return res
     v = choice.variant
     for loc, msg in choice.tag_problems:
-        res.warnings.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: warning: {msg}")
+        res.warnings.append(problem_line(match.path, loc.line, loc.column, "parse-error", msg, warning=True))
     tally = _Tally(v.rules)
     rep = replay(match, v, visitor=tally)
     illegal = Counter((f.game, f.side) for f in rep.findings if f.severity == ERROR)
     mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
     date = _date(match)
     length = match.match_length or 0
-    score = [0, 0]
     for game, gr in zip(match.games, rep.games):
-        if game.score is not None:
-            score = list(game.score)
+        score = gr.score          # the one count of points (docs/stats.md "Points")
         n = gr.number                        # the game's number as every command gives it
         end = tally.ends.get(n)
         names = [game.players[s] or f"player {s + 1}" for s in (0, 1)]
@@ -243,6 +256,4 @@ def match_rows(match: Match, variant: str = "backgammon", options: dict[str, Any
                 match.path, n, mid, v.name, date, length, names[s], names[1 - s], s,
                 score[s], score[1 - s], *c[:_PRIMES], cube, result, kind, pts, illegal[(n, s)],
                 *c[_PRIMES:]))
-        if gr.winner is not None and end is not None and end.points is not None:
-            score[gr.winner] += end.points
     return res
