@@ -65,7 +65,10 @@ def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | 
     """Run ``work(entry, load(entry, max_bytes), *args)`` for one entry, never raising: the per-file error
     boundary.
 
-    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).
+    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).  This is the one place
+    where an exception out of a reader, the engine, the replay or a writer becomes an internal error:
+    readers turn bad input into problems of the file themselves (``notation.ReadError``), and nothing
+    between them and here catches an exception that is not its own.
     """
     try:
         match = load(entry, max_bytes)
@@ -76,7 +79,8 @@ def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | 
     try:
         return "ok", work(entry, match, *args)
     except Exception as e:                     # a bug in a variant's engine, the replayer, a writer...
-        return INTERNAL_ERROR, internal_error_message(e)
+        # (what the work does, for the message: its ``doing`` attribute, one of _INTERNAL's keys)
+        return INTERNAL_ERROR, internal_error_message(e, getattr(work, "doing", "validating this file"))
 
 
 def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = (), *, load: Load,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from .. import notation
 from ..fsio import OutputError, write_atomically
 from ..i18n import _
-from ..inputs import InputError, read_bytes
+from ..inputs import RECORD, UNREADABLE, Entry, load
 from ..record import Match
 from ..report import show as shows
+from ..runner import guarded
 from ..safetext import visible
 from .common import Echo, echo, fail
 
@@ -22,19 +22,26 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
     """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
     if output is not None and output.is_dir():
         fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
-    try:
-        data = read_bytes(path)
-    except InputError as e:
-        fail(str(e), echo=echo)
-    match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
+    # the record read and its position drawn inside the runner's error boundary, as every command reads
+    # records: a bug in a reader, the engine or the replay is an internal error (exit 2), not a traceback
+    kind, value = guarded(_render, Entry(path, RECORD, explicit=True), (game, move, as_), None, load)
+    if kind == UNREADABLE:
+        fail(value, echo=echo)
+    if kind != "ok":
+        fail(f"{'<stdin>' if path == '-' else path}: {value}", echo=echo)
+    match, text, refusal = value
     for p in (match.problems + [q for g in match.games for q in g.problems])[:1]:
         # TRANSLATORS: the first problem met reading the record: its file, line:column and message
         echo(_("warning: {path}:{loc}: {message}").format(path=match.path, loc=p.loc, message=p.message), err=True)
-    _emit(_text(match, game, move, as_, echo), output, echo)
+    if refusal is not None:
+        fail(refusal, echo=echo)
+    _emit(text, output, echo)
 
 
-def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo: Echo) -> str:
-    """What ``show --as AS_`` prints; a position that is not in the record ends the command (exit 2)."""
+def _render(entry: Entry, match: Match, game: Optional[int], move: Optional[int], as_: str
+            ) -> tuple[Match, str | None, str | None]:
+    """(the record, what ``show --as AS_`` prints, None) or (the record, None, why not): a position that is
+    not in the record, or that cannot be drawn so, is a refusal (exit 2)."""
     if as_ == "html":
         from ..report.replayer import page    # (the replayer page's code: imported when it is asked for)
 
@@ -42,16 +49,16 @@ def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo
             try:
                 shows.pick(match, game, move)
             except LookupError as e:
-                fail(f"{match.path}: {e}", echo=echo)
-        return page(match, start=(game, move))
+                return match, None, f"{match.path}: {e}"
+        return match, page(match, start=(game, move)), None
     try:
         snap = shows.pick(match, game, move)
     except LookupError as e:
-        fail(f"{match.path}: {e}", echo=echo)
+        return match, None, f"{match.path}: {e}"
     try:
-        return RENDER[as_](snap)
+        return match, RENDER[as_](snap), None
     except shows.NotBackgammon as e:
-        fail(f"{match.path}: {e}", echo=echo)
+        return match, None, f"{match.path}: {e}"
 
 
 def _emit(text: str, output: Optional[Path], echo: Echo) -> None:
