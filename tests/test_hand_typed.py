@@ -284,6 +284,12 @@ def test_convert_writes_a_margin_result_in_the_winners_column():
     back = without_unfinished_match(analyze.validate_match(notation.read_text(text, "back.mat")))
     assert [(g.winner, g.points) for g in back.games] == [(1, 1), (0, 1), (None, None)]
     assert [f for f in back.findings if f.severity == ERROR] == []
+    # SGF: the result is RE[] (the winner the replay credits)
+    text = write_text(m, "sgf")
+    assert "RE[W+1]" in text and "RE[B+1]" in text
+    back = without_unfinished_match(analyze.validate_match(notation.read_text(text, "back.sgf", "sgf")))
+    assert [(g.winner, g.points) for g in back.games][:2] == [(1, 1), (0, 1)]
+    assert [f for f in back.findings if f.severity == ERROR] == []
 
 
 # ============================================================================ a wrong score line, then the next
