@@ -1042,7 +1042,9 @@ class _Reader:
             if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
                     and a.text[:6].lower() == "losses"):
                 a.player = 1 - b.player
-        for a in acts:
+        for a in reversed(acts):         # (the results after the last roll)
+            if a.kind is Kind.ROLL:
+                break
             # "Wins N points" on a line of its own at the left margin, before any row's cells (a typist's
             # habit): in neither player's column; the replay credits the winner the game's end shows
             if a.kind is Kind.WIN and a.move is None and a.loc.column <= MARGIN_COLUMN:
