@@ -78,10 +78,10 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
                 max_bytes: int | None = None, total: int | None = None,
-                engine: Any = None, combine: Callable[[list[Any]], Any] | None = None
+                engine: Any = None, combine: Callable[[list[Any]], Any] | None = None, chunk: int = 0
                 ) -> Iterator[tuple[Entry, str, Any]]:
     """:func:`nardy_analyze.runner.map_records` over records read by :func:`load` (every command reads
-    through it; see there for ``jobs``, ``progress``, ``max_bytes``, ``total`` and ``combine``).
+    through it; see there for ``jobs``, ``progress``, ``max_bytes``, ``total``, ``combine`` and ``chunk``).
     ``engine``: None or ``"local"`` (this machine), a :class:`nardy_analyze.cluster.DaskEngine`, or
     ``"dask"``: a LocalCluster of ``jobs`` processes started for this run (``cluster.ClusterError`` when
     the cluster cannot be used)."""
@@ -90,10 +90,11 @@ def map_records(entries: Iterable[Entry], work: Callable[..., Any], args: tuple 
 
         with connect(None, jobs) as eng:
             yield from runner.map_records(entries, work, args, load=load, jobs=jobs, progress=progress,
-                                          max_bytes=max_bytes, total=total, engine=eng, combine=combine)
+                                          max_bytes=max_bytes, total=total, engine=eng, combine=combine,
+                                          chunk=chunk)
         return
     yield from runner.map_records(entries, work, args, load=load, jobs=jobs, progress=progress,
-                                  max_bytes=max_bytes, total=total, engine=engine, combine=combine)
+                                  max_bytes=max_bytes, total=total, engine=engine, combine=combine, chunk=chunk)
 
 
 def _validate_one(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> MatchReport:

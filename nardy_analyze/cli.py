@@ -263,6 +263,7 @@ class AnalyzeBy(str, Enum):
     "Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is\n"
     "analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no\n"
     "record was found."))
+@_interruptible
 def analyze_cmd(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help=_("Record files or folders (searched recursively for {suffixes} files); "

@@ -31,7 +31,6 @@ from .record import Match
 
 from .analyze import map_records, validate_match
 from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, not_played_refusal, read_bytes
-from .runner import internal_error_message
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -52,6 +51,7 @@ class Outcome:
     note: str | None = None           # what the reader ignored on purpose (SGF analysis properties)
     unreadable: bool = False          # failed because the input could not be read at all
     unwritable: bool = False          # failed because the output could not be written (exit code 2)
+    internal: bool = False            # failed by a bug of nardy-analyze: an internal error (exit code 2)
 
 
 @dataclass(slots=True)
@@ -68,8 +68,8 @@ class ConvertRun:
             return 2
         if all(o.status == FAILED and o.unreadable for o in self.outcomes):
             return 2                  # no input could be read at all
-        if any(o.unwritable for o in self.outcomes):
-            return 2                  # an output that cannot be written, as validate -o
+        if any(o.unwritable or o.internal for o in self.outcomes):
+            return 2                  # an output that cannot be written, as validate -o; an internal error
         done = [o for o in self.outcomes if o.status != SKIPPED]
         if not done:
             return 2
@@ -268,15 +268,11 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     if analyse is not None:
         analysis, why = sgf_analysis(match, *analyse)
         note = "; ".join(x for x in (note, why) if x) or None
-    try:
-        if analysis is not None:
-            text = writer.write(match, normal, analysis=analysis)
-        else:
-            text = writer.write(match, normal) if normal is not None else writer.write(match)
-    except Exception as exc:          # a writer bug must not take the other files down
-        # TRANSLATORS: {notation}: the target notation (mat, sgf...); {error}: the writer's error, as Python writes it
-        return Outcome(shown, None, FAILED, [_("{path}: cannot write {notation}: {error}").format(
-            path=shown, notation=to, error=repr(exc))], warning, encoding), None
+    # (a writer's bug goes on up to the runner's error boundary: an internal error, exit code 2)
+    if analysis is not None:
+        text = writer.write(match, normal, analysis=analysis)
+    else:
+        text = writer.write(match, normal) if normal is not None else writer.write(match)
     return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost), note=note), text
 
 
@@ -326,12 +322,9 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     written there; for standard output (``-o -``) the text comes back to the caller."""
     target = entry.target if isinstance(entry, _Input) and entry.target is not None else \
         output if output is not None else target_path(entry.path, to, out_dir)
-    try:
-        outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit, analyse=analyse)
-    except Exception as exc:           # a bug (in a replay, a losses check): this file fails, the others go on
-        return Outcome(entry.path, target, FAILED,
-                       [f"{entry.shown}: {internal_error_message(exc, 'converting this file')}"],
-                       encoding=match.encoding), None
+    # a bug (in a replay, a losses check, a writer) goes on up to the runner's error boundary (an internal
+    # error of this file, exit code 2; the other files go on)
+    outcome, text = convert_match(match, to, lossy=lossy, explicit=entry.explicit, analyse=analyse)
     outcome.source, outcome.target = entry.path, target
     if outcome.status == SKIPPED:
         outcome.target = None
@@ -339,6 +332,9 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
         return outcome, text
     # force: whether an output may be replaced was decided before the run (convert_paths)
     return _finish(outcome, text, target, True), None
+
+
+_convert_entry.doing = "converting this file"      # (for the runner's internal-error message)
 
 
 def ignored_note(match: Match) -> str | None:
@@ -411,8 +407,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
                 outcome = _finish(outcome, text, "-", force, stdout)
         elif kind == UNREADABLE:
             outcome = Outcome(entry.path, None, FAILED, [value], unreadable=True)
-        else:                                      # INTERNAL_ERROR: a bug in a reader or writer
-            outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"])
+        else:                                      # INTERNAL_ERROR: a bug in a reader, the replay or a writer
+            outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"], internal=True)
         run.outcomes.append(outcome)
     # a worker process that stopped may leave its temporary file (any internal error: the check is cheap)
     if any(o.status == FAILED and not o.unreadable for o in run.outcomes):

@@ -34,13 +34,16 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         raise OutputError(_cannot_write(path, _no_file_in(folder, e))) from None
     try:
         try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
-            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~current_umask()
             os.chmod(tmp, mode)
         except OSError:
             pass
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="")) as fh:
             write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())      # the content on disk before the name points at it
         os.replace(tmp, path)
+        _sync_folder(folder)           # and the rename itself
     except BaseException as e:
         try:
             os.unlink(tmp)
@@ -76,10 +79,50 @@ def _no_file_in(folder: Path, e: OSError) -> str:
              "first, then renamed)").format(folder=folder, reason=e.strerror or e)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
+def _sync_folder(folder: Path) -> None:
+    """The folder's entries on disk (the rename of an output survives a crash); where a folder cannot be
+    opened or synced (some systems and file systems), the rename stands as the system keeps it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _status_umask() -> int | None:
+    """The process's umask as the system reports it without changing it (Linux 4.7+: /proc/self/status),
+    or None where it does not."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _import_umask() -> int:
+    mask = _status_umask()
+    if mask is None:       # read once, at import (before any thread of ours runs), by setting it back
+        mask = os.umask(0o022)
+        os.umask(mask)
     return mask
+
+
+_UMASK_AT_IMPORT = _import_umask()
+
+
+def current_umask() -> int:
+    """The umask that a new output file honours (mode 0666 & ~umask, as a plain open() gives): the
+    system's current value where it reports one, else the value at import; the umask is never changed."""
+    mask = _status_umask()
+    return _UMASK_AT_IMPORT if mask is None else mask
 
 
 class Progress:

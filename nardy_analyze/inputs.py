@@ -130,6 +130,10 @@ def discover(paths: Iterable[str]) -> Iterator[Entry]:
             yield from _walk(p, suffixes, {(st.st_dev, st.st_ino): p})
         else:
             n = for_path(p)
+            why = archive_reason(os.path.basename(p)) if n is None and stat.S_ISREG(st.st_mode) else None
+            if why is not None:       # named, but an archive: unreadable as a record, with what to do
+                yield Entry(p, UNREADABLE, f"{p}: {why}", True)
+                continue
             yield Entry(p, RECORD, explicit=True, notation=n.name if n else None)
 
 
@@ -169,6 +173,9 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             continue
         suffix = os.path.splitext(d.name)[1].lower()
         if suffix not in suffixes:
+            why = archive_reason(d.name)
+            if why is not None:
+                yield Entry(path, SKIPPED, why)
             continue
         yield _file_entry(path, d)
 
@@ -180,11 +187,44 @@ _LINK = N_("a link to a folder, not followed (name the folder to read it)")
 _SEARCHED = N_("the folder {folder}, already searched")
 
 
+# Archives and compressed files found in a folder: not read (the tool reads no archive), and said so with
+# what to do; suffix -> (kind, the command that writes the content to standard output, or None)
+_ARCHIVES = {".zip": ("zip", None), ".7z": ("7z", None), ".rar": ("rar", None), ".tar": ("tar", None),
+             ".tgz": ("tar.gz", None), ".tbz2": ("tar.bz2", None), ".txz": ("tar.xz", None),
+             ".gz": ("gzip", "zcat"), ".bz2": ("bzip2", "bzcat"), ".xz": ("xz", "xzcat"), ".zst": ("zstd", "zstdcat")}
+# TRANSLATORS: {kind}: zip, 7z, tar.gz...; a folder's archive is skipped with this reason
+_ARCHIVE = N_("an archive ({kind}): records inside archives are not read; unpack it and name the folder it "
+              "makes")
+# TRANSLATORS: {kind}: gzip, bzip2...; {command}: zcat, bzcat...; {name}: the file's name
+_COMPRESSED = N_("a compressed file ({kind}): records inside are not read; decompress it, or pipe it in as '-', "
+                 "e.g. {command} {name} | nardy-analyze validate -")
+
+
+def archive_reason(name: str) -> str | None:
+    """Why a file named ``name`` is not read as a record when it is an archive or a compressed file (by its
+    suffix: ``.zip``, ``.tar.gz``, ``.mat.gz``...), with what to do; None for any other name."""
+    low = name.lower()
+    suffix = os.path.splitext(low)[1]
+    if suffix not in _ARCHIVES:
+        return None
+    kind, command = _ARCHIVES[suffix]
+    if os.path.splitext(low[:-len(suffix)])[1] == ".tar":
+        kind, command = "tar." + suffix[1:], None
+    if command is None:
+        return _(_ARCHIVE).format(kind=kind)
+    return _(_COMPRESSED).format(kind=kind, command=command, name=name)
+
+
 def skip_kind(reason: str) -> str | None:
     """The kind of a SKIPPED entry's reason, in the language it was made in: ``record`` (not a game
-    record), ``hidden`` (a hidden file), ``link`` (a folder not searched again or not followed), else None."""
+    record), ``hidden`` (a hidden file), ``link`` (a folder not searched again or not followed),
+    ``archive`` (an archive or a compressed file), else None."""
     if reason in (_(t) for t in _NOT_RECORD) or reason.startswith("not a game record"):
         return "record"
+    for template in (_ARCHIVE, _COMPRESSED):
+        head = _(template).partition("{kind}")[0]
+        if reason.startswith(head) or reason.startswith(template.partition("{kind}")[0]):
+            return "archive"
     if reason == _(_HIDDEN) or reason.startswith("hidden"):
         return "hidden"
     head, _fields, tail = _(_SEARCHED).partition("{folder}")

@@ -131,6 +131,9 @@ class Action:
     comments: list[str] = field(default_factory=list)
     # RESIGN: the level offered, 1 single, 2 gammon, 3 backgammon (LEVELS), where the record says it
     level: int | None = None
+    # WIN: written at the left margin, in neither player's column (a hand-typed archive): ``player`` is the
+    # column's guess (0), and the replay credits the winner the game's end shows (a drop, a bear-off)
+    margin: bool = False
     # SETUP: what the set-up sets
     setup: Setup | None = None
 

@@ -151,4 +151,7 @@ def skip_kind(reason: str) -> str:
         return _("hidden files")
     if kind == "link":
         return _("links to folders")
+    if kind == "archive":
+        # TRANSLATORS: a kind of skipped files in the summary ("2 file(s) skipped: archives (unpack ...)")
+        return _("archives (unpack them to read the records inside)")
     return reason

@@ -65,7 +65,10 @@ def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | 
     """Run ``work(entry, load(entry, max_bytes), *args)`` for one entry, never raising: the per-file error
     boundary.
 
-    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).
+    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).  This is the one place
+    where an exception out of a reader, the engine, the replay or a writer becomes an internal error:
+    readers turn bad input into problems of the file themselves (``notation.ReadError``), and nothing
+    between them and here catches an exception that is not its own.
     """
     try:
         match = load(entry, max_bytes)
@@ -76,15 +79,16 @@ def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | 
     try:
         return "ok", work(entry, match, *args)
     except Exception as e:                     # a bug in a variant's engine, the replayer, a writer...
-        return INTERNAL_ERROR, internal_error_message(e)
+        # (what the work does, for the message: its ``doing`` attribute, one of _INTERNAL's keys)
+        return INTERNAL_ERROR, internal_error_message(e, getattr(work, "doing", "validating this file"))
 
 
 def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = (), *, load: Load,
                 jobs: int | None = None,
                 progress: Callable[[str, int, int], None] | None = None,
                 max_bytes: int | None = None, total: int | None = None,
-                engine: Any = None, combine: Callable[[list[Any]], Any] | None = None
-                ) -> Iterator[tuple[Any, str, Any]]:
+                engine: Any = None, combine: Callable[[list[Any]], Any] | None = None,
+                chunk: int = 0) -> Iterator[tuple[Any, str, Any]]:
     """Run ``work(entry, load(entry, max_bytes), *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -112,6 +116,8 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
     is one value per task); the last "ok" entry of the task then carries it and the earlier ones None.
     Files run in this process (one job, standard input, the files retried after a worker died) keep
     their own values, so the caller folds whatever comes, in order, the same way.
+    ``chunk``: the records of one worker task (default :data:`CHUNK`); 1 for work that takes seconds a
+    file (the skill analysis), so that the progress moves a file at a time.
     """
     if progress is not None and total is None and not isinstance(entries, (list, tuple)):
         entries = list(entries)
@@ -145,7 +151,7 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
         yield from engine.map_records(entries, work, args, tick, max_bytes, combine, load)
         return
     if jobs > 1 and records:
-        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine, load)
+        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine, load, chunk or CHUNK)
         return
     for e in entries:
         if e.status != RECORD:
@@ -292,11 +298,11 @@ def combined(results: list[tuple[str, Any]], combine: Callable[[list[Any]], Any]
     return out
 
 
-def _chunks(entries: Iterator[Any], jobs: int = 1) -> Iterator[tuple[list[Any], list[Any]]]:
-    """(entries in order, the records among them for a worker): at most CHUNK records a chunk.
+def _chunks(entries: Iterator[Any], jobs: int = 1, most: int = CHUNK) -> Iterator[tuple[list[Any], list[Any]]]:
+    """(entries in order, the records among them for a worker): at most ``most`` records a chunk.
     Standard input (``-``) is read in this process, in its turn.
 
-    The entries are read up to ``2 * CHUNK`` records ahead of the chunk being cut, so that the end of the
+    The entries are read up to ``2 * most`` records ahead of the chunk being cut, so that the end of the
     input is seen coming: from there on the chunks get smaller (the records left shared out over
     ``2 * jobs`` chunks, down to one record), so that no worker process is left working on a long last
     chunk while the others wait for it."""
@@ -305,7 +311,7 @@ def _chunks(entries: Iterator[Any], jobs: int = 1) -> Iterator[tuple[list[Any], 
     it = iter(entries)
     done = False
     while True:
-        while not done and ahead < 2 * CHUNK:
+        while not done and ahead < 2 * most:
             e = next(it, None)
             if e is None:
                 done = True
@@ -314,7 +320,7 @@ def _chunks(entries: Iterator[Any], jobs: int = 1) -> Iterator[tuple[list[Any], 
             ahead += e.status == RECORD and e.path != "-"
         if not look:
             return
-        size = CHUNK if not done else max(1, min(CHUNK, -(-ahead // (2 * jobs))))
+        size = most if not done else max(1, min(most, -(-ahead // (2 * jobs))))
         batch: list[Any] = []
         recs: list[Any] = []
         while look and len(recs) < size:
@@ -330,15 +336,16 @@ def _chunks(entries: Iterator[Any], jobs: int = 1) -> Iterator[tuple[list[Any], 
 
 
 def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | None,
-              combine: Callable[[list[Any]], Any] | None, load: Load) -> Iterator[tuple[Any, str, Any]]:
-    """The worker processes of :func:`map_records`: chunks of CHUNK records, at most AHEAD chunks per
+              combine: Callable[[list[Any]], Any] | None, load: Load, most: int = CHUNK
+              ) -> Iterator[tuple[Any, str, Any]]:
+    """The worker processes of :func:`map_records`: chunks of ``most`` records, at most AHEAD chunks per
     worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
     # (only with worker processes: saves start-up)
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     pool: ProcessPoolExecutor | None = _new_pool(jobs)
-    chunks = _chunks(entries, jobs)
+    chunks = _chunks(entries, jobs, most)
     window: deque = deque()                # (batch, future or None): in order
     finished = False
     single = None              # after a worker died: one file at a time, a fresh worker after each death

@@ -26,7 +26,7 @@ import pandas as pd
 
 from .analyze import map_records
 from .i18n import _
-from .inputs import SKIPPED, UNREADABLE, Entry, discover, parse_rule_options
+from .inputs import SKIPPED, UNREADABLE, Entry, discover, parse_rule_options, skip_kind
 from .record import Match
 from .stats import skill
 from .stats.aggregate import Aggregate, Partial, combine, partial
@@ -101,6 +101,8 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
                 out.unreadable.append((entry.path, value))
             elif kind == SKIPPED:
                 out.skipped.append(entry.path)
+                if skip_kind(value) == "archive":
+                    out.warnings.append(_skipped_note(entry.path, value))
             else:                  # internal-error: a bug in nardy-analyze on this file; the others go on
                 out.internal_errors.append((entry.shown, value))
     finally:
@@ -112,6 +114,12 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
         aliases = parse_aliases(aliases)
     out.games = game_frame(rows, aliases)
     return out
+
+
+def _skipped_note(path: str, reason: str) -> str:
+    """What stats and analyze say of an archive found in a folder (the other skipped files, not records by
+    their start or hidden, go unsaid there, as they are counted in validate's summary)."""
+    return _("{path}: skipped: {reason}").format(path=path, reason=reason)
 
 
 def rows_of(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None) -> FileResult:
@@ -237,6 +245,8 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
                     agg.unreadable.append((entry.path, value))
                 elif kind == SKIPPED:
                     agg.skipped.append(entry.path)
+                    if skip_kind(value) == "archive":
+                        agg.warnings.append(_skipped_note(entry.path, value))
                 else:
                     agg.internal_errors.append((entry.shown, value))
         finally:
@@ -264,8 +274,9 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
     procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
     threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
     cfg = skill.Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
+    # a file takes seconds: one file a worker task, the progress moving a file at a time
     for entry, kind, value in map_records(entries, skill.analyse_file, (variant, options, cfg), jobs=procs,
-                                          progress=progress, engine=engine):
+                                          progress=progress, engine=engine, chunk=1):
         if kind == "ok":
             out.files += 1
             out.problems.extend(value.problems)
@@ -276,7 +287,8 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
         elif kind == UNREADABLE:
             out.unreadable.append((entry.path, value))
         elif kind == SKIPPED:
-            pass
+            if skip_kind(value) == "archive":
+                out.notes.append(_skipped_note(entry.path, value))
         else:
             out.internal_errors.append((entry.shown, value))
 

@@ -28,6 +28,20 @@ def _compile_catalogs() -> None:
 _compile_catalogs()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Every test starts with the messages in English, whatever the environment's language (``LANGUAGE=ru``,
+    ``LANG=ru_RU.UTF-8``): tests that match message text pass anywhere.  A hook, not an autouse fixture (a
+    function-scoped fixture would trip Hypothesis's health check on every @given test).  The pin is
+    ``NARDY_ANALYZE_LANG=en`` (i18n.set_language), which worker processes and subprocesses inherit; a test
+    that wants Russian asks for it: the ``russian`` fixture, ``set_language("ru")``, or a subprocess
+    environment that sets ``NARDY_ANALYZE_LANG`` or clears it with the locale variables
+    (tests/test_locale_proof.py runs command tests under a Russian environment)."""
+    from nardy_analyze.i18n import set_language
+
+    set_language("en")
+
+
 @pytest.fixture
 def russian():
     """The messages made in the test in Russian (nardy_analyze.i18n), the environment's language after."""

@@ -411,6 +411,7 @@ def test_writer_raising_half_way_writes_nothing(tmp_path, monkeypatch):
                                                                          sgf.read, boom, losses=sgf.losses)})
     run = convert_paths([str(src)], "sgf", out_dir=str(tmp_path / "o"))
     assert run.outcomes[0].status == FAILED and "disk on fire" in run.outcomes[0].messages[0]
+    assert run.outcomes[0].internal and run.exit_code == 2          # a bug: an internal error, exit code 2
     assert not any((tmp_path / "o").iterdir())
 
 

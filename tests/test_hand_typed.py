@@ -205,3 +205,135 @@ def test_an_empty_left_cell_then_the_right_players_double():
         .replace("41: 25/21 24/23", "41: 24/23 13/9")
     rep = validate(off_bar)
     assert ("cube-illegal", ERROR, line_of(off_bar, "Doubles => 2")) in found(rep), dump(rep)
+
+
+# ============================================================================ a result at the left margin
+
+# one typist writes every game's "Wins N points" at the left margin, in neither player's column
+DROP_GAMES = """\
+ 7 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 64: 24/18 13/9              21: 13/11 6/5
+  3) 54: 24/20 13/8              Doubles => 2
+  4)  Drops
+Wins 1 point
+
+ Game 2
+ Ann : 0                        Bob : 1
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2)  Doubles => 2                Drops
+Wins 1 point
+
+ Game 3
+ Ann : 1                        Bob : 1
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+"""
+
+
+def test_a_result_at_the_left_margin_goes_to_the_winner_the_drop_shows():
+    rep = validate(DROP_GAMES)
+    assert [f for f in rep.findings if f.severity == ERROR] == [], dump(rep)
+    assert [(g.winner, g.points, g.how) for g in rep.games[:2]] == [(1, 1, "drop"), (0, 1, "drop")]
+    m = notation.read_text(DROP_GAMES, "typed.mat")
+    wins = [a for g in m.games for a in g.actions if a.kind.value == "win"]
+    assert [a.margin for a in wins] == [True, True]
+    # the same line in the left player's column still names the left player: the nearest error
+    col = DROP_GAMES.replace("  4)  Drops\nWins 1 point", "  4)  Drops\n      Wins 1 point")
+    rep = validate(col)
+    assert ("result-mismatch", ERROR, line_of(col, "Wins 1 point")) in found(rep), dump(rep)
+    # the points are still checked: a drop at cube 2 gives 1 point, not 2
+    two = DROP_GAMES.replace("  4)  Drops\nWins 1 point", "  4)  Drops\nWins 2 points")
+    rep = validate(two)
+    assert ("result-mismatch", ERROR, line_of(two, "Wins 2 points")) in found(rep), dump(rep)
+
+
+def test_a_result_at_the_left_margin_after_the_last_checker_is_borne_off():
+    right, wrong = bear_off_game()
+    margin = right.replace("                                  Wins 1 point\n", "Wins 1 point\n")
+    assert margin != right
+    rep = validate(margin)
+    assert [f for f in rep.findings if f.severity == ERROR] == [], dump(rep)
+    assert (rep.games[0].winner, rep.games[0].points) == (1, 1)
+    # the roll that bore the last checker off left out: the position shows Bob, on roll, bears off with any
+    # roll; in Ann's column that is the error of test_a_result_in_the_column_of_the_player_who_cannot_have_won,
+    # at the margin it is Bob's win
+    margin = wrong.replace("\n      Wins 1 point\n", "\nWins 1 point\n")
+    rep = validate(margin + NEXT.format(a=0, b=1))
+    assert [f for f in rep.findings if f.severity == ERROR] == [], dump(rep)
+    assert rep.games[0].winner == 1
+
+
+def test_a_result_at_the_left_margin_that_nothing_on_the_board_settles():
+    """A resignation mid-game written at the margin: nothing shows the winner, the column's reading (the
+    left player) stands, and the next score line checks it as before."""
+    text = " 7 point match\n" + game(1, 0, 0, end="Wins 1 point\n") + game(2, 1, 0, end="Wins 1 point\n")
+    rep = validate(text)
+    assert [f for f in rep.findings if f.severity == ERROR] == [], dump(rep)
+    assert [g.winner for g in rep.games] == [0, 0]
+    rep = validate(" 7 point match\n" + game(1, 0, 0, end="Wins 1 point\n") + game(2, 0, 1))
+    assert [f.rule for f in rep.findings if f.severity == ERROR] == ["match-score"], dump(rep)
+
+
+def test_convert_writes_a_margin_result_in_the_winners_column():
+    m = notation.read_text(DROP_GAMES, "typed.mat")
+    text = write_text(m, "mat")
+    assert "Wins 1 point" in text and "\nWins" not in text
+    back = without_unfinished_match(analyze.validate_match(notation.read_text(text, "back.mat")))
+    assert [(g.winner, g.points) for g in back.games] == [(1, 1), (0, 1), (None, None)]
+    assert [f for f in back.findings if f.severity == ERROR] == []
+    # SGF: the result is RE[] (the winner the replay credits)
+    text = write_text(m, "sgf")
+    assert "RE[W+1]" in text and "RE[B+1]" in text
+    back = without_unfinished_match(analyze.validate_match(notation.read_text(text, "back.sgf", "sgf")))
+    assert [(g.winner, g.points) for g in back.games][:2] == [(1, 1), (0, 1)]
+    assert [f for f in back.findings if f.severity == ERROR] == []
+
+
+# ============================================================================ a wrong score line, then the next
+
+def drop_game(number: int, a: int, b: int) -> str:
+    return game(number, a, b, end="", rows="  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+                                             "  2)  Doubles => 2                Drops\n      Wins 1 point\n")
+
+
+def test_after_a_wrong_score_line_the_next_follows_either_reading():
+    """Game 2's score line says 2-0 where the results give 1-0 (one error); Game 3's may follow the
+    results (2-0) or the written score (3-0), without a second error; any other score is an error."""
+    head = " 7 point match\n" + drop_game(1, 0, 0) + drop_game(2, 2, 0)
+    line2 = line_of(head, "Ann : 2")
+    for a in (2, 3):
+        text = head + drop_game(3, a, 0) + drop_game(4, a + 1, 0)
+        rep = validate(text)
+        errors = [(f.rule, f.line) for f in rep.findings if f.severity == ERROR]
+        assert errors == [("match-score", line2)], (a, dump(rep))
+    text = head + drop_game(3, 4, 0)
+    rep = validate(text)
+    assert [(f.rule, f.line) for f in rep.findings if f.severity == ERROR] == \
+        [("match-score", line2), ("match-score", line_of(text, "Ann : 4"))], dump(rep)
+    # only the next score line: one that agrees with neither two games on is still an error
+    text = head + drop_game(3, 3, 0) + drop_game(4, 3, 0)
+    rep = validate(text)
+    assert [(f.rule, f.line) for f in rep.findings if f.severity == ERROR] == \
+        [("match-score", line2), ("match-score", line_of(text, "Ann : 3", 2))], dump(rep)
+
+
+# ============================================================================ score-line text in both cells
+
+def test_score_text_in_both_cells_of_the_opening_row():
+    rows = "  1) Ann : 15     Ann : 15\n  2) 31: 8/5 6/5                 42: 8/4 6/4\n" \
+           "  3)  Doubles => 2                Drops\n"
+    text = " 21 point match\n" + game(1, 0, 0, rows=rows)
+    rep = validate(text)
+    line = line_of(text, "1) Ann : 15")
+    assert found(rep)[0] == ("parse-error", WARNING, line), dump(rep)
+    assert rep.findings[0].column == 6 and "both cells" in rep.findings[0].message
+    assert not any(f.severity == ERROR for f in rep.findings), dump(rep)
+    m = notation.read_text(text, "x.mat")
+    first = m.games[0].actions[0]
+    assert (first.player, first.dice, first.move) == (0, (3, 1), 2)
+    # a name that is not on the score line is still unreadable text
+    rep = validate(text.replace("1) Ann : 15     Ann : 15", "1) Ann : 15     Zed : 15"))
+    assert ("parse-error", ERROR, line) in found(rep), dump(rep)

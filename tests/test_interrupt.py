@@ -132,3 +132,53 @@ def test_workers_end_when_the_command_is_killed(many, tmp_path):
     """SIGKILL leaves the command no chance to stop anything: the kernel ends its workers (Linux)."""
     _, _, left = interrupt(["validate", str(many), "-j", "2"], signal.SIGKILL, 0.5, tmp_path)
     assert left == [], f"worker processes outlived the command: {left}"
+
+
+def _engine():
+    pytest.importorskip("pandas")
+    from nardy_analyze.stats import skill
+    if not skill.engine_available():
+        pytest.skip("the analysis extra (bgsage) is not installed")
+
+
+def test_analyze_stops_its_workers(many, tmp_path):
+    _engine()
+    out = tmp_path / "decisions.csv"
+    got, err, left = interrupt(["analyze", str(many), "-j", "2", "--by", "game", "-f", "csv", "-o", str(out)],
+                               signal.SIGINT, 0.5, tmp_path)
+    assert left == [] and got == 130, err
+    assert "nardy-analyze: interrupted" in err and "Traceback" not in err, err
+    assert not out.exists() and no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_analyze_shows_its_progress_a_file_at_a_time(tmp_path, jobs):
+    """On a terminal, analyze's progress line moves a file at a time, with worker processes too (one file a
+    worker task: a file takes seconds to analyse)."""
+    _engine()
+    import pty
+    for i in range(3):
+        for f in sorted(FIXTURES.glob("*_1pt.mat")):
+            shutil.copy(f, tmp_path / f"r{i}_{f.name}")
+    total = len(list(tmp_path.glob("*.mat")))
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "nardy_analyze", "analyze", str(tmp_path), "-j", jobs,
+                          "-f", "csv"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=slave,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert p.wait(timeout=600) == 0
+    text = b"".join(chunks).decode("utf-8", "replace")
+    import re
+    counts = {int(m.group(1)) for m in re.finditer(rf"\] (\d+)/{total} files", text)}
+    assert counts and max(counts) == total, text[-500:]
+    assert len(counts) >= 2, text[-500:]           # more than the last tick: it moved file by file

@@ -21,6 +21,7 @@ from gnubg_run import GNUBG
 from helpers import CORPUS, ROOT
 from nardy_analyze import notation; from nardy_analyze.report import show
 from nardy_analyze.cli import app
+from nardy_analyze.fsio import current_umask
 from nardy_analyze.engine.posid import decode_match_id, match_id
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "selfplay").glob("*.mat"))
@@ -151,14 +152,7 @@ def test_validate_html_report_is_self_contained_with_a_board_per_play_finding(tm
         n = len(rep.games)
         assert f"({rep.variant}, {n} game{'' if n == 1 else 's'})</small>" in page
     assert any(len(rep.games) == 1 for rep in run.reports) and "1 games)" not in page
-    assert (out.stat().st_mode & 0o777) == 0o666 & ~_umask()
-
-
-def _umask() -> int:
-    import os
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    assert (out.stat().st_mode & 0o777) == 0o666 & ~current_umask()
 
 
 XGID_SCRIPT = r'''

@@ -117,14 +117,21 @@ def test_decode_gives_back_any_position_of_a_generated_game(seed, flip):
     assert snowie.boards(pos)[0] == (own, other)
 
 
-def test_the_replay_goes_on_from_the_board_in_the_mark():
+def test_the_illegal_play_that_stood_is_an_error_under_the_rule_it_breaks(english):
+    """No legal 54 reaches the mark's board (10/6(2)): the illegal play stood, the game went on from that
+    board.  An error at the mark, under the rule the play the board shows breaks (the second 10/6 needs a
+    4 the roll no longer has), saying that the record marks it; the replay goes on from that board."""
     rep = validate(RECORD)
-    assert found(rep) == [("parse-error", WARNING, 8)], [f.message for f in rep.findings]
-    msg = rep.findings[0].message
-    assert "shows 10/6(2)" in msg and "no legal 54 reaches: the play was illegal" in msg
-    assert "goes on from that board" in msg
+    assert found(rep) == [("dice-mismatch", ERROR, 8)], [f.message for f in rep.findings]
+    f = rep.findings[0]
+    assert (f.game, f.column, f.dice) == (1, 6, (5, 4))
+    assert f.message.startswith("10/6 moves 4 pips, which no unused number of the roll 54 makes (unused: 5)")
+    assert "the play 10/6(2) that the board in the record's mark shows" in f.message
+    assert "the record marks it as illegal" in f.message and "went on from that board" in f.message
+    a, b = before_mark()
+    assert f.position == (a, b)                         # the board before the play
     g = rep.games[0]
-    assert (g.winner, g.points) == (0, 1)
+    assert (g.winner, g.points) == (0, 1)               # the plays after it are legal from the mark's board
 
 
 def test_the_board_seen_from_the_other_player():
@@ -134,8 +141,8 @@ def test_the_board_seen_from_the_other_player():
         a2, b2, _ = R.apply(a2, b2, s, d)
     text = RECORD.replace(MARK, encode(b2, a2, ("Bob", "Alice"), dice=(5, 2)))
     rep = validate(text)
-    assert found(rep) == [("parse-error", WARNING, 8)], [f.message for f in rep.findings]
-    assert "shows 10/6(2)" in rep.findings[0].message
+    assert found(rep) == [("dice-mismatch", ERROR, 8)], [f.message for f in rep.findings]
+    assert "10/6(2)" in rep.findings[0].message
 
 
 def test_a_mark_whose_board_reaches_a_legal_play_says_so():
@@ -198,8 +205,8 @@ def test_convert_keeps_the_mark_and_never_writes_a_play(tmp_path, to):
     a = [x for x in back.games[0].actions if x.illegal_mark]
     assert len(a) == 1 and a[0].illegal_mark == MARK and a[0].steps == [] and a[0].dice == (5, 4)
     rep = without_unfinished_match(analyze.validate_match(back))
-    assert [(f.rule, f.severity) for f in rep.findings] == [("parse-error", WARNING)]
-    assert "shows 10/6(2)" in rep.findings[0].message
+    assert [(f.rule, f.severity) for f in rep.findings] == [("dice-mismatch", ERROR)]
+    assert "10/6(2)" in rep.findings[0].message
     # a mark with no position record is kept as well
     bare = notation.read_text(RECORD.replace(MARK, "Illegal play"), "bare.mat")
     again = notation.read_text(write_text(bare, to), f"again.{to}", to)
@@ -238,3 +245,22 @@ def test_a_mark_showing_the_board_before_the_play():
     rep = validate(RECORD.replace(MARK, encode(a, b, ("Alice", "Bob"), dice=(5, 4))))
     assert found(rep)[0] == ("parse-error", WARNING, 8)
     assert "the position in the mark is the board before the play" in rep.findings[0].message
+
+
+def test_a_mark_whose_board_leaves_a_number_unplayed_is_a_max_dice_error(english):
+    """The board in the mark shows 10/6 alone on a 54 that could be played whole: max-dice, at the mark."""
+    a, b = before_mark()
+    a2, b2, _ = R.apply(a, b, 10, 6)
+    text = RECORD.replace(MARK, encode(a2, b2, ("Alice", "Bob"), dice=(5, 4))).replace(
+        "5) 11: 6/5(4)", "5) 11: 10/9 6/5(3)")
+    rep = validate(text)
+    assert found(rep)[0] == ("max-dice", ERROR, 8), [f.message for f in rep.findings]
+    assert "10/6" in rep.findings[0].message and "record marks it as illegal" in rep.findings[0].message
+
+
+def test_the_positions_after_the_mark_are_not_said_to_be_off(english):
+    """The mark's board is the game's own: an error after it does not carry "the position may be off"."""
+    text = RECORD.replace("5) 11: 6/5(4)", "5) 11: 6/5(3) 24/22")
+    rep = validate(text)
+    later = [f for f in rep.findings if f.line > 8 and f.severity == ERROR]
+    assert later and all("may be off" not in f.message for f in later), [f.message for f in later]

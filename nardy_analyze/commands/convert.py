@@ -7,6 +7,7 @@ from typing import Optional
 from ..convert import (FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, ConvertRun, already_reason, convert_paths,
                        inside_reason)
 from ..fsio import Progress
+from ..inputs import skip_kind
 from ..i18n import _, ngettext
 from .common import Echo, Exit, analysis_depth, echo, fail
 
@@ -67,7 +68,8 @@ def summary(run: ConvertRun, to: str, verbose: bool) -> str:
     for o in run.outcomes:
         if o.status == SKIPPED:
             why = o.messages[0] if o.messages else ""
-            kind = "already" if why == already else "inside" if why == inside else "other"
+            kind = "already" if why == already else "inside" if why == inside else \
+                "archive" if skip_kind(why) == "archive" else "other"
             kinds[kind] = kinds.get(kind, 0) + 1
     if not kinds:
         return _("{written} written, {refused} refused, {failed} failed (to {to})").format(**counts)
@@ -75,6 +77,9 @@ def summary(run: ConvertRun, to: str, verbose: bool) -> str:
         kinds["other"] = kinds.pop("other")
     text = {"already": lambda n: _("{n} already {to}").format(n=n, to=to),
             "inside": lambda n: _("{n} inside --out-dir").format(n=n),
+            # TRANSLATORS: a kind of skipped files in convert's summary ("2 archives (unpack them ...)")
+            "archive": lambda n: ngettext("{n} archive (unpack it to convert the records inside)",
+                                          "{n} archives (unpack them to convert the records inside)", n).format(n=n),
             "other": lambda n: ngettext("{n} not a game record", "{n} not game records", n).format(n=n)}
     skipped = ", ".join(text[k](n) for k, n in kinds.items())
     n = sum(kinds.values())

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from .. import notation
 from ..fsio import OutputError, write_atomically
 from ..i18n import _
-from ..inputs import InputError, not_played_refusal, read_bytes
+from ..inputs import RECORD, UNREADABLE, Entry, load, not_played_refusal
 from ..record import Match
 from ..report import show as shows
+from ..runner import guarded
 from ..safetext import visible
 from .common import Echo, echo, fail
 
@@ -22,24 +22,34 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
     """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
     if output is not None and output.is_dir():
         fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
-    try:
-        data = read_bytes(path)
-    except InputError as e:
-        fail(str(e), echo=echo)
-    match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
-    refusal = not_played_refusal(match)
-    if refusal is not None:          # a variant the engine does not play: refused as every command refuses it
-        fail(refusal, code=1, echo=echo)
+    # the record read and its position drawn inside the runner's error boundary, as every command reads
+    # records: a bug in a reader, the engine or the replay is an internal error (exit 2), not a traceback
+    kind, value = guarded(_render, Entry(path, RECORD, explicit=True), (game, move, as_, min_severity), None,
+                          load)
+    if kind == UNREADABLE:
+        fail(value, echo=echo)
+    if kind != "ok":
+        fail(f"{'<stdin>' if path == '-' else path}: {value}", echo=echo)
+    match, text, refusal, code = value
+    if refusal is not None and code == 1:     # a variant not played: that alone is said
+        fail(refusal, code=code, echo=echo)
     problems = match.problems + [q for g in match.games for q in g.problems]
     for p in [q for q in problems if min_severity != "error" or not q.warning][:1]:
         # TRANSLATORS: the first problem met reading the record: its file, line:column and message
         echo(_("warning: {path}:{loc}: {message}").format(path=match.path, loc=p.loc, message=p.message), err=True)
-    _emit(_text(match, game, move, as_, echo, min_severity), output, echo)
+    if refusal is not None:
+        fail(refusal, code=code, echo=echo)
+    _emit(text, output, echo)
 
 
-def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo: Echo,
-          min_severity: str = "warning") -> str:
-    """What ``show --as AS_`` prints; a position that is not in the record ends the command (exit 2)."""
+def _render(entry: Entry, match: Match, game: Optional[int], move: Optional[int], as_: str,
+            min_severity: str = "warning") -> tuple[Match, str | None, str | None, int]:
+    """(the record, what ``show --as AS_`` prints, None, 0) or (the record, None, why not, exit code): a
+    variant the engine does not play is refused as every command refuses it (exit 1); a position that is
+    not in the record, or that cannot be drawn so, is a refusal with exit 2."""
+    refusal = not_played_refusal(match)
+    if refusal is not None:
+        return match, None, refusal, 1
     if as_ == "html":
         from ..report.replayer import page    # (the replayer page's code: imported when it is asked for)
 
@@ -47,16 +57,16 @@ def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo
             try:
                 shows.pick(match, game, move)
             except LookupError as e:
-                fail(f"{match.path}: {e}", echo=echo)
-        return page(match, start=(game, move), min_severity=min_severity)
+                return match, None, f"{match.path}: {e}", 2
+        return match, page(match, start=(game, move), min_severity=min_severity), None, 0
     try:
         snap = shows.pick(match, game, move)
     except LookupError as e:
-        fail(f"{match.path}: {e}", echo=echo)
+        return match, None, f"{match.path}: {e}", 2
     try:
-        return RENDER[as_](snap)
+        return match, RENDER[as_](snap), None, 0
     except shows.NotBackgammon as e:
-        fail(f"{match.path}: {e}", echo=echo)
+        return match, None, f"{match.path}: {e}", 2
 
 
 def _emit(text: str, output: Optional[Path], echo: Echo) -> None:

@@ -136,8 +136,10 @@ def _end(counts: RunCounts, paths: list[str], echo: Echo) -> None:
     if not counts.files:
         where = ", ".join(paths)
         if counts.skipped:
-            fail(ngettext("no game records found in {paths} ({n} file(s) skipped: not game records)",
-                          "no game records found in {paths} ({n} file(s) skipped: not game records)",
-                          counts.skipped).format(paths=where, n=counts.skipped), echo=echo)
+            # TRANSLATORS: {kinds}: the kinds of files skipped ("not game records, archives (unpack ...)")
+            fail(ngettext("no game records found in {paths} ({n} file(s) skipped: {kinds})",
+                          "no game records found in {paths} ({n} file(s) skipped: {kinds})",
+                          counts.skipped).format(paths=where, n=counts.skipped, kinds=", ".join(counts.skip_kinds)),
+                 echo=echo)
         fail(_("no game records found in {paths}").format(paths=where), echo=echo)
     raise Exit(1 if counts.errors else 0)

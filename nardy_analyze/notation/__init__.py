@@ -24,7 +24,7 @@ from ..record import Loc, Match, Problem, game_numbers
 
 __all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
            "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
-           "guarded_read"]
+           "guarded_read", "ReadError"]
 
 
 @dataclass(frozen=True)
@@ -274,15 +274,28 @@ def normalise_text(text: str) -> str:
 
 # ----------------------------------------------------------------------------- reading
 
+class ReadError(Exception):
+    """A reader's own exception for input it cannot read on: a problem of the file, at ``loc`` (line,
+    column), with ``message`` (translated).  :func:`guarded_read` makes it the record's problem; any other
+    exception out of a reader is a bug of the reader and goes on up, to the runner's error boundary
+    (``runner.guarded``: an ``internal-error`` with the version, exit code 2)."""
+
+    def __init__(self, loc: Loc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
 def guarded_read(name: str, path: str, run: Callable[[], Match]) -> Match:
-    """``run()``, the reading of a record by the notation ``name``; when a bug in the reader raises, a Match
-    with that one problem instead: a reader never raises."""
+    """``run()``, the reading of a record by the notation ``name``; a :class:`ReadError` it raises (input it
+    cannot read on) is a Match with that one problem instead.  Any other exception is a bug of the reader
+    and is not caught here: it reaches the runner's error boundary, which reports it as ``internal-error``
+    (never as a problem of the file)."""
     try:
         return run()
-    except Exception as exc:  # a bug in a reader must not take the caller down
+    except ReadError as exc:
         match = Match(path=path, notation=name)
-        # TRANSLATORS: {error} is the Python exception, as Python writes it
-        match.problems.append(Problem(Loc(1, 1), _("internal error while reading: {error}").format(error=repr(exc))))
+        match.problems.append(Problem(exc.loc, exc.message))
         return match
 
 

@@ -173,6 +173,10 @@ _BLANK_TAIL = re.compile(r"[ \t]*\n")
 # a row whose first cell is score-line text: "  1) Ann : 3        12: 24/23 13/11"
 _PASTED = re.compile(r"[ \t]*[0-9]{1,6}\)[ \t]+(?P<cell>(?P<name>[^ \t\n:](?:[^\n:]{0,98}[^ \t\n:])?)[ \t]*:"
                      r"[ \t]*[0-9]{1,6})(?=[ \t]+[0-9][0-9]:)")
+# an opening row whose both cells are score-line text: "  1) Ann : 15     Ann : 15"
+_SCORE_CELL = r"(?P<{n}>[^ \t\n:](?:[^\n:]{{0,98}}[^ \t\n:])?)[ \t]*:[ \t]*[0-9]{{1,6}}"
+_PASTED_BOTH = re.compile(r"[ \t]*[0-9]{1,6}\)[ \t]+(?P<cells>" + _SCORE_CELL.format(n="name") + r"[ \t]+"
+                          + _SCORE_CELL.format(n="name2") + r")[ \t]*$")
 _FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
 _GROUP_TYPES = (("dw", "DOUBLES"), ("arrow", "ARROW"), ("dv", "INT"), ("ww", "WINS"), ("wn", "INT"),
                 ("wp", "POINTS"), ("wm", "AND_MATCH"))
@@ -310,6 +314,7 @@ _GAP = re.compile(r"[ \t]{2,}")
 LEFT_CELL_GAP = 4          # a first cell at most this many columns after "N)" is the left one
 LEFT_CELL_COLUMN = 6       # where left cells start in every known dialect
 DEFAULT_THRESHOLD = 20     # left/right split when there is no score line
+MARGIN_COLUMN = 2          # a result line starting at this column or before is at the margin, in no column
 MAX_REPEAT = 15            # "13/11(2)": largest repeat count read
 MAX_STEPS = 32             # more written steps than this in one cell is not a play
 FAST = True               # read common rows without Lark (see _fast_row); False: Lark only (tests)
@@ -740,6 +745,19 @@ class _Reader:
             return chunk
         changed = False
         for i in range(k + 1, len(lines)):
+            both = _PASTED_BOTH.match(lines[i])
+            if both is not None and both.group("name").strip().lower() in names \
+                    and both.group("name2").strip().lower() in names:
+                a, b = both.span("cells")
+                text = lines[i][a:b]
+                lines[i] = lines[i][:a] + " " * (b - a) + lines[i][b:]
+                # TRANSLATORS: {text}: the row's text after its number, as written ("Ann : 15     Ann : 15")
+                self.match.problems.append(Problem(
+                    Loc(line_off + i + 1, a + 1), _('score-line text "{text}" in both cells of the row: read as '
+                                                    'an empty row').format(text=" ".join(text.split())),
+                    number, warning=True))
+                changed = True
+                continue
             c = _PASTED.match(lines[i])
             if c is None or c.group("name").strip().lower() not in names:
                 continue
@@ -1024,6 +1042,13 @@ class _Reader:
             if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
                     and a.text[:6].lower() == "losses"):
                 a.player = 1 - b.player
+        for a in reversed(acts):         # (the results after the last roll)
+            if a.kind is Kind.ROLL:
+                break
+            # "Wins N points" on a line of its own at the left margin, before any row's cells (a typist's
+            # habit): in neither player's column; the replay credits the winner the game's end shows
+            if a.kind is Kind.WIN and a.move is None and a.loc.column <= MARGIN_COLUMN:
+                a.margin = True
         # the last non-blank line of the game's text
         body = chunk.rstrip()
         game.end_loc = Loc(line_off + 1 + body.count("\n"), 1)

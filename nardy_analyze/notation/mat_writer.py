@@ -100,7 +100,10 @@ def write(match: Match, normal: NormalMatch) -> str:
                 continue
             cell = _cell(na)
             result = a.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)
-            if a.player == 1 and rows and rows[-1][2] is None:
+            side = a.player
+            if a.kind is Kind.WIN and a.margin and ng.report.winner in (0, 1):
+                side = ng.report.winner      # written in neither column: in the winner's, as the replay credits it
+            if side == 1 and rows and rows[-1][2] is None:
                 rows[-1][2] = cell + " " if result and rows[-1][0] is not None else cell
                 continue
             if result:
@@ -108,7 +111,7 @@ def write(match: Match, normal: NormalMatch) -> str:
             else:
                 number += 1
                 row = [number, None, None]
-            row[1 + (a.player == 1)] = cell
+            row[1 + (side == 1)] = cell
             rows.append(row)
         for no, left, right in rows:
             if no is None:

@@ -698,7 +698,8 @@ def _result_derived(ng) -> bool:
     rep = ng.report
     ends = [na.action for na in ng.actions if na.action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)]
     return (len(ends) == 1 and ends[0] is ng.actions[-1].action and ends[0].kind is Kind.WIN
-            and not ends[0].and_match and ends[0].player == rep.winner and ends[0].value == rep.points
+            and not ends[0].and_match and (ends[0].player == rep.winner or ends[0].margin)   # (margin: no column)
+            and ends[0].value == rep.points
             and rep.points is not None and rep.points >= 1 and not ends[0].comments)
 
 

@@ -124,9 +124,10 @@ def follows(me: tuple[int, ...], opp: tuple[int, ...], after_me: tuple[int, ...]
     return 0 < moved <= 24
 
 
-def describe(me: tuple[int, ...], opp: tuple[int, ...], after_me: tuple[int, ...]) -> str:
-    """The movement from ``me`` to ``after_me`` spelt as a play (``10/6(2)``, ``bar/20 13/off``):
-    sources and destinations paired from the highest; ``*`` where an opponent's blot stood."""
+def movements(me: tuple[int, ...], after_me: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The movement from ``me`` to ``after_me`` as written steps ``(src, dst)`` in the mover's numbering
+    (25 the bar, 0 off): the sources and destinations paired from the highest, as :func:`describe` spells
+    them."""
     src: list[int] = []
     dst: list[int] = []
     for i in range(25):
@@ -136,8 +137,14 @@ def describe(me: tuple[int, ...], opp: tuple[int, ...], after_me: tuple[int, ...
     dst.extend([0] * (sum(me) - sum(after_me)))
     src.sort(reverse=True)
     dst.sort(reverse=True)
+    return list(zip(src, dst))
+
+
+def describe(me: tuple[int, ...], opp: tuple[int, ...], after_me: tuple[int, ...]) -> str:
+    """The movement from ``me`` to ``after_me`` spelt as a play (``10/6(2)``, ``bar/20 13/off``):
+    sources and destinations paired from the highest; ``*`` where an opponent's blot stood."""
     moves = []
-    for s, d in zip(src, dst):
+    for s, d in movements(me, after_me):
         hit = 1 <= d <= 24 and opp[24 - d] == 1
         moves.append(f"{'bar' if s == 25 else s}/{'off' if d == 0 else d}{'*' if hit else ''}")
     out: list[str] = []

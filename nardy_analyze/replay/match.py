@@ -66,6 +66,9 @@ class MatchWalk:
         self.slips: list[tuple[int, int]] = []      # other results the previous game's score may reflect
         self.open_ends: list[tuple[int, int]] = []  # the results an unfinished previous game could still have had
         self.before = [0, 0]                        # the score at the start of the previous game
+        # after a score line that disagreed with the results (reported once): the score those results give,
+        # carried on with the games after it; the next score line may follow it or the written one
+        self.by_results: list[int] | None = None
         self.prev: Game | None = None
         # the games' numbers as findings give them (record.game_numbers), by the reader's order number
         self.shown = dict(zip((g.number for g in match.games), game_numbers(match.games)))
@@ -131,6 +134,10 @@ class MatchWalk:
         self.prev = game
         if gr.report.winner is not None and gr.report.points is not None:
             score[gr.report.winner] += gr.report.points
+            if self.by_results is not None:
+                self.by_results[gr.report.winner] += gr.report.points
+        elif self.by_results is not None:
+            self.by_results = None           # no known result to carry the other reading on with
         if gr.report.winner is not None and gr.report.credited is not None:
             self.credit[gr.report.winner] += gr.report.credited
         # the previous game's points are unknown (unreadable text, or a resignation with no points written)
@@ -169,8 +176,11 @@ class MatchWalk:
         n = game.written_number if written_label else game.number
         explained = [r for r in self.slips if _plus(self.before, r) == written]
         ends = [r for r in self.open_ends if _plus(score, r) == written]
+        by_results, self.by_results = self.by_results, None
         if written != score and explained:
             score = written       # the previous game's result was reported wrong already
+        elif written != score and by_results == written:
+            score = written       # a score line before disagreed (reported there): this one follows the results
         elif written != score and ends and not after_match:
             w, pts = ends[0]
             if written_label:
@@ -213,6 +223,7 @@ class MatchWalk:
                    else _("game {n}: the score line says {score}; the earlier results give {earlier}"))
             self.note("match-score", msg.format(n=n, score=f"{written[0]}-{written[1]}",
                                                 earlier=f"{score[0]}-{score[1]}"), loc, ERROR, game.number)
+            self.by_results = list(score)
         elif written != score and self.unknown:
             self.credit = list(written)        # the previous game's points are in the line alone
         self.score = list(game.score)

@@ -37,19 +37,9 @@ class _States(ReplayVisitor):
         self.game.append(state)
 
 
-_LAST: list = []          # (match, variant, options, result) of the last call: writers and checks share it
-
-
 def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> NormalMatch:
-    """The replay's view of ``match`` (the last result is reused for the same, unchanged Match object)."""
-    if _LAST and _LAST[0] is match and _LAST[1] == variant and _LAST[2] == (options or {}):
-        return _LAST[3]
-    result = _normalise(match, variant, options)
-    _LAST[:] = [match, variant, dict(options or {}), result]
-    return result
-
-
-def _normalise(match: Match, variant: str, options: dict[str, Any] | None) -> NormalMatch:
+    """The replay's view of ``match`` as it is now: computed on every call (nothing is kept between calls,
+    so a record changed in place is replayed again; a caller that needs the view twice keeps it)."""
     try:
         v = variant_for(match, variant, options or {})
     except UnknownVariant:                # a variant the engine does not know yet: the record as written

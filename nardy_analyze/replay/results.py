@@ -168,6 +168,8 @@ class Results:
             self.undeclared(last)
             return
         w, pts, cell = decl
+        if cell.kind is Kind.WIN and cell.margin:
+            w = self.margin_winner(w)
         if pts is None and ended:
             pts = ended[2]                     # gave up after the game was over: the game's result
         if pts is None:
@@ -183,6 +185,18 @@ class Results:
             self.declared_after_end(w, pts, cell)
         elif not self.wrong_column(w, pts, cell):
             self.resigned(w, pts, cell)
+
+    def margin_winner(self, w: int) -> int:
+        """The winner of a ``Wins`` written at the left margin, in neither player's column: the one the game's
+        end shows (the bear-off or the drop that ended it; the player on roll who bears off with any roll;
+        the opponent of a player who ran out of time); ``w``, the column's guess, when nothing shows one."""
+        if self.ended and self.ended[0] != "draw":
+            return self.ended[1]
+        if self.clock.timed_out is not None:
+            return 1 - self.clock.timed_out
+        if self.last_roller is not None and self.sure_bear_off(1 - self.last_roller):
+            return 1 - self.last_roller
+        return w
 
     def undeclared(self, last: Action | None) -> None:
         """No result written: the end reached on the board, if any."""

@@ -12,7 +12,7 @@ from collections import Counter
 
 from ..engine import borne_off, fmt_steps, generate
 from ..engine.core import Pos
-from ..engine.judge import physical
+from ..engine.judge import judge, physical
 from ..record import Action, Kind
 from .model import WARNING
 from ..i18n import _, ngettext
@@ -56,12 +56,10 @@ class Resync:
                 msg = _("the record marks this play as refused ({mark}) and does not give it; the board in the "
                         "mark shows {shown}, which a legal {roll} reaches ({play}); the replay goes on from that "
                         "board").format(mark=short, shown=shown, roll=f"{d1}{d2}", play=fmt_steps(legal))
+                self.find("parse-error", msg, a, severity=WARNING,
+                          position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
             else:
-                msg = _("the record marks this play as refused ({mark}) and does not give it; the board in the "
-                        "mark shows {shown}, which no legal {roll} reaches: the play was illegal; the replay goes "
-                        "on from that board").format(mark=short, shown=shown, roll=f"{d1}{d2}")
-            self.find("parse-error", msg, a, severity=WARNING,
-                      position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
+                self.illegal_mark_stood(a, d1, d2, turn, ps, board, short, shown)
             best = board
         else:
             rest = self.rest_rolls()         # the most rolls a play could fit
@@ -93,6 +91,28 @@ class Resync:
         self.pos[p], self.pos[1 - p] = best
         if borne_off(best[0]) == 15 and not self.ended:
             self.ended = ("bearoff", p, self.stake(self.rules.win_level(best[0], best[1])))
+
+    def illegal_mark_stood(self, a: Action, d1: int, d2: int, turn, ps, board: Pos, mark: str, shown: str) -> None:
+        """An exporter's mark whose board no legal play of the roll reaches: the illegal play stood (the game
+        went on from that board, as the replay does).  An error under the rule the play breaks, judged by
+        the engine as if the play the board shows had been written, saying that the record marks it."""
+        from ..notation.snowie import movements   # (as in on_illegal_mark: only for a record with such a mark)
+
+        me, opp = board_before = (self.pos[a.player], self.pos[1 - a.player])
+        verdict = judge(self.rules, me, opp, d1, d2, movements(me, board[0]), playset=ps, turn=turn)
+        if verdict.problems:
+            rule, why = verdict.problems[0]
+        else:      # (the engine finds a legal route to another board: the board shown is still none of them)
+            rule = "max-dice"
+            why = _("the play reaches a position no legal play of {dice} reaches, e.g. {examples}").format(
+                dice=f"{d1}{d2}", examples="; ".join(ps.example(2)))
+        # TRANSLATORS: {message}: what is wrong with the play (as for a written play); {shown}: the play the
+        # board in the mark shows ("10/6(2)"); {mark}: the exporter's mark, "Illegal play (...)"
+        msg = _("{message} (the play {shown} that the board in the record's mark shows: the record marks it as "
+                "illegal, {mark}, and the game went on from that board, as the replay does)").format(
+                    message=why, shown=shown, mark=mark)
+        self.find(rule, msg, a, position=board_before, dice=(d1, d2), alternatives=ps.example(6))
+        self.first_error = None           # the board is the game's own: later positions are not off
 
     MARK_CANDIDATES = 400  # legal plays tried after an exporter's "Illegal play" mark (nothing written to sort by)
     LOOKAHEAD = 40         # rolls checked after an illegal play to choose where the replay goes on

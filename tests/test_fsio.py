@@ -1,0 +1,98 @@
+"""Atomic writes: the content and the rename synced to disk, the mode of a plain open(), the umask never
+changed (a thread that creates a file meanwhile must not see a mask of 0)."""
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from nardy_analyze import fsio
+from nardy_analyze.fsio import OutputError, current_umask, write_atomically
+
+
+def test_the_file_and_its_folder_are_synced_before_and_after_the_rename(tmp_path, monkeypatch):
+    out = tmp_path / "out.txt"
+    calls: list[tuple[str, object]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        calls.append(("fsync", os.path.realpath(f"/proc/self/fd/{fd}") if os.path.exists("/proc/self/fd")
+                      else fd))
+        real_fsync(fd)
+
+    def replace(a, b):
+        calls.append(("replace", str(b)))
+        real_replace(a, b)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    write_atomically(out, lambda fh: fh.write("x"))
+    assert out.read_text() == "x"
+    kinds = [k for k, _ in calls]
+    assert kinds == ["fsync", "replace", "fsync"]
+    if os.path.exists("/proc/self/fd"):
+        assert calls[0][1] != str(out) and os.path.dirname(str(calls[0][1])) == str(tmp_path)  # the temp file
+        assert calls[2][1] == str(tmp_path)                                                     # the folder
+
+
+def test_the_umask_is_read_without_being_changed(tmp_path, monkeypatch):
+    def no_umask(mask):
+        raise AssertionError("the process umask was changed")
+
+    old = os.umask(0o027)
+    os.umask(old)
+    try:
+        os.umask(0o027)
+        if fsio._status_umask() is None:
+            pytest.skip("this system does not report the umask without changing it")
+        monkeypatch.setattr(os, "umask", no_umask)
+        assert current_umask() == 0o027
+        out = tmp_path / "new.txt"
+        write_atomically(out, lambda fh: fh.write("x"))
+        assert out.stat().st_mode & 0o777 == 0o640
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+
+
+def test_a_thread_creating_files_meanwhile_keeps_its_mask(tmp_path):
+    """Many atomic writes while another thread creates plain files: every plain file has the mode the
+    umask gives (a write that set the umask to 0 for a moment would leave one world-writable)."""
+    expect = 0o666 & ~current_umask()
+    stop = threading.Event()
+    modes: list[int] = []
+
+    def plain():
+        i = 0
+        while not stop.is_set():
+            p = tmp_path / f"plain{i % 50}"
+            with open(p, "w") as fh:
+                fh.write("y")
+            modes.append(os.stat(p).st_mode & 0o777)
+            p.unlink()
+            i += 1
+
+    t = threading.Thread(target=plain)
+    t.start()
+    try:
+        for i in range(200):
+            write_atomically(tmp_path / f"atomic{i % 5}", lambda fh: fh.write("x"))
+    finally:
+        stop.set()
+        t.join()
+    assert modes and set(modes) == {expect}
+
+
+def test_a_failed_write_leaves_nothing_and_the_old_file(tmp_path):
+    out = tmp_path / "out.txt"
+    out.write_text("old")
+
+    def boom(fh):
+        fh.write("half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OutputError):
+        write_atomically(out, boom)
+    assert out.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
