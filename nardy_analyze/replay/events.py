@@ -37,6 +37,10 @@ class TurnRow(NamedTuple):
     action: Action | None = None      # the record's cell (chain and handover segments for Gul bara)
     spec: SegmentSpec | None = None   # the turn driver's first part of the roll, as the replay judged it
                                       # (None when the replay judged no play: an exporter's illegal mark)
+    cube_before: int = 1              # the cube value at the start of the turn, before its cube action
+    owner: int | None = None          # who owned the cube at the start of the turn (side), None = centred
+    score: tuple[int, int] = (0, 0)   # the score before the game (sides 0 and 1; match play)
+    crawford: bool = False            # the Crawford game (match play)
 
 
 @dataclass(slots=True, frozen=True)

@@ -278,45 +278,44 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     jacoby = bool(v.get("jacoby", False)) and money
     beaver = bool(v.get("beaver", False)) and money
     cube_rule = v.cube_in_play
-    # the score at the start of each game, the Crawford flag, the names, the result
+    # the names and the result of each game (the score before it and the Crawford state come with each turn
+    # row: the replay's, never derived again here)
     ctx: dict[int, tuple] = {}
-    score = [0, 0]
     for game, gr in zip(match.games, rep.games):
-        if game.score is not None:
-            score = list(game.score)
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
-        ctx[game.number] = (tuple(score), bool(gr.crawford), names)
+        ctx[game.number] = names
         if gr.winner is not None and gr.points is not None:
             for s in (0, 1):
                 res.results.append((match.path, mid, game.number, names[s], names[1 - s],
                                     float(gr.points if gr.winner == s else -gr.points)))
-            score[gr.winner] += gr.points
     # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)
-    game_no, cube_v, owner, rolled = None, 1, None, set()
+    rolled: set[int] = set()
+    start = v.rules.initial()
     cells = _Cells(match) if keep is not None else None
     for t in col.turns:
-        if t.game != game_no:
-            game_no, cube_v, owner, rolled = t.game, 1, None, set()
         dloc, aloc, rloc = cells.turn(t) if cells is not None else (None, None, None)
-        sc, crawford, names = ctx.get(t.game, ((0, 0), False, ("player 1", "player 2")))
+        names = ctx.get(t.game, ("player 1", "player 2"))
+        sc, crawford, cube_v, owner = t.score, t.crawford, t.cube_before, t.owner
         s = t.side
         me, opp = t.before
         away = (length - sc[s], length - sc[1 - s]) if length else (0, 0)
         base = dict(game=t.game, turn=t.turn, line=t.line, side=s, names=names, away=away, crawford=crawford,
                     score=sc)
+        # no one can double before the opening roll (a game set up elsewhere has had its opening roll)
+        opening_turn = t.game not in rolled and (me, opp) in (start, start[::-1])
         # the roller's cube decision, when the cube is theirs to turn
-        available = cube_rule and owner in (None, s) and (
+        available = cube_rule and not opening_turn and owner in (None, s) and (
             money or bg.can_double_match(away[0], away[1], cube_v, _owner_name(owner, s), crawford))
-        if available and t.dice is not None or available and t.doubled:
+        if available and (t.dice is not None or t.doubled):
             cube.append(dict(base, kind="double", me=me, opp=opp, cube=cube_v, owner=owner,
                              acted="double" if t.doubled else "no double", loc=dloc if t.doubled else rloc))
             if t.doubled and t.answer in ("take", "drop"):
                 cube.append(dict(base, kind="take", me=me, opp=opp, cube=cube_v, owner=owner,
                                  acted="take" if t.answer == "take" else "pass", loc=aloc))
         if t.doubled and t.answer == "take":
-            owner, cube_v = 1 - s, max(t.cube, cube_v * 2)
+            owner, cube_v = 1 - s, t.cube
         if t.dice is None or t.after is None:
             continue
         opening = t.game not in rolled and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
