@@ -393,8 +393,17 @@ def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered
     (sides in their owners' numbering): the best play's equity with that roll minus the average over all
     rolls, at the network's level, as :func:`analyse` gives it.  ``opening``: the first roll of a game
     (15 non-doubles, which also decide who moves first: see :func:`_roll_equities`)."""
-    bg = _bgsage()
     rolls = _opening_rolls() if opening else list(_ROLLS)
+    if not opening and _bearoff_homes(mover, opponent) is not None:      # exact: the databases
+        from ..engine import get_variant
+
+        rules = get_variant("backgammon").rules
+        length = max(away) if any(away) else 0
+        stakes = cubes.Stakes(length, away[0], away[1], crawford, jacoby and not length)
+        per_roll = [_bearoff_plays(rules, mover, opponent, r, stakes, cube, owner) for r in rolls]
+        best, average = _roll_equities(rolls, per_roll)
+        return {r: best[r] - average for r in rolls}
+    bg = _bgsage()
     extra = dict(away1=away[0], away2=away[1], is_crawford=crawford) if any(away) else {}
     b = board(mover, opponent)
     res = bg.batch_checker_play([dict(board=b, die1=a, die2=c, cube_value=cube, cube_owner=owner, **extra)
