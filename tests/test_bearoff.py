@@ -158,3 +158,30 @@ def test_full_databases_contain_the_small_ones(small_one, small_two):
     g = one.gammon[one.index[full]]
     assert g[1] == pytest.approx(17 / 36, abs=1e-12)
     assert w == 0.0 and gl == pytest.approx(27 / 36 * g[2:].sum() + 9 / 36 * g[3:].sum(), abs=1e-9)
+
+
+def test_the_analysis_plays_the_brute_force_best_play():
+    """The analysis of a bear-off (stats.skill, every legal play of the rules engine valued from the
+    databases and the cube model) picks a play whose exact win chance is the brute force's best."""
+    pytest.importorskip("pandas")
+    from nardy_analyze.engine import get_variant
+    from nardy_analyze.stats import cube as cm
+    from nardy_analyze.stats import skill
+
+    rules = get_variant("backgammon").rules
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        me, opp = _random_pos(rng, rng.randint(2, 4)), _random_pos(rng, rng.randint(1, 3))
+        roll = rng.choice(ROLLS)
+        side = lambda h: tuple(h) + (0,) * 19                        # noqa: E731
+        res = skill._bearoff_plays(rules, side(me), side(opp), roll, cm.Stakes(), 1, cm.CENTRED)
+        best_board = res.moves[0].board
+        ours = tuple(best_board[1:7])
+        values = {q: (1.0 if not any(q) else 1.0 - _win(opp, q)) for q in _plays(me, roll)}
+        assert ours in values
+        assert values[ours] == pytest.approx(max(values.values()), abs=1e-12), (me, opp, roll)
+        # and its win chance is the brute force's
+        assert res.moves[0].probs.win == pytest.approx(values[ours], abs=1e-12)
+        checked += len(values) > 1
+    assert checked > 20
