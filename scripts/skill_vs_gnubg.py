@@ -334,6 +334,12 @@ def main() -> int:
         print(f"checker error rate per match-player: ours mean {sum(ours) / len(ours):.2f}, median "
               f"{sorted(ours)[len(ours) // 2]:.2f}, max {max(ours):.2f}; gnubg mean {sum(theirs) / len(theirs):.2f}, "
               f"max {max(theirs):.2f} mEMG")
+    for k, label in (("error_rate", "PR (error rate / 2)"), ("luck_rate", "luck rate")):
+        diffs = [abs(r[3][k] - r[2][k]) for r in res["rows"] if r[3][k] == r[3][k] and r[2][k] == r[2][k]]
+        scale = 0.5 if k == "error_rate" else 1.0
+        if diffs:
+            print(f"per match-player {label}: mean |ours - gnubg| {scale * sum(diffs) / len(diffs):.2f}, largest "
+                  f"{scale * max(diffs):.2f} over {len(diffs)}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(res, fh, indent=1, default=float)

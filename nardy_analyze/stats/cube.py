@@ -110,11 +110,11 @@ def _ratios(probs) -> tuple[tuple[float, float, float], tuple[float, float, floa
 class Model:
     """The cube model of one position's gammon rates at one score (see the module's doc)."""
 
-    def __init__(self, stakes: Stakes, probs, x: float) -> None:
+    def __init__(self, stakes: Stakes, probs, x: float, ratios=None) -> None:
         self.s = stakes
         self.x = x
         self.p = max(0.0, min(1.0, float(probs[0])))
-        self.w, self.l = _ratios(probs)
+        self.w, self.l = ratios if ratios is not None else _ratios(probs)
         self._knots: dict = {}
 
     def win_value(self, cube: int, centred: bool) -> float:
@@ -192,14 +192,16 @@ class Model:
         w, l_ = self.s.value(cube), self.s.value(-cube)
         return (2.0 * v - (w + l_)) / (w - l_) if w != l_ else 0.0
 
-    def equity(self, cube: int, owner: str) -> float:
-        """The cubeful equity (normalised) of the player on roll before his roll."""
-        return self.normalise(self.cubeful(self.p, cube, owner), cube)
+    def equity(self, cube: int, owner: str, p: float | None = None) -> float:
+        """The cubeful equity (normalised) of the player on roll before his roll (win chance ``p``, by
+        default the position's)."""
+        return self.normalise(self.cubeful(self.p if p is None else p, cube, owner), cube)
 
-    def decision(self, cube: int, owner: str) -> tuple[float, float, float]:
+    def decision(self, cube: int, owner: str, p: float | None = None) -> tuple[float, float, float]:
         """No double, double/take, double/pass (the doubler's view, normalised to ``cube``)."""
-        nd = self.equity(cube, owner)
-        dt = self.normalise(self.cubeful(self.p, 2 * cube, OPPONENT), cube)
+        p = self.p if p is None else p
+        nd = self.equity(cube, owner, p)
+        dt = self.normalise(self.cubeful(p, 2 * cube, OPPONENT), cube)
         dp = self.normalise(self.s.value(cube), cube)
         if self.s.money and self.s.beaver and dt < 0:
             dt = 2.0 * dt                      # the taker beavers: 4 x cube, his cube
@@ -207,18 +209,28 @@ class Model:
 
 
 @lru_cache(maxsize=65536)
-def _model(stakes: Stakes, probs: tuple, x: float) -> Model:
-    return Model(stakes, probs, x)
+def _model(stakes: Stakes, ratios: tuple, x: float) -> Model:
+    """The model of a score and of gammon shares (its cash and take points do not depend on the win
+    chance: one model serves every position with the same shares, as most bear-offs have)."""
+    return Model(stakes, (0.5, 0, 0, 0, 0), x, ratios)
+
+
+def _key(probs) -> tuple[float, tuple]:
+    p = max(0.0, min(1.0, float(probs[0])))
+    w, l_ = _ratios(probs)
+    return p, (tuple(round(v, 12) for v in w), tuple(round(v, 12) for v in l_))
 
 
 def cubeful_equity(probs, stakes: Stakes, cube: int, owner: str, x: float) -> float:
     """The cubeful equity of the player on roll (normalised to ``cube``; EMG in match play)."""
-    return _model(stakes, tuple(float(v) for v in probs), x).equity(cube, owner)
+    p, ratios = _key(probs)
+    return _model(stakes, ratios, round(x, 9)).equity(cube, owner, p)
 
 
 def cube_decision(probs, stakes: Stakes, cube: int, owner: str, x: float) -> tuple[float, float, float]:
     """``(nd, dt, dp)`` of the player on roll (see :meth:`Model.decision`)."""
-    return _model(stakes, tuple(float(v) for v in probs), x).decision(cube, owner)
+    p, ratios = _key(probs)
+    return _model(stakes, ratios, round(x, 9)).decision(cube, owner, p)
 
 
 def invert(probs) -> tuple[float, float, float, float, float]:
