@@ -352,8 +352,6 @@ def race_probabilities(me: tuple[int, ...], opp: tuple[int, ...], checkers: int 
 
 
 def main() -> None:
-    import sys
-
     for name, build, kw in (("bearoff-os15", build_one_sided, dict(max_checkers=15)),
                             ("bearoff-ts6", build_two_sided, dict(max_checkers=6))):
         path = cache_dir() / f"{name}-v{VERSION}.npz"
@@ -362,7 +360,7 @@ def main() -> None:
         t = time.perf_counter()
         _load_or_build(name, build, **kw)
         print(f"{path}: {path.stat().st_size / 1e6:.1f} MB, built in {time.perf_counter() - t:.1f} s",
-              file=sys.stdout)
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 import pandas as pd
 
 from ..inputs import Entry, choose_variant
-from ..engine import generate
+from ..engine import generate, get_variant
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
@@ -395,8 +395,6 @@ def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered
     (15 non-doubles, which also decide who moves first: see :func:`_roll_equities`)."""
     rolls = _opening_rolls() if opening else list(_ROLLS)
     if not opening and _bearoff_homes(mover, opponent) is not None:      # exact: the databases
-        from ..engine import get_variant
-
         rules = get_variant("backgammon").rules
         length = max(away) if any(away) else 0
         stakes = cubes.Stakes(length, away[0], away[1], crawford, jacoby and not length)
