@@ -308,7 +308,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         opening_turn = t.game not in rolled and (me, opp) in (start, start[::-1])
         # the roller's cube decision, when the cube is theirs to turn
         available = cube_rule and not opening_turn and owner in (None, s) and (
-            money or bg.can_double_match(away[0], away[1], cube_v, _owner_name(owner, s), crawford))
+            money or cubes.Stakes(length, away[0], away[1], crawford).can_double(cubes.PLAYER, cube_v))
         if available and (t.dice is not None or t.doubled):
             cube.append(dict(base, kind="double", me=me, opp=opp, cube=cube_v, owner=owner,
                              acted="double" if t.doubled else "no double", loc=dloc if t.doubled else rloc))
