@@ -125,3 +125,26 @@ def test_a_bear_off_every_roll_wins():
             assert all(mv.equity == pytest.approx(1.0, abs=1e-12) for mv in res.moves)
         best, average = skill._roll_equities(skill._ROLLS, per_roll)
         assert all(best[r] - average == pytest.approx(0.0, abs=1e-12) for r in skill._ROLLS)
+
+
+@pytest.mark.parametrize("name", ["bearoff-win.sgf", "bearoff-win-match.sgf"])
+def test_a_record_whose_last_roll_every_roll_wins(name):
+    """A set-up record (money play; a 7-point match at 3-away 7-away with the 2-cube on the roller's
+    side): the roller's two checkers on his 1- and 2-points come off with any roll.  The roll's equity is
+    exactly +1 (winning the cube's value), its luck and error exactly 0; the cube decision's no double is
+    +1, its double/pass +1 (the set-up game's first roll is no opening roll: it has a cube decision)."""
+    from pathlib import Path
+
+    from nardy_analyze import stats
+
+    path = Path(__file__).parent / "fixtures" / "gnubg-sgf" / name
+    d = stats.analyse([str(path)], plies=0, jobs=1).decisions
+    chk = d[d["kind"] == "checker"].iloc[0]
+    assert chk["equity_played"] == pytest.approx(1.0, abs=1e-12)
+    assert chk["equity_best"] == pytest.approx(1.0, abs=1e-12)
+    assert chk["luck"] == pytest.approx(0.0, abs=1e-12) and chk["error"] == 0.0
+    cube = d[d["kind"] == "double"].iloc[0]
+    assert cube["nd"] == pytest.approx(1.0, abs=1e-12) and cube["dp"] == pytest.approx(1.0, abs=1e-12)
+    assert cube["error"] == 0.0
+    if "match" in name:
+        assert (cube["cube"], cube["cube_owner"], cube["away"], cube["opp_away"]) == (2, "player", 3, 7)

@@ -319,7 +319,9 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
             owner, cube_v = 1 - s, t.cube
         if t.dice is None or t.after is None:
             continue
-        opening = t.game not in rolled and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
+        # the opening roll (which also decides who plays first): the game's first roll from the starting
+        # position (a game set up elsewhere has had its opening roll)
+        opening = opening_turn and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
         rolled.add(t.game)
         checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
                             after=t.after, action=t.action, opening=opening, loc=rloc))
