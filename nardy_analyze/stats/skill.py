@@ -452,7 +452,7 @@ def _bearoff_homes(me: Side, opp: Side) -> tuple | None:
     return None if a is None or b is None else (a, b)
 
 
-def _stakes(d: dict, length: int, jacoby: bool, beaver: bool, taker: bool = False) -> cubes.Stakes:
+def _stakes(d: dict, length: int, jacoby: bool, beaver: bool) -> cubes.Stakes:
     """The cube model's stakes of the player on roll of decision ``d``."""
     a, b = d["away"]
     return cubes.Stakes(length, a, b, bool(d["crawford"]), jacoby and not length, beaver and not length)
