@@ -11,7 +11,7 @@
 * **Two-sided** (:class:`TwoSided`): the exact cubeless win chance of the player on roll for every pair of
   positions of up to 6 checkers a side (924 x 924), each side playing to maximise its win chance.
 
-Build times and sizes (2-core machine, numpy): ``python3 -m nardy_analyze.stats.bearoff`` builds both and
+Build times and sizes (2-core machine, numpy): ``python3 scripts/build_bearoff.py`` builds both again and
 prints them; docs/analysis.md gives the figures.  The files go to ``$XDG_CACHE_HOME/nardy-analyze`` (default
 ``~/.cache/nardy-analyze``; ``NARDY_ANALYZE_CACHE`` names another folder), written atomically; a missing or
 unreadable cache is built again at first use.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -349,19 +348,3 @@ def race_probabilities(me: tuple[int, ...], opp: tuple[int, ...], checkers: int 
     if sum(me) <= 6 and sum(opp) <= 6:
         return (two_sided().win_chance(me, opp), 0.0, 0.0, 0.0, 0.0)
     return one_sided().probabilities(me, opp, sum(me) == checkers, sum(opp) == checkers)
-
-
-def main() -> None:
-    for name, build, kw in (("bearoff-os15", build_one_sided, dict(max_checkers=15)),
-                            ("bearoff-ts6", build_two_sided, dict(max_checkers=6))):
-        path = cache_dir() / f"{name}-v{VERSION}.npz"
-        if path.exists():
-            path.unlink()
-        t = time.perf_counter()
-        _load_or_build(name, build, **kw)
-        print(f"{path}: {path.stat().st_size / 1e6:.1f} MB, built in {time.perf_counter() - t:.1f} s",
-              flush=True)
-
-
-if __name__ == "__main__":
-    main()
