@@ -303,7 +303,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         me, opp = t.before
         away = (length - sc[s], length - sc[1 - s]) if length else (0, 0)
         base = dict(game=t.game, turn=t.turn, line=t.line, side=s, names=names, away=away, crawford=crawford,
-                    score=sc)
+                    score=sc, cube_live=bool(cube_rule))
         # no one can double before the opening roll (a game set up elsewhere has had its opening roll)
         opening_turn = t.game not in rolled and (me, opp) in (start, start[::-1])
         # the roller's cube decision, when the cube is theirs to turn
@@ -459,11 +459,11 @@ def _stakes(d: dict, length: int, jacoby: bool, beaver: bool) -> cubes.Stakes:
 
 
 def _bearoff_plays(rules, me: Side, opp: Side, roll: tuple[int, int], stakes: cubes.Stakes, cube: int,
-                   owner: str) -> _Plays:
+                   owner: str, live: bool = True) -> _Plays:
     """Every legal play of ``roll`` in a bear-off, with its exact cubeless outcome (the databases) made
-    cubeful by the cube model, best first."""
+    cubeful by the cube model, best first (``live`` False: a game without a cube, valued cubeless)."""
     moves = []
-    x = cubes.cube_efficiency(True, _pips(opp))
+    x = cubes.cube_efficiency(True, _pips(opp)) if live else 0.0
     for (m, o), _steps in generate(rules, me, opp, roll[0], roll[1]).plays.items():
         hm, ho = bearoff.home(m), bearoff.home(o)
         theirs = bearoff.race_probabilities(ho, hm)          # the opponent on roll after the play
@@ -590,7 +590,8 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
         if d["bearoff"] is not None:       # exact: every roll's plays from the databases
             st = _stakes(d, length, jacoby, False)
             owner = _owner_name(d["owner"], d["side"])
-            per_roll = [_bearoff_plays(rules, d["me"], d["opp"], r, st, d["cube"], owner) for r in d["rolls"]]
+            per_roll = [_bearoff_plays(rules, d["me"], d["opp"], r, st, d["cube"], owner, d["cube_live"])
+                        for r in d["rolls"]]
         else:
             per_roll = results[k:k + n]
             k += n
