@@ -64,6 +64,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--gnubg", default="/usr/games/gnubg")
     ap.add_argument("--dask", action="store_true")
+    ap.add_argument("--plies", type=int, default=0, help="our depth (analyze's default is 1)")
+    ap.add_argument("--only", choices=["all", "j2"], default="all",
+                    help="j2: only gnubg and analyze -j 2 (both cores), the figure of the comparison")
     a = ap.parse_args()
     files = records([a.folder], a.every, a.files)
     runs: dict[str, list[float]] = {"gnubg analyse match (0-ply)": []}
@@ -71,6 +74,8 @@ def main() -> int:
     ways = {"analyze -j 1 (one thread)": dict(jobs=1),
             "analyze, 1 process, bgsage on every core": dict(jobs=None),
             "analyze -j 2 (processes)": dict(jobs=2)}
+    if a.only == "j2":
+        ways = {"analyze -j 2 (processes)": dict(jobs=2)}
     engines = {}
     if a.dask:
         from nardy_analyze.cluster import connect
@@ -84,13 +89,14 @@ def main() -> int:
         runs["gnubg analyse match (0-ply)"].append(time_gnubg(files, a.gnubg))
         for name, kw in ways.items():
             t = time.perf_counter()
-            run = stats.analyse(files, plies=0, **kw)
+            run = stats.analyse(files, plies=a.plies, **kw)
             runs[name].append(time.perf_counter() - t)
             rows = len(run.decisions)
     for e in engines.values():
         e.close()
     base = statistics.median(runs["gnubg analyse match (0-ply)"])
-    print(f"{len(files)} files, {rows} decisions; {os.cpu_count()} cores; median of {a.repeat}")
+    print(f"{len(files)} files, {rows} decisions; {os.cpu_count()} cores; median of {a.repeat}; "
+          f"ours at --plies {a.plies}")
     for name, ts in runs.items():
         t = statistics.median(ts)
         print(f"{name:<45} {t:8.2f} s  {rows / t:8.0f} decisions/s  ratio {base / t:5.2f}")

@@ -277,7 +277,7 @@ def analyze_cmd(
                                             "(needs the 'parquet' extra) or markdown.")),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help=_("Write to this file (written whole or not at all).")),
-    plies: int = typer.Option(0, "--plies", min=0, max=3,
+    plies: int = typer.Option(1, "--plies", min=0, max=3,
                               help=_("Search depth, counted as GNU Backgammon counts it: 0 = the neural network "
                                    "alone (fast; gnubg's 0-ply), 1-3 look that many rolls ahead.")),
     thresholds: str = typer.Option("0.04,0.08,0.16", "--thresholds", metavar="D,B,VB",

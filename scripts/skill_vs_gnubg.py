@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 GNUBG_SCRIPT = r'''
 import gnubg, json
 files = json.loads(%(files)r)
-for c in ["set analysis chequerplay evaluation plies 0", "set analysis cubedecision evaluation plies 0",
+for c in ["set analysis chequerplay evaluation plies %(plies)d", "set analysis cubedecision evaluation plies %(plies)d",
           "set analysis luckanalysis plies 0", "set analysis moves 0"]:
     gnubg.command(c)
 out = {}
@@ -47,6 +47,7 @@ for f in files:
         continue
     info = m["match-info"]
     moves = []
+    cubes = []
     for gi, g in enumerate(m["games"], start=1):
         for x in g["game"]:
             if x.get("action") != "move" or "analysis" not in x or "moves" not in x["analysis"]:
@@ -59,18 +60,23 @@ for f in files:
                 err = cand[0]["score"] - cand[im]["score"]
             moves.append([gi, x["board"], sorted(x["dice"], reverse=True), [list(s) for s in cand[0]["move"]],
                           len(cand), err, an.get("luck-value")])
+        for x in g["game"]:
+            an = x.get("analysis") or {}
+            if "nd-cubeful-eq" in an and x.get("action") in ("move", "double"):
+                cubes.append([gi, x["board"], x.get("player"), an["nd-cubeful-eq"], an["dt-cubeful-eq"],
+                              x.get("action")])
     out[f] = {"names": [info["X"]["name"], info["O"]["name"]], "length": info["match-length"],
-              "stats": m.get("stats"), "moves": moves}
+              "stats": m.get("stats"), "moves": moves, "cubes": cubes}
 with open(%(out)r, "w") as fh:
     json.dump(out, fh)
 '''
 
 
-def gnubg_analyse(files: list[str], gnubg: str, tmp: str) -> tuple[dict, float]:
+def gnubg_analyse(files: list[str], gnubg: str, tmp: str, plies: int = 2) -> tuple[dict, float]:
     out = os.path.join(tmp, "gnubg.json")
     script = os.path.join(tmp, "analyse.py")
     with open(script, "w") as fh:
-        fh.write(GNUBG_SCRIPT % {"files": json.dumps(files), "out": out})
+        fh.write(GNUBG_SCRIPT % {"files": json.dumps(files), "out": out, "plies": plies})
     t = time.perf_counter()
     subprocess.run([gnubg, "-t", "-q", "-p", script], capture_output=True, text=True, stdin=subprocess.DEVNULL,
                    timeout=36000)
@@ -135,7 +141,25 @@ def _shares(d) -> dict:
             "error>0.08": float((c["error"] > 0.08).mean())}
 
 
-def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
+def _pearson(pairs: list[tuple[float, float]]) -> float:
+    n = len(pairs)
+    if n < 3:
+        return float("nan")
+    mx = sum(a for a, _ in pairs) / n
+    my = sum(b for _, b in pairs) / n
+    sxy = sum((a - mx) * (b - my) for a, b in pairs)
+    sxx = sum((a - mx) ** 2 for a, _ in pairs)
+    syy = sum((b - my) ** 2 for _, b in pairs)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan")
+
+
+def _verdict(nd: float, dt: float, dp: float) -> tuple[bool, bool]:
+    """(double, take) as the equities say: double when min(dt, dp) beats no double; take when dt <= dp."""
+    return min(dt, dp) > nd, dt <= dp
+
+
+def compare(files: list[str], gnubg: str, jobs: int | None, gnubg_plies: int = 2, plies: int = 0,
+            keep: str | None = None) -> dict:
     from scipy.stats import spearmanr
 
     from nardy_analyze import stats
@@ -144,10 +168,17 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     from nardy_analyze.engine.posid import decode_position_id
 
     rules = get_variant("backgammon").rules
-    with tempfile.TemporaryDirectory() as tmp:
-        g, gnubg_time = gnubg_analyse(files, gnubg, tmp)
+    if keep and os.path.exists(keep):         # gnubg's analysis of an earlier run on the same files
+        with open(keep) as fh:
+            g, gnubg_time = json.load(fh)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            g, gnubg_time = gnubg_analyse(files, gnubg, tmp, gnubg_plies)
+        if keep:
+            with open(keep, "w") as fh:
+                json.dump([g, gnubg_time], fh)
     t = time.perf_counter()
-    run = stats.analyse(files, plies=0, jobs=jobs)
+    run = stats.analyse(files, plies=plies, jobs=jobs)
     ours_time = time.perf_counter() - t
     d = run.decisions
     m = skill.summary(run, "match")
@@ -155,6 +186,9 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
     rows = []
     same = total = 0
     err_diff: list[float] = []
+    err_pairs: list[tuple[float, float]] = []
+    by_class: dict[str, list[int]] = {"contact": [0, 0], "race": [0, 0], "bear-off": [0, 0]}
+    cube_same = cube_close = cube_all = cube_all_same = 0
     luck_pairs: list[tuple[float, float]] = []
     for f in files:
         gf = g.get(f)
@@ -193,8 +227,37 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
             mine = _apply(rules, me, opp, _parse(best))
             total += 1
             same += theirs == mine
+            cls = "bear-off" if skill._bearoff_homes(me, opp) else "race" if skill.is_race(me, opp) else "contact"
+            by_class[cls][0] += theirs == mine
+            by_class[cls][1] += 1
             if gerr is not None and err == err:
                 err_diff.append(abs(gerr - float(err)))
+                err_pairs.append((gerr, float(err)))
+        # cube decisions: the verdict (double or not; take or pass) of gnubg's equities and of ours, same game
+        # and Position ID; close as gnubg's rule says of its own equities
+        cd = d[(d["path"] == f) & (d["kind"] == "double")]
+        cindex = {}
+        for game, pid, nd, dt, dp, away, opp_away, cube, crawford in zip(
+                cd["game"], cd["position_id"], cd["nd"], cd["dt"], cd["dp"], cd["away"], cd["opp_away"], cd["cube"],
+                cd["crawford"]):
+            cindex.setdefault((int(game), pid), (nd, dt, dp, int(away), int(opp_away), int(cube), bool(crawford)))
+        for gi, pid, _player, gnd, gdt, _action in gf.get("cubes", []):
+            key = (gi, pid)
+            if key not in cindex:
+                continue
+            nd, dt, dp, away, opp_away, cube, crawford = cindex[key]
+            if gf["length"]:
+                from nardy_analyze.stats.cube import Model, Stakes
+                mm = Model(Stakes(gf["length"], away, opp_away, crawford), (0.5, 0, 0, 0, 0), 0.68)
+                gnd, gdt = mm.normalise(gnd, cube), mm.normalise(gdt, cube)
+            gdp = 1.0
+            theirs_v, ours_v = _verdict(gnd, gdt, gdp), _verdict(nd, dt, dp)
+            cube_all += 1
+            cube_all_same += theirs_v[0] == ours_v[0]
+            optimal = max(gnd, min(gdt, gdp))
+            if optimal - min(gdt, gdp) < 0.16:
+                cube_close += 1
+                cube_same += theirs_v == ours_v
     def rho(v):       # undefined (NaN) for fewer than 3 pairs or a constant side (gnubg's 0 in its self-play)
         xs, ys = [a for a, _ in v], [b for _, b in v]
         if len(v) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
@@ -211,7 +274,13 @@ def compare(files: list[str], gnubg: str, jobs: int | None) -> dict:
             "gnubg_error_rate_mean": sum(r[2]["error_rate"] for r in rows) / len(rows) if rows else float("nan"),
             "share_decisions_doubtful_or_worse": float((d["grade"].astype(str) != "").mean()) if len(d) else 0.0,
             "unforced_checker_error_shares": _shares(d),
-            "decisions": int(len(d))}
+            "decisions": int(len(d)),
+            "error_pearson": _pearson(err_pairs),
+            "share_error_diff_above_0.04": (sum(x > 0.04 for x in err_diff) / len(err_diff)) if err_diff else float("nan"),
+            "same_best_by_class": by_class,
+            "cube_close": cube_close, "cube_close_same_verdict": cube_same,
+            "cube_compared": cube_all, "cube_same_double": cube_all_same,
+            "gnubg_plies": gnubg_plies, "plies": plies}
 
 
 def main() -> int:
@@ -221,10 +290,15 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--jobs", "-j", type=int, default=None)
     ap.add_argument("--gnubg", default="/usr/games/gnubg")
+    ap.add_argument("--gnubg-plies", type=int, default=2, help="gnubg's depth for checker play and cube (default 2)")
+    ap.add_argument("--plies", type=int, default=0, help="our depth (analyze --plies; default 0)")
+    ap.add_argument("--keep-gnubg", metavar="FILE", help="keep gnubg's analysis in FILE and read it from there next "
+                                                         "time (the same files and depth)")
     ap.add_argument("--json", metavar="OUT", help="also write every figure and the per-player rows as JSON")
     a = ap.parse_args()
     files = records(a.folders, a.every, a.limit)
-    res = compare(files, a.gnubg, a.jobs)
+    res = compare(files, a.gnubg, a.jobs, a.gnubg_plies, a.plies, a.keep_gnubg)
+    print(f"gnubg {res['gnubg_plies']}-ply against ours at --plies {res['plies']}")
     print(f"files: {res['files']}  (gnubg analyse: {res['gnubg_seconds']:.1f} s, "
           f"nardy-analyze analyze: {res['ours_seconds']:.1f} s)")
     for k, (rho, n) in res["spearman"].items():
@@ -236,6 +310,16 @@ def main() -> int:
           "unforced checker decisions")
     print(f"mean |equity lost (ours) - equity lost (gnubg)| per unforced checker decision: "
           f"{res['mean_abs_error_diff']:.4f}")
+    print(f"Pearson of the equity lost per unforced checker decision: {res['error_pearson']:+.3f}; "
+          f"decisions more than 0.04 apart: {100 * res['share_error_diff_above_0.04']:.2f} %")
+    for cls, (same_c, n_c) in res["same_best_by_class"].items():
+        if n_c:
+            print(f"  same best play, {cls}: {same_c}/{n_c} ({100 * same_c / n_c:.1f} %)")
+    if res["cube_compared"]:
+        print(f"cube decisions compared: {res['cube_compared']}, same double / no double: "
+              f"{100 * res['cube_same_double'] / res['cube_compared']:.1f} %; close (gnubg): {res['cube_close']}, "
+              f"same verdict (double and take): "
+              f"{100 * res['cube_close_same_verdict'] / max(res['cube_close'], 1):.1f} %")
     print(f"mean error rate per match-player: ours {res['ours_error_rate_mean']:.2f} mEMG, gnubg "
           f"{res['gnubg_error_rate_mean']:.2f} mEMG; ours checker only {res['ours_checker_error_rate_mean']:.2f}")
     print(f"decisions: {res['decisions']}, graded doubtful or worse by us: "
@@ -250,6 +334,12 @@ def main() -> int:
         print(f"checker error rate per match-player: ours mean {sum(ours) / len(ours):.2f}, median "
               f"{sorted(ours)[len(ours) // 2]:.2f}, max {max(ours):.2f}; gnubg mean {sum(theirs) / len(theirs):.2f}, "
               f"max {max(theirs):.2f} mEMG")
+    for k, label in (("error_rate", "PR (error rate / 2)"), ("luck_rate", "luck rate")):
+        diffs = [abs(r[3][k] - r[2][k]) for r in res["rows"] if r[3][k] == r[3][k] and r[2][k] == r[2][k]]
+        scale = 0.5 if k == "error_rate" else 1.0
+        if diffs:
+            print(f"per match-player {label}: mean |ours - gnubg| {scale * sum(diffs) / len(diffs):.2f}, largest "
+                  f"{scale * max(diffs):.2f} over {len(diffs)}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(res, fh, indent=1, default=float)

@@ -209,8 +209,9 @@ def two_files(money_file):
 
 @pytest.fixture(scope="module")
 def whole(two_files):
-    """``stats.analyse`` of the two files, the whole run the streamed outputs are compared with (computed
-    once: the engine's evaluations take about a second; the tests read it or a copy of its table)."""
+    """``stats.analyse`` of the two files (the library's depth, 0: the command is given ``--plies 0``), the
+    whole run the streamed outputs are compared with (computed once: the engine's evaluations take about
+    a second; the tests read it or a copy of its table)."""
     return stats.analyse(two_files)
 
 
@@ -235,7 +236,7 @@ def test_streamed_decision_table_is_the_whole_tables_bytes(fmt, two_files, whole
 
     from nardy_analyze import stats as st
 
-    r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", fmt])
+    r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", fmt, "--plies", "0"])
     assert r.exit_code == 0, r.output
     buf = io.StringIO()
     st.write_frame(whole.decisions.copy(), fmt, buf, columns=skill.TABLE_COLUMNS["decision"])
@@ -247,7 +248,8 @@ def test_streamed_parquet_reads_back_as_the_whole_table(two_files, whole, tmp_pa
     import pandas as pd
 
     out = tmp_path / "d.parquet"
-    r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", "parquet", "-o", str(out)])
+    r = CliRunner().invoke(app, ["analyze", *two_files, "--by", "decision", "-f", "parquet", "-o", str(out),
+                                 "--plies", "0"])
     assert r.exit_code == 0, r.output
     back = pd.read_parquet(out)
     whole.decisions.copy().to_parquet(tmp_path / "whole.parquet", index=False)   # as the whole table is written

@@ -93,11 +93,18 @@ def test_the_engines_own_plays_have_zero_error(monkeypatch):
     match = generate_match("backgammon", 2, seed=3)
     monkeypatch.undo()
     d = _frame(match)
-    chk = d[d["kind"] == "checker"]
+    from nardy_analyze.engine.posid import decode_position_id
+
+    every = d[d["kind"] == "checker"]
+    # bear-offs are judged exactly (the databases), not by the network that chose the plays: there the
+    # network's plays may lose a little, never much
+    home = every["position_id"].map(lambda p: skill._bearoff_homes(*decode_position_id(p)) is not None)
+    assert (every[home]["error"] < 0.08).all()
+    chk = every[~home]
     assert len(chk) > 40
     assert (chk["error"] == 0).all()
     assert (chk["play"] == chk["best"]).all() or (chk["grade"].astype(str) == "").all()
-    s = skill.summary(d, "player")
+    s = skill.summary(d[~d.index.isin(every[home].index)], "player")
     assert (s["checker_error_rate"] == 0).all()
     # it never doubles: any cube error is a missed double
     assert (d[(d["kind"] == "double") & (d["error"] > 0)]["play"] == "no double").all()

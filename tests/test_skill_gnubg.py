@@ -32,7 +32,7 @@ def test_human_matches_agree_with_gnubg():
     s = _script()
     files = s.records([str(CORPUS / "bglab")], every=400, limit=3)
     assert len(files) == 3
-    res = s.compare(files, GNUBG, jobs=1)
+    res = s.compare(files, GNUBG, jobs=1, gnubg_plies=0)
     assert res["compared"] > 150
     # the same best play in most unforced positions, the same equity lost within a few hundredths
     assert res["same_best"] / res["compared"] > 0.7
@@ -48,7 +48,7 @@ def test_human_matches_agree_with_gnubg():
 def test_gnubg_self_play_has_few_errors():
     s = _script()
     files = s.records([str(CORPUS / "gnubg-selfplay")], every=50, limit=2)
-    res = s.compare(files, GNUBG, jobs=1)
+    res = s.compare(files, GNUBG, jobs=1, gnubg_plies=0)
     for _, _, theirs, ours in res["rows"]:
         assert theirs["checker_error_rate"] == pytest.approx(0, abs=1e-9)    # gnubg finds none of its own
         assert ours["checker_error_rate"] < 6

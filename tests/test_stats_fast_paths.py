@@ -204,7 +204,9 @@ def test_turn_rows_are_turn_rows(records):
     for _, rows in records:
         for t in rows:
             assert type(t) is TurnRow and len(t) == len(TurnRow._fields)
-            assert t == TurnRow(*t) and t.game == t[0] and t.spec is t[-2] and t.move is t[-1]
+            assert t == TurnRow(*t) and t.game == t[0] and t.spec is t[TurnRow._fields.index("spec")]
+            assert t.move is t[TurnRow._fields.index("move")]
+            assert t.crawford is t[-1] and t.score == t[-2]
 
 
 def _plain_names(df, aliases):

@@ -39,6 +39,10 @@ class TurnRow(NamedTuple):
                                       # (None when the replay judged no play: an exporter's illegal mark)
     move: int | None = None           # the roll's number in the game, as findings and show --move give it
                                       # (None for a turn without a counted roll: a double that was dropped)
+    cube_before: int = 1              # the cube value at the start of the turn, before its cube action
+    owner: int | None = None          # who owned the cube at the start of the turn (side), None = centred
+    score: tuple[int, int] = (0, 0)   # the score before the game (sides 0 and 1; match play)
+    crawford: bool = False            # the Crawford game (match play)
 
 
 @dataclass(slots=True, frozen=True)

@@ -44,6 +44,7 @@ class Telling:
         p = a.player
         before = (self.pos[p], self.pos[1 - p])
         self.roll_spec = None
+        cube_state = (self.cube, self.owner)     # before this action: a double's turn starts from it
         if a.kind == Kind.ROLL:              # most actions: one call less
             self.on_roll(a, nxt)
             if not a.unplayed:
@@ -54,7 +55,7 @@ class Telling:
         if a.kind == Kind.DOUBLE:
             if self.offer is not None:
                 self.emit(self.offer[0], self.offer[1], None, None)
-            self.offer = [p, a.loc.line, ""]
+            self.offer = [p, a.loc.line, "", cube_state]
         elif a.kind in (Kind.TAKE, Kind.DROP, Kind.BEAVER) and self.offer is not None and self.offer[0] != p:
             if a.kind == Kind.BEAVER:        # a beaver takes the double (and redoubles at once)
                 self.offer[2] = "take"
@@ -71,9 +72,11 @@ class Telling:
         here = (self.pos[p], self.pos[1 - p])
         roll_at = self.roll_at               # this turn's roll, when the replay counted it (findings' move)
         move = len(roll_at) if a is not None and roll_at and roll_at[-1] == self.index else None
+        cube, owner = offer[3] if doubled else (self.cube, self.owner)
         # TurnRow(...) without the named tuple's Python-level __new__ (what its _make does): one per turn
         self.tell_turn(_new_row(TurnRow, (self.number, self.turn_no, p, line, dice, before or here, here,
-                                          doubled, offer[2] if doubled else "", self.cube, a, spec, move)))
+                                          doubled, offer[2] if doubled else "", self.cube, a, spec, move,
+                                          cube, owner, self.rep_score, bool(self.crawford))))
 
     def tell_game_end(self) -> None:
         """After the result is settled: a double left unanswered is a turn of its own; then the game end."""

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import pandas as pd
 
 from ..inputs import Entry, choose_variant
-from ..engine import generate
+from ..engine import generate, get_variant
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
@@ -37,6 +37,7 @@ from ..record import Kind, Match, game_numbers
 from ..replay import ReplayVisitor, replay
 from .tally import problem_lines
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
+from . import bearoff, cube as cubes
 from ..i18n import N_, _, ngettext, pgettext
 
 __all__ = ["analyse_match", "write_decisions", "summary", "roll_luck", "board", "plot", "sgf_analysis",
@@ -282,12 +283,12 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     jacoby = bool(v.get("jacoby", False)) and money
     beaver = bool(v.get("beaver", False)) and money
     cube_rule = v.cube_in_play
-    # the score at the start of each game, the Crawford flag, the names, the result
+    # the names and the result of each game (the score before it and the Crawford state come with each turn
+    # row: the replay's, never derived again here)
     ctx: dict[int, tuple] = {}
     for game, gr in zip(match.games, rep.games):
-        score = gr.score          # the one count of points (docs/stats.md "Points")
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
-        ctx[gr.number] = (tuple(score), bool(gr.crawford), names)
+        ctx[gr.number] = names
         if gr.winner is not None and gr.credited is not None:
             for s in (0, 1):
                 res.results.append((match.path, mid, gr.number, names[s], names[1 - s],
@@ -295,32 +296,36 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     # --- the decisions, in order; positions to evaluate are queued and filled in afterwards
     checker: list[dict] = []       # one per roll played: its 21 (or 15) roll positions are evaluated
     cube: list[dict] = []          # one per cube decision (double or take)
-    game_no, cube_v, owner, rolled = None, 1, None, set()
+    rolled: set[int] = set()
+    start = v.rules.initial()
     cells = _Cells(match) if keep is not None else None
     for t in col.turns:
-        if t.game != game_no:
-            game_no, cube_v, owner, rolled = t.game, 1, None, set()
         dloc, aloc, rloc = cells.turn(t) if cells is not None else (None, None, None)
-        sc, crawford, names = ctx.get(t.game, ((0, 0), False, ("player 1", "player 2")))
+        names = ctx.get(t.game, ("player 1", "player 2"))
+        sc, crawford, cube_v, owner = t.score, t.crawford, t.cube_before, t.owner
         s = t.side
         me, opp = t.before
         away = (length - sc[s], length - sc[1 - s]) if length else (0, 0)
         base = dict(game=t.game, turn=t.turn, move=t.move, line=t.line, side=s, names=names, away=away, crawford=crawford,
-                    score=sc)
+                    score=sc, cube_live=bool(cube_rule))
+        # no one can double before the opening roll (a game set up elsewhere has had its opening roll)
+        opening_turn = t.game not in rolled and (me, opp) in (start, start[::-1])
         # the roller's cube decision, when the cube is theirs to turn
-        available = cube_rule and owner in (None, s) and (
-            money or bg.can_double_match(away[0], away[1], cube_v, _owner_name(owner, s), crawford))
-        if available and t.dice is not None or available and t.doubled:
+        available = cube_rule and not opening_turn and owner in (None, s) and (
+            money or cubes.Stakes(length, away[0], away[1], crawford).can_double(cubes.PLAYER, cube_v))
+        if available and (t.dice is not None or t.doubled):
             cube.append(dict(base, kind="double", me=me, opp=opp, cube=cube_v, owner=owner,
                              acted="double" if t.doubled else "no double", loc=dloc if t.doubled else rloc))
             if t.doubled and t.answer in ("take", "drop"):
                 cube.append(dict(base, kind="take", me=me, opp=opp, cube=cube_v, owner=owner,
                                  acted="take" if t.answer == "take" else "pass", loc=aloc))
         if t.doubled and t.answer == "take":
-            owner, cube_v = 1 - s, max(t.cube, cube_v * 2)
+            owner, cube_v = 1 - s, t.cube
         if t.dice is None or t.after is None:
             continue
-        opening = t.game not in rolled and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
+        # the opening roll (which also decides who plays first): the game's first roll from the starting
+        # position (a game set up elsewhere has had its opening roll)
+        opening = opening_turn and t.dice[0] != t.dice[1] and not v.rules.opening_double_allowed
         rolled.add(t.game)
         checker.append(dict(base, kind="checker", me=me, opp=opp, cube=cube_v, owner=owner, dice=t.dice,
                             after=t.after, action=t.action, opening=opening, loc=rloc))
@@ -394,8 +399,15 @@ def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered
     (sides in their owners' numbering): the best play's equity with that roll minus the average over all
     rolls, at the network's level, as :func:`analyse` gives it.  ``opening``: the first roll of a game
     (15 non-doubles, which also decide who moves first: see :func:`_roll_equities`)."""
-    bg = _bgsage()
     rolls = _opening_rolls() if opening else list(_ROLLS)
+    if not opening and _bearoff_homes(mover, opponent) is not None:      # exact: the databases
+        rules = get_variant("backgammon").rules
+        length = max(away) if any(away) else 0
+        stakes = cubes.Stakes(length, away[0], away[1], crawford, jacoby and not length)
+        per_roll = [_bearoff_plays(rules, mover, opponent, r, stakes, cube, owner) for r in rolls]
+        best, average = _roll_equities(rolls, per_roll)
+        return {r: best[r] - average for r in rolls}
+    bg = _bgsage()
     extra = dict(away1=away[0], away2=away[1], is_crawford=crawford) if any(away) else {}
     b = board(mover, opponent)
     res = bg.batch_checker_play([dict(board=b, die1=a, die2=c, cube_value=cube, cube_owner=owner, **extra)
@@ -411,10 +423,58 @@ def roll_luck(mover: Side, opponent: Side, cube: int = 1, owner: str = "centered
 
 
 class _Move:
-    __slots__ = ("board", "equity")
+    __slots__ = ("board", "equity", "probs")
 
-    def __init__(self, board, equity: float) -> None:
-        self.board, self.equity = board, equity
+    def __init__(self, board, equity: float, probs=None) -> None:
+        self.board, self.equity, self.probs = board, equity, probs
+
+
+class _Probs(NamedTuple):
+    win: float
+    gammon_win: float
+    backgammon_win: float
+    gammon_loss: float
+    backgammon_loss: float
+
+
+def _pips(side: Side) -> int:
+    return sum((p + 1) * n for p, n in enumerate(side))
+
+
+def _furthest(side: Side) -> int:
+    return max((p + 1 for p, n in enumerate(side) if n), default=0)
+
+
+def is_race(me: Side, opp: Side) -> bool:
+    """No contact: every checker of each side has passed every checker of the other."""
+    return _furthest(me) + _furthest(opp) < 25
+
+
+def _bearoff_homes(me: Side, opp: Side) -> tuple | None:
+    """Both sides' home boards when every checker left is home (a bear-off), else None."""
+    a, b = bearoff.home(me), bearoff.home(opp)
+    return None if a is None or b is None else (a, b)
+
+
+def _stakes(d: dict, length: int, jacoby: bool, beaver: bool) -> cubes.Stakes:
+    """The cube model's stakes of the player on roll of decision ``d``."""
+    a, b = d["away"]
+    return cubes.Stakes(length, a, b, bool(d["crawford"]), jacoby and not length, beaver and not length)
+
+
+def _bearoff_plays(rules, me: Side, opp: Side, roll: tuple[int, int], stakes: cubes.Stakes, cube: int,
+                   owner: str, live: bool = True) -> _Plays:
+    """Every legal play of ``roll`` in a bear-off, with its exact cubeless outcome (the databases) made
+    cubeful by the cube model, best first (``live`` False: a game without a cube, valued cubeless)."""
+    moves = []
+    x = cubes.cube_efficiency(True, _pips(opp)) if live else 0.0
+    for (m, o), _steps in generate(rules, me, opp, roll[0], roll[1]).plays.items():
+        hm, ho = bearoff.home(m), bearoff.home(o)
+        theirs = bearoff.race_probabilities(ho, hm)          # the opponent on roll after the play
+        eq = cubes.after_move_equity(theirs, stakes, cube, owner, x)
+        moves.append(_Move(board(m, o), eq, _Probs(*cubes.invert(theirs))))
+    moves.sort(key=lambda mv: -mv.equity)
+    return _Plays(moves)
 
 
 class _Plays:
@@ -487,6 +547,10 @@ def _roll_queries(checker: list[dict], length: int) -> list[dict]:
     for d in checker:
         b = board(d["me"], d["opp"])
         d["board"] = b
+        d["bearoff"] = None if d["opening"] else _bearoff_homes(d["me"], d["opp"])
+        if d["bearoff"] is not None:          # the databases give them: no query
+            d["rolls"] = _ROLLS
+            continue
         owner = _owner_name(d["owner"], d["side"])
         extra = _match_fields(d, length)
         rolls = _opening_rolls() if d["opening"] else _ROLLS
@@ -513,23 +577,32 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
         results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
     deep: dict[int, Any] = {}
     if (cfg.plies > 0 or keep is not None) and checker:   # (keep: the public call gives the probabilities)
-        asked = []
+        asked, which = [], []
         for i, d in enumerate(checker):
+            if d["bearoff"] is not None:
+                continue
+            which.append(i)
             asked.append(dict(board=d["board"], die1=d["dice"][0], die2=d["dice"][1], cube_value=d["cube"],
                               cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)))
         got = []
         for part in _chunks(asked, cfg.batch):
             got.extend(bg.batch_checker_play(part, level, n_threads=cfg.threads, jacoby=jacoby))
-        deep = dict(enumerate(got))
+        deep = dict(zip(which, got))
     k = 0
     for i, d in enumerate(checker):
         n = len(d["rolls"])
-        per_roll = results[k:k + n]
-        k += n
         theirs = None
-        if d["opening"]:
-            theirs = results[k:k + n]
+        if d["bearoff"] is not None:       # exact: every roll's plays from the databases
+            st = _stakes(d, length, jacoby, False)
+            owner = _owner_name(d["owner"], d["side"])
+            per_roll = [_bearoff_plays(rules, d["me"], d["opp"], r, st, d["cube"], owner, d["cube_live"])
+                        for r in d["rolls"]]
+        else:
+            per_roll = results[k:k + n]
             k += n
+            if d["opening"]:
+                theirs = results[k:k + n]
+                k += n
         best_by_roll, average = _roll_equities(d["rolls"], per_roll, theirs)
         dice = d["dice"]
         roll = (max(dice), min(dice))
@@ -565,6 +638,24 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
     return rows
 
 
+def _cube_equities(d: dict, e, length: int, jacoby: bool, beaver: bool) -> tuple:
+    """No double, double/take, double/pass of cube decision ``d`` by the cube model (:mod:`.cube`) from the
+    cubeless outcome of the position: exact from the bear-off databases when every checker is home,
+    else the network's (``e``); with the probabilities, the cubeless equity and the stakes."""
+    me, opp = d["me"], d["opp"]
+    homes = _bearoff_homes(me, opp)
+    if homes is not None:
+        probs = bearoff.race_probabilities(*homes)
+        cubeless = 2 * probs[0] - 1 + probs[1] - probs[3] + probs[2] - probs[4]
+    else:
+        probs = _probs(e.probs)
+        cubeless = float(e.cubeless_equity)
+    stakes = _stakes(d, length, jacoby, beaver)
+    x = cubes.cube_efficiency(is_race(me, opp), _pips(me))
+    nd, dt, dp = cubes.cube_decision(probs, stakes, d["cube"], _owner_name(d["owner"], d["side"]), x)
+    return nd, dt, dp, probs, cubeless, stakes
+
+
 def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Config, jacoby: bool,
                beaver: bool, keep: _Keep | None = None) -> list[tuple]:
     """The rows of the cube decisions: one pre-roll evaluation each, from the roller's view."""
@@ -575,9 +666,9 @@ def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Conf
     for part in _chunks(asked, cfg.batch):
         evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
     for d, e in zip(cube, evals):
-        nd, dt, dp = e.equity_nd, e.equity_dt, e.equity_dp
+        nd, dt, dp, probs, cubeless, stakes = _cube_equities(d, e, length, jacoby, beaver)
         if keep is not None:
-            _keep_cube(keep, d, e, length, cfg)
+            _keep_cube(keep, d, (nd, dt, dp, probs, cubeless, stakes), cfg)
         double = min(dt, dp)
         optimal = max(nd, double)
         close = optimal - double < CLOSE_CUBE
@@ -647,10 +738,11 @@ def _num(x: float) -> float | None:
     return None if x != x else round(float(x), 6)
 
 
-def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
+def _keep_cube(keep: _Keep, d: dict, ev: tuple, cfg: Config) -> None:
     """What ``keep`` holds of a cube decision: GNU Backgammon's ``DA`` (no double and double/take outputs,
     cubeful equities as match-winning chances in match play, gnubg's form) and the decision's summary."""
-    nd, dt, dp = float(e.equity_nd), float(e.equity_dt), float(e.equity_dp)
+    nd, dt, dp, probs, cubeless, stakes = ev
+    nd, dt, dp = float(nd), float(dt), float(dp)
     double = min(dt, dp)
     if d["kind"] == "double":
         best = ("too good" if nd > dp else "no double") if nd >= double else \
@@ -665,14 +757,12 @@ def _keep_cube(keep: _Keep, d: dict, e, length: int, cfg: Config) -> None:
                            grade=grade(error, cfg.thresholds)))
     if d["loc"] is None:
         return
-    if length:
-        import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
-
-        a1, a2 = d["away"]
-        nd = bgbot_cpp.eq2mwc(nd, a1, a2, d["cube"], d["crawford"])
-        dt = bgbot_cpp.eq2mwc(dt, a1, a2, d["cube"], d["crawford"])
-    probs = _probs(e.probs)
-    c = CubeAnalysis((*probs, float(e.cubeless_equity), nd), (*probs, float(e.cubeless_equity), dt), cfg.plies)
+    if not stakes.money:             # EMG at the cube -> the match-winning chance
+        w, l_ = stakes.value(d["cube"]), stakes.value(-d["cube"])
+        nd = ((w - l_) * nd + (w + l_)) / 2
+        dt = ((w - l_) * dt + (w + l_)) / 2
+    probs = tuple(float(v) for v in probs)
+    c = CubeAnalysis((*probs, float(cubeless), nd), (*probs, float(cubeless), dt), cfg.plies)
     old = keep.sgf.get(d["loc"])
     if isinstance(old, CheckerAnalysis):
         keep.sgf[d["loc"]] = replace(old, cube=c)

@@ -98,7 +98,7 @@ class _Tally(ReplayVisitor):
         return r
 
     def turn(self, t: TurnRow) -> None:
-        game, _, side, _, dice, (m0, o0), (m1, o1), doubled, answer, _, a, spec, _ = t
+        game, _, side, _, dice, (m0, o0), (m1, o1), doubled, answer, _, a, spec = t[:12]
         if game != self.game:
             self.game = game
             self.pair = (self._row(game, 0), self._row(game, 1))
