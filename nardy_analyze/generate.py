@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant
+from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant, variant_display
 from .i18n import _
 from .inputs import PRESET_KEY, no_option, options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
@@ -227,8 +227,10 @@ def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     for key in options:
         scope, sep, name = key.rpartition(":")
         if sep and get_variant(scope).name != variant:
-            raise ValueError(_("--rule {key}: an option of {other}, and the games generated are {variant} "
-                               "games").format(key=key, other=get_variant(scope).name, variant=variant))
+            # TRANSLATORS: {other}, {variant}: variants' names in the genitive ("an option of long nardy")
+            raise ValueError(_("--rule {key}: an option of {other}, and the games generated are games of "
+                               "{variant}").format(key=key, other=variant_display(scope, "gen"),
+                                                   variant=variant_display(variant, "gen")))
     plain = {(k.rpartition(":")[2] if ":" in k else k): val for k, val in options.items()}
     own, problems = options_for(variant, plain)
     if problems:              # the first option the variant does not have (options_for's first problem)

@@ -192,10 +192,10 @@ class LongNardy(Rules):
         """
         if not 1 <= src <= 24:
             if src == BAR:
-                # TRANSLATORS: {variant} is the variant's id (long, gulbara)
-                return "no-checker", _("there is no bar in {variant} nardy").format(variant=self.name)
-            return "no-checker", _("there is no point {point} in {variant} nardy").format(
-                point=src, variant=self.name)
+                # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")
+                return "no-checker", _("there is no bar in {variant}").format(variant=self.display_title("prep"))
+            return "no-checker", _("there is no point {point} in {variant}").format(
+                point=src, variant=self.display_title("prep"))
         if me[src - 1] == 0:
             return "no-checker", _("no checker of the mover on point {point}").format(point=src)
         left, allowed = turn if turn is not None else (0, 1)

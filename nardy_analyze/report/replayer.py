@@ -27,9 +27,9 @@ import json
 import re
 from typing import Any
 
-from ..engine import DEFAULT_VARIANT, get_variant
+from ..engine import DEFAULT_VARIANT, get_variant, variant_title
 from ..engine.posid import position_id
-from ..i18n import _, language, ngettext, pgettext
+from ..i18n import _, language, ngettext, pgettext, roll_text
 from ..replay.normal import normalise
 from ..record import Kind, Match
 from ..replay import MatchReport
@@ -516,6 +516,17 @@ def _plural_rule() -> tuple[str, list[int]]:
     return expr, [next((n for n in range(1000) if rule(n) == i), 1) for i in range(count)]
 
 
+def _js_roll(expr: str) -> str:
+    """A JavaScript expression writing the roll ``expr`` ("64") as the current language writes it in prose
+    (``roll_text``: "6-4" in Russian); the English page keeps the expression as it is."""
+    if roll_text(6, 4) == "64":
+        return expr
+    a, b = roll_text("\0", "\1").split("\0")[1].split("\1")[0], roll_text("\0", "\1").split("\1")[1]
+    pre = roll_text("\0", "\1").split("\0")[0]
+    return (f'(/^[1-6][1-6]$/.test({expr})?{_js_str(pre)}+{expr}[0]+{_js_str(a)}+{expr}[1]+{_js_str(b)}'
+            f':{expr})')
+
+
 def _js_plural(message, count: str, html: bool = False, **fields: str) -> str:
     """A JavaScript expression choosing the form of ``message(k)`` (an ``ngettext`` of the number ``k``) for
     the script's number ``count``."""
@@ -539,11 +550,11 @@ def _js_texts() -> list[tuple[str, str]]:
         ('"game "+g.n+", final position"', _js_expr(_("game {game}, final position"), game="g.n")),
         ('"game "+g.n+", before roll "+k+": "+p+" to play "+fr[4]',
          _js_expr(_("game {game}, before roll {roll}: {player} to play {dice}"), game="g.n", roll="k", player="p",
-                  dice="fr[4]")),
+                  dice=_js_roll("fr[4]"))),
         ('"game "+g.n+", roll "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4]',
          # TRANSLATORS: the replayer's title of a further part of a Gul bara turn; {step}: "chain", "handover"
          _js_expr(_("game {game}, roll {roll}, {step}: {player} to play {dice}"), game="g.n",
-                  roll='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice="fr[4]")),
+                  roll='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice=_js_roll("fr[4]"))),
         ('"game "+g.n+": "+p+" "+fr[7]',
          # TRANSLATORS: the replayer's title of a cube action or a result; {text}: as the record writes it
          _js_expr(_("game {game}: {player} {text}"), game="g.n", player="p", text="fr[7]")),
@@ -576,7 +587,7 @@ def _js_texts() -> list[tuple[str, str]]:
          + _js_str(escape(_("Position (ID encoding)")) + " ") + ")"),
         ('" Match ID <code>"', _js_str(" " + escape(_("Match ID")) + " <code>")),
         ('"Clock: "+fr[10]+" s"',
-         # TRANSLATORS: the time the record's clock shows, in seconds
+         # TRANSLATORS: the time the move took by the record's clock, in seconds
          _js_expr(_("Clock: {seconds} s"), html, seconds="fr[10]")),
         ('"Line "+fr[8]+" of "+esc(r.path)', _js_expr(_("Line {line} of {path}"), html, line="fr[8]",
                                                       path="esc(r.path)")),
@@ -588,8 +599,8 @@ def _js_texts() -> list[tuple[str, str]]:
          '" "+' + _js_expr(_("(line {line}:{column})"), html, line="fs[c][3]", column="fs[c][4]") + '+": "'),
         ('" \\u2192 "+g.players[g.result[0]]+" wins "+g.result[1]',
          # TRANSLATORS: the replayer's list of games: who won the game, and the points
-         '" \\u2192 "+' + _js_expr(_("{player} wins {points}"), player="g.players[g.result[0]]",
-                                  points="g.result[1]")),
+         '" \\u2192 "+' + _js_plural(lambda k: ngettext("{player} wins {points}", "{player} wins {points}", k),
+                                    "g.result[1]", player="g.players[g.result[0]]", points="g.result[1]")),
         ("'\">Game '+g.n+\": \"", "'\">'+" + _js_expr(_("Game {game}"), html, game="g.n") + '+": "'),
         ('esc(r.games.length?r.games[0].players[0]:"player 1")+"\'s side</option>"',
          # TRANSLATORS: the replayer's choice of the side the board is seen from
@@ -629,6 +640,20 @@ def script_block(records: list[dict], multi: bool = False, start: str = "") -> s
             f"<script>{script()}</script>\n")
 
 
+# the record's tags the replayer's heading shows, with their names for people (the tag itself is the record's)
+TAG_NAMES = {
+    "Event": lambda: pgettext("tag", "Event"),
+    "Site": lambda: pgettext("tag", "Site"),
+    "Date": lambda: pgettext("tag", "Date"),
+    "EventDate": lambda: pgettext("tag", "EventDate"),
+    "Round": lambda: pgettext("tag", "Round"),
+}
+
+
+def _tag_name(tag: str) -> str:
+    return TAG_NAMES[tag]()
+
+
 def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
          start: tuple[int | None, int | None] = (None, None)) -> str:
     """The whole page of ``show FILE --as html``.  ``start``: (game, move) the page opens at when its
@@ -645,17 +670,21 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
         p = data["games"][0]["players"]
         names = f"{p[0]} \u2013 {p[1]}"
     games = len(data["games"])
-    kind = data["title"]
+    kind = variant_title(data["title"])
+    kind = kind[:1].upper() + kind[1:]
     if data["length"]:
         what = ngettext("{length}-point match", "{length}-point match", data["length"]).format(length=data["length"])
     else:
         what = _("money play") if games > 1 else _("money game")
-    tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
-                                                                         "Round"))
+    tags = " \u00b7 ".join(f"{_tag_name(k)}: {v}" for k, v in data["tags"] if k in TAG_NAMES)
     nerr = sum(1 for f in data["findings"] if f[1] == "error")
     count = ngettext("{n} game", "{n} games", games).format(n=games)
     # TRANSLATORS: the replayer page's summary; validate is the command's name
-    errors = ngettext("{n} error found by validate", "{n} errors found by validate", nerr).format(n=nerr)
+    if nerr:
+        errors = ngettext("{n} error found by validate", "{n} errors found by validate", nerr).format(n=nerr)
+    else:
+        # TRANSLATORS: the replayer page's summary when validate found no error
+        errors = _("0 errors found by validate")
     # TRANSLATORS: the replayer page's keys: the arrows step, Home/End (keys), PageUp/PageDown (keys) change game
     keys = escape(_("Keys: \u2190 \u2192 step, Home/End, PageUp/PageDown game.")).replace(
         "\u2190", "&larr;").replace("\u2192", "&rarr;")
