@@ -269,6 +269,13 @@ function sidesOf(fr){var m=decode(fr[3]);return fr[2]===0?[m[0],m[1]]:[m[1],m[0]
 function off(side){var n=15;for(var i=0;i<25;i++)n-=side[i];return n;}
 function pips(side){var n=0;for(var i=0;i<25;i++)n+=side[i]*(i+1);return n;}
 function num(x){return String(x);}
+// the labels laid out by their width, as svg.py's text_width, fit_size and fit_label do
+function tw(t,s){var w=0;for(var i=0;i<t.length;i++){var k=G.wchars.indexOf(t.charAt(i));w+=k<0?1000:G.widths[k];}
+  return w*s/1000;}
+function fit(t,s,room){var w=tw(t,s)*G.safety;return w<=room?s:Math.max(G.minsize,Math.floor(s*room/w*4)/4);}
+function fitLabel(name,rest,s,room){var t=name+rest,f=fit(t,s,room);
+  while(tw(t,f)*G.safety>room&&name){name=name.slice(0,-1);t=name.replace(/\s+$/,"")+"\u2026"+rest;}
+  return [t,f];}
 function board(rec,sides,bottom,player,dice,cube,owner,names,title){
   var me=sides[bottom],opp=sides[1-bottom],OPP=rec.opp,pw=G.pw,top=G.top,bot=G.bottom,ph=G.ph;
   var o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+G.w+' '+G.h+'" width="'+G.w+'" height="'+G.h+
@@ -295,8 +302,11 @@ function board(rec,sides,bottom,player,dice,cube,owner,names,title){
   for(var j=0;j<2;j++){var bn=bars[j];if(bn[0]){
     o.push('<circle cx="'+G.barx+'" cy="'+bn[2]+'" r="12" fill="'+(bn[1]?"#222":"#f5f5f0")+'" stroke="#000"/>');
     o.push('<text x="'+G.barx+'" y="'+(bn[2]+4)+'" font-size="11" text-anchor="middle" fill="'+(bn[1]?"#fff":"#000")+'">'+bn[0]+'</text>');}}
-  o.push('<text x="'+(G.right+4)+'" y="'+(bot-4)+'" font-size="10" fill="#fff">off '+off(me)+'</text>');
-  o.push('<text x="'+(G.right+4)+'" y="'+(top+12)+'" font-size="10" fill="#fff">off '+off(opp)+'</text>');
+  var offm='off '+off(me)+'',offo='off '+off(opp)+'';
+  o.push('<text x="'+G.offx+'" y="'+(bot-4)+'" font-size="'+fit(offm,10,G.offroom)+'" fill="#fff" text-anchor="middle">'+
+    offm+'</text>');
+  o.push('<text x="'+G.offx+'" y="'+(top+12)+'" font-size="'+fit(offo,10,G.offroom)+'" fill="#fff" text-anchor="middle">'+
+    offo+'</text>');
   if(dice){for(var d=0;d<dice.length;d++){
     var dx=G.margin+9*pw+G.bar-17*dice.length+4+34*d;
     o.push('<rect x="'+dx+'" y="'+(G.h/2-13)+'" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>');
@@ -305,10 +315,12 @@ function board(rec,sides,bottom,player,dice,cube,owner,names,title){
     var cy=owner<0?G.h/2:(owner===bottom?bot-20:top+20);
     o.push('<rect x="'+(G.right+6)+'" y="'+(cy-12)+'" width="24" height="24" fill="#fff" stroke="#000"/>');
     o.push('<text x="'+(G.right+18)+'" y="'+(cy+5)+'" font-size="12" text-anchor="middle">'+(cube>1?cube:64)+'</text>');}
-  var lab=function(s){return esc(s).slice(0,40);};
   var roles=function(s){return s===player?" (numbering, to play)":"";};
-  o.push('<text x="'+G.margin+'" y="'+(G.h-6)+'" font-size="11" fill="#fff">&#9679; '+lab(names[bottom])+roles(bottom)+'</text>');
-  o.push('<text x="'+G.margin+'" y="14" font-size="11" fill="#fff">&#9675; '+lab(names[1-bottom])+roles(1-bottom)+'</text>');
+  var nm=function(mark,s,r,y){var L=fitLabel(mark+String(s).slice(0,40),r,11,G.nameroom);
+    return '<text x="'+G.margin+'" y="'+y+'" font-size="'+L[1]+'" fill="#fff">'+
+      esc(L[0]).replace("\u25cf","&#9679;").replace("\u25cb","&#9675;")+'</text>';};
+  o.push(nm("\u25cf ",names[bottom],roles(bottom),G.h-6));
+  o.push(nm("\u25cb ",names[1-bottom],roles(1-bottom),14));
   o.push("</svg>");
   return o.join("\n");
 }
