@@ -154,6 +154,11 @@ class Rules:
             return _("a backgammon")
         return f"a {kind}"
 
+    def kind_word(self, kind: str) -> str | None:
+        """This variant's own word for a result ``kind`` (the ``kind`` column: "single", "mars"...) where it
+        differs from the word every variant shares (long nardy's single win is an oin); None: the shared word."""
+        return None
+
     def display_title(self, case: str = "nom") -> str:
         """``title`` in the current language (the variant's name for people), in the grammatical ``case``
         the sentence needs (:func:`variant_title`)."""
