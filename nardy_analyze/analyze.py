@@ -71,7 +71,7 @@ def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep
                               "far better: {n} error instead of {m}; --variant {option}?)",
                               " (the record names no variant and was judged as {judged}; its plays fit {better} "
                               "far better: {n} errors instead of {m}; --variant {option}?)", best[0]).format(
-        judged=judged.display_title(), better=variant_display(best[1], "dat"), option=best[1], n=best[0],
+        judged=judged.rules.display_title(), better=variant_display(best[1], "dat"), option=best[1], n=best[0],
         m=rule_errors)
     return rep
 
