@@ -36,6 +36,7 @@ import random
 from typing import Any
 
 from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant, variant_display
+from .engine.presets import preset_named
 from .i18n import _
 from .inputs import PRESET_KEY, no_option, options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
@@ -249,6 +250,13 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
     is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
     v = get_variant(variant, _own_options(get_variant(variant).name, options or {}))
     preset = (options or {}).get(PRESET_KEY)
+    found = preset_named(preset) if preset else None
+    if found is not None and v.name not in found.options:
+        # a Rules tag for a preset that says nothing about the variant would claim rules nobody set
+        # TRANSLATORS: {name}: the preset as given; {variant}, {covered}: variants' names in the genitive
+        raise ValueError(_("--rules {name}: the preset sets nothing for {variant} (it sets the rules of "
+                           "{covered})").format(name=preset, variant=variant_display(v.name, "gen"),
+                                                covered=", ".join(variant_display(k, "gen") for k in found.options)))
     given = {k: val for k, val in (options or {}).items() if k != PRESET_KEY}
     options = _own_options(v.name, given)
     rng = random.Random(f"{v.name}:{seed}")
