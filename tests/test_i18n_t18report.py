@@ -297,13 +297,14 @@ def test_plot_labels_in_russian(russian, tmp_path):
     finally:
         plt.close = real_close
     joined = "\n".join(texts)
-    assert "доля каждой грани кости против честной 1/6 (полоса: 95%)" in [" ".join(t.split()) for t in texts]
-    assert "грань" in texts and "доля дублей, 95% интервал Уилсона" in texts
-    assert "чистые очки за партию (за - против)" in texts and "честная 1/6" in texts
+    flat = [" ".join(t.split()) for t in texts]          # (a panel's title wraps within the panel)
+    assert "доля каждой грани кости против честной 1/6 (полоса: 95%)" in flat
+    assert "грань" in texts and "доля дублей, 95% интервал Уилсона" in flat
+    assert "разница очков за партию (набрано − отдано)" in flat and "честная 1/6" in texts
     assert re.search(r"статистика nardy-analyze: \d+ игрок(а|ов)?", joined)
     assert re.search(r"\n\d+ (бросок|броска|бросков)\b", joined) and re.search(r"\n\d+ (партия|партии|партий)\b", joined)
     assert re.search(r"\d+ (кость|кости|костей), χ² p = ", joined)
-    assert " за, " in joined and " против)" in joined
+    assert "(набрано " in joined and ", отдано " in joined
     assert not english_words(joined), english_words(joined)
     assert (tmp_path / "p.png").stat().st_size > 1000
 
