@@ -280,7 +280,7 @@ def _records(tmp_path):
 
 @pytest.mark.slow
 def test_no_variant_is_named_in_latin_letters_in_the_russian_output(tmp_path):
-    """validate (text, --explain, HTML), show (text, svg, html), stats, convert and analyze over examples/ and
+    """validate (text, --explain, HTML), show (text, svg, html), stats, convert, analyze and rules over examples/ and
     generated long nardy and Gul bara games, in Russian: no Latin variant name in what a person reads."""
     from typer.testing import CliRunner
 
@@ -311,4 +311,6 @@ def _scan_outputs(runner, app, tmp_path, bad):
             seen.append(r.output)
             for name in _latin_variant_names(text):
                 bad.append((args[0], p.name, name))
+    r = runner.invoke(app, ["rules"])
+    bad += [("rules", "", name) for name in _latin_variant_names(_visible(r.output))]
     assert sum(bool(re.search("[а-яё]", out)) for out in seen) > len(seen) * 3 // 4     # the outputs are Russian
