@@ -35,7 +35,7 @@ def _help_layout() -> str | None:
     """typer's boxed help (rich) on a terminal of 100 columns or more; below that, click's plain layout, in
     which every option and metavar stays whole on its line and the help wraps under it (the boxed table's
     four columns leave a narrow terminal a help column of a few words and cut long option names)."""
-    import shutil
+    import shutil   # (only here: the width of the terminal --help is drawn for)
     return "rich" if shutil.get_terminal_size((100, 24)).columns >= 100 else None
 
 
