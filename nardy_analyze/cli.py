@@ -234,7 +234,8 @@ def stats(
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help=_("Sort by COLUMN: numbers largest first, names A-Z (--by game and "
                                             "match: holds every row in memory).")),
-    variant: str = typer.Option("backgammon", "--variant", metavar="VARIANT", help=_("Variant when the record does not name one.")),
+    variant: str = typer.Option("backgammon", "--variant", metavar="VARIANT",
+                                help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
                                    help=_("Rule option when the record's header does not set it, as in validate "
                                         "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
@@ -292,7 +293,8 @@ def analyze_cmd(
                                    "alone (fast; gnubg's 0-ply), 1-3 look that many rolls ahead.")),
     thresholds: str = typer.Option("0.04,0.08,0.16", "--thresholds", metavar="D,B,VB",
                                    help=_("Equity lost above which a decision is doubtful, bad, very bad.")),
-    variant: str = typer.Option("backgammon", "--variant", metavar="VARIANT", help=_("Variant when the record does not name one.")),
+    variant: str = typer.Option("backgammon", "--variant", metavar="VARIANT",
+                                help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option when the record's header does not set it. Repeatable.")),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
@@ -319,7 +321,8 @@ def analyze_cmd(
 def generate_cmd(
     variant: str = typer.Option(..., "--variant", metavar="VARIANT", help=_("backgammon, long or gulbara.")),
     games: int = typer.Option(1, "--games", "-n", metavar="N", min=1, help=_("Number of games.")),
-    seed: int = typer.Option(0, "--seed", metavar="N", help=_("Start of the random choices: the same number gives the same bytes.")),
+    seed: int = typer.Option(0, "--seed", metavar="N",
+                             help=_("Start of the random choices: the same number gives the same bytes.")),
     players: str = typer.Option("White,Black", "--players", metavar="A,B", help=_("The two players' names.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option, e.g. scoring=nardy500, koks=on, clock=840, increment=8. "

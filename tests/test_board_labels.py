@@ -102,7 +102,8 @@ def _script_boards(lang: str) -> list[str]:
     program = (f"var G={json.dumps(geom)};\n{funcs}\nvar out=[];\n"
                f"var cases={json.dumps(cases, ensure_ascii=False)};\n"
                f"cases.forEach(function(c){{[0,1].forEach(function(b){{\n"
-               f"  out.push(board({{opp:{json.dumps(opp)},cube:true}},[c[0],c[1]],b,0,\"64\",2,b,c[2],\"t\"));}});}});\n"
+               f"  out.push(board({{opp:{json.dumps(opp)},cube:true}},[c[0],c[1]],b,0,\"64\",2,b,c[2],\"t\"));"
+               "});});\n"
                "process.stdout.write(JSON.stringify(out));\n")
     r = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr

@@ -179,7 +179,8 @@ def test_the_plural_rule_picks_the_russian_form_for_every_number():
 
 GENITIVE = {"из", "до", "от", "без", "для", "у", "около", "кроме", "с"}   # they put a counted noun in the genitive
 ORDINAL = {"dice", "roll", "value", "cube", "length", "point", "move", "game", "line", "number", "higher", "die",
-           "start", "first", "last", "score", "numbers", "seconds", "took", "left", "limit", "control", "double", "plies"}
+           "start", "first", "last", "score", "numbers", "seconds", "took", "left", "limit", "control", "double",
+           "plies"}
 
 
 def _agreement_problems(forms, rule) -> list:
