@@ -190,6 +190,7 @@ def test_rules_command_in_russian():
         assert CYRILLIC.search(summary) and RULES[rid] not in b, b
         assert not re.search(r"\b(the|a|and|or|of|when|while)\b", summary.split("[")[0]), b
     six = next(line for line in ru if line.startswith("six-block"))
-    assert six.endswith("[long, gulbara]")                 # variant ids are the interface
+    assert six.endswith("[длинные нарды, гюльбара]")       # the variants by their names (English: the ids)
+    assert next(x for x in en if x.startswith("six-block")).endswith("[long, gulbara]")
     clock = next(line for line in ru if line.startswith("time-limit"))
     assert "время по часам" in clock and "nardy500: 120 с" in clock
