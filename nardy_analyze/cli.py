@@ -343,11 +343,14 @@ def rules_cmd(lang: Optional[Lang] = _lang_option()) -> None:
     _run("rules")
 
 
-# Each command's line in the main --help: its help's first paragraph, whole (click's plain layout would cut
-# it at the terminal's width with "..."; the lines wrap instead).
+# Each command's help as paragraphs that the terminal wraps (a translation's own line breaks inside a
+# paragraph would leave single words at line ends in the boxed layout), and its line in the main --help: the
+# first paragraph, whole (click's plain layout would cut it at the terminal's width with "...").
 for _info in app.registered_commands:
+    if _info.help:
+        _info.help = "\n\n".join(" ".join(p.split()) for p in _info.help.split("\n\n"))
     if _info.short_help is None and _info.help:
-        _info.short_help = " ".join(_info.help.split("\n\n")[0].split())
+        _info.short_help = _info.help.split("\n\n")[0]
 
 
 def run() -> None:
