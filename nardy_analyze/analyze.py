@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import VARIANTS, UnknownVariant, get_variant
+from .engine import VARIANTS, UnknownVariant, get_variant, variant_display
 from .i18n import ngettext
 from .inputs import RECORD, SKIPPED, UNREADABLE, Entry, choose_variant, discover, load, variant_name
 from .record import Match
@@ -64,13 +64,15 @@ def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep
     if best is None:
         return rep
     first = next(f for f in rep.findings if f.severity != WARNING)
-    # TRANSLATORS: added to a finding's message; {judged}, {better}: variants' names (--variant takes them);
-    # {n}: the errors under {better}, {m}: under {judged}
+    # TRANSLATORS: added to a finding's message; {judged}: a variant's name (nominative: "judged as long
+    # nardy"), {better}: a variant's name in the dative ("fit long nardy"), {option}: what --variant takes
+    # (interface: long, gulbara); {n}: the errors under {better}, {m}: under {judged}
     first.message += ngettext(" (the record names no variant and was judged as {judged}; its plays fit {better} "
-                              "far better: {n} error(s) instead of {m}; --variant {better}?)",
+                              "far better: {n} error instead of {m}; --variant {option}?)",
                               " (the record names no variant and was judged as {judged}; its plays fit {better} "
-                              "far better: {n} error(s) instead of {m}; --variant {better}?)", best[0]).format(
-        judged=judged.name, better=best[1], n=best[0], m=rule_errors)
+                              "far better: {n} errors instead of {m}; --variant {option}?)", best[0]).format(
+        judged=judged.rules.display_title(), better=variant_display(best[1], "dat"), option=best[1], n=best[0],
+        m=rule_errors)
     return rep
 
 

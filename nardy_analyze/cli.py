@@ -32,8 +32,17 @@ from .typertext import install as translate_typer
 if i18n.language() != "en":
     translate_typer()        # typer's own copy of click: its usage errors and --help texts in the language
 
+def _help_layout() -> str | None:
+    """typer's boxed help (rich) on a terminal of 100 columns or more; below that, click's plain layout, in
+    which every option and metavar stays whole on its line and the help wraps under it (the boxed table's
+    four columns leave a narrow terminal a help column of a few words and cut long option names)."""
+    import shutil   # (only here: the width of the terminal --help is drawn for)
+    return "rich" if shutil.get_terminal_size((100, 24)).columns >= 100 else None
+
+
 app = typer.Typer(
     add_completion=False,
+    rich_markup_mode=_help_layout(),
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     help=_("Read nardy and backgammon game records, replay every move through a strict rules engine, "
@@ -104,10 +113,16 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
     pass
 
 
+# the value's name in --help where the option table gives none (typer's own would be "<int range>", "<str>")
+_METAVARS = {"variant": "VARIANT", "output": "FILE", "int": "N", "float": "X", "str": "TEXT", "path": "FILE"}
+
+
 def _typer_option(o: Opt) -> tuple[object, object]:
     """(annotation, typer.Option) of an option of the table in :mod:`nardy_analyze.options`."""
     flags = ("/".join(o.flags),) if o.kind == "switch" else o.flags
-    extra = {"metavar": o.metavar} if o.metavar else {}
+    extra = {"metavar": o.metavar or _METAVARS.get(o.param) or _METAVARS.get(o.kind)}
+    if extra["metavar"] is None:
+        del extra["metavar"]
     if o.min is not None:
         extra["min"] = o.min
     text = _shown_default(_(o.help), o.shown) if o.shown else _(o.help)
@@ -165,10 +180,10 @@ class ShowAs(str, Enum):
 def show(
     path: str = typer.Argument(..., metavar="FILE",
                                help=_("A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input.")),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
+    game: Optional[int] = typer.Option(None, "--game", "-g", metavar="N", min=1,
                                        help=_("Game number, as findings give it: the record's own Game N (the "
                                               "order in the file when games are unnumbered); default the last.")),
-    move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
+    move: Optional[int] = typer.Option(None, "--move", "-m", metavar="M", min=1,
                                        help=_("The position before the game's M-th roll (1 = the opening roll), "
                                             "as findings give it (move M); default: the game's final position.")),
     as_: ShowAs = typer.Option(ShowAs.text, "--as", help=_("text diagram (with the IDs), gnubg "
@@ -215,13 +230,14 @@ def stats(
                                        help=_("A table (main columns; --by game and match: the first 1,000 rows), "
                                             "or every column and row as csv, json, parquet (needs the 'parquet' "
                                             "extra) or markdown.")),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help=_("Write to this file (written whole or not at all).")),
     alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL", help=_(ALIAS_HELP)),
     sort: Optional[str] = typer.Option(None, "--sort", metavar="COLUMN",
                                        help=_("Sort by COLUMN: numbers largest first, names A-Z (--by game and "
                                             "match: holds every row in memory).")),
-    variant: str = typer.Option("backgammon", "--variant", help=_("Variant when the record does not name one.")),
+    variant: str = typer.Option("backgammon", "--variant", metavar="VARIANT",
+                                help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="[VARIANT:]KEY=VALUE",
                                    help=_("Rule option when the record's header does not set it, as in validate "
                                         "(e.g. jacoby=on, long:koks=on). A KEY the record's variant does not "
@@ -233,9 +249,9 @@ def stats(
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
                                         help=_("Also draw, per player, the dice against fair dice, the doubles rate "
                                              "and points per game (needs the 'plot' extra).")),
-    top: int = typer.Option(8, "--top", min=1, help=_("Players drawn by --plot (those with most games).")),
+    top: int = typer.Option(8, "--top", metavar="N", min=1, help=_("Players drawn by --plot (those with most games).")),
     min_severity: Severity = typer.Option(Severity.warning, "--min-severity", help=_(MIN_SEVERITY_HELP)),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", metavar="N", min=1,
                                        help=_("Worker processes (default: one per core for 32+ files).")),
     engine: Optional[Engine] = typer.Option(None, "--engine", help=_shown_default(_(ENGINE_HELP), "local")),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help=_(SCHEDULER_HELP)),
@@ -275,14 +291,15 @@ def analyze_cmd(
     format: StatsFormat = typer.Option(StatsFormat.table, "--format", "-f",
                                        help=_("A table (main columns), or every column as csv, json, parquet "
                                             "(needs the 'parquet' extra) or markdown.")),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help=_("Write to this file (written whole or not at all).")),
-    plies: int = typer.Option(1, "--plies", min=0, max=3,
+    plies: int = typer.Option(1, "--plies", metavar="N", min=0, max=3,
                               help=_("Search depth, counted as GNU Backgammon counts it: 0 = the neural network "
                                    "alone (fast; gnubg's 0-ply), 1-3 look that many rolls ahead.")),
     thresholds: str = typer.Option("0.04,0.08,0.16", "--thresholds", metavar="D,B,VB",
                                    help=_("Equity lost above which a decision is doubtful, bad, very bad.")),
-    variant: str = typer.Option("backgammon", "--variant", help=_("Variant when the record does not name one.")),
+    variant: str = typer.Option("backgammon", "--variant", metavar="VARIANT",
+                                help=_("Variant when the record does not name one.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option when the record's header does not set it. Repeatable.")),
     alias: list[str] = typer.Option([], "--alias", metavar="NAME=CANONICAL", help=_(ALIAS_HELP)),
@@ -292,7 +309,7 @@ def analyze_cmd(
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE.png|FILE.svg",
                                         help=_("Also draw the error rate and luck rate per player (needs the "
                                              "'plot' extra).")),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", metavar="N", min=1,
                                        help=_("Worker processes (default: one per core for 32+ files; with one "
                                             "process the engine uses every core).")),
     engine: Optional[Engine] = typer.Option(None, "--engine", help=_shown_default(_(ENGINE_HELP), "local")),
@@ -310,9 +327,10 @@ def analyze_cmd(
     "Every play is chosen uniformly among the legal ones, the variant's whole turn logic included."))
 @_interruptible
 def generate_cmd(
-    variant: str = typer.Option(..., "--variant", help=_("backgammon, long or gulbara.")),
-    games: int = typer.Option(1, "--games", "-n", min=1, help=_("Number of games.")),
-    seed: int = typer.Option(0, "--seed", help=_("Start of the random choices: the same number gives the same bytes.")),
+    variant: str = typer.Option(..., "--variant", metavar="VARIANT", help=_("backgammon, long or gulbara.")),
+    games: int = typer.Option(1, "--games", "-n", metavar="N", min=1, help=_("Number of games.")),
+    seed: int = typer.Option(0, "--seed", metavar="N",
+                             help=_("Start of the random choices: the same number gives the same bytes.")),
     players: str = typer.Option("White,Black", "--players", metavar="A,B", help=_("The two players' names.")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option, e.g. scoring=nardy500, koks=on, clock=840, increment=8. "
@@ -320,7 +338,7 @@ def generate_cmd(
     rules: Optional[str] = typer.Option(None, "--rules", metavar="NAME",
                                         help=_("A named rule set (docs/rules.md, Presets), written as the Rules tag; "
                                              "--rule goes over it.")),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help=_("Write to this file (written whole or not at all).")),
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
@@ -331,6 +349,16 @@ def generate_cmd(
 @app.command("rules", help=_("List the rule ids that findings name, with what each means."))
 def rules_cmd(lang: Optional[Lang] = _lang_option()) -> None:
     _run("rules")
+
+
+# Each command's help as paragraphs that the terminal wraps (a translation's own line breaks inside a
+# paragraph would leave single words at line ends in the boxed layout), and its line in the main --help: the
+# first paragraph, whole (click's plain layout would cut it at the terminal's width with "...").
+for _info in app.registered_commands:
+    if _info.help:
+        _info.help = "\n\n".join(" ".join(p.split()) for p in _info.help.split("\n\n"))
+    if _info.short_help is None and _info.help:
+        _info.short_help = _info.help.split("\n\n")[0]
 
 
 def run() -> None:

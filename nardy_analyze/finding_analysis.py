@@ -12,7 +12,7 @@ from __future__ import annotations
 import multiprocessing
 from typing import Any
 
-from .engine import rules_named
+from .engine import rules_named, variant_display
 from .i18n import _
 from .record import Match
 from .replay import MatchReport
@@ -27,8 +27,9 @@ def annotate(match: Match, report: MatchReport, variant: str, options: dict[str,
     """Attach the analysis of each finding's turn to ``report`` (the validation of ``match``); returned."""
     rules = rules_named(report.variant)
     if rules is None or not rules.position_id:
-        report.analysis_note = _("{path}: {variant}: no analysis engine exists for this variant (no equities "
-                                 "given)").format(path=report.path, variant=report.variant)
+        # TRANSLATORS: {variant}: the variant's name in the genitive ("for long nardy")
+        report.analysis_note = _("{path}: no analysis engine exists for {variant} (no equities "
+                                 "given)").format(path=report.path, variant=variant_display(report.variant, "gen"))
         return report
     wanted = {(f.game, f.line) for f in report.findings if f.game is not None}
     if not wanted:

@@ -35,7 +35,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant
+from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant, variant_display
+from .engine.presets import preset_named
 from .i18n import _
 from .inputs import PRESET_KEY, no_option, options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
@@ -227,8 +228,10 @@ def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     for key in options:
         scope, sep, name = key.rpartition(":")
         if sep and get_variant(scope).name != variant:
-            raise ValueError(_("--rule {key}: an option of {other}, and the games generated are {variant} "
-                               "games").format(key=key, other=get_variant(scope).name, variant=variant))
+            # TRANSLATORS: {other}, {variant}: variants' names in the genitive ("an option of long nardy")
+            raise ValueError(_("--rule {key}: an option of {other}, and the games generated are games of "
+                               "{variant}").format(key=key, other=variant_display(scope, "gen"),
+                                                   variant=variant_display(variant, "gen")))
     plain = {(k.rpartition(":")[2] if ":" in k else k): val for k, val in options.items()}
     own, problems = options_for(variant, plain)
     if problems:              # the first option the variant does not have (options_for's first problem)
@@ -247,6 +250,13 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
     is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
     v = get_variant(variant, _own_options(get_variant(variant).name, options or {}))
     preset = (options or {}).get(PRESET_KEY)
+    found = preset_named(preset) if preset else None
+    if found is not None and v.name not in found.options:
+        # a Rules tag for a preset that says nothing about the variant would claim rules nobody set
+        # TRANSLATORS: {name}: the preset as given; {variant}, {covered}: variants' names in the genitive
+        raise ValueError(_("--rules {name}: the preset sets nothing for {variant} (it sets the rules of "
+                           "{covered})").format(name=preset, variant=variant_display(v.name, "gen"),
+                                                covered=", ".join(variant_display(k, "gen") for k in found.options)))
     given = {k: val for k, val in (options or {}).items() if k != PRESET_KEY}
     options = _own_options(v.name, given)
     rng = random.Random(f"{v.name}:{seed}")

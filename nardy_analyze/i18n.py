@@ -142,6 +142,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return (_translation or _load()).ngettext(singular, plural, n)
 
 
+def roll_text(a: int, b: int) -> str:
+    """A roll of two dice as the current language writes it in prose: "64" in English (as gnubg writes it),
+    "6-4" in Russian."""
+    # TRANSLATORS: a roll of two dice inside a sentence ("the roll 64"); {a}, {b}: the two numbers
+    return pgettext("roll in prose", "{a}{b}").format(a=a, b=b)
+
+
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, where the same English word needs different translations by
     ``context``."""

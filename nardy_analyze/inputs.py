@@ -15,8 +15,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from .engine import DEFAULT_VARIANT, OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, not_played, \
-    parse_option
+from .engine import (DEFAULT_VARIANT, OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, not_played,
+                     parse_option, variant_display)
 from .engine.presets import preset_named, preset_names
 from .i18n import N_, _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
@@ -480,12 +480,13 @@ def no_option(variant: str, key: str, spec: dict[str, Any], validated: bool = Tr
     """The message of a ``--rule`` option ``key`` that ``variant`` (whose options are ``spec``) does not have;
     ``validated``: the record is validated without it (``validate``), else only the refusal (``generate``)."""
     if validated:
-        # TRANSLATORS: {key}: the option as given (interface); {variant}: the variant's name; {options}: its options
-        return _("--rule {key}: the variant {variant} has no option {name} (its options: {options}); the record "
-                 "is validated without it").format(key=key, variant=variant, name=repr(key),
+        # TRANSLATORS: {key}: the option as given (interface); {variant}: the variant's name in the genitive
+        # ("long nardy have no option" -> "у длинных нард нет опции"); {options}: its options
+        return _("--rule {key}: {variant} has no option {name} (its options: {options}); the record "
+                 "is validated without it").format(key=key, variant=variant_display(variant, "gen"), name=repr(key),
                                                      options=", ".join(sorted(spec)))
-    return _("--rule {key}: the variant {variant} has no option {name} (its options: {options})").format(
-        key=key, variant=variant, name=repr(key), options=", ".join(sorted(spec)))
+    return _("--rule {key}: {variant} has no option {name} (its options: {options})").format(
+        key=key, variant=variant_display(variant, "gen"), name=repr(key), options=", ".join(sorted(spec)))
 
 
 @dataclass

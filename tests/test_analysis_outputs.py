@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
+from nardy_analyze.engine import variant_display
 from nardy_analyze.notation import get as notation
 from nardy_analyze.notation import sgf
 from nardy_analyze.notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
@@ -196,7 +197,7 @@ def test_validate_analyse_says_in_one_line_that_no_engine_exists(variant, tmp_pa
     r = CliRunner().invoke(app, ["validate", str(p), "--analyse"])
     assert r.exit_code == 0, r.output
     notes = [ln for ln in r.stdout.splitlines() if "no analysis engine" in ln]
-    assert notes == [f"{p}: {variant}: no analysis engine exists for this variant (no equities given)"]
+    assert notes == [f"{p}: no analysis engine exists for {variant_display(variant)} (no equities given)"]
     r = CliRunner().invoke(app, ["validate", str(p), "--analyse", "-f", "json"])
     assert json.loads(r.stdout)["files"][0]["analysis_note"] == notes[0]
 

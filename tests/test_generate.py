@@ -271,3 +271,20 @@ def test_generated_segments_agree_with_the_naive_generator(seed, case):
         assert set(generate(rules, me, opp, spec.numbers, None, spec.turn).plays) == naive
 
     walk_segments(rules, m, check)
+
+
+def test_a_preset_that_sets_nothing_for_the_variant_is_refused():
+    """generate --rules NAME --variant V: a Rules tag claims the preset's rules; a preset without rules for V
+    (federation and Gul bara) is an argument error, never a tag nobody's rules stand behind."""
+    from nardy_analyze.engine.presets import PRESETS
+    from nardy_analyze.generate import generate_match as make
+    from nardy_analyze.inputs import parse_rule_options
+
+    for preset in PRESETS.values():
+        for variant in ("backgammon", "long", "gulbara"):
+            options = parse_rule_options(variant, [], preset.name)
+            if variant in preset.options:
+                assert make(variant, 1, 1, options=options).tags["Rules"] == preset.name
+            else:
+                with pytest.raises(ValueError, match="--rules " + preset.name):
+                    make(variant, 1, 1, options=options)

@@ -209,8 +209,9 @@ def test_convert_refuses_a_gul_bara_match_for_mat_and_sgf_in_russian(russian):
     for to in ("mat", "sgf"):
         outcome, text = convert.convert_match(match, to)
         assert outcome.status == convert.REFUSED and text is None
-        assert outcome.messages[0] == f"<generated>: партии 1, 2: у варианта Gul bara нет формы в {to}"
+        assert outcome.messages[0] == f"<generated>: партии 1, 2: в формате {to} нет записи гюльбары"
         assert any("у дохаживания гюльбары" in m for m in outcome.messages)
+        assert not any("Gul bara" in m or "gulbara" in m for m in outcome.messages)
         assert any("у цепочки дублей гюльбары" in m for m in outcome.messages)
         for m in outcome.messages:
             russian_message(m, "Gul bara", "<generated>")
@@ -223,8 +224,8 @@ def test_a_long_game_to_mat_and_the_losses_of_one_game_in_russian(russian):
     match = generate_match("long", 1, 5)
     outcome, _ = convert.convert_match(match, "mat")
     assert outcome.status == convert.REFUSED
-    [message] = outcome.messages          # (the variant's name is the rules' title: the engine's word)
-    assert message.startswith("<generated>: партия 1: у варианта ") and message.endswith(" нет формы в mat")
+    [message] = outcome.messages          # (the variant's name declined: "записи длинных нард")
+    assert message == "<generated>: партия 1: в формате mat нет записи длинных нард"
 
 
 def test_clock_times_and_comments_lost_in_mat_in_russian(russian):
@@ -328,7 +329,7 @@ def test_rule_options_and_tags_in_russian(russian):
     assert str(e.value) == "--rule принимает KEY=VALUE, а не 'koks'"
     with pytest.raises(ValueError) as e:
         generate_match("backgammon", 1, 1, options={"koks": True})
-    assert str(e.value).startswith("--rule koks: у варианта backgammon нет опции 'koks' (его опции: ")
+    assert str(e.value).startswith("--rule koks: у коротких нард нет опции 'koks' (их опции: ")
     assert not str(e.value).endswith("без неё")
     match = mat.read('; [TimeControl "soon"]\n 1 point match\n\n Game 1\n A : 0   B : 0\n', "t.mat")
     _, problems = inputs.options_from_tags(match, {}, "long")
@@ -342,8 +343,8 @@ def test_the_variant_hint_takes_the_plural(russian):
     match.tags.pop("Variant")
     rep = analyze.hint_variant(match, "backgammon", None, analyze.validate_match(match, "backgammon"))
     first = next(f for f in rep.findings if f.severity == "error")
-    assert "(запись не называет вариант и проверена как backgammon; её ходы гораздо лучше подходят к long: 0 " \
-           "ошибок вместо" in first.message
+    assert "(вариант в записи не назван, и она проверена как короткие нарды; её ходы гораздо лучше подходят к " \
+           "длинным нардам: 0 ошибок вместо" in first.message and "--variant long?)" in first.message
 
 
 # ----------------------------------------------------------------------------- the shared corpus

@@ -81,7 +81,7 @@ def test_text_writer_english_unchanged(english):
 def test_explain_board_legend_in_russian():
     r = run("validate", str(EXAMPLES / "club-night.mat"), "--explain")
     out = r.stdout
-    assert "    | позиция перед ходом, бросок 64:" in out
+    assert "    | позиция перед ходом, бросок 6-4:" in out
     assert "    |   X = Bob (ходит, своя нумерация), O = Alice" in out
     assert re.search(r"бар: X\d+ O\d+   выброшено: X\d+ O\d+   Position ID программы gnubg \(ходит X\): \S{14}",
                      out)
@@ -126,10 +126,10 @@ def test_html_report_in_russian():
     assert "<title>отчёт nardy-analyze</title>" in page
     assert "<h1>nardy-analyze: отчёт о проверке записей</h1>" in page
     assert "<tr><th>файлы</th><th>партии</th><th>ходы</th><th>ошибки</th><th>предупреждения</th></tr>" in page
-    assert "<small>(backgammon, 4 партии)</small>" in page and "<small>(long, 1 партия)</small>" in page
+    assert "<small>(короткие нарды, 4 партии)</small>" in page and "<small>(длинные нарды, 1 партия)</small>" in page
     assert "замечаний нет" in page
     assert "воспроизвести партию отсюда" in page
-    assert "позиция перед ходом: ходит Bob, бросок 64" in page           # a board's title
+    assert "позиция перед ходом: ходит Bob, бросок 6-4" in page           # a board's title
     assert "Position ID программы gnubg <code>" in page
     assert ">выбр 0</text>" in page                                      # the SVG board's label
     assert "(нумерация, ходит)</text>" in page
@@ -192,7 +192,7 @@ SHOW_FILE = EXAMPLES / "club-night.mat"
 def test_show_text_in_russian():
     out = run("show", str(SHOW_FILE), "--game", "1", "--move", "3").stdout
     lines = out.splitlines()
-    assert lines[0] == "партия 1, ход 3: ходит Alice, бросок 21 (в записи ход 2, строка 10)"
+    assert lines[0] == "партия 1, ход 3: ходит Alice, бросок 2-1 (в записи ход 2, строка 10)"
     assert lines[1] == "X = Alice (ходит, своя нумерация), O = Bob"
     assert "куб 1 посередине; счёт Alice 0 - Bob 0, матч до 5 очков" in lines
     assert any(ln.startswith("Position ID: ") and "   Match ID: " in ln for ln in lines)
@@ -204,7 +204,7 @@ def test_show_text_in_russian():
 
 def test_show_svg_in_russian():
     svg = run("show", str(SHOW_FILE), "--as", "svg", "--game", "1", "--move", "3").stdout
-    assert 'aria-label="партия 1, ход 3: ходит Alice, бросок 21 (в записи ход 2, строка 10)"' in svg
+    assert 'aria-label="партия 1, ход 3: ходит Alice, бросок 2-1 (в записи ход 2, строка 10)"' in svg
     assert "(нумерация, ходит)</text>" in svg and ">выбр 0</text>" in svg
     assert "off 0" not in svg and "to play" not in svg
 
@@ -213,7 +213,7 @@ def test_show_html_in_russian():
     page = run("show", str(SHOW_FILE), "--as", "html").stdout
     assert page.startswith('<!DOCTYPE html>\n<html lang="ru">')
     assert "матч до 5 очков, 3 партии" in page
-    assert "validate нашла 4 ошибки. Клавиши: &larr; &rarr; — шаг" in page
+    assert "проверка validate: 4 ошибки. Клавиши: &larr; &rarr; — шаг" in page
     assert "&middot; воспроизведение nardy-analyze</title>" in page
     assert 'title="первая позиция партии (Home)"' in page
 
@@ -297,13 +297,14 @@ def test_plot_labels_in_russian(russian, tmp_path):
     finally:
         plt.close = real_close
     joined = "\n".join(texts)
-    assert "доля каждой грани кости против честной 1/6 (полоса: 95%)" in texts
-    assert "грань" in texts and "доля дублей, 95% интервал Уилсона" in texts
-    assert "чистые очки за партию (за - против)" in texts and "честная 1/6" in texts
+    flat = [" ".join(t.split()) for t in texts]          # (a panel's title wraps within the panel)
+    assert "доля каждой грани кости против честной 1/6 (полоса: 95%)" in flat
+    assert "грань" in texts and "доля дублей, 95% интервал Уилсона" in flat
+    assert "разница очков за партию (набрано − отдано)" in flat and "честная 1/6" in texts
     assert re.search(r"статистика nardy-analyze: \d+ игрок(а|ов)?", joined)
     assert re.search(r"\n\d+ (бросок|броска|бросков)\b", joined) and re.search(r"\n\d+ (партия|партии|партий)\b", joined)
     assert re.search(r"\d+ (кость|кости|костей), χ² p = ", joined)
-    assert " за, " in joined and " против)" in joined
+    assert "(набрано " in joined and ", отдано " in joined
     assert not english_words(joined), english_words(joined)
     assert (tmp_path / "p.png").stat().st_size > 1000
 

@@ -23,6 +23,7 @@ from nardy_analyze import notation; from nardy_analyze.report import show
 from nardy_analyze.cli import app
 from nardy_analyze.fsio import current_umask
 from nardy_analyze.engine.posid import decode_match_id, match_id
+from nardy_analyze.engine import variant_display
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "selfplay").glob("*.mat"))
 
@@ -150,7 +151,7 @@ def test_validate_html_report_is_self_contained_with_a_board_per_play_finding(tm
     # each record's heading names its variant and number of games, in the right grammatical number
     for rep in run.reports:
         n = len(rep.games)
-        assert f"({rep.variant}, {n} game{'' if n == 1 else 's'})</small>" in page
+        assert f"({variant_display(rep.variant)}, {n} game{'' if n == 1 else 's'})</small>" in page
     assert any(len(rep.games) == 1 for rep in run.reports) and "1 games)" not in page
     assert (out.stat().st_mode & 0o777) == 0o666 & ~current_umask()
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from .backgammon import Backgammon
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, PlaySet, Pos, Rules, SegmentSpec, Side,
-                   TurnDriver, borne_off, fmt_steps, generate)
+                   TurnDriver, borne_off, fmt_steps, generate, variant_title)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
 from ..i18n import N_, _
@@ -18,7 +18,7 @@ __all__ = [
     "BAR", "OFF", "CHECKERS", "Variant", "VARIANTS", "OPTIONS", "get_variant", "legal_results",
     "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
     "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara", "Rules", "register", "unregister",
-    "canonical_name", "rules_named", "level_words", "Backgammon", "DEFAULT_VARIANT",
+    "canonical_name", "rules_named", "variant_display", "variant_title", "level_words", "Backgammon", "DEFAULT_VARIANT",
 ]
 
 
@@ -84,6 +84,16 @@ def level_words(level: int | None = None) -> list[str]:
     the variants and levels, each once: single, gammon, backgammon, mars, koks."""
     return list(dict.fromkeys(w for cls in _RULES.values() for k, w in cls.LEVEL_KINDS.items()
                               if level is None or k == level))
+
+
+def variant_display(name: str | None, case: str = "nom") -> str:
+    """The name for people of the variant ``name`` names (an engine name or any alias: "long",
+    "gulbara"), in the current language and the grammatical ``case`` (``Rules.display_title``); a name
+    no variant has, as it is."""
+    key = canonical_name(name)
+    if key is None:
+        return name or ""
+    return variant_title(_RULES[key].title, case)
 
 
 def rules_named(name: str | None) -> Rules | None:
@@ -160,8 +170,9 @@ def option_spec(key: str, variant: str | None = None) -> tuple[Any, tuple]:
     if variant is not None:
         spec = OPTIONS.get(variant, {})
         if key not in spec:
+            # TRANSLATORS: {variant}: the variant's name in the genitive ("for long nardy")
             raise ValueError(_("unknown rule option {key} for {variant}; known: {known}").format(
-                key=repr(key), variant=variant, known=", ".join(sorted(spec))))
+                key=repr(key), variant=variant_display(variant, "gen"), known=", ".join(sorted(spec))))
         return spec[key]
     for spec in OPTIONS.values():
         if key in spec:
@@ -229,7 +240,9 @@ def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     try:
         rules = _rules_for(key, opts)
     except (TypeError, ValueError) as e:
-        raise UnknownVariant(_("bad rule options for {variant}: {error}").format(variant=key, error=e)) from None
+        # TRANSLATORS: {variant}: the variant's name in the genitive ("for long nardy")
+        raise UnknownVariant(_("bad rule options for {variant}: {error}").format(
+            variant=variant_display(key, "gen"), error=e)) from None
     return Variant(key, rules, opts)
 
 

@@ -154,9 +154,15 @@ class Rules:
             return _("a backgammon")
         return f"a {kind}"
 
-    def display_title(self) -> str:
-        """``title`` in the current language (the variant's name for people)."""
-        return variant_title(self.title)
+    def kind_word(self, kind: str) -> str | None:
+        """This variant's own word for a result ``kind`` (the ``kind`` column: "single", "mars"...) where it
+        differs from the word every variant shares (long nardy's single win is an oin); None: the shared word."""
+        return None
+
+    def display_title(self, case: str = "nom") -> str:
+        """``title`` in the current language (the variant's name for people), in the grammatical ``case``
+        the sentence needs (:func:`variant_title`)."""
+        return variant_title(self.title, case)
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
         return cube * level
@@ -198,15 +204,48 @@ class Rules:
         return walk_forced(self, me, opp, numbers, turn)
 
 
-def variant_title(title: str) -> str:
-    """A variant's name for people (``Rules.title``) in the current language (unknown names as they are)."""
-    if title == "backgammon":
-        return pgettext("variant", "backgammon")
-    if title == "long nardy":
-        return pgettext("variant", "long nardy")
-    if title == "Gul bara":
-        return pgettext("variant", "Gul bara")
-    return title
+#: the grammatical cases a variant's name can be asked in (Russian declines it: "проверена как длинные
+#: нарды", "подходят к длинным нардам", "правила гюльбары"; English names are the same in every case)
+CASES = ("nom", "gen", "dat", "acc", "ins", "prep")
+
+
+def variant_title(title: str, case: str = "nom") -> str:
+    """A variant's name for people (``Rules.title``) in the current language, in the grammatical ``case``
+    the sentence needs (one of :data:`CASES`: nominative, genitive, dative, accusative, instrumental,
+    prepositional); unknown names as they are."""
+    forms = _TITLE_FORMS.get(title)
+    if forms is None:
+        return title
+    return forms[case]()
+
+
+# Every form is a whole pgettext call, so the catalog holds each one (context "variant" is the nominative).
+_TITLE_FORMS: dict[str, dict[str, Callable[[], str]]] = {
+    "backgammon": {
+        "nom": lambda: pgettext("variant", "backgammon"),
+        "gen": lambda: pgettext("variant, genitive", "backgammon"),
+        "dat": lambda: pgettext("variant, dative", "backgammon"),
+        "acc": lambda: pgettext("variant, accusative", "backgammon"),
+        "ins": lambda: pgettext("variant, instrumental", "backgammon"),
+        "prep": lambda: pgettext("variant, prepositional", "backgammon"),
+    },
+    "long nardy": {
+        "nom": lambda: pgettext("variant", "long nardy"),
+        "gen": lambda: pgettext("variant, genitive", "long nardy"),
+        "dat": lambda: pgettext("variant, dative", "long nardy"),
+        "acc": lambda: pgettext("variant, accusative", "long nardy"),
+        "ins": lambda: pgettext("variant, instrumental", "long nardy"),
+        "prep": lambda: pgettext("variant, prepositional", "long nardy"),
+    },
+    "Gul bara": {
+        "nom": lambda: pgettext("variant", "Gul bara"),
+        "gen": lambda: pgettext("variant, genitive", "Gul bara"),
+        "dat": lambda: pgettext("variant, dative", "Gul bara"),
+        "acc": lambda: pgettext("variant, accusative", "Gul bara"),
+        "ins": lambda: pgettext("variant, instrumental", "Gul bara"),
+        "prep": lambda: pgettext("variant, prepositional", "Gul bara"),
+    },
+}
 
 
 # The 24 closed flags of a position as one C-level ``bytes(...).translate``, for the variants whose

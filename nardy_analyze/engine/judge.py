@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, exact_steps, fmt_point, generate
-from ..i18n import _, ngettext, pgettext
+from ..i18n import _, ngettext, pgettext, roll_text
 
 
 @dataclass(slots=True)
@@ -176,6 +176,10 @@ def _describe_used(used: tuple[int, ...]) -> str:
     if len(used) == 1:
         # TRANSLATORS: {number}: the one number of the roll played ("played 6 only")
         return _("played {number} only").format(number=used[0])
+    if len(set(used)) == 1 and len(used) in (2, 3):
+        # TRANSLATORS: {dice}: the numbers of a double as after "four" ("played only two 6s", "только две шестёрки")
+        text = _("played only two {dice}") if len(used) == 2 else _("played only three {dice}")
+        return text.format(dice=dice_word(used[0], True))
     if len(used) == 2:
         return _("played {a} and {b} only").format(a=used[0], b=used[1])
     # TRANSLATORS: {numbers}: the numbers played, "5-5-5"
@@ -256,7 +260,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         d1, d2 = (max(full), min(full)) if full else (0, 0)
         plain = len(set(full)) > 1
     else:
-        dice_text = f"{d1}{d2}"
+        dice_text = roll_text(d1, d2)
         plain = d1 != d2
     steps = list(steps)
     if playset is None and len(steps) == len(full) <= 4 and (len(full) <= 2 or len(set(full)) == 1):

@@ -15,7 +15,7 @@ from typing import Hashable, Iterator
 
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
                    borne_off, generate)
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, pgettext
 
 HEAD = 24
 EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
@@ -192,10 +192,10 @@ class LongNardy(Rules):
         """
         if not 1 <= src <= 24:
             if src == BAR:
-                # TRANSLATORS: {variant} is the variant's id (long, gulbara)
-                return "no-checker", _("there is no bar in {variant} nardy").format(variant=self.name)
-            return "no-checker", _("there is no point {point} in {variant} nardy").format(
-                point=src, variant=self.name)
+                # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")
+                return "no-checker", _("there is no bar in {variant}").format(variant=self.display_title("prep"))
+            return "no-checker", _("there is no point {point} in {variant}").format(
+                point=src, variant=self.display_title("prep"))
         if me[src - 1] == 0:
             return "no-checker", _("no checker of the mover on point {point}").format(point=src)
         left, allowed = turn if turn is not None else (0, 1)
@@ -263,6 +263,12 @@ class LongNardy(Rules):
 
     # the one word for a game won at each level (the stats' result kinds and column names): RULES 2.8's names
     LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks", 4: "home-mars"}
+
+    def kind_word(self, kind: str) -> str | None:
+        if kind == "single":
+            # TRANSLATORS: a single win (1 point) in long nardy and Gul bara, in the stats' kind column (oin)
+            return pgettext("kind value, long nardy", "single")
+        return None
 
     def level_name(self, level: int, opt) -> str:
         if level == 4:

@@ -377,9 +377,10 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         from ..engine import rules_named
         tag = match.tag("Variant") or match.tag("Variation")
         rules = rules_named(tag)
-        name = rules.title if rules is not None else (tag or "").strip().lower().replace(" ", "")
+        name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
         if (rules is None or not rules.gnubg_notation) and match.games:
-            # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name; {target}: a notation (mat, sgf)
+            # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name in the genitive ("у длинных
+            # нард"); {target}: a notation (mat, sgf)
             out.append(_("{games}: {variant} has no {target} form").format(
                 games=_games(game_numbers(match.games)), variant=name, target=target))
         seg = {}

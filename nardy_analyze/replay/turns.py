@@ -20,7 +20,7 @@ from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
 from ..engine.judge import Verdict, dice_word, physical, judge
-from ..i18n import _
+from ..i18n import _, roll_text
 from ..record import Action, Loc
 
 # Rules about checker plays (the position they produce); see replay.POSITION_RULES.
@@ -342,12 +342,12 @@ class _TurnWalk:
             double = f"{d}-{d}"
             chain_from = rules.chain_from_turn
             if chain_from is None:
-                # TRANSLATORS: {variant} is the variant's id (backgammon, long)
-                msg = _("{double} written as a chain double; {variant} has no chain of doubles").format(
-                    double=double, variant=rules.name)
+                # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")
+                msg = _("{double} written as a chain double; there is no chain of doubles in {variant}").format(
+                    double=double, variant=rules.display_title("prep"))
             elif d1 != d2:
                 msg = _("{double} written as a chain double after the roll {roll}, which is not a double").format(
-                    double=double, roll=f"{d1}{d2}")
+                    double=double, roll=roll_text(d1, d2))
             elif self.roll_number < chain_from:
                 msg = _("{double} written as a chain double, but doubles start a chain only from roll {start} of "
                         "the game (this is roll {roll})").format(double=double, start=chain_from,
@@ -356,8 +356,9 @@ class _TurnWalk:
                 msg = _("{double} written after the chain of doubles ended with 6-6").format(double=double)
             return "doubles-chain", msg
         if not rules.has_handovers:
-            return "handover", _("a handover written, but {variant} has no handovers (unused numbers are "
-                                 "lost)").format(variant=rules.name)
+            # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")
+            return "handover", _("a handover written, but there are no handovers in {variant} (unused numbers are "
+                                 "lost)").format(variant=rules.display_title("prep"))
         return "handover", _("{player} plays numbers handed over, but {roller} left no number unused").format(
             player=name(extra.player), roller=name(self.roller))
 

@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..engine.posid import position_id
-from ..i18n import _, ngettext, pgettext
+from ..i18n import _, ngettext, pgettext, roll_text
 from ..replay import ERROR, Finding, MatchReport
 # the run's result (nardy_analyze.result, below the report), rendered here; its names stay importable from here
 from ..result import INTERNAL_ERROR, RunCounts, RunResult, keep_rules_of  # noqa: F401
@@ -62,7 +62,13 @@ def finding_line(f: Finding) -> str:
 
 def dice_text(dice) -> str:
     """A roll as the reports write it: "31", or "3-1-2" for more than two numbers."""
-    return f"{dice[0]}{dice[1]}" if len(dice) == 2 else "-".join(map(str, dice))
+    return roll_text(dice[0], dice[1]) if len(dice) == 2 else "-".join(map(str, dice))
+
+
+def _roll_of(dice) -> str:
+    """A roll written "31" (the analysis' column) as the current language writes it in prose."""
+    dice = str(dice)
+    return roll_text(dice[0], dice[1]) if len(dice) == 2 else dice
 
 
 def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
@@ -142,7 +148,7 @@ def analysis_lines(a: dict[str, Any]) -> list[str]:
             # TRANSLATORS: {plies}: the engine's depth; {dice}: the roll; {moves}: how many legal plays
             out.append(ngettext("analysis ({plies}-ply): {dice} to play, {moves} legal play; best plays:",
                                 "analysis ({plies}-ply): {dice} to play, {moves} legal plays; best plays:",
-                                s["moves"]).format(plies=a["plies"], dice=s["dice"], moves=s["moves"]))
+                                s["moves"]).format(plies=a["plies"], dice=_roll_of(s["dice"]), moves=s["moves"]))
             top = s["plays"][0]["equity"] if s["plays"] else 0.0
             for i, p in enumerate(s["plays"], 1):
                 diff = f"  ({p['equity'] - top:+.3f})" if i > 1 else ""

@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..safetext import markup as escape      # control characters from the files shown as escapes
 from typing import TextIO
 
-from ..engine import rules_named
-from ..i18n import _, language, ngettext, pgettext
+from ..engine import rules_named, variant_display
+from ..i18n import _, language, ngettext, pgettext, roll_text
 from . import analysis_lines, context_words, player_word, severity_word
 from ..inputs import RECORD, Entry, InputError, load
 from ..engine.posid import position_id
@@ -81,7 +81,7 @@ def _finding(report: MatchReport, f: Finding, link: str | None = None, frame: li
         elif f.dice:
             # TRANSLATORS: the title of a finding's board; {player}: who is on roll, {dice}: the roll ("31")
             title = _("position before the play, {player} to play {dice}").format(
-                player=mover, dice="".join(map(str, f.dice)))
+                player=mover, dice=roll_text(*f.dice) if len(f.dice) == 2 else "-".join(map(str, f.dice)))
         else:
             title = _("position before the play")
         rules = rules_named(report.variant) or rules_named(None)
@@ -141,8 +141,9 @@ class HtmlWriter(Writer):
         super().report(r)
         sp = self._sections
         n = len(r.games)
-        # TRANSLATORS: after a file's name in the HTML report; {variant}: backgammon, long or gulbara
-        about = ngettext("({variant}, {n} game)", "({variant}, {n} games)", n).format(variant=r.variant, n=n)
+        # TRANSLATORS: after a file's name in the HTML report; {variant}: the variant's name (nominative)
+        about = ngettext("({variant}, {n} game)", "({variant}, {n} games)", n).format(
+            variant=variant_display(r.variant), n=n)
         sp.write(f"<h2>{escape(r.path)} <small>{escape(about)}</small></h2>\n")
         if not r.findings:
             clean = escape(_("no findings"))

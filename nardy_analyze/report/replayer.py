@@ -27,9 +27,9 @@ import json
 import re
 from typing import Any
 
-from ..engine import DEFAULT_VARIANT, get_variant
+from ..engine import DEFAULT_VARIANT, get_variant, variant_title
 from ..engine.posid import position_id
-from ..i18n import _, language, ngettext, pgettext
+from ..i18n import _, language, ngettext, pgettext, roll_text
 from ..replay.normal import normalise
 from ..record import Kind, Match
 from ..replay import MatchReport
@@ -277,6 +277,13 @@ function sidesOf(fr){var m=decode(fr[3]);return fr[2]===0?[m[0],m[1]]:[m[1],m[0]
 function off(side){var n=15;for(var i=0;i<25;i++)n-=side[i];return n;}
 function pips(side){var n=0;for(var i=0;i<25;i++)n+=side[i]*(i+1);return n;}
 function num(x){return String(x);}
+// the labels laid out by their width, as svg.py's text_width, fit_size and fit_label do
+function tw(t,s){var w=0;for(var i=0;i<t.length;i++){var k=G.wchars.indexOf(t.charAt(i));w+=k<0?1000:G.widths[k];}
+  return w*s/1000;}
+function fit(t,s,room){var w=tw(t,s)*G.safety;return w<=room?s:Math.max(G.minsize,Math.floor(s*room/w*4)/4);}
+function fitLabel(name,rest,s,room){var t=name+rest,f=fit(t,s,room);
+  while(tw(t,f)*G.safety>room&&name){name=name.slice(0,-1);t=name.replace(/\s+$/,"")+"\u2026"+rest;}
+  return [t,f];}
 function board(rec,sides,bottom,player,dice,cube,owner,names,title,last){
   var me=sides[bottom],opp=sides[1-bottom],OPP=rec.opp,pw=G.pw,top=G.top,bot=G.bottom,ph=G.ph;
   var o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+G.w+' '+G.h+'" width="'+G.w+'" height="'+G.h+
@@ -303,8 +310,11 @@ function board(rec,sides,bottom,player,dice,cube,owner,names,title,last){
   for(var j=0;j<2;j++){var bn=bars[j];if(bn[0]){
     o.push('<circle cx="'+G.barx+'" cy="'+bn[2]+'" r="12" fill="'+(bn[1]?"#222":"#f5f5f0")+'" stroke="#000"/>');
     o.push('<text x="'+G.barx+'" y="'+(bn[2]+4)+'" font-size="11" text-anchor="middle" fill="'+(bn[1]?"#fff":"#000")+'">'+bn[0]+'</text>');}}
-  o.push('<text x="'+(G.right+4)+'" y="'+(bot-4)+'" font-size="10" fill="#fff">off '+off(me)+'</text>');
-  o.push('<text x="'+(G.right+4)+'" y="'+(top+12)+'" font-size="10" fill="#fff">off '+off(opp)+'</text>');
+  var offm='off '+off(me)+'',offo='off '+off(opp)+'';
+  o.push('<text x="'+G.offx+'" y="'+(bot-4)+'" font-size="'+fit(offm,10,G.offroom)+'" fill="#fff" text-anchor="middle">'+
+    offm+'</text>');
+  o.push('<text x="'+G.offx+'" y="'+(top+12)+'" font-size="'+fit(offo,10,G.offroom)+'" fill="#fff" text-anchor="middle">'+
+    offo+'</text>');
   if(dice){for(var d=0;d<dice.length;d++){
     var dx=G.margin+9*pw+G.bar-17*dice.length+4+34*d;
     o.push('<rect x="'+dx+'" y="'+(G.h/2-13)+'" width="26" height="26" rx="4" fill="#fff" stroke="#000"/>');
@@ -313,10 +323,12 @@ function board(rec,sides,bottom,player,dice,cube,owner,names,title,last){
     var cy=owner<0?G.h/2:(owner===bottom?G.cubelow:G.cubehigh);
     o.push('<rect x="'+(G.right+6)+'" y="'+(cy-12)+'" width="24" height="24" fill="#fff" stroke="#000"/>');
     o.push('<text x="'+(G.right+18)+'" y="'+(cy+5)+'" font-size="12" text-anchor="middle">'+(cube>1?cube:64)+'</text>');}
-  var lab=function(s){return esc(s).slice(0,40);};
   var roles=function(s){return s===player?(dice||!last?" (numbering, to play)":" (numbering, rolled last)"):"";};
-  o.push('<text x="'+G.margin+'" y="'+(G.h-6)+'" font-size="11" fill="#fff">&#9679; '+lab(names[bottom])+roles(bottom)+'</text>');
-  o.push('<text x="'+G.margin+'" y="14" font-size="11" fill="#fff">&#9675; '+lab(names[1-bottom])+roles(1-bottom)+'</text>');
+  var nm=function(mark,s,r,y){var L=fitLabel(mark+String(s).slice(0,40),r,11,G.nameroom);
+    return '<text x="'+G.margin+'" y="'+y+'" font-size="'+L[1]+'" fill="#fff">'+
+      esc(L[0]).replace("\u25cf","&#9679;").replace("\u25cb","&#9675;")+'</text>';};
+  o.push(nm("\u25cf ",names[bottom],roles(bottom),G.h-6));
+  o.push(nm("\u25cb ",names[1-bottom],roles(1-bottom),14));
   o.push("</svg>");
   return o.join("\n");
 }
@@ -528,6 +540,17 @@ def _plural_rule() -> tuple[str, list[int]]:
     return expr, [next((n for n in range(1000) if rule(n) == i), 1) for i in range(count)]
 
 
+def _js_roll(expr: str) -> str:
+    """A JavaScript expression writing the roll ``expr`` ("64") as the current language writes it in prose
+    (``roll_text``: "6-4" in Russian); the English page keeps the expression as it is."""
+    if roll_text(6, 4) == "64":
+        return expr
+    a, b = roll_text("\0", "\1").split("\0")[1].split("\1")[0], roll_text("\0", "\1").split("\1")[1]
+    pre = roll_text("\0", "\1").split("\0")[0]
+    return (f'(/^[1-6][1-6]$/.test({expr})?{_js_str(pre)}+{expr}[0]+{_js_str(a)}+{expr}[1]+{_js_str(b)}'
+            f':{expr})')
+
+
 def _js_plural(message, count: str, html: bool = False, **fields: str) -> str:
     """A JavaScript expression choosing the form of ``message(k)`` (an ``ngettext`` of the number ``k``) for
     the script's number ``count``."""
@@ -562,11 +585,11 @@ def _js_texts() -> list[tuple[str, str]]:
         ('"game "+g.n+", move "+k+": "+p+" to play "+fr[4]',
          # TRANSLATORS: the replayer's title of a roll; {move}: the roll's number in the game (show --move)
          _js_expr(_("game {game}, move {move}: {player} to play {dice}"), game="g.n", move="k", player="p",
-                  dice="fr[4]")),
+                  dice=_js_roll("fr[4]"))),
         ('"game "+g.n+", move "+k.split(".")[0]+", "+fr[1]+": "+p+" to play "+fr[4]',
          # TRANSLATORS: the replayer's title of a further part of a Gul bara turn; {step}: "chain", "handover"
          _js_expr(_("game {game}, move {move}, {step}: {player} to play {dice}"), game="g.n",
-                  move='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice="fr[4]")),
+                  move='k.split(".")[0]', step="STEP[fr[1]]||fr[1]", player="p", dice=_js_roll("fr[4]"))),
         ('"game "+g.n+": "+p+" "+fr[7]',
          # TRANSLATORS: the replayer's title of a cube action or a result; {text}: as the record writes it
          _js_expr(_("game {game}: {player} {text}"), game="g.n", player="p", text="fr[7]")),
@@ -599,7 +622,7 @@ def _js_texts() -> list[tuple[str, str]]:
          + _js_str(escape(_("Position (ID encoding)")) + " ") + ")"),
         ('" Match ID <code>"', _js_str(" " + escape(_("Match ID")) + " <code>")),
         ('"Clock: "+fr[10]+" s"',
-         # TRANSLATORS: the time the record's clock shows, in seconds
+         # TRANSLATORS: the time the move took by the record's clock, in seconds
          _js_expr(_("Clock: {seconds} s"), html, seconds="fr[10]")),
         ('"Line "+fr[8]+" of "+esc(r.path)', _js_expr(_("Line {line} of {path}"), html, line="fr[8]",
                                                       path="esc(r.path)")),
@@ -611,8 +634,8 @@ def _js_texts() -> list[tuple[str, str]]:
          '" "+' + _js_expr(_("(line {line}:{column})"), html, line="fs[c][3]", column="fs[c][4]") + '+": "'),
         ('" \\u2192 "+g.players[g.result[0]]+" wins "+g.result[1]',
          # TRANSLATORS: the replayer's list of games: who won the game, and the points
-         '" \\u2192 "+' + _js_expr(_("{player} wins {points}"), player="g.players[g.result[0]]",
-                                  points="g.result[1]")),
+         '" \\u2192 "+' + _js_plural(lambda k: ngettext("{player} wins {points}", "{player} wins {points}", k),
+                                    "g.result[1]", player="g.players[g.result[0]]", points="g.result[1]")),
         ("'\">Game '+g.n+\": \"", "'\">'+" + _js_expr(_("Game {game}"), html, game="g.n") + '+": "'),
         ('esc(r.games.length?r.games[0].players[0]:"player 1")+"\'s side</option>"',
          # TRANSLATORS: the replayer's choice of the side the board is seen from
@@ -653,6 +676,20 @@ def script_block(records: list[dict], multi: bool = False, start: str = "") -> s
             f"<script>{script()}</script>\n")
 
 
+# the record's tags the replayer's heading shows, with their names for people (the tag itself is the record's)
+TAG_NAMES = {
+    "Event": lambda: pgettext("tag", "Event"),
+    "Site": lambda: pgettext("tag", "Site"),
+    "Date": lambda: pgettext("tag", "Date"),
+    "EventDate": lambda: pgettext("tag", "EventDate"),
+    "Round": lambda: pgettext("tag", "Round"),
+}
+
+
+def _tag_name(tag: str) -> str:
+    return TAG_NAMES[tag]()
+
+
 def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
          start: tuple[int | None, int | None] = (None, None), min_severity: str = "warning") -> str:
     """The whole page of ``show FILE --as html``.  ``start``: (game, move) the page opens at when its
@@ -672,17 +709,21 @@ def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | No
         p = data["games"][0]["players"]
         names = f"{p[0]} \u2013 {p[1]}"
     games = len(data["games"])
-    kind = data["title"]
+    kind = variant_title(data["title"])
+    kind = kind[:1].upper() + kind[1:]
     if data["length"]:
         what = ngettext("{length}-point match", "{length}-point match", data["length"]).format(length=data["length"])
     else:
         what = _("money play") if games > 1 else _("money game")
-    tags = " \u00b7 ".join(f"{k}: {v}" for k, v in data["tags"] if k in ("Event", "Site", "Date", "EventDate",
-                                                                         "Round"))
+    tags = " \u00b7 ".join(f"{_tag_name(k)}: {v}" for k, v in data["tags"] if k in TAG_NAMES)
     nerr = sum(1 for f in data["findings"] if f[1] == "error")
     count = ngettext("{n} game", "{n} games", games).format(n=games)
     # TRANSLATORS: the replayer page's summary; validate is the command's name
-    errors = ngettext("{n} error found by validate", "{n} errors found by validate", nerr).format(n=nerr)
+    if nerr:
+        errors = ngettext("{n} error found by validate", "{n} errors found by validate", nerr).format(n=nerr)
+    else:
+        # TRANSLATORS: the replayer page's summary when validate found no error
+        errors = _("0 errors found by validate")
     # TRANSLATORS: the replayer page's keys: the arrows step, Home/End (keys), PageUp/PageDown (keys) change game
     keys = escape(_("Keys: \u2190 \u2192 step, Home/End, PageUp/PageDown game.")).replace(
         "\u2190", "&larr;").replace("\u2192", "&rarr;")

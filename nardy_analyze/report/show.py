@@ -13,7 +13,7 @@ from .svg import svg_board
 from ..engine import rules_named
 from ..engine.core import Pos
 from ..engine.posid import match_id, position_id
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, roll_text
 from ..replay.normal import normalise
 from ..record import Kind, Match
 
@@ -125,7 +125,7 @@ def _title(s: Snapshot) -> str:
     who = s.names[s.player] or _player(s.player + 1)
     if s.move is None:
         return _("game {game}, final position").format(game=s.game)
-    fields = dict(game=s.game, move=s.move, player=who, dice=f"{s.dice[0]}{s.dice[1]}", row=s.written_move,
+    fields = dict(game=s.game, move=s.move, player=who, dice=roll_text(s.dice[0], s.dice[1]), row=s.written_move,
                   line=s.line)
     if s.written_move is not None:
         # TRANSLATORS: {move}: the roll's number in the game (1 = the opening roll: what --move takes and
@@ -142,13 +142,13 @@ class NotBackgammon(LookupError):
 def _backgammon_only(s: Snapshot, what: str) -> None:
     if not s.rules.position_id:
         if what == "gnubg":
-            # TRANSLATORS: {variant}: the variant's name as the option writes it (long, gulbara)
-            text = _("a GNU Backgammon Position ID describes backgammon positions only; this is a {variant} game "
+            # TRANSLATORS: {variant}: the variant's name in the genitive ("a game of long nardy")
+            text = _("a GNU Backgammon Position ID describes backgammon positions only; this is a game of {variant} "
                      "(use --as text or --as svg)")
         else:
-            text = _("an XGID describes backgammon positions only; this is a {variant} game "
+            text = _("an XGID describes backgammon positions only; this is a game of {variant} "
                      "(use --as text or --as svg)")
-        raise NotBackgammon(text.format(variant=s.variant))
+        raise NotBackgammon(text.format(variant=s.rules.display_title("gen")))
 
 
 def as_gnubg(s: Snapshot) -> str:

@@ -16,6 +16,53 @@ _TOP, _BOTTOM, _PH = 30, _H - 30, 105                # the field's edges and a p
 _CUBE_LOW, _CUBE_HIGH = _BOTTOM - 40, _TOP + 40
 
 
+# Advance widths (thousandths of an em) of DejaVu Sans, the widest of the fonts the board names, for the
+# characters the labels use; any other character counts as a whole em.  Labels are laid out by these widths
+# (:func:`text_width`), so a longer word in another language makes its label smaller, never pushes it off
+# the board; tests/test_board_labels.py measures every label with the font itself.
+_WIDTH_CHARS = (" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+                "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдежзийклмнопрстуфхцчшщъыьэюяЁё●○…–—·«»")
+_WIDTHS = (
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636,
+    636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295,
+    295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838,
+    500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521,
+    392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838, 684, 686, 686, 610, 781, 632, 1077, 641, 748, 748,
+    710, 752, 863, 752, 787, 752, 603, 698, 611, 609, 861, 685, 776, 686, 1069, 1094, 833, 882, 686, 698, 1080,
+    695, 613, 617, 589, 525, 691, 615, 901, 532, 650, 650, 604, 639, 754, 654, 612, 654, 635, 550, 583, 592,
+    855, 592, 681, 591, 915, 942, 707, 790, 589, 549, 842, 602, 632, 615, 873, 873, 1000, 500, 1000, 318, 612,
+    612,
+)
+_EM = dict(zip(_WIDTH_CHARS, _WIDTHS))
+_SAFETY = 1.08            # room for a browser's font wider than DejaVu Sans
+_MIN_SIZE = 7.0           # the smallest font size a label is shrunk to (then a name is shortened)
+
+
+def text_width(text: str, size: float) -> float:
+    """The width of ``text`` at font size ``size`` (DejaVu Sans metrics; unknown characters one em)."""
+    return sum(_EM.get(c, 1000) for c in text) * size / 1000
+
+
+def fit_size(text: str, size: float, room: float) -> float:
+    """The font size, at most ``size``, at which ``text`` fits ``room`` (with a margin for other fonts);
+    never below the smallest size (:func:`fit_label` shortens a text that still does not fit)."""
+    w = text_width(text, size) * _SAFETY
+    if w <= room:
+        return size
+    return max(_MIN_SIZE, int(size * room / w * 4) / 4)        # quarter points: stable, short markup
+
+
+def fit_label(name: str, rest: str, size: float, room: float) -> tuple[str, float]:
+    """(``name`` + ``rest``, font size) fitting ``room``: smaller type first, then ``name`` shortened
+    with an ellipsis (``rest``, the label's fixed words, is kept)."""
+    text = name + rest
+    fs = fit_size(text, size, room)
+    while text_width(text, fs) * _SAFETY > room and name:
+        name = name[:-1]
+        text = name.rstrip() + "\u2026" + rest
+    return text, fs
+
+
 def _x_of(p: int) -> float:
     """Left edge of point p (the bottom side's numbering): 1..12 bottom right to left, 13..24 top left to
     right."""
@@ -32,7 +79,16 @@ def board_geometry() -> dict:
             "ph": _PH, "x": [_x_of(p) for p in range(1, 25)],
             "up": [_BOTTOM - 13 - 26 * k for k in range(5)], "down": [_TOP + 13 + 26 * k for k in range(5)],
             "barx": _MARGIN + 6 * _PW + _BAR / 2, "right": _MARGIN + 12 * _PW + _BAR,
-            "cubelow": _CUBE_LOW, "cubehigh": _CUBE_HIGH}
+            # the labels' layout (the script lays them out as svg_board does): the off counts centred in the
+            # right margin, the names along the frame; the widths of the characters
+            "cubelow": _CUBE_LOW, "cubehigh": _CUBE_HIGH,
+            "offx": _OFF_X, "offroom": _OFF_ROOM, "nameroom": _NAME_ROOM, "safety": _SAFETY, "minsize": _MIN_SIZE,
+            "wchars": _WIDTH_CHARS, "widths": list(_WIDTHS)}
+
+
+_OFF_X = _MARGIN + 12 * _PW + _BAR + (_W - (_MARGIN + 12 * _PW + _BAR)) / 2   # the off counts' centre
+_OFF_ROOM = _W - (_MARGIN + 12 * _PW + _BAR) - 4                               # their width, 2 px each side
+_NAME_ROOM = _W - 2 * _MARGIN                                                   # a name line's width
 
 
 def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, str] = ("", ""),
@@ -86,10 +142,10 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
     right = margin + 12 * pw + bar
     # TRANSLATORS: the board's label of the checkers one side has borne off (keep it short: a few letters)
     off = _("off {n}")
-    out.append(f'<text x="{right + 4}" y="{bottom - 4}" font-size="10" fill="#fff">'
-               f'{escape(off.format(n=borne_off(me)))}</text>')
-    out.append(f'<text x="{right + 4}" y="{top + 12}" font-size="10" fill="#fff">'
-               f'{escape(off.format(n=borne_off(opp)))}</text>')
+    for n, y in ((borne_off(me), bottom - 4), (borne_off(opp), top + 12)):
+        text = off.format(n=n)
+        out.append(f'<text x="{_OFF_X:g}" y="{y}" font-size="{fit_size(text, 10, _OFF_ROOM):g}" fill="#fff" '
+                   f'text-anchor="middle">{escape(text)}</text>')
     if dice:
         for i, d in enumerate(dice):
             x = margin + 9 * pw + bar - 17 * len(dice) + 4 + 34 * i
@@ -100,12 +156,12 @@ def svg_board(pos: Pos, dice: tuple[int, ...] | None = None, names: tuple[str, s
         out.append(f'<rect x="{right + 6}" y="{cy - 12}" width="24" height="24" fill="#fff" stroke="#000"/>')
         out.append(f'<text x="{right + 18}" y="{cy + 5}" font-size="12" text-anchor="middle">'
                    f'{cube if cube > 1 else 64}</text>')
-    label = lambda s: escape(visible(s)[:40])
     if names[0] or names[1]:
         # TRANSLATORS: after the bottom player's name on the board: the point numbers are that player's
-        role = escape(_("(numbering, to play)") if role is None else role)
-        out.append(f'<text x="{margin}" y="{_H - 6}" font-size="11" fill="#fff">&#9679; {label(names[0])} '
-                   f'{role}</text>')
-        out.append(f'<text x="{margin}" y="14" font-size="11" fill="#fff">&#9675; {label(names[1])}</text>')
+        role = _("(numbering, to play)") if role is None else role
+        for mark, name, rest, y in (("\u25cf ", names[0], " " + role, _H - 6), ("\u25cb ", names[1], "", 14)):
+            text, fs = fit_label(mark + visible(name)[:40], rest, 11, _NAME_ROOM)
+            marked = escape(text).replace("\u25cf", "&#9679;").replace("\u25cb", "&#9675;")
+            out.append(f'<text x="{margin}" y="{y}" font-size="{fs:g}" fill="#fff">{marked}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from io import BytesIO
 
 import pandas as pd
@@ -12,6 +13,20 @@ from ..fsio import write_atomically
 from ..i18n import _, ngettext
 from ..safetext import visible
 from .render import OptionalDependency
+
+_FIG_WIDTH = 12                      # inches
+_RATIOS = (1.2, 1, 1)                # the three panels' widths
+_TITLE_SIZE = 10
+
+
+def panel_title(text: str, panel: int) -> str:
+    """``text`` broken into lines that fit panel ``panel``'s width (a long title in another language wraps
+    instead of running into the next panel's title): at most the characters of the panel's width at an
+    average glyph of 0.6 em, less a margin."""
+    width_pt = _FIG_WIDTH * 72 * _RATIOS[panel] / sum(_RATIOS)
+    chars = max(12, int(width_pt * 0.85 / (0.6 * _TITLE_SIZE)))
+    return textwrap.fill(text, chars)
+
 
 def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") -> None:
     """Write a PNG or SVG report of the ``top`` players by games: per player the die faces against fair
@@ -30,8 +45,8 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
         raise ValueError(_("--plot: no player with any roll to plot"))
     n = len(p)
     names = [visible(str(x)) for x in p["player"]]       # (an SVG may hold no control character)
-    fig = plt.figure(figsize=(12, max(4.2, 1.45 * n + 1.6)), layout="constrained")
-    grid = fig.add_gridspec(n, 3, width_ratios=[1.2, 1, 1])
+    fig = plt.figure(figsize=(_FIG_WIDTH, max(4.2, 1.45 * n + 1.6)), layout="constrained")
+    grid = fig.add_gridspec(n, 3, width_ratios=list(_RATIOS))
     fair = 1 / 6
     for i, row in p.iterrows():
         ax = fig.add_subplot(grid[i, 0])
@@ -57,7 +72,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
                     n=total, p=f"{pv:.3g}"), transform=ax.transAxes, ha="right", va="top",
                 fontsize=7.5, color="#333")
         if i == 0:
-            ax.set_title(_("share of each die face vs fair 1/6 (band: 95%)"), fontsize=10)
+            ax.set_title(panel_title(_("share of each die face vs fair 1/6 (band: 95%)"), 0), fontsize=_TITLE_SIZE)
         if i == n - 1:
             # TRANSLATORS: the plot's axis of the die faces 1 to 6
             ax.set_xlabel(_("face"), fontsize=9)
@@ -72,7 +87,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
     ax.set_yticks(y, [ngettext("{name}\n{n} rolls", "{name}\n{n} rolls", r).format(name=nm[:18], n=r)
                       for nm, r in zip(names, p["rolls"])], fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
-    ax.set_title(_("doubles rate, 95% Wilson interval"), fontsize=10)
+    ax.set_title(panel_title(_("doubles rate, 95% Wilson interval"), 1), fontsize=_TITLE_SIZE)
     ax.legend(fontsize=8, loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     ax = fig.add_subplot(grid[:, 2])
@@ -90,7 +105,7 @@ def plot(players_frame: pd.DataFrame, path: str, top: int = 8, title: str = "") 
                     textcoords="offset points", ha="left", va="center", fontsize=7.5)
     lim = max(abs(ppg).max(), 0.1) * 2.2
     ax.set_xlim(-lim, lim)
-    ax.set_title(_("net points per game (for - against)"), fontsize=10)
+    ax.set_title(panel_title(_("net points per game (for - against)"), 2), fontsize=_TITLE_SIZE)
     ax.grid(axis="x", alpha=0.3)
     fig.suptitle(title or ngettext("nardy-analyze stats: {n} player(s)", "nardy-analyze stats: {n} player(s)",
                                    n).format(n=n), fontsize=12)

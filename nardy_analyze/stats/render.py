@@ -7,8 +7,8 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from ..engine import get_variant
-from ..i18n import ngettext
+from ..engine import get_variant, rules_named, variant_display
+from ..i18n import language, ngettext
 from ..safetext import visible
 from .frames import sort_key
 from .headings import headings, value_words
@@ -93,13 +93,28 @@ def write_markdown(df: pd.DataFrame, fh, header: bool = True) -> None:
         fh.write("| " + " | ".join(esc(names.get(c, c)) for c in cols) + " |\n")
         fh.write("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool else "---"
                                 for c in cols) + "|\n")
-    words = _words(cols)
-    for row in df.itertuples(index=False):
-        fh.write("| " + " | ".join(esc(_shown(cell(v), w)) for v, w in zip(row, words)) + " |\n")
+    shown = [_column_cells(df, c, w) for c, w in zip(cols, _words(cols))]
+    for i in range(len(df)):
+        fh.write("| " + " | ".join(esc(col[i]) for col in shown) + " |\n")
 
 
 def _shown(text: str, words: dict[str, str] | None) -> str:
     return words.get(text, text) if words else text
+
+
+def _column_cells(df: pd.DataFrame, c: str, words: dict[str, str] | None) -> list[str]:
+    """The cells of column ``c`` as people read them; a result kind in the variant's own word where it
+    has one (long nardy's single win: an oin), when the frame says each row's variant."""
+    if c == "variant" and language() != "en":     # the variant's name for people (English: as CSV writes it)
+        return [variant_display(cell(v)) for v in df[c]]
+    shown = [_shown(cell(v), words) for v in df[c]]
+    if c == "kind" and words and "variant" in df.columns:
+        for i, (v, variant) in enumerate(zip(df[c], df["variant"])):
+            rules = rules_named(str(variant))
+            own = rules.kind_word(cell(v)) if rules is not None else None
+            if own:
+                shown[i] = own
+    return shown
 
 
 def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
@@ -119,7 +134,7 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     cols = [c for c in (columns or TABLE_COLUMNS[by]) if c in df.columns]
     words = dict(zip(cols, _words(cols)))
     # names from the files: no raw controls
-    cells = {c: [visible(_shown(cell(v), words[c])) for v in df[c]] for c in cols}
+    cells = {c: [visible(t) for t in _column_cells(df, c, words[c])] for c in cols}
     names = headings()
     shown, used = [], 0
     for c in cols:
@@ -137,12 +152,14 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
     console.print(t)
     if len(shown) < len(cols):
         hidden = len(cols) - len(shown)
-        # TRANSLATORS: {columns}: the names of the columns left out, as --columns and --sort take them
+        # TRANSLATORS: {columns}: the columns left out, each its heading and then its name as --columns and
+        # --sort take it ("сбито чужих (hits)"; English: the name only)
         note = ngettext("({n} more column(s) do not fit this terminal: {columns}; --format csv or markdown "
                         "shows every column)",
                         "({n} more column(s) do not fit this terminal: {columns}; --format csv or markdown "
                         "shows every column)", hidden)
-        console.print(note.format(n=hidden, columns=", ".join(cols[len(shown):])), style="dim")
+        left = [c if names.get(c, c) == c else f"{names[c]} ({c})" for c in cols[len(shown):]]
+        console.print(note.format(n=hidden, columns=", ".join(left)), style="dim")
     if total is not None and total > len(df):
         note = ngettext("(the first {shown} of {total} rows; --format csv, json, parquet or markdown gives every "
                         "row)",

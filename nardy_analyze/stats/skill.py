@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 import pandas as pd
 
 from ..inputs import Entry, choose_variant
-from ..engine import generate, get_variant
+from ..engine import generate, get_variant, variant_display
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
@@ -243,15 +243,17 @@ def _dice_note(match: Match, rows: list[TurnRow], variant: str) -> str:
             rolls[t.side] += 1
     names = [(match.games[0].players[s] if match.games else "") or _("player {number}").format(number=s + 1)
              for s in (0, 1)]
-    # TRANSLATORS: {player} rolled {pips} pips in {n} rolls; {luck}: the pips above (+) or below (-) the
-    # average roll's 8 1/6 a roll
-    parts = [ngettext("{player} rolled {pips} pips in {n} roll ({luck} against the average roll)",
-                      "{player} rolled {pips} pips in {n} rolls ({luck} against the average roll)",
-                      rolls[s]).format(player=names[s], pips=pips[s], n=rolls[s],
+    # TRANSLATORS: {player} rolled {pips} ("50 pips", its own plural) in {n} rolls; {luck}: the pips above (+)
+    # or below (-) the average roll's 8 1/6 a roll
+    parts = [ngettext("{player} rolled {pips} in {n} roll ({luck} against the average roll)",
+                      "{player} rolled {pips} in {n} rolls ({luck} against the average roll)",
+                      rolls[s]).format(player=names[s], n=rolls[s],
+                                       pips=ngettext("{n} pip", "{n} pips", pips[s]).format(n=pips[s]),
                                        luck=f"{pips[s] - rolls[s] * 49 / 6:+.1f}") for s in (0, 1)]
-    # TRANSLATORS: {variant}: long or gulbara; {dice}: both players' "Anna rolled 50 pips in 6 rolls (...)"
-    return _("{path}: {variant}: no analysis engine exists for this variant (no equities given); "
-             "dice: {dice}").format(path=match.path, variant=variant, dice="; ".join(parts))
+    # TRANSLATORS: {variant}: the variant's name in the genitive ("for long nardy"); {dice}: both players'
+    # "Anna rolled 50 pips in 6 rolls (...)"
+    return _("{path}: no analysis engine exists for {variant} (no equities given); "
+             "dice: {dice}").format(path=match.path, variant=variant_display(variant, "gen"), dice="; ".join(parts))
 
 
 def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
