@@ -266,7 +266,7 @@ def test_write_table_notes_in_russian(russian):
     buf = io.StringIO()
     write_table(df, "player", buf, width=30, columns=["player", "games", "wins", "win_rate"], total=1500)
     out = " ".join(buf.getvalue().split())
-    assert "(ещё 1 столбец не помещается в терминал: win_rate; --format csv или markdown покажет все столбцы)" \
+    assert "(ещё 1 столбец не помещается в терминал: доля побед (win_rate); --format csv или markdown покажет все столбцы)" \
         in out, out
     assert "(первые 2 из 1,500 строк; --format csv, json, parquet или markdown выдаст все строки)" in out
 
