@@ -124,20 +124,25 @@ def check_finding_opens_its_position(match: Match, f) -> None:
     without a move, the game's final position."""
     if f.game is None:
         return
-    snap = shows.pick(match, f.game, f.move)
+    snap = shows.pick(match, f.game, f.address if f.move is not None else None)
     assert snap.game == f.game
     found = action_at(match, f)
-    # a further part of a Gul bara turn (a chain double, a handover) is part of its roll's move: show gives
-    # the position before the roll, the replayer's #move=M.K the part's own
-    in_part = found is not None and any(sg.loc is not None and (sg.loc.line, sg.loc.column) <= (f.line, f.column)
-                                        for sg in found[2].segments)
-    if f.position is not None and f.board_title == "" and f.move is not None and not in_part \
-            and snap.rules.one_part_turns:
-        # the board the finding shows is the board show shows (Position ID of the player to act first); in
-        # Gul bara a finding about a later part of a turn (a chain double, a handover, a chain stopped
-        # short) has its roll's move, and show gives the board before that roll (checked below by line)
+    if f.part:
+        # a later part of a Gul bara turn (a chain double, a handover, a part left out): show --move M.K gives
+        # that part's board, with the player who plays it to act, as the replayer's #move=M.K does
+        assert found is not None and (snap.move, snap.part) == (f.move, f.part), (f, snap)
+        assert not snap.rules.one_part_turns
+    if f.position is not None and f.board_title == "" and f.move is not None:
+        # the board the finding shows is the board show shows (Position ID of the player to act first), for a
+        # roll's own play and for each later part of a Gul bara turn alike
         assert position_id(*snap.pos) == position_id(*f.position), (f, snap)
         assert snap.player == f.side
+    if f.part:
+        data = replayer.record_data(match)
+        g = next(g for g in data["games"] if g["n"] == f.game)
+        fr = g["f"][replayer.finding_frame(g["f"], f)]
+        assert fr[0] == f.address and fr[3] == position_id(*f.position), (f, fr)
+        return
     if found is None or f.move is None:
         if f.move is None and found is not None:
             assert snap.move is None                   # the final position

@@ -17,9 +17,15 @@ from .common import Echo, echo, fail
 RENDER = {"text": shows.as_text, "gnubg": shows.as_gnubg, "xgid": shows.as_xgid, "svg": shows.as_svg}
 
 
-def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, output: Optional[Path],
+def show(path: str, *, game: Optional[int], move: Optional[int | str], as_: str, output: Optional[Path],
          echo: Echo = echo) -> None:
     """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
+    if isinstance(move, str):          # "M" or "M.K" (a later part of a Gul bara turn), written as findings give it
+        try:
+            m, k = shows.parse_move(move)
+        except ValueError as e:
+            fail(str(e), echo=echo)
+        move = m if k is None else f"{m}.{k}"
     if output is not None and output.is_dir():
         fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
     try:
@@ -33,7 +39,7 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
     _emit(_text(match, game, move, as_, echo), output, echo)
 
 
-def _text(match: Match, game: Optional[int], move: Optional[int], as_: str, echo: Echo) -> str:
+def _text(match: Match, game: Optional[int], move: Optional[int | str], as_: str, echo: Echo) -> str:
     """What ``show --as AS_`` prints; a position that is not in the record ends the command (exit 2)."""
     if as_ == "html":
         from ..report.replayer import page    # (the replayer page's code: imported when it is asked for)
