@@ -277,6 +277,60 @@ def test_every_finding_of_a_generated_record_opens_its_position(variant, seed, g
         check_finding_opens_its_position(match, f)
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), renumber=st.booleans())
+def test_every_finding_on_a_later_part_of_a_gul_bara_turn_opens_that_part(seed, renumber):
+    """Gul bara: a finding about a chain double, a handover or a part the record leaves out has the address
+    M.K; show --move M.K and the replayer's #move=M.K give the finding's own board (checked above)."""
+    match = _broken(generate_match("gulbara", 2, seed), random.Random(seed), renumber)
+    for f in analyze.validate_match(match).findings:
+        check_finding_opens_its_position(match, f)
+
+
+def test_gul_bara_part_findings_are_checked_on_their_own_boards():
+    """The generated Gul bara records above do reach findings on later parts (chain doubles, handovers,
+    parts left out), and each one's board is checked, not only its line."""
+    kinds = set()
+    checked = 0
+    for seed in range(12):
+        match = _broken(generate_match("gulbara", 2, seed), random.Random(seed), False)
+        for f in analyze.validate_match(match).findings:
+            check_finding_opens_its_position(match, f)
+            if f.part:
+                checked += 1
+                kinds.add(shows.pick(match, f.game, f.address).step)
+    assert checked > 20 and kinds == {"chain", "handover"}, (checked, kinds)
+
+
+def test_pasting_a_gul_bara_part_finding_into_show_opens_the_part(tmp_path):
+    """Through the command line: a finding's JSON ``move`` and ``part`` (text: ``move M.K``) pasted into
+    ``show --move M.K`` print that part's board; html opens the replayer at the same address."""
+    match = next(m for m in (_broken(generate_match("gulbara", 1, s), random.Random(s), False) for s in range(60))
+                 if sum(1 for f in analyze.validate_match(m).findings if f.part) >= 2)
+    path = tmp_path / "gulbara.ngn"
+    path.write_text(notation.get("ngn").write(match))
+    r = cli("validate", "--format", "json", str(path))
+    findings = [f for f in json.loads(r.stdout)["findings"] if f["part"]]
+    assert len(findings) >= 2 and all(isinstance(f["move"], int) for f in findings)
+    text = cli("validate", "--lang", "en", str(path)).stdout
+    sarif = json.loads(cli("validate", "--format", "sarif", str(path)).stdout)
+    assert {x["properties"]["part"] for x in sarif["runs"][0]["results"]} >= {f["part"] for f in findings}
+    for f in findings[:2]:
+        address = f"{f['move']}.{f['part']}"
+        assert f"[game {f['game']}, move {address}, " in text
+        shown = cli("show", str(path), "--lang", "en", "--game", str(f["game"]), "--move", address)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.startswith(f"game {f['game']}, move {address}, "), shown.stdout[:200]
+        snap = shows.pick(notation.read_path(path), f["game"], address)
+        assert f"line {snap.line})" in shown.stdout.splitlines()[0]
+        page = cli("show", str(path), "--as", "html", "--game", str(f["game"]), "--move", address).stdout
+        assert f'"start":"game={f["game"]}&move={address}"' in page
+    bad = cli("show", str(path), "--move", "2.x")
+    assert bad.returncode == 2 and "2.x" in bad.stderr and "Traceback" not in bad.stderr
+    past = cli("show", str(path), "--lang", "en", "--move", f"{findings[0]['move']}.99")
+    assert past.returncode == 2 and ".99" in past.stderr
+
+
 # ------------------------------------------------------------------------------------- property: the corpus
 def _corpus_files(folder: str, every: int) -> list[Path]:
     root = CORPUS / folder
