@@ -163,6 +163,7 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
         if roll and st.parts:
             for k, part in enumerate(st.parts):
                 # a part the record leaves out (a finding: a chain stopped short, a handover owed) has no text
+                # TRANSLATORS: the replayer's text of a part of a Gul bara turn that the record leaves out
                 text = part.text or (a.text if k == 0 else _("(not in the record)"))
                 add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
                     part.numbers, st, text, part.line, part.column,
