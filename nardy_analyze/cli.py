@@ -168,9 +168,10 @@ def show(
                                               "order in the file when games are unnumbered); default the last.")),
     move: Optional[str] = typer.Option(None, "--move", "-m", metavar="M[.K]",
                                        help=_("The position before the game's M-th roll (1 = the opening roll), "
-                                              "as findings give it (move M); M.K: the K-th later part of that "
-                                              "roll's turn in Gul bara (a chain double, a handover), as findings "
-                                              "and the replayer give it; default: the game's final position.")),
+                                            "as findings give it (move M); default: the game's final position.")
+                                       + " " + _("M.K: the K-th later part of that roll's turn in Gul bara (a "
+                                                 "chain double, a handover), as findings and the replayer give "
+                                                 "it.")),
     as_: ShowAs = typer.Option(ShowAs.text, "--as", help=_("text diagram (with the IDs), gnubg "
                                                           "'PositionID:MatchID', XGID, an SVG board, or html: "
                                                           "one self-contained page that replays every game "
