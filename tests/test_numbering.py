@@ -313,6 +313,9 @@ def test_pasting_a_gul_bara_part_finding_into_show_opens_the_part(tmp_path):
     findings = [f for f in json.loads(r.stdout)["findings"] if f["part"]]
     assert len(findings) >= 2 and all(isinstance(f["move"], int) for f in findings)
     text = cli("validate", "--lang", "en", str(path)).stdout
+    report = cli("validate", "--format", "html", str(path)).stdout
+    for f in findings:                 # the HTML report's link opens the replayer at the part itself
+        assert f'href="#file=1&amp;game={f["game"]}&amp;move={f["move"]}.{f["part"]}"' in report, f
     sarif = json.loads(cli("validate", "--format", "sarif", str(path)).stdout)
     assert {x["properties"]["part"] for x in sarif["runs"][0]["results"]} >= {f["part"] for f in findings}
     for f in findings[:2]:
