@@ -93,7 +93,8 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     A game is ``{"n", "players", "score", "crawford", "result", "comments", "f": frames}``; a frame is
     the list ``[key, kind, player, position ID (player to act first), dice, cube, owner (-1 centred),
     text, line, column, clock, comments, match ID]`` where ``key`` is the roll number (``"12"``, as
-    ``show --move 12``), ``"12.1"`` for the first further part of that roll's turn (Gul bara), ``"end"``
+    ``show --move 12``), ``"12.1"`` for the first further part of that roll's turn (Gul bara; ``show --move
+    12.1``, a finding's address; a part the record leaves out where that is a finding too), ``"end"``
     for the final position and ``""`` for the other actions (a double, a take, a result: the board
     before them).  ``report``: the findings to mark (default: the replay's own).  ``games``: keep only
     these games (numbers: 1-based order in the file).  A finding is ``[rule, severity, message, line,
