@@ -43,10 +43,12 @@ __all__ = ["record_data", "page", "script_block", "script", "address", "frame_at
 
 
 def frame_at(frames: list[list], line: int, column: int) -> int:
-    """The index of the last frame written at or before ``line:column`` (0 when none is)."""
+    """The index of the last frame written at or before ``line:column`` (0 when none is).  A part of a Gul
+    bara turn that the record leaves out shares the place of the part before it and is never chosen here
+    (only a finding that names it, :func:`finding_frame`, opens it)."""
     best = 0
     for i, fr in enumerate(frames):
-        if fr[8] is None:
+        if fr[8] is None or (i and "." in fr[0] and frames[i - 1][8:10] == fr[8:10]):
             continue
         if (fr[8], fr[9]) <= (line, column):
             best = i
@@ -165,7 +167,8 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
             for k, part in enumerate(st.parts):
                 # a part the record leaves out (a finding: a chain stopped short, a handover owed) has no text
                 # TRANSLATORS: the replayer's text of a part of a Gul bara turn that the record leaves out
-                text = part.text or (a.text if k == 0 else _("(not in the record)"))
+                text = part.text or (a.text if k == 0 else f"{part.kind} {_dice_text(part.numbers)} "
+                                     + _("(not in the record)"))
                 add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
                     part.numbers, st, text, part.line, part.column,
                     a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
