@@ -160,6 +160,12 @@ def check_finding_opens_its_position(match: Match, f) -> None:
         # a finding at a roll: that roll, its board before the play
         assert (snap.move, snap.line) == (st.roll, a.loc.line), (f, snap)
         assert snap.sides == tuple(st.before) or list(snap.sides) == list(st.before)
+        if st.parts:
+            # a Gul bara turn of several parts: the replayer keeps the finding on the roll's own step (not on
+            # a later part, nor on a part left out that shares the roll's place)
+            data = replayer.record_data(match)
+            gd = next(gd for gd in data["games"] if gd["n"] == f.game)
+            assert gd["f"][replayer.finding_frame(gd["f"], f)][0] == str(f.move), f
     else:
         # at a cube action (or an uncounted roll): the next roll the replay counted, on the same board
         nxt = next(na for na in norm.actions[i + 1:] if na.state is not None and na.state.roll is not None)
