@@ -396,7 +396,8 @@ class _Reader:
 
     def _setup(self, game: Game, props: list[_Prop], node: list[_Prop], last: Action | None) -> None:
         """Set-up properties (docs/convert.md, "GNU Backgammon `.sgf`"; as gnubg writes them:
-        ``PL[W]AE[a:y]AW[f]...AB[s]...`` for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube, ``CP[w|b|c]`` its owner) become a
+        ``PL[W]AE[a:y]AW[f]...AB[s]...`` for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube,
+        ``CP[w|b|c]`` its owner) become a
         SETUP action; consecutive set-up nodes for the board, then the dice, cube and owner (in that order)
         are one SETUP action."""
         read = self._setup_fields(game, props)
