@@ -183,9 +183,12 @@ def show(
     game: Optional[int] = typer.Option(None, "--game", "-g", metavar="N", min=1,
                                        help=_("Game number, as findings give it: the record's own Game N (the "
                                               "order in the file when games are unnumbered); default the last.")),
-    move: Optional[int] = typer.Option(None, "--move", "-m", metavar="M", min=1,
+    move: Optional[str] = typer.Option(None, "--move", "-m", metavar="M[.K]",
                                        help=_("The position before the game's M-th roll (1 = the opening roll), "
-                                            "as findings give it (move M); default: the game's final position.")),
+                                            "as findings give it (move M); default: the game's final position.")
+                                       + " " + _("M.K: the K-th later part of that roll's turn in Gul bara (a "
+                                                 "chain double, a handover), as findings and the replayer give "
+                                                 "it.")),
     as_: ShowAs = typer.Option(ShowAs.text, "--as", help=_("text diagram (with the IDs), gnubg "
                                                           "'PositionID:MatchID', XGID, an SVG board, or html: "
                                                           "one self-contained page that replays every game "

@@ -303,7 +303,8 @@ def read_input(entry: Entry, max_bytes: int | None = None) -> bytes:
 
 
 def read_bytes(path: str) -> bytes:
-    """The bytes of a file (kept for callers of earlier versions); see :func:`read_input`."""
+    """The bytes of the file a command names (``show``, ``convert``): :func:`read_input` of it as an explicit
+    record (``-``: standard input); raises InputError with a message."""
     return read_input(Entry(path, RECORD, explicit=True))
 
 
@@ -323,10 +324,6 @@ def load(entry: Entry, max_bytes: int | None = None) -> Match:
     if not match.games and not match.problems:
         match.problems.append(Problem(Loc(1, 1), _("not a game record: no game found")))
     return match
-
-
-def parse_record(data: bytes, path: str) -> Match:
-    return read_text(decode(data), path)
 
 
 def _norm(key: str) -> str:

@@ -1,4 +1,4 @@
-"""Seed 003's app rules on backgammon records (RULES.md 1.7, 1.10): nardy500 scoring, resignation,
+"""Seed 003's app rules on backgammon records (docs/rules.md, Backgammon, 7. Scoring and 10. Resignations): nardy500 scoring, resignation,
 timeout as the end of a game, the time control (``time-limit``); and options per variant.
 
 Records are record-model objects (``replay_builder.Rec``) replayed through ``replay.replay``; each

@@ -117,7 +117,7 @@ def _write_failing_on(names: dict[str, str]):
             os._exit(9)
         return real.write(match, normal)
 
-    return notation.Notation(real.name, real.suffixes, real.sniff, real.read, write, real.description,
+    return notation.Notation(real.name, real.suffixes, real.sniff, real.read, write,
                              real.ambiguous_suffixes, real.losses, real.needs_replay)
 
 

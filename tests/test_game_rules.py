@@ -201,7 +201,7 @@ def has(f, *words: str) -> None:
 
 
 def level_of(loser) -> int:
-    """RULES.md 1.7, written independently of the engine: 1 single, 2 gammon, 3 backgammon."""
+    """docs/rules.md, Backgammon, 7. Scoring, written independently of the engine: 1 single, 2 gammon, 3 backgammon."""
     if borne_off(loser):
         return 1
     if loser[24] or any(loser[18:24]):       # bar, or the loser's 19..24 = the winner's home
@@ -857,7 +857,7 @@ def test_unplayed_zero_dice_pass():
     m = MatRec()
     g = m.game()
     g.rolls(OPENING)
-    g.cell(0, "00: ????")                  # a roll never played (FORMATS.md), then the resignation
+    g.cell(0, "00: ????")                  # a roll never played (docs/mat-format.md), then the resignation
     g.cell(1, wins(1))
     clean(check(m))
 

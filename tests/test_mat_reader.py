@@ -1,4 +1,4 @@
-"""The Jellyfish .mat reader: every cell kind, the dialects of FORMATS.md section 1, bad input, the corpus."""
+"""The Jellyfish .mat reader: every cell kind, the dialects of docs/mat-format.md, bad input, the corpus."""
 from __future__ import annotations
 
 import re

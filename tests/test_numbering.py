@@ -124,20 +124,25 @@ def check_finding_opens_its_position(match: Match, f) -> None:
     without a move, the game's final position."""
     if f.game is None:
         return
-    snap = shows.pick(match, f.game, f.move)
+    snap = shows.pick(match, f.game, f.address if f.move is not None else None)
     assert snap.game == f.game
     found = action_at(match, f)
-    # a further part of a Gul bara turn (a chain double, a handover) is part of its roll's move: show gives
-    # the position before the roll, the replayer's #move=M.K the part's own
-    in_part = found is not None and any(sg.loc is not None and (sg.loc.line, sg.loc.column) <= (f.line, f.column)
-                                        for sg in found[2].segments)
-    if f.position is not None and f.board_title == "" and f.move is not None and not in_part \
-            and snap.rules.one_part_turns:
-        # the board the finding shows is the board show shows (Position ID of the player to act first); in
-        # Gul bara a finding about a later part of a turn (a chain double, a handover, a chain stopped
-        # short) has its roll's move, and show gives the board before that roll (checked below by line)
+    if f.part:
+        # a later part of a Gul bara turn (a chain double, a handover, a part left out): show --move M.K gives
+        # that part's board, with the player who plays it to act, as the replayer's #move=M.K does
+        assert found is not None and (snap.move, snap.part) == (f.move, f.part), (f, snap)
+        assert not snap.rules.one_part_turns
+    if f.position is not None and f.board_title == "" and f.move is not None:
+        # the board the finding shows is the board show shows (Position ID of the player to act first), for a
+        # roll's own play and for each later part of a Gul bara turn alike
         assert position_id(*snap.pos) == position_id(*f.position), (f, snap)
         assert snap.player == f.side
+    if f.part:
+        data = replayer.record_data(match)
+        g = next(g for g in data["games"] if g["n"] == f.game)
+        fr = g["f"][replayer.finding_frame(g["f"], f)]
+        assert fr[0] == f.address and fr[3] == position_id(*f.position), (f, fr)
+        return
     if found is None or f.move is None:
         if f.move is None and found is not None:
             assert snap.move is None                   # the final position
@@ -155,6 +160,12 @@ def check_finding_opens_its_position(match: Match, f) -> None:
         # a finding at a roll: that roll, its board before the play
         assert (snap.move, snap.line) == (st.roll, a.loc.line), (f, snap)
         assert snap.sides == tuple(st.before) or list(snap.sides) == list(st.before)
+        if st.parts:
+            # a Gul bara turn of several parts: the replayer keeps the finding on the roll's own step (not on
+            # a later part, nor on a part left out that shares the roll's place)
+            data = replayer.record_data(match)
+            gd = next(gd for gd in data["games"] if gd["n"] == f.game)
+            assert gd["f"][replayer.finding_frame(gd["f"], f)][0] == str(f.move), f
     else:
         # at a cube action (or an uncounted roll): the next roll the replay counted, on the same board
         nxt = next(na for na in norm.actions[i + 1:] if na.state is not None and na.state.roll is not None)
@@ -270,6 +281,63 @@ def test_every_finding_of_a_generated_record_opens_its_position(variant, seed, g
     assert [g.number for g in rep.games] == game_numbers(match.games)
     for f in rep.findings:
         check_finding_opens_its_position(match, f)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), renumber=st.booleans())
+def test_every_finding_on_a_later_part_of_a_gul_bara_turn_opens_that_part(seed, renumber):
+    """Gul bara: a finding about a chain double, a handover or a part the record leaves out has the address
+    M.K; show --move M.K and the replayer's #move=M.K give the finding's own board (checked above)."""
+    match = _broken(generate_match("gulbara", 2, seed), random.Random(seed), renumber)
+    for f in analyze.validate_match(match).findings:
+        check_finding_opens_its_position(match, f)
+
+
+def test_gul_bara_part_findings_are_checked_on_their_own_boards():
+    """The generated Gul bara records above do reach findings on later parts (chain doubles, handovers,
+    parts left out), and each one's board is checked, not only its line."""
+    kinds = set()
+    checked = 0
+    for seed in range(12):
+        match = _broken(generate_match("gulbara", 2, seed), random.Random(seed), False)
+        for f in analyze.validate_match(match).findings:
+            check_finding_opens_its_position(match, f)
+            if f.part:
+                checked += 1
+                kinds.add(shows.pick(match, f.game, f.address).step)
+    assert checked > 20 and kinds == {"chain", "handover"}, (checked, kinds)
+
+
+def test_pasting_a_gul_bara_part_finding_into_show_opens_the_part(tmp_path):
+    """Through the command line: a finding's JSON ``move`` and ``part`` (text: ``move M.K``) pasted into
+    ``show --move M.K`` print that part's board; html opens the replayer at the same address."""
+    match = next(m for m in (_broken(generate_match("gulbara", 1, s), random.Random(s), False) for s in range(60))
+                 if sum(1 for f in analyze.validate_match(m).findings if f.part) >= 2)
+    path = tmp_path / "gulbara.ngn"
+    path.write_text(notation.get("ngn").write(match))
+    r = cli("validate", "--format", "json", str(path))
+    findings = [f for f in json.loads(r.stdout)["findings"] if f["part"]]
+    assert len(findings) >= 2 and all(isinstance(f["move"], int) for f in findings)
+    text = cli("validate", "--lang", "en", str(path)).stdout
+    report = cli("validate", "--format", "html", str(path)).stdout
+    for f in findings:                 # the HTML report's link opens the replayer at the part itself
+        assert f'href="#file=1&amp;game={f["game"]}&amp;move={f["move"]}.{f["part"]}"' in report, f
+    sarif = json.loads(cli("validate", "--format", "sarif", str(path)).stdout)
+    assert {x["properties"]["part"] for x in sarif["runs"][0]["results"]} >= {f["part"] for f in findings}
+    for f in findings[:2]:
+        address = f"{f['move']}.{f['part']}"
+        assert f"[game {f['game']}, move {address}, " in text
+        shown = cli("show", str(path), "--lang", "en", "--game", str(f["game"]), "--move", address)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.startswith(f"game {f['game']}, move {address}, "), shown.stdout[:200]
+        snap = shows.pick(notation.read_path(path), f["game"], address)
+        assert f"line {snap.line})" in shown.stdout.splitlines()[0]
+        page = cli("show", str(path), "--as", "html", "--game", str(f["game"]), "--move", address).stdout
+        assert f'"start":"game={f["game"]}&move={address}"' in page
+    bad = cli("show", str(path), "--move", "2.x")
+    assert bad.returncode == 2 and "2.x" in bad.stderr and "Traceback" not in bad.stderr
+    past = cli("show", str(path), "--lang", "en", "--move", f"{findings[0]['move']}.99")
+    assert past.returncode == 2 and ".99" in past.stderr
 
 
 # ------------------------------------------------------------------------------------- property: the corpus

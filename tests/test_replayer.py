@@ -39,10 +39,11 @@ def sides(frame) -> tuple:
 def check_against_show(match) -> dict:
     data = record_data(match)
     snaps = shows.snapshots(match)
-    rolls = {(g["n"], f[0]): f for g in data["games"] for f in g["f"] if f[0] and "." not in f[0]}
+    # every roll, every later part of a Gul bara turn (M.K) and every final position is a snapshot of show
+    rolls = {(g["n"], f[0]): f for g in data["games"] for f in g["f"] if f[0]}
     assert len(rolls) == len(snaps)
     for s in snaps:
-        f = rolls[(s.game, "end" if s.move is None else str(s.move))]
+        f = rolls[(s.game, "end" if s.move is None else s.address)]
         assert f[2] == s.player
         assert decode_position_id(f[3]) == s.pos
         if s.move is not None:

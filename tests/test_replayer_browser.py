@@ -31,7 +31,6 @@ from nardy_analyze.report import svg as svg_module
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.posid import decode_position_id, position_id
-from nardy_analyze.replay.normal import normalise
 from nardy_analyze.report.replayer import record_data
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -198,28 +197,15 @@ def _sides(frame: list) -> tuple:
     return (me, opp) if frame[2] == 0 else (opp, me)
 
 
-def _part(match, gi: int, roll: int, k: int):
-    """The replay's trace of part ``k`` (0 = the roller's own play) of roll ``roll`` of game ``gi``."""
-    n = 0
-    for na in normalise(match).games[gi].actions:
-        a = na.action
-        if na.state is not None and a.kind.value == "roll" and not a.unplayed and a.dice is not None:
-            n += 1
-            if n == roll:
-                return na.state.parts[k]
-    raise AssertionError(f"no roll {roll}")
-
-
 def expected_board(match, data: dict, gi: int, fi: int) -> tuple[dict, str, str]:
-    """What the board of a frame must show: (the board by player, Position ID, Match ID or "").  A roll
-    and the final position are ``show``'s; a further part of a Gul bara turn (which ``show`` does not
-    address) is the replay's trace of that part; any other action (a double, a take, a result) moves no
-    checker: the board of the step after it."""
+    """What the board of a frame must show: (the board by player, Position ID, Match ID or "").  A roll, a
+    further part of a Gul bara turn (``show --move M.K``) and the final position are ``show``'s; any other
+    action (a double, a take, a result) moves no checker: the board of the step after it."""
     g = data["games"][gi]
     fr = g["f"][fi]
     key = fr[0]
-    if key and "." not in key:
-        snap = shows.pick(match, g["n"], None if key == "end" else int(key))
+    if key:
+        snap = shows.pick(match, g["n"], None if key == "end" else key)
         board = by_player(drawn(shows.as_svg(snap)), snap.player)
         if data["ids"] and key != "end":
             pid, mid = shows.as_gnubg(snap).split(":")
@@ -228,11 +214,7 @@ def expected_board(match, data: dict, gi: int, fi: int) -> tuple[dict, str, str]
         return board, pid, mid
     p = fr[2]
     sides = _sides(fr)
-    if key:
-        roll, k = map(int, key.split("."))
-        part = _part(match, gi, roll, k)
-        assert part.player == p and part.before == sides, key
-    elif fr[1] != "roll":                   # (a roll whose dice cannot be read may move checkers)
+    if fr[1] != "roll":                   # (a roll whose dice cannot be read may move checkers)
         assert sides == _sides(g["f"][fi + 1]), (g["n"], fi, fr[1])
     rules = get_variant(data["variant"]).rules
     board = by_player(drawn(svg_module.svg_board((sides[p], sides[1 - p]), opp_point=rules.opp_point)), p)

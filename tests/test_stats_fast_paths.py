@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from helpers import ROOT
 from nardy_analyze import stats
 from nardy_analyze.stats import frames, tally
-from nardy_analyze.inputs import parse_record, read_bytes
+from nardy_analyze import notation
 from nardy_analyze.engine import Rules, generate, get_variant
 from nardy_analyze.replay import replay
 
@@ -40,7 +40,7 @@ def _records():
     out = []
     bg = get_variant("backgammon")
     for path in sorted(FIXTURES.glob("*.mat"))[:6]:
-        out.append((bg, _rows(parse_record(read_bytes(str(path)), str(path)), bg)))
+        out.append((bg, _rows(notation.read_path(path), bg)))
     gen = pytest.importorskip("nardy_analyze.generate")
     for name in VARIANTS:
         v = get_variant(name)

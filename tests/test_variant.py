@@ -175,7 +175,6 @@ def test_the_fourth_variant_bears_off_from_three_points_only(threehome):
 
 def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path):
     from nardy_analyze import stats
-    from nardy_analyze.inputs import parse_record
     from nardy_analyze.analyze import validate_match
     from nardy_analyze.generate import generate_match
     from nardy_analyze import notation
@@ -185,7 +184,7 @@ def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path)
     assert match.tag("Variant") == "threehome"
     text = ngn.write(match)
     (tmp_path / "three.ngn").write_text(text, encoding="utf-8")
-    back = parse_record((tmp_path / "three.ngn").read_bytes(), str(tmp_path / "three.ngn"))
+    back = notation.read_bytes((tmp_path / "three.ngn").read_bytes(), str(tmp_path / "three.ngn"))
     report = validate_match(back)
     assert report.variant == "threehome"
     assert report.turns > 20 and not report.findings, [str(f) for f in report.findings]
@@ -208,7 +207,7 @@ def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path)
     # backgammon games judged as threehome: their bear-offs with checkers on points 4-6 are errors, so the
     # variant's own rules did the judging
     bg = ngn.write(generate_match("backgammon", 4, seed=7)).replace('"backgammon"', '"three-home"')
-    rep = validate_match(parse_record(bg.encode(), "bg-as-threehome.ngn"))
+    rep = validate_match(notation.read_bytes(bg.encode(), "bg-as-threehome.ngn"))
     assert rep.variant == "threehome"
     assert any(f.rule == "bear-off-early" for f in rep.findings)
 

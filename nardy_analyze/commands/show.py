@@ -17,9 +17,15 @@ from .common import Echo, echo, fail
 RENDER = {"text": shows.as_text, "gnubg": shows.as_gnubg, "xgid": shows.as_xgid, "svg": shows.as_svg}
 
 
-def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, output: Optional[Path],
+def show(path: str, *, game: Optional[int], move: Optional[int | str], as_: str, output: Optional[Path],
          min_severity: str = "warning", echo: Echo = echo) -> None:
     """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
+    if isinstance(move, str):          # "M" or "M.K" (a later part of a Gul bara turn), written as findings give it
+        try:
+            m, k = shows.parse_move(move)
+        except ValueError as e:
+            fail(str(e), echo=echo)
+        move = m if k is None else f"{m}.{k}"
     if output is not None and output.is_dir():
         fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
     # the record read and its position drawn inside the runner's error boundary, as every command reads
@@ -42,7 +48,7 @@ def show(path: str, *, game: Optional[int], move: Optional[int], as_: str, outpu
     _emit(text, output, echo)
 
 
-def _render(entry: Entry, match: Match, game: Optional[int], move: Optional[int], as_: str,
+def _render(entry: Entry, match: Match, game: Optional[int], move: Optional[int | str], as_: str,
             min_severity: str = "warning") -> tuple[Match, str | None, str | None, int]:
     """(the record, what ``show --as AS_`` prints, None, 0) or (the record, None, why not, exit code): a
     variant the engine does not play is refused as every command refuses it (exit 1); a position that is

@@ -32,7 +32,6 @@ _ALIASES: dict[str, str] = {}               # every spelling (names and aliases,
 # reads only the options its variant has (``Variant.has``).
 OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {}
 VARIANTS: tuple[str, ...] = ()
-PLANNED: tuple[str, ...] = ()
 DEFAULT_VARIANT = "backgammon"              # a record that names no variant, and --variant's default
 _BUILT: dict[tuple, Rules] = {}
 

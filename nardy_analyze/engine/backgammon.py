@@ -355,8 +355,8 @@ class Backgammon(Rules):
         return (_("a single game"), _("a gammon"), _("a backgammon"))[level - 1]
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
-        """Points for a game won at ``level`` (RULES.md 1.7): nardy500 500/1000/1500; otherwise level x
-        cube, with the Jacoby rule counting gammons single while the cube was never turned."""
+        """Points for a game won at ``level`` (docs/rules.md, Backgammon, 7. Scoring): nardy500 500/1000/1500;
+        otherwise level x cube, with the Jacoby rule counting gammons single while the cube was never turned."""
         if opt("scoring") == "nardy500":
             return 500 * level
         if opt("jacoby") and not cube_turned:

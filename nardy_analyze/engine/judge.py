@@ -20,7 +20,6 @@ class Verdict:
     problems: list[tuple[str, str]] = field(default_factory=list)   # (rule id, message)
     hits: int = 0
     borne_off: int = 0
-    entered: int = 0
     used: tuple[int, ...] = ()                   # numbers used, when the play could be made
 
     @property
@@ -273,7 +272,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         exact = _exact(rules, me, opp, full, steps, turn, not any(hit_marks or ()))
         if exact is not None:
             m, o, hits, used = exact
-            return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
+            return Verdict((m, o), None, [], hits, _off(me, m), used)
     counted = _by_counts(rules, me, opp, steps)
     # hits the written ends make, and whether more were marked: then prefer a route that hits on its way
     end_hits = counted[1][24] - opp[24] if counted is not None else 0
@@ -283,7 +282,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         first = _every_number(rules, me, opp, full, steps, turn, counted, on_way, end_hits)
         if first is not None:
             m, o, hits, used = first
-            return Verdict((m, o), None, [], hits, _off(me, m), _entered(steps), used)
+            return Verdict((m, o), None, [], hits, _off(me, m), used)
     ps = playset or generate(rules, me, opp, full, None, turn)
     # A legal play is judged by the position it produces.
     if counted is not None:
@@ -329,7 +328,7 @@ def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, full, 
     reached: list[tuple] = []
     for m, o, hits, used in _realise(rules, me, opp, dice, steps, True, turn):
         if (m, o) in ps:
-            return Verdict((m, o), ps, [], hits, _off(me, m), _entered(steps), used)
+            return Verdict((m, o), ps, [], hits, _off(me, m), used)
         reached.append((m, o, hits, used))
         if len(reached) > 64:
             break
@@ -355,12 +354,12 @@ def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, full, 
         else:  # the same number of dice, yet another position: should not happen, say what we know
             problem = ("max-dice", _("the play reaches a position no legal play of {dice} reaches, e.g. "
                                      "{examples}").format(dice=dice_text, examples=eg))
-        return Verdict((m, o), ps, [problem], hits, _off(me, m), _entered(steps), used)
+        return Verdict((m, o), ps, [problem], hits, _off(me, m), used)
     i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
     problem = _diagnose(rules, m, o, rem, src, dst, dice_text, t)
     after, hits = physical(rules, me, opp, steps)
-    return Verdict(after, ps, [problem], hits, _off(me, after[0]), _entered(steps))
+    return Verdict(after, ps, [problem], hits, _off(me, after[0]))
 
 
 def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
@@ -368,15 +367,11 @@ def _ok(me: Side, opp: Side, after: Pos, ps: PlaySet, steps) -> Verdict:
     # the numbers used: all of them, or those of a legal way to reach the position (which of a roll's
     # numbers were left unused decides a Gul bara handover)
     used = ps.dice if ps.max_dice == len(ps.dice) else tuple(d for _, _, d in ps.plays[after])
-    return Verdict(after, ps, [], hits, _off(me, after[0]), _entered(steps), used)
+    return Verdict(after, ps, [], hits, _off(me, after[0]), used)
 
 
 def _off(before: Side, after: Side) -> int:
     return sum(before) - sum(after)
-
-
-def _entered(steps) -> int:
-    return sum(1 for s, _ in steps if s == BAR)
 
 
 def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos,

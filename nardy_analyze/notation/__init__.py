@@ -34,7 +34,6 @@ class Notation:
     sniff: Callable[[str], bool]                # True when the start of a decoded text looks like this notation
     read: Callable[[str, str], Match]           # (text, path) -> Match; never raises
     write: Callable[[Match], str] | None = None  # Match -> text, where the project writes this notation
-    description: str = ""
     ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
     # Match -> what ``write`` cannot keep of it, one message per kind of loss and game (empty: lossless)
     losses: Callable[[Match], list[str]] | None = None

@@ -558,5 +558,4 @@ def losses(match: Match) -> list[str]:
     return common_losses(match, "json")
 
 
-register(Notation("json", (".json",), looks_like_json, read, write,
-                  "nardy-analyze JSON match document (docs/json-format.md)", losses=losses))
+register(Notation("json", (".json",), looks_like_json, read, write, losses=losses))

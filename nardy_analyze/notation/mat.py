@@ -1,4 +1,4 @@
-"""Reader for Jellyfish match text (``.mat``, often saved as ``.txt``): FORMATS.md section 1.
+"""Reader for Jellyfish match text (``.mat``, often saved as ``.txt``): docs/mat-format.md, "Dialects read".
 
 The text is cut into pieces at the ``Game N`` lines; the piece before the first game (tags, the
 ``N point match`` line) and every game are parsed with the Lark grammar ``grammars/mat.lark``
@@ -1062,8 +1062,7 @@ def read(text: str, path: str = "") -> Match:
 def _register() -> None:
     # the writer imports this module (comment_line): it is imported once this module is complete
     from .mat_writer import losses, result_losses, write
-    register(Notation("mat", (".mat",), looks_like_mat, read, write,
-                      "Jellyfish match text (FORMATS.md section 1)", ambiguous_suffixes=(".txt",), losses=losses,
+    register(Notation("mat", (".mat",), looks_like_mat, read, write, ambiguous_suffixes=(".txt",), losses=losses,
                       needs_replay=True, result_losses=result_losses))
 
 

@@ -779,5 +779,4 @@ def write(match: Match) -> str:
 
 
 register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
-                  "the project's own notation (docs/notation.md)",
                   losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))

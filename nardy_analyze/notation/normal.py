@@ -31,8 +31,10 @@ class ActionState:
     # a roll whose written play is one step per number, legal in the written order (turns.quick_turn):
     # its single-die route is the written steps (normal.py takes it without walking it again)
     exact: bool = False
-    # a roll with further parts (Gul bara chains and handovers): one PartState per written part, the
-    # roller's own play first, in the order played (None for a turn of one part)
+    # a roll with further parts (Gul bara chains and handovers): one PartState per part, the roller's own
+    # play first, in the order played: every written part, and a part the record leaves out where that is
+    # a finding (a chain stopped short, a handover owed; its text empty); the K-th after the roller's play
+    # is move M.K of show, the replayer and findings (None for a turn of one part)
     parts: list["PartState"] | None = None
     # a roll the replay counted: its number in the game (1 = the opening roll), the ``move`` of ``show
     # --move``, of the replayer's address and of findings; None for every other action
@@ -41,9 +43,10 @@ class ActionState:
 
 @dataclass(slots=True)
 class PartState:
-    """One written part of a turn as the replay played it (``ActionState.parts``): ``kind`` ``"roll"``,
-    ``"chain"`` or ``"handover"``, who played it, the numbers it was to play (the dice for the roll), its
-    place in the text, and the board before and after it (first player's side first)."""
+    """One part of a turn as the replay played it (``ActionState.parts``): ``kind`` ``"roll"``, ``"chain"``
+    or ``"handover"``, who played it, the numbers it was to play (the dice for the roll), its place in the
+    text (a part the record leaves out: where its finding is, ``text`` empty), and the board before and
+    after it (first player's side first)."""
 
     kind: str
     player: int

@@ -1,4 +1,5 @@
-"""GNU Backgammon's Smart Game Format (``.sgf``, ``GM[6]``): reader and writer (FORMATS.md section 2).
+"""GNU Backgammon's Smart Game Format (``.sgf``, ``GM[6]``): reader and writer (docs/convert.md,
+"GNU Backgammon `.sgf`").
 
 One file holds one match: a game tree per game.  The reader parses the text with the Lark grammar
 ``grammars/sgf.lark`` and follows each tree's main line; the writer writes what gnubg writes
@@ -394,8 +395,9 @@ class _Reader:
         return a
 
     def _setup(self, game: Game, props: list[_Prop], node: list[_Prop], last: Action | None) -> None:
-        """Set-up properties (FORMATS.md section 2; as gnubg writes them: ``PL[W]AE[a:y]AW[f]...AB[s]...``
-        for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube, ``CP[w|b|c]`` its owner) become a
+        """Set-up properties (docs/convert.md, "GNU Backgammon `.sgf`"; as gnubg writes them:
+        ``PL[W]AE[a:y]AW[f]...AB[s]...`` for the board, ``PL[W]DI[31]`` for the dice, ``CV[2]`` the cube,
+        ``CP[w|b|c]`` its owner) become a
         SETUP action; consecutive set-up nodes for the board, then the dice, cube and owner (in that order)
         are one SETUP action."""
         read = self._setup_fields(game, props)
@@ -772,6 +774,5 @@ def result_losses(normal: NormalMatch) -> list[str]:
     return gnubg_result_losses(normal, "sgf")
 
 
-register(Notation("sgf", (".sgf",), looks_like_sgf, read, write,
-                  "GNU Backgammon SGF (GM[6], FORMATS.md section 2)", losses=losses, needs_replay=True,
+register(Notation("sgf", (".sgf",), looks_like_sgf, read, write, losses=losses, needs_replay=True,
                   result_losses=result_losses))

@@ -79,6 +79,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         self.report = GameReport(self.number, game.players)
         self.first_error: int | None = None  # line of the first illegal play: later positions may be off
         self.parts: list | None = None       # (states) the parts of the roll just replayed
+        self.part_no: int | None = None      # the part of the turn being judged (K of move M.K; 0: the roll's own)
         self.how_resigned = "resign"         # how a game ended early: "resign" or "timeout"
         # the last-roll draw (option last_roll): the first roller of the game, the (winner, stake) of a game
         # whose last roll is still owed to the other player, the draw cell written
@@ -119,7 +120,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         who = side if side is not None else (a.player if a else None)
         f = Finding(rule, msg, self.rep.path, loc.line, loc.column, severity, self.number, None,
                     self.player_field(who) if who is not None else None, who, row=a.move if a else None,
-                    cube=self.cube, owner=self.owner, **extra)
+                    cube=self.cube, owner=self.owner, part=self.part_no or None, **extra)
         if a is not None:
             self.found.append((f, a))
         self.tell_finding(f)
@@ -259,19 +260,28 @@ class GameReplay(CubeActions, Results, Resync, Telling):
 
     def walk(self, a: Action, nxt: Action | None, p: int, d1: int, d2: int, first_turn: bool) -> None:
         """A turn that is not plainly legal, or has several parts: each part judged by the turn driver
-        (``turns.walk_turn``)."""
+        (``turns.walk_turn``).  The parts of the turn are counted as the replayer's ``move=M.K`` and a
+        finding's ``part`` count them: every written part, and a part the record leaves out where it
+        is a finding (a chain stopped short, a handover owed), in the order played; 0 is the roller's
+        own play of the roll."""
         parts = written_parts(a)
-        trail = [] if self.tell_state is not None and a.segments else None
+        trail = [] if self.tell_state is not None and not self.one_part else None
         k = -1                           # the last written part walked so far
+        n = 0                            # the parts of the turn counted so far
         for out in walk_turn(self.rules, self.pos, p, d1, d2, parts, first_turn, self.rolls, self.name):
             if self.roll_spec is None:
                 self.roll_spec = out.spec    # the roller's own part, for the turn rows
             if out.part is not None:
                 k = next((i for i, x in enumerate(parts) if x is out.part), len(parts))
+            counted = out.part is not None or bool(out.problems)
+            self.part_no = n if counted and not self.one_part else None
             self.on_part(a, nxt, out, (d1, d2), rest=parts[k + 1:])
-            if trail is not None and out.part is not None:
-                trail.append(self.part_state(out, a.dice))
-        self.parts = trail
+            self.part_no = None
+            if counted:
+                n += 1
+                if trail is not None:
+                    trail.append(self.part_state(out, a.dice))
+        self.parts = trail if trail is not None and len(trail) > 1 else None
 
     def on_part(self, a: Action, nxt: Action | None, out: PartOutcome, dice: tuple[int, int],
                 rest: list[Part]) -> None:

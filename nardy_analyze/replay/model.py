@@ -56,11 +56,21 @@ class Finding:
     row: int | None = None            # the move number written on the action's row (a .mat row's "22)")
     cube: int | None = None           # the cube's value and owner (0/1, None centred) at the finding
     owner: int | None = None
+    part: int | None = None           # Gul bara: the later part of its roll's turn it is about (K of M.K; None:
+                                      # the roll itself, or no turn of parts)
+
+    @property
+    def address(self) -> str | None:
+        """The move as ``show --move`` and the replayer take it: ``"M"``, ``"M.K"`` for a later part of a
+        Gul bara turn; None without a move."""
+        if self.move is None:
+            return None
+        return f"{self.move}.{self.part}" if self.part else str(self.move)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "path": self.path, "line": self.line, "column": self.column, "game": self.game,
-            "move": self.move, "row": self.row, "player": self.player, "rule": self.rule,
+            "move": self.move, "part": self.part, "row": self.row, "player": self.player, "rule": self.rule,
             "severity": self.severity, "message": self.message,
         }
 

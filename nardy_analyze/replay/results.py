@@ -103,9 +103,9 @@ class Results:
         self._offer(a, "rejects")
 
     def on_timeout(self, a: Action, nxt: Action | None) -> None:
-        """The actor ran out of time: the game ends, scored as a resignation (RULES.md 1.7, 1.10; nardy500:
-        500).  Points written with the timeout (or on a ``Wins`` cell after it) are checked as a
-        resignation's; a timeout with no points gives the lowest resignation."""
+        """The actor ran out of time: the game ends, scored as a resignation (docs/rules.md, Backgammon, 7.
+        Scoring and 10. Resignations; nardy500: 500).  Points written with the timeout (or on a ``Wins`` cell
+        after it) are checked as a resignation's; a timeout with no points gives the lowest resignation."""
         self.how_resigned = "timeout"
         self.clock.run_out(a)
         if self.declared is None:

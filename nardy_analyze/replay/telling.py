@@ -31,8 +31,14 @@ class Telling:
 
     @staticmethod
     def part_state(out: PartOutcome, dice) -> PartState:
-        """The state of one written part of a turn, as walked (``ActionState.parts``)."""
+        """The state of one part of a turn, as walked (``ActionState.parts``): a written part, or one the
+        record leaves out where that is a finding (its ``text`` empty, its place the finding's)."""
         s, (me, opp), part = out.side, out.before, out.part
+        if part is None:
+            spec = out.spec
+            return PartState(spec.kind if spec is not None else "", s, tuple(spec.numbers) if spec else (),
+                             out.loc.line, out.loc.column, "", (me, opp) if s == 0 else (opp, me),
+                             tuple(out.after) if out.after is not None else ((me, opp) if s == 0 else (opp, me)))
         numbers = tuple(dice) if part.kind == "roll" else \
             tuple(out.spec.numbers if out.spec is not None else part.dice or ())
         return PartState(part.kind, s, numbers, part.loc.line, part.loc.column, part.text,

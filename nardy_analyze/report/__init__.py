@@ -45,8 +45,8 @@ def context_words(f: Finding) -> list[str]:
         ctx.append(_("game {game}").format(game=f.game))
     if f.move is not None:
         # TRANSLATORS: where a finding is: the roll's number in the game (1 = the opening roll), as show --move
-        # takes it
-        ctx.append(_("move {move}").format(move=f.move))
+        # takes it ("12", or "12.1" for the first later part of a Gul bara turn)
+        ctx.append(_("move {move}").format(move=f.address))
     if f.player:
         ctx.append(f.player)
     return ctx
@@ -448,7 +448,7 @@ def sarif_results(r: MatchReport) -> list[dict[str, Any]]:
                 "artifactLocation": {"uri": f.path},
                 "region": {"startLine": f.line, "startColumn": f.column},
             }}],
-            "properties": {"game": f.game, "move": f.move, "row": f.row, "player": f.player},
+            "properties": {"game": f.game, "move": f.move, "part": f.part, "row": f.row, "player": f.player},
         })
     return out
 

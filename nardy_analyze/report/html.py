@@ -161,7 +161,7 @@ class HtmlWriter(Writer):
             for j, f in enumerate(r.findings):
                 g = games.get(f.game) if f.game is not None else None
                 if g is not None:
-                    i = replayer.frame_at(g["f"], f.line, f.column)
+                    i = replayer.finding_frame(g["f"], f)
                     links[j], frames[j] = f"file={k}&{replayer.step_address(g, i)}", g["f"][i]
         for f, link, frame in zip(r.findings, links, frames):
             sp.write(_finding(r, f, link, frame) + "\n")

@@ -37,19 +37,34 @@ from ..safetext import markup as escape, visible   # control characters from the
 from .show import Snapshot, as_gnubg
 from .svg import board_geometry
 
-__all__ = ["record_data", "page", "script_block", "script", "address", "frame_at", "step_address", "CSS",
+__all__ = ["record_data", "page", "script_block", "script", "address", "frame_at", "finding_frame", "step_address",
+           "CSS",
            "body"]
 
 
 def frame_at(frames: list[list], line: int, column: int) -> int:
-    """The index of the last frame written at or before ``line:column`` (0 when none is)."""
+    """The index of the last frame written at or before ``line:column`` (0 when none is).  A part of a Gul
+    bara turn that the record leaves out shares the place of the part before it and is never chosen here
+    (only a finding that names it, :func:`finding_frame`, opens it)."""
     best = 0
     for i, fr in enumerate(frames):
-        if fr[8] is None:
+        if fr[8] is None or (i and "." in fr[0] and frames[i - 1][8:10] == fr[8:10]):
             continue
         if (fr[8], fr[9]) <= (line, column):
             best = i
     return best
+
+
+def finding_frame(frames: list[list], finding) -> int:
+    """The index of the step a finding (:class:`~nardy_analyze.replay.Finding`) is about: the later part of a
+    Gul bara turn it names (``move=M.K``, its ``address``), else the last step written at or before its line
+    and column (:func:`frame_at`)."""
+    key = finding.address if finding.part else None
+    if key is not None:
+        for i, fr in enumerate(frames):
+            if fr[0] == key:
+                return i
+    return frame_at(frames, finding.line, finding.column)
 
 
 def address(data: dict, finding: list) -> str | None:
@@ -80,7 +95,8 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
     A game is ``{"n", "players", "score", "crawford", "result", "comments", "f": frames}``; a frame is
     the list ``[key, kind, player, position ID (player to act first), dice, cube, owner (-1 centred),
     text, line, column, clock, comments, match ID]`` where ``key`` is the roll number (``"12"``, as
-    ``show --move 12``), ``"12.1"`` for the first further part of that roll's turn (Gul bara), ``"end"``
+    ``show --move 12``), ``"12.1"`` for the first further part of that roll's turn (Gul bara; ``show --move
+    12.1``, a finding's address; a part the record leaves out where that is a finding too), ``"end"``
     for the final position and ``""`` for the other actions (a double, a take, a result: the board
     before them).  ``report``: the findings to mark (default: the replay's own).  ``games``: keep only
     these games (numbers: 1-based order in the file).  A finding is ``[rule, severity, message, line,
@@ -114,7 +130,7 @@ def record_data(match: Match, variant: str = "backgammon", options: dict[str, An
         gi = index.get(f.game) if f.game is not None else None
         if gi is None and f.game is not None and games is not None:
             continue                     # a game left out
-        fi = frame_at(out[gi - 1]["f"], f.line, f.column) if gi else None
+        fi = finding_frame(out[gi - 1]["f"], f) if gi else None
         data["findings"].append([f.rule, f.severity, f.message, f.line, f.column, gi, fi])
     return data
 
@@ -149,8 +165,12 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
             move = st.roll
         if roll and st.parts:
             for k, part in enumerate(st.parts):
+                # a part the record leaves out (a finding: a chain stopped short, a handover owed) has no text
+                # TRANSLATORS: the replayer's text of a part of a Gul bara turn that the record leaves out
+                text = part.text or (a.text if k == 0 else f"{part.kind} {_dice_text(part.numbers)} "
+                                     + _("(not in the record)"))
                 add(str(move) if k == 0 else f"{move}.{k}", part.kind, part.player, part.before,
-                    part.numbers, st, part.text or a.text, part.line, part.column,
+                    part.numbers, st, text, part.line, part.column,
                     a.clock if k == 0 else None, a.comments if k == 0 else (), roll=k == 0)
             continue
         # a roll whose dice cannot be read is a step without a roll number (show does not count it)

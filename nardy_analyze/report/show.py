@@ -13,11 +13,11 @@ from .svg import svg_board
 from ..engine import rules_named
 from ..engine.core import Pos
 from ..engine.posid import match_id, position_id
-from ..i18n import _, ngettext, roll_text
+from ..i18n import _, ngettext, pgettext, roll_text
 from ..replay.normal import normalise
 from ..record import Kind, Match
 
-__all__ = ["Snapshot", "snapshots", "pick", "as_text", "as_gnubg", "as_xgid", "as_svg"]
+__all__ = ["Snapshot", "snapshots", "pick", "parse_move", "as_text", "as_gnubg", "as_xgid", "as_svg"]
 
 
 @dataclass(slots=True)
@@ -38,6 +38,15 @@ class Snapshot:
     jacoby: bool = True          # the Jacoby bit of the Match ID (gnubg sets it in match play)
     variant: str = "backgammon"
     written_move: int | None = None   # the move number the record writes on the roll's row
+    part: int | None = None      # Gul bara: the K-th later part of the roll's turn (move M.K); None: the roll
+    step: str = "roll"           # what the part is: "roll", "chain" or "handover"
+
+    @property
+    def address(self) -> str | None:
+        """The move as ``--move`` takes it: ``"M"``, ``"M.K"`` for a later part of a turn; None: final."""
+        if self.move is None:
+            return None
+        return f"{self.move}.{self.part}" if self.part else str(self.move)
 
     @property
     def rules(self):
@@ -79,6 +88,13 @@ def snapshots(match: Match) -> list[Snapshot]:
                 continue
             out.append(Snapshot(n, st.roll, a.player, g.players, st.before, a.dice, st.cube, st.owner,
                                 score, length, crawford, a.loc.line, a.text, jacoby, norm.variant, a.move))
+            # Gul bara: each later part of the turn (a chain double, a handover, a part the record leaves
+            # out where that is a finding), as the replayer's move=M.K and findings' M.K address it
+            for k, part in enumerate(st.parts or ()):
+                if k:
+                    out.append(Snapshot(n, st.roll, part.player, g.players, part.before, tuple(part.numbers),
+                                        st.cube, st.owner, score, length, crawford, part.line, part.text, jacoby,
+                                        norm.variant, a.move, k, part.kind))
         if last is not None:
             a, st = last
             out.append(Snapshot(n, None, a.player, g.players, st.after, None, st.cube, st.owner, score,
@@ -86,10 +102,24 @@ def snapshots(match: Match) -> list[Snapshot]:
     return out
 
 
-def pick(match: Match, game: int | None = None, move: int | None = None) -> Snapshot:
+def parse_move(text: str) -> tuple[int, int | None]:
+    """``--move``'s value: ``"M"`` (the M-th roll) or ``"M.K"`` (the K-th later part of that roll's turn in
+    Gul bara, as the replayer's address and findings give it).  Raises ValueError with a message."""
+    m, dot, k = text.strip().partition(".")
+    if m.isdigit() and int(m) >= 1 and (not dot or (k.isdigit() and int(k) >= 1)):
+        return int(m), int(k) if dot else None
+    # TRANSLATORS: --move's value is not a move; keep M and M.K as they are (the forms the option takes)
+    raise ValueError(_("{value!r} is not a move: give M (the game's M-th roll, 1 = the opening roll) or M.K "
+                       "(a later part of that roll's turn in Gul bara)").format(value=text))
+
+
+def pick(match: Match, game: int | None = None, move: int | str | None = None) -> Snapshot:
     """The snapshot before roll ``move`` of ``game`` (default: the last game; no move: its final position).
     ``game`` and ``move`` are numbered as findings number them (a finding's ``game``/``move`` opens its
-    position).  Raises LookupError with a message when there is no such game or move."""
+    position); ``move`` may be ``"M.K"``, the K-th later part of roll M's turn (Gul bara: a chain double,
+    a handover).  Raises LookupError with a message when there is no such game or move (ValueError when
+    ``move`` is not a move at all)."""
+    move, part = parse_move(str(move)) if isinstance(move, str) else (move, None)
     snaps = snapshots(match)
     if not snaps:
         raise LookupError(_("the record has no game that could be replayed"))
@@ -105,10 +135,22 @@ def pick(match: Match, game: int | None = None, move: int | None = None) -> Snap
     mine = [s for s in snaps if s.game == g]
     if move is None:
         return mine[-1]
-    rolls = [s for s in mine if s.move is not None]
+    rolls = [s for s in mine if s.move is not None and s.part is None]
     for s in rolls:
         if s.move == move:
-            return s
+            if part is None:
+                return s
+            later = [t for t in mine if t.move == move and t.part is not None]
+            for t in later:
+                if t.part == part:
+                    return t
+            if not later:
+                # TRANSLATORS: --move M.K names a later part of a turn that has none (only Gul bara turns have)
+                raise LookupError(_("move {move} of game {game} is one part (its roll); {move}.{part} does not "
+                                    "exist").format(move=move, game=g, part=part))
+            # TRANSLATORS: {move}: the roll's number; its turn has the parts {move}.1 to {move}.{last}
+            raise LookupError(_("move {move} of game {game} has parts {move}.1-{move}.{last}, not {move}.{part}")
+                              .format(move=move, game=g, last=len(later), part=part))
     if not rolls:
         # TRANSLATORS: a game whose replay reached no roll: only its final position can be shown
         raise LookupError(_("game {game} has no roll to show; without --move, show gives its final "
@@ -125,6 +167,13 @@ def _title(s: Snapshot) -> str:
     who = s.names[s.player] or _player(s.player + 1)
     if s.move is None:
         return _("game {game}, final position").format(game=s.game)
+    dice = "".join(map(str, s.dice or ()))
+    if s.part:
+        step = pgettext("replayer step", s.step) if s.step in ("chain", "handover") else s.step
+        # TRANSLATORS: a later part of a Gul bara turn; {move}: its address M.K (12.1: the first part after
+        # roll 12's own play); {step}: "chain" or "handover"; {dice}: the numbers to play
+        return _("game {game}, move {move}, {step}: {player} to play {dice} (line {line})").format(
+            game=s.game, move=s.address, step=step, player=who, dice=dice, line=s.line)
     fields = dict(game=s.game, move=s.move, player=who, dice=roll_text(s.dice[0], s.dice[1]), row=s.written_move,
                   line=s.line)
     if s.written_move is not None:
