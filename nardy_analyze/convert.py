@@ -20,14 +20,14 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
 from . import notation
 from .fsio import OutputError, exists, is_folder, write_atomically
 from .i18n import _, ngettext
-from .record import Match
+from .record import Kind, Match
 
 from .analyze import map_records, validate_match
 from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, not_played_refusal, read_bytes
@@ -222,13 +222,33 @@ def _normal(match: Match):
     return normalise(match)
 
 
+def _margin_results_placed(match: Match) -> Match:
+    """``match`` with each ``Wins`` written at the left margin (in neither player's column, a hand-typed
+    archive) given to the winner the replay credits, for a notation whose writer does not replay (JSON,
+    .ngn): they have no "no column", and the column's guess (the left player) would become the record's word.
+    The same record when there is no such result, or the game's end does not settle the winner."""
+    if not any(a.kind is Kind.WIN and a.margin for g in match.games for a in g.actions):
+        return match
+    normal = _normal(match)
+    games = []
+    for g, ng in zip(match.games, normal.games):
+        w = ng.report.winner
+        if w in (0, 1) and any(a.kind is Kind.WIN and a.margin for a in g.actions):
+            g = replace(g, actions=[replace(a, player=w, margin=False) if a.kind is Kind.WIN and a.margin else a
+                                    for a in g.actions])
+        games.append(g)
+    return replace(match, games=games + match.games[len(games):])
+
+
 def write_text(match: Match, to: str) -> str:
     """The text of ``match`` in notation ``to`` (library use): the record is replayed first when the
     notation's writer needs the normalised match (``needs_replay``); the writer's errors are raised."""
     writer = notation.get(to)
     if writer.write is None:
         raise ValueError(_("the {notation} notation has no writer").format(notation=to))
-    return writer.write(match, _normal(match)) if writer.needs_replay else writer.write(match)
+    if writer.needs_replay:
+        return writer.write(match, _normal(match))
+    return writer.write(_margin_results_placed(match))
 
 
 def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool = True,
@@ -272,7 +292,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     if analysis is not None:
         text = writer.write(match, normal, analysis=analysis)
     else:
-        text = writer.write(match, normal) if normal is not None else writer.write(match)
+        text = writer.write(match, normal) if normal is not None else writer.write(_margin_results_placed(match))
     return Outcome(shown, None, WRITTEN, lost, warning, encoding, dropped=bool(lost), note=note), text
 
 

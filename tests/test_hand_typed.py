@@ -4,6 +4,8 @@ the archive's own column layout, with the nearest record that must still be an e
 """
 from __future__ import annotations
 
+import pytest
+
 from nardy_analyze import analyze, notation
 from nardy_analyze.generate import generate_match
 from helpers import without_unfinished_match
@@ -337,3 +339,19 @@ def test_score_text_in_both_cells_of_the_opening_row():
     # a name that is not on the score line is still unreadable text
     rep = validate(text.replace("1) Ann : 15     Ann : 15", "1) Ann : 15     Zed : 15"))
     assert ("parse-error", ERROR, line) in found(rep), dump(rep)
+
+
+@pytest.mark.parametrize("to", ["json", "ngn"])
+def test_convert_to_a_notation_without_columns_gives_a_margin_result_to_its_winner(to):
+    """JSON and .ngn have no "neither column": the margin's result is written as the winner's, so the
+    converted record has the same winners and no finding the original lacks."""
+    m = notation.read_text(DROP_GAMES, "typed.mat")
+    text = write_text(m, to)
+    back = notation.read_text(text, f"back.{to}", to)
+    wins = [a for g in back.games for a in g.actions if a.kind.value == "win"]
+    assert [(a.player, a.margin) for a in wins] == [(1, False), (0, False)]
+    rep = without_unfinished_match(analyze.validate_match(back))
+    assert [(g.winner, g.points) for g in rep.games[:2]] == [(1, 1), (0, 1)]
+    assert [f for f in rep.findings if f.severity == ERROR] == [], dump(rep)
+    # the record read is left as it was (the writer gets a copy)
+    assert [a.margin for g in m.games for a in g.actions if a.kind.value == "win"] == [True, True]
