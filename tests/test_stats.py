@@ -17,7 +17,8 @@ from helpers import CORPUS, ROOT
 from nardy_analyze.replay import telling as telling_mod
 from nardy_analyze import stats, statsrun
 from nardy_analyze.stats import columns, frames
-from nardy_analyze.inputs import parse_record, read_bytes
+from nardy_analyze import notation
+from nardy_analyze.inputs import read_bytes
 from nardy_analyze.analyze import validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
@@ -85,7 +86,7 @@ def test_validate_builds_no_turn_rows(monkeypatch):
 
 def test_one_row_per_turn_with_positions_that_follow():
     path = FIXTURES / "selfplay_0103_5pt.mat"
-    match = parse_record(read_bytes(str(path)), str(path))
+    match = notation.read_bytes(read_bytes(str(path)), str(path))
     rows = Rows()
     rep = replay(match, get_variant("backgammon"), visitor=rows)
     assert [e.game for e in rows.ends] == [g.number for g in match.games]
@@ -238,7 +239,7 @@ def check_final_scores(g: pd.DataFrame) -> None:
     previous one plus that game's result."""
     m = stats.matches(g).set_index("path")
     for path, rows in g.groupby("path", observed=True):
-        match = parse_record(read_bytes(str(path)), str(path))
+        match = notation.read_bytes(read_bytes(str(path)), str(path))
         first = rows[rows["side"] == 0].set_index("game")
         second = rows[rows["side"] == 1].set_index("game")
         last = match.games[-1]
