@@ -27,7 +27,8 @@ PKG = "nardy_analyze"
 # layer -> the modules (a sub-package stands for all its modules) -- the table of docs/architecture.md
 LAYERS: dict[int, tuple[str, ...]] = {
     0: ("nardy_analyze", "engine", "i18n"),                      # the package's constants; the rules; the language
-    1: ("record", "rules", "safetext", "fsio"),                  # the record model, rule ids, safe text, atomic writes
+    1: ("record", "rules", "safetext", "fsio", "evaluator"),     # the record model, rule ids, safe text, atomic
+                                                                 # writes; the long games' evaluator
     2: ("notation", "inputs"),                                   # read and write records; what a command reads
     3: ("replay", "result"),                                     # the replay and its events; a run's result
     4: ("report", "stats", "finding_analysis"),                  # rendering, statistics, analysis of findings

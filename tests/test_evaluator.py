@@ -1,0 +1,164 @@
+"""The long-game evaluator: the position id, the net's inputs, the play of games, hint and the 1-ply value."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nardy_analyze.engine import get_variant
+from nardy_analyze.evaluator import posid
+from nardy_analyze.evaluator.analysis import hint, position_value
+from nardy_analyze.evaluator.net import N_IN, Net, consistent, equity, features, flip
+from nardy_analyze.evaluator.play import heuristic_chooser, play_game, random_chooser
+from nardy_analyze.evaluator.posid import NardyPosition, PositionIdError
+from nardy_analyze.generate import generate_match
+from nardy_analyze.replay import replay
+from nardy_analyze.replay.visitor import ReplayVisitor
+
+LONG_GAMES = ("long", "gulbara")
+
+
+class _Turns(ReplayVisitor):
+    def __init__(self) -> None:
+        self.rows = []
+
+    def turn(self, row) -> None:
+        self.rows.append(row)
+
+
+def _rows(variant: str, seed: int, games: int = 1):
+    v = get_variant(variant)
+    col = _Turns()
+    replay(generate_match(variant, games, seed), v, visitor=col)
+    return col.rows
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(LONG_GAMES))
+def test_the_position_id_round_trips_for_every_generated_position(seed, variant):
+    rows = _rows(variant, seed)
+    assert rows
+    for n, row in enumerate(rows):
+        for mover, opp in (row.before, row.after):
+            pos = NardyPosition(variant, mover, opp, row.side, min(n, 255))
+            text = posid.encode(pos)
+            assert text.startswith(("LN-", "GB-")) and len(text) == 19
+            assert posid.decode(text) == pos
+
+
+def test_the_position_id_of_the_start():
+    v = get_variant("long").rules
+    me, opp = v.initial()
+    pos = NardyPosition("long", me, opp, 0, 0)
+    text = posid.encode(pos)
+    back = posid.decode(text)
+    assert back.mover[23] == 15 and back.opponent[23] == 15 and back.mover_first_turn and back.opponent_first_turn
+    assert posid.decode(posid.encode(NardyPosition("gulbara", me, opp, 1, 7))).player == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30))
+def test_a_bad_position_id_is_refused_with_a_reason(text):
+    try:
+        pos = posid.decode(text)
+    except PositionIdError as e:
+        assert str(e)
+    else:
+        assert posid.decode(posid.encode(pos)) == pos
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=12, max_size=12), st.sampled_from(("LN-", "GB-")))
+def test_any_twelve_bytes_decode_to_a_valid_position_or_a_reason(key, prefix):
+    import base64
+    text = prefix + base64.urlsafe_b64encode(key).decode()
+    try:
+        pos = posid.decode(text)
+    except PositionIdError:
+        return
+    assert posid.encode(pos) == text
+
+
+def test_a_point_held_by_both_sides_is_refused():
+    me = [0] * 25
+    opp = [0] * 25
+    me[12] = 1                       # the mover's point 13 is the opponent's point 1
+    opp[0] = 1
+    with pytest.raises(PositionIdError):
+        posid.encode(NardyPosition("long", tuple(me), tuple(opp)))
+
+
+def _side(points: dict[int, int]) -> tuple[int, ...]:
+    s = [0] * 25
+    for p, n in points.items():
+        s[p - 1] = n
+    return tuple(s)
+
+
+def test_the_block_inputs_follow_the_opponents_route():
+    # the mover holds its points 3..1 and 24..22: six in a row along the opponent's route (their 15..10)
+    me = _side({3: 2, 2: 2, 1: 2, 24: 3, 23: 3, 22: 3})
+    opp = _side({24: 10, 5: 5})          # 10 on their head (behind the block), 5 past it
+    x = features(np.array([me[:24]]), np.array([opp[:24]]), False)[0]
+    from nardy_analyze.evaluator.net import PER_SIDE
+    assert x.shape == (N_IN,)
+    assert x[102] == pytest.approx(1.0) and x[103] == 1.0        # a run of six
+    assert x[104] == pytest.approx(10 / 15)                      # the ten on the head are behind it
+    assert x[96] == pytest.approx(0.0) and x[PER_SIDE + 96] == pytest.approx(0.0)
+
+
+def test_flip_and_equity():
+    p = np.array([[0.6, 0.2, 0.05, 0.1, 0.01]])
+    assert np.allclose(flip(flip(p)), p)
+    assert equity(p, False)[0] == pytest.approx(0.2 + 0.2 - 0.1)
+    assert equity(p, True)[0] == pytest.approx(0.2 + 0.2 - 0.1 + 0.04)
+    assert equity(flip(p), True)[0] == pytest.approx(-equity(p, True)[0])
+    q = consistent(np.array([[0.3, 0.5, 0.9, 0.9, 0.95]]))
+    assert q[0, 1] <= q[0, 0] and q[0, 2] <= q[0, 1] and q[0, 3] <= 1 - q[0, 0] and q[0, 4] <= q[0, 3]
+
+
+@pytest.fixture(scope="module")
+def net():
+    return Net.new(16, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_a_game_between_players_ends_by_the_rules(variant):
+    rules = get_variant(variant).rules
+    res = play_game(rules, (heuristic_chooser(), random_chooser(random.Random(1))), random.Random(2), keep=True)
+    assert res.winner in (0, 1) and res.level in (1, 2)
+    assert res.positions and all(sum(m) <= 15 and sum(o) <= 15 for _p, m, o, _f in res.positions)
+    again = play_game(rules, (heuristic_chooser(), random_chooser(random.Random(1))), random.Random(2), keep=True)
+    assert again.positions == res.positions                       # seeded: the same game
+
+
+@pytest.mark.parametrize("koks", [False, True])
+def test_a_position_every_roll_wins_has_exactly_its_value(net, koks):
+    # (Gul bara bears off with the exact number only: no position there is won by every roll)
+    variant = "long"
+    rules = get_variant(variant, {"koks": koks}).rules
+    me = _side({1: 1})
+    opp = _side({14: 3, 2: 12})          # none off; three in the mover's home (their 14 is the mover's 2)
+    eq, p = position_value(rules, NardyPosition(variant, me, opp, 0, 40), net)
+    assert eq == (3.0 if koks else 2.0)
+    gb = get_variant("gulbara", {"koks": koks}).rules
+    gb_eq, _p = position_value(gb, NardyPosition("gulbara", me, opp, 0, 40), net)
+    assert gb_eq < eq                     # only a 1 bears the last checker off from point 1
+    assert list(p) == [1.0, 1.0, float(koks), 0.0, 0.0]
+    opp_off = _side({14: 3, 2: 11})      # one off: an oin
+    assert position_value(rules, NardyPosition(variant, me, opp_off, 0, 40), net)[0] == 1.0
+
+
+def test_hint_ranks_every_legal_play_best_first(net):
+    rules = get_variant("long").rules
+    me, opp = rules.initial()
+    plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 5, net)
+    assert len(plays) == 1 and plays[0].after[0][12] == 1        # one checker from the head: 24/13
+    eqs = [p.equity for p in plays]
+    assert eqs == sorted(eqs, reverse=True)
+    assert all(-3 <= e <= 3 for e in eqs)
+    # first-turn 6-6: two checkers may leave the head
+    plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 6, net)
+    assert {p.after[0][23] for p in plays} == {13}
