@@ -320,6 +320,43 @@ def generate_cmd(
          output=output)
 
 
+@app.command("hint", help=_(
+    "The legal plays of a roll ranked by equity, with the chances of each result.\n"
+    "\n"
+    "Long nardy and Gul bara: the evaluator shipped with the package (docs/evaluator.md); backgammon: the\n"
+    "analysis engine (the 'analysis' extra).  The position: a record (FILE with --game/--move, the dice of\n"
+    "that roll), a position id (--id: LN-/GB- for the long games, a GNU Backgammon Position ID) or --json.\n"
+    "Equity in points for the player on roll (oin 1, mars 2, koks 3 where counted), no cube.\n"
+    "\n"
+    "--jsonl: the bot protocol: one JSON request per line of standard input, one JSON answer per line, the\n"
+    "process staying open until its input ends (docs/evaluator.md)."))
+@_interruptible
+def hint_cmd(
+    path: Optional[str] = typer.Argument(None, metavar="[FILE]",
+                                         help=_("A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input.")),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1,
+                                       help=_("Game number (order in the file; default the last).")),
+    move: Optional[int] = typer.Option(None, "--move", "-m", min=1,
+                                       help=_("The game's M-th roll (1 = the opening roll; default 1).")),
+    id: Optional[str] = typer.Option(None, "--id", metavar="ID",
+                                     help=_("A position id: LN-... or GB-... (docs/evaluator.md), or a GNU "
+                                          "Backgammon Position ID with --variant backgammon.")),
+    dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="D1-D2",
+                                       help=_("The roll, e.g. 6-5 (a record's own roll by default; without dice "
+                                            "a long-game position gets its value before the roll).")),
+    json_text: Optional[str] = typer.Option(None, "--json", metavar="JSON",
+                                            help=_("The position as one request of the bot protocol.")),
+    variant: str = typer.Option("long", "--variant", help=_("Variant of --json and of a GNU Backgammon id.")),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help=_("Rule option, e.g. koks=on. Repeatable.")),
+    as_json: bool = typer.Option(False, "--as-json", help=_("One JSON answer instead of the table.")),
+    jsonl: bool = typer.Option(False, "--jsonl", help=_("The bot protocol on standard input and output.")),
+    lang: Optional[Lang] = _lang_option(),
+) -> None:
+    _run("hint", path=path, game=game, move=move, id=id, dice=dice, json_text=json_text, variant=variant,
+         rule=rule, as_json=as_json, jsonl=jsonl)
+
+
 @app.command("rules", help=_("List the rule ids that findings name, with what each means."))
 def rules_cmd(lang: Optional[Lang] = _lang_option()) -> None:
     _run("rules")

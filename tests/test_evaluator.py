@@ -162,3 +162,83 @@ def test_hint_ranks_every_legal_play_best_first(net):
     # first-turn 6-6: two checkers may leave the head
     plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 6, net)
     assert {p.after[0][23] for p in plays} == {13}
+
+
+# -- hint: the command and the bot protocol ------------------------------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+from helpers import ROOT  # noqa: E402
+
+START_ID = "LN-AAAAAID_PwAAwP8f"
+
+
+def _env():
+    return {**os.environ, "PYTHONPATH": str(ROOT), "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
+
+
+def test_the_bot_protocol_answers_line_by_line_from_another_process():
+    proc = subprocess.Popen([sys.executable, "-m", "nardy_analyze", "hint", "--jsonl"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
+    try:
+        def ask(obj) -> dict:
+            proc.stdin.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
+            proc.stdin.flush()
+            return json.loads(proc.stdout.readline())
+
+        first = ask({"id": START_ID, "dice": [6, 5], "tag": "a"})
+        assert first["ok"] and first["tag"] == "a" and first["id"] == START_ID
+        assert [p["play"] for p in first["plays"]] == ["24/18 18/13"]
+        # the process is still there: play the game on from the answer, as a bot would
+        rules = get_variant("long").rules
+        me, opp = rules.initial()
+        plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 5, _shipped("long"))
+        after = plays[0].after
+        nxt = ask({"variant": "long", "mover": list(after[1][:24]), "opponent": list(after[0][:24]), "rolls": 1,
+                   "player": 1, "dice": "66"})
+        assert nxt["ok"] and len(nxt["plays"]) >= 1
+        assert {json.dumps(p["play"]) for p in nxt["plays"]} == {
+            json.dumps(p.play) for p in hint(rules, NardyPosition("long", after[1], after[0], 1, 1), 6, 6,
+                                              _shipped("long"))}
+        bad = ask("not json")
+        assert bad["ok"] is False and bad["line"] == 3 and bad["error"]
+        gb = ask({"id": "GB-AQEAAID_PwAAwP8f"})
+        assert gb["ok"] and -3 <= gb["equity"] <= 3 and 0 <= gb["win"] <= 1
+        assert proc.poll() is None
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+
+
+def _shipped(variant):
+    from nardy_analyze.evaluator.analysis import load_net
+    return load_net(get_variant(variant).rules)
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_hint_on_a_generated_record_ranks_the_legal_plays_of_its_roll(tmp_path, variant):
+    from nardy_analyze.notation import get as notation
+    match = generate_match(variant, 1, 11)
+    path = tmp_path / "g.ngn"
+    path.write_text(notation("ngn").write(match))
+    rows = _rows(variant, 11)
+    row = rows[4]
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", str(path), "--move", "5", "--as-json"],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    ans = json.loads(out.stdout)
+    pos = posid.decode(ans["id"])
+    assert (pos.mover, pos.opponent) == row.before and pos.rolls == 4
+    assert tuple(ans["dice"]) == row.dice
+    eqs = [p["equity"] for p in ans["plays"]]
+    assert eqs == sorted(eqs, reverse=True)
+
+
+def test_hint_refuses_bad_input_with_a_message_and_exit_2():
+    for args in (["--id", "LN-nonsense"], ["--id", START_ID, "-d", "7-1"], ["--json", "{"], []):
+        out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", *args], capture_output=True,
+                             text=True, env=_env(), cwd=ROOT, timeout=60)
+        assert out.returncode == 2 and out.stderr.startswith("nardy-analyze: ") and "Traceback" not in out.stderr
