@@ -16,7 +16,7 @@ from .. import notation
 from ..engine import UnknownVariant, fmt_steps, generate, get_variant
 from ..evaluator import posid
 from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes
 from ..report import show as shows
 from .common import Echo, Exit, echo, fail
@@ -200,8 +200,9 @@ def _text(ans: dict) -> str:
                                               mars=ans["win_mars"], lmars=ans["lose_mars"]))
         return "\n".join(lines)
     head = ans.get("id") or ans["variant"]
-    lines.append(_("{position}, dice {d1}-{d2}: {n} legal plays").format(
-        position=head, d1=ans["dice"][0], d2=ans["dice"][1], n=len(ans["plays"])))
+    n = len(ans["plays"])
+    lines.append(ngettext("{position}, dice {d1}-{d2}: {n} legal play", "{position}, dice {d1}-{d2}: {n} legal plays",
+                          n).format(position=head, d1=ans["dice"][0], d2=ans["dice"][1], n=n))
     best = ans["plays"][0].get("equity")
     width = max(len(p["play"]) for p in ans["plays"])
     for i, p in enumerate(ans["plays"], 1):
