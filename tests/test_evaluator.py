@@ -242,3 +242,42 @@ def test_hint_refuses_bad_input_with_a_message_and_exit_2():
         out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", *args], capture_output=True,
                              text=True, env=_env(), cwd=ROOT, timeout=60)
         assert out.returncode == 2 and out.stderr.startswith("nardy-analyze: ") and "Traceback" not in out.stderr
+
+
+# -- analyze: long nardy and Gul bara records ------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_the_analysis_of_a_generated_game_replays_its_own_positions(variant):
+    from nardy_analyze.stats.skill import DECISION_COLUMNS, analyse_match
+    match = generate_match(variant, 1, 21)
+    res = analyse_match(match, variant)
+    assert not res.problems and not res.notes
+    rows = [dict(zip(DECISION_COLUMNS, r)) for r in res.rows]
+    turns = [t for t in _rows(variant, 21) if t.dice is not None]
+    assert len(rows) == len(turns) > 10
+    for n, (r, t) in enumerate(zip(rows, turns)):
+        pos = posid.decode(r["position_id"])
+        assert (pos.mover, pos.opponent) == t.before and pos.rolls == n      # no drift
+        assert r["dice"] == f"{max(t.dice)}{min(t.dice)}"
+        assert r["equity_played"] == r["equity_played"]                       # the play made is a legal play
+        assert r["error"] >= 0 and r["equity_best"] >= r["equity_played"]
+        if r["forced"]:
+            assert r["error"] == 0 and not r["counted"]                       # a forced play has no error
+        if r["play"] == r["best"]:
+            assert r["error"] == 0                                            # the best play has no error
+    assert len(res.results) == 2 and {abs(g[5]) for g in res.results} <= {1.0, 2.0}
+    assert sum(g[5] for g in res.results) == 0
+
+
+def test_analyze_summarises_a_long_game_with_the_backgammon_columns(tmp_path):
+    from nardy_analyze.notation import get as notation
+    path = tmp_path / "g.ngn"
+    path.write_text(notation("ngn").write(generate_match("long", 1, 4)))
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "analyze", str(path), "--format", "json"],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    rows = data if isinstance(data, list) else data.get("rows", data)
+    assert len(rows) == 2
+    for r in rows:
+        assert r["unforced"] > 0 and r["error_rate"] >= 0 and r["pr"] >= 0
