@@ -13,7 +13,7 @@ past 1,200 rolls) are left out and counted.
 
 Calibration: ``--calibration-games`` games of the net against itself; at the start of every roll the net's
 win chance for the player on roll, in ten bins, against the share of those positions whose player won.
-The output is Markdown (docs/evaluator.md quotes it); the time per hint (one roll's plays ranked) and per
+``baseline``: the heuristic's own score against random play.  The output is Markdown (docs/evaluator.md quotes it); the time per hint (one roll's plays ranked) and per
 game is printed too.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--previous", type=int, default=3)
     ap.add_argument("--calibration-games", type=int, default=200)
-    ap.add_argument("--only", default="random,heuristic,previous,calibration")
+    ap.add_argument("--only", default="baseline,random,heuristic,previous,calibration")
     args = ap.parse_args()
     only = set(args.only.split(","))
     rules = get_variant(args.variant).rules
@@ -68,6 +68,11 @@ def main() -> int:
     me = net_chooser(net)
     print("| opponent | games | net wins | win rate | 95 % interval | points per game | unfinished | time |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
+    if "baseline" in only:
+        t = time.time()
+        s = play_series(args.variant, (heuristic_chooser(), random_chooser(random.Random(args.seed))), args.games,
+                        args.seed)
+        print(row("(the heuristic itself against random legal play)", s, time.time() - t), flush=True)
     if "random" in only:
         t = time.time()
         s = play_series(args.variant, (me, random_chooser(random.Random(args.seed))), args.games, args.seed)

@@ -250,11 +250,11 @@ class AnalyzeBy(str, Enum):
 
 
 @app.command("analyze", help=_(
-    "Skill analysis of backgammon records: the equity each checker play and cube decision lost, grades,\n"
+    "Skill analysis of records: the equity each checker play and cube decision lost, grades,\n"
     "luck, error rates and performance rating (needs the 'analysis' extra: the bgsage engine).\n"
     "\n"
     "Columns, units and how they compare with GNU Backgammon: docs/analysis.md.  Long nardy and Gul bara\n"
-    "have no engine: one line per record says so, with the dice luck that needs none.\n"
+    "records are analysed by the evaluator shipped with the package (docs/evaluator.md), cubeless.\n"
     "\n"
     "Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is\n"
     "analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no\n"
