@@ -270,7 +270,7 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     col = _Collect()
     rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
-        if skill_long.available(v.rules):
+        if keep is None and skill_long.available(v.rules):     # (validate --analyse: backgammon only)
             _long_analysis(match, v, rep, col, res, cfg)
         else:
             res.notes.append(_dice_note(match, col.turns, v.name))
