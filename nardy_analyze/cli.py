@@ -346,7 +346,9 @@ def hint_cmd(
                                             "a long-game position gets its value before the roll).")),
     json_text: Optional[str] = typer.Option(None, "--json", metavar="JSON",
                                             help=_("The position as one request of the bot protocol.")),
-    variant: str = typer.Option("long", "--variant", help=_("Variant of --json and of a GNU Backgammon id.")),
+    variant: Optional[str] = typer.Option(None, "--variant",
+                                          help=_("Variant of a request or record that names none (default: long "
+                                               "for --id/--json/--jsonl, backgammon for a record).")),
     rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
                                    help=_("Rule option, e.g. koks=on. Repeatable.")),
     as_json: bool = typer.Option(False, "--as-json", help=_("One JSON answer instead of the table.")),

@@ -238,7 +238,8 @@ def test_hint_on_a_generated_record_ranks_the_legal_plays_of_its_roll(tmp_path, 
 
 
 def test_hint_refuses_bad_input_with_a_message_and_exit_2():
-    for args in (["--id", "LN-nonsense"], ["--id", START_ID, "-d", "7-1"], ["--json", "{"], []):
+    for args in (["--id", "LN-nonsense"], ["--id", START_ID, "-d", "7-1"], ["--json", "{"], [],
+                 ["examples/club-night.mat", "--variant", "long", "--move", "3"]):
         out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", *args], capture_output=True,
                              text=True, env=_env(), cwd=ROOT, timeout=60)
         assert out.returncode == 2 and out.stderr.startswith("nardy-analyze: ") and "Traceback" not in out.stderr
@@ -281,3 +282,14 @@ def test_analyze_summarises_a_long_game_with_the_backgammon_columns(tmp_path):
     assert len(rows) == 2
     for r in rows:
         assert r["unforced"] > 0 and r["error_rate"] >= 0 and r["pr"] >= 0
+
+
+def test_hint_on_a_backgammon_record_goes_through_the_analysis_engine():
+    pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", "examples/club-night.mat", "--game", "1",
+                          "--move", "3", "--as-json"], capture_output=True, text=True, env=_env(), cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    ans = json.loads(out.stdout)
+    assert ans["variant"] == "backgammon" and ans["dice"] == [2, 1] and len(ans["plays"]) == 9
+    assert all(p["play"] != "(no move)" and "win_gammon" in p for p in ans["plays"])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .. import notation
-from ..engine import UnknownVariant, fmt_steps, generate, get_variant
+from ..engine import DEFAULT_VARIANT, UnknownVariant, fmt_steps, generate, get_variant
 from ..evaluator import posid
 from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value
 from ..i18n import _, ngettext
@@ -21,6 +21,7 @@ from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes
 from ..report import show as shows
 from .common import Echo, Exit, echo, fail
 
+REQUEST_VARIANT = "long"      # the variant of a request that names none (--json, --jsonl)
 CHANCES = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
 BG_CHANCES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
@@ -148,7 +149,10 @@ def answer(req: Request) -> dict:
     out: dict[str, Any] = {"ok": True, "variant": req.variant.name}
     if rules.same_direction:
         pos = posid.NardyPosition(req.variant.name, req.mover, req.opponent, req.player, min(req.rolls, 255))
-        out["id"] = posid.encode(pos)
+        try:
+            out["id"] = posid.encode(pos)
+        except posid.PositionIdError as e:
+            raise HintError(str(e)) from None
         try:
             if req.dice is None:
                 eq, p = position_value(rules, pos)
@@ -222,11 +226,12 @@ def _text(ans: dict) -> str:
 
 
 def hint(path: Optional[str], *, game: Optional[int], move: Optional[int], id: Optional[str],
-         dice: Optional[str], json_text: Optional[str], variant: str, rule: list[str], as_json: bool,
+         dice: Optional[str], json_text: Optional[str], variant: Optional[str], rule: list[str], as_json: bool,
          jsonl: bool, echo: Echo = echo) -> None:
-    """``nardy-analyze hint`` (see the command's --help)."""
+    """``nardy-analyze hint`` (see the command's --help).  ``variant``: of a record that names none (default
+    backgammon, as every command), of a request that names none (default long)."""
     try:
-        base = get_variant(variant).name
+        base = get_variant(variant or REQUEST_VARIANT).name
         opts = parse_rule_options(base, rule, None)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)
@@ -235,7 +240,7 @@ def hint(path: Optional[str], *, game: Optional[int], move: Optional[int], id: O
         return
     try:
         if path is not None:
-            req = _from_record(path, game, move, base, opts)
+            req = _from_record(path, game, move, variant or DEFAULT_VARIANT, opts)
         elif id is not None:
             req = request_from_json({"id": id, "variant": None if id[:3].upper() in ("LN-", "GB-") else base},
                                     base, opts)
@@ -255,7 +260,7 @@ def hint(path: Optional[str], *, game: Optional[int], move: Optional[int], id: O
     echo(json.dumps(ans, ensure_ascii=False) if as_json else _text(ans))
 
 
-def _from_record(path: str, game: Optional[int], move: Optional[int], base: str, opts: dict) -> Request:
+def _from_record(path: str, game: Optional[int], move: Optional[int], default: str, opts: dict) -> Request:
     try:
         data = read_bytes(path)
     except InputError as e:
@@ -265,7 +270,7 @@ def _from_record(path: str, game: Optional[int], move: Optional[int], base: str,
         snap = shows.pick(match, game, move if move is not None else 1)
     except LookupError as e:
         raise HintError(f"{match.path}: {e}") from None
-    choice = choose_variant(match, base, opts)
+    choice = choose_variant(match, default, opts)
     if choice.variant is None:
         loc, msg = choice.error
         raise HintError(f"{match.path}:{loc.line}:{loc.column}: {msg}")
