@@ -293,3 +293,20 @@ def test_hint_on_a_backgammon_record_goes_through_the_analysis_engine():
     ans = json.loads(out.stdout)
     assert ans["variant"] == "backgammon" and ans["dice"] == [2, 1] and len(ans["plays"]) == 9
     assert all(p["play"] != "(no move)" and "win_gammon" in p for p in ans["plays"])
+
+
+def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    common = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--hidden", "8"]
+    train.main([*common, "--games", "4", "--out", str(tmp_path / "once")])
+    train.main([*common, "--games", "2", "--out", str(tmp_path / "chunks")])
+    train.main([*common, "--games", "4", "--out", str(tmp_path / "chunks"), "--resume",
+                str(tmp_path / "chunks" / "ckpt.npz")])
+    once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
+    assert not np.array_equal(once.w1, Net.load(tmp_path / "once" / "net-0000002.npz").w1.astype(np.float64))
+    log = [json.loads(line) for line in (tmp_path / "chunks" / "log.jsonl").read_text().splitlines()]
+    assert [r["games"] for r in log] == [2, 4] and all(0 <= r["vs_heuristic"]["win_rate"] <= 1 for r in log)
