@@ -57,7 +57,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--previous", type=int, default=3)
     ap.add_argument("--calibration-games", type=int, default=200)
-    ap.add_argument("--only", default="baseline,random,heuristic,previous,calibration")
+    ap.add_argument("--only", default="baseline,random,heuristic,previous,calibration,analyze")
     args = ap.parse_args()
     only = set(args.only.split(","))
     rules = get_variant(args.variant).rules
@@ -129,6 +129,15 @@ def main() -> int:
             hint(rules, pos, a, b, net)
             n += 1
     print(f"\ntime per hint (one roll's plays ranked, mean of 21 rolls): {(time.perf_counter() - t) / n * 1000:.1f} ms")
+    if "analyze" in only:
+        from nardy_analyze.generate import generate_match
+        from nardy_analyze.stats.skill import analyse_match
+        match = generate_match(args.variant, 1, args.seed)
+        t = time.perf_counter()
+        c0 = time.process_time()
+        res = analyse_match(match, args.variant)
+        print(f"time per analysed game (a generated game of {len(res.rows)} rolls, each with the 21 rolls for "
+              f"luck): {time.perf_counter() - t:.1f} s ({time.process_time() - c0:.1f} s of CPU)")
     return 0
 
 
