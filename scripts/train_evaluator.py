@@ -138,6 +138,7 @@ def main(argv=None) -> int:
         net = Net.new(args.hidden, np.random.default_rng(args.seed))
         opt = Adam(net.params(), args.lr)
         done = 0
+        net.save(out / "net-0000000.npz")          # the untrained net: the first of the earlier nets
     cmd = "scripts/train_evaluator.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     if done < args.games:
         net.meta["command"] = (net.meta.get("command", "") + " && " if net.meta.get("command") else "") + cmd
