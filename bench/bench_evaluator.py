@@ -13,7 +13,8 @@ past 1,200 rolls) are left out and counted.
 
 Calibration: ``--calibration-games`` games of the net against itself; at the start of every roll the net's
 win chance for the player on roll, in ten bins, against the share of those positions whose player won.
-``baseline``: the heuristic's own score against random play.  The output is Markdown (docs/evaluator.md quotes it); the time per hint (one roll's plays ranked) and per
+``baseline``: the heuristic's own score against random play.  The output is Markdown (docs/evaluator.md
+quotes it); the time per hint (one roll's plays ranked) and per
 game is printed too.
 """
 from __future__ import annotations

@@ -48,7 +48,10 @@ def targets(result, kept, pred: np.ndarray, lam: float) -> np.ndarray:
     g = None
     for t in range(T - 1, -1, -1):
         mover = kept[t][0]
-        z = np.array([1.0, level >= 2, level >= 3, 0, 0]) if mover == w else np.array([0, 0, 0, level >= 2, level >= 3], dtype=float)
+        if mover == w:
+            z = np.array([1.0, level >= 2, level >= 3, 0, 0], dtype=float)
+        else:
+            z = np.array([0, 0, 0, level >= 2, level >= 3], dtype=float)
         if t == T - 1:
             g = z
         else:

@@ -4,22 +4,28 @@ the analysis engine (bgsage, the ``analysis`` extra).  ``--jsonl``: the bot prot
 one JSON position per line of standard input, one JSON answer per line, the process staying open."""
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import sys
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Optional
+import os
 
-from .. import notation
-from ..engine import DEFAULT_VARIANT, UnknownVariant, fmt_steps, generate, get_variant
-from ..evaluator import posid
-from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value
-from ..i18n import _, ngettext
-from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes
-from ..report import show as shows
-from .common import Echo, Exit, echo, fail
+# the evaluator's matrix products are small: threads of the BLAS library only wait for one another (ten times
+# slower on a busy machine); this process's numpy, when it is not loaded yet, keeps to one
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import base64  # noqa: E402
+import binascii  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from typing import Any, Optional  # noqa: E402
+
+from .. import notation  # noqa: E402
+from ..engine import DEFAULT_VARIANT, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
+from ..evaluator import posid  # noqa: E402
+from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value  # noqa: E402
+from ..i18n import _, ngettext  # noqa: E402
+from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes  # noqa: E402
+from ..report import show as shows  # noqa: E402
+from .common import Echo, echo, fail  # noqa: E402
 
 REQUEST_VARIANT = "long"      # the variant of a request that names none (--json, --jsonl)
 CHANCES = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
@@ -84,7 +90,8 @@ def gnubg_position(text: str) -> tuple[tuple, tuple]:
 
 
 def _side(value, long_game: bool) -> tuple:
-    if not isinstance(value, list) or len(value) not in (24, 25) or not all(isinstance(n, int) and n >= 0 for n in value):
+    if (not isinstance(value, list) or len(value) not in (24, 25)
+            or not all(isinstance(n, int) and n >= 0 for n in value)):
         raise HintError(_("a side is a list of 24 point counts (25 with the bar in backgammon)"))
     side = tuple(value) + ((0,) if len(value) == 24 else ())
     if sum(side) > 15:
@@ -188,9 +195,10 @@ def _backgammon(rules, mover, opp, dice) -> list[dict]:
     for m in res.moves:
         st = steps.get(tuple(m.board))
         p = m.probs
-        plays.append(dict(play=fmt_steps(st) if st is not None else "(no move)", equity=round(float(m.cubeless_equity), 4),
-                          **{k: round(float(x), 4) for k, x in zip(BG_CHANCES, (p.win, p.gammon_win, p.backgammon_win,
-                                                                                p.gammon_loss, p.backgammon_loss))}))
+        chances = (p.win, p.gammon_win, p.backgammon_win, p.gammon_loss, p.backgammon_loss)
+        plays.append(dict(play=fmt_steps(st) if st is not None else "(no move)",
+                          equity=round(float(m.cubeless_equity), 4),
+                          **{k: round(float(x), 4) for k, x in zip(BG_CHANCES, chances)}))
     if not plays:
         plays.append(dict(play="(no move)", equity=None))
     return plays
