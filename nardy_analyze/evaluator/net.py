@@ -26,7 +26,6 @@ the variant has its own net (the same inputs) trained on its own games.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Hashable
+from typing import Callable
 
 import numpy as np
 
@@ -175,11 +175,3 @@ def play_game(rules, choosers: tuple[Chooser, Chooser], rng: random.Random, keep
                                   n + 1, kept)
         p = 1 - p
     return GameResult(None, 0, 0, max_rolls, kept)
-
-
-def roll_plays(rules, me: Side, opp: Side, d1: int, d2: int, first_turn: bool, turn: Hashable = None):
-    """The legal plays of the roll ``d1-d2`` for ``me`` on roll (the roller's own part of the turn): the
-    engine's PlaySet."""
-    if turn is None:
-        turn = rules.start_turn(me, opp, first_turn, (max(d1, d2), min(d1, d2)))
-    return generate(rules, me, opp, d1, d2, turn)
