@@ -1,12 +1,17 @@
 """The long-game evaluator: the position id, the net's inputs, the play of games, hint and the 1-ply value."""
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from helpers import ROOT
 from nardy_analyze.engine import get_variant
 from nardy_analyze.evaluator import posid
 from nardy_analyze.evaluator.analysis import hint, position_value
@@ -165,13 +170,6 @@ def test_hint_ranks_every_legal_play_best_first(net):
 
 
 # -- hint: the command and the bot protocol ------------------------------------------------------------------
-
-import json  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-from helpers import ROOT  # noqa: E402
 
 START_ID = "LN-AAAAAID_PwAAwP8f"
 
