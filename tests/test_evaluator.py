@@ -308,3 +308,28 @@ def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
     assert not np.array_equal(once.w1, Net.load(tmp_path / "once" / "net-0000002.npz").w1.astype(np.float64))
     log = [json.loads(line) for line in (tmp_path / "chunks" / "log.jsonl").read_text().splitlines()]
     assert [r["games"] for r in log] == [2, 4] and all(0 <= r["vs_heuristic"]["win_rate"] <= 1 for r in log)
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=8),
+                     lambda kids: st.lists(kids, max_size=25) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+                     max_leaves=30)
+_request = st.fixed_dictionaries({}, optional={
+    "id": st.sampled_from([START_ID, "GB-AQEAAID_PwAAwP8f", "4HPwATDgc/ABMA", "LN-", ""]) | st.text(max_size=20),
+    "variant": st.sampled_from(["long", "gulbara", "bg", "chess"]), "dice": _json,
+    "mover": _json, "opponent": _json, "rolls": _json, "player": _json, "rules": _json, "tag": _json})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_request | _json, min_size=1, max_size=4))
+def test_the_bot_protocol_answers_every_line_whatever_it_holds(requests):
+    import io
+    from nardy_analyze.commands.hint import serve
+    lines = [json.dumps(r) for r in requests]
+    out = io.StringIO()
+    serve(io.StringIO("\n".join(lines) + "\n"), out)
+    assert out.getvalue().isascii()
+    answers = [json.loads(a) for a in out.getvalue().splitlines()]
+    assert len(answers) == len(lines)
+    for a in answers:
+        assert a["ok"] in (True, False)
+        assert a["ok"] or a["error"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass  # noqa: E402
 from typing import Any, Optional  # noqa: E402
 
 from .. import notation  # noqa: E402
-from ..engine import DEFAULT_VARIANT, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
+from ..engine import DEFAULT_VARIANT, OPTIONS, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
 from ..evaluator import posid  # noqa: E402
 from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value  # noqa: E402
 from ..i18n import _, ngettext  # noqa: E402
@@ -115,6 +115,13 @@ def request_from_json(obj: dict, variant_default: str = "long", rules_default: d
         raise HintError(_("rules is an object of rule options, such as {example}").format(example='{"koks": true}'))
     try:
         base = get_variant(str(name))
+        known = OPTIONS[base.name]
+        for key, value in extra.items():
+            allowed = known[key][1] if key in known else None
+            if allowed is None or (allowed and value not in allowed) or (not allowed and value is not None
+                                                                           and not isinstance(value, int)):
+                raise HintError(_("rules: {key}={value} is not a rule option of {variant}").format(
+                    key=key, value=json.dumps(value), variant=base.name))
         opts.update(extra)
         v = get_variant(base.name, opts)
     except UnknownVariant as e:
@@ -146,7 +153,10 @@ def request_from_json(obj: dict, variant_default: str = "long", rules_default: d
             posid.check_sides(mover, opp)
         except posid.PositionIdError as e:
             raise HintError(str(e)) from None
-    return Request(v, mover, opp, int(obj.get("player", 0)) & 1, rolls, dice)
+    player = obj.get("player", 0)
+    if player not in (0, 1):
+        raise HintError(_("player is 0 (the first player) or 1 (the second)"))
+    return Request(v, mover, opp, int(player), rolls, dice)
 
 
 def answer(req: Request) -> dict:
@@ -304,5 +314,6 @@ def serve(inp, out, variant: str = "long", opts: dict | None = None) -> None:
                 ans["tag"] = obj["tag"]
         except HintError as e:
             ans = {"ok": False, "error": str(e), "line": n}
-        out.write(json.dumps(ans, ensure_ascii=False) + "\n")
+        # ASCII only: no character of a message or tag can break the line (U+0085, U+2028 are line ends too)
+        out.write(json.dumps(ans) + "\n")
         out.flush()
