@@ -273,11 +273,11 @@ class AnalyzeBy(str, Enum):
 
 
 @app.command("analyze", help=_(
-    "Skill analysis of backgammon records: the equity each checker play and cube decision lost, grades,\n"
+    "Skill analysis of records: the equity each checker play and cube decision lost, grades,\n"
     "luck, error rates and performance rating (needs the 'analysis' extra: the bgsage engine).\n"
     "\n"
     "Columns, units and how they compare with GNU Backgammon: docs/analysis.md.  Long nardy and Gul bara\n"
-    "have no engine: one line per record says so, with the dice luck that needs none.\n"
+    "records are analysed by the evaluator shipped with the package (docs/evaluator.md), cubeless.\n"
     "\n"
     "Exit code 0 when every file was read whole, 1 when some text could not be parsed (the rest is\n"
     "analysed), 2 when the arguments are wrong, the engine is not installed, a path cannot be read or no\n"
@@ -347,6 +347,46 @@ def generate_cmd(
 ) -> None:
     _run("generate", variant=variant, games=games, seed=seed, players=players, rule=rule, rules=rules,
          output=output)
+
+
+@app.command("hint", help=_(
+    "The legal plays of a roll ranked by equity, with the chances of each result.\n"
+    "\n"
+    "Long nardy and Gul bara: the evaluator shipped with the package (docs/evaluator.md); backgammon: the\n"
+    "analysis engine (the 'analysis' extra).  The position: a record (FILE with --game/--move, the dice of\n"
+    "that roll), a position id (--id: LN-/GB- for the long games, a GNU Backgammon Position ID) or --json.\n"
+    "Equity in points for the player on roll (oin 1, mars 2, koks 3 where counted), no cube.\n"
+    "\n"
+    "--jsonl: the bot protocol: one JSON request per line of standard input, one JSON answer per line, the\n"
+    "process staying open until its input ends (docs/evaluator.md)."))
+@_interruptible
+def hint_cmd(
+    path: Optional[str] = typer.Argument(None, metavar="[FILE]",
+                                         help=_("A record (.mat/.txt, .sgf, .json, .ngn); '-' reads standard input.")),
+    game: Optional[int] = typer.Option(None, "--game", "-g", metavar="N", min=1,
+                                       help=_("Game number, as findings give it: the record's own Game N (the "
+                                              "order in the file when games are unnumbered); default the last.")),
+    move: Optional[int] = typer.Option(None, "--move", "-m", metavar="M", min=1,
+                                       help=_("The game's M-th roll (1 = the opening roll; default 1).")),
+    id: Optional[str] = typer.Option(None, "--id", metavar="ID",
+                                     help=_("A position id: LN-... or GB-... (docs/evaluator.md), or a GNU "
+                                          "Backgammon Position ID with --variant backgammon.")),
+    dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="D1-D2",
+                                       help=_("The roll, e.g. 6-5 (a record's own roll by default; without dice "
+                                            "a long-game position gets its value before the roll).")),
+    json_text: Optional[str] = typer.Option(None, "--json", metavar="JSON",
+                                            help=_("The position as one request of the bot protocol.")),
+    variant: Optional[str] = typer.Option(None, "--variant", metavar="VARIANT",
+                                          help=_("Variant of a request or record that names none (default: long "
+                                               "for --id/--json/--jsonl, backgammon for a record).")),
+    rule: list[str] = typer.Option([], "--rule", metavar="KEY=VALUE",
+                                   help=_("Rule option, e.g. koks=on. Repeatable.")),
+    as_json: bool = typer.Option(False, "--as-json", help=_("One JSON answer instead of the table.")),
+    jsonl: bool = typer.Option(False, "--jsonl", help=_("The bot protocol on standard input and output.")),
+    lang: Optional[Lang] = _lang_option(),
+) -> None:
+    _run("hint", path=path, game=game, move=move, id=id, dice=dice, json_text=json_text, variant=variant,
+         rule=rule, as_json=as_json, jsonl=jsonl)
 
 
 @app.command("rules", help=_("List the rule ids that findings name, with what each means."))

@@ -91,6 +91,10 @@ SLOW_FILES = {"test_corpus.py", "test_engine_corpus_gnubg.py", "test_gnubg_oracl
 # engine's evaluations, many subprocesses): in the full suite only; their files keep quick tests of the same
 # modules
 SLOW_TESTS = {
+    "test_evaluator.py::test_analyze_summarises_a_long_game_with_the_backgammon_columns",
+    "test_evaluator.py::test_hint_refuses_bad_input_with_a_message_and_exit_2",
+    "test_evaluator.py::test_the_bot_protocol_answers_every_line_whatever_it_holds",
+    "test_skill.py::test_the_long_games_are_analysed_by_the_shipped_evaluator",
     "test_i18n_t18report.py::test_stats_csv_and_json_columns_unchanged",
     "test_i18n_t18report.py::test_stats_table_and_markdown_headings_in_russian",
     "test_i18n_t18report.py::test_plot_labels_in_russian",

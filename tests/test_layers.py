@@ -27,8 +27,9 @@ PKG = "nardy_analyze"
 # layer -> the modules (a sub-package stands for all its modules) -- the table of docs/architecture.md
 LAYERS: dict[int, tuple[str, ...]] = {
     0: ("nardy_analyze", "engine", "i18n"),                      # the package's constants; the rules; the language
-    1: ("record", "rules", "safetext", "fsio", "names"),         # the record model, rule ids, safe text, atomic
-                                                                 # writes, players' names
+    1: ("record", "rules", "safetext", "fsio", "names", "evaluator"),  # the record model, rule ids, safe text,
+                                                                 # atomic writes, players' names; the long
+                                                                 # games' evaluator
     2: ("notation", "inputs"),                                   # read and write records; what a command reads
     3: ("replay", "result"),                                     # the replay and its events; a run's result
     4: ("report", "stats", "finding_analysis"),                  # rendering, statistics, analysis of findings

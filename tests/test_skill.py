@@ -257,7 +257,21 @@ def test_without_the_engine_analyze_says_how_to_install_it(record_file, monkeypa
 
 
 @pytest.mark.parametrize("variant", ["long", "gulbara"])
-def test_variants_without_an_engine_get_one_line_and_no_numbers(variant, tmp_path):
+def test_the_long_games_are_analysed_by_the_shipped_evaluator(variant, tmp_path):
+    p = tmp_path / f"{variant}.ngn"
+    p.write_text(notation("ngn").write(generate_match(variant, 1, seed=5)))
+    run = stats.analyse([str(p)])
+    assert run.notes == []
+    d = run.decisions
+    assert len(d) > 10 and (d["kind"] == "checker").all()
+    assert d["position_id"].str.startswith("LN-" if variant == "long" else "GB-").all()
+    assert (d["error"] >= 0).all() and (d[d["forced"]]["error"] == 0).all()
+
+
+@pytest.mark.parametrize("variant", ["long", "gulbara"])
+def test_a_variant_without_an_evaluator_gets_one_line_and_no_numbers(variant, tmp_path, monkeypatch):
+    from nardy_analyze.stats import skill_long
+    monkeypatch.setattr(skill_long, "available", lambda rules: False)
     p = tmp_path / f"{variant}.ngn"
     p.write_text(notation("ngn").write(generate_match(variant, 2, seed=5)))
     run = stats.analyse([str(p)])

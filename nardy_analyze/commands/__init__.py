@@ -3,7 +3,7 @@
 :mod:`nardy_analyze.cli` declares the typer commands (their options and ``--help``) and, when one runs,
 imports its module here and calls the function of the command's name with the values converted:
 :mod:`.validate`, :mod:`.convert`, :mod:`.show`, :mod:`.stats`, :mod:`.analyze`, :mod:`.generate`,
-:mod:`.rules`.  :mod:`.common` holds what they share (:class:`~.common.Exit`, ``echo``, ``fail``, the
+:mod:`.rules`, :mod:`.hint`.  :mod:`.common` holds what they share (:class:`~.common.Exit`, ``echo``, ``fail``, the
 Dask engine's connection, the messages of a run, the output of a table).  No module here imports typer
 or click, so that :mod:`nardy_analyze.fastcli` runs a plain ``validate`` or ``convert`` command line
 without importing them: that is most of the command's start-up.  The output, the messages and the exit
@@ -18,7 +18,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Callable
 
-NAMES = ("validate", "convert", "show", "stats", "analyze", "generate", "rules")
+NAMES = ("validate", "convert", "show", "stats", "analyze", "generate", "rules", "hint")
 
 
 def body(name: str) -> Callable[..., None]:

@@ -37,7 +37,7 @@ from ..record import Kind, Match, game_numbers
 from ..replay import ReplayVisitor, replay
 from .tally import problem_lines
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
-from . import bearoff, cube as cubes
+from . import bearoff, cube as cubes, skill_long
 from ..i18n import N_, _, ngettext, pgettext
 
 __all__ = ["analyse_match", "write_decisions", "summary", "roll_luck", "board", "plot", "sgf_analysis",
@@ -276,7 +276,10 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     col = _Collect()
     rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
-        res.notes.append(_dice_note(match, col.turns, v.name))
+        if keep is None and skill_long.available(v.rules):     # (validate --analyse: backgammon only)
+            _long_analysis(match, v, rep, col, res, cfg)
+        else:
+            res.notes.append(_dice_note(match, col.turns, v.name))
         return res
     bg = _bgsage()
     mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
@@ -336,6 +339,22 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         cube = [d for d in cube if (d["game"], d["line"]) in keep.only]
     res.rows = _evaluate(bg, v.rules, match.path, mid, length, checker, cube, cfg, jacoby, beaver, keep)
     return res
+
+
+def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: Config) -> None:
+    """Long nardy and Gul bara: the checker rows from the shipped evaluator (skill_long), the games' results."""
+    mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
+    names_by_game = {}
+    for game, gr in zip(match.games, rep.games):
+        names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
+        names_by_game[game.number] = names
+        if gr.winner is not None and gr.points is not None:
+            for s in (0, 1):
+                res.results.append((match.path, mid, game.number, names[s], names[1 - s],
+                                    float(gr.points if gr.winner == s else -gr.points)))
+    res.rows = skill_long.checker_rows(v.rules, match.path, mid, col.turns,
+                                       lambda g: names_by_game.get(g, ("player 1", "player 2")),
+                                       lambda e: grade(e, cfg.thresholds))
 
 
 @dataclass

@@ -1,0 +1,319 @@
+"""``nardy-analyze hint``: the legal plays of a roll ranked by equity, with their result chances, for every
+variant: long nardy and Gul bara through the shipped evaluator (nardy_analyze.evaluator), backgammon through
+the analysis engine (bgsage, the ``analysis`` extra).  ``--jsonl``: the bot protocol (docs/evaluator.md),
+one JSON position per line of standard input, one JSON answer per line, the process staying open."""
+from __future__ import annotations
+
+import os
+
+# the evaluator's matrix products are small: threads of the BLAS library only wait for one another (ten times
+# slower on a busy machine); this process's numpy, when it is not loaded yet, keeps to one
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import base64  # noqa: E402
+import binascii  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from typing import Any, Optional  # noqa: E402
+
+from .. import notation  # noqa: E402
+from ..engine import DEFAULT_VARIANT, OPTIONS, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
+from ..evaluator import posid  # noqa: E402
+from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value  # noqa: E402
+from ..i18n import _, ngettext  # noqa: E402
+from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes  # noqa: E402
+from ..report import show as shows  # noqa: E402
+from .common import Echo, echo, fail  # noqa: E402
+
+REQUEST_VARIANT = "long"      # the variant of a request that names none (--json, --jsonl)
+CHANCES = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
+BG_CHANCES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+class HintError(ValueError):
+    """A request that cannot be answered (the message says why)."""
+
+
+@dataclass
+class Request:
+    variant: Any                   # engine Variant
+    mover: tuple
+    opponent: tuple
+    player: int = 0
+    rolls: int = 2
+    dice: tuple[int, int] | None = None
+
+
+def _dice(value) -> tuple[int, int]:
+    if isinstance(value, str):
+        parts = value.replace(",", "-").replace(" ", "-").split("-")
+        parts = [p for p in parts if p]
+        if len(parts) == 1 and len(parts[0]) == 2:
+            parts = list(parts[0])
+    else:
+        parts = list(value) if isinstance(value, (list, tuple)) else []
+    try:
+        d = tuple(int(x) for x in parts)
+    except (TypeError, ValueError):
+        d = ()
+    if len(d) != 2 or not all(1 <= x <= 6 for x in d):
+        raise HintError(_("dice are two numbers 1-6, such as 6-5, not {value}").format(value=json.dumps(value)))
+    return max(d), min(d)
+
+
+def gnubg_position(text: str) -> tuple[tuple, tuple]:
+    """The (mover, opponent) of a GNU Backgammon Position ID (14 characters; ``ID:MatchID`` accepted)."""
+    key = text.strip().split(":")[0]
+    try:
+        raw = base64.b64decode(key + "==", validate=True)
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(key) != 14 or len(raw) != 10:
+        raise HintError(_("not a GNU Backgammon Position ID: {text}").format(text=text[:40]))
+    bits = [raw[i // 8] >> (i % 8) & 1 for i in range(80)]
+    sides, i = [], 0
+    for _s in (0, 1):
+        side = []
+        for _p in range(25):
+            n = 0
+            while i < 80 and bits[i]:
+                n, i = n + 1, i + 1
+            i += 1
+            side.append(n)
+        if sum(side) > 15:
+            raise HintError(_("not a GNU Backgammon Position ID: {text}").format(text=text[:40]))
+        sides.append(tuple(side))
+    opponent, mover = sides
+    return mover, opponent
+
+
+def _side(value, long_game: bool) -> tuple:
+    if (not isinstance(value, list) or len(value) not in (24, 25)
+            or not all(isinstance(n, int) and n >= 0 for n in value)):
+        raise HintError(_("a side is a list of 24 point counts (25 with the bar in backgammon)"))
+    side = tuple(value) + ((0,) if len(value) == 24 else ())
+    if sum(side) > 15:
+        raise HintError(_("a side has more than 15 checkers"))
+    return side
+
+
+def request_from_json(obj: dict, variant_default: str = "long", rules_default: dict | None = None) -> Request:
+    """A request of the bot protocol: ``{"id": ..., "dice": [6, 5]}`` or ``{"variant": ..., "mover": [...],
+    "opponent": [...], "rolls": n, "dice": "65"}`` (docs/evaluator.md)."""
+    if not isinstance(obj, dict):
+        raise HintError(_("a request is a JSON object"))
+    pid = obj.get("id")
+    name = obj.get("variant")
+    if isinstance(pid, str) and pid[:3].upper() in ("LN-", "GB-"):
+        name = name or posid.PREFIXES[pid[:2].upper()]
+    name = name or variant_default
+    opts = dict(rules_default or {})
+    extra = obj.get("rules") or {}
+    if not isinstance(extra, dict):
+        raise HintError(_("rules is an object of rule options, such as {example}").format(example='{"koks": true}'))
+    try:
+        base = get_variant(str(name))
+        known = OPTIONS[base.name]
+        for key, value in extra.items():
+            allowed = known[key][1] if key in known else None
+            if allowed is None or (allowed and value not in allowed) or (not allowed and value is not None
+                                                                           and not isinstance(value, int)):
+                raise HintError(_("rules: {key}={value} is not a rule option of {variant}").format(
+                    key=key, value=json.dumps(value), variant=base.name))
+        opts.update(extra)
+        v = get_variant(base.name, opts)
+    except UnknownVariant as e:
+        raise HintError(str(e)) from None
+    long_game = v.rules.same_direction
+    dice = _dice(obj["dice"]) if obj.get("dice") is not None else None
+    if pid is not None:
+        if not isinstance(pid, str):
+            raise HintError(_("id is a position id (text)"))
+        if long_game:
+            try:
+                pos = posid.decode(pid)
+            except posid.PositionIdError as e:
+                raise HintError(str(e)) from None
+            if pos.variant != v.name:
+                raise HintError(_("the position id is of {id_variant}, not {variant}").format(
+                    id_variant=pos.variant, variant=v.name))
+            return Request(v, pos.mover, pos.opponent, pos.player, pos.rolls, dice)
+        mover, opp = gnubg_position(pid)
+        return Request(v, mover, opp, 0, 2, dice)
+    if "mover" not in obj or "opponent" not in obj:
+        raise HintError(_("a request gives a position: id, or mover and opponent"))
+    mover, opp = _side(obj["mover"], long_game), _side(obj["opponent"], long_game)
+    rolls = obj.get("rolls", 2)
+    if not isinstance(rolls, int) or rolls < 0:
+        raise HintError(_("rolls is the number of rolls the game has had, 0 or more"))
+    if long_game:
+        try:
+            posid.check_sides(mover, opp)
+        except posid.PositionIdError as e:
+            raise HintError(str(e)) from None
+    player = obj.get("player", 0)
+    if player not in (0, 1):
+        raise HintError(_("player is 0 (the first player) or 1 (the second)"))
+    return Request(v, mover, opp, int(player), rolls, dice)
+
+
+def answer(req: Request) -> dict:
+    """The answer of one request: the plays ranked (with dice), or the position's value before the roll
+    (long games without dice)."""
+    rules = req.variant.rules
+    out: dict[str, Any] = {"ok": True, "variant": req.variant.name}
+    if rules.same_direction:
+        pos = posid.NardyPosition(req.variant.name, req.mover, req.opponent, req.player, min(req.rolls, 255))
+        try:
+            out["id"] = posid.encode(pos)
+        except posid.PositionIdError as e:
+            raise HintError(str(e)) from None
+        try:
+            if req.dice is None:
+                eq, p = position_value(rules, pos)
+                out.update(equity=round(eq, 4), **{k: round(float(x), 4) for k, x in zip(CHANCES, p)})
+                return out
+            plays = long_hint(rules, pos, *req.dice)
+        except EvaluatorMissing as e:
+            raise HintError(str(e)) from None
+        out["dice"] = list(req.dice)
+        out["plays"] = [dict(play=p.play, equity=round(p.equity, 4),
+                             **{k: round(x, 4) for k, x in zip(CHANCES, p.chances)}) for p in plays]
+        return out
+    if req.dice is None:
+        raise HintError(_("a backgammon hint needs the dice"))
+    out["dice"] = list(req.dice)
+    out["plays"] = _backgammon(rules, req.mover, req.opponent, req.dice)
+    return out
+
+
+def _backgammon(rules, mover, opp, dice) -> list[dict]:
+    from ..stats import skill     # (pandas and the analysis engine: only backgammon hints need them)
+
+    try:
+        skill.require_engine()
+    except skill.EngineMissing:
+        raise HintError(_(skill.INSTALL_HINT)) from None
+    import bgsage                 # (the 'analysis' extra)
+
+    steps = {tuple(skill.board(m, o)): st for (m, o), st in generate(rules, mover, opp, *dice).plays.items()}
+    res = bgsage.batch_checker_play([dict(board=skill.board(mover, opp), die1=dice[0], die2=dice[1], cube_value=1,
+                                          cube_owner="centered")], "1ply", n_threads=1)[0]
+    plays = []
+    for m in res.moves:
+        st = steps.get(tuple(m.board))
+        p = m.probs
+        chances = (p.win, p.gammon_win, p.backgammon_win, p.gammon_loss, p.backgammon_loss)
+        plays.append(dict(play=fmt_steps(st) if st is not None else "(no move)",
+                          equity=round(float(m.cubeless_equity), 4),
+                          **{k: round(float(x), 4) for k, x in zip(BG_CHANCES, chances)}))
+    if not plays:
+        plays.append(dict(play="(no move)", equity=None))
+    return plays
+
+
+def _text(ans: dict) -> str:
+    lines = []
+    if "plays" not in ans:
+        lines.append(_("{id}: equity {equity:+.3f} before the roll (win {win:.1%}, mars {mars:.1%}, lose mars "
+                       "{lmars:.1%})").format(id=ans["id"], equity=ans["equity"], win=ans["win"],
+                                              mars=ans["win_mars"], lmars=ans["lose_mars"]))
+        return "\n".join(lines)
+    head = ans.get("id") or ans["variant"]
+    n = len(ans["plays"])
+    lines.append(ngettext("{position}, dice {d1}-{d2}: {n} legal play", "{position}, dice {d1}-{d2}: {n} legal plays",
+                          n).format(position=head, d1=ans["dice"][0], d2=ans["dice"][1], n=n))
+    best = ans["plays"][0].get("equity")
+    width = max(len(p["play"]) for p in ans["plays"])
+    for i, p in enumerate(ans["plays"], 1):
+        if p.get("equity") is None:
+            lines.append(f"{i:3}. {p['play']}")
+            continue
+        keys = list(p)[2:]
+        chances = "  ".join(f"{p[k]:6.1%}" for k in keys)
+        diff = "" if i == 1 else f" ({p['equity'] - best:+.3f})"
+        lines.append(f"{i:3}. {p['play']:<{width}}  {p['equity']:+.3f}{diff:>10}  {chances}")
+    keys = list(ans["plays"][0])[2:]
+    if keys:
+        # TRANSLATORS: the heading of the chance columns of hint's table
+        lines.append("     " + _("columns: equity, its difference from the best, chances of {names}").format(
+            names=", ".join(keys)))
+    return "\n".join(lines)
+
+
+def hint(path: Optional[str], *, game: Optional[int], move: Optional[int], id: Optional[str],
+         dice: Optional[str], json_text: Optional[str], variant: Optional[str], rule: list[str], as_json: bool,
+         jsonl: bool, echo: Echo = echo) -> None:
+    """``nardy-analyze hint`` (see the command's --help).  ``variant``: of a record that names none (default
+    backgammon, as every command), of a request that names none (default long)."""
+    try:
+        base = get_variant(variant or REQUEST_VARIANT).name
+        opts = parse_rule_options(base, rule, None)
+    except (UnknownVariant, ValueError) as e:
+        fail(str(e), echo=echo)
+    if jsonl:
+        serve(sys.stdin, sys.stdout, base, opts)
+        return
+    try:
+        if path is not None:
+            req = _from_record(path, game, move, variant or DEFAULT_VARIANT, opts)
+        elif id is not None:
+            req = request_from_json({"id": id, "variant": None if id[:3].upper() in ("LN-", "GB-") else base},
+                                    base, opts)
+        elif json_text is not None:
+            try:
+                obj = json.loads(json_text)
+            except json.JSONDecodeError as e:
+                raise HintError(_("--json is not JSON: {error}").format(error=e)) from None
+            req = request_from_json(obj, base, opts)
+        else:
+            raise HintError(_("give a record (FILE with --game/--move), a position id (--id) or --json"))
+        if dice is not None:
+            req.dice = _dice(dice)
+        ans = answer(req)
+    except HintError as e:
+        fail(str(e), echo=echo)
+    echo(json.dumps(ans, ensure_ascii=False) if as_json else _text(ans))
+
+
+def _from_record(path: str, game: Optional[int], move: Optional[int], default: str, opts: dict) -> Request:
+    try:
+        data = read_bytes(path)
+    except InputError as e:
+        raise HintError(str(e)) from None
+    match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
+    try:
+        snap = shows.pick(match, game, move if move is not None else 1)
+    except LookupError as e:
+        raise HintError(f"{match.path}: {e}") from None
+    choice = choose_variant(match, default, opts)
+    if choice.variant is None:
+        loc, msg = choice.error
+        raise HintError(f"{match.path}:{loc.line}:{loc.column}: {msg}")
+    v = choice.variant
+    me, opp = snap.sides[snap.player], snap.sides[1 - snap.player]
+    return Request(v, me, opp, snap.player, (snap.move or 1) - 1, snap.dice and (max(snap.dice), min(snap.dice)))
+
+
+def serve(inp, out, variant: str = "long", opts: dict | None = None) -> None:
+    """The bot protocol: read requests one per line from ``inp`` until its end, write one answer line each
+    to ``out`` (flushed), so that another program can play through this process."""
+    for n, line in enumerate(inp, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise HintError(_("line {n} is not JSON: {error}").format(n=n, error=e)) from None
+            ans = answer(request_from_json(obj, variant, opts))
+            if isinstance(obj, dict) and "tag" in obj:
+                ans["tag"] = obj["tag"]
+        except HintError as e:
+            ans = {"ok": False, "error": str(e), "line": n}
+        # ASCII only: no character of a message or tag can break the line (U+0085, U+2028 are line ends too)
+        out.write(json.dumps(ans) + "\n")
+        out.flush()

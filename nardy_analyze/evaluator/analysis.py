@@ -1,0 +1,91 @@
+"""What the evaluator tells about a long nardy or Gul bara position: the legal plays of a roll ranked by
+equity with their result chances (``hint``), and the value of a position before the roll (the average over
+the 21 rolls of the best play, "1-ply").  Equities are in points of the variant's scoring for the player on
+roll (oin 1, mars 2, koks 3 where the rules count koks), cubeless."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..engine import fmt_steps, generate
+from ..i18n import _
+from .net import Net
+from .play import evaluate_results
+from .posid import NardyPosition
+
+WEIGHTS = Path(__file__).with_name("weights")
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
+ROLL_WEIGHT = [1 if a == b else 2 for a, b in ROLLS]                     # out of 36
+
+_NETS: dict[str, Net] = {}
+
+
+class EvaluatorMissing(LookupError):
+    """No shipped net for this variant."""
+
+
+def weights_path(rules) -> Path:
+    return WEIGHTS / f"{rules.name}.npz"
+
+
+def has_net(rules) -> bool:
+    return rules.same_direction and weights_path(rules).is_file()
+
+
+def load_net(rules) -> Net:
+    """The shipped net of the variant of ``rules`` (loaded once per process)."""
+    path = weights_path(rules)
+    if path not in _NETS:
+        if not rules.same_direction or not path.is_file():
+            raise EvaluatorMissing(_("no evaluator is shipped for {variant}").format(variant=rules.display_title()))
+        _NETS[path] = Net.load(path)
+    return _NETS[path]
+
+
+@dataclass
+class PlayEval:
+    play: str                   # the steps, e.g. "24/18 24/21" ("(no move)" when nothing can be played)
+    after: tuple                # (mover, opponent) after the play
+    equity: float               # for the player on roll, in points
+    chances: tuple              # win, win mars, win koks, lose mars, lose koks
+
+
+def plays_of(rules, pos: NardyPosition, d1: int, d2: int):
+    """The engine's legal plays of the roll ``d1-d2`` (the roller's own part of the turn) in ``pos``."""
+    d1, d2 = max(d1, d2), min(d1, d2)
+    drv = rules.turn_segments(d1, d2, pos.mover_first_turn, pos.rolls + 1)
+    spec = drv.next(pos.mover, pos.opponent)
+    if spec is None:
+        return None
+    return generate(rules, pos.mover, pos.opponent, spec.numbers, None, spec.turn)
+
+
+def hint(rules, pos: NardyPosition, d1: int, d2: int, net: Net | None = None) -> list[PlayEval]:
+    """Every legal play of ``d1-d2`` with its equity and chances, best first (ties in the engine's order
+    of resulting positions).  Gul bara: the plays of the roll itself, judged with the opponent on roll next
+    (a chain or a handover that follows is another decision)."""
+    net = net or load_net(rules)
+    ps = plays_of(rules, pos, d1, d2)
+    if ps is None or not ps.plays:
+        results, paths = [(pos.mover, pos.opponent)], [()]
+    else:
+        results = sorted(ps.plays)
+        paths = [ps.plays[r] for r in results]
+    eq, p = evaluate_results(net, rules, results, False, pos.opponent_first_turn, rules.koks)
+    order = sorted(range(len(results)), key=lambda i: -eq[i])
+    return [PlayEval(fmt_steps(paths[i]), results[i], float(eq[i]), tuple(float(x) for x in p[i])) for i in order]
+
+
+def position_value(rules, pos: NardyPosition, net: Net | None = None) -> tuple[float, np.ndarray]:
+    """The equity and chances of ``pos`` before the roll: the best play of each of the 21 rolls (by the
+    net, finished games exactly), averaged with the rolls' weights."""
+    net = net or load_net(rules)
+    total_eq = 0.0
+    total_p = np.zeros(5)
+    for (a, b), w in zip(ROLLS, ROLL_WEIGHT):
+        best = hint(rules, pos, a, b, net)[0]
+        total_eq += w * best.equity
+        total_p += w * np.array(best.chances)
+    return total_eq / 36.0, total_p / 36.0

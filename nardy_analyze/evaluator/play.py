@@ -1,0 +1,177 @@
+"""Playing the long games: a whole game through the variant's turn driver, and the players that choose a
+play (the evaluator's net at 0-ply, a greedy one-ply heuristic, random legal play).
+
+A *chooser* picks among the legal plays of one part of a turn (``Choice``); every part is chosen by the
+player who plays it (in Gul bara a handover is played by the roller's opponent).  After the part, the
+player who is on roll next is the roller's opponent, and the positions are judged from there.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..engine import CHECKERS, OPPONENT, Side, borne_off, generate
+from .net import Net, consistent, equity, features, flip
+
+MAX_ROLLS = 1200        # a game with no end in sight stops unfinished
+
+
+@dataclass
+class Choice:
+    """One part of a turn to choose: ``results`` the positions the legal plays produce, from the view of the
+    player who plays (their side first), sorted; ``next_on_roll``: that player is on roll after it (a Gul
+    bara handover), else the opponent is; ``next_first_turn``: whoever is on roll next still has the first
+    turn; ``kind``: roll, chain or handover."""
+
+    rules: object
+    results: list
+    next_on_roll: bool
+    next_first_turn: bool
+    kind: str = "roll"
+
+
+Chooser = Callable[[Choice], int]
+
+
+def terminal_points(rules, me: Side, opp: Side) -> float | None:
+    """Points for ``me`` when one side has borne off every checker, else None."""
+    if not sum(me[:24]):
+        return float(rules.stake(rules.win_level(me, opp), 1, False, None))
+    if not sum(opp[:24]):
+        return -float(rules.stake(rules.win_level(opp, me), 1, False, None))
+    return None
+
+
+def evaluate_results(net: Net, rules, results: list, next_on_roll: bool, next_first_turn: bool,
+                     koks: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The equity (points) and the five chances, from the view of the player who chose, of each position
+    in ``results``: the net's evaluation of the position with the player on roll next (flipped to the
+    chooser's view when that is the opponent); a finished game is its result exactly."""
+    k = len(results)
+    me = np.array([r[0][:24] for r in results], dtype=np.float64)
+    op = np.array([r[1][:24] for r in results], dtype=np.float64)
+    if next_on_roll:
+        p = consistent(net(features(me, op, next_first_turn)))
+    else:
+        p = flip(consistent(net(features(op, me, next_first_turn))))
+    eq = equity(p, koks)
+    for i, (m, o) in enumerate(results):
+        pts = terminal_points(rules, m, o)
+        if pts is not None:
+            eq[i] = pts
+            lvl = abs(int(round(pts)))
+            won = pts > 0
+            p[i] = [float(won), float(won and lvl >= 2), float(won and lvl >= 3),
+                    float(not won and lvl >= 2), float(not won and lvl >= 3)]
+    return eq, p
+
+
+def net_chooser(net: Net, koks: bool | None = None) -> Chooser:
+    """The net at 0-ply: the play whose position has the highest equity for the player who plays it
+    (``koks``: count koks; None: as the rules say)."""
+
+    def choose(c: Choice) -> int:
+        if len(c.results) == 1:
+            return 0
+        eq, _p = evaluate_results(net, c.rules, c.results, c.next_on_roll, c.next_first_turn,
+                                  c.rules.koks if koks is None else koks)
+        return int(np.argmax(eq))
+
+    return choose
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    """Random legal play: every resulting position equally likely."""
+    return lambda c: rng.randrange(len(c.results))
+
+
+_ROUTE = list(range(11, -1, -1)) + list(range(23, 11, -1))       # see net.ROUTE
+
+
+def heuristic_score(me: Side, opp: Side) -> float:
+    """The greedy one-ply heuristic's score of a position for ``me`` (no lookahead): pips gained, checkers
+    borne off, home, points held and the longest block in front of the opponent's checkers behind it,
+    and checkers left on the head."""
+    pips = sum(n * p for p, n in enumerate(me[:24], 1))
+    opp_pips = sum(n * p for p, n in enumerate(opp[:24], 1))
+    off = CHECKERS - sum(me[:24])
+    held = sum(1 for n in me[:24] if n)
+    run = best = best_end = 0
+    for i, pi in enumerate(_ROUTE):
+        run = run + 1 if me[pi] else 0
+        if run > best:
+            best, best_end = run, i
+    start = best_end - best + 1
+    behind = sum(opp[23 - j] for j in range(start)) if best else 0     # their checkers before the block
+    home = sum(me[:6])
+    score = (opp_pips - pips) + 6.0 * off + 1.5 * held - 2.0 * max(0, me[23] - 1)
+    score += (best ** 1.5) * (0.5 + behind / 5.0)
+    if not any(me[6:24]):
+        score += 10.0
+    score += 0.5 * home
+    pts = None
+    if not sum(me[:24]):
+        pts = 1000.0
+    elif not sum(opp[:24]):
+        pts = -1000.0
+    return pts if pts is not None else score
+
+
+def heuristic_chooser() -> Chooser:
+    """The greedy one-ply heuristic: the play whose position scores highest for the player who plays it."""
+
+    def choose(c: Choice) -> int:
+        scores = [heuristic_score(m, o) for m, o in c.results]
+        return max(range(len(scores)), key=scores.__getitem__)
+
+    return choose
+
+
+@dataclass
+class GameResult:
+    winner: int | None        # 0, 1, None: unfinished
+    level: int                # 1 oin, 2 mars, 3 koks (of the rules given for the result)
+    points: int
+    rolls: int
+    positions: list           # (player, mover side, opponent side, first turn) at the start of each roll
+
+
+def play_game(rules, choosers: tuple[Chooser, Chooser], rng: random.Random, keep: bool = False,
+              result_rules=None, max_rolls: int = MAX_ROLLS) -> GameResult:
+    """One game from the starting position: a coin says who rolls first, then each roll is played part by
+    part (the variant's turn driver), each part chosen by its player's chooser.  ``keep``: keep the
+    position at the start of every roll.  ``result_rules``: the rules whose result levels are reported
+    (e.g. with koks counted), by default ``rules``."""
+    pos = list(rules.initial())
+    rolled = [0, 0]
+    p = rng.randrange(2)
+    kept: list = []
+    result_rules = result_rules or rules
+    for n in range(max_rolls):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if keep:
+            kept.append((p, pos[p], pos[1 - p], rolled[p] == 0))
+        drv = rules.turn_segments(max(d1, d2), min(d1, d2), rolled[p] == 0, n + 1)
+        rolled[p] += 1
+        while (spec := drv.next(pos[p], pos[1 - p])) is not None:
+            q = 1 - p if spec.player == OPPONENT else p
+            ps = generate(rules, pos[q], pos[1 - q], spec.numbers, None, spec.turn)
+            if not ps.plays or ps.max_dice == 0:
+                drv.played(())
+                continue
+            results = sorted(ps.plays)
+            i = 0 if len(results) == 1 else choosers[q](
+                Choice(rules, results, q != p, rolled[1 - p] == 0, spec.kind))
+            after = results[i]
+            pos[q], pos[1 - q] = after
+            drv.played(tuple(d for *_x, d in ps.plays[after]))
+        for w in (p, 1 - p):
+            if borne_off(pos[w]) == CHECKERS:
+                level = result_rules.win_level(pos[w], pos[1 - w])
+                return GameResult(w, level, rules.stake(rules.win_level(pos[w], pos[1 - w]), 1, False, None),
+                                  n + 1, kept)
+        p = 1 - p
+    return GameResult(None, 0, 0, max_rolls, kept)

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Train the long-game evaluator by self-play: ``--variant long|gulbara --games N --seed S [--resume CKPT]``.
+
+TD(lambda) as TD-Gammon, with the lambda-returns of each finished game computed backwards from its result
+and the game's positions taken as one batch (cross-entropy on the five sigmoid outputs, Adam).  Both sides
+play the net at 0-ply (the play whose position the net likes best), which is the policy being learnt.
+
+Deterministic for a seed: the starting weights come from ``--seed``, the dice of game ``g`` from
+``random.Random("SEED:g")``, and numpy runs on one thread; so training N games at once or in chunks
+(``--resume`` the last checkpoint) gives the same weights.  Every ``--every`` games a checkpoint
+(``ckpt.npz``: exact weights and the optimiser's state, to resume from; ``net-GAMES.npz``: the weights in
+float32, for benches against earlier nets) and one line of ``log.jsonl``: the games, the time, and the
+strength against the greedy one-ply heuristic over ``--bench-games`` games with alternating sides.
+``--ship`` writes the last net into the package (nardy_analyze/evaluator/weights/VARIANT.npz), named with
+the command and the games that made it.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import shlex  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from nardy_analyze.engine import get_variant  # noqa: E402
+from nardy_analyze.evaluator.net import Net, features, flip  # noqa: E402
+from nardy_analyze.evaluator.play import heuristic_chooser, net_chooser, play_game  # noqa: E402
+from nardy_analyze.evaluator.match import play_series  # noqa: E402
+
+
+def targets(result, kept, pred: np.ndarray, lam: float) -> np.ndarray:
+    """The lambda-returns of a finished game's positions (each from its own mover's view)."""
+    w, level = result.winner, result.level
+    T = len(kept)
+    out = np.empty((T, 5))
+    g = None
+    for t in range(T - 1, -1, -1):
+        mover = kept[t][0]
+        if mover == w:
+            z = np.array([1.0, level >= 2, level >= 3, 0, 0], dtype=float)
+        else:
+            z = np.array([0, 0, 0, level >= 2, level >= 3], dtype=float)
+        if t == T - 1:
+            g = z
+        else:
+            nxt_mover = kept[t + 1][0]
+            v_next = pred[t + 1]
+            gn = g
+            if nxt_mover != mover:
+                v_next = flip(v_next[None])[0]
+                gn = flip(g[None])[0]
+            g = (1 - lam) * v_next + lam * gn
+        out[t] = g
+    return out
+
+
+class Adam:
+    def __init__(self, params, lr: float, state=None):
+        self.lr, self.b1, self.b2, self.eps = lr, 0.9, 0.999, 1e-8
+        if state is None:
+            self.m = [np.zeros_like(p) for p in params]
+            self.v = [np.zeros_like(p) for p in params]
+            self.t = 0
+        else:
+            self.m, self.v, self.t = state
+
+    def step(self, params, grads):
+        self.t += 1
+        c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= self.b1
+            m += (1 - self.b1) * g
+            v *= self.b2
+            v += (1 - self.b2) * g * g
+            p -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+
+
+def train_step(net: Net, opt: Adam, x: np.ndarray, y: np.ndarray) -> float:
+    h, p = net.forward(x)
+    d = (p - y) / len(x)                         # cross-entropy through the sigmoid
+    gw2 = h.T @ d
+    gb2 = d.sum(axis=0)
+    dh = (d @ net.w2.T) * (1 - h * h)
+    gw1 = x.T @ dh
+    gb1 = dh.sum(axis=0)
+    opt.step(net.params(), [gw1, gb1, gw2, gb2])
+    return float(np.mean((p - y) ** 2))
+
+
+def save_ckpt(path: Path, net: Net, opt: Adam, games: int, args) -> None:
+    arrays = {f"m{i}": m for i, m in enumerate(opt.m)} | {f"v{i}": v for i, v in enumerate(opt.v)}
+    net.meta.update(games=str(games), adam_t=str(opt.t), variant=args.variant, seed=str(args.seed),
+                    lam=str(args.lam), lr=str(args.lr), hidden=str(net.hidden))
+    tmp = path.with_suffix(".tmp.npz")
+    net.save(tmp, exact=True, **arrays)
+    os.replace(tmp, path)
+
+
+def load_ckpt(path: Path):
+    net = Net.load(path)
+    with np.load(path, allow_pickle=False) as z:
+        m = [z[f"m{i}"] for i in range(4)]
+        v = [z[f"v{i}"] for i in range(4)]
+    return net, (m, v, int(net.meta["adam_t"])), int(net.meta["games"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", choices=("long", "gulbara"), required=True)
+    ap.add_argument("--games", type=int, required=True, help="train until this many games in all")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--resume", type=Path, help="a checkpoint (ckpt.npz) to continue from")
+    ap.add_argument("--out", type=Path, help="the folder of checkpoints and log (default training/VARIANT)")
+    ap.add_argument("--every", type=int, default=1000, help="games between checkpoints")
+    ap.add_argument("--hidden", type=int, default=80)
+    ap.add_argument("--lam", type=float, default=0.7)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--bench-games", type=int, default=200, help="games against the heuristic per checkpoint")
+    ap.add_argument("--ship", action="store_true", help="write the last net into the package")
+    args = ap.parse_args(argv)
+    out = args.out or ROOT / "training" / args.variant
+    out.mkdir(parents=True, exist_ok=True)
+    rules = get_variant(args.variant).rules
+    result_rules = get_variant(args.variant, {"koks": True}).rules
+    if args.resume:
+        net, state, done = load_ckpt(args.resume)
+        opt = Adam(net.params(), args.lr, state)
+    else:
+        net = Net.new(args.hidden, np.random.default_rng(args.seed))
+        opt = Adam(net.params(), args.lr)
+        done = 0
+        net.save(out / "net-0000000.npz")          # the untrained net: the first of the earlier nets
+    cmd = "scripts/train_evaluator.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    if done < args.games:
+        net.meta["command"] = (net.meta.get("command", "") + " && " if net.meta.get("command") else "") + cmd
+    chooser = net_chooser(net, koks=False)
+    t0 = time.time()
+    seg_games = seg_pos = 0
+    loss_sum = 0.0
+    while done < args.games:
+        rng = random.Random(f"{args.seed}:{done}")
+        res = play_game(rules, (chooser, chooser), rng, keep=True, result_rules=result_rules)
+        done += 1
+        if res.winner is not None and res.positions:
+            kept = res.positions
+            x = np.concatenate([features(np.array([m[:24]]), np.array([o[:24]]), ft) for _p, m, o, ft in kept])
+            pred = net(x)
+            y = targets(res, kept, pred, args.lam)
+            loss_sum += train_step(net, opt, x, y) * len(x)
+            seg_pos += len(x)
+        seg_games += 1
+        if done % args.every == 0 or done == args.games:
+            took = time.time() - t0
+            save_ckpt(out / "ckpt.npz", net, opt, done, args)
+            net.save(out / f"net-{done:07d}.npz")
+            s = play_series(args.variant, (net_chooser(net), heuristic_chooser()), args.bench_games, seed=12345)
+            line = dict(games=done, seconds=round(took, 1), games_per_s=round(seg_games / max(took, 1e-9), 2),
+                        positions=seg_pos, mse=round(loss_sum / max(seg_pos, 1), 5),
+                        vs_heuristic=dict(games=s.games, wins=s.wins, points=s.points,
+                                          win_rate=round(s.wins / max(s.games, 1), 4),
+                                          ci95=[round(v, 4) for v in s.wilson()]))
+            with open(out / "log.jsonl", "a") as fh:
+                fh.write(json.dumps(line) + "\n")
+            print(json.dumps(line), flush=True)
+            t0 = time.time()
+            seg_games = seg_pos = 0
+            loss_sum = 0.0
+    if args.ship:
+        ship = ROOT / "nardy_analyze" / "evaluator" / "weights" / f"{args.variant}.npz"
+        ship.parent.mkdir(exist_ok=True)
+        net.meta.update(games=str(done), variant=args.variant, history=net.meta.get("command", ""),
+                        command=(f"scripts/train_evaluator.py --variant {args.variant} --games {done} "
+                                 f"--seed {net.meta.get('seed', args.seed)} --hidden {net.hidden} "
+                                 f"--lam {net.meta.get('lam', args.lam)} --lr {net.meta.get('lr', args.lr)} "
+                                 f"--every {args.every}"))
+        for k in ("adam_t",):
+            net.meta.pop(k, None)
+        net.save(ship)
+        print(f"shipped {ship} ({done} games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,335 @@
+"""The long-game evaluator: the position id, the net's inputs, the play of games, hint and the 1-ply value."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from helpers import ROOT
+from nardy_analyze.engine import get_variant
+from nardy_analyze.evaluator import posid
+from nardy_analyze.evaluator.analysis import hint, position_value
+from nardy_analyze.evaluator.net import N_IN, Net, consistent, equity, features, flip
+from nardy_analyze.evaluator.play import heuristic_chooser, play_game, random_chooser
+from nardy_analyze.evaluator.posid import NardyPosition, PositionIdError
+from nardy_analyze.generate import generate_match
+from nardy_analyze.replay import replay
+from nardy_analyze.replay.visitor import ReplayVisitor
+
+LONG_GAMES = ("long", "gulbara")
+
+
+class _Turns(ReplayVisitor):
+    def __init__(self) -> None:
+        self.rows = []
+
+    def turn(self, row) -> None:
+        self.rows.append(row)
+
+
+def _rows(variant: str, seed: int, games: int = 1):
+    v = get_variant(variant)
+    col = _Turns()
+    replay(generate_match(variant, games, seed), v, visitor=col)
+    return col.rows
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(LONG_GAMES))
+def test_the_position_id_round_trips_for_every_generated_position(seed, variant):
+    rows = _rows(variant, seed)
+    assert rows
+    for n, row in enumerate(rows):
+        for mover, opp in (row.before, row.after):
+            pos = NardyPosition(variant, mover, opp, row.side, min(n, 255))
+            text = posid.encode(pos)
+            assert text.startswith(("LN-", "GB-")) and len(text) == 19
+            assert posid.decode(text) == pos
+
+
+def test_the_position_id_of_the_start():
+    v = get_variant("long").rules
+    me, opp = v.initial()
+    pos = NardyPosition("long", me, opp, 0, 0)
+    text = posid.encode(pos)
+    back = posid.decode(text)
+    assert back.mover[23] == 15 and back.opponent[23] == 15 and back.mover_first_turn and back.opponent_first_turn
+    assert posid.decode(posid.encode(NardyPosition("gulbara", me, opp, 1, 7))).player == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30))
+def test_a_bad_position_id_is_refused_with_a_reason(text):
+    try:
+        pos = posid.decode(text)
+    except PositionIdError as e:
+        assert str(e)
+    else:
+        assert posid.decode(posid.encode(pos)) == pos
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=12, max_size=12), st.sampled_from(("LN-", "GB-")))
+def test_any_twelve_bytes_decode_to_a_valid_position_or_a_reason(key, prefix):
+    import base64
+    text = prefix + base64.urlsafe_b64encode(key).decode()
+    try:
+        pos = posid.decode(text)
+    except PositionIdError:
+        return
+    assert posid.encode(pos) == text
+
+
+def test_a_point_held_by_both_sides_is_refused():
+    me = [0] * 25
+    opp = [0] * 25
+    me[12] = 1                       # the mover's point 13 is the opponent's point 1
+    opp[0] = 1
+    with pytest.raises(PositionIdError):
+        posid.encode(NardyPosition("long", tuple(me), tuple(opp)))
+
+
+def _side(points: dict[int, int]) -> tuple[int, ...]:
+    s = [0] * 25
+    for p, n in points.items():
+        s[p - 1] = n
+    return tuple(s)
+
+
+def test_the_block_inputs_follow_the_opponents_route():
+    # the mover holds its points 3..1 and 24..22: six in a row along the opponent's route (their 15..10)
+    me = _side({3: 2, 2: 2, 1: 2, 24: 3, 23: 3, 22: 3})
+    opp = _side({24: 10, 5: 5})          # 10 on their head (behind the block), 5 past it
+    x = features(np.array([me[:24]]), np.array([opp[:24]]), False)[0]
+    from nardy_analyze.evaluator.net import PER_SIDE
+    assert x.shape == (N_IN,)
+    assert x[102] == pytest.approx(1.0) and x[103] == 1.0        # a run of six
+    assert x[104] == pytest.approx(10 / 15)                      # the ten on the head are behind it
+    assert x[96] == pytest.approx(0.0) and x[PER_SIDE + 96] == pytest.approx(0.0)
+
+
+def test_flip_and_equity():
+    p = np.array([[0.6, 0.2, 0.05, 0.1, 0.01]])
+    assert np.allclose(flip(flip(p)), p)
+    assert equity(p, False)[0] == pytest.approx(0.2 + 0.2 - 0.1)
+    assert equity(p, True)[0] == pytest.approx(0.2 + 0.2 - 0.1 + 0.04)
+    assert equity(flip(p), True)[0] == pytest.approx(-equity(p, True)[0])
+    q = consistent(np.array([[0.3, 0.5, 0.9, 0.9, 0.95]]))
+    assert q[0, 1] <= q[0, 0] and q[0, 2] <= q[0, 1] and q[0, 3] <= 1 - q[0, 0] and q[0, 4] <= q[0, 3]
+
+
+@pytest.fixture(scope="module")
+def net():
+    return Net.new(16, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_a_game_between_players_ends_by_the_rules(variant):
+    rules = get_variant(variant).rules
+    res = play_game(rules, (heuristic_chooser(), random_chooser(random.Random(1))), random.Random(2), keep=True)
+    assert res.winner in (0, 1) and res.level in (1, 2)
+    assert res.positions and all(sum(m) <= 15 and sum(o) <= 15 for _p, m, o, _f in res.positions)
+    again = play_game(rules, (heuristic_chooser(), random_chooser(random.Random(1))), random.Random(2), keep=True)
+    assert again.positions == res.positions                       # seeded: the same game
+
+
+@pytest.mark.parametrize("koks", [False, True])
+def test_a_position_every_roll_wins_has_exactly_its_value(net, koks):
+    # (Gul bara bears off with the exact number only: no position there is won by every roll)
+    variant = "long"
+    rules = get_variant(variant, {"koks": koks}).rules
+    me = _side({1: 1})
+    opp = _side({14: 3, 2: 12})          # none off; three in the mover's home (their 14 is the mover's 2)
+    eq, p = position_value(rules, NardyPosition(variant, me, opp, 0, 40), net)
+    assert eq == (3.0 if koks else 2.0)
+    gb = get_variant("gulbara", {"koks": koks}).rules
+    gb_eq, _p = position_value(gb, NardyPosition("gulbara", me, opp, 0, 40), net)
+    assert gb_eq < eq                     # only a 1 bears the last checker off from point 1
+    assert list(p) == [1.0, 1.0, float(koks), 0.0, 0.0]
+    opp_off = _side({14: 3, 2: 11})      # one off: an oin
+    assert position_value(rules, NardyPosition(variant, me, opp_off, 0, 40), net)[0] == 1.0
+
+
+def test_hint_ranks_every_legal_play_best_first(net):
+    rules = get_variant("long").rules
+    me, opp = rules.initial()
+    plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 5, net)
+    assert len(plays) == 1 and plays[0].after[0][12] == 1        # one checker from the head: 24/13
+    eqs = [p.equity for p in plays]
+    assert eqs == sorted(eqs, reverse=True)
+    assert all(-3 <= e <= 3 for e in eqs)
+    # first-turn 6-6: two checkers may leave the head
+    plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 6, net)
+    assert {p.after[0][23] for p in plays} == {13}
+
+
+# -- hint: the command and the bot protocol ------------------------------------------------------------------
+
+START_ID = "LN-AAAAAID_PwAAwP8f"
+
+
+def _env():
+    return {**os.environ, "PYTHONPATH": str(ROOT), "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
+
+
+def test_the_bot_protocol_answers_line_by_line_from_another_process():
+    proc = subprocess.Popen([sys.executable, "-m", "nardy_analyze", "hint", "--jsonl"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
+    try:
+        def ask(obj) -> dict:
+            proc.stdin.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
+            proc.stdin.flush()
+            return json.loads(proc.stdout.readline())
+
+        first = ask({"id": START_ID, "dice": [6, 5], "tag": "a"})
+        assert first["ok"] and first["tag"] == "a" and first["id"] == START_ID
+        assert [p["play"] for p in first["plays"]] == ["24/18 18/13"]
+        # the process is still there: play the game on from the answer, as a bot would
+        rules = get_variant("long").rules
+        me, opp = rules.initial()
+        plays = hint(rules, NardyPosition("long", me, opp, 0, 0), 6, 5, _shipped("long"))
+        after = plays[0].after
+        nxt = ask({"variant": "long", "mover": list(after[1][:24]), "opponent": list(after[0][:24]), "rolls": 1,
+                   "player": 1, "dice": "66"})
+        assert nxt["ok"] and len(nxt["plays"]) >= 1
+        assert {json.dumps(p["play"]) for p in nxt["plays"]} == {
+            json.dumps(p.play) for p in hint(rules, NardyPosition("long", after[1], after[0], 1, 1), 6, 6,
+                                              _shipped("long"))}
+        bad = ask("not json")
+        assert bad["ok"] is False and bad["line"] == 3 and bad["error"]
+        gb = ask({"id": "GB-AQEAAID_PwAAwP8f"})
+        assert gb["ok"] and -3 <= gb["equity"] <= 3 and 0 <= gb["win"] <= 1
+        assert proc.poll() is None
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+
+
+def _shipped(variant):
+    from nardy_analyze.evaluator.analysis import load_net
+    return load_net(get_variant(variant).rules)
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_hint_on_a_generated_record_ranks_the_legal_plays_of_its_roll(tmp_path, variant):
+    from nardy_analyze.notation import get as notation
+    match = generate_match(variant, 1, 11)
+    path = tmp_path / "g.ngn"
+    path.write_text(notation("ngn").write(match))
+    rows = _rows(variant, 11)
+    row = rows[4]
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", str(path), "--move", "5", "--as-json"],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    ans = json.loads(out.stdout)
+    pos = posid.decode(ans["id"])
+    assert (pos.mover, pos.opponent) == row.before and pos.rolls == 4
+    assert tuple(ans["dice"]) == row.dice
+    eqs = [p["equity"] for p in ans["plays"]]
+    assert eqs == sorted(eqs, reverse=True)
+
+
+def test_hint_refuses_bad_input_with_a_message_and_exit_2():
+    for args in (["--id", "LN-nonsense"], ["--id", START_ID, "-d", "7-1"], ["--json", "{"], [],
+                 ["examples/club-night.mat", "--variant", "long", "--move", "3"]):
+        out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", *args], capture_output=True,
+                             text=True, env=_env(), cwd=ROOT, timeout=60)
+        assert out.returncode == 2 and out.stderr.startswith("nardy-analyze: ") and "Traceback" not in out.stderr
+
+
+# -- analyze: long nardy and Gul bara records ------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_the_analysis_of_a_generated_game_replays_its_own_positions(variant):
+    from nardy_analyze.stats.skill import DECISION_COLUMNS, analyse_match
+    match = generate_match(variant, 1, 21)
+    res = analyse_match(match, variant)
+    assert not res.problems and not res.notes
+    rows = [dict(zip(DECISION_COLUMNS, r)) for r in res.rows]
+    turns = [t for t in _rows(variant, 21) if t.dice is not None]
+    assert len(rows) == len(turns) > 10
+    for n, (r, t) in enumerate(zip(rows, turns)):
+        pos = posid.decode(r["position_id"])
+        assert (pos.mover, pos.opponent) == t.before and pos.rolls == n      # no drift
+        assert r["dice"] == f"{max(t.dice)}{min(t.dice)}"
+        assert r["equity_played"] == r["equity_played"]                       # the play made is a legal play
+        assert r["error"] >= 0 and r["equity_best"] >= r["equity_played"]
+        if r["forced"]:
+            assert r["error"] == 0 and not r["counted"]                       # a forced play has no error
+        if r["play"] == r["best"]:
+            assert r["error"] == 0                                            # the best play has no error
+    assert len(res.results) == 2 and {abs(g[5]) for g in res.results} <= {1.0, 2.0}
+    assert sum(g[5] for g in res.results) == 0
+
+
+def test_analyze_summarises_a_long_game_with_the_backgammon_columns(tmp_path):
+    from nardy_analyze.notation import get as notation
+    path = tmp_path / "g.ngn"
+    path.write_text(notation("ngn").write(generate_match("long", 1, 4)))
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "analyze", str(path), "--format", "json"],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    rows = data if isinstance(data, list) else data.get("rows", data)
+    assert len(rows) == 2
+    for r in rows:
+        assert r["unforced"] > 0 and r["error_rate"] >= 0 and r["pr"] >= 0
+
+
+def test_hint_on_a_backgammon_record_goes_through_the_analysis_engine():
+    pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", "examples/club-night.mat", "--game", "1",
+                          "--move", "3", "--as-json"], capture_output=True, text=True, env=_env(), cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    ans = json.loads(out.stdout)
+    assert ans["variant"] == "backgammon" and ans["dice"] == [2, 1] and len(ans["plays"]) == 9
+    assert all(p["play"] != "(no move)" and "win_gammon" in p for p in ans["plays"])
+
+
+def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    common = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--hidden", "8"]
+    train.main([*common, "--games", "4", "--out", str(tmp_path / "once")])
+    train.main([*common, "--games", "2", "--out", str(tmp_path / "chunks")])
+    train.main([*common, "--games", "4", "--out", str(tmp_path / "chunks"), "--resume",
+                str(tmp_path / "chunks" / "ckpt.npz")])
+    once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
+    assert not np.array_equal(once.w1, Net.load(tmp_path / "once" / "net-0000002.npz").w1.astype(np.float64))
+    log = [json.loads(line) for line in (tmp_path / "chunks" / "log.jsonl").read_text().splitlines()]
+    assert [r["games"] for r in log] == [2, 4] and all(0 <= r["vs_heuristic"]["win_rate"] <= 1 for r in log)
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=8),
+                     lambda kids: st.lists(kids, max_size=25) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+                     max_leaves=30)
+_request = st.fixed_dictionaries({}, optional={
+    "id": st.sampled_from([START_ID, "GB-AQEAAID_PwAAwP8f", "4HPwATDgc/ABMA", "LN-", ""]) | st.text(max_size=20),
+    "variant": st.sampled_from(["long", "gulbara", "bg", "chess"]), "dice": _json,
+    "mover": _json, "opponent": _json, "rolls": _json, "player": _json, "rules": _json, "tag": _json})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_request | _json, min_size=1, max_size=4))
+def test_the_bot_protocol_answers_every_line_whatever_it_holds(requests):
+    import io
+    from nardy_analyze.commands.hint import serve
+    lines = [json.dumps(r) for r in requests]
+    out = io.StringIO()
+    serve(io.StringIO("\n".join(lines) + "\n"), out)
+    assert out.getvalue().isascii()
+    answers = [json.loads(a) for a in out.getvalue().splitlines()]
+    assert len(answers) == len(lines)
+    for a in answers:
+        assert a["ok"] in (True, False)
+        assert a["ok"] or a["error"]
