@@ -59,6 +59,7 @@ ALLOWED = [
     re.compile(r"Variation\): backgammon, long, gulbara"),                  # the Variant tag's values
     re.compile(r"single, gammon или backgammon"),                           # JSON "level" values
     re.compile(r"«single», «gammon» или «backgammon»"),                     # the same, quoted
+    re.compile(r"--variant (backgammon|long|gulbara)\b"),                  # an option as it is typed
 ]
 
 

@@ -347,11 +347,11 @@ def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: 
     names_by_game = {}
     for game, gr in zip(match.games, rep.games):
         names = tuple(game.players[s] or f"player {s + 1}" for s in (0, 1))
-        names_by_game[game.number] = names
-        if gr.winner is not None and gr.points is not None:
+        names_by_game[gr.number] = names      # the game's number as every command gives it
+        if gr.winner is not None and gr.credited is not None:      # the one count of points
             for s in (0, 1):
-                res.results.append((match.path, mid, game.number, names[s], names[1 - s],
-                                    float(gr.points if gr.winner == s else -gr.points)))
+                res.results.append((match.path, mid, gr.number, names[s], names[1 - s],
+                                    float(gr.credited if gr.winner == s else -gr.credited)))
     res.rows = skill_long.checker_rows(v.rules, match.path, mid, col.turns,
                                        lambda g: names_by_game.get(g, ("player 1", "player 2")),
                                        lambda e: grade(e, cfg.thresholds))

@@ -70,7 +70,7 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         play_text = _written(t.action)
         best_text = play_text if best.after == after else best.play
         names = names_of(t.game)
-        rows.append((path, mid, t.game, t.turn, t.line, names[t.side], names[1 - t.side], t.side, 0, 0, 0, False, 1,
+        rows.append((path, mid, t.game, t.turn, t.move, t.line, names[t.side], names[1 - t.side], t.side, 0, 0, 0, False, 1,
                      "centered", "checker", encode(pos), "", f"{roll[0]}{roll[1]}", play_text, best_text,
                      float(played), float(best.equity), float(error), grade(error) if error == error else "",
                      forced, trivial, not forced, len(plays), float(best.equity - average), float(average),
