@@ -135,6 +135,13 @@ class Rules:
     def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "TurnDriver":
         return SingleSegment(self, d1, d2, first_turn)
 
+    def played_roll_ends_turn(self, d1: int, d2: int, roll_number: int) -> bool:
+        """Whether the roller's play of roll ``d1-d2`` (the ``roll_number``-th roll of the game), when it uses
+        every number, is the whole turn, with the driver's first part the plain ``SegmentSpec("roll",
+        ROLLER, numbers, turn)``: what lets the replay take such a turn without the turn machinery
+        (``turns.quick_turn``).  The default: a turn is the roller's play (``one_part_turns``)."""
+        return self.one_part_turns
+
     def handover_turn(self) -> Hashable:
         """The turn state of an opponent's handover play (variants with ``has_handovers``)."""
         raise NotImplementedError(f"{self.name} has no handovers")
