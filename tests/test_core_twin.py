@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nardy_analyze.engine import compiled, get_variant
-from nardy_analyze.engine.core import BAR, OFF, exact_steps, generate, generate_py, walk_forced
+from nardy_analyze.engine.core import BAR, OFF, closed_flags_py, exact_steps, generate, generate_py, walk_forced
 
 from helpers import ROOT
 
@@ -124,6 +124,9 @@ def test_single_steps_apply_and_step_checks_are_the_python_ones(variant, seed):
             assert core.single_steps(me, opp, die, turn) == steps, (me, opp, die, turn)
             for src, dst in steps:
                 assert core.apply(me, opp, src, dst) == rules.apply(me, opp, src, dst)
+        generic = closed_flags_py(rules)          # closed(side, q) point by point
+        for side in (me, opp):
+            assert core.closed_flags(side) == generic(side) == rules.closed_flags()(side)
         for src in range(1, 26 if rules.has_bar else 25):
             for die in range(1, 7):
                 dst = (25 - die if src == BAR else src - die)

@@ -291,6 +291,18 @@ static PyObject *CoreRules_block_after(CoreRules *self, PyObject *args) {
     return Py_BuildValue("(ii)", a, b);
 }
 
+/* closed_flags(side) -> 24 bytes, b"1" where the opponent's point q = 1..24 is closed by `side`
+ * (Rules.closed_flags: `closed(side, q)` asked point by point) */
+static PyObject *CoreRules_closed_flags(CoreRules *self, PyObject *side_o) {
+    uint8_t side[NPT];
+    char out[24];
+    const Variant *v = &self->v;
+    if (!read_side(side_o, side)) return unsupported();
+    for (int q = 1; q <= 24; q++)
+        out[q - 1] = side[opp_idx(v, q)] >= v->closed_by ? '1' : '0';
+    return PyBytes_FromStringAndSize(out, 24);
+}
+
 /* core.exact_steps: the written steps played in the written order, one unused number each;
  * (me, opp, hits, used) or None */
 static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
@@ -715,6 +727,8 @@ static PyMethodDef CoreRules_methods[] = {
      "step_ok(me, opp, src, dst, die, turn=None) -> bool: Rules.step_problem(...) is None"},
     {"block_after", (PyCFunction)CoreRules_block_after, METH_VARARGS,
      "block_after(me, opp, src, dst) -> (a, b) or None: LongNardy.block_after"},
+    {"closed_flags", (PyCFunction)CoreRules_closed_flags, METH_O,
+     "closed_flags(side) -> bytes: Rules.closed_flags()(side)"},
     {"play_exact", (PyCFunction)CoreRules_play_exact, METH_VARARGS,
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,

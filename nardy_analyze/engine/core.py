@@ -224,8 +224,8 @@ class Rules:
     def closed_flags(self) -> Callable[[Side], bytes]:
         """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side``
         (``closed(side, q)`` asked point by point)."""
-        closed = self.closed
-        return lambda side: b"".join(b"1" if closed(side, q) else b"0" for q in range(1, 25))
+        core = self.core
+        return core.closed_flags if core is not None else closed_flags_py(self)
 
     def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: Hashable = None) -> bool:
         """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the walk
@@ -237,6 +237,12 @@ class Rules:
             except ValueError:
                 pass
         return walk_forced(self, me, opp, numbers, turn)
+
+
+def closed_flags_py(rules: Rules) -> Callable[[Side], bytes]:
+    """:meth:`Rules.closed_flags` in Python, ``closed(side, q)`` asked point by point (the reference)."""
+    closed = rules.closed
+    return lambda side: b"".join(b"1" if closed(side, q) else b"0" for q in range(1, 25))
 
 
 def variant_title(title: str) -> str:
