@@ -618,6 +618,19 @@ done:
     return rc;
 }
 
+/* (src, dst, die), one tuple per distinct step for the module's life (a new reference) */
+static PyObject *STEPS[BAR + 1][BAR + 1][7];
+
+static PyObject *step_tuple(int src, int dst, int die) {
+    PyObject **at = &STEPS[src][dst][die];
+    if (*at == NULL) {
+        *at = PyTuple_Pack(3, SMALL[src], SMALL[dst], SMALL[die]);
+        if (*at == NULL) return NULL;
+    }
+    Py_INCREF(*at);
+    return *at;
+}
+
 static int read_numbers(PyObject *obj, int *nums, int *n) {
     PyObject *seq = PySequence_Fast(obj, "numbers");
     if (!seq) { PyErr_Clear(); return 0; }
@@ -662,7 +675,7 @@ static PyObject *CoreRules_generate(CoreRules *self, PyObject *args) {
         if (!path) { Py_DECREF(key); Py_DECREF(dict); gen_free(&g); return NULL; }
         int i = len;
         for (const Node *x = node; x->parent >= 0; x = &g.arena.nodes[x->parent]) {
-            PyObject *st = PyTuple_Pack(3, SMALL[x->src], SMALL[x->dst], SMALL[x->die]);
+            PyObject *st = step_tuple(x->src, x->dst, x->die);
             if (!st) { Py_DECREF(path); Py_DECREF(key); Py_DECREF(dict); gen_free(&g); return NULL; }
             PyTuple_SET_ITEM(path, --i, st);
         }
