@@ -116,16 +116,18 @@ class Backgammon(Rules):
         return lambda side: bytes(side[23::-1]).translate(two)
 
     def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: None = None) -> bool:
-        """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced` (the compiled core counts
-        the plays where it is in use)."""
+        """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced` (cheaper than any walk), then
+        the compiled core's count of the plays where it is in use, else the walk."""
+        known = self.roll_forced(me, opp, numbers, turn)
+        if known is not None:
+            return known
         core = self.core
         if core is not None:
             try:
                 return core.count_plays(me, opp, numbers, turn) <= 1
             except ValueError:
                 pass
-        known = self.roll_forced(me, opp, numbers, turn)
-        return walk_forced(self, me, opp, numbers, turn) if known is None else known
+        return walk_forced(self, me, opp, numbers, turn)
 
     def hit_flags(self, me: Side, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
         """``(src, dst, hit)`` for the legal single steps ``path`` played in order from a position whose
