@@ -25,7 +25,7 @@ from helpers import ROOT
 VARIANTS = ("backgammon", "long", "gulbara")
 TURNS = (None, (0, 1), (1, 1), (0, 2), (1, 2), (2, 2))
 
-pytestmark = pytest.mark.skipif(compiled.CoreRules is None,
+needs_core = pytest.mark.skipif(compiled.CoreRules is None,
                                 reason="the compiled core is not built here (python3 setup.py build_ext "
                                        "--inplace) or NARDY_ANALYZE_PURE is set")
 
@@ -111,6 +111,7 @@ def _number_lists(rng: random.Random, dice):
     return lists
 
 
+@needs_core
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32))
@@ -137,6 +138,7 @@ def test_single_steps_apply_and_step_checks_are_the_python_ones(variant, seed):
                     assert core.block_after(me, opp, src, dst) == rules.block_after(me, opp, src, dst)
 
 
+@needs_core
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32))
@@ -177,6 +179,7 @@ def _written_plays(rules, rng, me, opp, numbers, turn):
     return out
 
 
+@needs_core
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32))
@@ -196,6 +199,7 @@ def test_play_exact_is_the_generic_walk(variant, seed):
     assert played
 
 
+@needs_core
 def test_odd_input_goes_to_the_python_code():
     """What the core does not take (a number outside 1-6, a count outside a byte, a side of another
     length, more than six numbers) is a ValueError, and the engine's entries then run the Python code."""
@@ -214,6 +218,7 @@ def test_odd_input_goes_to_the_python_code():
                                                                                [(13, 7), (8, 7)], None)
 
 
+@needs_core
 def test_a_subclass_that_changes_a_step_rule_runs_on_python():
     from nardy_analyze.engine.long import LongNardy
 
@@ -225,6 +230,7 @@ def test_a_subclass_that_changes_a_step_rule_runs_on_python():
     assert LongNardy().core is not None
 
 
+@needs_core
 def test_rules_with_their_core_pickle_and_the_copy_makes_its_own():
     import pickle
     rules = _rules("gulbara")
@@ -232,10 +238,42 @@ def test_rules_with_their_core_pickle_and_the_copy_makes_its_own():
     assert copy.core is not None and repr(copy.core) == repr(rules.core)
 
 
-@pytest.mark.parametrize("pure, word", [("1", "pure-Python core"), ("", "compiled core")])
+@pytest.mark.parametrize("pure, word", [("1", "pure-Python core"),
+                                        pytest.param("", "compiled core", marks=needs_core)])
 def test_the_version_says_which_core_is_in_use(pure, word):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NARDY_ANALYZE_PURE": pure, "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
     out = subprocess.run([sys.executable, "-m", "nardy_analyze", "--version"], capture_output=True, text=True,
                          env=env, cwd=ROOT / "tests")
     assert out.returncode == 0, out.stderr
     assert word in out.stdout
+
+
+def _build(tmp_path, env_extra):
+    """``setup.py build_ext --inplace`` in a copy of the checkout's build files: (exit code, stderr, the
+    built modules)."""
+    import shutil
+    tree = tmp_path / "tree"
+    for rel in ("setup.py", "pyproject.toml", "README.md"):
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tree / rel)
+    shutil.copytree(ROOT / "nardy_analyze", tree / "nardy_analyze",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    shutil.copytree(ROOT / "grammars", tree / "grammars")
+    out = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True,
+                         text=True, env={**os.environ, **env_extra}, timeout=300)
+    return out.returncode, out.stderr, sorted((tree / "nardy_analyze" / "engine").glob("_core*"))
+
+
+@pytest.mark.slow
+def test_a_build_without_a_working_compiler_still_installs(tmp_path):
+    code, err, built = _build(tmp_path, {"CC": "false"})
+    assert code == 0, err
+    assert "the compiled core was not built" in err
+    assert [p.name for p in built] == ["_core.c"]
+
+
+@pytest.mark.slow
+def test_the_build_makes_the_core(tmp_path):
+    code, err, built = _build(tmp_path, {})
+    assert code == 0, err
+    assert any(p.suffix in (".so", ".pyd") for p in built), built
