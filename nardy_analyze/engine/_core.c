@@ -523,23 +523,58 @@ static void gen_free(Gen *g) {
     PyMem_Free(g->kept.items);
 }
 
+/* The buffers of generation are kept between calls (the interpreter's lock is held throughout): the tables
+ * and frontiers, used only inside gen_run, and one Gen, whose nodes the caller reads while it builds Python
+ * objects; a call made meanwhile (a finaliser run by the garbage collector) gets a Gen of its own. */
+static Table NXT, SEEN[MAXN + 1], BIGS;
+static IntList FRONT, NEXTL;
+static Gen SCRATCH;
+static int SCRATCH_BUSY;
+
+static int table_ready(Table *t) {
+    if (t->slots == NULL || t->cap > 1024) {      /* keep the clearing cheap */
+        table_free(t);
+        return table_init(t, 64);
+    }
+    table_clear(t);
+    return 0;
+}
+
+static Gen *gen_acquire(Gen *local) {
+    if (!SCRATCH_BUSY) {
+        SCRATCH_BUSY = 1;
+        return &SCRATCH;
+    }
+    memset(local, 0, sizeof(*local));
+    return local;
+}
+
+static void gen_release(Gen *g) {
+    if (g != &SCRATCH) { gen_free(g); return; }
+    SCRATCH_BUSY = 0;
+    if (g->arena.cap > 65536) { gen_free(g); memset(g, 0, sizeof(*g)); }   /* give back a rare large one */
+}
+
 /* core.generate on the C position: fills g (0), or -1 with an exception set */
 static int gen_run(const Variant *v, const uint8_t *me, const uint8_t *opp, const int *nums, int n, int left0,
                    int allowed, Gen *g) {
-    Table nxt = {0}, seen[MAXN + 1];
-    IntList frontier = {0}, next = {0};
+    Table nxt = NXT, seen[MAXN + 1];
+    IntList frontier = FRONT, next = NEXTL;
     int orders[720][MAXN];
     uint8_t steps[NPT][2];
     int rc = -1;
-    memset(g, 0, sizeof(*g));
-    for (int i = 0; i <= MAXN; i++) seen[i].slots = NULL;
+    g->arena.n = 0;
+    for (int i = 0; i <= MAXN; i++) g->depth[i].n = 0;
+    g->kept.n = 0;
+    g->max_dice = g->larger_only = g->use_kept = 0;
+    for (int i = 0; i <= MAXN; i++) seen[i] = SEEN[i];
     Node root;
     memcpy(root.p, me, NPT); memcpy(root.p + NPT, opp, NPT);
     root.left = (uint8_t)left0; root.src = root.dst = root.die = 0; root.parent = -1;
     if (arena_push(&g->arena, &root) < 0) goto done;
     if (list_push(&g->depth[0], 0) < 0) goto done;
-    for (int d = 1; d <= n; d++) if (table_init(&seen[d], 64) < 0) goto done;
-    if (table_init(&nxt, 64) < 0) goto done;
+    for (int d = 1; d <= n; d++) if (table_ready(&seen[d]) < 0) goto done;
+    if (table_ready(&nxt) < 0) goto done;
     int norders = orders_of(nums, n, orders);
     for (int oi = 0; oi < norders; oi++) {
         frontier.n = 0;
@@ -585,8 +620,8 @@ static int gen_run(const Variant *v, const uint8_t *me, const uint8_t *opp, cons
         int big = nums[0];
         for (int i = 1; i < n; i++) if (nums[i] > big) big = nums[i];
         /* the positions after one step of the larger number from the start */
-        Table bigs;
-        if (table_init(&bigs, 64) < 0) goto done;
+        Table bigs = BIGS;
+        if (table_ready(&bigs) < 0) { BIGS = bigs; goto done; }
         size_t base = g->arena.n;
         int ns = single_steps(v, me, opp, big, left0, allowed, steps);
         for (int s = 0; s < ns; s++) {
@@ -595,26 +630,26 @@ static int gen_run(const Variant *v, const uint8_t *me, const uint8_t *opp, cons
             size_t slot;
             if (table_find(&bigs, &g->arena, child.p, KEY_POS, &slot) >= 0) continue;
             int32_t id = arena_push(&g->arena, &child);
-            if (id < 0 || table_add(&bigs, &g->arena, slot, id, KEY_POS) < 0) { table_free(&bigs); goto done; }
+            if (id < 0 || table_add(&bigs, &g->arena, slot, id, KEY_POS) < 0) { BIGS = bigs; goto done; }
         }
         if (g->arena.n > base) {
             for (size_t k = 0; k < g->depth[1].n; k++) {
                 int32_t id = g->depth[1].items[k];
                 size_t slot;
                 if (table_find(&bigs, &g->arena, g->arena.nodes[id].p, KEY_POS, &slot) >= 0)
-                    if (list_push(&g->kept, id) < 0) { table_free(&bigs); goto done; }
+                    if (list_push(&g->kept, id) < 0) { BIGS = bigs; goto done; }
             }
             g->use_kept = 1;
             g->larger_only = g->kept.n < g->depth[1].n;
         }
-        table_free(&bigs);
+        BIGS = bigs;
     }
     rc = 0;
 done:
-    table_free(&nxt);
-    for (int d = 1; d <= n; d++) table_free(&seen[d]);
-    PyMem_Free(frontier.items);
-    PyMem_Free(next.items);
+    NXT = nxt;
+    for (int i = 0; i <= MAXN; i++) SEEN[i] = seen[i];
+    FRONT = frontier;
+    NEXTL = next;
     return rc;
 }
 
@@ -653,38 +688,39 @@ static PyObject *CoreRules_generate(CoreRules *self, PyObject *args) {
     PyObject *me_o, *opp_o, *num_o, *turn = Py_None;
     uint8_t me[NPT], opp[NPT];
     int nums[MAXN], n, left, allowed;
-    Gen g;
+    Gen local, *g;
     if (!PyArg_ParseTuple(args, "OOO|O", &me_o, &opp_o, &num_o, &turn)) return NULL;
     if (!read_side(me_o, me) || !read_side(opp_o, opp) || !read_turn(turn, &left, &allowed)
             || !read_numbers(num_o, nums, &n))
         return unsupported();
-    if (gen_run(&self->v, me, opp, nums, n, left, allowed, &g) < 0) { gen_free(&g); return NULL; }
-    IntList *plays = g.use_kept ? &g.kept : &g.depth[g.max_dice];
+    g = gen_acquire(&local);
+    if (gen_run(&self->v, me, opp, nums, n, left, allowed, g) < 0) { gen_release(g); return NULL; }
+    IntList *plays = g->use_kept ? &g->kept : &g->depth[g->max_dice];
     PyObject *dict = PyDict_New();
-    if (!dict) { gen_free(&g); return NULL; }
+    if (!dict) { gen_release(g); return NULL; }
     for (size_t k = 0; k < plays->n; k++) {
-        const Node *node = &g.arena.nodes[plays->items[k]];
+        const Node *node = &g->arena.nodes[plays->items[k]];
         PyObject *m = side_or_same(node->p, me, me_o);
         PyObject *o = m ? side_or_same(node->p + NPT, opp, opp_o) : NULL;
         PyObject *key = o ? PyTuple_Pack(2, m, o) : NULL;
         Py_XDECREF(m); Py_XDECREF(o);
-        if (!key) { Py_DECREF(dict); gen_free(&g); return NULL; }
+        if (!key) { Py_DECREF(dict); gen_release(g); return NULL; }
         int len = 0;
-        for (const Node *x = node; x->parent >= 0; x = &g.arena.nodes[x->parent]) len++;
+        for (const Node *x = node; x->parent >= 0; x = &g->arena.nodes[x->parent]) len++;
         PyObject *path = PyTuple_New(len);
-        if (!path) { Py_DECREF(key); Py_DECREF(dict); gen_free(&g); return NULL; }
+        if (!path) { Py_DECREF(key); Py_DECREF(dict); gen_release(g); return NULL; }
         int i = len;
-        for (const Node *x = node; x->parent >= 0; x = &g.arena.nodes[x->parent]) {
+        for (const Node *x = node; x->parent >= 0; x = &g->arena.nodes[x->parent]) {
             PyObject *st = step_tuple(x->src, x->dst, x->die);
-            if (!st) { Py_DECREF(path); Py_DECREF(key); Py_DECREF(dict); gen_free(&g); return NULL; }
+            if (!st) { Py_DECREF(path); Py_DECREF(key); Py_DECREF(dict); gen_release(g); return NULL; }
             PyTuple_SET_ITEM(path, --i, st);
         }
         int err = PyDict_SetItem(dict, key, path);
         Py_DECREF(key); Py_DECREF(path);
-        if (err < 0) { Py_DECREF(dict); gen_free(&g); return NULL; }
+        if (err < 0) { Py_DECREF(dict); gen_release(g); return NULL; }
     }
-    PyObject *res = Py_BuildValue("(iNO)", g.max_dice, dict, g.larger_only ? Py_True : Py_False);
-    gen_free(&g);
+    PyObject *res = Py_BuildValue("(iNO)", g->max_dice, dict, g->larger_only ? Py_True : Py_False);
+    gen_release(g);
     return res;
 }
 
@@ -693,14 +729,15 @@ static PyObject *CoreRules_count_plays(CoreRules *self, PyObject *args) {
     PyObject *me_o, *opp_o, *num_o, *turn = Py_None;
     uint8_t me[NPT], opp[NPT];
     int nums[MAXN], n, left, allowed;
-    Gen g;
+    Gen local, *g;
     if (!PyArg_ParseTuple(args, "OOO|O", &me_o, &opp_o, &num_o, &turn)) return NULL;
     if (!read_side(me_o, me) || !read_side(opp_o, opp) || !read_turn(turn, &left, &allowed)
             || !read_numbers(num_o, nums, &n))
         return unsupported();
-    if (gen_run(&self->v, me, opp, nums, n, left, allowed, &g) < 0) { gen_free(&g); return NULL; }
-    size_t count = g.use_kept ? g.kept.n : g.depth[g.max_dice].n;
-    gen_free(&g);
+    g = gen_acquire(&local);
+    if (gen_run(&self->v, me, opp, nums, n, left, allowed, g) < 0) { gen_release(g); return NULL; }
+    size_t count = g->use_kept ? g->kept.n : g->depth[g->max_dice].n;
+    gen_release(g);
     return PyLong_FromSize_t(count);
 }
 
