@@ -1,14 +1,22 @@
-"""The build step pyproject.toml cannot declare: the message catalogs compiled into the wheel.
+"""The build steps pyproject.toml cannot declare.
 
-``nardy_analyze/locale/<lang>/LC_MESSAGES/nardy_analyze.po`` (the sources, in the repository) become the
-``.mo`` files gettext reads, in the build directory (scripts/catalogs.py, with Babel: a build requirement).
+* The message catalogs compiled into the wheel: ``nardy_analyze/locale/<lang>/LC_MESSAGES/nardy_analyze.po``
+  (the sources, in the repository) become the ``.mo`` files gettext reads, in the build directory
+  (scripts/catalogs.py, with Babel: a build requirement).
+* The compiled core of the rules engine, ``nardy_analyze/engine/_core.c`` (the CPython C API only), an
+  optional extension: where no C compiler (or no Python headers) can build it, the install goes on without
+  it and the package runs its pure-Python engine (``nardy-analyze --version`` says which core is in use).
+  ``NARDY_ANALYZE_PURE_BUILD=1`` leaves it out on purpose.
 """
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
@@ -25,4 +33,28 @@ class BuildWithCatalogs(build_py):
             catalogs.compile_catalog(po, target)
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs})
+class OptionalBuildExt(build_ext):
+    """build_ext that never fails the install: a compiler missing or failing leaves the pure-Python engine."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:        # no compiler at all (distutils' errors derive from Exception)
+            self._skipped(exc)
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:        # CompileError, LinkError, a missing Python.h
+            self._skipped(exc)
+
+    @staticmethod
+    def _skipped(exc: Exception) -> None:
+        print(f"nardy-analyze: the compiled core was not built ({exc}); the pure-Python engine is used",
+              file=sys.stderr)
+
+
+CORE = Extension("nardy_analyze.engine._core", sources=["nardy_analyze/engine/_core.c"], optional=True)
+
+setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": OptionalBuildExt},
+      ext_modules=[] if os.environ.get("NARDY_ANALYZE_PURE_BUILD") else [CORE])

@@ -27,6 +27,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1)
     a = ap.parse_args()
+    from nardy_analyze.engine import compiled
+    print("core: " + ("compiled" if compiled.CoreRules is not None else "pure Python (NARDY_ANALYZE_PURE=1 or "
+                      "not built)"))
     for v in a.variants:
         best = cpu = None
         for _ in range(a.repeat):

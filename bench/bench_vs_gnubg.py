@@ -3,6 +3,7 @@
 
     python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--convert]
                                     [--compare-with CHECKOUT]
+                                    [--pure]
     (default FOLDER: ../shared/corpus/gnubg-selfplay)
 
 GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``import mat F`` and
@@ -57,6 +58,9 @@ def main() -> int:
     ap.add_argument("--compare-with", metavar="CHECKOUT", action="append", default=[],
                     help="also time the CLI of another checkout of nardy-analyze (e.g. an earlier commit "
                          "unpacked with 'git archive'), in the same run")
+    ap.add_argument("--pure", action="store_true",
+                    help="also time the command lines with the pure-Python core (NARDY_ANALYZE_PURE=1), in the "
+                         "same run, beside the core this checkout loads (the compiled one where it is built)")
     ap.add_argument("--no-compile", action="store_true",
                     help="do not compile nardy-analyze's modules to bytecode first")
     a = ap.parse_args()
@@ -95,12 +99,13 @@ def main() -> int:
             return time.perf_counter() - t0
         return go
 
-    def run_cli(jobs: int, where: Path = ROOT):
+    def run_cli(jobs: int, where: Path = ROOT, pure: bool = False):
         def go() -> float:
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "-j", str(jobs), "--statistics",
                             str(folder)], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, env={**os.environ, "PYTHONPATH": str(where)})
+                           check=False, env={**os.environ, "PYTHONPATH": str(where),
+                                             "NARDY_ANALYZE_PURE": "1" if pure else ""})
             return time.perf_counter() - t0
         return go
 
@@ -114,20 +119,27 @@ def main() -> int:
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
     runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
 
-    def run_convert(jobs: int | None, where: Path = ROOT):
+    def run_convert(jobs: int | None, where: Path = ROOT, pure: bool = False):
         def go() -> float:
             out = tmp / "sgf"
             t0 = time.perf_counter()
             j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
             subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", *j,
                             "--out-dir", str(out), str(folder)], cwd=where, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where)})
+                           stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where),
+                                                                        "NARDY_ANALYZE_PURE": "1" if pure else ""})
             return time.perf_counter() - t0
         return go
 
     if a.convert:
         runs["nardy-analyze convert --to sgf, CLI, -j 2"] = run_convert(2)
         runs["nardy-analyze convert --to sgf, CLI, -j 1"] = run_convert(1)
+    if a.pure:
+        runs["pure-Python core: validate, CLI, -j 2"] = run_cli(2, pure=True)
+        runs["pure-Python core: validate, CLI, -j 1"] = run_cli(1, pure=True)
+        if a.convert:
+            runs["pure-Python core: convert --to sgf, -j 2"] = run_convert(2, pure=True)
+            runs["pure-Python core: convert --to sgf, -j 1"] = run_convert(1, pure=True)
     for other in a.compare_with:
         runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
         runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
@@ -146,6 +158,8 @@ def main() -> int:
           f"median of {a.repeat}")
     print("ratio = throughput / GNU Backgammon's (wall clock); CPU: user+sys seconds of the processes "
           "started (not measurable for the library rows)")
+    from nardy_analyze.engine import compiled
+    print("core (rows without a prefix): " + ("compiled" if compiled.CoreRules is not None else "pure Python"))
     first = next(iter(runs))
     base = statistics.median(times[first]) if gnubg else None
     base_cpu = statistics.median(cpu[first]) if gnubg else None

@@ -307,10 +307,11 @@ def _action(d1, d2, steps, hits=None):
     return a
 
 
-@pytest.mark.parametrize("variant", ["backgammon", "long"])
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_quick_turn_is_what_walk_turn_gives(variant, seed):
+    from nardy_analyze.replay.telling import roll_spec
     from nardy_analyze.replay.turns import quick_turn, walk_turn, written_parts
     taken = 0
     for rules, rng, me, opp, d1, d2, turn in _positions(variant, seed, 120):
@@ -318,7 +319,7 @@ def test_quick_turn_is_what_walk_turn_gives(variant, seed):
         plays = _plays(rules, rng, me, opp, d1, d2, rules.start_turn(me, opp, first, (d1, d2))) + [[]]
         for steps in plays:
             a = _action(d1, d2, steps, [rng.random() < 0.1 for _ in steps])
-            quick = quick_turn(rules, me, opp, a, d1, d2, first)
+            quick = quick_turn(rules, me, opp, a, d1, d2, first, 3)
             if quick is None:
                 continue
             taken += 1
@@ -326,6 +327,8 @@ def test_quick_turn_is_what_walk_turn_gives(variant, seed):
             outs = list(walk_turn(rules, pos, 0, d1, d2, written_parts(a), first, 3))
             assert len(outs) == 1 and not outs[0].problems, (me, opp, d1, d2, steps)
             assert tuple(pos) == quick, (me, opp, d1, d2, steps)
+            # the driver's part is the plain roll's (the turn rows' spec)
+            assert outs[0].spec == roll_spec(d1, d2, rules.start_turn(me, opp, first, (d1, d2)))
     assert taken
 
 

@@ -51,6 +51,15 @@ class Backgammon(Rules):
     def initial(self) -> Pos:
         return START, START
 
+    # the methods the compiled core plays: a subclass that changes one of them runs on the Python code
+    CORE_METHODS = ("single_steps", "apply", "step_problem", "after_step", "start_turn", "closed")
+
+    def core_spec(self) -> dict | None:
+        """Backgammon's geometry for the compiled core: a bar, opposite directions, a point closed by two."""
+        if any(getattr(type(self), m) is not getattr(Backgammon, m) for m in self.CORE_METHODS):
+            return None
+        return {"has_bar": True, "closed_by": 2}
+
     @staticmethod
     def opp_point(point: int) -> int:
         """The opponent's own number for the mover's point ``point`` (1..24): 25 - point."""
@@ -107,9 +116,18 @@ class Backgammon(Rules):
         return lambda side: bytes(side[23::-1]).translate(two)
 
     def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: None = None) -> bool:
-        """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced`."""
+        """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced` (cheaper than any walk), then
+        the compiled core's count of the plays where it is in use, else the walk."""
         known = self.roll_forced(me, opp, numbers, turn)
-        return walk_forced(self, me, opp, numbers, turn) if known is None else known
+        if known is not None:
+            return known
+        core = self.core
+        if core is not None:
+            try:
+                return core.count_plays(me, opp, numbers, turn) <= 1
+            except ValueError:
+                pass
+        return walk_forced(self, me, opp, numbers, turn)
 
     def hit_flags(self, me: Side, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
         """``(src, dst, hit)`` for the legal single steps ``path`` played in order from a position whose
@@ -299,7 +317,13 @@ class Backgammon(Rules):
         with the first unused number, in their order, that may), every step legal; ``(me, opp, hits,
         numbers used)``, or None as soon as a step is not such a step.  One list per side for the whole
         play instead of new tuples at every step (tests/test_speed_paths.py checks it against the generic
-        function on random positions and plays)."""
+        function on random positions and plays).  The compiled core plays it where it is in use."""
+        core = self.core
+        if core is not None:
+            try:
+                return core.play_exact(me, opp, full, steps, turn, bear_off)
+            except ValueError:
+                pass
         left = list(full)
         m = list(me)
         o: list[int] | None = None           # the opponent's side, copied at the first hit

@@ -7,9 +7,11 @@ holds the checkers on point ``p`` and index 24 the bar.  Borne-off checkers are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import permutations
 from typing import Any, Callable, Hashable, Iterator, Protocol
 
+from . import compiled
 from ..i18n import _, pgettext
 
 BAR = 25
@@ -94,6 +96,25 @@ class Rules:
         ``opt``)."""
         return {}
 
+    # -- the compiled core -------------------------------------------------------------------------
+    def core_spec(self) -> dict[str, Any] | None:
+        """The rules as the compiled core's plain struct (``engine/_core.c``: ``has_bar``, ``closed_by``,
+        ``head``, ``six_block``, ``home_freeze``, ``exact_bear_off``), or None when the core cannot play
+        them: the default, so that a new variant runs on its Python methods until it fills this in.  A
+        variant fills it only while its single-step methods are its own (a subclass that changes one of
+        them gets None, and the Python code)."""
+        return None
+
+    @cached_property
+    def core(self):
+        """The compiled core playing these rules (None: the Python code plays them; see ``compiled``)."""
+        return compiled.make(self.core_spec())
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("core", None)          # a C object: each process makes its own
+        return state
+
     # -- geometry ----------------------------------------------------------------------------------
     def initial(self) -> Pos:                                             # required
         raise NotImplementedError
@@ -113,6 +134,13 @@ class Rules:
 
     def turn_segments(self, d1: int, d2: int, first_turn: bool, roll_number: int = 1) -> "TurnDriver":
         return SingleSegment(self, d1, d2, first_turn)
+
+    def played_roll_ends_turn(self, d1: int, d2: int, roll_number: int) -> bool:
+        """Whether the roller's play of roll ``d1-d2`` (the ``roll_number``-th roll of the game), when it uses
+        every number, is the whole turn, with the driver's first part the plain ``SegmentSpec("roll",
+        ROLLER, numbers, turn)``: what lets the replay take such a turn without the turn machinery
+        (``turns.quick_turn``).  The default: a turn is the roller's play (``one_part_turns``)."""
+        return self.one_part_turns
 
     def handover_turn(self) -> Hashable:
         """The turn state of an opponent's handover play (variants with ``has_handovers``)."""
@@ -181,7 +209,14 @@ class Rules:
 
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: Hashable = None,
                    bear_off: bool = False):
-        """The written ``steps`` played one number each (see :func:`exact_steps`)."""
+        """The written ``steps`` played one number each (see :func:`exact_steps`); by the compiled core
+        where it plays these rules."""
+        core = self.core
+        if core is not None:
+            try:
+                return core.play_exact(me, opp, full, steps, turn, bear_off)
+            except ValueError:           # outside what the core takes (odd counts or numbers)
+                pass
         return exact_steps(self, me, opp, full, steps, turn, bear_off)
 
     def hit_flags(self, me: Side, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
@@ -195,13 +230,25 @@ class Rules:
     def closed_flags(self) -> Callable[[Side], bytes]:
         """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side``
         (``closed(side, q)`` asked point by point)."""
-        closed = self.closed
-        return lambda side: b"".join(b"1" if closed(side, q) else b"0" for q in range(1, 25))
+        core = self.core
+        return core.closed_flags if core is not None else closed_flags_py(self)
 
     def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: Hashable = None) -> bool:
         """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the walk
-        of :func:`walk_forced`."""
+        of :func:`walk_forced`, or the compiled core's count of the plays."""
+        core = self.core
+        if core is not None:
+            try:
+                return core.count_plays(me, opp, numbers, turn) <= 1
+            except ValueError:
+                pass
         return walk_forced(self, me, opp, numbers, turn)
+
+
+def closed_flags_py(rules: Rules) -> Callable[[Side], bytes]:
+    """:meth:`Rules.closed_flags` in Python, ``closed(side, q)`` asked point by point (the reference)."""
+    closed = rules.closed
+    return lambda side: b"".join(b"1" if closed(side, q) else b"0" for q in range(1, 25))
 
 
 #: the grammatical cases a variant's name can be asked in (Russian declines it: "проверена как длинные
@@ -324,7 +371,22 @@ def _orders(numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def generate(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn: Hashable = None) -> PlaySet:
     """Every legal play of roll ``d1-d2`` (or of the numbers ``d1`` when ``d2`` is None, see
-    :func:`dice_sequence`): maximum-dice rule, then larger-die rule."""
+    :func:`dice_sequence`): maximum-dice rule, then larger-die rule.  The compiled core generates them where
+    it plays the rules (the same plays in the same order as :func:`generate_py`, the reference)."""
+    numbers = dice_sequence(d1, d2)
+    core = rules.core
+    if core is not None:
+        try:
+            max_dice, plays, larger_only = core.generate(me, opp, numbers, turn)
+        except ValueError:               # outside what the core takes: the reference below
+            pass
+        else:
+            return PlaySet(numbers, max_dice, plays, larger_only)
+    return generate_py(rules, me, opp, numbers, None, turn)
+
+
+def generate_py(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn: Hashable = None) -> PlaySet:
+    """:func:`generate` in Python: the reference the compiled core is held to."""
     numbers = dice_sequence(d1, d2)
     n = len(numbers)
     by_depth: list[dict[Pos, tuple[StepT, ...]]] = [{(me, opp): ()}] + [dict() for _ in range(n)]

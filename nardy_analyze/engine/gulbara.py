@@ -46,6 +46,12 @@ class GulBara(LongNardy):
         included (option ``chain_from_turn``: a double starts a chain from that roll on)."""
         return GulBaraTurn(self, d1, d2, first_turn, roll_number)
 
+    def played_roll_ends_turn(self, d1: int, d2: int, roll_number: int) -> bool:
+        """A plain roll played with both numbers leaves nothing to hand over and starts no chain: the turn
+        is the roller's play, and its driver's first part is a plain roll's (``double`` None).  A double
+        never is (a chain may follow, and its parts carry the double)."""
+        return d1 != d2
+
     def handover_turn(self) -> tuple[int, int]:
         """The turn state of an opponent's handover play: one checker may leave the head, never two."""
         return 0, 1

@@ -81,6 +81,19 @@ class LongNardy(Rules):
     def initial(self) -> Pos:
         return START, START
 
+    # the methods the compiled core plays: a subclass that changes one of them runs on the Python code
+    CORE_METHODS = ("single_steps", "apply", "step_problem", "after_step", "closed", "block_after")
+
+    def core_spec(self) -> dict | None:
+        """Long nardy's rules for the compiled core: no bar, one direction (half a board apart), a point
+        closed by one checker, the head rule on 24, the six-block rule; Gul bara's home freeze and exact
+        bear-off (``home_freeze``, ``exact_bear_off``).  The turn state stays Python's (``start_turn``: the
+        first-turn exception) and is passed in."""
+        if any(getattr(type(self), m) is not getattr(LongNardy, m) for m in self.CORE_METHODS):
+            return None
+        return {"has_bar": False, "closed_by": 1, "head": HEAD, "six_block": True,
+                "home_freeze": bool(self.home_freeze), "exact_bear_off": bool(self.exact_bear_off)}
+
     @staticmethod
     def opp_point(point: int) -> int:
         """The opponent's own number for the mover's point ``point`` (see :func:`opp_point`)."""

@@ -229,8 +229,8 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         if last_roll:
             draw.play_last_roll(self, a, p, d1, d2)
             return
-        after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn) \
-            if self.one_part and not a.segments else None
+        after = quick_turn(self.rules, self.pos[p], self.pos[1 - p], a, d1, d2, first_turn, self.rolls) \
+            if not a.segments else None
         if after is not None:            # plainly legal: what walk_turn would give, without its machinery
             if self.tell_turn is not None:   # the roller's part as the turn driver gives it, for the rows
                 turn = self.rules.start_turn(self.pos[p], self.pos[1 - p], first_turn, (d1, d2))

@@ -92,13 +92,15 @@ def _sub(numbers: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...] | 
     return tuple(sorted(left.elements(), reverse=True))
 
 
-def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool) -> Pos | None:
+def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool, roll_number: int = 0) -> Pos | None:
     """The position after a turn that is plainly legal, checked without the turn machinery; None when
     :func:`walk_turn` must decide (it then gives exactly what it always gave).
 
-    Only for variants whose turn is the roller's play of the roll (``rules.one_part_turns``: the
-    ``SingleSegment`` driver), a ``ROLL`` action ``a`` with no further parts, ``d1 >= d2`` valid dice,
-    and neither side borne off.  Two cases are taken, the two that make nearly every turn of a record:
+    For a ``ROLL`` action ``a`` with no further parts, ``d1 >= d2`` valid dice, and neither side borne off,
+    where the turn is the roller's play of the roll (``rules.one_part_turns``: the ``SingleSegment``
+    driver), or, in other variants, where a play of every number ends the turn
+    (``rules.played_roll_ends_turn``, asked with ``roll_number``: a plain roll of Gul bara, not a double)
+    and a play is written.  Two cases are taken, the two that make nearly every turn of a record:
 
     * one written step per number, each exactly one number long and legal in the written order
       (``judge._exact``, the check ``judge`` makes first);
@@ -110,8 +112,10 @@ def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool) ->
     """
     if not sum(me) or not sum(opp):
         return None                      # the driver ends the turn at once: walk_turn reports the parts
-    turn = rules.start_turn(me, opp, first_turn, (d1, d2))
     steps = a.steps
+    if not rules.one_part_turns and (not steps or not rules.played_roll_ends_turn(d1, d2, roll_number)):
+        return None                      # a dance hands its numbers over; a chain may follow a double
+    turn = rules.start_turn(me, opp, first_turn, (d1, d2))
     if not steps:
         for die in ((d1,) if d1 == d2 else (d1, d2)):
             for _ in rules.single_steps(me, opp, die, turn):
