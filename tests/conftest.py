@@ -44,6 +44,32 @@ def _compile_catalogs() -> str:
 CATALOG_NOTE = _compile_catalogs()
 
 
+def _build_core() -> str:
+    """The checkout's compiled core (nardy_analyze/engine/_core.c) built in place when it is missing or older
+    than its source, as ``pip install .`` builds it: the tests run the engine the installed tool runs (and
+    tests/test_core_twin.py compares it with the Python reference).  Nothing is built with
+    ``NARDY_ANALYZE_PURE`` set; a build that fails (no C compiler) leaves the pure-Python engine, and the
+    note returned says so (shown in the run's header)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    source = root / "nardy_analyze" / "engine" / "_core.c"
+    if os.environ.get("NARDY_ANALYZE_PURE") or not source.exists():
+        return ""
+    built = list(source.parent.glob("_core*.so")) + list(source.parent.glob("_core*.pyd"))
+    if built and min(b.stat().st_mtime for b in built) >= source.stat().st_mtime:
+        return ""
+    r = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=root,
+                       capture_output=True, text=True)
+    if r.returncode != 0 or not list(source.parent.glob("_core*.so")) + list(source.parent.glob("_core*.pyd")):
+        return "the compiled core could not be built here (the tests run the pure-Python engine): " + \
+            ((r.stderr + r.stdout).strip().splitlines() or ["no message"])[-1]
+    return ""
+
+
+CORE_NOTE = _build_core()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     """Every test starts with the messages in English, whatever the environment's language (``LANGUAGE=ru``,
@@ -175,8 +201,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_report_header(config):
-    """Which suite runs, and the note of :func:`_compile_catalogs` (catalogs left uncompiled without Babel)."""
-    lines = [CATALOG_NOTE] if CATALOG_NOTE else []
+    """Which suite runs, and the notes of :func:`_compile_catalogs` (catalogs left uncompiled without Babel)
+    and :func:`_build_core` (the compiled core not built)."""
+    lines = [n for n in (CATALOG_NOTE, CORE_NOTE) if n]
     if not _full(config):
         lines.append("quick suite: tests marked slow are left out (NARDY_FULL=1 runs everything)")
     return lines or None
