@@ -20,7 +20,6 @@ from typing import Optional
 import typer
 
 from . import GC_THRESHOLD, __version__, i18n
-from .engine import compiled
 from .commands import body
 from .commands.common import INTERRUPTED, Exit, stop_on_sigterm
 from .notation import record_suffixes     # (the notation modules themselves load when a command reads)
@@ -104,6 +103,8 @@ def _run(name: str, **values) -> None:
 def _version(value: bool) -> None:
     if value:
         # the engine in use: the compiled core (engine/_core.c) or the Python code (not built, NARDY_ANALYZE_PURE=1)
+        from .engine import compiled     # (the engine, imported only here: --help and the commands' start-up)
+
         core = _("compiled core") if compiled.CoreRules is not None else _("pure-Python core")
         typer.echo(f"nardy-analyze {__version__} ({core})")
         raise typer.Exit()
