@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import inputs
-from .i18n import _
+from .i18n import _, ngettext
 from .replay import ERROR, WARNING, Finding, MatchReport
 
 __all__ = ["INTERNAL_ERROR", "RunCounts", "RunResult", "keep_rules_of", "skip_kind"]
@@ -38,7 +38,7 @@ class RunCounts:
         self.files = self.games = self.turns = self.errors = self.warnings = 0
         self.skipped = self.unreadable = self.internal_errors = self.arg_errors = 0
         self.rules: dict[tuple[str, str], int] = {}
-        self.skip_kinds: list[str] = []
+        self.skip_counts: dict[str, int] = {}       # kind of skip (inputs.skip_kind, or the reason) -> files
 
     def add_report(self, r: MatchReport) -> None:
         self.files += 1
@@ -57,9 +57,15 @@ class RunCounts:
 
     def add_skipped(self, reason: str) -> None:
         self.skipped += 1
-        k = skip_kind(reason)
-        if k not in self.skip_kinds:
-            self.skip_kinds.append(k)
+        k = inputs.skip_kind(reason)
+        k = k if k in SKIP_KINDS else reason
+        self.skip_counts[k] = self.skip_counts.get(k, 0) + 1
+
+    @property
+    def skip_kinds(self) -> list[str]:
+        """The kinds of the files skipped, in the order met, each worded for its count ("not a game
+        record" for one file, "not game records" for several)."""
+        return [skip_kind_text(k, n) for k, n in self.skip_counts.items()]
 
     def add_unreadable(self) -> None:
         self.unreadable += 1
@@ -142,16 +148,27 @@ class RunResult:
         return writer
 
 
-def skip_kind(reason: str) -> str:
-    """The kind of a skipped input, for the summary (one line per kind)."""
-    kind = inputs.skip_kind(reason)
+SKIP_KINDS = ("record", "hidden", "link", "archive")
+
+
+def skip_kind_text(kind: str, n: int = 2) -> str:
+    """A kind of skipped input (:data:`SKIP_KINDS`, else the reason itself) worded for ``n`` files, for the
+    summary ("1 file skipped: not a game record", "2 files skipped: not game records")."""
     if kind == "record":
-        return _("not game records")
+        # TRANSLATORS: a kind of skipped files in the summary ("1 file skipped: not a game record")
+        return ngettext("not a game record", "not game records", n)
     if kind == "hidden":
-        return _("hidden files")
+        return ngettext("a hidden file", "hidden files", n)
     if kind == "link":
-        return _("links to folders")
+        return ngettext("a link to a folder", "links to folders", n)
     if kind == "archive":
         # TRANSLATORS: a kind of skipped files in the summary ("2 file(s) skipped: archives (unpack ...)")
-        return _("archives (unpack them to read the records inside)")
-    return reason
+        return ngettext("an archive (unpack it to read the records inside)",
+                        "archives (unpack them to read the records inside)", n)
+    return kind
+
+
+def skip_kind(reason: str) -> str:
+    """The kind of a skipped input, for the summary, worded for several files."""
+    kind = inputs.skip_kind(reason)
+    return skip_kind_text(kind if kind in SKIP_KINDS else reason)

@@ -212,6 +212,7 @@ FUZZ_COMMANDS = {
     "show": [["show", "{}"], ["show", "--as", "svg", "{}"], ["show", "--as", "xgid", "--move", "3", "{}"],
              ["show", "--as", "gnubg", "--game", "2", "{}"], ["show", "--as", "html", "{}"]],
     "analyze": [["analyze", "{}"], ["analyze", "--by", "decision", "--format", "csv", "{}"]],
+    "hint": [["hint", "{}"], ["hint", "--game", "1", "--move", "2", "--as-json", "{}"]],
 }
 NOT_READING = {"rules", "generate"}     # generate reads no record
 

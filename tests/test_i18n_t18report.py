@@ -224,7 +224,7 @@ def test_show_ids_keep_their_form_and_refuse_in_russian():
     assert run("show", str(SHOW_FILE), "--as", "xgid").stdout.startswith("XGID=")
     r = run("show", str(EXAMPLES / "long-first-66.ngn"), "--as", "xgid")
     assert r.returncode != 0
-    assert "XGID описывает только позиции коротких нард, а это партия варианта long" in r.stderr
+    assert "XGID описывает только позиции коротких нард, а это партия длинных нард" in r.stderr
     r = run("show", str(SHOW_FILE), "--game", "9")
     assert "партии 9 нет; в записи партии 1-3" in r.stderr
 
