@@ -130,7 +130,9 @@ def test_analyze_merges_names_as_stats_does_and_takes_alias(tmp_path):
     assert r.returncode == 0, r.stderr
     assert len(r.stdout.strip().splitlines()) == 3          # header and two players
     r = cli("analyze", one, two, "--format", "csv", "--alias", "andreas humke=Andreas H.", "--by", "decision")
-    names = {line.split(",")[5] for line in r.stdout.strip().splitlines()[1:]}
+    lines = r.stdout.strip().splitlines()
+    at = lines[0].split(",").index("player")
+    names = {line.split(",")[at] for line in lines[1:]}
     assert names == {"John Ohagan", "Andreas H."}
     # a record whose only finding is the banner notice: exit 0, the notice labelled as validate labels it
     banner = write(tmp_path, "banner.mat", BANNER + GAME.format(a="Ann", b="Bob"))
