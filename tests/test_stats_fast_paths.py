@@ -216,8 +216,10 @@ def _plain_names(df, aliases):
     import pandas as pd
 
     raw = pd.concat([df["player"], df["opponent"]]).astype(str)
-    spelled = raw.map(lambda n: frames._RATING.sub("", " ".join(n.split())))
-    keys = spelled.map(str.casefold)
+    from nardy_analyze import names
+
+    spelled = raw.map(names.spelling)                  # blanks collapsed, the rating suffix removed
+    keys = raw.map(stats.normalise_name)               # case, blanks and underscores aside
     counts = Counter(zip(keys, spelled))
     display = {}
     for (key, spelling), n in sorted(counts.items(), key=lambda kv: -kv[1]):
