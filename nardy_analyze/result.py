@@ -153,17 +153,18 @@ SKIP_KINDS = ("record", "hidden", "link", "archive")
 
 def skip_kind_text(kind: str, n: int = 2) -> str:
     """A kind of skipped input (:data:`SKIP_KINDS`, else the reason itself) worded for ``n`` files, for the
-    summary ("1 file skipped: not a game record", "2 files skipped: not game records")."""
+    summary: English words it one way ("1 file(s) skipped: not game records"), Russian by the count ("1 файл
+    пропущен: не запись партии", "2 файла пропущено: не записи партий")."""
     if kind == "record":
-        # TRANSLATORS: a kind of skipped files in the summary ("1 file skipped: not a game record")
-        return ngettext("not a game record", "not game records", n)
+        # TRANSLATORS: a kind of skipped files in the summary, for {n} such files (English: one form)
+        return ngettext("not game records", "not game records", n)
     if kind == "hidden":
-        return ngettext("a hidden file", "hidden files", n)
+        return ngettext("hidden files", "hidden files", n)
     if kind == "link":
-        return ngettext("a link to a folder", "links to folders", n)
+        return ngettext("links to folders", "links to folders", n)
     if kind == "archive":
         # TRANSLATORS: a kind of skipped files in the summary ("2 file(s) skipped: archives (unpack ...)")
-        return ngettext("an archive (unpack it to read the records inside)",
+        return ngettext("archives (unpack them to read the records inside)",
                         "archives (unpack them to read the records inside)", n)
     return kind
 

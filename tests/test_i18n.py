@@ -174,7 +174,8 @@ def test_skipped_files_are_counted_by_kind_in_russian(tmp_path):
                                 capture_output=True, text=True, cwd=ROOT, env=env).stdout.splitlines()[-1]
            for lang in ("en", "ru")}
     assert out["en"] == "2 file(s) skipped: hidden files, not game records (--verbose lists them)"
-    assert out["ru"] == "2 файла пропущено: скрытые файлы, не записи партий (список — с --verbose)"
+    # each kind worded for its own count: one hidden file, one file that is no record
+    assert out["ru"] == "2 файла пропущено: скрытый файл, не запись партии (список — с --verbose)"
 
 
 def test_help_and_a_usage_error_in_russian():

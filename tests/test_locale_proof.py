@@ -41,7 +41,7 @@ def test_message_text_tests_pass_under_a_russian_environment(env):
 def test_the_pin_is_english_and_yields_to_a_test_that_asks_for_russian(russian):
     from nardy_analyze.i18n import _, language
 
-    assert language() == "ru" and _("hidden files") != "hidden files"
+    assert language() == "ru" and _("no findings") != "no findings"
 
 
 def test_every_test_starts_in_english():
