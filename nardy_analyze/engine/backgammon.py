@@ -5,7 +5,7 @@ from itertools import compress
 from typing import Iterator
 
 from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
-                   borne_off, walk_forced)
+                   borne_off)
 from ..i18n import _, ngettext
 
 START: Side = tuple(
@@ -119,15 +119,7 @@ class Backgammon(Rules):
         """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced` (cheaper than any walk), then
         the compiled core's count of the plays where it is in use, else the walk."""
         known = self.roll_forced(me, opp, numbers, turn)
-        if known is not None:
-            return known
-        core = self.core
-        if core is not None:
-            try:
-                return core.count_plays(me, opp, numbers, turn) <= 1
-            except ValueError:
-                pass
-        return walk_forced(self, me, opp, numbers, turn)
+        return known if known is not None else super().forced(me, opp, numbers, turn)
 
     def hit_flags(self, me: Side, opp: Side, path) -> tuple[tuple[int, int, bool], ...]:
         """``(src, dst, hit)`` for the legal single steps ``path`` played in order from a position whose
