@@ -3,7 +3,10 @@
 
     git archive bb43755 | (mkdir -p /tmp/before && tar -x -C /tmp/before)
     python3 scripts/same_outputs.py /tmp/before [--other .] [--corpus ../shared/corpus] [--jobs N]
-                                    [--only convert,validate,stats,show,help]
+                                    [--only convert,validate,stats,show,help,generate,analyze]
+                                    [--pure before|other]
+
+    python3 scripts/same_outputs.py . --pure other      # the compiled core against the pure-Python engine
 
 Runs, with each checkout: ``convert --to T`` for every target (mat, sgf, json, ngn) of the whole corpus
 (the files written beside the inputs), of each of its sub-folders with ``--out-dir``, and of each
@@ -15,7 +18,9 @@ written by this checkout's generator with players under several spellings of the
 the names are normalised across files), and with ``--alias``, ``--sort``, ``-j 1`` and a file named
 twice; ``validate`` in every format and ``convert`` to every target of the generated games too;
 ``show`` in every ``--as`` (final position, and game 1 before its third roll) of a sample of the corpus'
-files and of the generated ones; every command's ``--help``.  Compares standard output, standard error, the exit code and every file in the tree afterwards.
+files and of the generated ones; every command's ``--help``; with ``generate``, 200 and 20 games of each generated variant; with
+``analyze``, two ``.mat`` files of each corpus folder and one generated file per variant at ``--plies 0``.
+Compares standard output, standard error, the exit code and every file in the tree afterwards.
 Prints the differences (none: exit 0).
 
 Each run works in a scratch folder where ``../shared/corpus`` is a fresh copy of the corpus, so the
@@ -102,6 +107,21 @@ def _runs(corpus: Path, jobs: list[str], only: set[str], generated: Path | None 
             for how in SHOW_AS:
                 runs.append((f"show-{i}-{how}", ["show", "--as", how, rel], ""))
                 runs.append((f"show-{i}-{how}-g1m3", ["show", "--as", how, "-g", "1", "-m", "3", rel], ""))
+    if "generate" in only:
+        for variant, options in GENERATED:
+            rules = [x for k, v in options.items() for x in ("--rule", f"{k}={'on' if v is True else v}")]
+            tag = "-".join([variant, *options])
+            runs.append((f"generate-{tag}", ["generate", "--variant", variant, "-n", "200", "--seed", "7",
+                                             *rules, "-o", f"../out/{tag}.ngn"], "out"))
+            runs.append((f"generate-{tag}-stdout", ["generate", "--variant", variant, "-n", "20", "--seed", "11",
+                                                    *rules], ""))
+    if "analyze" in only:
+        files = [str(p.relative_to(corpus.parent)) for s in subs for p in sorted((corpus / s).rglob("*.mat"))[:2]]
+        if generated is not None:
+            files += [str(p.relative_to(generated.parent)) for g in sorted(generated.iterdir())
+                      for p in sorted(g.iterdir())[:1]]
+        for i, path in enumerate(files):
+            runs.append((f"analyze-{i}", ["analyze", "--plies", "0", "-f", "csv", "-j", "1", "../shared/" + path], ""))
     if "help" in only:
         runs.append(("help", ["--help"], ""))
         for c in COMMANDS:
@@ -137,7 +157,11 @@ def _runs(corpus: Path, jobs: list[str], only: set[str], generated: Path | None 
 
 
 def run_all(code: Path, corpus: Path, jobs: list[str], scratch: Path, only: set[str],
-            generated: Path | None = None) -> dict[str, tuple]:
+            generated: Path | None = None, pure: bool = False) -> dict[str, tuple]:
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    env.pop("NARDY_ANALYZE_PURE", None)
+    if pure:
+        env["NARDY_ANALYZE_PURE"] = "1"
     out: dict[str, tuple] = {}
     for name, args, compare in _runs(corpus, jobs, only, generated):
         shutil.rmtree(scratch, ignore_errors=True)
@@ -151,7 +175,7 @@ def run_all(code: Path, corpus: Path, jobs: list[str], scratch: Path, only: set[
         if generated is not None:
             os.symlink(generated, scratch / "shared" / "generated")
         r = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], cwd=scratch / "wt",
-                           capture_output=True, env={**os.environ, "PYTHONPATH": str(code)})
+                           capture_output=True, env=env)
         files = _tree(scratch / ("shared/corpus" if compare == "corpus" else "out")) if compare else {}
         out[name] = (r.returncode, r.stdout, r.stderr, files)
     return out
@@ -164,7 +188,11 @@ def main() -> int:
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     ap.add_argument("--jobs", "-j", help="-j for every command (default: the command's default)")
     ap.add_argument("--only", default="convert,validate,stats,show,help",
-                    help="the commands compared (comma-separated; help: every command's --help)")
+                    help="the commands compared (comma-separated; help: every command's --help; also "
+                         "generate and analyze)")
+    ap.add_argument("--pure", choices=("before", "other"),
+                    help="run that side with NARDY_ANALYZE_PURE=1 (the pure-Python engine): with the same "
+                         "checkout on both sides, the compiled core against its Python reference")
     ap.add_argument("--generated", type=int, default=40,
                     help="generated files of 7 games per variant for stats (0: none)")
     a = ap.parse_args()
@@ -174,11 +202,11 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="nardy-same-"))
     generated = None
     try:
-        if only & {"stats", "convert", "validate", "show"} and a.generated:
+        if only & {"stats", "convert", "validate", "show", "analyze"} and a.generated:
             generated = scratch / "generated"
             _generate(generated, a.generated)
-        results = [run_all(Path(c).resolve(), corpus, jobs, scratch / "run", only, generated)
-                   for c in (a.before, a.other)]
+        results = [run_all(Path(c).resolve(), corpus, jobs, scratch / "run", only, generated, a.pure == side)
+                   for c, side in ((a.before, "before"), (a.other, "other"))]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     before, after = results
