@@ -192,6 +192,112 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
             "comments": list(g.comments), "f": frames}
 
 
+# ----------------------------------------------------------------------------- the analysis (--analyse)
+
+def add_analysis(data: dict, match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                 plies: int = 0, threads: int = 0) -> dict:
+    """``show --as html --analyse``: the skill analysis of the games of ``data`` (:func:`record_data` of
+    ``match``) put on their steps, as ``analyze`` makes it (:func:`nardy_analyze.stats.skill.position_analysis`:
+    backgammon by the bgsage engine at ``plies``, long nardy and Gul bara by the shipped evaluator).
+
+    ``data["analysis"]``: ``{"plies", "engine": "bgsage" or "evaluator", "mwc": whether the chances are
+    match-winning chances}`` (None when the variant has no engine: ``"note"`` says so).  Each game gets:
+
+    * ``"a"``: per step, 0 or the list of the decisions made there: a checker play ``{"k": "c", "s": side,
+      "p": [[play, equity], ...] (the best plays, best first), "m": the play made, "x": the legal play the
+      replay went on from, "r": its rank (None: no play of the roll), "n": legal plays, "q": its equity,
+      "e": equity lost, "g": grade, "l": luck}``; a cube decision ``{"k": "d"`` (double / no double) or
+      ``"t"`` (take / pass), ``"s", "a": the action, "b": the best action, "nd", "dt", "dp"`` (the doubler's
+      view), ``"e", "g"}``; grades and errors are ``analyze``'s rows';
+    * ``"w"``: per step, the first player's chances in the position the step shows (before its action):
+      at the first step the chances before the game (50 %; in match play the match equity table's at the
+      score), at a later one those after the step before it (after a play: of the play made; after a double
+      or a take, of the position with the cube as it then is), at the final position the result (1 or 0;
+      in match play the match-winning chance at the score after the game); None where unknown.  Money play,
+      long nardy and Gul bara: the chance of winning the game (cubeless); match play: of winning the match.
+    """
+    from ..stats import skill     # (pandas and the engine: only with --analyse)
+    from ..stats.cube import Stakes     # (with the analysis)
+    from ..stats.met import met         # (with the analysis)
+
+    only = None
+    if len(data["games"]) < len(match.games):     # some games only (validate --format html): their turns
+        only = {(g["n"], fr[8]) for g in data["games"] for fr in g["f"] if fr[8] is not None}
+    spots, res = skill.position_analysis(match, variant, options, plies, only=only, threads=threads, chances=True)
+    if res.notes:                     # a variant without an engine
+        data["analysis"] = {"note": res.notes[0]}
+        return data
+    long_game = not data["ids"]
+    mwc = bool(data["length"]) and not long_game
+    data["analysis"] = {"plies": 0 if long_game else plies, "engine": "evaluator" if long_game else "bgsage",
+                        "mwc": mwc}
+    by_game: dict[int, list[dict]] = {}
+    for s in spots:
+        by_game.setdefault(s["game"], []).append(s)
+    for g in data["games"]:
+        frames = g["f"]
+        marks: list = [0] * len(frames)
+        after: list = [None] * len(frames)       # the chances after each step, the first player's view
+        at_key = {fr[0]: i for i, fr in enumerate(frames) if fr[0]}
+        at_loc: dict = {}
+        for i, fr in enumerate(frames):
+            if fr[8] is not None:
+                at_loc.setdefault((fr[8], fr[9]), i)
+        for s in by_game.get(g["n"], []):
+            if s["kind"] == "checker":
+                i = at_key.get(str(s["move"])) if s["move"] is not None else None
+                if i is None and s["loc"] is not None:
+                    i = at_loc.get(tuple(s["loc"]))
+            else:
+                i = at_loc.get(tuple(s["loc"])) if s["loc"] is not None else None
+            if i is None:
+                continue
+            entry, chance = _mark(s, mwc)
+            if marks[i] == 0:
+                marks[i] = []
+            marks[i].append(entry)
+            marks[i].sort(key=lambda e: e["k"] == "c")       # the cube decision first, then the play
+            if chance is not None and (after[i] is None or s["kind"] == "checker"):
+                after[i] = chance if s["side"] == 0 else 1 - chance
+        length, (s0, s1) = data["length"], g["score"]
+        start, result = 0.5, None
+        if mwc:
+            a0, a1 = length - s0, length - s1
+            start = met(a0, a1, min(a0, a1) == 1 and not g["crawford"])
+        if g["result"] is not None and g["result"][0] is not None:
+            winner, points = g["result"][0], g["result"][1] or 0
+            if mwc:
+                st = Stakes(length, length - s0, length - s1, g["crawford"])
+                result = st.value(points if winner == 0 else -points)
+            else:
+                result = 1.0 if winner == 0 else 0.0
+        chances = [start] + after[:-1]
+        if frames[-1][1] == "end" and result is not None:
+            chances[-1] = result
+        chances = [_round(x) for x in chances]
+        g["a"], g["w"] = marks, chances
+    return data
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def _mark(s: dict, mwc: bool) -> tuple[dict, float | None]:
+    """A decision of ``position_analysis`` as the page keeps it, and the deciding player's chances after it."""
+    if s["kind"] == "checker":
+        e = {"k": "c", "s": s["side"], "p": [[p["play"], p["equity"]] for p in s["plays"]], "m": s["played"],
+             "x": s["replayed"], "r": s["rank"], "n": s["moves"], "q": s["equity_played"], "e": s["error"],
+             "g": s["grade"], "l": s["luck"]}
+        return e, (s["mwc"] if mwc else s["win"])
+    e = {"k": "d" if s["kind"] == "double" else "t", "s": s["side"], "a": s["action"], "b": s["best"],
+         "nd": s["no_double"], "dt": s["double_take"], "dp": s["double_pass"], "e": s["error"], "g": s["grade"]}
+    if not mwc:
+        return e, s["win"]
+    which = {"double": 0, "no double": 0, "take": 1, "pass": 2}.get(s["action"], 0)
+    return e, (s["mwc"][which] if s["mwc"] else None)
+
+
 def script_json(obj: Any) -> str:
     """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``), every text from the
     record with its control characters as visible escapes (nardy_analyze.safetext), as the page shows it."""
@@ -231,6 +337,16 @@ CSS = """
 .rp-flag.warning{border-left-color:#d90;background:#fdf7ea}
 .rp-note{border-left:5px solid #d90;background:#fdf7ea;padding:.3em .6em;margin:.3em 0}
 .rp select{max-width:100%;font-size:1em}
+.rp-chart{margin:.5em 0}.rp-chart .cap{font-size:.88em;color:#333}.rp-chart .cap small{white-space:nowrap}.rp-chart svg{display:block;width:100%;height:auto;cursor:pointer}
+.rp-an{font-size:.92em;line-height:1.45;margin:.4em 0;padding:.3em .6em;background:#f4f6fa;border-left:5px solid #2f5597}
+.rp-an button{font-size:.95em;margin:.2em 0}
+.rp-an table{border-collapse:collapse;margin:.3em 0;font-size:.92em;width:100%}
+.rp-an td,.rp-an th{padding:.1em .4em;text-align:left;vertical-align:top}
+.rp-an td.n,.rp-an th.n{text-align:right;white-space:nowrap}
+.rp-an td.p{font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace}
+.rp-an tr.played{background:#ffe9a8;font-weight:bold}.rp-an tr.best td{font-weight:bold}
+.gr{display:inline-block;padding:0 .3em;border-radius:3px;color:#fff;font-weight:bold;font-size:.9em}
+.gr.g1{background:#b08800}.gr.g2{background:#d2691e}.gr.g3{background:#c33}
 @media (max-width:760px){.rp-main{flex-direction:column}.rp-left{width:100%}.rp-right{width:100%}
  .rp-moves{max-height:16em}.rp-after{width:70%}}
 """
@@ -261,6 +377,8 @@ def body() -> str:
 <button type="button" data-go="last" title="{t['last']}">&#9654;|</button>
 <label>{t['view']} <select id="rp-view"></select></label>
 </div>
+<div class="rp-chart" id="rp-chartbox" hidden><div class="cap" id="rp-chartcap"></div><div id="rp-chart"></div></div>
+<div class="rp-an" id="rp-an" hidden></div>
 <div class="rp-info" id="rp-info"></div>
 <div class="rp-after" id="rp-afterbox"><div class="cap">{t['after']}</div><div id="rp-after"></div></div>
 </div>
@@ -281,7 +399,10 @@ var D=JSON.parse(document.getElementById("rp-data").textContent);
 var G=D.geom, FILES=D.files, $=function(id){return document.getElementById(id);};
 var root=$("replayer");
 if(!root||!FILES.length)return;
-var cur={f:0,g:0,i:0}, view=D.multi?"roll":"0", note="";
+var cur={f:0,g:0,i:0}, view=D.multi?"roll":"0", note="", plays=false, drawn="";
+var GRADE={"doubtful":"doubtful","bad":"bad","very bad":"very bad"};
+var CUBEW={"double":"double","no double":"no double","take":"take","pass":"pass","too good":"too good","double, take":"double, take","double, pass":"double, pass"};
+var RANK={"doubtful":1,"bad":2,"very bad":3}, MARK=["","?!","?","??"], GCOL=["","#b08800","#d2691e","#c33"];
 var B64="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function esc(s){return String(s).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;");}
 function decode(pid){ // Position ID -> [mover, opponent], 25 counts each (bar last)
@@ -371,6 +492,79 @@ function address(fi,gi,i){
   h+="game="+g.n+"&";
   return h+(fr[0]?"move="+fr[0]:"step="+i);
 }
+// the analysis (show --as html --analyse): grades, the best plays, the chances over the game
+function sgn(x){return (x<0?"\u2212":"+")+Math.abs(x).toFixed(3);}
+function pct(x){return (100*x).toFixed(1)+"%";}
+function worst(a){var n=0;if(a)for(var k=0;k<a.length;k++)n=Math.max(n,RANK[a[k].g]||0);return n;}
+function gradeTag(gr){var n=RANK[gr]||0;return n?' <span class="gr g'+n+'" title="'+esc(GRADE[gr])+'">'+MARK[n]+' '+esc(GRADE[gr])+'</span>':"";}
+function chanceAt(g,i){for(var k=i;k>=0;k--)if(g.w[k]!==null&&g.w[k]!==undefined)return g.w[k];return null;}
+var CW=460,CH=110,CL=38,CR=8,CT=8,CB=16;
+function cx(g,k){var n=g.w.length;return CL+(n>1?k*(CW-CL-CR)/(n-1):(CW-CL-CR)/2);}
+function cy(v){return CT+(1-v)*(CH-CT-CB);}
+function chartSvg(g){
+  var ph=CH-CT-CB,pw=CW-CL-CR,o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+CW+' '+CH+'" width="'+CW+'" height="'+CH+
+   '" role="img" aria-label="'+esc(chartTitle(g))+'" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,DejaVu Sans,sans-serif">',
+   '<rect x="'+CL+'" y="'+CT+'" width="'+pw+'" height="'+ph+'" fill="#faf8f2" stroke="#bbb"/>'];
+  var lv=[[1,"100%"],[0.5,"50%"],[0,"0%"]];
+  for(var j=0;j<3;j++){var y=cy(lv[j][0]);
+    if(lv[j][0]===0.5)o.push('<line x1="'+CL+'" x2="'+(CL+pw)+'" y1="'+y+'" y2="'+y+'" stroke="#999" stroke-dasharray="4 3"/>');
+    o.push('<text x="'+(CL-4)+'" y="'+(y+4)+'" font-size="10" text-anchor="end" fill="#555">'+lv[j][1]+'</text>');}
+  for(var k=0;k<g.w.length;k++){var n=worst(g.a[k]);if(n)o.push('<rect class="rp-gr" data-step="'+k+'" x="'+(cx(g,k)-1.5).toFixed(1)+
+    '" y="'+(CT+ph+1)+'" width="3" height="'+(CB-4)+'" fill="'+GCOL[n]+'"/>');}
+  var d="";for(k=0;k<g.w.length;k++)if(g.w[k]!==null)d+=(d?"L":"M")+cx(g,k).toFixed(1)+","+cy(g.w[k]).toFixed(1);
+  if(d)o.push('<path d="'+d+'" fill="none" stroke="#2f5597" stroke-width="1.6"/>');
+  o.push('<line id="rp-mark" x1="0" x2="0" y1="'+CT+'" y2="'+(CT+ph)+'" stroke="#c33" stroke-width="1.5"/>');
+  o.push('<circle id="rp-dot" cx="0" cy="0" r="4" fill="#c33"/>');
+  o.push("</svg>");return o.join("");
+}
+function chartTitle(g){return g.players[0]+(rec().analysis.mwc?"'s match-winning chances":"'s winning chances");}
+function drawChart(){
+  var r=rec(),g=game(),box=$("rp-chartbox");
+  if(!r.analysis||!g.w){box.hidden=true;return;}
+  box.hidden=false;var key=cur.f+":"+cur.g;
+  if(drawn!==key){$("rp-chart").innerHTML=chartSvg(g);drawn=key;}
+  var v=chanceAt(g,cur.i),x=cx(g,cur.i).toFixed(1),m=$("rp-mark"),dot=$("rp-dot");
+  m.setAttribute("x1",x);m.setAttribute("x2",x);m.setAttribute("data-step",cur.i);
+  dot.setAttribute("cx",x);dot.setAttribute("cy",v===null?cy(0.5):cy(v).toFixed(1));dot.style.display=v===null?"none":"";
+  var an=r.analysis,lvl=an.engine==="bgsage"?"bgsage, "+an.plies+"-ply":"the evaluator, 0-ply";
+  $("rp-chartcap").innerHTML=esc(chartTitle(g))+": <b>"+(v===null?"\u2013":pct(v))+"</b> <small>("+esc(lvl)+")</small>";
+}
+function playsTable(e){
+  var o=['<table><tr><th class="n">#</th><th>play</th><th class="n">equity</th><th class="n">loss</th></tr>'],top=e.p.length?e.p[0][1]:0,seen=false;
+  for(var k=0;k<e.p.length;k++){var me=e.r===k+1;if(me)seen=true;
+    o.push('<tr'+(me?' class="played"':'')+'><td class="n">'+(k+1)+'</td><td class="p">'+esc(e.p[k][0])+(me?" \u25c0 played":"")+
+      '</td><td class="n">'+sgn(e.p[k][1])+'</td><td class="n">'+(k?sgn(e.p[k][1]-top):"")+"</td></tr>");}
+  if(!seen&&e.q!==null)o.push('<tr class="played"><td class="n">'+(e.r||"")+'</td><td class="p">'+esc(e.x||e.m)+" \u25c0 played"+
+    '</td><td class="n">'+sgn(e.q)+'</td><td class="n">'+sgn(e.q-top)+"</td></tr>");
+  return o.join("")+"</table>";
+}
+function cubeTable(e){
+  var d=e.k==="d",rows=d?[["no double",e.nd],["double, take",e.dt],["double, pass",e.dp]]:[["take",-e.dt],["pass",-e.dp]];
+  var made=d?(e.a==="double"?(e.dt<e.dp?1:2):0):(e.a==="take"?0:1);
+  var best=d?(e.b==="double, take"?1:(e.b==="double, pass"?2:0)):(e.b==="take"?0:1);
+  var o=['<table><tr><th>action</th><th class="n">equity</th></tr>'];
+  for(var k=0;k<rows.length;k++){
+    o.push('<tr'+(k===made?' class="played"':(k===best?' class="best"':""))+'><td>'+esc(CUBEW[rows[k][0]])+
+      (k===made?" \u25c0 played":"")+'</td><td class="n">'+sgn(rows[k][1])+"</td></tr>");}
+  return o.join("")+"</table>";
+}
+function analysis(g,i){
+  var a=g.a?g.a[i]:0,o=[];
+  if(!a)return "";
+  for(var k=0;k<a.length;k++){var e=a[k],p=esc(g.players[e.s]),lost=e.e?", lost "+e.e.toFixed(3):"";
+    if(e.k==="c"){
+      if(e.r)o.push(p+" played "+esc(e.m)+": rank "+e.r+" of "+e.n+", equity "+sgn(e.q)+lost+gradeTag(e.g)+
+        (e.x&&findingsAt(cur.f,cur.g,i).length?" ("+"the replay goes on from "+esc(e.x)+")":"")+" \u00b7 luck "+sgn(e.l));
+      else o.push(p+" played "+esc(e.m)+": not a play of this roll (no equity)");
+      if(plays)o.push(playsTable(e));}
+    else{
+      o.push((e.k==="d"?p+"'s cube decision: ":p+"'s answer: ")+esc(CUBEW[e.a]||e.a)+lost+gradeTag(e.g)+
+        "; best: "+esc(CUBEW[e.b]||e.b));
+      if(plays)o.push(cubeTable(e));}
+  }
+  o.push('<button type="button" data-go="plays" aria-pressed="'+plays+'">'+(plays?"hide the best plays":"show the best plays")+"</button>");
+  return o.join("<br>");
+}
 function show(){
   var r=rec(),g=game(),fr=frame(),sides=sidesOf(fr),b=bottomFor(fr),el=$("rp-board");
   el.innerHTML=board(r,sides,b,fr[2],fr[4],fr[5],fr[6],g.players,title(g,fr),fr[1]==="end");
@@ -401,6 +595,7 @@ function show(){
   for(c=0;c<fs.length;c++)info.push('<div class="rp-flag '+esc(fs[c][1])+'"><b>'+esc(fs[c][0])+'</b> '+esc(fs[c][1])+
     ' (line '+fs[c][3]+':'+fs[c][4]+'): '+esc(fs[c][2])+'</div>');
   $("rp-info").innerHTML=info.join("<br>");
+  if($("rp-chartbox")){drawChart();var ah=r.analysis?analysis(g,cur.i):"";$("rp-an").innerHTML=ah;$("rp-an").hidden=!ah;}
   var lis=$("rp-moves").children;
   for(var k=0;k<lis.length;k++){var on=k===cur.i;lis[k].className=lis[k].className.replace(/ ?cur/g,"")+(on?" cur":"");
     if(on&&lis[k].scrollIntoView&&$("rp-moves").scrollHeight>$("rp-moves").clientHeight){
@@ -429,9 +624,10 @@ function fillMoves(){
     if(fr[0].indexOf(".")>0)cls.push("part");
     if(fs.length)cls.push(fs.some(function(x){return x[1]==="error";})?"bad":"warn");
     var lead=fr[1]==="end"?"":(fr[0]&&fr[0].indexOf(".")<0?fr[0]+". ":"");
-    var txt=fr[1]==="end"?"final position":lead+who(g,fr[2])+" "+fr[7];
-    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(fs.map(function(x){return x[0]+": "+x[2];}).join("\n"))+'">'+
-      esc(txt)+(fs.length?" \u26a0":"")+"</li>");}
+    var txt=fr[1]==="end"?"final position":lead+who(g,fr[2])+" "+fr[7],gn=g.a?worst(g.a[i]):0;
+    var tips=fs.map(function(x){return x[0]+": "+x[2];});if(gn)tips.push(GRADE[["","doubtful","bad","very bad"][gn]]);
+    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(tips.join("\n"))+'">'+
+      esc(txt)+(fs.length?" \u26a0":"")+(gn?' <span class="gr g'+gn+'">'+MARK[gn]+"</span>":"")+"</li>");}
   $("rp-moves").innerHTML=s.join("");
 }
 function go(f,g,i){
@@ -472,8 +668,14 @@ root.addEventListener("click",function(e){
   var a=t.getAttribute("data-go");
   if(a==="next")step(1);else if(a==="prev")step(-1);
   else if(a==="first")go(cur.f,cur.g,0);else if(a==="last")go(cur.f,cur.g,game().f.length-1);
+  else if(a==="plays"){plays=!plays;show();}
   else if(a==="close"){root.hidden=true;try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}}
   else if(t.getAttribute("data-i"))go(cur.f,cur.g,parseInt(t.getAttribute("data-i"),10));
+});
+if($("rp-chart"))$("rp-chart").addEventListener("click",function(e){
+  var sv=this.querySelector("svg");if(!sv)return;var b=sv.getBoundingClientRect(),g=game(),n=g.f.length;
+  var x=(e.clientX-b.left)*CW/b.width,k=Math.round((x-CL)/(CW-CL-CR)*(n-1));
+  go(cur.f,cur.g,Math.max(0,Math.min(n-1,k)));
 });
 $("rp-games").addEventListener("change",function(){go(cur.f,parseInt(this.value,10),0);});
 $("rp-files").addEventListener("change",function(){cur.g=-1;go(parseInt(this.value,10),0,0);});
@@ -711,12 +913,16 @@ def _tag_name(tag: str) -> str:
 
 
 def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-         start: tuple[int | None, int | None] = (None, None), min_severity: str = "warning") -> str:
+         start: tuple[int | None, int | None] = (None, None), min_severity: str = "warning",
+         analyse: int | None = None, threads: int = 0) -> str:
     """The whole page of ``show FILE --as html``.  ``start``: (game, move) the page opens at when its
     address names no position (as ``show --game G --move M``: no move = the game's final position; no
     game = the last game); default the first position of the first game.  ``min_severity``: ``error``
-    marks no warning (``show --min-severity error``)."""
+    marks no warning (``show --min-severity error``).  ``analyse``: the search depth of the skill analysis
+    shown on the steps (``show --analyse``, :func:`add_analysis`); None: no analysis."""
     data = record_data(match, variant, options)
+    if analyse is not None:
+        add_analysis(data, match, variant, options, analyse, threads)
     if min_severity == "error":
         data["findings"] = [f for f in data["findings"] if f[1] == "error"]
     where = ""
