@@ -36,6 +36,7 @@ from ..replay import MatchReport
 from ..safetext import markup as escape, visible   # control characters from the files shown as escapes
 from .show import Snapshot, as_gnubg
 from .svg import board_geometry
+from . import cube_action_word
 
 __all__ = ["record_data", "page", "script_block", "script", "address", "frame_at", "finding_frame", "step_address",
            "CSS",
@@ -193,6 +194,11 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
 
 
 # ----------------------------------------------------------------------------- the analysis (--analyse)
+
+# the deepest analysis the replayer makes (analyze's default level), so that a page of a long match stays
+# quick: show --analyse --plies takes 0 or 1, validate --format html --analyse --plies N analyses the games
+# it embeds at min(N, MAX_PLIES)
+MAX_PLIES = 1
 
 def add_analysis(data: dict, match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
                  plies: int = 0, threads: int = 0) -> dict:
@@ -402,6 +408,7 @@ if(!root||!FILES.length)return;
 var cur={f:0,g:0,i:0}, view=D.multi?"roll":"0", note="", plays=false, drawn="";
 var GRADE={"doubtful":"doubtful","bad":"bad","very bad":"very bad"};
 var CUBEW={"double":"double","no double":"no double","take":"take","pass":"pass","too good":"too good","double, take":"double, take","double, pass":"double, pass"};
+var PLAYED=" \u25c0 played";
 var RANK={"doubtful":1,"bad":2,"very bad":3}, MARK=["","?!","?","??"], GCOL=["","#b08800","#d2691e","#c33"];
 var B64="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function esc(s){return String(s).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;");}
@@ -503,7 +510,7 @@ function cx(g,k){var n=g.w.length;return CL+(n>1?k*(CW-CL-CR)/(n-1):(CW-CL-CR)/2
 function cy(v){return CT+(1-v)*(CH-CT-CB);}
 function chartSvg(g){
   var ph=CH-CT-CB,pw=CW-CL-CR,o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+CW+' '+CH+'" width="'+CW+'" height="'+CH+
-   '" role="img" aria-label="'+esc(chartTitle(g))+'" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,DejaVu Sans,sans-serif">',
+   '" role="img" aria-label="'+esc("the winning chances over the game; a click goes to that step")+'" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,DejaVu Sans,sans-serif">',
    '<rect x="'+CL+'" y="'+CT+'" width="'+pw+'" height="'+ph+'" fill="#faf8f2" stroke="#bbb"/>'];
   var lv=[[1,"100%"],[0.5,"50%"],[0,"0%"]];
   for(var j=0;j<3;j++){var y=cy(lv[j][0]);
@@ -517,7 +524,6 @@ function chartSvg(g){
   o.push('<circle id="rp-dot" cx="0" cy="0" r="4" fill="#c33"/>');
   o.push("</svg>");return o.join("");
 }
-function chartTitle(g){return g.players[0]+(rec().analysis.mwc?"'s match-winning chances":"'s winning chances");}
 function drawChart(){
   var r=rec(),g=game(),box=$("rp-chartbox");
   if(!r.analysis||!g.w){box.hidden=true;return;}
@@ -527,14 +533,16 @@ function drawChart(){
   m.setAttribute("x1",x);m.setAttribute("x2",x);m.setAttribute("data-step",cur.i);
   dot.setAttribute("cx",x);dot.setAttribute("cy",v===null?cy(0.5):cy(v).toFixed(1));dot.style.display=v===null?"none":"";
   var an=r.analysis,lvl=an.engine==="bgsage"?"bgsage, "+an.plies+"-ply":"the evaluator, 0-ply";
-  $("rp-chartcap").innerHTML=esc(chartTitle(g))+": <b>"+(v===null?"\u2013":pct(v))+"</b> <small>("+esc(lvl)+")</small>";
+  var ch=v===null?"\u2013":pct(v);
+  $("rp-chartcap").innerHTML=(an.mwc?esc(g.players[0])+"'s match-winning chances: "+"<b>"+ch+"</b>":
+    esc(g.players[0])+"'s winning chances: "+"<b>"+ch+"</b>")+" <small>("+esc(lvl)+")</small>";
 }
 function playsTable(e){
   var o=['<table><tr><th class="n">#</th><th>play</th><th class="n">equity</th><th class="n">loss</th></tr>'],top=e.p.length?e.p[0][1]:0,seen=false;
   for(var k=0;k<e.p.length;k++){var me=e.r===k+1;if(me)seen=true;
-    o.push('<tr'+(me?' class="played"':'')+'><td class="n">'+(k+1)+'</td><td class="p">'+esc(e.p[k][0])+(me?" \u25c0 played":"")+
+    o.push('<tr'+(me?' class="played"':'')+'><td class="n">'+(k+1)+'</td><td class="p">'+esc(e.p[k][0])+(me?PLAYED:"")+
       '</td><td class="n">'+sgn(e.p[k][1])+'</td><td class="n">'+(k?sgn(e.p[k][1]-top):"")+"</td></tr>");}
-  if(!seen&&e.q!==null)o.push('<tr class="played"><td class="n">'+(e.r||"")+'</td><td class="p">'+esc(e.x||e.m)+" \u25c0 played"+
+  if(!seen&&e.q!==null)o.push('<tr class="played"><td class="n">'+(e.r||"")+'</td><td class="p">'+esc(e.x||e.m)+PLAYED+
     '</td><td class="n">'+sgn(e.q)+'</td><td class="n">'+sgn(e.q-top)+"</td></tr>");
   return o.join("")+"</table>";
 }
@@ -545,7 +553,7 @@ function cubeTable(e){
   var o=['<table><tr><th>action</th><th class="n">equity</th></tr>'];
   for(var k=0;k<rows.length;k++){
     o.push('<tr'+(k===made?' class="played"':(k===best?' class="best"':""))+'><td>'+esc(CUBEW[rows[k][0]])+
-      (k===made?" \u25c0 played":"")+'</td><td class="n">'+sgn(rows[k][1])+"</td></tr>");}
+      (k===made?PLAYED:"")+'</td><td class="n">'+sgn(rows[k][1])+"</td></tr>");}
   return o.join("")+"</table>";
 }
 function analysis(g,i){
@@ -876,6 +884,66 @@ def _js_texts() -> list[tuple[str, str]]:
         ('fr[1]==="end"?"final position":', 'fr[1]==="end"?' + _js_str(_("final position")) + ":"),
         ('"The record has no game that could be replayed."',
          _js_str(_("The record has no game that could be replayed."))),
+        # the analysis (show --as html --analyse)
+        ('var GRADE={"doubtful":"doubtful","bad":"bad","very bad":"very bad"};',
+         "var GRADE=" + script_json({g: pgettext("decision grade", g) for g in ("doubtful", "bad", "very bad")})
+         + ";"),
+        ('var CUBEW={"double":"double","no double":"no double","take":"take","pass":"pass","too good":"too good",'
+         '"double, take":"double, take","double, pass":"double, pass"};',
+         "var CUBEW=" + script_json({a: cube_action_word(a) for a in ("double", "no double", "take", "pass", "too good",
+                                                                      "double, take", "double, pass")}) + ";"),
+        # TRANSLATORS: the replayer's mark of the play made in the list of the best plays
+        ('var PLAYED=" \\u25c0 played";', "var PLAYED=" + _js_str(" \u25c0 " + escape(_("played"))) + ";"),
+        # TRANSLATORS: the description of the replayer's chart of the winning chances, for screen readers
+        ('"the winning chances over the game; a click goes to that step"',
+         _js_str(_("the winning chances over the game; a click goes to that step"))),
+        ('esc(g.players[0])+"\'s match-winning chances: "+"<b>"+ch+"</b>"',
+         # TRANSLATORS: the caption of the replayer's chart in match play; {chance}: "58.1%"
+         _js_expr(_("{player}'s match-winning chances: {chance}"), True, player="esc(g.players[0])",
+                  chance='"<b>"+ch+"</b>"')),
+        ('esc(g.players[0])+"\'s winning chances: "+"<b>"+ch+"</b>"',
+         # TRANSLATORS: the caption of the replayer's chart in money play and in the long games; {chance}: "58.1%"
+         _js_expr(_("{player}'s winning chances: {chance}"), True, player="esc(g.players[0])",
+                  chance='"<b>"+ch+"</b>"')),
+        ('"bgsage, "+an.plies+"-ply"',
+         # TRANSLATORS: the engine and its depth, after the caption of the replayer's chart
+         _js_expr(_("bgsage, {plies}-ply"), plies="an.plies")),
+        # TRANSLATORS: the long games' evaluator and its depth, after the caption of the replayer's chart
+        ('"the evaluator, 0-ply"', _js_str(_("the evaluator, 0-ply"))),
+        ('\'<table><tr><th class="n">#</th><th>play</th><th class="n">equity</th><th class="n">loss</th></tr>\'',
+         _js_str('<table><tr><th class="n">#</th><th>' + escape(pgettext("replayer analysis", "play"))
+                 + '</th><th class="n">' + escape(pgettext("replayer analysis", "equity"))
+                 + '</th><th class="n">' + escape(pgettext("replayer analysis", "loss")) + "</th></tr>")),
+        ('\'<table><tr><th>action</th><th class="n">equity</th></tr>\'',
+         _js_str("<table><tr><th>" + escape(pgettext("replayer analysis", "action")) + '</th><th class="n">'
+                 + escape(pgettext("replayer analysis", "equity")) + "</th></tr>")),
+        ('", lost "+e.e.toFixed(3)', _js_expr(_(", lost {error}"), True, error="e.e.toFixed(3)")),
+        ('p+" played "+esc(e.m)+": rank "+e.r+" of "+e.n+", equity "+sgn(e.q)',
+         # TRANSLATORS: the replayer's analysis of a play; {rank}: its place among the {moves} legal plays
+         _js_expr(_("{player} played {play}: rank {rank} of {moves}, equity {equity}"), True, player="p",
+                  play="esc(e.m)", rank="e.r", moves="e.n", equity="sgn(e.q)")),
+        ('p+" played "+esc(e.m)+": not a play of this roll (no equity)"',
+         _js_expr(_("{player} played {play}: not a play of this roll (no equity)"), True, player="p",
+                  play="esc(e.m)")),
+        ('"the replay goes on from "+esc(e.x)',
+         # TRANSLATORS: after an illegal play: the legal play the replay went on from
+         _js_expr(_("the replay goes on from {play}"), True, play="esc(e.x)")),
+        ('" \\u00b7 luck "+sgn(e.l)',
+         # TRANSLATORS: the luck of the roll, in equity ("+0.103")
+         '" \\u00b7 "+' + _js_expr(_("luck {luck}"), True, luck="sgn(e.l)")),
+        ('(e.k==="d"?p+"\'s cube decision: ":p+"\'s answer: ")+esc(CUBEW[e.a]||e.a)',
+         # TRANSLATORS: the replayer's analysis of a cube decision ("double", "no double"), and of the answer
+         # to a double ("take", "pass")
+         '(e.k==="d"?' + _js_expr(_("{player}'s cube decision: {action}"), True, player="p",
+                                   action="esc(CUBEW[e.a]||e.a)")
+         + ":" + _js_expr(_("{player}'s answer: {action}"), True, player="p", action="esc(CUBEW[e.a]||e.a)") + ")"),
+        ('"; best: "+esc(CUBEW[e.b]||e.b)',
+         # TRANSLATORS: the best cube action by the analysis
+         _js_expr(_("; best: {action}"), True, action="esc(CUBEW[e.b]||e.b)")),
+        ('(plays?"hide the best plays":"show the best plays")',
+         # TRANSLATORS: the replayer's button that shows or hides the engine's best plays at the step
+         "(plays?" + _js_str(escape(_("hide the best plays"))) + ":" + _js_str(escape(_("show the best plays")))
+         + ")"),
     ]
 
 
