@@ -561,17 +561,17 @@ function analysis(g,i){
   if(!a)return "";
   for(var k=0;k<a.length;k++){var e=a[k],p=esc(g.players[e.s]),lost=e.e?", lost "+e.e.toFixed(3):"";
     if(e.k==="c"){
-      if(e.r)o.push(p+" played "+esc(e.m)+": rank "+e.r+" of "+e.n+", equity "+sgn(e.q)+lost+gradeTag(e.g)+
-        (e.x&&findingsAt(cur.f,cur.g,i).length?" ("+"the replay goes on from "+esc(e.x)+")":"")+" \u00b7 luck "+sgn(e.l));
-      else o.push(p+" played "+esc(e.m)+": not a play of this roll (no equity)");
+      if(e.r)o.push("<div>"+p+" played "+esc(e.m)+": rank "+e.r+" of "+e.n+", equity "+sgn(e.q)+lost+gradeTag(e.g)+
+        (e.x&&findingsAt(cur.f,cur.g,i).length?" ("+"the replay goes on from "+esc(e.x)+")":"")+" \u00b7 luck "+sgn(e.l)+"</div>");
+      else o.push("<div>"+p+" played "+esc(e.m)+": not a play of this roll (no equity)"+"</div>");
       if(plays)o.push(playsTable(e));}
     else{
-      o.push((e.k==="d"?p+"'s cube decision: ":p+"'s answer: ")+esc(CUBEW[e.a]||e.a)+lost+gradeTag(e.g)+
-        "; best: "+esc(CUBEW[e.b]||e.b));
+      o.push("<div>"+(e.k==="d"?p+"'s cube decision: ":p+"'s answer: ")+esc(CUBEW[e.a]||e.a)+lost+gradeTag(e.g)+
+        "; best: "+esc(CUBEW[e.b]||e.b)+"</div>");
       if(plays)o.push(cubeTable(e));}
   }
   o.push('<button type="button" data-go="plays" aria-pressed="'+plays+'">'+(plays?"hide the best plays":"show the best plays")+"</button>");
-  return o.join("<br>");
+  return o.join("");
 }
 function show(){
   var r=rec(),g=game(),fr=frame(),sides=sidesOf(fr),b=bottomFor(fr),el=$("rp-board");
@@ -632,10 +632,10 @@ function fillMoves(){
     if(fr[0].indexOf(".")>0)cls.push("part");
     if(fs.length)cls.push(fs.some(function(x){return x[1]==="error";})?"bad":"warn");
     var lead=fr[1]==="end"?"":(fr[0]&&fr[0].indexOf(".")<0?fr[0]+". ":"");
-    var txt=fr[1]==="end"?"final position":lead+who(g,fr[2])+" "+fr[7],gn=g.a?worst(g.a[i]):0;
+    var txt=fr[1]==="end"?"final position":who(g,fr[2])+" "+fr[7],gn=g.a?worst(g.a[i]):0;
     var tips=fs.map(function(x){return x[0]+": "+x[2];});if(gn)tips.push(GRADE[["","doubtful","bad","very bad"][gn]]);
-    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(tips.join("\n"))+'">'+
-      esc(txt)+(fs.length?" \u26a0":"")+(gn?' <span class="gr g'+gn+'">'+MARK[gn]+"</span>":"")+"</li>");}
+    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(tips.join("\n"))+'">'+esc(lead)+
+      (gn?'<span class="gr g'+gn+'">'+MARK[gn]+"</span> ":"")+esc(txt)+(fs.length?" \u26a0":"")+"</li>");}
   $("rp-moves").innerHTML=s.join("");
 }
 function go(f,g,i){
