@@ -289,15 +289,23 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(float(x), 4)
 
 
+def _eq(x: float | None) -> float | None:
+    """An equity as the page keeps it (four decimals: it shows three)."""
+    return None if x is None else round(float(x), 4)
+
+
 def _mark(s: dict, mwc: bool) -> tuple[dict, float | None]:
     """A decision of ``position_analysis`` as the page keeps it, and the deciding player's chances after it."""
     if s["kind"] == "checker":
-        e = {"k": "c", "s": s["side"], "p": [[p["play"], p["equity"]] for p in s["plays"]], "m": s["played"],
-             "x": s["replayed"], "r": s["rank"], "n": s["moves"], "q": s["equity_played"], "e": s["error"],
-             "g": s["grade"], "l": s["luck"]}
+        e = {"k": "c", "s": s["side"], "p": [[p["play"], _eq(p["equity"])] for p in s["plays"]], "m": s["played"],
+             "r": s["rank"], "n": s["moves"], "q": _eq(s["equity_played"]), "e": _eq(s["error"]),
+             "g": s["grade"], "l": _eq(s["luck"])}
+        if s["replayed"] and s["replayed"] != s["played"]:
+            e["x"] = s["replayed"]
         return e, (s["mwc"] if mwc else s["win"])
     e = {"k": "d" if s["kind"] == "double" else "t", "s": s["side"], "a": s["action"], "b": s["best"],
-         "nd": s["no_double"], "dt": s["double_take"], "dp": s["double_pass"], "e": s["error"], "g": s["grade"]}
+         "nd": _eq(s["no_double"]), "dt": _eq(s["double_take"]), "dp": _eq(s["double_pass"]), "e": _eq(s["error"]),
+         "g": s["grade"]}
     if not mwc:
         return e, s["win"]
     which = {"double": 0, "no double": 0, "take": 1, "pass": 2}.get(s["action"], 0)
