@@ -554,9 +554,10 @@ function playsTable(e){
     '</td><td class="n">'+sgn(e.q)+'</td><td class="n">'+sgn(e.q-top)+"</td></tr>");
   return o.join("")+"</table>";
 }
-function cubeTable(e){
+// a cube decision's equities; ``answer``: the doubled player's answer to this double ("take", "pass"), when known
+function cubeTable(e,answer){
   var d=e.k==="d",rows=d?[["no double",e.nd],["double, take",e.dt],["double, pass",e.dp]]:[["take",-e.dt],["pass",-e.dp]];
-  var made=d?(e.a==="double"?(e.dt<e.dp?1:2):0):(e.a==="take"?0:1);
+  var made=d?(e.a==="double"?(answer==="take"?1:(answer==="pass"?2:-1)):0):(e.a==="take"?0:1);
   var best=d?(e.b==="double, take"?1:(e.b==="double, pass"?2:0)):(e.b==="take"?0:1);
   var o=['<table><tr><th>action</th><th class="n">equity</th></tr>'];
   for(var k=0;k<rows.length;k++){
@@ -576,7 +577,9 @@ function analysis(g,i){
     else{
       o.push("<div>"+(e.k==="d"?p+"'s cube decision: ":p+"'s answer: ")+esc(CUBEW[e.a]||e.a)+lost+gradeTag(e.g)+
         "; best: "+esc(CUBEW[e.b]||e.b)+"</div>");
-      if(plays)o.push(cubeTable(e));}
+      var nx=g.a[i+1],ans=null;
+      if(nx)for(var j=0;j<nx.length;j++)if(nx[j].k==="t")ans=nx[j].a;
+      if(plays)o.push(cubeTable(e,ans));}
   }
   o.push('<button type="button" data-go="plays" aria-pressed="'+plays+'">'+(plays?"hide the best plays":"show the best plays")+"</button>");
   return o.join("");
