@@ -276,7 +276,8 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     col = _Collect()
     rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
-        if (keep is None or keep.chances) and skill_long.available(v.rules):   # (validate --analyse: backgammon only)
+        # (validate --analyse and the SGF: backgammon only; the replayer's chances: every variant with an engine)
+        if (keep is None or keep.chances) and skill_long.available(v.rules):
             _long_analysis(match, v, rep, col, res, cfg, keep)
         else:
             res.notes.append(_dice_note(match, col.turns, v.name))
