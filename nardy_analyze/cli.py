@@ -200,9 +200,20 @@ def show(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help=_("Write to FILE (whole or not at all) instead of standard output.")),
     min_severity: Severity = typer.Option(Severity.warning, "--min-severity", help=_(MIN_SEVERITY_HELP)),
+    analyse: bool = typer.Option(False, "--analyse", "--analyze",
+                                 help=_("With --as html: the skill analysis on every step, as analyze makes it: "
+                                        "each play and cube decision with its grade, the best plays with their "
+                                        "equities, and the winning chances (match-winning chances in match play) "
+                                        "over the game as a chart. Backgammon needs the 'analysis' extra; long "
+                                        "nardy and Gul bara are analysed by the shipped evaluator.")),
+    plies: Optional[int] = typer.Option(None, "--plies", metavar="N", min=0,
+                                        help=_("With --analyse: search depth of backgammon's analysis, 0 (the "
+                                               "neural network alone, the default) or 1 (analyze's default, about "
+                                               "5 times slower).")),
     lang: Optional[Lang] = _lang_option(),
 ) -> None:
-    _run("show", path=path, game=game, move=move, as_=as_, output=output, min_severity=min_severity)
+    _run("show", path=path, game=game, move=move, as_=as_, output=output, min_severity=min_severity,
+         analyse=analyse, plies=plies)
 
 
 class By(str, Enum):

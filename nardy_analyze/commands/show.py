@@ -18,8 +18,22 @@ RENDER = {"text": shows.as_text, "gnubg": shows.as_gnubg, "xgid": shows.as_xgid,
 
 
 def show(path: str, *, game: Optional[int], move: Optional[int | str], as_: str, output: Optional[Path],
-         min_severity: str = "warning", echo: Echo = echo) -> None:
-    """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help)."""
+         min_severity: str = "warning", analyse: bool = False, plies: Optional[int] = None,
+         echo: Echo = echo) -> None:
+    """``nardy-analyze show``: ``as_`` is text, gnubg, xgid, svg or html (see the command's --help);
+    ``analyse`` (html only): the skill analysis on the steps, at ``plies`` (0 or 1; default 0)."""
+    if analyse and as_ != "html":
+        fail(_("--analyse goes with --as html"), echo=echo)
+    if plies is not None and not analyse:
+        fail(_("--plies goes with --analyse"), echo=echo)
+    if plies is not None:
+        from ..report.replayer import MAX_PLIES     # (the replayer page's code: imported when it is asked for)
+
+        if plies > MAX_PLIES:
+            # TRANSLATORS: {most}: the deepest level the HTML replayer analyses at (1)
+            fail(_("--plies: the replayer analyses at {most} at most (analyze's default level), not {plies}")
+                 .format(most=MAX_PLIES, plies=plies), echo=echo)
+    depth = (plies or 0) if analyse else None
     if isinstance(move, str):          # "M" or "M.K" (a later part of a Gul bara turn), written as findings give it
         try:
             m, k = shows.parse_move(move)
@@ -30,8 +44,8 @@ def show(path: str, *, game: Optional[int], move: Optional[int | str], as_: str,
         fail(_("cannot write to {output}: it is a folder (-o takes a file name)").format(output=output), echo=echo)
     # the record read and its position drawn inside the runner's error boundary, as every command reads
     # records: a bug in a reader, the engine or the replay is an internal error (exit 2), not a traceback
-    kind, value = guarded(_render, Entry(path, RECORD, explicit=True), (game, move, as_, min_severity), None,
-                          load)
+    kind, value = guarded(_render, Entry(path, RECORD, explicit=True), (game, move, as_, min_severity, depth),
+                          None, load)
     if kind == UNREADABLE:
         fail(value, echo=echo)
     if kind != "ok":
@@ -49,7 +63,8 @@ def show(path: str, *, game: Optional[int], move: Optional[int | str], as_: str,
 
 
 def _render(entry: Entry, match: Match, game: Optional[int], move: Optional[int | str], as_: str,
-            min_severity: str = "warning") -> tuple[Match, str | None, str | None, int]:
+            min_severity: str = "warning", analyse: Optional[int] = None
+            ) -> tuple[Match, str | None, str | None, int]:
     """(the record, what ``show --as AS_`` prints, None, 0) or (the record, None, why not, exit code): a
     variant the engine does not play is refused as every command refuses it (exit 1); a position that is
     not in the record, or that cannot be drawn so, is a refusal with exit 2."""
@@ -64,7 +79,14 @@ def _render(entry: Entry, match: Match, game: Optional[int], move: Optional[int 
                 shows.pick(match, game, move)
             except LookupError as e:
                 return match, None, f"{match.path}: {e}", 2
-        return match, page(match, start=(game, move), min_severity=min_severity), None, 0
+        if analyse is None:
+            return match, page(match, start=(game, move), min_severity=min_severity), None, 0
+        from ..stats.skill import EngineMissing    # (pandas and the engine: only with --analyse)
+
+        try:
+            return match, page(match, start=(game, move), min_severity=min_severity, analyse=analyse), None, 0
+        except EngineMissing as e:                  # a backgammon record without the analysis extra
+            return match, None, str(e), 2
     try:
         snap = shows.pick(match, game, move)
     except LookupError as e:

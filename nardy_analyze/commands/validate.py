@@ -52,7 +52,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
     max_bytes = int(max_file_size * 1024 * 1024)
     tty = output is None and sys.stdout.isatty()
     use_color = bool(color if color is not None else (tty and not os.environ.get("NO_COLOR")))
-    style = (format, explain, use_color, verbose, statistics, variant, options)
+    style = (format, explain, use_color, verbose, statistics, variant, options, depth)
 
     def run_into(fh, spool_dir: str | None = None) -> RunCounts:
         """Validate, writing the report as each file comes."""
@@ -85,11 +85,11 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
 
 
 def _writer(fh, spool_dir: str | None, format: str, explain: bool, color: bool, verbose: bool,
-            statistics: bool, variant: str, options: dict[str, Any]) -> Writer:
+            statistics: bool, variant: str, options: dict[str, Any], analyse: Optional[int] = None) -> Writer:
     """The report's writer of ``--format``."""
     if format == "html":
         from ..report.html import HtmlWriter        # (the HTML page's code: imported when it is asked for)
-        return HtmlWriter(fh, spool_dir, variant, options)
+        return HtmlWriter(fh, spool_dir, variant, options, analyse)
     if format == "json":
         return JsonWriter(fh, explain, spool_dir)
     if format == "sarif":

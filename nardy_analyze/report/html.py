@@ -115,13 +115,16 @@ class HtmlWriter(Writer):
     is written at the end from the running counts, then the unreadable paths and the sections."""
 
     def __init__(self, out: TextIO, spool_dir: str | None = None, variant: str = "backgammon",
-                 options: dict | None = None) -> None:
+                 options: dict | None = None, analyse: int | None = None) -> None:
         super().__init__(out, spool_dir)
         self._unread = self._spool()
         self._sections = self._spool()
         self._data = self._spool()           # the replayer's records, comma-separated JSON
         self._records = 0
         self.variant, self.options = variant, options
+        # validate --analyse: the replayer's games analysed too, at --plies but never deeper than analyze's
+        # default level (a whole game each; the findings' own analysis keeps --plies)
+        self.analyse = None if analyse is None else min(analyse, replayer.MAX_PLIES)
 
     def _replay(self, r: MatchReport) -> dict | None:
         """The replayer's data of the games of ``r`` that have findings (None: no finding in a game, the
@@ -131,11 +134,20 @@ class HtmlWriter(Writer):
             return None
         try:
             match = load(Entry(r.path, RECORD, explicit=True))
-            return replayer.record_data(match, self.variant, self.options, report=r, games=wanted)
+            data = replayer.record_data(match, self.variant, self.options, report=r, games=wanted)
         except InputError:
             return None
         except Exception:                    # noqa: BLE001 -- never lose the report for its links
             return None
+        if self.analyse is not None and data["games"]:
+            try:
+                replayer.add_analysis(data, match, self.variant, self.options, self.analyse)
+            except Exception:                # noqa: BLE001 -- nor its links for the analysis of their games
+                data.pop("analysis", None)
+                for g in data["games"]:
+                    g.pop("a", None)
+                    g.pop("w", None)
+        return data
 
     def report(self, r: MatchReport) -> None:
         super().report(r)

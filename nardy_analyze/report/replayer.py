@@ -36,6 +36,7 @@ from ..replay import MatchReport
 from ..safetext import markup as escape, visible   # control characters from the files shown as escapes
 from .show import Snapshot, as_gnubg
 from .svg import board_geometry
+from . import cube_action_word
 
 __all__ = ["record_data", "page", "script_block", "script", "address", "frame_at", "finding_frame", "step_address",
            "CSS",
@@ -192,6 +193,125 @@ def _game_data(ng, variant: str, ids: bool, length: int, jacoby: bool) -> dict |
             "comments": list(g.comments), "f": frames}
 
 
+# ----------------------------------------------------------------------------- the analysis (--analyse)
+
+# the deepest analysis the replayer makes (analyze's default level), so that a page of a long match stays
+# quick: show --analyse --plies takes 0 or 1, validate --format html --analyse --plies N analyses the games
+# it embeds at min(N, MAX_PLIES)
+MAX_PLIES = 1
+
+def add_analysis(data: dict, match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+                 plies: int = 0, threads: int = 0) -> dict:
+    """``show --as html --analyse``: the skill analysis of the games of ``data`` (:func:`record_data` of
+    ``match``) put on their steps, as ``analyze`` makes it (:func:`nardy_analyze.stats.skill.position_analysis`:
+    backgammon by the bgsage engine at ``plies``, long nardy and Gul bara by the shipped evaluator).
+
+    ``data["analysis"]``: ``{"plies", "engine": "bgsage" or "evaluator", "mwc": whether the chances are
+    match-winning chances}`` (None when the variant has no engine: ``"note"`` says so).  Each game gets:
+
+    * ``"a"``: per step, 0 or the list of the decisions made there: a checker play ``{"k": "c", "s": side,
+      "p": [[play, equity], ...] (the best plays, best first), "m": the play made, "x": the legal play the
+      replay went on from, "r": its rank (None: no play of the roll), "n": legal plays, "q": its equity,
+      "e": equity lost, "g": grade, "l": luck}``; a cube decision ``{"k": "d"`` (double / no double) or
+      ``"t"`` (take / pass), ``"s", "a": the action, "b": the best action, "nd", "dt", "dp"`` (the doubler's
+      view), ``"e", "g"}``; grades and errors are ``analyze``'s rows';
+    * ``"w"``: per step, the first player's chances in the position the step shows (before its action):
+      at the first step the chances before the game (50 %; in match play the match equity table's at the
+      score), at a later one those after the step before it (after a play: of the play made; after a double
+      or a take, of the position with the cube as it then is), at the final position the result (1 or 0;
+      in match play the match-winning chance at the score after the game); None where unknown.  Money play,
+      long nardy and Gul bara: the chance of winning the game (cubeless); match play: of winning the match.
+    """
+    from ..stats import skill     # (pandas and the engine: only with --analyse)
+    from ..stats.cube import Stakes     # (with the analysis)
+    from ..stats.met import met         # (with the analysis)
+
+    only = None
+    if len(data["games"]) < len(match.games):     # some games only (validate --format html): their turns
+        only = {(g["n"], fr[8]) for g in data["games"] for fr in g["f"] if fr[8] is not None}
+    spots, res = skill.position_analysis(match, variant, options, plies, only=only, threads=threads, chances=True)
+    if res.notes:                     # a variant without an engine
+        data["analysis"] = {"note": res.notes[0]}
+        return data
+    long_game = not data["ids"]
+    mwc = bool(data["length"]) and not long_game
+    data["analysis"] = {"plies": 0 if long_game else plies, "engine": "evaluator" if long_game else "bgsage",
+                        "mwc": mwc}
+    by_game: dict[int, list[dict]] = {}
+    for s in spots:
+        by_game.setdefault(s["game"], []).append(s)
+    for g in data["games"]:
+        frames = g["f"]
+        marks: list = [0] * len(frames)
+        after: list = [None] * len(frames)       # the chances after each step, the first player's view
+        at_key = {fr[0]: i for i, fr in enumerate(frames) if fr[0]}
+        at_loc: dict = {}
+        for i, fr in enumerate(frames):
+            if fr[8] is not None:
+                at_loc.setdefault((fr[8], fr[9]), i)
+        for s in by_game.get(g["n"], []):
+            if s["kind"] == "checker":
+                i = at_key.get(str(s["move"])) if s["move"] is not None else None
+                if i is None and s["loc"] is not None:
+                    i = at_loc.get(tuple(s["loc"]))
+            else:
+                i = at_loc.get(tuple(s["loc"])) if s["loc"] is not None else None
+            if i is None:
+                continue
+            entry, chance = _mark(s, mwc)
+            if marks[i] == 0:
+                marks[i] = []
+            marks[i].append(entry)
+            marks[i].sort(key=lambda e: e["k"] == "c")       # the cube decision first, then the play
+            if chance is not None and (after[i] is None or s["kind"] == "checker"):
+                after[i] = chance if s["side"] == 0 else 1 - chance
+        length, (s0, s1) = data["length"], g["score"]
+        start, result = 0.5, None
+        if mwc:
+            a0, a1 = length - s0, length - s1
+            start = met(a0, a1, min(a0, a1) == 1 and not g["crawford"])
+        if g["result"] is not None and g["result"][0] is not None:
+            winner, points = g["result"][0], g["result"][1] or 0
+            if mwc:
+                st = Stakes(length, length - s0, length - s1, g["crawford"])
+                result = st.value(points if winner == 0 else -points)
+            else:
+                result = 1.0 if winner == 0 else 0.0
+        chances = [start] + after[:-1]
+        if frames[-1][1] == "end" and result is not None:
+            chances[-1] = result
+        chances = [_round(x) for x in chances]
+        g["a"], g["w"] = marks, chances
+    return data
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def _eq(x: float | None) -> float | None:
+    """An equity as the page keeps it (four decimals: it shows three)."""
+    return None if x is None else round(float(x), 4)
+
+
+def _mark(s: dict, mwc: bool) -> tuple[dict, float | None]:
+    """A decision of ``position_analysis`` as the page keeps it, and the deciding player's chances after it."""
+    if s["kind"] == "checker":
+        e = {"k": "c", "s": s["side"], "p": [[p["play"], _eq(p["equity"])] for p in s["plays"]], "m": s["played"],
+             "r": s["rank"], "n": s["moves"], "q": _eq(s["equity_played"]), "e": _eq(s["error"]),
+             "g": s["grade"], "l": _eq(s["luck"])}
+        if s["replayed"] and s["replayed"] != s["played"]:
+            e["x"] = s["replayed"]
+        return e, (s["mwc"] if mwc else s["win"])
+    e = {"k": "d" if s["kind"] == "double" else "t", "s": s["side"], "a": s["action"], "b": s["best"],
+         "nd": _eq(s["no_double"]), "dt": _eq(s["double_take"]), "dp": _eq(s["double_pass"]), "e": _eq(s["error"]),
+         "g": s["grade"]}
+    if not mwc:
+        return e, s["win"]
+    which = {"double": 0, "no double": 0, "take": 1, "pass": 2}.get(s["action"], 0)
+    return e, (s["mwc"][which] if s["mwc"] else None)
+
+
 def script_json(obj: Any) -> str:
     """JSON that can stand inside a ``<script>`` element (no ``</script>``, no ``<!--``), every text from the
     record with its control characters as visible escapes (nardy_analyze.safetext), as the page shows it."""
@@ -231,6 +351,16 @@ CSS = """
 .rp-flag.warning{border-left-color:#d90;background:#fdf7ea}
 .rp-note{border-left:5px solid #d90;background:#fdf7ea;padding:.3em .6em;margin:.3em 0}
 .rp select{max-width:100%;font-size:1em}
+.rp-chart{margin:.5em 0}.rp-chart .cap{font-size:.88em;color:#333}.rp-chart .cap small{white-space:nowrap}.rp-chart svg{display:block;width:100%;height:auto;cursor:pointer}
+.rp-an{font-size:.92em;line-height:1.45;margin:.4em 0;padding:.3em .6em;background:#f4f6fa;border-left:5px solid #2f5597}
+.rp-an button{font-size:.95em;margin:.2em 0}
+.rp-an table{border-collapse:collapse;margin:.3em 0;font-size:.92em;width:100%}
+.rp-an td,.rp-an th{padding:.1em .4em;text-align:left;vertical-align:top}
+.rp-an td.n,.rp-an th.n{text-align:right;white-space:nowrap}
+.rp-an td.p{font-family:ui-monospace,Menlo,Consolas,DejaVu Sans Mono,Noto Sans Mono,monospace}
+.rp-an tr.played{background:#ffe9a8;font-weight:bold}.rp-an tr.best td{font-weight:bold}
+.gr{display:inline-block;padding:0 .3em;border-radius:3px;color:#fff;font-weight:bold;font-size:.9em}
+.gr.g1{background:#b08800}.gr.g2{background:#d2691e}.gr.g3{background:#c33}
 @media (max-width:760px){.rp-main{flex-direction:column}.rp-left{width:100%}.rp-right{width:100%}
  .rp-moves{max-height:16em}.rp-after{width:70%}}
 """
@@ -261,6 +391,8 @@ def body() -> str:
 <button type="button" data-go="last" title="{t['last']}">&#9654;|</button>
 <label>{t['view']} <select id="rp-view"></select></label>
 </div>
+<div class="rp-chart" id="rp-chartbox" hidden><div class="cap" id="rp-chartcap"></div><div id="rp-chart"></div></div>
+<div class="rp-an" id="rp-an" hidden></div>
 <div class="rp-info" id="rp-info"></div>
 <div class="rp-after" id="rp-afterbox"><div class="cap">{t['after']}</div><div id="rp-after"></div></div>
 </div>
@@ -281,7 +413,11 @@ var D=JSON.parse(document.getElementById("rp-data").textContent);
 var G=D.geom, FILES=D.files, $=function(id){return document.getElementById(id);};
 var root=$("replayer");
 if(!root||!FILES.length)return;
-var cur={f:0,g:0,i:0}, view=D.multi?"roll":"0", note="";
+var cur={f:0,g:0,i:0}, view=D.multi?"roll":"0", note="", plays=false, drawn="";
+var GRADE={"doubtful":"doubtful","bad":"bad","very bad":"very bad"};
+var CUBEW={"double":"double","no double":"no double","take":"take","pass":"pass","too good":"too good","double, take":"double, take","double, pass":"double, pass"};
+var PLAYED=" \u25c0 played";
+var RANK={"doubtful":1,"bad":2,"very bad":3}, MARK=["","?!","?","??"], GCOL=["","#b08800","#d2691e","#c33"];
 var B64="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function esc(s){return String(s).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;");}
 function decode(pid){ // Position ID -> [mover, opponent], 25 counts each (bar last)
@@ -371,6 +507,83 @@ function address(fi,gi,i){
   h+="game="+g.n+"&";
   return h+(fr[0]?"move="+fr[0]:"step="+i);
 }
+// the analysis (show --as html --analyse): grades, the best plays, the chances over the game
+function sgn(x){return (x<0?"\u2212":"+")+Math.abs(x).toFixed(3);}
+function pct(x){return (100*x).toFixed(1)+"%";}
+function worst(a){var n=0;if(a)for(var k=0;k<a.length;k++)n=Math.max(n,RANK[a[k].g]||0);return n;}
+function gradeTag(gr){var n=RANK[gr]||0;return n?' <span class="gr g'+n+'" title="'+esc(GRADE[gr])+'">'+MARK[n]+' '+esc(GRADE[gr])+'</span>':"";}
+function chanceAt(g,i){for(var k=i;k>=0;k--)if(g.w[k]!==null&&g.w[k]!==undefined)return g.w[k];return null;}
+var CW=460,CH=110,CL=38,CR=8,CT=8,CB=16;
+function cx(g,k){var n=g.w.length;return CL+(n>1?k*(CW-CL-CR)/(n-1):(CW-CL-CR)/2);}
+function cy(v){return CT+(1-v)*(CH-CT-CB);}
+function chartSvg(g){
+  var ph=CH-CT-CB,pw=CW-CL-CR,o=['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 '+CW+' '+CH+'" width="'+CW+'" height="'+CH+
+   '" role="img" aria-label="'+esc("the winning chances over the game; a click goes to that step")+'" font-family="system-ui,-apple-system,Segoe UI,Noto Sans,DejaVu Sans,sans-serif">',
+   '<rect x="'+CL+'" y="'+CT+'" width="'+pw+'" height="'+ph+'" fill="#faf8f2" stroke="#bbb"/>'];
+  var lv=[[1,"100%"],[0.5,"50%"],[0,"0%"]];
+  for(var j=0;j<3;j++){var y=cy(lv[j][0]);
+    if(lv[j][0]===0.5)o.push('<line x1="'+CL+'" x2="'+(CL+pw)+'" y1="'+y+'" y2="'+y+'" stroke="#999" stroke-dasharray="4 3"/>');
+    o.push('<text x="'+(CL-4)+'" y="'+(y+4)+'" font-size="10" text-anchor="end" fill="#555">'+lv[j][1]+'</text>');}
+  for(var k=0;k<g.w.length;k++){var n=worst(g.a[k]);if(n)o.push('<rect class="rp-gr" data-step="'+k+'" x="'+(cx(g,k)-1.5).toFixed(1)+
+    '" y="'+(CT+ph+1)+'" width="3" height="'+(CB-4)+'" fill="'+GCOL[n]+'"/>');}
+  var d="";for(k=0;k<g.w.length;k++)if(g.w[k]!==null)d+=(d?"L":"M")+cx(g,k).toFixed(1)+","+cy(g.w[k]).toFixed(1);
+  if(d)o.push('<path d="'+d+'" fill="none" stroke="#2f5597" stroke-width="1.6"/>');
+  o.push('<line id="rp-mark" x1="0" x2="0" y1="'+CT+'" y2="'+(CT+ph)+'" stroke="#c33" stroke-width="1.5"/>');
+  o.push('<circle id="rp-dot" cx="0" cy="0" r="4" fill="#c33"/>');
+  o.push("</svg>");return o.join("");
+}
+function drawChart(){
+  var r=rec(),g=game(),box=$("rp-chartbox");
+  if(!r.analysis||!g.w){box.hidden=true;return;}
+  box.hidden=false;var key=cur.f+":"+cur.g;
+  if(drawn!==key){$("rp-chart").innerHTML=chartSvg(g);drawn=key;}
+  var v=chanceAt(g,cur.i),x=cx(g,cur.i).toFixed(1),m=$("rp-mark"),dot=$("rp-dot");
+  m.setAttribute("x1",x);m.setAttribute("x2",x);m.setAttribute("data-step",cur.i);
+  dot.setAttribute("cx",x);dot.setAttribute("cy",v===null?cy(0.5):cy(v).toFixed(1));dot.style.display=v===null?"none":"";
+  var an=r.analysis,lvl=an.engine==="bgsage"?"bgsage, "+an.plies+"-ply":"the evaluator, 0-ply";
+  var ch=v===null?"\u2013":pct(v);
+  $("rp-chartcap").innerHTML=(an.mwc?esc(g.players[0])+"'s match-winning chances: "+"<b>"+ch+"</b>":
+    esc(g.players[0])+"'s winning chances: "+"<b>"+ch+"</b>")+" <small>("+esc(lvl)+")</small>";
+}
+function playsTable(e){
+  var o=['<table><tr><th class="n">#</th><th>play</th><th class="n">equity</th><th class="n">loss</th></tr>'],top=e.p.length?e.p[0][1]:0,seen=false;
+  for(var k=0;k<e.p.length;k++){var me=e.r===k+1;if(me)seen=true;
+    o.push('<tr'+(me?' class="played"':'')+'><td class="n">'+(k+1)+'</td><td class="p">'+esc(e.p[k][0])+(me?PLAYED:"")+
+      '</td><td class="n">'+sgn(e.p[k][1])+'</td><td class="n">'+(k?sgn(e.p[k][1]-top):"")+"</td></tr>");}
+  if(!seen&&e.q!==null)o.push('<tr class="played"><td class="n">'+(e.r||"")+'</td><td class="p">'+esc(e.x||e.m)+PLAYED+
+    '</td><td class="n">'+sgn(e.q)+'</td><td class="n">'+sgn(e.q-top)+"</td></tr>");
+  return o.join("")+"</table>";
+}
+// a cube decision's equities; ``answer``: the doubled player's answer to this double ("take", "pass"), when known
+function cubeTable(e,answer){
+  var d=e.k==="d",rows=d?[["no double",e.nd],["double, take",e.dt],["double, pass",e.dp]]:[["take",-e.dt],["pass",-e.dp]];
+  var made=d?(e.a==="double"?(answer==="take"?1:(answer==="pass"?2:-1)):0):(e.a==="take"?0:1);
+  var best=d?(e.b==="double, take"?1:(e.b==="double, pass"?2:0)):(e.b==="take"?0:1);
+  var o=['<table><tr><th>action</th><th class="n">equity</th></tr>'];
+  for(var k=0;k<rows.length;k++){
+    o.push('<tr'+(k===made?' class="played"':(k===best?' class="best"':""))+'><td>'+esc(CUBEW[rows[k][0]])+
+      (k===made?PLAYED:"")+'</td><td class="n">'+sgn(rows[k][1])+"</td></tr>");}
+  return o.join("")+"</table>";
+}
+function analysis(g,i){
+  var a=g.a?g.a[i]:0,o=[];
+  if(!a)return "";
+  for(var k=0;k<a.length;k++){var e=a[k],p=esc(g.players[e.s]),lost=e.e?", lost "+e.e.toFixed(3):"";
+    if(e.k==="c"){
+      if(e.r)o.push("<div>"+p+" played "+esc(e.m)+": rank "+e.r+" of "+e.n+", equity "+sgn(e.q)+lost+gradeTag(e.g)+
+        (e.x&&findingsAt(cur.f,cur.g,i).length?" ("+"the replay goes on from "+esc(e.x)+")":"")+" \u00b7 luck "+sgn(e.l)+"</div>");
+      else o.push("<div>"+p+" played "+esc(e.m)+": not a play of this roll (no equity)"+"</div>");
+      if(plays)o.push(playsTable(e));}
+    else{
+      o.push("<div>"+(e.k==="d"?p+"'s cube decision: ":p+"'s answer: ")+esc(CUBEW[e.a]||e.a)+lost+gradeTag(e.g)+
+        "; best: "+esc(CUBEW[e.b]||e.b)+"</div>");
+      var nx=g.a[i+1],ans=null;
+      if(nx)for(var j=0;j<nx.length;j++)if(nx[j].k==="t")ans=nx[j].a;
+      if(plays)o.push(cubeTable(e,ans));}
+  }
+  o.push('<button type="button" data-go="plays" aria-pressed="'+plays+'">'+(plays?"hide the best plays":"show the best plays")+"</button>");
+  return o.join("");
+}
 function show(){
   var r=rec(),g=game(),fr=frame(),sides=sidesOf(fr),b=bottomFor(fr),el=$("rp-board");
   el.innerHTML=board(r,sides,b,fr[2],fr[4],fr[5],fr[6],g.players,title(g,fr),fr[1]==="end");
@@ -401,6 +614,7 @@ function show(){
   for(c=0;c<fs.length;c++)info.push('<div class="rp-flag '+esc(fs[c][1])+'"><b>'+esc(fs[c][0])+'</b> '+esc(fs[c][1])+
     ' (line '+fs[c][3]+':'+fs[c][4]+'): '+esc(fs[c][2])+'</div>');
   $("rp-info").innerHTML=info.join("<br>");
+  if($("rp-chartbox")){drawChart();var ah=r.analysis?analysis(g,cur.i):"";$("rp-an").innerHTML=ah;$("rp-an").hidden=!ah;}
   var lis=$("rp-moves").children;
   for(var k=0;k<lis.length;k++){var on=k===cur.i;lis[k].className=lis[k].className.replace(/ ?cur/g,"")+(on?" cur":"");
     if(on&&lis[k].scrollIntoView&&$("rp-moves").scrollHeight>$("rp-moves").clientHeight){
@@ -429,9 +643,10 @@ function fillMoves(){
     if(fr[0].indexOf(".")>0)cls.push("part");
     if(fs.length)cls.push(fs.some(function(x){return x[1]==="error";})?"bad":"warn");
     var lead=fr[1]==="end"?"":(fr[0]&&fr[0].indexOf(".")<0?fr[0]+". ":"");
-    var txt=fr[1]==="end"?"final position":lead+who(g,fr[2])+" "+fr[7];
-    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(fs.map(function(x){return x[0]+": "+x[2];}).join("\n"))+'">'+
-      esc(txt)+(fs.length?" \u26a0":"")+"</li>");}
+    var txt=fr[1]==="end"?"final position":who(g,fr[2])+" "+fr[7],gn=g.a?worst(g.a[i]):0;
+    var tips=fs.map(function(x){return x[0]+": "+x[2];});if(gn)tips.push(GRADE[["","doubtful","bad","very bad"][gn]]);
+    s.push('<li data-i="'+i+'" class="'+cls.join(" ")+'" title="'+esc(tips.join("\n"))+'">'+esc(lead)+
+      (gn?'<span class="gr g'+gn+'">'+MARK[gn]+"</span> ":"")+esc(txt)+(fs.length?" \u26a0":"")+"</li>");}
   $("rp-moves").innerHTML=s.join("");
 }
 function go(f,g,i){
@@ -472,8 +687,14 @@ root.addEventListener("click",function(e){
   var a=t.getAttribute("data-go");
   if(a==="next")step(1);else if(a==="prev")step(-1);
   else if(a==="first")go(cur.f,cur.g,0);else if(a==="last")go(cur.f,cur.g,game().f.length-1);
+  else if(a==="plays"){plays=!plays;show();}
   else if(a==="close"){root.hidden=true;try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}}
   else if(t.getAttribute("data-i"))go(cur.f,cur.g,parseInt(t.getAttribute("data-i"),10));
+});
+if($("rp-chart"))$("rp-chart").addEventListener("click",function(e){
+  var sv=this.querySelector("svg");if(!sv)return;var b=sv.getBoundingClientRect(),g=game(),n=g.f.length;
+  var x=(e.clientX-b.left)*CW/b.width,k=Math.round((x-CL)/(CW-CL-CR)*(n-1));
+  go(cur.f,cur.g,Math.max(0,Math.min(n-1,k)));
 });
 $("rp-games").addEventListener("change",function(){go(cur.f,parseInt(this.value,10),0);});
 $("rp-files").addEventListener("change",function(){cur.g=-1;go(parseInt(this.value,10),0,0);});
@@ -674,6 +895,66 @@ def _js_texts() -> list[tuple[str, str]]:
         ('fr[1]==="end"?"final position":', 'fr[1]==="end"?' + _js_str(_("final position")) + ":"),
         ('"The record has no game that could be replayed."',
          _js_str(_("The record has no game that could be replayed."))),
+        # the analysis (show --as html --analyse)
+        ('var GRADE={"doubtful":"doubtful","bad":"bad","very bad":"very bad"};',
+         "var GRADE=" + script_json({g: pgettext("decision grade", g) for g in ("doubtful", "bad", "very bad")})
+         + ";"),
+        ('var CUBEW={"double":"double","no double":"no double","take":"take","pass":"pass","too good":"too good",'
+         '"double, take":"double, take","double, pass":"double, pass"};',
+         "var CUBEW=" + script_json({a: cube_action_word(a) for a in ("double", "no double", "take", "pass", "too good",
+                                                                      "double, take", "double, pass")}) + ";"),
+        # TRANSLATORS: the replayer's mark of the play made in the list of the best plays
+        ('var PLAYED=" \\u25c0 played";', "var PLAYED=" + _js_str(" \u25c0 " + escape(_("played"))) + ";"),
+        # TRANSLATORS: the description of the replayer's chart of the winning chances, for screen readers
+        ('"the winning chances over the game; a click goes to that step"',
+         _js_str(_("the winning chances over the game; a click goes to that step"))),
+        ('esc(g.players[0])+"\'s match-winning chances: "+"<b>"+ch+"</b>"',
+         # TRANSLATORS: the caption of the replayer's chart in match play; {chance}: "58.1%"
+         _js_expr(_("{player}'s match-winning chances: {chance}"), True, player="esc(g.players[0])",
+                  chance='"<b>"+ch+"</b>"')),
+        ('esc(g.players[0])+"\'s winning chances: "+"<b>"+ch+"</b>"',
+         # TRANSLATORS: the caption of the replayer's chart in money play and in the long games; {chance}: "58.1%"
+         _js_expr(_("{player}'s winning chances: {chance}"), True, player="esc(g.players[0])",
+                  chance='"<b>"+ch+"</b>"')),
+        ('"bgsage, "+an.plies+"-ply"',
+         # TRANSLATORS: the engine and its depth, after the caption of the replayer's chart
+         _js_expr(_("bgsage, {plies}-ply"), plies="an.plies")),
+        # TRANSLATORS: the long games' evaluator and its depth, after the caption of the replayer's chart
+        ('"the evaluator, 0-ply"', _js_str(_("the evaluator, 0-ply"))),
+        ('\'<table><tr><th class="n">#</th><th>play</th><th class="n">equity</th><th class="n">loss</th></tr>\'',
+         _js_str('<table><tr><th class="n">#</th><th>' + escape(pgettext("replayer analysis", "play"))
+                 + '</th><th class="n">' + escape(pgettext("replayer analysis", "equity"))
+                 + '</th><th class="n">' + escape(pgettext("replayer analysis", "loss")) + "</th></tr>")),
+        ('\'<table><tr><th>action</th><th class="n">equity</th></tr>\'',
+         _js_str("<table><tr><th>" + escape(pgettext("replayer analysis", "action")) + '</th><th class="n">'
+                 + escape(pgettext("replayer analysis", "equity")) + "</th></tr>")),
+        ('", lost "+e.e.toFixed(3)', _js_expr(_(", lost {error}"), True, error="e.e.toFixed(3)")),
+        ('p+" played "+esc(e.m)+": rank "+e.r+" of "+e.n+", equity "+sgn(e.q)',
+         # TRANSLATORS: the replayer's analysis of a play; {rank}: its place among the {moves} legal plays
+         _js_expr(_("{player} played {play}: rank {rank} of {moves}, equity {equity}"), True, player="p",
+                  play="esc(e.m)", rank="e.r", moves="e.n", equity="sgn(e.q)")),
+        ('p+" played "+esc(e.m)+": not a play of this roll (no equity)"',
+         _js_expr(_("{player} played {play}: not a play of this roll (no equity)"), True, player="p",
+                  play="esc(e.m)")),
+        ('"the replay goes on from "+esc(e.x)',
+         # TRANSLATORS: after an illegal play: the legal play the replay went on from
+         _js_expr(_("the replay goes on from {play}"), True, play="esc(e.x)")),
+        ('" \\u00b7 luck "+sgn(e.l)',
+         # TRANSLATORS: the luck of the roll, in equity ("+0.103")
+         '" \\u00b7 "+' + _js_expr(_("luck {luck}"), True, luck="sgn(e.l)")),
+        ('(e.k==="d"?p+"\'s cube decision: ":p+"\'s answer: ")+esc(CUBEW[e.a]||e.a)',
+         # TRANSLATORS: the replayer's analysis of a cube decision ("double", "no double"), and of the answer
+         # to a double ("take", "pass")
+         '(e.k==="d"?' + _js_expr(_("{player}'s cube decision: {action}"), True, player="p",
+                                   action="esc(CUBEW[e.a]||e.a)")
+         + ":" + _js_expr(_("{player}'s answer: {action}"), True, player="p", action="esc(CUBEW[e.a]||e.a)") + ")"),
+        ('"; best: "+esc(CUBEW[e.b]||e.b)',
+         # TRANSLATORS: the best cube action by the analysis
+         _js_expr(_("; best: {action}"), True, action="esc(CUBEW[e.b]||e.b)")),
+        ('(plays?"hide the best plays":"show the best plays")',
+         # TRANSLATORS: the replayer's button that shows or hides the engine's best plays at the step
+         "(plays?" + _js_str(escape(_("hide the best plays"))) + ":" + _js_str(escape(_("show the best plays")))
+         + ")"),
     ]
 
 
@@ -711,12 +992,16 @@ def _tag_name(tag: str) -> str:
 
 
 def page(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-         start: tuple[int | None, int | None] = (None, None), min_severity: str = "warning") -> str:
+         start: tuple[int | None, int | None] = (None, None), min_severity: str = "warning",
+         analyse: int | None = None, threads: int = 0) -> str:
     """The whole page of ``show FILE --as html``.  ``start``: (game, move) the page opens at when its
     address names no position (as ``show --game G --move M``: no move = the game's final position; no
     game = the last game); default the first position of the first game.  ``min_severity``: ``error``
-    marks no warning (``show --min-severity error``)."""
+    marks no warning (``show --min-severity error``).  ``analyse``: the search depth of the skill analysis
+    shown on the steps (``show --analyse``, :func:`add_analysis`); None: no analysis."""
     data = record_data(match, variant, options)
+    if analyse is not None:
+        add_analysis(data, match, variant, options, analyse, threads)
     if min_severity == "error":
         data["findings"] = [f for f in data["findings"] if f[1] == "error"]
     where = ""

@@ -276,8 +276,9 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     col = _Collect()
     rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
-        if keep is None and skill_long.available(v.rules):     # (validate --analyse: backgammon only)
-            _long_analysis(match, v, rep, col, res, cfg)
+        # (validate --analyse and the SGF: backgammon only; the replayer's chances: every variant with an engine)
+        if (keep is None or keep.chances) and skill_long.available(v.rules):
+            _long_analysis(match, v, rep, col, res, cfg, keep)
         else:
             res.notes.append(_dice_note(match, col.turns, v.name))
         return res
@@ -341,7 +342,8 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
     return res
 
 
-def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: Config) -> None:
+def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: Config,
+                   keep: "_Keep | None" = None) -> None:
     """Long nardy and Gul bara: the checker rows from the shipped evaluator (skill_long), the games' results."""
     mid = (match.tag("Match ID") or match.tag("MatchID") or "").strip() or match.path
     names_by_game = {}
@@ -354,7 +356,8 @@ def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: 
                                     float(gr.credited if gr.winner == s else -gr.credited)))
     res.rows = skill_long.checker_rows(v.rules, match.path, mid, col.turns,
                                        lambda g: names_by_game.get(g, ("player 1", "player 2")),
-                                       lambda e: grade(e, cfg.thresholds))
+                                       lambda e: grade(e, cfg.thresholds),
+                                       spots=None if keep is None else keep.spots, plays=SPOT_PLAYS)
 
 
 @dataclass
@@ -363,6 +366,7 @@ class _Keep:
     (``sgf``) and a plain summary of each decision (``spots``), for the turns ``only`` (None: all)."""
 
     only: set | None = None
+    chances: bool = False          # each spot also with its move, record cell and the chances after it
     sgf: dict = field(default_factory=dict)
     spots: list = field(default_factory=list)
 
@@ -640,6 +644,7 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
                                                    **_match_fields(d, length))], level, n_threads=cfg.threads,
                                              jacoby=jacoby)[0]
             played = pm.cubeful_equity
+            d["played_probs"] = getattr(pm, "probs", None)
         if played is None:
             played = math.nan        # the replay's position after the turn is not a play of this roll
         n_moves = len(moves)
@@ -739,6 +744,11 @@ def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[i
         played=r["play"], replayed=fmt_steps(steps[tuple(played_board)]) if tuple(played_board) in steps else None,
         rank=None if idx is None else idx + 1, moves=r["moves"], equity_played=_num(r["equity_played"]),
         equity_best=_num(r["equity_best"]), error=_num(r["error"]), grade=r["grade"], luck=_num(r["luck"])))
+    if keep.chances:
+        probs = getattr(moves[idx], "probs", None) if idx is not None else d.get("played_probs")
+        keep.spots[-1].update(move=d["move"], loc=d["loc"], win=None if probs is None else _num(probs.win),
+                              mwc=_num(_match_chance(r["length"], r["away"], r["opp_away"], r["crawford"],
+                                                     r["cube"], r["equity_played"])))
     if d["loc"] is None or idx is None:
         return
     listed = list(moves[:SGF_CANDIDATES])
@@ -755,8 +765,19 @@ def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[i
     keep.sgf[d["loc"]] = CheckerAnalysis(cands, idx, float(r["luck"]), plies=cfg.plies)
 
 
-def _num(x: float) -> float | None:
-    return None if x != x else round(float(x), 6)
+def _num(x: float | None) -> float | None:
+    return None if x is None or x != x else round(float(x), 6)
+
+
+def _match_chance(length: int, away: int, opp_away: int, crawford: bool, cube: int, equity: float) -> float | None:
+    """The match-winning chance of a player whose cubeful equity (EMG, normalised to the cube ``cube``) is
+    ``equity``: the chance after winning the cube's value and after losing it, weighed (None in money play
+    or without an equity)."""
+    if not length or equity != equity:
+        return None
+    stakes = cubes.Stakes(length, away, opp_away, bool(crawford))
+    w, l_ = stakes.value(cube), stakes.value(-cube)
+    return ((w - l_) * equity + (w + l_)) / 2
 
 
 def _keep_cube(keep: _Keep, d: dict, ev: tuple, cfg: Config) -> None:
@@ -776,6 +797,14 @@ def _keep_cube(keep: _Keep, d: dict, ev: tuple, cfg: Config) -> None:
                            kind=d["kind"], action=d["acted"], best=best, no_double=round(nd, 6),
                            double_take=round(dt, 6), double_pass=round(dp, 6), error=round(error, 6),
                            grade=grade(error, cfg.thresholds)))
+    if keep.chances:        # the deciding player's cubeless chance, and his match-winning chances
+        flip = d["kind"] == "take"
+        win = float(probs[0])
+        mwc = None if stakes.money else [
+            _match_chance(stakes.length, stakes.away, stakes.opp_away, stakes.crawford, d["cube"], float(e))
+            for e in (nd, dt, dp)]
+        keep.spots[-1].update(move=d["move"], loc=d["loc"], win=_num(1 - win if flip else win),
+                              mwc=None if mwc is None else [_num(1 - m if flip else m) for m in mwc])
     if d["loc"] is None:
         return
     if not stakes.money:             # EMG at the cube -> the match-winning chance
@@ -804,14 +833,20 @@ def sgf_analysis(match: Match, variant: str = "backgammon", options: dict[str, A
 
 
 def position_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
-                      plies: int = 0, only: set[tuple[int, int]] | None = None, threads: int = 0
-                      ) -> tuple[list[dict], FileAnalysis]:
+                      plies: int = 0, only: set[tuple[int, int]] | None = None, threads: int = 0,
+                      chances: bool = False) -> tuple[list[dict], FileAnalysis]:
     """A plain summary of each decision of the turns ``only`` (``(game, line)`` pairs; None: every turn):
     checker plays (``kind`` "checker": ``dice``, the best ``plays`` with their equities, the play made
     and the legal play the replay went on from, its rank, equity, error, grade, luck) and cube decisions
     (``kind`` "double" or "take": the action, the no double, double/take and double/pass equities from the
-    doubler's view); ``side`` is the player who decides.  ``validate --analyse`` shows them."""
-    keep = _Keep(only=only)
+    doubler's view); ``side`` is the player who decides.  ``validate --analyse`` shows them.
+    ``chances``: each also with ``move`` (as the decision rows), ``loc`` (the record cell of the action:
+    (line, column), or None), and the deciding player's chances after the decision (the HTML replayer's
+    chart): ``win``, the cubeless win chance of the play made (of the position, for a cube decision; None
+    when unknown), and ``mwc`` in match play, the match-winning chance of the play made (a cube decision:
+    those of no double, double/take and double/pass); for long nardy and Gul bara, whose records are
+    analysed too then, the evaluator's chances (``mwc`` None)."""
+    keep = _Keep(only=only, chances=chances)
     res = analyse_match(match, variant, options, Config(plies=plies, threads=threads), keep=keep)
     return keep.spots, res
 

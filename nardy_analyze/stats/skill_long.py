@@ -41,8 +41,11 @@ def played_position(rules, before, action):
 
 
 def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Callable[[int], tuple],
-                 grade: Callable[[float], str]) -> list[tuple]:
-    """The decision rows (skill.DECISION_COLUMNS order) of every roll of ``turns``."""
+                 grade: Callable[[float], str], spots: list | None = None, plays: int = 5) -> list[tuple]:
+    """The decision rows (skill.DECISION_COLUMNS order) of every roll of ``turns``.  ``spots``: a list that
+    also gets a plain summary of each decision (as ``skill.position_analysis`` gives them, with its
+    ``chances``): the best ``plays`` with their equities, the play made, its rank, error, grade, luck, and
+    ``win``, the evaluator's win chance of the play made (the mover's view)."""
     net = load_net(rules)
     rows: list[tuple] = []
     rolls_in_game: dict[int, int] = {}
@@ -60,12 +63,13 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         for r in ROLLS:
             by_roll[r] = hint(rules, pos, r[0], r[1], net)
         average = sum(w * by_roll[r][0].equity for r, w in zip(ROLLS, ROLL_WEIGHT)) / 36.0
-        plays = by_roll[roll]
-        best = plays[0]
+        legal = by_roll[roll]
+        best = legal[0]
         after = played_position(rules, t.before, t.action)
-        played = next((p.equity for p in plays if p.after == after), math.nan)
-        forced = len(plays) <= 1
-        trivial = not forced and all(best.equity - p.equity <= TRIVIAL for p in plays)
+        idx = next((i for i, p in enumerate(by_roll[roll]) if p.after == after), None)
+        played = by_roll[roll][idx].equity if idx is not None else math.nan
+        forced = len(legal) <= 1
+        trivial = not forced and all(best.equity - p.equity <= TRIVIAL for p in legal)
         error = max(best.equity - played, 0.0) if played == played else math.nan
         play_text = _written(t.action)
         best_text = play_text if best.after == after else best.play
@@ -73,6 +77,17 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         rows.append((path, mid, t.game, t.turn, t.move, t.line, names[t.side], names[1 - t.side], t.side, 0, 0, 0, False, 1,
                      "centered", "checker", encode(pos), "", f"{roll[0]}{roll[1]}", play_text, best_text,
                      float(played), float(best.equity), float(error), grade(error) if error == error else "",
-                     forced, trivial, not forced, len(plays), float(best.equity - average), float(average),
+                     forced, trivial, not forced, len(legal), float(best.equity - average), float(average),
                      math.nan, math.nan, math.nan))
+        if spots is not None:
+            r = rows[-1]
+            spots.append(dict(game=t.game, line=t.line, side=t.side, kind="checker", dice=r[18],
+                              plays=[dict(play=p.play, equity=round(p.equity, 6)) for p in legal[:plays]],
+                              played=play_text, replayed=None if idx is None else legal[idx].play,
+                              rank=None if idx is None else idx + 1, moves=len(legal),
+                              equity_played=None if idx is None else round(played, 6),
+                              equity_best=round(best.equity, 6), error=None if error != error else round(error, 6),
+                              grade=r[24], luck=round(best.equity - average, 6), move=t.move,
+                              loc=None if t.action is None else (t.action.loc.line, t.action.loc.column),
+                              win=None if idx is None else round(legal[idx].chances[0], 6), mwc=None))
     return rows
