@@ -421,19 +421,24 @@ def test_screenshots_of_a_gul_bara_handover_desktop_and_mobile(browser, tmp_path
     no_console_errors(browser)
 
 
-def test_validate_report_fits_a_phone(browser, tmp_path):
-    """``validate --format html`` at phone width: the finding boards shrink to the screen and long paths
-    wrap, so the page never scrolls sideways."""
+@pytest.mark.parametrize("analyse", [False, True], ids=["plain", "analyse"])
+def test_validate_report_fits_a_phone(browser, tmp_path, analyse):
+    """``validate --format html`` at phone width (and, with the analysis' wide text under each finding, at a
+    desktop's too): the finding boards shrink to the screen, long paths wrap and the analysis scrolls in its
+    own box, so the page never scrolls sideways."""
     where = tmp_path / ("archive" + "0123456789abcdef" * 3)
     where.mkdir()
     for name in ("club-night.mat", "gulbara-chain-handover.ngn"):
         shutil.copyfile(EXAMPLES / name, where / name)
     out = tmp_path / "report.html"
-    r = CliRunner().invoke(app, ["validate", str(where), "--format", "html", "-o", str(out)])
+    r = CliRunner().invoke(app, ["validate", str(where), "--format", "html", "-o", str(out),
+                                 *(["--analyse"] if analyse else [])])
     assert r.exit_code == 1, r.output
+    if analyse:
+        assert 'class="analysis"' in out.read_text(encoding="utf-8")
     browser.get(out.as_uri())
     try:
-        for width in (390, 320):
+        for width in ((1200, 390, 320) if analyse else (390, 320)):
             browser.set_window_size(width, 844)
             _settled(browser, width)
             assert_no_sideways_scroll(browser)

@@ -105,7 +105,7 @@ def _finding(report: MatchReport, f: Finding, link: str | None = None, frame: li
 
 def _analysis(a: dict) -> str:
     """``validate --analyse``: the engine's analysis of the finding's turn, as the text report's lines."""
-    style = "font-size:.9em;background:#f6f6f6;padding:.4em .6em"
+    style = "font-size:.9em;background:#f6f6f6;padding:.4em .6em;overflow-x:auto;max-width:100%"
     return f'<pre class="analysis" style="{style}">' + escape("\n".join(analysis_lines(a))) + "</pre>"
 
 
