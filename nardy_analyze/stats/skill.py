@@ -493,12 +493,18 @@ def _bearoff_plays(rules, me: Side, opp: Side, roll: tuple[int, int], stakes: cu
     moves = []
     x = cubes.cube_efficiency(True, _pips(opp)) if live else 0.0
     for (m, o), _steps in generate(rules, me, opp, roll[0], roll[1]).plays.items():
-        hm, ho = bearoff.home(m), bearoff.home(o)
-        theirs = bearoff.race_probabilities(ho, hm)          # the opponent on roll after the play
-        eq = cubes.after_move_equity(theirs, stakes, cube, owner, x)
-        moves.append(_Move(board(m, o), eq, _Probs(*cubes.invert(theirs))))
+        eq, probs = _bearoff_after(bearoff.home(m), bearoff.home(o), stakes, cube, owner, x)
+        moves.append(_Move(board(m, o), eq, probs))
     moves.sort(key=lambda mv: -mv.equity)
     return _Plays(moves)
+
+
+@lru_cache(maxsize=262144)
+def _bearoff_after(hm: tuple, ho: tuple, stakes: cubes.Stakes, cube: int, owner: str, x: float) -> tuple:
+    """The mover's cubeful equity and outcome after a bear-off play that leaves ``hm`` (his home board)
+    against ``ho``: the opponent is on roll (the same position follows many rolls and plays)."""
+    theirs = bearoff.race_probabilities(ho, hm)
+    return cubes.after_move_equity(theirs, stakes, cube, owner, x), _Probs(*cubes.invert(theirs))
 
 
 class _Plays:
@@ -747,12 +753,11 @@ def _reply_queries(b: Sequence[int], d: dict, length: int) -> list[dict]:
 
 def _one_ply(bg, checker: list[dict], per_rolls: list, length: int, cfg: Config, jacoby: bool) -> dict:
     """--plies 1: the plays of the roll made that the network ranks best (:data:`FILTER_KEEP` within
-    :data:`FILTER_WITHIN`, and the play made), each valued by the opponent's 21 replies at the network
-    level: minus the weighted average of his best reply's equity.  The replies are the network's queries
-    of the position after the play, so the play made costs nothing (its replies are the next roll's luck)
-    and every query is cached; one batched call for all the plays of the file."""
+    :data:`FILTER_WITHIN`, and the play made) valued one roll deeper, the rest keeping their network value
+    (listed after them, as GNU Backgammon lists the plays of a deeper search); one batched call for the
+    plays of the whole file."""
     plan: list[tuple[int, list]] = []
-    queries: list[dict] = []
+    boards: list[tuple[list[int], dict]] = []
     for i, d in enumerate(checker):
         if d["bearoff"] is not None:
             continue
@@ -770,30 +775,62 @@ def _one_ply(bg, checker: list[dict], per_rolls: list, length: int, cfg: Config,
         for m in cands:
             if _over(m.board):          # the game ends: the network's value is the result
                 searched.append((m, None))
-                continue
-            searched.append((m, len(queries)))
-            queries.extend(_reply_queries(m.board, d, length))
+            else:
+                searched.append((m, len(boards)))
+                boards.append((m.board, d))
         plan.append((i, searched))
-    results = []
-    for part in _chunks(queries, cfg.batch):
-        results.extend(_network_checker_play(bg, part, cfg.threads, jacoby, [False] * len(part)))
+    values = _post_move_one_ply(bg, boards, length, cfg, jacoby)
     deep: dict[int, _Plays] = {}
     for i, searched in plan:
         per_roll, _theirs = per_rolls[i]
         dice = checker[i]["dice"]
         moves = per_roll[checker[i]["rolls"].index((max(dice), min(dice)))].moves
-        valued = []
-        for m, at in searched:
-            if at is None:
-                valued.append(_Move(m.board, m.equity, m.probs))
-                continue
-            replies = results[at:at + len(_ROLLS)]
-            eq = -sum(w * r.moves[0].equity for w, r in zip(_WEIGHT, replies)) / 36
-            valued.append(_Move(m.board, eq, None))
+        valued = [_Move(m.board, m.equity if at is None else values[at], None) for m, at in searched]
         valued.sort(key=lambda mv: -mv.equity)
         done = {tuple(m.board) for m in valued}
         deep[i] = _Plays(valued + [m for m in moves if tuple(m.board) not in done])
     return deep
+
+
+_DEEP: list = []            # bgsage's 2-ply ("--plies 1") strategy of this process, built once
+_AFTER: dict = {}           # the --plies 1 value of every position after a play asked in this process
+
+
+def _post_move_one_ply(bg, boards: list[tuple[list[int], dict]], length: int, cfg: Config,
+                       jacoby: bool) -> list[float]:
+    """The cubeful equity (the mover's view) of each position after a play one roll deeper: bgsage's
+    post-move evaluation at its "2ply" (the opponent's 21 rolls, his best reply at the network level)."""
+    keys, ask = [], []
+    for b, d in boards:
+        owner = _owner_name(d["owner"], d["side"])
+        extra = (d["cube"], d["away"][0], d["away"][1], bool(d["crawford"])) if length else ()
+        k = (tuple(b), owner, *extra, jacoby)
+        keys.append(k)
+        if k not in _AFTER:
+            ask.append((b, owner, extra, k))
+    if ask:
+        try:
+            import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
+            from bgsage.analyzer import resolve_owner
+
+            _deep_strategy()
+            got = []
+            for part in _chunks(ask, cfg.batch):
+                got.extend(r["cubeful_equity"] for r in bgbot_cpp.batch_evaluate_post_move(
+                    [(list(b), resolve_owner(o), *x) if x else (list(b), resolve_owner(o)) for b, o, x, _k in part],
+                    _DEEP[0], cfg.threads, jacoby=jacoby and not length))
+        except (ImportError, AttributeError, TypeError, KeyError):
+            got = []
+            for part in _chunks(ask, cfg.batch):
+                got.extend(r.cubeful_equity for r in bg.batch_post_move_evaluate(
+                    [dict(board=list(b), cube_owner=o, **(dict(cube_value=x[0], away1=x[1], away2=x[2],
+                                                               is_crawford=x[3]) if x else {}))
+                     for b, o, x, _k in part], cfg.level, n_threads=cfg.threads, jacoby=jacoby))
+        if len(_AFTER) > _BEST_MAX:
+            _AFTER.clear()
+        for (_b, _o, _x, k), v in zip(ask, got):
+            _AFTER[k] = float(v)
+    return [_AFTER[k] for k in keys]
 
 
 class _PreRoll(NamedTuple):
@@ -801,35 +838,44 @@ class _PreRoll(NamedTuple):
     cubeless_equity: float
 
 
-def _pre_roll(bg, cube: list[dict], length: int, cfg: Config, jacoby: bool) -> list:
-    """--plies 1 of the cube decisions: the outputs of each position before its roll, the roller's view, as
-    the average over the 21 rolls of those of his best play at the network level (the queries of the
-    luck of the roll that follows: cached, so a decision followed by a roll at the same cube costs
-    nothing).  A bear-off gets None (the databases value it)."""
-    queries: list[dict] = []
-    for d in cube:
-        if _bearoff_homes(d["me"], d["opp"]) is not None:
-            continue
-        b = board(d["me"], d["opp"])
-        owner = _owner_name(d["owner"], d["side"])
-        extra = _match_fields(d, length)
-        queries.extend(dict(board=b, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra)
-                       for a, c in _ROLLS)
-    results = []
-    for part in _chunks(queries, cfg.batch):
-        results.extend(_network_checker_play(bg, part, cfg.threads, jacoby, [False] * len(part)))
-    out: list = []
-    k = 0
-    for d in cube:
-        if _bearoff_homes(d["me"], d["opp"]) is not None:
-            out.append(None)
-            continue
-        got = results[k:k + len(_ROLLS)]
-        k += len(_ROLLS)
-        p = [sum(w * float(r.moves[0].probs[j]) for w, r in zip(_WEIGHT, got)) / 36 for j in range(5)]
-        cubeless = 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
-        out.append(_PreRoll(_Probs(*p), cubeless))
-    return out
+def _deep_strategy():
+    """bgsage's "2ply" strategy (our --plies 1) of this process, built once: its cache keeps the positions
+    it evaluated, so the position after a play, valued for the checker play, is not evaluated again for
+    the cube decision that follows it (the same position, the other player on roll)."""
+    import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
+    from bgsage.weights import default_weights
+
+    if not _DEEP:
+        w = default_weights()
+        _DEEP.append(bgbot_cpp.create_multipy(w.strategy_type, w.weight_paths_list, w.hidden_sizes_list,
+                                              n_plies=2, filter_max_moves=FILTER_KEEP,
+                                              filter_threshold=FILTER_WITHIN, parallel_evaluate=False,
+                                              parallel_threads=0))
+    return _DEEP[0]
+
+
+def _pre_roll(bg, asked: list[dict], cfg: Config, jacoby: bool, beaver: bool) -> list:
+    """--plies 1 of the cube decisions: bgsage's pre-roll evaluation at its "2ply" (the same as
+    ``bg.batch_evaluate(asked, "2ply")``), made with the strategy that valued the plays before them."""
+    try:
+        import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
+        from bgsage.analyzer import resolve_owner
+
+        strategy = _deep_strategy()
+        match = any(q.get("away1") for q in asked)
+        out = []
+        for part in _chunks(asked, cfg.batch):
+            pos = [(list(q["board"]), q["cube_value"], resolve_owner(q["cube_owner"]),
+                    *((q["away1"], q["away2"], q["is_crawford"]) if "away1" in q else ())) for q in part]
+            for r in bgbot_cpp.batch_evaluate_positions(pos, strategy, cfg.threads, jacoby=jacoby and not match,
+                                                        beaver=beaver and not match):
+                out.append(_PreRoll(_Probs(*(float(v) for v in r["probs"])), float(r["cubeless_equity"])))
+        return out
+    except (ImportError, AttributeError, TypeError, KeyError):
+        out = []
+        for part in _chunks(asked, cfg.batch):
+            out.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
+        return out
 
 
 def _cube_equities(d: dict, e, length: int, jacoby: bool, beaver: bool) -> tuple:
@@ -858,7 +904,7 @@ def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Conf
                   cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
     evals: list = []
     if cfg.plies == 1 and keep is None:
-        evals = _pre_roll(bg, cube, length, cfg, jacoby)
+        evals = _pre_roll(bg, asked, cfg, jacoby, beaver)
     else:
         for part in _chunks(asked, cfg.batch):
             evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
