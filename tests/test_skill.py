@@ -390,3 +390,22 @@ def test_flip_is_the_other_players_view(me, opp):
     b = skill.board(me, opp)
     assert skill.flip(b) == skill.board(opp, me)
     assert skill.flip(skill.flip(b)) == b
+
+
+BGLAB = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "bglab"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not BGLAB.is_dir(), reason="the shared corpus (../shared/corpus) is absent")
+def test_plies_one_never_values_a_play_above_the_match_it_wins():
+    """A player who wins the match with any win at the cube's value is worth at most 1 (EMG): at 2-away
+    owning a 2-cube bgsage's checker-play search at "2ply" said 2.83 here; the post-move search does not."""
+    path = next(BGLAB.rglob("BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt"), None)
+    if path is None:
+        pytest.skip("the record is not in this corpus")
+    run = stats.analyse([str(path)], plies=1, jobs=1)
+    d = run.decisions
+    wins_match = d[(d["kind"] == "checker") & (d["length"] > 0) & (d["away"] <= d["cube"])]
+    assert len(wins_match) > 5
+    assert (wins_match["equity_best"] <= 1 + 1e-6).all()
+    assert (wins_match["equity_played"] <= 1 + 1e-6).all()
