@@ -14,13 +14,16 @@ figure; the cluster's start-up is not timed).  Every figure is the median of ``-
 ``--plies 0,1`` times ours at each depth listed, against the same gnubg run.  Each of our runs starts in
 a fresh process (no cache of an earlier run: ``analyze`` keeps its engine's answers per process).
 
-The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy); positions
-per second count every decision row (checker plays, cube decisions).
+The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy) (wall); the
+per-core ratio is the same with CPU seconds (user + system of every process, start-up included), which
+a machine shared with other work disturbs less than the wall time; decisions per second count every
+decision row (checker plays, cube decisions).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -45,16 +48,23 @@ for f in json.loads(%(files)r):
 '''
 
 
-def time_gnubg(files: list[str], gnubg: str) -> float:
+def time_gnubg(files: list[str], gnubg: str) -> tuple[float, float]:
+    """gnubg's analysis of ``files``: (wall seconds, CPU seconds)."""
     import json
 
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "a.py")
         with open(script, "w") as fh:
             fh.write(GNUBG % {"files": json.dumps(files)})
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _children_cpu()
         subprocess.run([gnubg, "-t", "-q", "-p", script], capture_output=True, stdin=subprocess.DEVNULL, check=True)
-        return time.perf_counter() - t
+        return time.perf_counter() - t, _children_cpu() - c
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes and theirs."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 OURS = r'''
@@ -75,15 +85,17 @@ if engine is not None:
 '''
 
 
-def time_ours(files: list[str], plies: int, kw: dict) -> tuple[float, int]:
-    """Our analysis of ``files`` in a fresh process: (seconds, decision rows)."""
+def time_ours(files: list[str], plies: int, kw: dict) -> tuple[float, float, int]:
+    """Our analysis of ``files`` in a fresh process: (wall seconds, CPU seconds of the process and its
+    workers, start-up included, decision rows)."""
     import json
 
     code = OURS % {"root": str(ROOT), "kw": json.dumps(kw), "files": json.dumps(files), "plies": plies}
+    c = _children_cpu()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          stdin=subprocess.DEVNULL)
     t, n = json.loads(out.stdout.strip().splitlines()[-1])
-    return t, n
+    return t, _children_cpu() - c, n
 
 
 def main() -> int:
@@ -101,6 +113,7 @@ def main() -> int:
     files = records([a.folder], a.every, a.files)
     plies = [int(p) for p in str(a.plies).split(",")]
     runs: dict[str, list[float]] = {"gnubg analyse match (0-ply)": []}
+    cpu: dict[str, list[float]] = {"gnubg analyse match (0-ply)": []}
     rows = {}
     ways = {"analyze -j 1 (one thread)": dict(jobs=1),
             "analyze, 1 process, bgsage on every core": dict(jobs=None),
@@ -112,18 +125,25 @@ def main() -> int:
     names = {(p, name): f"{name}, --plies {p}" for p in plies for name in ways}
     for key in names.values():
         runs[key] = []
+        cpu[key] = []
     for _ in range(a.repeat):
-        runs["gnubg analyse match (0-ply)"].append(time_gnubg(files, a.gnubg))
+        t, c = time_gnubg(files, a.gnubg)
+        runs["gnubg analyse match (0-ply)"].append(t)
+        cpu["gnubg analyse match (0-ply)"].append(c)
         for (p, name), key in names.items():
-            t, n = time_ours(files, p, ways[name])
+            t, c, n = time_ours(files, p, ways[name])
             runs[key].append(t)
+            cpu[key].append(c)
             rows[p] = n
     base = statistics.median(runs["gnubg analyse match (0-ply)"])
-    print(f"{len(files)} files, decisions {rows}; {os.cpu_count()} cores; median of {a.repeat}")
+    base_cpu = statistics.median(cpu["gnubg analyse match (0-ply)"])
+    print(f"{len(files)} files, decisions {rows}; {os.cpu_count()} cores; median of {a.repeat}; load average "
+          f"{os.getloadavg()[0]:.1f} at the end")
+    print(f"{'':<58} {'wall':>8}    {'decisions/s':>11}  {'ratio':>5}   {'CPU':>8}  {'per-core ratio':>14}")
     for name, ts in runs.items():
-        t = statistics.median(ts)
+        t, c = statistics.median(ts), statistics.median(cpu[name])
         n = next((rows[p] for (p, w), k in names.items() if k == name), max(rows.values()))
-        print(f"{name:<58} {t:8.2f} s  {n / t:8.0f} decisions/s  ratio {base / t:5.2f}")
+        print(f"{name:<58} {t:8.2f} s  {n / t:11.0f}  {base / t:5.2f}   {c:8.2f} s  {base_cpu / c:14.2f}")
     return 0
 
 

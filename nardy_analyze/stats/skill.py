@@ -718,9 +718,10 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
         error = max(best - played, 0.0) if played == played else math.nan
         me, opp = d["me"], d["opp"]
         play = _written(d["action"])
-        best_text = _play_text(rules, me, opp, dice, moves[0].board if moves else None) or play
         if moves and list(moves[0].board) == played_board:
-            best_text = play
+            best_text = play                 # (spelled as written: no need to find the steps again)
+        else:
+            best_text = _play_text(rules, me, opp, dice, moves[0].board if moves else None) or play
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
