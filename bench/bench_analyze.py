@@ -2,7 +2,7 @@
 """``analyze`` throughput against GNU Backgammon's ``analyse match`` at 0 plies, in the same run.
 
     python3 bench/bench_analyze.py [FOLDER] [--files N] [--repeat 1] [--gnubg /usr/games/gnubg] [--dask]
-                                   [--plies 0,1] [--only all|j2]
+                                   [--plies 0,1] [--only all|j2] [--compare-with CHECKOUT]
     (default FOLDER: ../shared/corpus/bglab; the first N records, sorted by path, of every 15th file)
 
 GNU Backgammon: ONE ``gnubg -t -q -p`` process that, for every file, imports it and runs ``analyse match``
@@ -11,7 +11,8 @@ nardy-analyze: ``stats.analyse(files, plies=0)`` in this process, with ``jobs=1`
 with one process and bgsage on every core (``jobs=None`` for fewer than 32 files), and with ``jobs=2``
 worker processes; with ``--dask`` also on a Dask LocalCluster of 1 and 2 worker processes (the scaling
 figure; the cluster's start-up is not timed).  Every figure is the median of ``--repeat`` runs.
-``--plies 0,1`` times ours at each depth listed, against the same gnubg run.  Each of our runs starts in
+``--plies 0,1`` times ours at each depth listed, against the same gnubg run; ``--compare-with CHECKOUT``
+times another checkout's ``analyze`` the same way in the same run (before / after a change).  Each of our runs starts in
 a fresh process (no cache of an earlier run: ``analyze`` keeps its engine's answers per process).
 
 The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy) (wall); the
@@ -85,12 +86,12 @@ if engine is not None:
 '''
 
 
-def time_ours(files: list[str], plies: int, kw: dict) -> tuple[float, float, int]:
+def time_ours(files: list[str], plies: int, kw: dict, root: str = str(ROOT)) -> tuple[float, float, int]:
     """Our analysis of ``files`` in a fresh process: (wall seconds, CPU seconds of the process and its
     workers, start-up included, decision rows)."""
     import json
 
-    code = OURS % {"root": str(ROOT), "kw": json.dumps(kw), "files": json.dumps(files), "plies": plies}
+    code = OURS % {"root": root, "kw": json.dumps(kw), "files": json.dumps(files), "plies": plies}
     c = _children_cpu()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          stdin=subprocess.DEVNULL)
@@ -109,6 +110,7 @@ def main() -> int:
     ap.add_argument("--plies", default="0", help="our depths, comma-separated (analyze's default is 1)")
     ap.add_argument("--only", choices=["all", "j2"], default="all",
                     help="j2: only gnubg and analyze -j 2 (both cores), the figure of the comparison")
+    ap.add_argument("--compare-with", metavar="CHECKOUT", help="also time this checkout's analyze")
     a = ap.parse_args()
     files = records([a.folder], a.every, a.files)
     plies = [int(p) for p in str(a.plies).split(",")]
@@ -122,7 +124,10 @@ def main() -> int:
         ways = {"analyze -j 2 (processes)": dict(jobs=2)}
     if a.dask:
         ways.update({f"analyze on Dask, {n} worker(s)": dict(dask=n) for n in (1, 2)})
-    names = {(p, name): f"{name}, --plies {p}" for p in plies for name in ways}
+    roots = {"": str(ROOT)}
+    if a.compare_with:
+        roots[f" [{a.compare_with}]"] = str(Path(a.compare_with).resolve())
+    names = {(p, name, r): f"{name}, --plies {p}{r}" for r in roots for p in plies for name in ways}
     for key in names.values():
         runs[key] = []
         cpu[key] = []
@@ -130,8 +135,8 @@ def main() -> int:
         t, c = time_gnubg(files, a.gnubg)
         runs["gnubg analyse match (0-ply)"].append(t)
         cpu["gnubg analyse match (0-ply)"].append(c)
-        for (p, name), key in names.items():
-            t, c, n = time_ours(files, p, ways[name])
+        for (p, name, r), key in names.items():
+            t, c, n = time_ours(files, p, ways[name], roots[r])
             runs[key].append(t)
             cpu[key].append(c)
             rows[p] = n
@@ -142,7 +147,7 @@ def main() -> int:
     print(f"{'':<58} {'wall':>8}    {'decisions/s':>11}  {'ratio':>5}   {'CPU':>8}  {'per-core ratio':>14}")
     for name, ts in runs.items():
         t, c = statistics.median(ts), statistics.median(cpu[name])
-        n = next((rows[p] for (p, w), k in names.items() if k == name), max(rows.values()))
+        n = next((rows[p] for (p, w, r), k in names.items() if k == name), max(rows.values()))
         print(f"{name:<58} {t:8.2f} s  {n / t:11.0f}  {base / t:5.2f}   {c:8.2f} s  {base_cpu / c:14.2f}")
     return 0
 
