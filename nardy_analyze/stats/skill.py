@@ -523,7 +523,7 @@ _STRATEGY: list = []        # the network's 0-ply strategy of this process, buil
 # play made is the next player's position before his roll), and the openings and early positions that
 # recur between games and files are asked once.
 _BEST: dict = {}
-_BEST_MAX = 300_000         # entries (about 300 bytes each); the cache is emptied when it grows past this
+_BEST_MAX = 50_000          # entries (about 1 KB each: 50 MB); the cache is emptied when it grows past this
 
 
 def _query_key(q: dict, jacoby: bool) -> tuple:
