@@ -744,14 +744,6 @@ def _over(b: Sequence[int]) -> bool:
     return b[25] == 0 and not any(x > 0 for x in b[1:25])
 
 
-def _reply_queries(b: Sequence[int], d: dict, length: int) -> list[dict]:
-    """The 21 rolls of the opponent after the play ``b`` (the mover's board), from his view."""
-    theirs = flip(b)
-    owner = _owner_name(d["owner"], 1 - d["side"])
-    extra = dict(away1=d["away"][1], away2=d["away"][0], is_crawford=d["crawford"]) if length else {}
-    return [dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra) for a, c in _ROLLS]
-
-
 def _one_ply(bg, checker: list[dict], per_rolls: list, length: int, cfg: Config, jacoby: bool) -> dict:
     """--plies 1: the plays of the roll made that the network ranks best (:data:`FILTER_KEEP` within
     :data:`FILTER_WITHIN`, and the play made) valued one roll deeper, the rest keeping their network value
