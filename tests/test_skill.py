@@ -333,3 +333,79 @@ def test_plot(record_file, tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     r = CliRunner().invoke(app, ["analyze", str(record_file), "--plot", str(tmp_path / "skill.gif")])
     assert r.exit_code == 2 and ".png or .svg" in r.output
+
+
+def test_plies_one_values_the_filters_plays_by_bgsages_post_move_search():
+    """--plies 1: the best play's equity is the best of bgsage's post-move "2ply" values (the public call)
+    of the plays its network ranks best (FILTER_KEEP within FILTER_WITHIN); the luck stays at 0 plies."""
+    from nardy_analyze.engine.posid import decode_position_id
+
+    match = generate_match("backgammon", 1, seed=11)
+    match.games[0].actions = match.games[0].actions[:16]
+    d = _frame(match, cfg=skill.Config(plies=1))
+    rows = d[(d["kind"] == "checker") & ~d["forced"]]
+    assert len(rows) > 5
+    for pid, dice, cube, owner, best in zip(rows["position_id"], rows["dice"], rows["cube"], rows["cube_owner"],
+                                            rows["equity_best"]):
+        me, opp = decode_position_id(pid)
+        q = dict(board=skill.board(me, opp), die1=int(dice[0]), die2=int(dice[1]), cube_value=int(cube),
+                 cube_owner=str(owner))
+        moves = bgsage.batch_checker_play([q], "1ply", n_threads=1, jacoby=False)[0].moves
+        top = moves[0].equity
+        cands = [m.board for m in moves[:skill.FILTER_KEEP] if top - m.equity <= skill.FILTER_WITHIN]
+        deep = bgsage.batch_post_move_evaluate([dict(board=b, cube_value=int(cube), cube_owner=str(owner))
+                                                for b in cands], "2ply", n_threads=1, jacoby=False)
+        assert best == pytest.approx(max(r.cubeful_equity for r in deep), abs=1e-6)
+
+
+def test_the_cache_of_the_networks_answers_changes_nothing():
+    """The best play of a query asked for its best play only (and answered from the process's cache the
+    second time) is the full query's best play; a second analysis of a record gives the same rows."""
+    match = generate_match("backgammon", 1, seed=5)
+    skill._BEST.clear()
+    skill._AFTER.clear()
+    first = _frame(match, cfg=skill.Config(plies=1))
+    assert skill._BEST
+    again = _frame(match, cfg=skill.Config(plies=1))
+    pd.testing.assert_frame_equal(first, again)
+    pids = [p for p, dice in zip(first["position_id"], first["dice"]) if dice][:20]
+    from nardy_analyze.engine.posid import decode_position_id
+
+    queries = [dict(board=skill.board(*decode_position_id(p)), die1=a, die2=b, cube_value=1, cube_owner="centered")
+               for p in pids for a, b in ((6, 5), (3, 3))]
+    full = skill._network_checker_play(bgsage, queries, 1, False)
+    skill._BEST.clear()
+    for _ in range(2):                                   # asked, then from the cache
+        best = skill._network_checker_play(bgsage, queries, 1, False, [False] * len(queries))
+        for f, b in zip(full, best):
+            assert len(b.moves) == 1
+            assert list(b.moves[0].board) == list(f.moves[0].board) and b.moves[0].equity == f.moves[0].equity
+
+
+sides = st.lists(st.integers(0, 3), min_size=25, max_size=25).map(tuple)
+
+
+@given(sides, sides)
+def test_flip_is_the_other_players_view(me, opp):
+    b = skill.board(me, opp)
+    assert skill.flip(b) == skill.board(opp, me)
+    assert skill.flip(skill.flip(b)) == b
+
+
+BGLAB = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "bglab"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not BGLAB.is_dir(), reason="the shared corpus (../shared/corpus) is absent")
+def test_plies_one_never_values_a_play_above_the_match_it_wins():
+    """A player who wins the match with any win at the cube's value is worth at most 1 (EMG): at 2-away
+    owning a 2-cube bgsage's checker-play search at "2ply" said 2.83 here; the post-move search does not."""
+    path = next(BGLAB.rglob("BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt"), None)
+    if path is None:
+        pytest.skip("the record is not in this corpus")
+    run = stats.analyse([str(path)], plies=1, jobs=1)
+    d = run.decisions
+    wins_match = d[(d["kind"] == "checker") & (d["length"] > 0) & (d["away"] <= d["cube"])]
+    assert len(wins_match) > 5
+    assert (wins_match["equity_best"] <= 1 + 1e-6).all()
+    assert (wins_match["equity_played"] <= 1 + 1e-6).all()

@@ -22,6 +22,7 @@ record (:func:`analyse_match`, :func:`analyse_file`) and builds the tables.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
@@ -487,19 +488,27 @@ def _stakes(d: dict, length: int, jacoby: bool, beaver: bool) -> cubes.Stakes:
     return cubes.Stakes(length, a, b, bool(d["crawford"]), jacoby and not length, beaver and not length)
 
 
+@lru_cache(maxsize=65536)
 def _bearoff_plays(rules, me: Side, opp: Side, roll: tuple[int, int], stakes: cubes.Stakes, cube: int,
                    owner: str, live: bool = True) -> _Plays:
     """Every legal play of ``roll`` in a bear-off, with its exact cubeless outcome (the databases) made
-    cubeful by the cube model, best first (``live`` False: a game without a cube, valued cubeless)."""
+    cubeful by the cube model, best first (``live`` False: a game without a cube, valued cubeless).
+    Cached: the same bear-off and roll recur between the rolls of a game and between games."""
     moves = []
     x = cubes.cube_efficiency(True, _pips(opp)) if live else 0.0
     for (m, o), _steps in generate(rules, me, opp, roll[0], roll[1]).plays.items():
-        hm, ho = bearoff.home(m), bearoff.home(o)
-        theirs = bearoff.race_probabilities(ho, hm)          # the opponent on roll after the play
-        eq = cubes.after_move_equity(theirs, stakes, cube, owner, x)
-        moves.append(_Move(board(m, o), eq, _Probs(*cubes.invert(theirs))))
+        eq, probs = _bearoff_after(bearoff.home(m), bearoff.home(o), stakes, cube, owner, x)
+        moves.append(_Move(board(m, o), eq, probs))
     moves.sort(key=lambda mv: -mv.equity)
     return _Plays(moves)
+
+
+@lru_cache(maxsize=262144)
+def _bearoff_after(hm: tuple, ho: tuple, stakes: cubes.Stakes, cube: int, owner: str, x: float) -> tuple:
+    """The mover's cubeful equity and outcome after a bear-off play that leaves ``hm`` (his home board)
+    against ``ho``: the opponent is on roll (the same position follows many rolls and plays)."""
+    theirs = bearoff.race_probabilities(ho, hm)
+    return cubes.after_move_equity(theirs, stakes, cube, owner, x), _Probs(*cubes.invert(theirs))
 
 
 class _Plays:
@@ -511,13 +520,62 @@ class _Plays:
 
 _STRATEGY: list = []        # the network's 0-ply strategy of this process, built once
 
+# The best play of every (position, roll, cube state) the network was asked about in this process: its
+# board, cubeful equity and probabilities.  Luck needs the best play of each of the 21 rolls of every
+# position, --plies 1 the same of every position after a candidate play, and the cube decision at
+# --plies 1 the same of the position before the roll: one query serves them all (the position after the
+# play made is the next player's position before his roll), and the openings and early positions that
+# recur between games and files are asked once.
+_BEST: dict = {}
+_BEST_MAX = 50_000          # entries (about 1 KB each: 50 MB); the cache is emptied when it grows past this
 
-def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -> list:
+
+def _query_key(q: dict, jacoby: bool) -> tuple:
+    return (tuple(q["board"]), q["die1"], q["die2"], q["cube_value"], q["cube_owner"], q.get("away1", 0),
+            q.get("away2", 0), bool(q.get("is_crawford", False)), jacoby)
+
+
+def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool,
+                          full: Sequence[bool] | None = None) -> list:
     """``bg.batch_checker_play(queries, "1ply", ...)``, with only what the analysis reads of each play (its
-    board and cubeful equity): the engine's C++ batch call made directly, which spares building a
-    probabilities object per legal play (half the time of the public call).  The same engine, weights,
-    filter and results (tests/test_skill.py compares the two); should a bgsage release change what this
-    relies on, the public call is used instead."""
+    board, cubeful equity and probabilities): the engine's C++ batch call made directly, which spares
+    building a probabilities object per legal play (half the time of the public call).  The same engine,
+    weights, filter and results (tests/test_skill.py compares the two); should a bgsage release change what
+    this relies on, the public call is used instead.  ``full``: per query, whether every play is wanted
+    (default: all); a query that is not gets its best play only, from the process's cache when it has
+    been asked before."""
+    want = [True] * len(queries) if full is None else list(full)
+    keys = [_query_key(q, jacoby) for q in queries]
+    out: list = [None] * len(queries)
+    ask: list[int] = []
+    asked: dict[tuple, int] = {}
+    for i, (k, f) in enumerate(zip(keys, want)):
+        if not f and k in _BEST:
+            out[i] = _Plays([_BEST[k]])
+        elif k in asked and not f:
+            continue                                   # the same query asked once (filled below)
+        else:
+            asked.setdefault(k, i)
+            ask.append(i)
+    if ask:
+        raw = _raw_checker_play(bg, [queries[i] for i in ask], threads, jacoby)
+        if len(_BEST) > _BEST_MAX:
+            _BEST.clear()
+        for i, r in zip(ask, raw):
+            if want[i]:
+                out[i] = _Plays([_Move(m["board"], m["equity"], m["probs"]) for m in r])
+            else:
+                out[i] = _Plays([_Move(r[0]["board"], r[0]["equity"], r[0]["probs"])] if r else [])
+            if r:
+                _BEST[keys[i]] = out[i].moves[0]
+    for i, k in enumerate(keys):
+        if out[i] is None:                             # a repeat of a query asked in this call
+            out[i] = _Plays([_BEST[k]]) if k in _BEST else _Plays([])
+    return out
+
+
+def _raw_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -> list[list[dict]]:
+    """Every play of each query, best first, as dicts with ``board``, ``equity`` and ``probs``."""
     try:
         # (the 'analysis' extra)
         import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
@@ -536,10 +594,11 @@ def _network_checker_play(bg, queries: list[dict], threads: int, jacoby: bool) -
             d = dict(q)
             d["cube_owner"] = resolve_owner(d["cube_owner"])
             inputs.append(d)
-        raw = bgbot_cpp.batch_checker_play(inputs, _STRATEGY[0], 5, 0.08, threads, jacoby=jacoby)
-        return [_Plays([_Move(m["board"], m["equity"]) for m in r["moves"]]) for r in raw]
+        return [r["moves"] for r in bgbot_cpp.batch_checker_play(inputs, _STRATEGY[0], 5, 0.08, threads,
+                                                                  jacoby=jacoby)]
     except (ImportError, AttributeError, TypeError, KeyError):
-        return bg.batch_checker_play(queries, "1ply", n_threads=threads, jacoby=jacoby)
+        return [[dict(board=m.board, equity=m.equity, probs=_probs(m.probs)) for m in r.moves]
+                for r in bg.batch_checker_play(queries, "1ply", n_threads=threads, jacoby=jacoby)]
 
 
 def _chunks(items: list, n: int):
@@ -565,10 +624,12 @@ def _evaluate(bg, rules, path: str, mid: str, length: int, checker: list[dict], 
     return rows
 
 
-def _roll_queries(checker: list[dict], length: int) -> list[dict]:
+def _roll_queries(checker: list[dict], length: int) -> tuple[list[dict], list[bool]]:
     """The network's queries of the checker plays: every roll of every position (the luck; an opening
-    position also from the opponent's view); sets each play's ``board`` and ``rolls``."""
+    position also from the opponent's view), and per query whether every play is wanted (the roll made)
+    or its best play only; sets each play's ``board`` and ``rolls``."""
     queries: list[dict] = []
+    full: list[bool] = []
     for d in checker:
         b = board(d["me"], d["opp"])
         d["board"] = b
@@ -580,14 +641,17 @@ def _roll_queries(checker: list[dict], length: int) -> list[dict]:
         extra = _match_fields(d, length)
         rolls = _opening_rolls() if d["opening"] else _ROLLS
         d["rolls"] = rolls
+        made = (max(d["dice"]), min(d["dice"]))
         for a, c in rolls:
             queries.append(dict(board=b, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
+            full.append((a, c) == made)
         if d["opening"]:         # the opponent's opening rolls from the same position, his view
             theirs = board(d["opp"], d["me"])
             extra = dict(away1=d["away"][1], away2=d["away"][0], is_crawford=d["crawford"]) if length else {}
             for a, c in rolls:
                 queries.append(dict(board=theirs, die1=a, die2=c, cube_value=d["cube"], cube_owner=owner, **extra))
-    return queries
+                full.append(False)
+    return queries, full
 
 
 def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dict], cfg: Config,
@@ -596,25 +660,13 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
     played roll also at --plies when more than 0."""
     rows: list[tuple] = []
     level = cfg.level
-    queries = _roll_queries(checker, length)
+    queries, full = _roll_queries(checker, length)
     results = []
-    for part in _chunks(queries, cfg.batch):
-        results.extend(_network_checker_play(bg, part, cfg.threads, jacoby))
-    deep: dict[int, Any] = {}
-    if (cfg.plies > 0 or keep is not None) and checker:   # (keep: the public call gives the probabilities)
-        asked, which = [], []
-        for i, d in enumerate(checker):
-            if d["bearoff"] is not None:
-                continue
-            which.append(i)
-            asked.append(dict(board=d["board"], die1=d["dice"][0], die2=d["dice"][1], cube_value=d["cube"],
-                              cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)))
-        got = []
-        for part in _chunks(asked, cfg.batch):
-            got.extend(bg.batch_checker_play(part, level, n_threads=cfg.threads, jacoby=jacoby))
-        deep = dict(zip(which, got))
+    for part, fpart in zip(_chunks(queries, cfg.batch), _chunks(full, cfg.batch)):
+        results.extend(_network_checker_play(bg, part, cfg.threads, jacoby, fpart))
+    per_rolls: list = []
     k = 0
-    for i, d in enumerate(checker):
+    for d in checker:
         n = len(d["rolls"])
         theirs = None
         if d["bearoff"] is not None:       # exact: every roll's plays from the databases
@@ -628,6 +680,24 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
             if d["opening"]:
                 theirs = results[k:k + n]
                 k += n
+        per_rolls.append((per_roll, theirs))
+    deep: dict[int, Any] = {}
+    if keep is None and cfg.plies == 1:
+        deep = _one_ply(bg, checker, per_rolls, length, cfg, jacoby)
+    elif (cfg.plies > 0 or keep is not None) and checker:   # (keep: the public call gives the probabilities)
+        asked, which = [], []
+        for i, d in enumerate(checker):
+            if d["bearoff"] is not None:
+                continue
+            which.append(i)
+            asked.append(dict(board=d["board"], die1=d["dice"][0], die2=d["dice"][1], cube_value=d["cube"],
+                              cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)))
+        got = []
+        for part in _chunks(asked, cfg.batch):
+            got.extend(bg.batch_checker_play(part, level, n_threads=cfg.threads, jacoby=jacoby))
+        deep = dict(zip(which, got))
+    for i, d in enumerate(checker):
+        per_roll, theirs = per_rolls[i]
         best_by_roll, average = _roll_equities(d["rolls"], per_roll, theirs)
         dice = d["dice"]
         roll = (max(dice), min(dice))
@@ -637,7 +707,7 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
         moves = res_.moves
         best = moves[0].equity if moves else math.nan
         played = next((m.equity for m in moves if list(m.board) == played_board), None)
-        if played is None and cfg.plies > 0:
+        if played is None and cfg.plies > 1:
             # the play made was left out by the filter at --plies: score it at that level after the move
             pm = bg.batch_post_move_evaluate([dict(board=played_board, cube_value=d["cube"],
                                                    cube_owner=_owner_name(d["owner"], d["side"]),
@@ -653,15 +723,157 @@ def _checker_rows(bg, rules, path: str, mid: str, length: int, checker: list[dic
         error = max(best - played, 0.0) if played == played else math.nan
         me, opp = d["me"], d["opp"]
         play = _written(d["action"])
-        best_text = _play_text(rules, me, opp, dice, moves[0].board if moves else None) or play
         if moves and list(moves[0].board) == played_board:
-            best_text = play
+            best_text = play                 # (spelled as written: no need to find the steps again)
+        else:
+            best_text = _play_text(rules, me, opp, dice, moves[0].board if moves else None) or play
         rows.append(_row(path, mid, length, d, "checker", f"{roll[0]}{roll[1]}", play, best_text, played, best,
                          error, forced, trivial, not forced, n_moves, luck, average, math.nan, math.nan, math.nan,
                          cfg))
         if keep is not None:
             _keep_checker(keep, rules, d, moves, played_board, rows[-1], cfg)
     return rows
+
+
+FILTER_KEEP = 5             # --plies 1: the plays searched deeper, the best so many at the network level ...
+FILTER_WITHIN = 0.08        # ... within this of the best (bgsage's move filter, as GNU Backgammon's)
+
+
+def flip(b: Sequence[int]) -> list[int]:
+    """The same board from the other player's view (bgsage's layout: see :func:`board`)."""
+    return [b[25]] + [-b[25 - i] for i in range(1, 25)] + [b[0]]
+
+
+def _over(b: Sequence[int]) -> bool:
+    """The player of ``b`` (the mover, after his play) has borne off every checker."""
+    return b[25] == 0 and not any(x > 0 for x in b[1:25])
+
+
+def _one_ply(bg, checker: list[dict], per_rolls: list, length: int, cfg: Config, jacoby: bool) -> dict:
+    """--plies 1: the plays of the roll made that the network ranks best (:data:`FILTER_KEEP` within
+    :data:`FILTER_WITHIN`, and the play made) valued one roll deeper, the rest keeping their network value
+    (listed after them, as GNU Backgammon lists the plays of a deeper search); one batched call for the
+    plays of the whole file."""
+    plan: list[tuple[int, list]] = []
+    boards: list[tuple[list[int], dict]] = []
+    for i, d in enumerate(checker):
+        if d["bearoff"] is not None:
+            continue
+        per_roll, _theirs = per_rolls[i]
+        dice = d["dice"]
+        moves = per_roll[d["rolls"].index((max(dice), min(dice)))].moves
+        if len(moves) <= 1:
+            continue
+        top = moves[0].equity
+        played_board = board(*d["after"])
+        cands = [m for m in moves[:FILTER_KEEP] if top - m.equity <= FILTER_WITHIN]
+        if not any(list(m.board) == played_board for m in cands):
+            cands += [m for m in moves if list(m.board) == played_board]
+        searched = []
+        for m in cands:
+            if _over(m.board):          # the game ends: the network's value is the result
+                searched.append((m, None))
+            else:
+                searched.append((m, len(boards)))
+                boards.append((m.board, d))
+        plan.append((i, searched))
+    values = _post_move_one_ply(bg, boards, length, cfg, jacoby)
+    deep: dict[int, _Plays] = {}
+    for i, searched in plan:
+        per_roll, _theirs = per_rolls[i]
+        dice = checker[i]["dice"]
+        moves = per_roll[checker[i]["rolls"].index((max(dice), min(dice)))].moves
+        valued = [_Move(m.board, m.equity if at is None else values[at], None) for m, at in searched]
+        valued.sort(key=lambda mv: -mv.equity)
+        done = {tuple(m.board) for m in valued}
+        deep[i] = _Plays(valued + [m for m in moves if tuple(m.board) not in done])
+    return deep
+
+
+_DEEP: list = []            # bgsage's 2-ply ("--plies 1") strategy of this process, built once
+_AFTER: dict = {}           # the --plies 1 value of every position after a play asked in this process
+
+
+def _post_move_one_ply(bg, boards: list[tuple[list[int], dict]], length: int, cfg: Config,
+                       jacoby: bool) -> list[float]:
+    """The cubeful equity (the mover's view) of each position after a play one roll deeper: bgsage's
+    post-move evaluation at its "2ply" (the opponent's 21 rolls, his best reply at the network level)."""
+    keys, ask = [], []
+    for b, d in boards:
+        owner = _owner_name(d["owner"], d["side"])
+        extra = (d["cube"], d["away"][0], d["away"][1], bool(d["crawford"])) if length else ()
+        k = (tuple(b), owner, *extra, jacoby)
+        keys.append(k)
+        if k not in _AFTER:
+            ask.append((b, owner, extra, k))
+    if ask:
+        try:
+            import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
+            from bgsage.analyzer import resolve_owner
+
+            _deep_strategy()
+            got = []
+            for part in _chunks(ask, cfg.batch):
+                got.extend(r["cubeful_equity"] for r in bgbot_cpp.batch_evaluate_post_move(
+                    [(list(b), resolve_owner(o), *x) if x else (list(b), resolve_owner(o)) for b, o, x, _k in part],
+                    _DEEP[0], cfg.threads, jacoby=jacoby and not length))
+        except (ImportError, AttributeError, TypeError, KeyError):
+            got = []
+            for part in _chunks(ask, cfg.batch):
+                got.extend(r.cubeful_equity for r in bg.batch_post_move_evaluate(
+                    [dict(board=list(b), cube_owner=o, **(dict(cube_value=x[0], away1=x[1], away2=x[2],
+                                                               is_crawford=x[3]) if x else {}))
+                     for b, o, x, _k in part], cfg.level, n_threads=cfg.threads, jacoby=jacoby))
+        if len(_AFTER) > _BEST_MAX:
+            _AFTER.clear()
+        for (_b, _o, _x, k), v in zip(ask, got):
+            _AFTER[k] = float(v)
+    return [_AFTER[k] for k in keys]
+
+
+class _PreRoll(NamedTuple):
+    probs: _Probs
+    cubeless_equity: float
+
+
+def _deep_strategy():
+    """bgsage's "2ply" strategy (our --plies 1) of this process, built once: its cache keeps the positions
+    it evaluated, so the position after a play, valued for the checker play, is not evaluated again for
+    the cube decision that follows it (the same position, the other player on roll)."""
+    import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
+    from bgsage.weights import default_weights
+
+    if not _DEEP:
+        w = default_weights()
+        _DEEP.append(bgbot_cpp.create_multipy(w.strategy_type, w.weight_paths_list, w.hidden_sizes_list,
+                                              n_plies=2, filter_max_moves=FILTER_KEEP,
+                                              filter_threshold=FILTER_WITHIN, parallel_evaluate=False,
+                                              parallel_threads=0))
+    return _DEEP[0]
+
+
+def _pre_roll(bg, asked: list[dict], cfg: Config, jacoby: bool, beaver: bool) -> list:
+    """--plies 1 of the cube decisions: bgsage's pre-roll evaluation at its "2ply" (the same as
+    ``bg.batch_evaluate(asked, "2ply")``), made with the strategy that valued the plays before them."""
+    try:
+        import bgbot_cpp      # (the engine's C++ module, the 'analysis' extra)
+        from bgsage.analyzer import resolve_owner
+
+        strategy = _deep_strategy()
+        match = any(q.get("away1") for q in asked)
+        out = []
+        for part in _chunks(asked, cfg.batch):
+            pos = [(list(q["board"]), q["cube_value"], resolve_owner(q["cube_owner"]),
+                    *((q["away1"], q["away2"], q["is_crawford"]) if "away1" in q else ())) for q in part]
+            for r in bgbot_cpp.batch_evaluate_positions(pos, strategy, cfg.threads, jacoby=jacoby and not match,
+                                                        beaver=beaver and not match):
+                out.append(_PreRoll(_Probs(*(float(v) for v in r["probs"])), float(r["cubeless_equity"])))
+        return out
+    except (ImportError, AttributeError, TypeError, KeyError):
+        out = []
+        for part in _chunks(asked, cfg.batch):
+            out.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
+        return out
 
 
 def _cube_equities(d: dict, e, length: int, jacoby: bool, beaver: bool) -> tuple:
@@ -688,9 +900,12 @@ def _cube_rows(bg, path: str, mid: str, length: int, cube: list[dict], cfg: Conf
     rows: list[tuple] = []
     asked = [dict(board=board(d["me"], d["opp"]), cube_value=d["cube"],
                   cube_owner=_owner_name(d["owner"], d["side"]), **_match_fields(d, length)) for d in cube]
-    evals = []
-    for part in _chunks(asked, cfg.batch):
-        evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
+    evals: list = []
+    if cfg.plies == 1 and keep is None:
+        evals = _pre_roll(bg, asked, cfg, jacoby, beaver)
+    else:
+        for part in _chunks(asked, cfg.batch):
+            evals.extend(bg.batch_evaluate(part, cfg.level, n_threads=cfg.threads, jacoby=jacoby, beaver=beaver))
     for d, e in zip(cube, evals):
         nd, dt, dp, probs, cubeless, stakes = _cube_equities(d, e, length, jacoby, beaver)
         if keep is not None:
