@@ -423,3 +423,58 @@ def test_the_bot_protocol_answers_every_line_whatever_it_holds(requests):
     for a in answers:
         assert a["ok"] in (True, False)
         assert a["ok"] or a["error"]
+
+
+def test_hint_ranks_the_later_parts_of_a_gul_bara_turn_as_analyze_grades_them(tmp_path):
+    """hint --move M.K (a chain double, a handover) gives the plays analyze judges the part by: the same
+    position, the same number of legal plays, the same best equity."""
+    from nardy_analyze.commands.hint import _from_record, answer
+    from nardy_analyze.notation import get as notation
+    from nardy_analyze.report.show import snapshots
+    from nardy_analyze.stats.skill import DECISION_COLUMNS, analyse_match
+    match = generate_match("gulbara", 1, 21)
+    path = tmp_path / "g.ngn"
+    path.write_text(notation("ngn").write(match))
+    rows = [dict(zip(DECISION_COLUMNS, r)) for r in analyse_match(match, "gulbara").rows if r[-1] != "roll"]
+    answers = []
+    for snap in snapshots(notation("ngn").read(path.read_text(), str(path))):
+        if snap.part:
+            ans = answer(_from_record(str(path), snap.game, snap.address, "gulbara", {}))
+            assert ans["part"] == snap.step and ans["numbers"] == sorted(snap.dice, reverse=True)
+            if ans["plays"][0]["play"] != "(no move)":
+                answers.append(ans)
+    assert len(answers) == len(rows) > 5
+    for ans, r in zip(answers, rows):
+        assert ans["id"] == r["position_id"] and ans["part"] == r["part"]
+        assert len(ans["plays"]) == r["moves"]
+        assert ans["plays"][0]["equity"] == round(r["equity_best"], 4)
+    chain = next(s for s in snapshots(match) if s.step == "chain")
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", str(path), "--move", chain.address],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("GB-") and ", chain " in out.stdout.splitlines()[0]
+
+
+def test_the_bot_protocol_answers_a_later_part_of_a_gul_bara_turn():
+    import io
+    from nardy_analyze.commands.hint import serve
+    me = _side({24: 13, 20: 1, 18: 1})
+    opp = _side({24: 14, 19: 1})
+    reqs = [{"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "rolls": 6, "part": "chain",
+             "numbers": [5, 5, 5, 5], "head": [1, 1]},
+            {"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "rolls": 6,
+             "part": "handover", "numbers": [3]},
+            {"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "part": "chain",
+             "numbers": [5, 4]},
+            {"variant": "long", "mover": list(me[:24]), "opponent": list(opp[:24]), "part": "handover",
+             "numbers": [3]}]
+    out = io.StringIO()
+    serve(io.StringIO("\n".join(json.dumps(r) for r in reqs) + "\n"), out)
+    chain, handover, bad, long_game = [json.loads(a) for a in out.getvalue().splitlines()]
+    # the head already gave its checker this turn: no play of the chain takes another from it
+    assert chain["ok"] and chain["part"] == "chain" and chain["numbers"] == [5, 5, 5, 5]
+    assert all("24/" not in p["play"] for p in chain["plays"])
+    assert handover["ok"] and {p["play"] for p in handover["plays"]} == {"24/21", "20/17", "18/15"}
+    eqs = [p["equity"] for p in handover["plays"]]
+    assert eqs == sorted(eqs, reverse=True)
+    assert not bad["ok"] and bad["line"] == 3 and not long_game["ok"]

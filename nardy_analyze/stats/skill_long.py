@@ -90,7 +90,9 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                      math.nan, math.nan, math.nan, "roll"))
         if not rules.one_part_turns and t.action is not None:
             for part in turn_parts(rules, net, t, pos):
-                side, before, spec, played_after, plays, written, line = part
+                _k, side, before, spec, played_after, plays, written, line = part
+                if not plays or written is None:
+                    continue              # nothing to choose, or a part the record leaves out: no decision
                 eq = [e for _a, e, _s in plays]
                 i_best = max(range(len(plays)), key=eq.__getitem__)
                 best_after, best_eq, best_steps = plays[i_best]
@@ -111,29 +113,32 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
 
 
 def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
-    """The parts after the roll of a Gul bara turn that hold a choice, as the replay walks them (up to the
-    first illegal part): ``(side, before, spec, after, plays, written steps, line)`` with ``before`` and
-    ``after`` from the view of ``side`` (who played it) and ``plays`` every legal play of the part as
-    ``(position after, equity for side, steps)``."""
+    """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part):
+    ``(k, side, before, spec, after, plays, written steps, line)``, ``k`` the part's number in the turn (the
+    ``M.K`` of ``show --move``), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
+    and ``plays`` every legal play of the part as ``(position after, equity for side, steps)`` (empty: nothing
+    could be played); ``written`` None for a part the record leaves out."""
     roller = t.side
     me, opp = t.before
     sides = [me, opp] if roller == 0 else [opp, me]
     d1, d2 = max(t.dice), min(t.dice)
     opp_first = pos.opponent_first_turn
-    for out in walk_turn(rules, sides, roller, d1, d2, written_parts(t.action), pos.mover_first_turn,
-                         pos.rolls + 1, diagnose=False):
+    outs = walk_turn(rules, sides, roller, d1, d2, written_parts(t.action), pos.mover_first_turn, pos.rolls + 1,
+                     diagnose=False)
+    for k, out in enumerate(outs):
         if out.problems:
             return
-        if out.spec is None or out.part is None or out.spec.kind == "roll":
+        if out.spec is None or out.spec.kind == "roll":
             continue
         side = out.side
         before = out.before
         ps = generate(rules, before[0], before[1], out.spec.numbers, None, out.spec.turn)
-        if not ps.plays or ps.max_dice == 0:
-            continue
-        results = sorted(ps.plays)
-        eq, _p = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
+        plays = []
+        if ps.plays and ps.max_dice:
+            results = sorted(ps.plays)
+            eq, _p = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
+            plays = [(r, float(e), ps.plays[r]) for r, e in zip(results, eq)]
         after = (out.after[side], out.after[1 - side])
-        line = out.part.loc.line if out.part.loc is not None else t.line
-        yield (side, before, out.spec, after, [(r, float(e), ps.plays[r]) for r, e in zip(results, eq)],
-               out.part.steps, line)
+        part = out.part
+        line = part.loc.line if part is not None and part.loc is not None else t.line
+        yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line
