@@ -478,3 +478,21 @@ def test_the_bot_protocol_answers_a_later_part_of_a_gul_bara_turn():
     eqs = [p["equity"] for p in handover["plays"]]
     assert eqs == sorted(eqs, reverse=True)
     assert not bad["ok"] and bad["line"] == 3 and not long_game["ok"]
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_the_heuristic_scores_positions_in_a_batch_as_one_by_one(variant):
+    from nardy_analyze.evaluator.play import heuristic_score, heuristic_scores
+    rules = get_variant(variant).rules
+    seen = []
+
+    def spy(c):
+        seen.append(c.results)
+        return random.Random(len(seen)).randrange(len(c.results))
+
+    play_game(rules, (spy, spy), random.Random(5))
+    assert len(seen) > 20
+    for res in seen:
+        one = [heuristic_score(m, o) for m, o in res]
+        batch = heuristic_scores(np.array([r[0][:24] for r in res]), np.array([r[1][:24] for r in res]))
+        assert batch.tolist() == one                      # the same numbers, bit for bit

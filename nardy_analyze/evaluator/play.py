@@ -58,7 +58,9 @@ def evaluate_results(net: Net, rules, results: list, next_on_roll: bool, next_fi
     else:
         p = flip(consistent(net(features(op, me, next_first_turn))))
     eq = equity(p, koks)
-    for i, (m, o) in enumerate(results):
+    over = np.flatnonzero((me.sum(axis=1) == 0) | (op.sum(axis=1) == 0))      # finished games
+    for i in over.tolist():
+        m, o = results[i]
         pts = terminal_points(rules, m, o)
         if pts is not None:
             eq[i] = pts
@@ -120,12 +122,46 @@ def heuristic_score(me: Side, opp: Side) -> float:
     return pts if pts is not None else score
 
 
+_ROUTE_NP = np.array(_ROUTE)
+_PIPS = np.arange(1, 25)
+_K = np.arange(24)
+_POW = np.array([b ** 1.5 for b in range(25)])                # as Python's power gives it, bit for bit
+
+
+def heuristic_scores(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """:func:`heuristic_score` of many positions at once (``me``, ``opp``: (k, 24) counts), the same
+    numbers computed the same way."""
+    k = me.shape[0]
+    pips = me @ _PIPS
+    opp_pips = opp @ _PIPS
+    on = me.sum(axis=1)
+    off = CHECKERS - on
+    held = (me > 0).sum(axis=1)
+    occ = me[:, _ROUTE_NP] > 0
+    last_gap = np.maximum.accumulate(np.where(occ, -1, _K), axis=1)
+    run = _K - last_gap                                       # the run ending at each route index
+    best_end = run.argmax(axis=1)                             # the first longest run, as the loop finds it
+    best = run[np.arange(k), best_end]
+    start = best_end - best + 1
+    before = np.cumsum(opp[:, ::-1], axis=1)                  # their checkers at route index <= j
+    behind = np.where(start > 0, before[np.arange(k), np.clip(start - 1, 0, 23)], 0) * (best > 0)
+    home = me[:, :6].sum(axis=1)
+    score = (opp_pips - pips) + 6.0 * off + 1.5 * held - 2.0 * np.maximum(0, me[:, 23] - 1)
+    score = score + _POW[best] * (0.5 + behind / 5.0)
+    score = score + np.where(me[:, 6:24].any(axis=1), 0.0, 10.0)
+    score = score + 0.5 * home
+    score = np.where(on == 0, 1000.0, score)
+    return np.where((on != 0) & (opp.sum(axis=1) == 0), -1000.0, score)
+
+
 def heuristic_chooser() -> Chooser:
-    """The greedy one-ply heuristic: the play whose position scores highest for the player who plays it."""
+    """The greedy one-ply heuristic: the play whose position scores highest for the player who plays it
+    (the first of equal scores)."""
 
     def choose(c: Choice) -> int:
-        scores = [heuristic_score(m, o) for m, o in c.results]
-        return max(range(len(scores)), key=scores.__getitem__)
+        me = np.array([r[0][:24] for r in c.results], dtype=np.int64)
+        op = np.array([r[1][:24] for r in c.results], dtype=np.int64)
+        return int(np.argmax(heuristic_scores(me, op)))
 
     return choose
 
