@@ -496,3 +496,21 @@ def test_the_heuristic_scores_positions_in_a_batch_as_one_by_one(variant):
         one = [heuristic_score(m, o) for m, o in res]
         batch = heuristic_scores(np.array([r[0][:24] for r in res]), np.array([r[1][:24] for r in res]))
         assert batch.tolist() == one                      # the same numbers, bit for bit
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_games_played_in_step_are_the_games_played_one_by_one(variant):
+    from nardy_analyze.evaluator.match import Series, _count, play_series
+    from nardy_analyze.evaluator.play import net_chooser, play_games
+    rules = get_variant(variant).rules
+    players = (net_chooser(Net.new(12, np.random.default_rng(1))), heuristic_chooser())
+    swapped = (players[1], players[0])
+    one = [play_game(rules, players if g % 2 == 0 else swapped, random.Random(f"9:{g // 2}"), keep=True)
+           for g in range(8)]
+    many = play_games(rules, [players if g % 2 == 0 else swapped for g in range(8)],
+                      [random.Random(f"9:{g // 2}") for g in range(8)], keep=True)
+    assert [(r.winner, r.points, r.positions) for r in one] == [(r.winner, r.points, r.positions) for r in many]
+    s = Series()
+    for g, r in enumerate(one):
+        _count(s, r, g % 2)
+    assert play_series(variant, players, 8, 9, step=3) == s
