@@ -114,8 +114,8 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
 
 def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
     """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part):
-    ``(k, side, before, spec, after, plays, written steps, line)``, ``k`` the part's number in the turn (the
-    ``M.K`` of ``show --move``), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
+    ``(k, side, before, spec, after, plays, written steps, line)``, ``k`` the part's index in the turn's walk
+    (0 is the roll), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
     and ``plays`` every legal play of the part as ``(position after, equity for side, steps)`` (empty: nothing
     could be played); ``written`` None for a part the record leaves out."""
     roller = t.side
