@@ -2,13 +2,14 @@
 """The strength of a shipped long-game net: win rates with 95 % Wilson intervals and calibration.
 
     python3 bench/bench_evaluator.py --variant long [--net FILE] [--games 2000] [--seed 1]
-        [--previous 3] [--calibration-games 200] [--only random,heuristic,previous,calibration]
+        [--previous 3 | --vs net-0006000,net-0008000] [--calibration-games 200]
+        [--only random,heuristic,previous,calibration]
 
 Opponents, each over ``--games`` games, sides alternated (games 2k and 2k + 1 share their dice, the players
 swapped) and dice seeded: (a) random legal play, (b) the greedy one-ply heuristic
 (nardy_analyze.evaluator.play.heuristic_score: pips, borne off, home, points held, the longest block and the
 checkers behind it, the head; no lookahead), (c) up to ``--previous`` earlier checkpoints
-(training/VARIANT/net-*.npz, evenly spread).  The net plays at 0-ply.  Unfinished games (a mutual lock
+(training/VARIANT/net-*.npz, evenly spread; ``--vs``: those named).  The net plays at 0-ply.  Unfinished games (a mutual lock
 past 1,200 rolls) are left out and counted.
 
 Calibration: ``--calibration-games`` games of the net against itself; at the start of every roll the net's
@@ -57,6 +58,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--previous", type=int, default=3)
+    ap.add_argument("--vs", help="the earlier checkpoints to play, by name (net-0006000,...), instead of --previous")
     ap.add_argument("--calibration-games", type=int, default=200)
     ap.add_argument("--only", default="baseline,random,heuristic,previous,calibration,analyze")
     args = ap.parse_args()
@@ -87,9 +89,14 @@ def main() -> int:
         nets = sorted(p for p in folder.glob("net-*.npz"))
         games = int(net.meta.get("games", 0) or 0)
         earlier = [p for p in nets if int(p.stem.split("-")[1]) < games]
-        if earlier and args.previous:
+        if args.vs:
+            pick = [folder / f"{name.strip()}.npz" for name in args.vs.split(",") if name.strip()]
+        elif earlier and args.previous:
             pick = [earlier[round(i * (len(earlier) - 1) / max(args.previous - 1, 1))]
                     for i in range(min(args.previous, len(earlier)))]
+        else:
+            pick = []
+        if pick:
             for p in dict.fromkeys(pick):
                 t = time.time()
                 s = play_series(args.variant, (me, net_chooser(Net.load(p))), args.games, args.seed)

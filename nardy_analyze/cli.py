@@ -381,8 +381,11 @@ def hint_cmd(
     game: Optional[int] = typer.Option(None, "--game", "-g", metavar="N", min=1,
                                        help=_("Game number, as findings give it: the record's own Game N (the "
                                               "order in the file when games are unnumbered); default the last.")),
-    move: Optional[int] = typer.Option(None, "--move", "-m", metavar="M", min=1,
-                                       help=_("The game's M-th roll (1 = the opening roll; default 1).")),
+    move: Optional[str] = typer.Option(None, "--move", "-m", metavar="M[.K]",
+                                       help=_("The game's M-th roll (1 = the opening roll; default 1).")
+                                       + " " + _("M.K: the K-th later part of that roll's turn in Gul bara (a "
+                                                 "chain double, a handover), as findings and the replayer give "
+                                                 "it.")),
     id: Optional[str] = typer.Option(None, "--id", metavar="ID",
                                      help=_("A position id: LN-... or GB-... (docs/evaluator.md), or a GNU "
                                           "Backgammon Position ID with --variant backgammon.")),

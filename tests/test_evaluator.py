@@ -156,6 +156,42 @@ def test_a_position_every_roll_wins_has_exactly_its_value(net, koks):
     assert position_value(rules, NardyPosition(variant, me, opp_off, 0, 40), net)[0] == 1.0
 
 
+def _every_roll_bears_off(rules, pos) -> bool:
+    from nardy_analyze.engine import borne_off
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            plays = hint(rules, pos, a, b, Net.new(4, np.random.default_rng(0)))
+            if not any(borne_off(p.after[0]) == 15 for p in plays):
+                return False
+    return True
+
+
+# the mover's last checkers that every roll bears off (long nardy: a die may bear off from a lower point)
+_WON = ({1: 1}, {1: 2}, {2: 1}, {3: 1}, {1: 1, 2: 1})
+# the opponent anywhere but their points 13..15 (the mover's 1..3), at most 15 checkers
+_opponent_points = st.dictionaries(st.sampled_from([p for p in range(1, 25) if not 13 <= p <= 15]),
+                                   st.integers(1, 5), min_size=1, max_size=6).map(
+    lambda d: dict(list(d.items())[:3]) if sum(d.values()) > 15 else d)
+
+
+@settings(max_examples=25, deadline=None)
+@given(mine=st.sampled_from(_WON), theirs=_opponent_points, koks=st.booleans())
+def test_the_equity_of_a_position_every_roll_wins_is_exactly_its_value(net, mine, theirs, koks):
+    """Whatever the net: where every roll bears the mover's last checkers off, the position's value before
+    the roll is the result's points exactly (oin, mars, koks as the rules count them), and so is every
+    roll's best play."""
+    rules = get_variant("long", {"koks": koks}).rules
+    me, opp = _side(mine), _side(theirs)
+    posid.check_sides(me, opp)
+    pos = NardyPosition("long", me, opp, 0, 40)
+    assert _every_roll_bears_off(rules, pos)
+    value = float(rules.stake(rules.win_level(_side({}), opp), 1, False, None))
+    eq, p = position_value(rules, pos, net)
+    assert eq == value
+    assert list(p) == [1.0, float(value >= 2), float(value >= 3), 0.0, 0.0]
+    assert all(hint(rules, pos, a, b, net)[0].equity == value for a in range(1, 7) for b in range(1, a + 1))
+
+
 def test_hint_ranks_every_legal_play_best_first(net):
     rules = get_variant("long").rules
     me, opp = rules.initial()
@@ -245,27 +281,81 @@ def test_hint_refuses_bad_input_with_a_message_and_exit_2():
 
 # -- analyze: long nardy and Gul bara records ------------------------------------------------------------------
 
+def _apply_written(rules, me, opp, play: str):
+    for step in ([] if play == "(no move)" else play.split()):
+        src, dst = step.split("/")
+        me, opp, _hit = rules.apply(me, opp, int(src), 0 if dst == "off" else int(dst))
+    return me, opp
+
+
 @pytest.mark.parametrize("variant", LONG_GAMES)
-def test_the_analysis_of_a_generated_game_replays_its_own_positions(variant):
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_analysis_of_a_generated_game_replays_its_own_positions(variant, seed):
+    """Every decision row of a generated game, roll and (Gul bara) chain and handover parts, is played from
+    the position the game had there: each row's position id is where the previous row's play left the game
+    (no drift), and the roll rows are the replay's own turns; a forced play and the best play lose nothing."""
     from nardy_analyze.stats.skill import DECISION_COLUMNS, analyse_match
-    match = generate_match(variant, 1, 21)
+    rules = get_variant(variant).rules
+    match = generate_match(variant, 1, seed)
     res = analyse_match(match, variant)
     assert not res.problems and not res.notes
     rows = [dict(zip(DECISION_COLUMNS, r)) for r in res.rows]
-    turns = [t for t in _rows(variant, 21) if t.dice is not None]
-    assert len(rows) == len(turns) > 10
-    for n, (r, t) in enumerate(zip(rows, turns)):
+    turns = [t for t in _rows(variant, seed) if t.dice is not None]
+    rolls = [r for r in rows if r["part"] == "roll"]
+    assert len(rolls) == len(turns) > 10
+    for n, (r, t) in enumerate(zip(rolls, turns)):
         pos = posid.decode(r["position_id"])
-        assert (pos.mover, pos.opponent) == t.before and pos.rolls == n      # no drift
+        assert (pos.mover, pos.opponent) == t.before and pos.rolls == n and pos.player == t.side == r["side"]
         assert r["dice"] == f"{max(t.dice)}{min(t.dice)}"
+    sides = None                       # the game's position (side 0, side 1) after the last row's play
+    for r in rows:
+        pos = posid.decode(r["position_id"])
+        s = r["side"]
+        if sides is not None:
+            assert (pos.mover, pos.opponent) == (sides[s], sides[1 - s]), r       # no drift
+        me, opp = _apply_written(rules, pos.mover, pos.opponent, r["play"])
+        sides = (me, opp) if s == 0 else (opp, me)
         assert r["equity_played"] == r["equity_played"]                       # the play made is a legal play
-        assert r["error"] >= 0 and r["equity_best"] >= r["equity_played"]
+        assert r["error"] >= 0 and r["equity_best"] >= r["equity_played"] and r["moves"] >= 1
         if r["forced"]:
-            assert r["error"] == 0 and not r["counted"]                       # a forced play has no error
+            assert r["error"] == 0 and not r["counted"] and r["moves"] == 1   # a forced play has no error
         if r["play"] == r["best"]:
             assert r["error"] == 0                                            # the best play has no error
+        if r["part"] != "roll":
+            assert variant == "gulbara" and r["luck"] == 0
+            assert r["part"] != "chain" or len(r["dice"]) == 4 and len(set(r["dice"])) == 1
     assert len(res.results) == 2 and {abs(g[5]) for g in res.results} <= {1.0, 2.0}
     assert sum(g[5] for g in res.results) == 0
+
+
+def test_the_parts_of_a_gul_bara_turn_are_graded_each_by_its_player():
+    """Chains and handovers: a row each, played by the roller (chain) or the roller's opponent (handover),
+    with the numbers of the part and the steps the record wrote for it."""
+    from nardy_analyze.stats.skill import DECISION_COLUMNS, analyse_match
+    match = generate_match("gulbara", 1, 21)
+    rows = [dict(zip(DECISION_COLUMNS, r)) for r in analyse_match(match, "gulbara").rows]
+    written = [(seg.kind, seg.player, "".join(map(str, sorted(seg.dice, reverse=True))),
+                " ".join(f"{st.src}/{'off' if st.dst == 0 else st.dst}" for st in seg.steps))
+               for game in match.games for a in game.actions for seg in a.segments if seg.steps]
+    parts = [(r["part"], r["side"], r["dice"], r["play"]) for r in rows if r["part"] != "roll"]
+    assert {"chain", "handover"} <= {p[0] for p in parts}
+    assert parts == written
+    roller = {}
+    for r in rows:
+        if r["part"] == "roll":
+            roller = r
+        else:
+            assert r["move"] == roller["move"] and r["turn"] == roller["turn"]
+            assert (r["side"] == roller["side"]) == (r["part"] == "chain")
+    # the parts count as checker decisions; the luck rate stays per roll
+    from nardy_analyze.stats.skill import decision_frame, summary
+    by_player = summary(decision_frame(analyse_match(match, "gulbara").rows), "player")
+    for _i, p in by_player.iterrows():
+        mine = [r for r in rows if r["player"] == p["player"]]
+        rolls = [r for r in mine if r["part"] == "roll"]
+        assert p["checker_decisions"] == len(mine) > len(rolls)
+        assert p["luck_rate"] == pytest.approx(1000 * sum(r["luck"] for r in rolls) / len(rolls))
 
 
 def test_analyze_summarises_a_long_game_with_the_backgammon_columns(tmp_path):
@@ -333,3 +423,94 @@ def test_the_bot_protocol_answers_every_line_whatever_it_holds(requests):
     for a in answers:
         assert a["ok"] in (True, False)
         assert a["ok"] or a["error"]
+
+
+def test_hint_ranks_the_later_parts_of_a_gul_bara_turn_as_analyze_grades_them(tmp_path):
+    """hint --move M.K (a chain double, a handover) gives the plays analyze judges the part by: the same
+    position, the same number of legal plays, the same best equity."""
+    from nardy_analyze.commands.hint import _from_record, answer
+    from nardy_analyze.notation import get as notation
+    from nardy_analyze.report.show import snapshots
+    from nardy_analyze.stats.skill import DECISION_COLUMNS, analyse_match
+    match = generate_match("gulbara", 1, 21)
+    path = tmp_path / "g.ngn"
+    path.write_text(notation("ngn").write(match))
+    rows = [dict(zip(DECISION_COLUMNS, r)) for r in analyse_match(match, "gulbara").rows if r[-1] != "roll"]
+    answers = []
+    for snap in snapshots(notation("ngn").read(path.read_text(), str(path))):
+        if snap.part:
+            ans = answer(_from_record(str(path), snap.game, snap.address, "gulbara", {}))
+            assert ans["part"] == snap.step and ans["numbers"] == sorted(snap.dice, reverse=True)
+            if ans["plays"][0]["play"] != "(no move)":
+                answers.append(ans)
+    assert len(answers) == len(rows) > 5
+    for ans, r in zip(answers, rows):
+        assert ans["id"] == r["position_id"] and ans["part"] == r["part"]
+        assert len(ans["plays"]) == r["moves"]
+        assert ans["plays"][0]["equity"] == round(r["equity_best"], 4)
+    chain = next(s for s in snapshots(match) if s.step == "chain")
+    out = subprocess.run([sys.executable, "-m", "nardy_analyze", "hint", str(path), "--move", chain.address],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("GB-") and ", chain " in out.stdout.splitlines()[0]
+
+
+def test_the_bot_protocol_answers_a_later_part_of_a_gul_bara_turn():
+    import io
+    from nardy_analyze.commands.hint import serve
+    me = _side({24: 13, 20: 1, 18: 1})
+    opp = _side({24: 14, 19: 1})
+    reqs = [{"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "rolls": 6, "part": "chain",
+             "numbers": [5, 5, 5, 5], "head": [1, 1]},
+            {"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "rolls": 6,
+             "part": "handover", "numbers": [3]},
+            {"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "part": "chain",
+             "numbers": [5, 4]},
+            {"variant": "long", "mover": list(me[:24]), "opponent": list(opp[:24]), "part": "handover",
+             "numbers": [3]}]
+    out = io.StringIO()
+    serve(io.StringIO("\n".join(json.dumps(r) for r in reqs) + "\n"), out)
+    chain, handover, bad, long_game = [json.loads(a) for a in out.getvalue().splitlines()]
+    # the head already gave its checker this turn: no play of the chain takes another from it
+    assert chain["ok"] and chain["part"] == "chain" and chain["numbers"] == [5, 5, 5, 5]
+    assert all("24/" not in p["play"] for p in chain["plays"])
+    assert handover["ok"] and {p["play"] for p in handover["plays"]} == {"24/21", "20/17", "18/15"}
+    eqs = [p["equity"] for p in handover["plays"]]
+    assert eqs == sorted(eqs, reverse=True)
+    assert not bad["ok"] and bad["line"] == 3 and not long_game["ok"]
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_the_heuristic_scores_positions_in_a_batch_as_one_by_one(variant):
+    from nardy_analyze.evaluator.play import heuristic_score, heuristic_scores
+    rules = get_variant(variant).rules
+    seen = []
+
+    def spy(c):
+        seen.append(c.results)
+        return random.Random(len(seen)).randrange(len(c.results))
+
+    play_game(rules, (spy, spy), random.Random(5))
+    assert len(seen) > 20
+    for res in seen:
+        one = [heuristic_score(m, o) for m, o in res]
+        batch = heuristic_scores(np.array([r[0][:24] for r in res]), np.array([r[1][:24] for r in res]))
+        assert batch.tolist() == one                      # the same numbers, bit for bit
+
+
+@pytest.mark.parametrize("variant", LONG_GAMES)
+def test_games_played_in_step_are_the_games_played_one_by_one(variant):
+    from nardy_analyze.evaluator.match import Series, _count, play_series
+    from nardy_analyze.evaluator.play import net_chooser, play_games
+    rules = get_variant(variant).rules
+    players = (net_chooser(Net.new(12, np.random.default_rng(1))), heuristic_chooser())
+    swapped = (players[1], players[0])
+    one = [play_game(rules, players if g % 2 == 0 else swapped, random.Random(f"9:{g // 2}"), keep=True)
+           for g in range(8)]
+    many = play_games(rules, [players if g % 2 == 0 else swapped for g in range(8)],
+                      [random.Random(f"9:{g // 2}") for g in range(8)], keep=True)
+    assert [(r.winner, r.points, r.positions) for r in one] == [(r.winner, r.points, r.positions) for r in many]
+    s = Series()
+    for g, r in enumerate(one):
+        _count(s, r, g % 2)
+    assert play_series(variant, players, 8, 9, step=3) == s

@@ -21,7 +21,7 @@ from typing import Any, Optional  # noqa: E402
 from .. import notation  # noqa: E402
 from ..engine import DEFAULT_VARIANT, OPTIONS, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
 from ..evaluator import posid  # noqa: E402
-from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, position_value  # noqa: E402
+from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, hint_part, position_value  # noqa: E402
 from ..i18n import _, ngettext  # noqa: E402
 from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes  # noqa: E402
 from ..report import show as shows  # noqa: E402
@@ -44,6 +44,9 @@ class Request:
     player: int = 0
     rolls: int = 2
     dice: tuple[int, int] | None = None
+    part: str = "roll"             # Gul bara: "chain" or "handover", a later part of the turn (numbers, turn)
+    numbers: tuple[int, ...] = ()
+    turn: Any = None               # the rules' turn state of the part: (checkers taken from the head, allowed)
 
 
 def _dice(value) -> tuple[int, int]:
@@ -128,6 +131,38 @@ def request_from_json(obj: dict, variant_default: str = "long", rules_default: d
         raise HintError(str(e)) from None
     long_game = v.rules.same_direction
     dice = _dice(obj["dice"]) if obj.get("dice") is not None else None
+    req = _request_position(obj, v, pid, long_game, dice)
+    if obj.get("part") is not None:
+        _part_of(obj, req)
+    return req
+
+
+def _part_of(obj: dict, req: Request) -> None:
+    """A later part of a Gul bara turn (docs/evaluator.md): ``"part": "chain"`` or ``"handover"``, its
+    ``numbers`` and, for a chain, ``head``: [checkers taken from the head this turn, checkers allowed]."""
+    rules = req.variant.rules
+    kind = obj.get("part")
+    if not rules.has_chains or kind not in ("chain", "handover"):
+        raise HintError(_("part is chain or handover, a later part of a Gul bara turn"))
+    numbers = obj.get("numbers")
+    if (not isinstance(numbers, list) or not 1 <= len(numbers) <= 4
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 6 for n in numbers)
+            or (kind == "chain" and (len(numbers) != 4 or len(set(numbers)) != 1))):
+        raise HintError(_("numbers are the part's numbers 1-6: four equal ones for a chain, one to four for a "
+                          "handover"))
+    if kind == "handover":
+        turn = rules.handover_turn()
+    else:
+        head = obj.get("head", [0, 1])
+        if (not isinstance(head, list) or len(head) != 2 or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                                     for n in head)
+                or not 0 <= head[0] <= head[1] <= 2):
+            raise HintError(_("head is [checkers taken from the head this turn, checkers allowed], such as [1, 1]"))
+        turn = tuple(head)
+    req.part, req.numbers, req.turn, req.dice = kind, tuple(sorted(numbers, reverse=True)), turn, None
+
+
+def _request_position(obj: dict, v, pid, long_game: bool, dice) -> Request:
     if pid is not None:
         if not isinstance(pid, str):
             raise HintError(_("id is a position id (text)"))
@@ -171,6 +206,12 @@ def answer(req: Request) -> dict:
         except posid.PositionIdError as e:
             raise HintError(str(e)) from None
         try:
+            if req.part != "roll":
+                plays = hint_part(rules, pos, req.numbers, req.turn, req.part == "handover")
+                out.update(part=req.part, numbers=list(req.numbers))
+                out["plays"] = [dict(play=p.play, equity=round(p.equity, 4),
+                                     **{k: round(x, 4) for k, x in zip(CHANCES, p.chances)}) for p in plays]
+                return out
             if req.dice is None:
                 eq, p = position_value(rules, pos)
                 out.update(equity=round(eq, 4), **{k: round(float(x), 4) for k, x in zip(CHANCES, p)})
@@ -223,8 +264,22 @@ def _text(ans: dict) -> str:
         return "\n".join(lines)
     head = ans.get("id") or ans["variant"]
     n = len(ans["plays"])
-    lines.append(ngettext("{position}, dice {d1}-{d2}: {n} legal play", "{position}, dice {d1}-{d2}: {n} legal plays",
-                          n).format(position=head, d1=ans["dice"][0], d2=ans["dice"][1], n=n))
+    if "part" in ans:
+        numbers = "-".join(map(str, ans["numbers"]))
+        if ans["part"] == "chain":
+            # TRANSLATORS: a Gul bara doubles chain's part; {numbers}: "5-5-5-5"
+            lines.append(ngettext("{position}, chain {numbers}: {n} legal play",
+                                  "{position}, chain {numbers}: {n} legal plays", n).format(
+                position=head, numbers=numbers, n=n))
+        else:
+            # TRANSLATORS: a Gul bara handover: the numbers the roller could not use, played by the opponent
+            lines.append(ngettext("{position}, handover {numbers}: {n} legal play",
+                                  "{position}, handover {numbers}: {n} legal plays", n).format(
+                position=head, numbers=numbers, n=n))
+    else:
+        lines.append(ngettext("{position}, dice {d1}-{d2}: {n} legal play",
+                              "{position}, dice {d1}-{d2}: {n} legal plays",
+                              n).format(position=head, d1=ans["dice"][0], d2=ans["dice"][1], n=n))
     best = ans["plays"][0].get("equity")
     width = max(len(p["play"]) for p in ans["plays"])
     for i, p in enumerate(ans["plays"], 1):
@@ -278,15 +333,17 @@ def hint(path: Optional[str], *, game: Optional[int], move: Optional[int], id: O
     echo(json.dumps(ans, ensure_ascii=False) if as_json else _text(ans))
 
 
-def _from_record(path: str, game: Optional[int], move: Optional[int], default: str, opts: dict) -> Request:
+def _from_record(path: str, game: Optional[int], move: Optional[str], default: str, opts: dict) -> Request:
     try:
         data = read_bytes(path)
     except InputError as e:
         raise HintError(str(e)) from None
     match = notation.read_bytes(data, "<stdin>" if path == "-" else path)
     try:
-        snap = shows.pick(match, game, move if move is not None else 1)
-    except LookupError as e:
+        m, k = shows.parse_move(move) if move is not None else (1, None)
+        snap = shows.pick(match, game, f"{m}.{k}" if k else m)
+        roll = shows.pick(match, snap.game, m) if k else snap
+    except (LookupError, ValueError) as e:
         raise HintError(f"{match.path}: {e}") from None
     choice = choose_variant(match, default, opts)
     if choice.variant is None:
@@ -294,7 +351,19 @@ def _from_record(path: str, game: Optional[int], move: Optional[int], default: s
         raise HintError(f"{match.path}:{loc.line}:{loc.column}: {msg}")
     v = choice.variant
     me, opp = snap.sides[snap.player], snap.sides[1 - snap.player]
-    return Request(v, me, opp, snap.player, (snap.move or 1) - 1, snap.dice and (max(snap.dice), min(snap.dice)))
+    rolls = (snap.move or 1) - 1
+    if snap.part is None:
+        return Request(v, me, opp, snap.player, rolls, snap.dice and (max(snap.dice), min(snap.dice)))
+    # a later part of a Gul bara turn: its numbers, and for a chain the head allowance of the roll so far
+    rules = v.rules
+    if snap.step == "handover":
+        turn = rules.handover_turn()
+    else:
+        r_me, r_opp = roll.sides[roll.player], roll.sides[1 - roll.player]
+        allowed = rules.start_turn(r_me, r_opp, rolls < 2, (max(roll.dice), min(roll.dice)))[1]
+        head = rules.core_spec()["head"] - 1         # the head's index: checkers taken from it so far
+        turn = (r_me[head] - me[head], allowed)
+    return Request(v, me, opp, snap.player, rolls, None, snap.step, tuple(sorted(snap.dice, reverse=True)), turn)
 
 
 def serve(inp, out, variant: str = "long", opts: dict | None = None) -> None:

@@ -78,6 +78,24 @@ def hint(rules, pos: NardyPosition, d1: int, d2: int, net: Net | None = None) ->
     return [PlayEval(fmt_steps(paths[i]), results[i], float(eq[i]), tuple(float(x) for x in p[i])) for i in order]
 
 
+def hint_part(rules, pos: NardyPosition, numbers: tuple[int, ...], turn, handover: bool,
+              net: Net | None = None) -> list[PlayEval]:
+    """Gul bara's later parts of a turn: every legal play of ``numbers`` (a chain double's four, or the
+    numbers handed over) for ``pos.mover`` who plays the part, with the rules' turn state ``turn`` (the head
+    allowance), best first.  Judged as the roll's plays: the position after the part with the roller's
+    opponent on roll next (``handover``: that is ``pos.mover``, the player of the part)."""
+    net = net or load_net(rules)
+    ps = generate(rules, pos.mover, pos.opponent, tuple(numbers), None, turn)
+    if not ps.plays or not ps.max_dice:
+        results, paths = [(pos.mover, pos.opponent)], [()]
+    else:
+        results = sorted(ps.plays)
+        paths = [ps.plays[r] for r in results]
+    eq, p = evaluate_results(net, rules, results, handover, pos.opponent_first_turn, rules.koks)
+    order = sorted(range(len(results)), key=lambda i: -eq[i])
+    return [PlayEval(fmt_steps(paths[i]), results[i], float(eq[i]), tuple(float(x) for x in p[i])) for i in order]
+
+
 def position_value(rules, pos: NardyPosition, net: Net | None = None) -> tuple[float, np.ndarray]:
     """The equity and chances of ``pos`` before the roll: the best play of each of the 21 rolls (by the
     net, finished games exactly), averaged with the rolls' weights."""

@@ -58,7 +58,9 @@ def evaluate_results(net: Net, rules, results: list, next_on_roll: bool, next_fi
     else:
         p = flip(consistent(net(features(op, me, next_first_turn))))
     eq = equity(p, koks)
-    for i, (m, o) in enumerate(results):
+    over = np.flatnonzero((me.sum(axis=1) == 0) | (op.sum(axis=1) == 0))      # finished games
+    for i in over.tolist():
+        m, o = results[i]
         pts = terminal_points(rules, m, o)
         if pts is not None:
             eq[i] = pts
@@ -80,6 +82,37 @@ def net_chooser(net: Net, koks: bool | None = None) -> Chooser:
                                   c.rules.koks if koks is None else koks)
         return int(np.argmax(eq))
 
+    def batch(choices: list[Choice]) -> list[int]:
+        """The choices of many games at once: one evaluation of all their positions (the same picks as
+        ``choose`` one by one)."""
+        rows_me, rows_op, first, spans = [], [], [], []
+        for c in choices:
+            a = len(rows_me)
+            for m, o in c.results:
+                if c.next_on_roll:
+                    rows_me.append(m[:24])
+                    rows_op.append(o[:24])
+                else:
+                    rows_me.append(o[:24])
+                    rows_op.append(m[:24])
+            first.extend([c.next_first_turn] * len(c.results))
+            spans.append((a, len(rows_me)))
+        me = np.array(rows_me, dtype=np.float64)
+        op = np.array(rows_op, dtype=np.float64)
+        p_all = consistent(net(features(me, op, np.array(first, dtype=np.float64))))
+        over_all = (me.sum(axis=1) == 0) | (op.sum(axis=1) == 0)
+        picks = []
+        for c, (a, b) in zip(choices, spans):
+            p = p_all[a:b] if c.next_on_roll else flip(p_all[a:b])
+            eq = equity(p, c.rules.koks if koks is None else koks)
+            for i in np.flatnonzero(over_all[a:b]).tolist():
+                pts = terminal_points(c.rules, *c.results[i])
+                if pts is not None:
+                    eq[i] = pts
+            picks.append(int(np.argmax(eq)))
+        return picks
+
+    choose.batch = batch
     return choose
 
 
@@ -120,13 +153,59 @@ def heuristic_score(me: Side, opp: Side) -> float:
     return pts if pts is not None else score
 
 
+_ROUTE_NP = np.array(_ROUTE)
+_PIPS = np.arange(1, 25)
+_K = np.arange(24)
+_POW = np.array([b ** 1.5 for b in range(25)])                # as Python's power gives it, bit for bit
+
+
+def heuristic_scores(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """:func:`heuristic_score` of many positions at once (``me``, ``opp``: (k, 24) counts), the same
+    numbers computed the same way."""
+    k = me.shape[0]
+    pips = me @ _PIPS
+    opp_pips = opp @ _PIPS
+    on = me.sum(axis=1)
+    off = CHECKERS - on
+    held = (me > 0).sum(axis=1)
+    occ = me[:, _ROUTE_NP] > 0
+    last_gap = np.maximum.accumulate(np.where(occ, -1, _K), axis=1)
+    run = _K - last_gap                                       # the run ending at each route index
+    best_end = run.argmax(axis=1)                             # the first longest run, as the loop finds it
+    best = run[np.arange(k), best_end]
+    start = best_end - best + 1
+    before = np.cumsum(opp[:, ::-1], axis=1)                  # their checkers at route index <= j
+    behind = np.where(start > 0, before[np.arange(k), np.clip(start - 1, 0, 23)], 0) * (best > 0)
+    home = me[:, :6].sum(axis=1)
+    score = (opp_pips - pips) + 6.0 * off + 1.5 * held - 2.0 * np.maximum(0, me[:, 23] - 1)
+    score = score + _POW[best] * (0.5 + behind / 5.0)
+    score = score + np.where(me[:, 6:24].any(axis=1), 0.0, 10.0)
+    score = score + 0.5 * home
+    score = np.where(on == 0, 1000.0, score)
+    return np.where((on != 0) & (opp.sum(axis=1) == 0), -1000.0, score)
+
+
 def heuristic_chooser() -> Chooser:
-    """The greedy one-ply heuristic: the play whose position scores highest for the player who plays it."""
+    """The greedy one-ply heuristic: the play whose position scores highest for the player who plays it
+    (the first of equal scores)."""
 
     def choose(c: Choice) -> int:
-        scores = [heuristic_score(m, o) for m, o in c.results]
-        return max(range(len(scores)), key=scores.__getitem__)
+        me = np.array([r[0][:24] for r in c.results], dtype=np.int64)
+        op = np.array([r[1][:24] for r in c.results], dtype=np.int64)
+        return int(np.argmax(heuristic_scores(me, op)))
 
+    def batch(choices: list[Choice]) -> list[int]:
+        me = np.array([r[0][:24] for c in choices for r in c.results], dtype=np.int64)
+        op = np.array([r[1][:24] for c in choices for r in c.results], dtype=np.int64)
+        scores = heuristic_scores(me, op)
+        picks, a = [], 0
+        for c in choices:
+            b = a + len(c.results)
+            picks.append(int(np.argmax(scores[a:b])))
+            a = b
+        return picks
+
+    choose.batch = batch
     return choose
 
 
@@ -145,6 +224,52 @@ def play_game(rules, choosers: tuple[Chooser, Chooser], rng: random.Random, keep
     part (the variant's turn driver), each part chosen by its player's chooser.  ``keep``: keep the
     position at the start of every roll.  ``result_rules``: the rules whose result levels are reported
     (e.g. with koks counted), by default ``rules``."""
+    steps = game_steps(rules, rng, keep, result_rules, max_rolls)
+    try:
+        q, choice = next(steps)
+        while True:
+            q, choice = steps.send(choosers[q](choice))
+    except StopIteration as end:
+        return end.value
+
+
+def play_games(rules, pairs: list[tuple[Chooser, Chooser]], rngs: list[random.Random], keep: bool = False,
+               result_rules=None, max_rolls: int = MAX_ROLLS) -> list[GameResult]:
+    """Many games at once, in step: at each step the pending choices of all the games are put to their
+    choosers together (a chooser with ``batch`` answers them in one call: one evaluation of the net for
+    all).  Game ``i`` is played by ``pairs[i]`` with the dice of ``rngs[i]``; the games are those
+    :func:`play_game` plays (a chooser that draws random numbers draws them in another order)."""
+    gens = [game_steps(rules, r, keep, result_rules, max_rolls) for r in rngs]
+    results: list = [None] * len(gens)
+    pending: dict[int, tuple[int, Choice]] = {}
+
+    def advance(i: int, answer) -> None:
+        try:
+            pending[i] = next(gens[i]) if answer is None else gens[i].send(answer)
+        except StopIteration as end:
+            results[i] = end.value
+            pending.pop(i, None)
+
+    for i in range(len(gens)):
+        advance(i, None)
+    while pending:
+        groups: dict[int, tuple[Chooser, list[int]]] = {}
+        for i, (q, _c) in pending.items():
+            ch = pairs[i][q]
+            groups.setdefault(id(ch), (ch, []))[1].append(i)
+        answers: dict[int, int] = {}
+        for ch, idx in groups.values():
+            choices = [pending[i][1] for i in idx]
+            picks = ch.batch(choices) if hasattr(ch, "batch") else [ch(c) for c in choices]
+            answers.update(zip(idx, picks))
+        for i, a in answers.items():
+            advance(i, a)
+    return results
+
+
+def game_steps(rules, rng: random.Random, keep: bool = False, result_rules=None, max_rolls: int = MAX_ROLLS):
+    """:func:`play_game` as a generator: yields ``(player, Choice)`` for every part with more than one
+    legal play and takes the index of the play chosen; returns the :class:`GameResult`."""
     pos = list(rules.initial())
     rolled = [0, 0]
     p = rng.randrange(2)
@@ -163,8 +288,9 @@ def play_game(rules, choosers: tuple[Chooser, Chooser], rng: random.Random, keep
                 drv.played(())
                 continue
             results = sorted(ps.plays)
-            i = 0 if len(results) == 1 else choosers[q](
-                Choice(rules, results, q != p, rolled[1 - p] == 0, spec.kind))
+            i = 0
+            if len(results) > 1:
+                i = yield q, Choice(rules, results, q != p, rolled[1 - p] == 0, spec.kind)
             after = results[i]
             pos[q], pos[1 - q] = after
             drv.played(tuple(d for *_x, d in ps.plays[after]))

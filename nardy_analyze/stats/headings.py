@@ -126,6 +126,7 @@ def _player_and_decision_headings() -> dict[str, str]:
         "nd": pgettext("column heading", "nd"),
         "dt": pgettext("column heading", "dt"),
         "dp": pgettext("column heading", "dp"),
+        "part": pgettext("column heading", "part"),
         "decisions": pgettext("column heading", "decisions"),
         "unforced": pgettext("column heading", "unforced"),
         "checker_decisions": pgettext("column heading", "checker_decisions"),

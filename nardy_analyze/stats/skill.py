@@ -89,13 +89,15 @@ DECISION_COLUMNS: dict[str, tuple[str, str]] = {
     "nd": ("float64", "cube rows: no double equity (the doubler's view); NaN for checker rows"),
     "dt": ("float64", "cube rows: double / take equity (the doubler's view)"),
     "dp": ("float64", "cube rows: double / pass equity (the doubler's view)"),
+    "part": ("object", "checker rows: roll (the roller's play of the roll), chain or handover (a further part of "
+                       "a Gul bara turn); empty for cube decisions"),
 }
 
 SUMMARY_COLUMNS: dict[str, tuple[str, str]] = {
     "decisions": ("int64", "decisions analysed (checker plays, cube decisions with the cube available, takes)"),
     "unforced": ("int64", "decisions counted in error_rate: unforced checker plays + close or actual cube "
                           "decisions"),
-    "checker_decisions": ("int64", "checker plays (rolls)"),
+    "checker_decisions": ("int64", "checker plays (rolls; in Gul bara also the parts of a turn after the roll)"),
     "unforced_checker": ("int64", "checker plays with more than one legal play"),
     "cube_decisions": ("int64", "close or actual cube decisions (double / no double, take / pass)"),
     "error": ("float64", "total equity lost (EMG; normalised to a 1-cube)"),
@@ -358,7 +360,7 @@ def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: 
     res.rows = skill_long.checker_rows(v.rules, match.path, mid, col.turns,
                                        lambda g: names_by_game.get(g, ("player 1", "player 2")),
                                        lambda e: grade(e, cfg.thresholds),
-                                       spots=None if keep is None else keep.spots, plays=SPOT_PLAYS)
+                                       spots=None if keep is None else keep.spots, top=SPOT_PLAYS)
 
 
 @dataclass
@@ -1100,7 +1102,8 @@ def _row(path, mid, length, d, kind, dice, play, best, played, best_eq, error, f
     return (path, mid, d["game"], d["turn"], d["move"], d["line"], names[s], names[1 - s], s, length, away[0], away[1],
             d["crawford"], d["cube"], owner, kind, position_id(me, opp), mid_, dice, play, best,
             float(played), float(best_eq), float(error), grade(error, cfg.thresholds) if error == error else "",
-            forced, trivial, counted, moves, float(luck), float(average), float(nd), float(dt), float(dp))
+            forced, trivial, counted, moves, float(luck), float(average), float(nd), float(dt), float(dp),
+            "roll" if kind == "checker" else "")
 
 
 def analyse_file(entry: Entry, match: Match, variant: str, options: dict[str, Any] | None,
@@ -1206,6 +1209,8 @@ def summary(source: pd.DataFrame | Analysis, by: str = "player",
     d = d.copy()
     chk = d["kind"] == "checker"
     cub = ~chk
+    # the rolls: checker rows less the further parts of a Gul bara turn (no luck of their own)
+    rolled = chk & (d["part"].isin(["roll"]) if "part" in d else True)
     counted = d["counted"]
     err = d["error"].fillna(0.0)
     g = d.assign(
@@ -1215,9 +1220,9 @@ def summary(source: pd.DataFrame | Analysis, by: str = "player",
         cube_error=err.where(cub & counted, 0.0),
         doubtful=(d["grade"] == "doubtful").astype(int), bad=(d["grade"] == "bad").astype(int),
         very_bad=(d["grade"] == "very bad").astype(int),
-        luck_points=d["luck"] * d["cube"])
+        luck_points=d["luck"] * d["cube"], rolled=rolled.astype(int))
     sums = ["decisions", "unforced", "checker_decisions", "unforced_checker", "cube_decisions", "error",
-            "checker_error", "cube_error", "doubtful", "bad", "very_bad", "luck", "luck_points"]
+            "checker_error", "cube_error", "doubtful", "bad", "very_bad", "luck", "luck_points", "rolled"]
     out = g.groupby(keys, observed=True, sort=False)[sums].sum().reset_index()
     # the opponent's luck in the same games: per game, total minus own
     per_game = g.groupby(["path", "game", "player"], observed=True)[["luck", "luck_points"]].sum().reset_index()
@@ -1250,7 +1255,7 @@ def summary(source: pd.DataFrame | Analysis, by: str = "player",
     out["checker_error_rate"] = rate(out["checker_error"], out["unforced_checker"])
     out["cube_error_rate"] = rate(out["cube_error"], out["cube_decisions"])
     out["pr"] = out["error_rate"] / 2.0
-    out["luck_rate"] = rate(out["luck"], out["checker_decisions"])
+    out["luck_rate"] = rate(out["luck"], out["rolled"])
     cols = keys + list(SUMMARY_COLUMNS)
     out = out[cols]
     for c, (dtype, _meaning) in SUMMARY_COLUMNS.items():

@@ -5,17 +5,27 @@ Each roll's legal plays are ranked by the net at 0-ply (the position after the p
 the error is the best play's equity minus the played one's, in points of the variant's scoring (oin 1, mars 2,
 koks 3 where the rules count koks), cubeless (the long games are played without the cube by default; with
 option ``cube`` the cube is not analysed).  Luck is the best play's equity of the roll rolled minus the
-average over the 21 rolls.  In Gul bara the decision is the roller's play of the roll itself; the chain
-doubles and handovers that follow are played by the turn logic and are not graded (docs/evaluator.md).
+average over the 21 rolls.
+
+In Gul bara a turn has more parts than the roll (the doubles chain, handovers): each part with a choice is a
+decision row of its own (column ``part``: ``chain`` or ``handover``; ``roll`` for the roller's play of the
+roll), its player the one who played it (the roller's opponent for a handover), its legal plays those of
+the part's numbers in the position it was played from (the engine's turn driver, as the replay walks it),
+each judged like the roll's plays: the net's equity of the position after it, the roller's opponent on
+roll next.  A part has no luck of its own (its numbers follow from the roll): luck 0.  The parts of a turn
+are graded up to the first part the replay finds illegal.
 """
 from __future__ import annotations
 
 import math
 from typing import Callable
 
+from ..engine import fmt_steps, generate
 from ..evaluator.analysis import ROLL_WEIGHT, ROLLS, has_net, hint, load_net
+from ..evaluator.play import evaluate_results
 from ..evaluator.posid import NardyPosition, encode
 from ..replay.events import TurnRow
+from ..replay.turns import walk_turn, written_parts
 
 TRIVIAL = 0.001
 
@@ -26,10 +36,13 @@ def available(rules) -> bool:
 
 
 def _written(action) -> str:
-    steps = getattr(action, "steps", None)
+    return _steps_text([(st.src, st.dst) for st in getattr(action, "steps", None) or ()])
+
+
+def _steps_text(steps) -> str:
     if not steps:
         return "(no move)"
-    return " ".join(f"{st.src}/{'off' if st.dst == 0 else st.dst}" for st in steps)
+    return " ".join(f"{src}/{'off' if dst == 0 else dst}" for src, dst in steps)
 
 
 def played_position(rules, before, action):
@@ -41,10 +54,10 @@ def played_position(rules, before, action):
 
 
 def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Callable[[int], tuple],
-                 grade: Callable[[float], str], spots: list | None = None, plays: int = 5) -> list[tuple]:
+                 grade: Callable[[float], str], spots: list | None = None, top: int = 5) -> list[tuple]:
     """The decision rows (skill.DECISION_COLUMNS order) of every roll of ``turns``.  ``spots``: a list that
-    also gets a plain summary of each decision (as ``skill.position_analysis`` gives them, with its
-    ``chances``): the best ``plays`` with their equities, the play made, its rank, error, grade, luck, and
+    also gets a plain summary of each roll's decision (as ``skill.position_analysis`` gives them, with its
+    ``chances``): the best ``top`` plays with their equities, the play made, its rank, error, grade, luck, and
     ``win``, the evaluator's win chance of the play made (the mover's view)."""
     net = load_net(rules)
     rows: list[tuple] = []
@@ -78,11 +91,11 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                      "centered", "checker", encode(pos), "", f"{roll[0]}{roll[1]}", play_text, best_text,
                      float(played), float(best.equity), float(error), grade(error) if error == error else "",
                      forced, trivial, not forced, len(legal), float(best.equity - average), float(average),
-                     math.nan, math.nan, math.nan))
+                     math.nan, math.nan, math.nan, "roll"))
         if spots is not None:
             r = rows[-1]
             spots.append(dict(game=t.game, line=t.line, side=t.side, kind="checker", dice=r[18],
-                              plays=[dict(play=p.play, equity=round(p.equity, 6)) for p in legal[:plays]],
+                              plays=[dict(play=p.play, equity=round(p.equity, 6)) for p in legal[:top]],
                               played=play_text, replayed=None if idx is None else legal[idx].play,
                               rank=None if idx is None else idx + 1, moves=len(legal),
                               equity_played=None if idx is None else round(played, 6),
@@ -90,4 +103,57 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                               grade=r[24], luck=round(best.equity - average, 6), move=t.move,
                               loc=None if t.action is None else (t.action.loc.line, t.action.loc.column),
                               win=None if idx is None else round(legal[idx].chances[0], 6), mwc=None))
+        if not rules.one_part_turns and t.action is not None:
+            for part in turn_parts(rules, net, t, pos):
+                _k, side, before, spec, played_after, plays, written, line = part
+                if not plays or written is None:
+                    continue              # nothing to choose, or a part the record leaves out: no decision
+                eq = [e for _a, e, _s in plays]
+                i_best = max(range(len(plays)), key=eq.__getitem__)
+                best_after, best_eq, best_steps = plays[i_best]
+                played = next((e for a, e, _s in plays if a == played_after), math.nan)
+                forced = len(plays) <= 1
+                trivial = not forced and all(best_eq - e <= TRIVIAL for e in eq)
+                error = max(best_eq - played, 0.0) if played == played else math.nan
+                play_text = _steps_text(written)
+                best_text = play_text if best_after == played_after else fmt_steps(best_steps)
+                ppos = NardyPosition(rules.name, before[0], before[1], side, min(n, 255))
+                numbers = "".join(map(str, sorted(spec.numbers, reverse=True)))
+                rows.append((path, mid, t.game, t.turn, t.move, line, names[side], names[1 - side], side, 0, 0, 0,
+                             False, 1, "centered", "checker", encode(ppos), "", numbers,
+                             play_text, best_text, float(played), float(best_eq), float(error),
+                             grade(error) if error == error else "", forced, trivial, not forced, len(plays),
+                             0.0, math.nan, math.nan, math.nan, math.nan, spec.kind))
     return rows
+
+
+def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
+    """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part):
+    ``(k, side, before, spec, after, plays, written steps, line)``, ``k`` the part's index in the turn's walk
+    (0 is the roll), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
+    and ``plays`` every legal play of the part as ``(position after, equity for side, steps)`` (empty: nothing
+    could be played); ``written`` None for a part the record leaves out."""
+    roller = t.side
+    me, opp = t.before
+    sides = [me, opp] if roller == 0 else [opp, me]
+    d1, d2 = max(t.dice), min(t.dice)
+    opp_first = pos.opponent_first_turn
+    outs = walk_turn(rules, sides, roller, d1, d2, written_parts(t.action), pos.mover_first_turn, pos.rolls + 1,
+                     diagnose=False)
+    for k, out in enumerate(outs):
+        if out.problems:
+            return
+        if out.spec is None or out.spec.kind == "roll":
+            continue
+        side = out.side
+        before = out.before
+        ps = generate(rules, before[0], before[1], out.spec.numbers, None, out.spec.turn)
+        plays = []
+        if ps.plays and ps.max_dice:
+            results = sorted(ps.plays)
+            eq, _p = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
+            plays = [(r, float(e), ps.plays[r]) for r, e in zip(results, eq)]
+        after = (out.after[side], out.after[1 - side])
+        part = out.part
+        line = part.loc.line if part is not None and part.loc is not None else t.line
+        yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line
