@@ -48,21 +48,28 @@ def check_grades_are_analyzes(match, data, variant="backgammon", plies=0) -> int
     rows = rows_of(match, variant, plies)
     assert rows
     marks = {}
+    part_marks: dict = {}                     # a Gul bara turn's later parts (steps M.K), in the steps' order
     cube_marks: dict = {}
     for g in data["games"]:
         assert len(g["a"]) == len(g["f"])
         for fr, a in zip(g["f"], g["a"]):
             for e in a or ():
-                if e["k"] == "c":
-                    assert fr[1] == "roll" and fr[0]
+                if e["k"] == "c" and fr[1] == "roll":
+                    assert fr[0]
                     marks[(g["n"], int(fr[0]))] = e
+                elif e["k"] == "c":
+                    assert fr[1] in ("chain", "handover") and "." in fr[0]
+                    part_marks.setdefault((g["n"], int(fr[0].split(".")[0])), []).append(e)
                 else:
                     cube_marks.setdefault(g["n"], []).append((e["k"], e["a"], e["g"], e["e"]))
     n = 0
     cube_rows: dict = {}
     for r in rows:
         if r["kind"] == "checker":
-            e = marks.pop((r["game"], r["move"]))
+            if r.get("part") in ("chain", "handover"):
+                e = part_marks[(r["game"], r["move"])].pop(0)
+            else:
+                e = marks.pop((r["game"], r["move"]))
             assert e["g"] == r["grade"], (r["game"], r["move"])
             assert e["n"] == r["moves"]
             if r["error"] == r["error"]:
@@ -76,7 +83,7 @@ def check_grades_are_analyzes(match, data, variant="backgammon", plies=0) -> int
             cube_rows.setdefault(r["game"], []).append(("d" if r["kind"] == "double" else "t", r["play"], r["grade"],
                                                         r["error"]))
             n += 1
-    assert not marks                          # no graded step that analyze has no row for
+    assert not marks and not any(part_marks.values())     # no graded step that analyze has no row for
     assert cube_marks.keys() == cube_rows.keys()
     for game, marked in cube_marks.items():
         got, want = sorted(marked), sorted(cube_rows[game])
@@ -135,11 +142,15 @@ def test_gul_bara_grades_and_chart_are_the_evaluators():
     assert data["analysis"] == {"plies": 0, "engine": "evaluator", "mwc": False}
     assert check_grades_are_analyzes(match, data, "gulbara") > 20
     assert check_chart_is_the_analysis(match, data, "gulbara") > 20
-    # the chain doubles and handovers of a Gul bara turn are steps without a decision of their own
+    # the chain doubles and handovers of a Gul bara turn are steps with a decision of their own: the part's
+    # play by the player who made it
+    parts = 0
     for g in data["games"]:
         for fr, a in zip(g["f"], g["a"]):
-            if "." in fr[0]:
-                assert a == 0
+            if "." in fr[0] and a:
+                assert [e["k"] for e in a] == ["c"] and a[0]["s"] == fr[2]
+                parts += 1
+    assert parts > 5
 
 
 @pytest.mark.slow

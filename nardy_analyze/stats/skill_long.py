@@ -105,13 +105,14 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                               win=None if idx is None else round(legal[idx].chances[0], 6), mwc=None))
         if not rules.one_part_turns and t.action is not None:
             for part in turn_parts(rules, net, t, pos):
-                _k, side, before, spec, played_after, plays, written, line = part
+                k, side, before, spec, played_after, plays, written, line, part_loc = part
                 if not plays or written is None:
                     continue              # nothing to choose, or a part the record leaves out: no decision
-                eq = [e for _a, e, _s in plays]
+                eq = [p[1] for p in plays]
                 i_best = max(range(len(plays)), key=eq.__getitem__)
-                best_after, best_eq, best_steps = plays[i_best]
-                played = next((e for a, e, _s in plays if a == played_after), math.nan)
+                best_after, best_eq, best_steps, _w = plays[i_best]
+                i_played = next((i for i, p in enumerate(plays) if p[0] == played_after), None)
+                played = math.nan if i_played is None else plays[i_played][1]
                 forced = len(plays) <= 1
                 trivial = not forced and all(best_eq - e <= TRIVIAL for e in eq)
                 error = max(best_eq - played, 0.0) if played == played else math.nan
@@ -124,14 +125,34 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                              play_text, best_text, float(played), float(best_eq), float(error),
                              grade(error) if error == error else "", forced, trivial, not forced, len(plays),
                              0.0, math.nan, math.nan, math.nan, math.nan, spec.kind))
+                if spots is not None:
+                    spots.append(_part_spot(rows[-1], t, k, side, plays, i_played, top, part_loc))
     return rows
+
+
+def _part_spot(r: tuple, t: TurnRow, k: int, side: int, plays: list, i_played: int | None, top: int,
+               loc: tuple | None) -> dict:
+    """The replayer's summary (as :func:`checker_rows`' ``spots``) of a part's decision row ``r``: on the
+    step ``M.K`` (the turn's move, the part's number after the roll)."""
+    ranked = sorted(range(len(plays)), key=lambda i: -plays[i][1])
+    rank = None if i_played is None else ranked.index(i_played) + 1
+    err = r[23]
+    return dict(game=t.game, line=r[5], side=side, kind="checker", dice=r[18],
+                plays=[dict(play=fmt_steps(plays[i][2]), equity=round(plays[i][1], 6)) for i in ranked[:top]],
+                played=r[19], replayed=None if i_played is None else fmt_steps(plays[i_played][2]),
+                rank=rank, moves=len(plays), equity_played=None if i_played is None else round(r[21], 6),
+                equity_best=round(r[22], 6), error=None if err != err else round(err, 6), grade=r[24],
+                luck=0.0, move=f"{t.move}.{k}", loc=loc,
+                win=None if i_played is None else round(plays[i_played][3], 6), mwc=None)
 
 
 def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
     """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part):
-    ``(k, side, before, spec, after, plays, written steps, line)``, ``k`` the part's index in the turn's walk
-    (0 is the roll), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
-    and ``plays`` every legal play of the part as ``(position after, equity for side, steps)`` (empty: nothing
+    ``(k, side, before, spec, after, plays, written steps, line, loc)``, ``k`` the written part's number after
+    the roll (1, 2, ...: the step ``M.K`` of the replay and of ``show --move``; a part the record leaves out
+    has none of its own), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
+    and ``plays`` every legal play of the part as ``(position after, equity for side, steps, win chance for
+    side)`` (empty: nothing
     could be played); ``written`` None for a part the record leaves out."""
     roller = t.side
     me, opp = t.before
@@ -140,20 +161,24 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
     opp_first = pos.opponent_first_turn
     outs = walk_turn(rules, sides, roller, d1, d2, written_parts(t.action), pos.mover_first_turn, pos.rolls + 1,
                      diagnose=False)
-    for k, out in enumerate(outs):
+    k = 0
+    for out in outs:
         if out.problems:
             return
         if out.spec is None or out.spec.kind == "roll":
             continue
+        if out.part is not None:
+            k += 1                              # the part's number: the replay's step M.K (written parts)
         side = out.side
         before = out.before
         ps = generate(rules, before[0], before[1], out.spec.numbers, None, out.spec.turn)
         plays = []
         if ps.plays and ps.max_dice:
             results = sorted(ps.plays)
-            eq, _p = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
-            plays = [(r, float(e), ps.plays[r]) for r, e in zip(results, eq)]
+            eq, probs = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
+            plays = [(r, float(e), ps.plays[r], float(pr[0])) for r, e, pr in zip(results, eq, probs)]
         after = (out.after[side], out.after[1 - side])
         part = out.part
         line = part.loc.line if part is not None and part.loc is not None else t.line
-        yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line
+        loc = None if part is None or part.loc is None else (part.loc.line, part.loc.column)
+        yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line, loc
