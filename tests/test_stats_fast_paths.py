@@ -12,13 +12,15 @@ from nardy_analyze import stats
 from nardy_analyze.stats import frames, tally
 from nardy_analyze import notation
 from nardy_analyze.engine import Rules, generate, get_variant
-from nardy_analyze.replay import replay
+from nardy_analyze.replay import Events, ReplayVisitor, replay
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
 VARIANTS = ("backgammon", "long", "gulbara")
 
 
-class Rows:
+class Rows(ReplayVisitor):
+    wants = Events.TURNS | Events.ENDS
+
     def __init__(self):
         self.turns = []
 

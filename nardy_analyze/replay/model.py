@@ -1,22 +1,32 @@
 """What the replay reports: findings, a report per game and per match (plain data).
 
-:class:`MatchReport` is also the visitor (:class:`~.visitor.ReplayVisitor`) that collects the findings and
-game reports: what ``validate`` reads, and what :func:`nardy_analyze.replay.replay` returns.
+:class:`MatchReport` is what ``validate`` reads, and what :func:`nardy_analyze.replay.replay` returns
+(built by its default visitor, :class:`~.visitor.ReportBuilder`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ..engine.core import Pos
 from ..i18n import pgettext
 from .turns import PLAY_RULES, player_text  # noqa: F401  (player_text: for the other modules)
-from .visitor import ReplayVisitor
 
 ERROR = "error"
 WARNING = "warning"
 # Rules about checker plays: after one of these the replay follows the record, not the rules.
 POSITION_RULES = PLAY_RULES
+
+
+class How(StrEnum):
+    """How a game ended (``GameReport.how`` and ``GameEnd.how`` hold its value, a plain string)."""
+
+    BEAROFF = "bearoff"
+    DROP = "drop"
+    RESIGN = "resign"               # also a result written with no end on the board
+    TIMEOUT = "timeout"
+    DRAW = "draw"                   # the last-roll draw
 
 
 def how_text(how: str | None) -> str:
@@ -95,8 +105,8 @@ class GameReport:
 
 
 @dataclass(slots=True)
-class MatchReport(ReplayVisitor):
-    """The findings and game reports of one replayed match (a visitor that keeps them)."""
+class MatchReport:
+    """The findings and game reports of one replayed match."""
 
     path: str
     notation: str
@@ -108,12 +118,6 @@ class MatchReport(ReplayVisitor):
     analysis_note: str | None = None  # validate --analyse: why the record's findings have no analysis
     # the match's final score by the one count of points (GameReport.score plus the last game's points)
     final_score: tuple[int, int] = (0, 0)
-
-    def finding(self, finding: Finding) -> None:
-        self.findings.append(finding)
-
-    def end_game(self, report: GameReport) -> None:
-        self.games.append(report)
 
     @property
     def errors(self) -> int:

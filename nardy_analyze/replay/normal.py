@@ -15,17 +15,19 @@ from ..notation.normal import ActionState, NormalAction, NormalGame, NormalMatch
 from ..record import Game, Kind, Match, game_numbers
 from . import replay
 from .model import GameReport, MatchReport
-from .visitor import ReplayVisitor
+from .visitor import Events, ReportBuilder
 
 __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 
 
-class _States(ReplayVisitor):
-    """The action states of each game, in order."""
+class _States(ReportBuilder):
+    """The match report, and the action states of each game, in order."""
 
     __slots__ = ("games", "game")
+    wants = Events.STATES
 
     def __init__(self) -> None:
+        super().__init__()
         self.games: list[list[ActionState]] = []
         self.game: list[ActionState] = []
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from ..engine.core import Side, walk_forced
 from ..inputs import choose_variant
 from ..record import Match
-from ..replay import ERROR, ReplayVisitor, replay
+from ..replay import ERROR, Events, ReportBuilder, replay
 from ..replay.events import GameEnd, TurnRow
 from ..i18n import pgettext
 from .columns import COUNTERS
@@ -75,10 +75,14 @@ _walk_forced = walk_forced       # the generic walk, without the rules' short cu
 _ZEROS = [0] * len(COUNTERS)
 
 
-class _Tally(ReplayVisitor):
-    """The replay's visitor for one file: per (game, side) counters; small enough to ship between processes."""
+class _Tally(ReportBuilder):
+    """The replay's visitor for one file: the match report and per (game, side) counters; small enough to
+    ship between processes."""
+
+    wants = Events.TURNS | Events.ENDS
 
     def __init__(self, rules) -> None:
+        super().__init__()
         self.rules = rules
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.ends: dict[int, GameEnd] = {}
