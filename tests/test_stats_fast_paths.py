@@ -201,7 +201,7 @@ def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape)
 
 def test_turn_rows_are_turn_rows(records):
     """The replay builds its rows without the named tuple's ``__new__``: they are TurnRows all the same."""
-    from nardy_analyze.replay.events import TurnRow
+    from nardy_analyze.events import TurnRow
 
     for _, rows in records:
         for t in rows:

@@ -5,13 +5,13 @@ default a :class:`ReportBuilder`'s, the :class:`MatchReport` (the findings and a
 consumer that wants more (the state around each action, a row per turn) passes a visitor of its own that
 asks for those events (``wants``).
 
-The modules: :mod:`.visitor` (the protocol), :mod:`.model` (findings and reports), :mod:`.match` (the
-games in order, the score between them), :mod:`.state` (one game's state), :mod:`.game` (the one
-dispatch of a game's actions, checker plays), :mod:`.cube`, :mod:`.results`, :mod:`.draw`,
-:mod:`.resync` (after an illegal play), :mod:`.clock`, :mod:`.telling` (the observer that builds action
-states, turn rows and game ends), :mod:`.turns` (one turn and its parts), :mod:`.events` (the typed
-rows), :mod:`.normal` (the normalised match).  The replayer knows the record model and the engine, nothing of
-notations' text or of output formats.
+The modules: :mod:`.visitor` (the protocol), :mod:`.match` (the games in order, the score between
+them), :mod:`.state` (one game's state), :mod:`.game` (the one dispatch of a game's actions, checker
+plays), :mod:`.cube`, :mod:`.results`, :mod:`.draw`, :mod:`.resync` (after an illegal play),
+:mod:`.clock`, :mod:`.telling` (the observer that builds action states, turn rows and game ends),
+:mod:`.turns` (one turn and its parts), :mod:`.normal` (the normalised match).  The events and reports
+themselves are plain data of :mod:`nardy_analyze.events`, below the notations.  The replayer knows the
+record model and the engine, nothing of notations' text or of output formats.
 """
 from __future__ import annotations
 
@@ -19,15 +19,19 @@ from typing import Any
 
 from ..engine import Variant
 from ..engine.core import Pos
-from ..notation.normal import ActionState, PartState
+from ..events import (ERROR, WARNING, ActionState, Finding, GameEnd, GameReport, How, MatchReport, PartState,
+                      TurnRow)
 from ..record import Match
-from .events import GameEnd, TurnRow
 from .match import MatchWalk, match_name
-from .model import ERROR, POSITION_RULES, WARNING, Finding, GameReport, MatchReport
+from .turns import PLAY_RULES
 from .visitor import Events, ReplayVisitor, ReportBuilder
 
+# Rules about checker plays: after one of these the replay follows the record, not the rules.
+POSITION_RULES = PLAY_RULES
+
 __all__ = ["replay", "ReplayVisitor", "ReportBuilder", "Events", "Finding", "GameReport", "MatchReport",
-           "ActionState", "PartState",           "TurnRow", "GameEnd", "ERROR", "WARNING", "POSITION_RULES", "match_name"]
+           "ActionState", "PartState", "TurnRow", "GameEnd", "How", "ERROR", "WARNING", "POSITION_RULES",
+           "match_name"]
 
 
 def replay(match: Match, variant: Variant, start: Pos | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine import generate
 from ..record import Action, Kind
-from .model import WARNING, How
+from ..events import WARNING, How
 from ..i18n import _
 from .results import on_resign
 from .state import Ended, GameState

@@ -10,10 +10,8 @@ from __future__ import annotations
 from ..engine.judge import judge
 from ..i18n import _
 from ..record import Action
-from .model import How, how_text
+from ..events import WARNING, How, how_text
 from .state import Ended, GameState
-
-WARNING = "warning"          # the replay's severity of a warning (replay.WARNING)
 
 
 def owes_last_roll(gr: GameState, w: int) -> bool:

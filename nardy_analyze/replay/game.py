@@ -19,16 +19,15 @@ from typing import Callable, NamedTuple
 from ..engine import fmt_steps, generate
 from ..engine.judge import physical
 from ..engine.core import SegmentSpec
-from ..notation.normal import PartState
 from ..record import CENTRED, Action, Kind
 from . import draw
 from .cube import on_beaver, on_double, on_drop, on_take
-from .model import POSITION_RULES, WARNING, How, how_text
+from ..events import WARNING, How, PartState, how_text
 from ..i18n import _
 from .results import finish, on_accept, on_draw, on_reject, on_resign, on_timeout, on_win
 from .resync import CANDIDATES, LOOKAHEAD, fits, on_illegal_mark, rest_rolls, rest_steps, resync
 from .state import Ended, GameState, Owed
-from .turns import Part, PartOutcome, quick_turn, walk_turn, written_parts
+from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
 
 _AFTER_END = (Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.BEAVER)   # actions that cannot follow the game's end
 
@@ -197,7 +196,7 @@ def on_part(st: GameState, i: int, a: Action, nxt: Action | None, out: PartOutco
             if nxt is None:
                 continue  # the record stops here: an unfinished game, not an unused roll
         fit = ""
-        if v is not None and v.playset is not None and rule in POSITION_RULES:
+        if v is not None and v.playset is not None and rule in PLAY_RULES:
             # the look-ahead may put the replay back on the game's course
             after, fit = resync(st, i, side, v, steps, rest)
             if fit:

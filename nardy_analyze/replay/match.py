@@ -11,11 +11,12 @@ from ..engine.core import Pos
 from ..record import Game, Loc, Match, game_numbers
 from .clock import RunningClock
 from .game import play
-from .model import ERROR, WARNING, Finding, GameReport, player_text
+from ..events import ERROR, WARNING, Finding, GameReport
 from ..i18n import _, ngettext
 from .results import possible_results, scored
 from .state import new_state
 from .telling import Teller
+from .turns import player_text
 from .visitor import Events, ReplayVisitor, ReportBuilder
 
 _YES = {"on", "yes", "true", "1"}

@@ -11,10 +11,10 @@ from typing import Any
 from ..engine import OPTIONS, UnknownVariant
 from ..engine.judge import route, with_hits
 from ..inputs import variant_for
-from ..notation.normal import ActionState, NormalAction, NormalGame, NormalMatch
+from ..events import ActionState, GameReport, MatchReport
+from ..notation.normal import NormalAction, NormalGame, NormalMatch
 from ..record import Game, Kind, Match, game_numbers
 from . import replay
-from .model import GameReport, MatchReport
 from .visitor import Events, ReportBuilder
 
 __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..engine import generate
 from ..record import LEVELS, Action, Kind
 from . import draw
-from .model import WARNING, How, how_text
+from ..events import WARNING, How, how_text
 from .state import Declared, GameState
 from ..i18n import _, ngettext, pgettext
 

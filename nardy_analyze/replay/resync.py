@@ -14,7 +14,7 @@ from ..engine import borne_off, fmt_steps, generate
 from ..engine.core import Pos
 from ..engine.judge import judge, physical
 from ..record import Action, Kind
-from .model import WARNING, How
+from ..events import WARNING, How
 from .state import Ended, GameState
 from ..i18n import _, ngettext
 from .turns import Part, quick_turn, walk_turn, written_parts

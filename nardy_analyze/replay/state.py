@@ -23,7 +23,8 @@ from ..engine.core import Rules, Side
 from ..i18n import _
 from ..record import Action, Game, Loc
 from .clock import Clock
-from .model import ERROR, POSITION_RULES, Finding, GameReport, How, player_text
+from .turns import PLAY_RULES, player_text
+from ..events import ERROR, Finding, GameReport, How
 
 
 class Ended(NamedTuple):
@@ -111,7 +112,7 @@ class GameState:
         """Report a finding at ``a`` (or ``loc``); ``side`` names another player than the action's (the
         opponent's part of a turn: a handover)."""
         loc = loc or (a.loc if a else self.game.loc)
-        if rule in POSITION_RULES:
+        if rule in PLAY_RULES:
             self.plays_broken += 1
             if severity == ERROR:
                 if self.first_error is not None and self.first_error < loc.line:

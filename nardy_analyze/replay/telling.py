@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..engine.core import ROLLER, SegmentSpec, dice_sequence
-from ..notation.normal import ActionState
+from ..events import ActionState, GameEnd, TurnRow
 from ..record import Action, Kind
-from .events import GameEnd, TurnRow
 from .game import QUICK, QUICK_EXACT, Played
 from .results import scored
 from .state import GameState

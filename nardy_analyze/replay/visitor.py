@@ -31,14 +31,12 @@ from __future__ import annotations
 from enum import Flag
 from typing import TYPE_CHECKING, Any
 
-from .model import GameReport, MatchReport
+from ..events import GameReport, MatchReport
 
 if TYPE_CHECKING:   # annotations only
     from ..engine import Variant
-    from ..notation.normal import ActionState
+    from ..events import ActionState, Finding, GameEnd, TurnRow
     from ..record import Game, Match
-    from .events import GameEnd, TurnRow
-    from .model import Finding
 
 
 class Events(Flag):

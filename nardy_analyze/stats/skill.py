@@ -31,7 +31,7 @@ from ..inputs import Entry, choose_variant
 from ..engine import generate, get_variant, variant_display
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
-from ..replay.events import GameEnd, TurnRow
+from ..events import GameEnd, TurnRow
 from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
 from ..record import Kind, Match, game_numbers
 from ..replay import Events, ReportBuilder, replay

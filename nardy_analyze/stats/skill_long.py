@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..evaluator.analysis import ROLL_WEIGHT, ROLLS, has_net, hint, load_net
 from ..evaluator.posid import NardyPosition, encode
-from ..replay.events import TurnRow
+from ..events import TurnRow
 
 TRIVIAL = 0.001
 

@@ -2,7 +2,7 @@
 :data:`~.columns.GAME_COLUMNS` order) summed from the turn rows of its replay.
 
 :func:`match_rows` replays a parsed record with :class:`_Tally` as the visitor of its turn rows
-(:class:`~nardy_analyze.replay.events.TurnRow`) and game ends; the tally keeps per (game, side) counters
+(:class:`~nardy_analyze.events.TurnRow`) and game ends; the tally keeps per (game, side) counters
 and is small enough to ship between processes.  Nothing here knows of pandas: the frames are built by
 :mod:`.frames`.
 """
@@ -18,7 +18,7 @@ from ..engine.core import Side, walk_forced
 from ..inputs import choose_variant
 from ..record import Match
 from ..replay import ERROR, Events, ReportBuilder, replay
-from ..replay.events import GameEnd, TurnRow
+from ..events import GameEnd, TurnRow
 from ..i18n import pgettext
 from .columns import COUNTERS
 
