@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..events import ActionState, Finding, GameReport, MatchReport, PartState
+from ..events import ActionState, Finding, GameReport, MatchReport
 from ..i18n import _, ngettext
 from ..record import Action, Game, Kind, Match
 

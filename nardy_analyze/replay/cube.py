@@ -29,10 +29,10 @@ def on_double(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
         q = 1 - p
         # TRANSLATORS: {player} did not roll (on the bar); {doubler}: the other player, who doubles
         st.find("parse-error", _("{player}'s roll of move {move} is not written (the cell before the double "
-                                   "is empty, and {player} has a checker on the bar: a dance?); read as a roll "
-                                   "that could not be played, so {doubler} doubles before rolling as "
-                                   "usual").format(player=st.name(q), move=a.move, doubler=st.name(p)),
-                  a, severity=WARNING)
+                                 "is empty, and {player} has a checker on the bar: a dance?); read as a roll "
+                                 "that could not be played, so {doubler} doubles before rolling as "
+                                 "usual").format(player=st.name(q), move=a.move, doubler=st.name(p)),
+                a, severity=WARNING)
         st.last_roller = q
         st.last = None
     if not st.variant.cube_in_play:
@@ -56,19 +56,19 @@ def on_double(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
     if why is None and st.crawford is None:
         # TRANSLATORS: {score}: the score the record starts at, "6-3"
         st.find("cube-illegal", _("{player} doubles to {value} in a game that may be the Crawford game: the "
-                                    "record starts mid-match at {score} and does not say whether the Crawford "
-                                    "game was already played; read as a later game, where doubling is "
-                                    "allowed").format(player=st.name(p), value=a.value,
-                                                      score=f"{st.score[0]}-{st.score[1]}"),
-                  a, severity=WARNING)
+                                  "record starts mid-match at {score} and does not say whether the Crawford "
+                                  "game was already played; read as a later game, where doubling is "
+                                  "allowed").format(player=st.name(p), value=a.value,
+                                                    score=f"{st.score[0]}-{st.score[1]}"),
+                a, severity=WARNING)
     if why:
         # TRANSLATORS: {why}: why the double is not allowed
         st.find("cube-illegal", _("{player} doubles to {value}: {why}").format(
             player=st.name(p), value=a.value, why=why), a)
     elif a.value is not None and a.value != st.cube * 2:
         st.find("cube-illegal", _("{player} doubles to {value}, but the cube stands at {cube}: a double "
-                                    "offers {offer}").format(player=st.name(p), value=a.value, cube=st.cube,
-                                                             offer=st.cube * 2), a)
+                                  "offers {offer}").format(player=st.name(p), value=a.value, cube=st.cube,
+                                                           offer=st.cube * 2), a)
     st.pending = a
 
 
@@ -107,8 +107,8 @@ def on_drop(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
     if st.pending is None:
         # Some sites write a resignation as "Drops" with no double before it
         st.find("cube-response", _("{player} drops but no double was offered: read as a resignation, as "
-                                     "some sites write one").format(player=st.name(a.player)), a,
-                  severity=WARNING)
+                                   "some sites write one").format(player=st.name(a.player)), a,
+                severity=WARNING)
         on_resign(st, a, nxt, i)
         return
     d = _answer(st, a, "drops")
@@ -140,6 +140,6 @@ def on_beaver(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
             player=st.name(p), value=a.value, why=why), a)
     elif a.value is not None and a.value != st.cube * 2:
         st.find("cube-illegal", _("{player} beavers to {value}, but the double made the cube {cube}: a "
-                                    "beaver offers {offer}").format(player=st.name(p), value=a.value,
-                                                                    cube=st.cube, offer=st.cube * 2), a)
+                                  "beaver offers {offer}").format(player=st.name(p), value=a.value,
+                                                                  cube=st.cube, offer=st.cube * 2), a)
     st.pending = a

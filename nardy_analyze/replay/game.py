@@ -85,17 +85,17 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
     if st.owed is not None and not last_roll:
         draw.settle_owed(st)
         st.find("result-mismatch", _("{text} written after the game was already over (only {player}'s "
-                                       "last roll may follow)").format(text=repr(a.text),
-                                                                       player=st.name(1 - p)), a)
+                                     "last roll may follow)").format(text=repr(a.text),
+                                                                     player=st.name(1 - p)), a)
         return
     if st.pending is not None:
         st.find("cube-response", _("{player} doubled to {value} and the double was neither taken nor "
-                                     "dropped").format(player=st.name(st.pending.player),
-                                                       value=st.pending.value), st.pending)
+                                   "dropped").format(player=st.name(st.pending.player),
+                                                     value=st.pending.value), st.pending)
         st.pending = None
     if st.last is not None and st.last.kind == Kind.ROLL and st.last.player == p:
         st.find("parse-error", _("{player} rolls twice in a row").format(player=st.name(p)), a,
-                  severity=WARNING)
+                severity=WARNING)
     if a.unplayed:
         return
     dice = a.dice
@@ -111,8 +111,8 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
     d1, d2 = (dice[0], dice[1]) if len(dice) == 2 and dice[0] >= dice[1] else (max(dice), min(dice))
     if st.rolls == 1 and d1 == d2 and not st.rules.opening_double_allowed:
         st.find("opening-roll", _("the opening roll is {dice}, a double; the first play of a game is never "
-                                    "a double (equal opening dice are rolled again)").format(dice=a.dice_text),
-                  a, loc=a.dice_loc)
+                                  "a double (equal opening dice are rolled again)").format(dice=a.dice_text),
+                a, loc=a.dice_loc)
     first_turn = st.rolled[p] == 0
     st.rolled[p] += 1
     if a.illegal_mark:
@@ -143,7 +143,7 @@ def bad_dice(st: GameState, a: Action) -> None:
     """A roll that is not two dice 1-6: one finding, and the replay goes on from the play as written,
     where physically possible, as after any illegal play."""
     st.find("dice-mismatch", _("roll {dice} is not two dice 1-6").format(dice=repr(a.dice_text)), a,
-              loc=a.dice_loc)
+            loc=a.dice_loc)
     for part in written_parts(a):
         s = part.player
         (st.pos[s], st.pos[1 - s]), _hits = physical(st.rules, st.pos[s], st.pos[1 - s],
@@ -207,7 +207,7 @@ def on_part(st: GameState, i: int, a: Action, nxt: Action | None, out: PartOutco
                 if not rest:     # otherwise the record's later parts say what was left unused
                     out.used = tuple(d for *_, d in v.playset.plays[after])
         st.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=shown,
-                  alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
+                alternatives=v.playset.example(6) if v is not None and v.playset is not None else [])
         if fit:
             st.first_error = None   # back on the game's real course
 
@@ -236,7 +236,7 @@ def on_missing(st: GameState, i: int, a: Action, out: PartOutcome, rest: list[Pa
             msg = _("{message}; the replay goes on as if {play} had been played (the play the record fits "
                     "best)").format(message=msg, play=chosen)
         st.find(rule, msg, a, loc=out.loc, side=side, position=(me, opp), dice=spec.numbers,
-                  alternatives=ps.example(6))
+                alternatives=ps.example(6))
     if best is not None:
         out.after = [best[0], best[1]] if side == 0 else [best[1], best[0]]
         out.used = tuple(d for *_, d in ps.plays[best])
@@ -252,7 +252,7 @@ def on_setup(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
         both = [p for p in range(1, 25) if mine[p - 1] and theirs[opp_point(p) - 1]]
         if both:
             st.find("parse-error", _("the set-up puts checkers of both players on {player}'s point {point} "
-                                       "(no position has them): the replay goes on from it as written").format(
+                                     "(no position has them): the replay goes on from it as written").format(
                 player=st.name(0), point=both[0]), a)
         st.pos = [tuple(s.checkers[0]), tuple(s.checkers[1])]
         st.rolls = max(st.rolls, 1)          # past the opening roll and both first turns

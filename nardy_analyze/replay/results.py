@@ -60,7 +60,7 @@ def on_resign(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
             if winner_of(st, nxt, nxt.value or 0) == a.player:
                 # TRANSLATORS: {text}: the record's cell, quoted ('Resigns')
                 st.find("result-mismatch", _("{player} gives up ({text}), but the result that follows "
-                                               "declares {player} the winner").format(
+                                             "declares {player} the winner").format(
                     player=st.name(a.player), text=repr(a.text)), nxt)
             return
         pts = a.value
@@ -77,14 +77,14 @@ def check_level(st: GameState, a: Action) -> None:
     if a.level > top:
         # TRANSLATORS: {level}, {top}: resignation levels (single, gammon, backgammon)
         st.find("result-mismatch", _("{player} resigns a {level}, more than can still be lost (at most a "
-                                       "{top} in this position)").format(
+                                     "{top} in this position)").format(
             player=st.name(a.player), level=name, top=level_text(top)), a, **final_board(st, w))
     elif a.value is not None and st.variant.cube_in_play and a.value != st.stake(a.level):
         st.find("result-mismatch", ngettext(
             "{player} resigns a {level} for {points} point(s); with the cube at {cube} a {level} gives {stake}",
             "{player} resigns a {level} for {points} point(s); with the cube at {cube} a {level} gives {stake}",
             a.value).format(player=st.name(a.player), level=name, points=a.value, cube=st.cube,
-                            stake=st.stake(a.level)), a)
+                          stake=st.stake(a.level)), a)
 
 
 def _offer(st: GameState, a: Action, word: str) -> None:
@@ -163,8 +163,8 @@ def finish(st: GameState, actions: list[Action]) -> None:
     against how the game ended on the board, or the end reached when nothing is declared."""
     if st.pending is not None and not st.ended:
         st.find("cube-response", _("{player} doubled to {value} and the double was neither taken nor "
-                                     "dropped").format(player=st.name(st.pending.player),
-                                                       value=st.pending.value), st.pending)
+                                   "dropped").format(player=st.name(st.pending.player),
+                                                     value=st.pending.value), st.pending)
     last = actions[-1] if actions else None
     if st.owed is not None:
         draw.settle_owed(st, st.declared.cell if st.declared is not None else last)
@@ -184,9 +184,9 @@ def finish(st: GameState, actions: list[Action]) -> None:
         # "Resigns" / "Concedes" with no points and no "Wins" after it: the record does not say what
         # was resigned; the next score line is trusted
         st.find("result-mismatch", _("{player} gives up ({text}) and no points are written; the next game's "
-                                       "score line is taken as it is").format(player=st.name(1 - w),
-                                                                              text=repr(cell.text)),
-                  cell, severity=WARNING)
+                                     "score line is taken as it is").format(player=st.name(1 - w),
+                                                                            text=repr(cell.text)),
+                cell, severity=WARNING)
         st.set_result(w, None, How.RESIGN)
         return
     if ended:
@@ -216,11 +216,11 @@ def undeclared(st: GameState, last: Action | None) -> None:
         if not st.game.broken:
             # TRANSLATORS: {how}: how the game ended (bearoff, drop); {points}: what the winner scores
             st.find("result-mismatch", _("the game ended ({how}: {player} wins {points}) but no result is "
-                                           "written").format(how=how_text(how), player=st.name(w), points=pts),
-                      last, severity=WARNING)
+                                         "written").format(how=how_text(how), player=st.name(w), points=pts),
+                    last, severity=WARNING)
     elif last is not None and not st.game.broken:
         st.find("result-mismatch", _("the game ends without a result (unfinished record?)"), last,
-                  severity=WARNING)
+                severity=WARNING)
 
 
 def declared_after_end(st: GameState, w: int, pts: int, cell: Action) -> None:
@@ -233,7 +233,7 @@ def declared_after_end(st: GameState, w: int, pts: int, cell: Action) -> None:
     elif not credited(st, pts, epts, w):
         # TRANSLATORS: {result}: the game's result ("a gammon at cube 2"); {full}: the points it gives
         st.find("result-mismatch", ngettext("declared {points} point(s); {result} gives {full}",
-                                              "declared {points} point(s); {result} gives {full}", pts).format(
+                                            "declared {points} point(s); {result} gives {full}", pts).format(
             points=pts, result=_explain_stake(st, how, ew), full=epts), cell, **final_board(st, ew))
         st.slips = [(ew, epts)]
     st.set_result(ew, pts, how)
@@ -251,9 +251,9 @@ def wrong_column(st: GameState, w: int, pts: int, cell: Action) -> bool:
     full = st.stake(st.rules.win_level(tuple([0] * 25), st.pos[w]))
     # TRANSLATORS: {checkers}: how the other player's last checkers stand ("one checker on the 1-point")
     st.find("result-mismatch", _("{player} is declared the winner, but {other} is on roll with {checkers} and "
-                                   "bears off with any roll: {other} must have won (the result is written in "
-                                   "the wrong column?)").format(player=st.name(w), other=st.name(o),
-                                                                checkers=sure), cell, **final_board(st, o))
+                                 "bears off with any roll: {other} must have won (the result is written in "
+                                 "the wrong column?)").format(player=st.name(w), other=st.name(o),
+                                                              checkers=sure), cell, **final_board(st, o))
     st.slips = [(w, pts), (o, full)]
     st.set_result(o, pts, How.BEAROFF)
     return True
@@ -268,7 +268,7 @@ def resigned(st: GameState, w: int, pts: int, cell: Action) -> None:
     how = st.how_resigned
     if st.clock.timed_out == w:
         st.find("result-mismatch", _("{player} is declared the winner, but ran out of time (a timeout loses "
-                                       "the game)").format(player=st.name(w)), cell, **final_board(st, w))
+                                     "the game)").format(player=st.name(w)), cell, **final_board(st, w))
         w = 1 - w
     elif not any(credited(st, pts, full, w) for full in levels):
         allowed = ", ".join(str(x) for x in sorted(levels))
@@ -281,7 +281,7 @@ def resigned(st: GameState, w: int, pts: int, cell: Action) -> None:
                 "gives ({allowed} with the cube at {cube})",
                 "the match was conceded: {points} point(s) credited, more than a resignation of this game "
                 "gives ({allowed} with the cube at {cube})", pts).format(points=pts, allowed=allowed,
-                                                                         cube=st.cube),
+                                                                       cube=st.cube),
                 cell, severity=WARNING, **final_board(st, w))
         else:
             if how is How.TIMEOUT and st.variant.cube_in_play:
@@ -305,7 +305,7 @@ def resigned(st: GameState, w: int, pts: int, cell: Action) -> None:
                                "declared {points} point(s) for a resignation; with the position on the board "
                                "and this scoring the possible results are {allowed}", pts)
             st.find("result-mismatch", msg.format(points=pts, cube=st.cube, allowed=allowed), cell,
-                      **final_board(st, w))
+                    **final_board(st, w))
             st.slips = [(w, x) for x in sorted(levels)]
     st.set_result(w, pts, how)
 

@@ -60,7 +60,7 @@ def on_illegal_mark(st: GameState, i: int, a: Action, p: int, d1: int, d2: int, 
                     "mark shows {shown}, which a legal {roll} reaches ({play}); the replay goes on from that "
                     "board").format(mark=short, shown=shown, roll=f"{d1}{d2}", play=fmt_steps(legal))
             st.find("parse-error", msg, a, severity=WARNING,
-                      position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
+                    position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
         else:
             illegal_mark_stood(st, a, d1, d2, turn, ps, board, short, shown)
         best = board
@@ -89,8 +89,8 @@ def on_illegal_mark(st: GameState, i: int, a: Action, p: int, d1: int, d2: int, 
         # TRANSLATORS: {mark}: the exporter's mark; {why}: why the play is not judged; {how}: where the
         # replay goes on
         st.find("parse-error", _("the record marks this play as illegal ({mark}) and does not give it: the "
-                                   "play is not judged ({why}); {how}").format(mark=short, why=why, how=how),
-                  a, severity=WARNING, position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
+                                 "play is not judged ({why}); {how}").format(mark=short, why=why, how=how),
+                a, severity=WARNING, position=(me, opp), dice=(d1, d2), alternatives=ps.example(6))
     st.pos[p], st.pos[1 - p] = best
     if borne_off(best[0]) == 15 and not st.ended:
         st.ended = Ended(How.BEAROFF, p, st.stake(st.rules.win_level(best[0], best[1])))
