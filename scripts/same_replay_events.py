@@ -5,8 +5,8 @@ data), game report, action state, turn row and game end of every record.
 
 Quicker than scripts/same_outputs.py (no command line, no writers) and closer to the replay: run it
 after a change inside replay/ or the engine.  Each checkout runs in its own process (``PYTHONPATH``);
-a checkout from before the replay's visitor (``replay(..., trace=True, observer=...)``) is read through
-that older interface.  Prints the count of records and one digest per checkout; exit 1 when they differ.
+a checkout from before the replay's visitor (``replay(..., trace=True, observer=...)``), or from before
+visitors declared their events (``wants``), is read through that older interface.  Prints the count of records and one digest per checkout; exit 1 when they differ.
 """
 from __future__ import annotations
 
@@ -42,7 +42,14 @@ class Told:
         self.states.append(state(s))
 
 
-if hasattr(R, "ReplayVisitor"):
+if hasattr(R, "ReportBuilder"):       # visitors declare the events they want; replay() gives result()
+    class Visitor(Told, R.ReportBuilder):
+        wants = R.Events.STATES | R.Events.TURNS | R.Events.ENDS
+
+        def __init__(self):
+            R.ReportBuilder.__init__(self)
+            Told.__init__(self)
+elif hasattr(R, "ReplayVisitor"):
     class Visitor(Told, R.ReplayVisitor):
         pass
 digest, n = hashlib.sha256(), 0

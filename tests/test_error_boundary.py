@@ -16,12 +16,12 @@ from nardy_analyze.cli import app
 from nardy_analyze.engine.backgammon import Backgammon
 from nardy_analyze.notation import ReadError, mat
 from nardy_analyze.record import Loc
-from nardy_analyze.replay.game import GameReplay
+from nardy_analyze.replay import game as replay_game
 
 RECORD = (ROOT / "tests" / "fixtures" / "selfplay" / "selfplay_0101_1pt.mat").read_bytes()
 
-# where a bug is planted: (class, method)
-PLACES = {"reader": (mat._Reader, "run"), "engine": (Backgammon, "initial"), "replay": (GameReplay, "run")}
+# where a bug is planted: (class or module, the name of its method or function)
+PLACES = {"reader": (mat._Reader, "run"), "engine": (Backgammon, "initial"), "replay": (replay_game, "finish")}
 
 
 class Planted(RuntimeError):

@@ -20,12 +20,14 @@ from nardy_analyze.evaluator.play import heuristic_chooser, play_game, random_ch
 from nardy_analyze.evaluator.posid import NardyPosition, PositionIdError
 from nardy_analyze.generate import generate_match
 from nardy_analyze.replay import replay
-from nardy_analyze.replay.visitor import ReplayVisitor
+from nardy_analyze.replay.visitor import Events, ReplayVisitor
 
 LONG_GAMES = ("long", "gulbara")
 
 
 class _Turns(ReplayVisitor):
+    wants = Events.TURNS
+
     def __init__(self) -> None:
         self.rows = []
 

@@ -27,7 +27,8 @@ PKG = "nardy_analyze"
 # layer -> the modules (a sub-package stands for all its modules) -- the table of docs/architecture.md
 LAYERS: dict[int, tuple[str, ...]] = {
     0: ("nardy_analyze", "engine", "i18n"),                      # the package's constants; the rules; the language
-    1: ("record", "rules", "safetext", "fsio", "names", "evaluator"),  # the record model, rule ids, safe text,
+    1: ("record", "events", "rules", "safetext", "fsio", "names", "evaluator"),  # the record model, the
+                                                                 # replay's events, rule ids, safe text,
                                                                  # atomic writes, players' names; the long
                                                                  # games' evaluator
     2: ("notation", "inputs"),                                   # read and write records; what a command reads
@@ -193,6 +194,32 @@ def module_edges() -> dict[str, set[str]]:
 def test_no_import_cycle():
     cycles = _cycles(module_edges())
     assert not cycles, "import cycles (module-level imports):\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+# The replay's events and reports: what a visitor is told and what the replay returns
+EVENTS = "nardy_analyze.events"
+EVENT_TYPES = ("Finding", "ActionState", "PartState", "TurnRow", "GameEnd", "GameReport", "MatchReport", "How")
+
+
+def test_the_events_are_defined_in_one_module_low_in_the_layers():
+    """Every event type is defined in ``nardy_analyze.events`` and nowhere else; that module sits below the
+    notations and the replay (layer 1, beside the record model), imports nothing above it, takes part in no
+    cycle, and the notations' normalised match types its reports with it (no ``Any`` to dodge a layer)."""
+    where: dict[str, list[str]] = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in EVENT_TYPES:
+                where.setdefault(node.name, []).append(module)
+    assert where == {name: [EVENTS] for name in EVENT_TYPES}
+    assert layer_of(EVENTS) < min(layer_of("nardy_analyze.notation"), layer_of("nardy_analyze.replay"))
+    assert all(layer_of(i.target) <= layer_of(EVENTS) for i in ALL_IMPORTS if i.module == EVENTS)
+    assert not [c for c in _cycles(module_edges()) if EVENTS in c]
+    users = {i.module for i in ALL_IMPORTS if i.target == EVENTS and not i.type_only}
+    assert {"nardy_analyze.notation.normal", "nardy_analyze.replay", "nardy_analyze.replay.telling"} <= users
+    normal = ast.parse(MODULES["nardy_analyze.notation.normal"].read_text(encoding="utf-8"))
+    reports = [ast.unparse(node.annotation) for node in ast.walk(normal)
+               if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "report"]
+    assert reports == ["GameReport", "MatchReport"]
 
 
 # gettext's ``_`` (nardy_analyze.i18n): public by the convention every translated message is written in

@@ -1,6 +1,6 @@
 """The replay's one output channel (nardy_analyze.replay.visitor): a visitor gets every event in the order
-of the record, the costly events only when it asks for them, and what it is told agrees with what
-``replay()`` returns."""
+of the record, the costly events only when it asks for them (``wants``), and ``replay()`` returns its
+``result()``: the default visitor's is the match report, which agrees with what a visitor is told."""
 from __future__ import annotations
 
 import copy
@@ -12,26 +12,30 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from nardy_analyze.engine import get_variant
 from nardy_analyze.generate import generate_match
 from nardy_analyze.record import Kind
-from nardy_analyze.replay import (POSITION_RULES, ActionState, Finding, GameEnd, GameReport, MatchReport,
-                                  ReplayVisitor, TurnRow, replay)
-from nardy_analyze.replay.visitor import channel, overrides
+from nardy_analyze.replay import (POSITION_RULES, ActionState, Events, Finding, GameEnd, GameReport,
+                                  MatchReport, ReplayVisitor, ReportBuilder, TurnRow, replay)
 
 VARIANTS = ("backgammon", "long", "gulbara")
 
 
-class Recorder(ReplayVisitor):
-    """Every event, as (name, payload)."""
+class Recorder(ReportBuilder):
+    """Every event, as (name, payload); the match report too (its ``result()``)."""
+
+    wants = Events.STATES | Events.TURNS | Events.ENDS
 
     def __init__(self):
+        super().__init__()
         self.events = []
 
     def begin_match(self, match, variant):
+        super().begin_match(match, variant)
         self.events.append(("begin_match", (match, variant)))
 
     def begin_game(self, game):
         self.events.append(("begin_game", game))
 
     def finding(self, finding):
+        super().finding(finding)
         self.events.append(("finding", finding))
 
     def action_state(self, state):
@@ -44,17 +48,21 @@ class Recorder(ReplayVisitor):
         self.events.append(("game_end", end))
 
     def end_game(self, report):
+        super().end_game(report)
         self.events.append(("end_game", report))
 
-    def end_match(self, report):
-        self.events.append(("end_match", report))
+    def end_match(self, score):
+        super().end_match(score)
+        self.events.append(("end_match", score))
 
 
-class FindingsOnly(ReplayVisitor):
+class FindingsOnly(ReportBuilder):
     def __init__(self):
+        super().__init__()
         self.findings = []
 
     def finding(self, finding):
+        super().finding(finding)
         self.findings.append(finding)
 
 
@@ -81,7 +89,7 @@ def test_a_recording_visitor_gets_every_event_in_order(variant):
     names = [n for n, _ in rec.events]
     assert "finding" in names and "turn" in names and "action_state" in names
     assert rec.events[0] == ("begin_match", (match, v))
-    assert rec.events[-1] == ("end_match", rep)
+    assert isinstance(rep, MatchReport) and rec.events[-1] == ("end_match", rep.final_score)
     # one begin_game ... game_end, end_game bracket per game, in order, nothing of a game outside it
     starts = [i for i, n in enumerate(names) if n == "begin_game"]
     ends = [i for i, n in enumerate(names) if n == "end_game"]
@@ -142,30 +150,79 @@ def test_findings_via_the_visitor_are_replays_findings(variant, seed, plant):
     assert everything.games == plain.games == told.games
 
 
-def test_costly_events_only_for_a_visitor_that_overrides_them():
-    assert not any(overrides(ReplayVisitor(), e) for e in ("finding", "action_state", "turn", "game_end"))
-    assert overrides(FindingsOnly(), "finding") and not overrides(FindingsOnly(), "turn")
-    rep = MatchReport("x", "mat", "backgammon")
-    assert channel((rep, FindingsOnly()), "action_state") is None
-    assert channel((rep,), "finding") == rep.finding
-    told = []
+class Delegate(ReplayVisitor):
+    """Hands every event to another visitor, and asks for the events that one wants."""
 
-    class Two(ReplayVisitor):
-        def finding(self, f):
-            told.append(f)
+    def __init__(self, inner):
+        self.inner, self.wants = inner, inner.wants
 
-    both = channel((rep, Two()), "finding")
-    both("f1")
-    assert rep.findings == ["f1"] == told
+    def begin_match(self, match, variant):
+        self.inner.begin_match(match, variant)
+
+    def begin_game(self, game):
+        self.inner.begin_game(game)
+
+    def finding(self, finding):
+        self.inner.finding(finding)
+
+    def action_state(self, state):
+        self.inner.action_state(state)
+
+    def turn(self, row):
+        self.inner.turn(row)
+
+    def game_end(self, end):
+        self.inner.game_end(end)
+
+    def end_game(self, report):
+        self.inner.end_game(report)
+
+    def end_match(self, score):
+        self.inner.end_match(score)
+
+    def result(self):
+        return ("delegated", self.inner.result())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_costly_events_are_told_as_declared(variant):
+    """A visitor is told the costly events it asks for in ``wants``, whatever its class overrides: one that
+    overrides ``turn`` without asking is told no turn; one that hands the events to another is told all
+    of them; ``replay()`` returns the visitor's ``result()`` (None by default)."""
+    match = planted(generate_match(variant, 2, seed=29), 3)
+    v = get_variant(variant)
+
+    class Undeclared(ReplayVisitor):
+        def __init__(self):
+            self.rows = []
+
+        def turn(self, row):
+            self.rows.append(row)
+
+    quiet = Undeclared()
+    assert replay(match, v, visitor=quiet) is None and quiet.rows == []
+    direct, inner = Recorder(), Recorder()
+    rep = replay(match, v, visitor=direct)
+    tag, inner_rep = replay(match, v, visitor=Delegate(inner))
+    assert tag == "delegated" and inner_rep == rep
+    assert [n for n, _ in inner.events] == [n for n, _ in direct.events]
+    assert {"action_state", "turn", "game_end"} <= {n for n, _ in inner.events}
+    for want, event in ((Events.STATES, "action_state"), (Events.TURNS, "turn"), (Events.ENDS, "game_end")):
+        some = Recorder()
+        some.wants = want
+        replay(match, v, visitor=some)
+        told = {n for n, _ in some.events} & {"action_state", "turn", "game_end"}
+        assert told == {event}
 
 
 def test_a_visitor_with_no_costly_method_builds_no_state(monkeypatch):
-    from nardy_analyze.replay import game, telling   # the modules that build the costly events
+    from nardy_analyze.replay import match as walk, telling   # the modules that build the costly events
 
     def boom(*a, **k):
         raise AssertionError("built although nobody asked for it")
 
-    monkeypatch.setattr(game, "ActionState", boom)
+    monkeypatch.setattr(walk, "Teller", boom)
+    monkeypatch.setattr(telling, "ActionState", boom)
     monkeypatch.setattr(telling, "TurnRow", boom)
     monkeypatch.setattr(telling, "GameEnd", boom)
     match = generate_match("gulbara", 2, seed=1)
@@ -181,7 +238,7 @@ def test_a_replayed_game_leaves_no_reference_cycle(variant):
     the command line about a tenth of validate's time).  The clock still reports through the replay."""
     import gc
 
-    from nardy_analyze.replay.game import GameReplay
+    from nardy_analyze.replay.state import GameState
 
     match = planted(generate_match(variant, 3, seed=23), 7)
     slow = copy.deepcopy(match)
@@ -193,9 +250,9 @@ def test_a_replayed_game_leaves_no_reference_cycle(variant):
         for visitor in (None, Recorder()):
             rep = replay(match, get_variant(variant), visitor=visitor)
             assert rep.games
-            assert not [o for o in gc.get_objects() if type(o) is GameReplay]
+            assert not [o for o in gc.get_objects() if type(o) is GameState]
         rep = replay(slow, get_variant(variant, {"time_limit": 120}))
-        assert not [o for o in gc.get_objects() if type(o) is GameReplay]
+        assert not [o for o in gc.get_objects() if type(o) is GameState]
     finally:
         gc.enable()
     late = [f for f in rep.findings if f.rule == "time-limit"]      # every action of game 1, named by player

@@ -8,13 +8,15 @@ import pytest
 
 from nardy_analyze.engine import get_variant
 from nardy_analyze.notation import read_path as load_path
-from nardy_analyze.replay import ReplayVisitor, replay
+from nardy_analyze.replay import Events, ReplayVisitor, replay
 
 FIX = Path(__file__).parent / "fixtures" / "gnubg-sgf"
 SETUPS = [FIX / "setup.sgf", FIX / "setup2.sgf"]
 
 
 class _Both(ReplayVisitor):
+    wants = Events.TURNS | Events.STATES
+
     def __init__(self) -> None:
         self.turns, self.states, self.ends = [], [], []
         self.game = None

@@ -22,8 +22,8 @@ from nardy_analyze.inputs import read_bytes
 from nardy_analyze.analyze import validate_paths
 from nardy_analyze.cli import app
 from nardy_analyze.engine import get_variant
-from nardy_analyze.replay.events import TurnRow
-from nardy_analyze.replay import replay
+from nardy_analyze.events import TurnRow
+from nardy_analyze.replay import Events, ReportBuilder, replay
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
 MUTANTS = CORPUS / "mutants"
@@ -42,8 +42,11 @@ def record(text: str, tmp_path: Path, name: str = "m.mat") -> str:
     return str(p)
 
 
-class Rows:
+class Rows(ReportBuilder):
+    wants = Events.TURNS | Events.ENDS
+
     def __init__(self):
+        super().__init__()
         self.turns: list[TurnRow] = []
         self.ends = []
 

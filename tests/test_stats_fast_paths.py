@@ -12,13 +12,15 @@ from nardy_analyze import stats
 from nardy_analyze.stats import frames, tally
 from nardy_analyze import notation
 from nardy_analyze.engine import Rules, generate, get_variant
-from nardy_analyze.replay import replay
+from nardy_analyze.replay import Events, ReplayVisitor, replay
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
 VARIANTS = ("backgammon", "long", "gulbara")
 
 
-class Rows:
+class Rows(ReplayVisitor):
+    wants = Events.TURNS | Events.ENDS
+
     def __init__(self):
         self.turns = []
 
@@ -199,7 +201,7 @@ def test_backgammon_short_cuts_agree_with_the_list_of_plays(data, d1, d2, shape)
 
 def test_turn_rows_are_turn_rows(records):
     """The replay builds its rows without the named tuple's ``__new__``: they are TurnRows all the same."""
-    from nardy_analyze.replay.events import TurnRow
+    from nardy_analyze.events import TurnRow
 
     for _, rows in records:
         for t in rows:

@@ -16,6 +16,7 @@ from replay_builder import Rec, errors, play_turn, steps
 
 from nardy_analyze.engine import generate, get_variant
 from nardy_analyze.record import Kind, Segment
+from nardy_analyze.replay import Events, ReportBuilder
 
 LONG = get_variant("long").rules
 GUL = get_variant("gulbara").rules
@@ -95,7 +96,9 @@ def test_a_handover_is_not_the_opponents_turn_no_rolls_twice_warning_no_roll_eve
     r.roll(1, (3, 1), "24/21 21/20")
     turns = []
 
-    class Rows:
+    class Rows(ReportBuilder):
+        wants = Events.TURNS | Events.ENDS
+
         def turn(self, row):
             turns.append(row)
 

@@ -12,50 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..events import ActionState, Finding, GameReport, MatchReport
 from ..i18n import _, ngettext
 from ..record import Action, Game, Kind, Match
-
-
-@dataclass(slots=True)
-class ActionState:
-    """What the replay knew around one action: the cube before it, the board before and after it
-    (``sides[0]`` / ``sides[1]`` are the first / second player's sides in their own numbering) and,
-    for a roll, whether the play was legal."""
-
-    index: int
-    cube: int
-    owner: int | None
-    before: tuple
-    after: tuple
-    legal: bool = True
-    # a roll whose written play is one step per number, legal in the written order (turns.quick_turn):
-    # its single-die route is the written steps (normal.py takes it without walking it again)
-    exact: bool = False
-    # a roll with further parts (Gul bara chains and handovers): one PartState per part, the roller's own
-    # play first, in the order played: every written part, and a part the record leaves out where that is
-    # a finding (a chain stopped short, a handover owed; its text empty); the K-th after the roller's play
-    # is move M.K of show, the replayer and findings (None for a turn of one part)
-    parts: list["PartState"] | None = None
-    # a roll the replay counted: its number in the game (1 = the opening roll), the ``move`` of ``show
-    # --move``, of the replayer's address and of findings; None for every other action
-    roll: int | None = None
-
-
-@dataclass(slots=True)
-class PartState:
-    """One part of a turn as the replay played it (``ActionState.parts``): ``kind`` ``"roll"``, ``"chain"``
-    or ``"handover"``, who played it, the numbers it was to play (the dice for the roll), its place in the
-    text (a part the record leaves out: where its finding is, ``text`` empty), and the board before and
-    after it (first player's side first)."""
-
-    kind: str
-    player: int
-    numbers: tuple[int, ...]
-    line: int
-    column: int
-    text: str
-    before: tuple
-    after: tuple
 
 
 @dataclass(slots=True)
@@ -69,8 +28,8 @@ class NormalAction:
 @dataclass(slots=True)
 class NormalGame:
     game: Game
-    # the replay's report of the game (nardy_analyze.replay.GameReport): winner, points, how, crawford, turns
-    report: Any
+    # the replay's report of the game: winner, points, how, crawford, turns
+    report: GameReport
     actions: list[NormalAction] = field(default_factory=list)
 
     @property
@@ -87,12 +46,12 @@ class NormalMatch:
     match: Match
     variant: str
     options: dict[str, Any]
-    # the replay's report of the match (nardy_analyze.replay.MatchReport): its findings and games
-    report: Any
+    # the replay's report of the match: its findings and games
+    report: MatchReport
     games: list[NormalGame] = field(default_factory=list)
 
     @property
-    def first_error(self) -> Any:
+    def first_error(self) -> Finding | None:
         """The first error finding of the replay (by line and column), None when there is none."""
         errors = [f for f in self.report.findings if f.severity == "error"]
         return min(errors, key=lambda f: (f.line, f.column)) if errors else None
@@ -117,7 +76,7 @@ def gnubg_result_losses(normal: NormalMatch, target: str, before_any_move: bool 
     for ng in normal.games:
         r = ng.report
         n = ng.game.number
-        if getattr(r, "conceded", False) and r.credited is not None:
+        if r.conceded and r.credited is not None:
             cube = resign_cube(ng)
             if -(-r.credited // cube) > GNUBG_TOP_LEVEL:
                 # TRANSLATORS: {target}: mat or sgf; {points}: points credited; {cube}: the cube's value;
@@ -137,5 +96,5 @@ def gnubg_result_losses(normal: NormalMatch, target: str, before_any_move: bool 
     return out
 
 
-__all__ = ["ActionState", "PartState", "NormalAction", "NormalGame", "NormalMatch", "gnubg_result_losses",
+__all__ = ["NormalAction", "NormalGame", "NormalMatch", "gnubg_result_losses",
            "resign_cube"]

@@ -1,8 +1,8 @@
 """The clock of one game under replay: the time control (``time-limit``) and who ran out of time.
 
 The game replay (:mod:`nardy_analyze.replay`) calls :meth:`Clock.check` before each action when
-:attr:`Clock.checks` is true, and :meth:`Clock.run_out` on a timeout; the clock reports through the
-``find`` callback it is given (the game's finding channel).  Scoring a timeout (as a resignation) is
+:attr:`Clock.checks` is true, and :meth:`Clock.run_out` on a timeout; the clock reports through the game
+state it is given (``st.find``, ``st.name``: :class:`.state.GameState`) and keeps no reference to it.  Scoring a timeout (as a resignation) is
 the results' business, not the clock's: the clock only says whose time ran out.
 
 Two time controls, each optional (docs/rules.md, "The clock"):
@@ -18,8 +18,6 @@ Two time controls, each optional (docs/rules.md, "The clock"):
   the player's clock (as the record's times give it) still has time left is a ``time-limit`` finding too.
 """
 from __future__ import annotations
-
-from typing import Callable
 
 from ..engine import Variant
 from ..i18n import _
@@ -68,14 +66,13 @@ class Clock:
     """The time control of one game: ``limit`` seconds per move (None: no time control) and the running
     clock (:class:`RunningClock`, None: none)."""
 
-    __slots__ = ("limit", "checks", "timed_out", "running", "_find", "_name")
+    __slots__ = ("limit", "checks", "timed_out", "running")
 
-    def __init__(self, variant: Variant, find: Callable[..., None], name: Callable[[int], str]):
+    def __init__(self, variant: Variant):
         self.limit: float | None = variant.get("time_limit")
         self.running: RunningClock | None = RunningClock.of(variant)
         self.checks = bool(self.limit) or self.running is not None   # whether check() has anything to check
         self.timed_out: int | None = None    # the side whose time ran out
-        self._find, self._name = find, name
 
     def attach(self, running: RunningClock | None) -> None:
         """Run this game on ``running`` (the match's clocks, ``clock_per=match``) instead of its own."""
@@ -83,46 +80,46 @@ class Clock:
             self.running = running
             self.checks = True
 
-    def check(self, a: Action, nxt: Action | None) -> None:
+    def check(self, st, a: Action, nxt: Action | None) -> None:
         """``time-limit``: an action that took longer than the time control allows, unless the record
         declares that player's timeout right there (the timeout itself, or the action just before it)."""
         if self.running is not None:
-            self.run(a, nxt)
+            self.run(st, a, nxt)
         limit = self.limit
         if not limit or a.clock is None or a.clock <= limit or a.kind == Kind.TIMEOUT:
             return
         if nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == a.player:
             return
         # TRANSLATORS: {took}, {limit}: seconds
-        self._find("time-limit", _("{player} took {took} s over this move; the time control allows {limit} s per "
-                                   "move and no timeout is declared").format(
-            player=self._name(a.player), took=f"{a.clock:g}", limit=f"{limit:g}"), a)
+        st.find("time-limit", _("{player} took {took} s over this move; the time control allows {limit} s per "
+                                "move and no timeout is declared").format(
+            player=st.name(a.player), took=f"{a.clock:g}", limit=f"{limit:g}"), a)
 
     def run_out(self, a: Action) -> None:
         """``a`` is a timeout: its player's time ran out."""
         self.timed_out = a.player
 
     # -- the running clock ----------------------------------------------------------------------------
-    def run(self, a: Action, nxt: Action | None) -> None:
+    def run(self, st, a: Action, nxt: Action | None) -> None:
         r = self.running
         p = a.player
         move = a.kind == Kind.ROLL
         timeout_next = nxt is not None and nxt.kind == Kind.TIMEOUT and nxt.player == p
-        self._spend(a, p, a.clock, a.clock_left, r.increment if move else 0,
+        self._spend(st, a, p, a.clock, a.clock_left, r.increment if move else 0,
                     excused=a.kind == Kind.TIMEOUT or timeout_next)
         for seg in a.segments:          # a handover: the time of the player who plays it, no increment
             if seg.clock is not None or seg.clock_left is not None:
-                self._spend(a, seg.player, seg.clock, seg.clock_left, 0, excused=False, side=seg.player)
+                self._spend(st, a, seg.player, seg.clock, seg.clock_left, 0, excused=False, side=seg.player)
         if a.kind == Kind.TIMEOUT:
             left = r.left[p]
             if r.timed[p] and not r.fallen[p] and left > 0:
                 # TRANSLATORS: {left}: the time on the clock, "1:05"; {control}: the time control, "840+8"
-                self._find("time-limit", _("{player} declares a timeout with {left} left on the clock (time control "
-                                           "{control}, as the record's times give it)").format(
-                    player=self._name(p), left=clock_text(left), control=r.control), a)
+                st.find("time-limit", _("{player} declares a timeout with {left} left on the clock (time control "
+                                        "{control}, as the record's times give it)").format(
+                    player=st.name(p), left=clock_text(left), control=r.control), a)
             r.fallen[p] = True
 
-    def _spend(self, a: Action, p: int, took: float | None, left_after: float | None, inc: float,
+    def _spend(self, st, a: Action, p: int, took: float | None, left_after: float | None, inc: float,
                excused: bool, side: int | None = None) -> None:
         r = self.running
         if took is None and left_after is None:
@@ -137,9 +134,9 @@ class Clock:
         if after < 0 and not r.fallen[p]:
             r.fallen[p] = True
             if not excused:
-                self._find("time-limit", _("{player}'s clock falls below zero on this move: {left} left before it, "
-                                           "{took} taken (time control {control}) and no timeout is "
-                                           "declared").format(player=self._name(p), left=clock_text(before),
-                                                              took=clock_text(took), control=r.control),
-                           a, side=side)
+                st.find("time-limit", _("{player}'s clock falls below zero on this move: {left} left before it, "
+                                        "{took} taken (time control {control}) and no timeout is "
+                                        "declared").format(player=st.name(p), left=clock_text(before),
+                                                           took=clock_text(took), control=r.control),
+                        a, side=side)
         r.left[p] = after + inc

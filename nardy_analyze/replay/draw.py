@@ -2,20 +2,19 @@
 
 When the player who rolled first in the game bears off the last checker and the other player could still
 bear off every checker left with one roll, the game is not over: the other player rolls once more
-(:func:`play_last_roll`); all off draws the game.  These functions work on the game under replay (``gr``,
-``replay.game.GameReplay``): its position, its ``owed`` last roll, its ``ended`` state and its findings.
+(:func:`play_last_roll`); all off draws the game.  These functions work on the game state (``gr``,
+:class:`.state.GameState`): its position, its ``owed`` last roll, its ``ended`` state and its findings.
 """
 from __future__ import annotations
 
 from ..engine.judge import judge
 from ..i18n import _
 from ..record import Action
-from .model import how_text
+from ..events import WARNING, How, how_text
+from .state import Ended, GameState
 
-WARNING = "warning"          # the replay's severity of a warning (replay.WARNING)
 
-
-def owes_last_roll(gr, w: int) -> bool:
+def owes_last_roll(gr: GameState, w: int) -> bool:
     """Whether ``w``, who has just borne off the last checker, must let the other player roll once more:
     ``w`` rolled first in the game and the other could still bear off every checker with one roll."""
     o = 1 - w
@@ -23,7 +22,7 @@ def owes_last_roll(gr, w: int) -> bool:
             and gr.rules.can_finish(gr.pos[o], gr.pos[w]))
 
 
-def play_last_roll(gr, a: Action, p: int, d1: int, d2: int) -> None:
+def play_last_roll(gr: GameState, a: Action, p: int, d1: int, d2: int) -> None:
     """The second player's last roll: one roll (four numbers for a double; no chain, no handover: the
     opponent has no checker left), judged on its own; all off is a draw, else the first player won."""
     me, opp = gr.pos[p], gr.pos[1 - p]
@@ -36,21 +35,21 @@ def play_last_roll(gr, a: Action, p: int, d1: int, d2: int) -> None:
     gr.pos[p], gr.pos[1 - p] = v.after
     w, stake = gr.owed
     gr.owed = None
-    gr.ended = ("draw", None, 0) if not sum(gr.pos[p]) else ("bearoff", w, stake)
+    gr.ended = Ended(How.DRAW, None, 0) if not sum(gr.pos[p]) else Ended(How.BEAROFF, w, stake)
 
 
-def settle_owed(gr, warn: Action | None = None) -> None:
+def settle_owed(gr: GameState, warn: Action | None = None) -> None:
     """The owed last roll was not written: the first player won."""
     w, stake = gr.owed
     gr.owed = None
-    gr.ended = ("bearoff", w, stake)
+    gr.ended = Ended(How.BEAROFF, w, stake)
     if warn is not None:
         gr.find("result-mismatch", _("{player} is owed a last roll that could draw (the last-roll rule) and the "
                                      "record writes none; the game is scored as {winner}'s win").format(
             player=gr.name(1 - w), winner=gr.name(w)), warn, severity=WARNING)
 
 
-def on_draw(gr, a: Action) -> None:
+def on_draw(gr: GameState, a: Action) -> None:
     """A ``draw`` cell: kept for the end of the game (a draw written after the first player finished settles
     the owed last roll)."""
     if gr.owed is not None:
@@ -59,11 +58,11 @@ def on_draw(gr, a: Action) -> None:
         gr.draw_cell = a
 
 
-def finish_draw(gr, last: Action | None) -> bool:
+def finish_draw(gr: GameState, last: Action | None) -> bool:
     """The result of a drawn game (the last roll bore off every checker), or of a draw written when the
     game was not drawn.  True when the result is settled."""
     cell = gr.draw_cell
-    if gr.ended and gr.ended[0] == "draw":
+    if gr.ended and gr.ended.how is How.DRAW:
         if gr.declared is not None:
             w, _pts, decl = gr.declared
             gr.find("result-mismatch", _("{player} is declared the winner, but the game is drawn: the last roll "
@@ -72,7 +71,7 @@ def finish_draw(gr, last: Action | None) -> bool:
         elif cell is None:
             gr.find("result-mismatch", _("the game ended in a draw (the last roll bore off every checker) but no "
                                          "result is written"), last, severity=WARNING)
-        gr.set_result(None, 0, "draw")
+        gr.set_result(None, 0, How.DRAW)
         return True
     if gr.ended:
         how, w, pts = gr.ended

@@ -1,8 +1,8 @@
 """A match under replay: its games in order, the score between them, the Crawford game.
 
-:class:`MatchWalk` replays each game (:class:`.game.GameReplay`) and checks what links the games: the
+:class:`MatchWalk` replays each game (a :class:`.state.GameState` through :func:`.game.play`) and checks what links the games: the
 score lines against the results before them, games left out of an excerpt, the Crawford game, the end of
-the match.  Everything it finds goes to the visitors (:mod:`.visitor`).
+the match.  Everything it finds goes to the visitor (:mod:`.visitor`).
 """
 from __future__ import annotations
 
@@ -10,10 +10,14 @@ from ..engine import Variant
 from ..engine.core import Pos
 from ..record import Game, Loc, Match, game_numbers
 from .clock import RunningClock
-from .game import GameReplay
-from .model import ERROR, WARNING, Finding, MatchReport, player_text
+from .game import play
+from ..events import ERROR, WARNING, Finding, GameReport
 from ..i18n import _, ngettext
-from .visitor import channel
+from .results import possible_results, scored
+from .state import new_state
+from .telling import Teller
+from .turns import player_text
+from .visitor import Events, ReplayVisitor, ReportBuilder
 
 _YES = {"on", "yes", "true", "1"}
 _NO = {"off", "no", "false", "0"}
@@ -43,19 +47,18 @@ def crawford_tag(match: Match) -> bool | None:
 
 
 class MatchWalk:
-    """The replay of one match, told to ``visitors`` (the match report first)."""
+    """The replay of one match, told to ``visitor``."""
 
-    def __init__(self, match: Match, variant: Variant, rep: MatchReport, visitors: tuple, start: Pos | None):
-        self.match, self.variant, self.rep, self.start = match, variant, rep, start
-        self.visitors = visitors
-        tell_finding = channel(visitors, "finding")
-        # the match report alone: its list's own append (what MatchReport.finding does, without a frame)
-        self.tell_finding = rep.findings.append if tell_finding == rep.finding else tell_finding
-        # the costly events: None when no visitor overrides them
-        self.tell_state = channel(visitors, "action_state")
-        self.tell_turn = channel(visitors, "turn")
-        self.tell_end = channel(visitors, "game_end")
-        self.told = {e: channel(visitors, e) for e in ("begin_match", "begin_game", "end_game", "end_match")}
+    def __init__(self, match: Match, variant: Variant, visitor: ReplayVisitor, start: Pos | None):
+        self.match, self.variant, self.visitor, self.start = match, variant, visitor, start
+        self.tell_finding = visitor.finding
+        # the costly events: None when the visitor does not ask for them
+        wants = visitor.wants
+        self.tell_state = visitor.action_state if Events.STATES in wants else None
+        self.tell_turn = visitor.turn if Events.TURNS in wants else None
+        self.tell_end = visitor.game_end if Events.ENDS in wants else None
+        self.costly = self.tell_state is not None or self.tell_turn is not None or self.tell_end is not None
+        self.last: GameReport | None = None   # the report of the last game replayed
         self.length = match.match_length or 0
         self.crawford_rule = variant.get("crawford", False) and self.length > 0
         self.crawford_done = False
@@ -81,26 +84,23 @@ class MatchWalk:
             game = self.shown.get(game, game)
         self.tell_finding(Finding(rule, msg, self.match.path, loc.line, loc.column, severity, game))
 
-    def tell(self, event: str, *args) -> None:
-        fn = self.told[event]
-        if fn is not None:
-            fn(*args)
-
-    def run(self) -> MatchReport:
-        match = self.match
-        self.tell("begin_match", match, self.variant)
+    def run(self) -> None:
+        match, visitor = self.match, self.visitor
+        visitor.begin_match(match, self.variant)
+        if type(visitor).finding is ReportBuilder.finding:
+            # the report's own list's append (what ReportBuilder.finding does, without a frame)
+            self.tell_finding = visitor.report.findings.append
         for pr in match.problems:
             self.note(pr.rule, pr.message, pr.loc, WARNING if pr.warning else ERROR, pr.game)
         for game in match.games:
             self.game(game)
         self.end_of_match()
-        self.rep.final_score = (self.credit[0], self.credit[1])
-        self.tell("end_match", self.rep)
-        return self.rep
+        visitor.end_match((self.credit[0], self.credit[1]))
 
     def game(self, game: Game) -> None:
         """Check the score line before ``game``, replay it, and count its result."""
-        self.tell("begin_game", game)
+        match = self.match
+        self.visitor.begin_game(game)
         for pr in game.problems:
             self.note(pr.rule, pr.message, pr.loc, ERROR, game.number)
         score, length = self.score, self.length
@@ -111,37 +111,37 @@ class MatchWalk:
         is_crawford = self.crawford_of(after_match)
         score = self.score
         need = (length - score[0], length - score[1]) if length > 0 else None
-        gr = GameReplay(self.rep, self.variant, game, is_crawford, money=length == 0, need=need,
-                        start=self.start, tell_finding=self.tell_finding, tell_state=self.tell_state,
-                        tell_turn=self.tell_turn, tell_end=self.tell_end,
-                        number=self.shown.get(game.number, game.number))
-        gr.rep_score = (score[0], score[1])
-        gr.clock.attach(self.match_clock)
-        gr.report.crawford = is_crawford
-        gr.report.score = (self.credit[0], self.credit[1])
+        st = new_state(self.variant, game, self.shown.get(game.number, game.number), match.path,
+                       self.tell_finding, is_crawford, length == 0, need, (score[0], score[1]), self.start,
+                       keep_parts=self.tell_state is not None and not self.variant.rules.one_part_turns)
+        st.clock.attach(self.match_clock)
+        r = st.report
+        r.crawford = is_crawford
+        r.score = (self.credit[0], self.credit[1])
         actions = game.actions
         if game.problems:   # replay a broken game only up to the unreadable text
             first_bad = min(p.loc.line for p in game.problems)
             actions = [a for a in actions if a.loc.line < first_bad]
-        gr.run(actions)
-        gr.report.credited = gr.scored()
-        gr.report.conceded = gr.conceded
-        self.tell("end_game", gr.report)
+        play(st, actions, Teller(self.tell_state, self.tell_turn, self.tell_end) if self.costly else None)
+        r.credited = scored(st)
+        r.conceded = st.conceded
+        self.last = r
+        self.visitor.end_game(r)
         self.before = list(score)
-        self.slips = gr.slips
-        self.open_ends = gr.possible_results() if gr.report.winner is None and gr.report.how != "draw" \
+        self.slips = st.slips
+        self.open_ends = possible_results(st) if r.winner is None and r.how != "draw" \
             and actions and not game.broken else []
         self.prev = game
-        if gr.report.winner is not None and gr.report.points is not None:
-            score[gr.report.winner] += gr.report.points
+        if r.winner is not None and r.points is not None:
+            score[r.winner] += r.points
             if self.by_results is not None:
-                self.by_results[gr.report.winner] += gr.report.points
+                self.by_results[r.winner] += r.points
         elif self.by_results is not None:
             self.by_results = None           # no known result to carry the other reading on with
-        if gr.report.winner is not None and gr.report.credited is not None:
-            self.credit[gr.report.winner] += gr.report.credited
+        if r.winner is not None and r.credited is not None:
+            self.credit[r.winner] += r.credited
         # the previous game's points are unknown (unreadable text, or a resignation with no points written)
-        self.unknown = gr.report.points is None and (game.broken or gr.report.winner is not None)
+        self.unknown = r.points is None and (game.broken or r.winner is not None)
 
     def missing_games(self, game: Game) -> None:
         """Games the file leaves out before ``game`` (an excerpt): its score line is taken as written."""
@@ -253,8 +253,8 @@ class MatchWalk:
     def end_of_match(self) -> None:
         """Every game complete, and nobody has won the match: the record may be unfinished or cut short (a
         game cut short already has its own warning, result-mismatch)."""
-        match, score, length, rep = self.match, self.score, self.length, self.rep
-        if length > 0 and match.games and max(score) < length and not self.unknown and rep.games[-1].winner is not None:
+        match, score, length = self.match, self.score, self.length
+        if length > 0 and match.games and max(score) < length and not self.unknown and self.last.winner is not None:
             last = match.games[-1]
             loc = last.actions[-1].loc if last.actions else last.loc
             self.note("match-score", ngettext(

@@ -11,21 +11,23 @@ from typing import Any
 from ..engine import OPTIONS, UnknownVariant
 from ..engine.judge import route, with_hits
 from ..inputs import variant_for
-from ..notation.normal import ActionState, NormalAction, NormalGame, NormalMatch
+from ..events import ActionState, GameReport, MatchReport
+from ..notation.normal import NormalAction, NormalGame, NormalMatch
 from ..record import Game, Kind, Match, game_numbers
 from . import replay
-from .model import GameReport, MatchReport
-from .visitor import ReplayVisitor
+from .visitor import Events, ReportBuilder
 
 __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 
 
-class _States(ReplayVisitor):
-    """The action states of each game, in order."""
+class _States(ReportBuilder):
+    """The match report, and the action states of each game, in order."""
 
     __slots__ = ("games", "game")
+    wants = Events.STATES
 
     def __init__(self) -> None:
+        super().__init__()
         self.games: list[list[ActionState]] = []
         self.game: list[ActionState] = []
 

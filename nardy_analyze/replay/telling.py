@@ -1,21 +1,28 @@
-"""What the game replay tells its visitor beyond findings (a mixin of :class:`.game.GameReplay`): one row
-per turn and one per game end (``turn``, ``game_end``: for statistics) and the parts of a turn in its
-action state (``action_state``, built by ``GameReplay.run``: for the normalised match).  Each is built
-only when the visitor overrides its method (:mod:`.visitor`).
+"""The observer of a game's dispatch (:func:`.game.play`): it builds the costly events from what it sees.
+
+:class:`Teller` reads the game state (:class:`.state.GameState`) before and after each action, and what
+the action's handler returned, and tells the visitor one :class:`ActionState` per action
+(``action_state``: for the normalised match), one row per turn and one per game end (``turn``,
+``game_end``: for statistics).  It changes nothing of the state: the findings, results and positions are
+the same whether anyone observes the game or not.  The replay makes one only for a visitor that asks
+for one of those events (:mod:`.visitor`).
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ..engine.core import ROLLER, SegmentSpec, dice_sequence
-from ..notation.normal import PartState
+from ..events import ActionState, GameEnd, TurnRow
 from ..record import Action, Kind
-from .events import GameEnd, TurnRow
-from .turns import PartOutcome
+from .game import QUICK, QUICK_EXACT, Played
+from .results import scored
+from .state import GameState
 
 # The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
-# turn rows, which get one per turn (GameReplay.on_roll looks it up inline).
+# turn rows, which get one per turn.
 ROLL_SPECS: dict[tuple, SegmentSpec] = {}
 _new_row = tuple.__new__            # TurnRow._make without its Python frame
-HANDLER = {k: "on_" + k.value for k in Kind}   # the game replay's handler of each kind of action
+_ANSWERS = (Kind.TAKE, Kind.DROP, Kind.BEAVER)
 
 
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
@@ -25,73 +32,92 @@ def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
     return spec
 
 
-class Telling:
-    """Turn rows and game ends of :class:`.game.GameReplay` (its state comes from there; the action
-    states are built inline by ``GameReplay.run``, once per action)."""
+class Teller:
+    """Builds the costly events of one game; each ``tell_*`` is the visitor's method, or None when the
+    visitor does not ask for that event (nothing of it is built)."""
 
-    @staticmethod
-    def part_state(out: PartOutcome, dice) -> PartState:
-        """The state of one part of a turn, as walked (``ActionState.parts``): a written part, or one the
-        record leaves out where that is a finding (its ``text`` empty, its place the finding's)."""
-        s, (me, opp), part = out.side, out.before, out.part
-        if part is None:
-            spec = out.spec
-            return PartState(spec.kind if spec is not None else "", s, tuple(spec.numbers) if spec else (),
-                             out.loc.line, out.loc.column, "", (me, opp) if s == 0 else (opp, me),
-                             tuple(out.after) if out.after is not None else ((me, opp) if s == 0 else (opp, me)))
-        numbers = tuple(dice) if part.kind == "roll" else \
-            tuple(out.spec.numbers if out.spec is not None else part.dice or ())
-        return PartState(part.kind, s, numbers, part.loc.line, part.loc.column, part.text,
-                         (me, opp) if s == 0 else (opp, me), tuple(out.after))
+    __slots__ = ("tell_state", "tell_turn", "tell_end", "offer", "turn_no", "sides")
 
-    # -- turn rows and game ends (visitor.turn, visitor.game_end) ------------------------------------------
-    def observed(self, a: Action, nxt: Action | None) -> None:
-        """Handle ``a`` and tell the visitor what the turn did, from the positions the replay goes on from."""
-        p = a.player
-        before = (self.pos[p], self.pos[1 - p])
-        self.roll_spec = None
-        cube_state = (self.cube, self.owner)     # before this action: a double's turn starts from it
-        if a.kind == Kind.ROLL:              # most actions: one call less
-            self.on_roll(a, nxt)
-            if not a.unplayed:
-                dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
-                self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, self.roll_spec)
-            return
-        getattr(self, HANDLER[a.kind])(a, nxt)
-        if a.kind == Kind.DOUBLE:
-            if self.offer is not None:
-                self.emit(self.offer[0], self.offer[1], None, None)
-            self.offer = [p, a.loc.line, "", cube_state]
-        elif a.kind in (Kind.TAKE, Kind.DROP, Kind.BEAVER) and self.offer is not None and self.offer[0] != p:
-            if a.kind == Kind.BEAVER:        # a beaver takes the double (and redoubles at once)
-                self.offer[2] = "take"
+    def __init__(self, tell_state: Callable | None, tell_turn: Callable | None, tell_end: Callable | None):
+        self.tell_state, self.tell_turn, self.tell_end = tell_state, tell_turn, tell_end
+        self.offer: list | None = None       # [doubler, line, answer, (cube, owner)] of the turn being opened
+        self.turn_no = 0
+        self.sides: tuple | None = None      # the board after the previous action: its tuple is reused
+
+    def before(self, st: GameState, a: Action) -> tuple:
+        """What the events of ``a`` need from before it: the board, the cube, the checker-play findings."""
+        pos, prev = st.pos, self.sides
+        sides = prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1])
+        return sides, st.cube, st.owner, st.plays_broken
+
+    def after(self, st: GameState, i: int, a: Action, mark: tuple, played: Played | None) -> None:
+        """``a`` (index ``i``) was handled: its action state, and a turn row when a turn is complete."""
+        sides, cube, owner, broken = mark
+        if self.tell_state is not None:
+            pos, roll_at = st.pos, st.roll_at
+            after = sides if sides[0] is pos[0] and sides[1] is pos[1] else (pos[0], pos[1])
+            self.sides = after
+            self.tell_state(ActionState(i, cube, owner, sides, after, st.plays_broken == broken,
+                                        played is QUICK_EXACT, played.parts if played is not None else None,
+                                        len(roll_at) if roll_at and roll_at[-1] == i else None))
+        if self.tell_turn is not None:
+            self.turn_of(st, i, a, sides, (cube, owner), played)
+
+    def turn_of(self, st: GameState, i: int, a: Action, sides: tuple, cube_state: tuple,
+                played: Played | None) -> None:
+        """The turn row ``a`` completes, if any (a roll; a double when it is dropped or followed by another)."""
+        p, kind = a.player, a.kind
+        if kind == Kind.ROLL:
+            if a.unplayed:
                 return
-            self.offer[2] = a.kind.value
-            if a.kind == Kind.DROP:
-                self.emit(self.offer[0], self.offer[1], None, None)
+            dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
+            dice = (max(dice), min(dice)) if dice else None
+            spec = None
+            if played is QUICK or played is QUICK_EXACT:   # the roller's part as the turn driver gives it
+                turn = st.rules.start_turn(sides[p], sides[1 - p], st.rolled[p] == 1, dice)
+                spec = ROLL_SPECS.get((dice[0], dice[1], turn))   # immutable, equal for equal keys: built once
+                if spec is None:
+                    spec = roll_spec(dice[0], dice[1], turn)
+            elif played is not None:
+                spec = played.spec
+            self.emit(st, i, p, a.loc.line, dice, a, (sides[p], sides[1 - p]), spec)
+            return
+        offer = self.offer
+        if kind == Kind.DOUBLE:
+            if offer is not None:
+                self.emit(st, i, offer[0], offer[1], None, None)
+            self.offer = [p, a.loc.line, "", cube_state]
+        elif kind in _ANSWERS and offer is not None and offer[0] != p:
+            if kind == Kind.BEAVER:          # a beaver takes the double (and redoubles at once)
+                offer[2] = "take"
+                return
+            offer[2] = kind.value
+            if kind == Kind.DROP:
+                self.emit(st, i, offer[0], offer[1], None, None)
 
-    def emit(self, p: int, line: int, dice, a: Action | None, before=None, spec=None) -> None:
+    def emit(self, st: GameState, i: int, p: int, line: int, dice, a: Action | None, before=None,
+             spec=None) -> None:
         """Tell one turn row."""
         offer, self.offer = self.offer, None
         doubled = offer is not None and offer[0] == p
         self.turn_no += 1
-        here = (self.pos[p], self.pos[1 - p])
-        roll_at = self.roll_at               # this turn's roll, when the replay counted it (findings' move)
-        move = len(roll_at) if a is not None and roll_at and roll_at[-1] == self.index else None
-        cube, owner = offer[3] if doubled else (self.cube, self.owner)
+        here = (st.pos[p], st.pos[1 - p])
+        roll_at = st.roll_at                 # this turn's roll, when the replay counted it (findings' move)
+        move = len(roll_at) if a is not None and roll_at and roll_at[-1] == i else None
+        cube, owner = offer[3] if doubled else (st.cube, st.owner)
         # TurnRow(...) without the named tuple's Python-level __new__ (what its _make does): one per turn
-        self.tell_turn(_new_row(TurnRow, (self.number, self.turn_no, p, line, dice, before or here, here,
-                                          doubled, offer[2] if doubled else "", self.cube, a, spec, move,
-                                          cube, owner, self.rep_score, bool(self.crawford))))
+        self.tell_turn(_new_row(TurnRow, (st.number, self.turn_no, p, line, dice, before or here, here,
+                                          doubled, offer[2] if doubled else "", st.cube, a, spec, move,
+                                          cube, owner, st.score, bool(st.crawford))))
 
-    def tell_game_end(self) -> None:
+    def end_game(self, st: GameState) -> None:
         """After the result is settled: a double left unanswered is a turn of its own; then the game end."""
         if self.tell_turn is not None and self.offer is not None:
-            self.emit(self.offer[0], self.offer[1], None, None)
+            self.emit(st, -1, self.offer[0], self.offer[1], None, None)
         if self.tell_end is None:
             return
-        r = self.report
+        r = st.report
         level = None
         if r.how == "bearoff" and r.winner is not None:
-            level = self.rules.win_level(self.pos[r.winner], self.pos[1 - r.winner])
-        self.tell_end(GameEnd(self.number, r.winner, self.scored(), r.how, level, self.cube))
+            level = st.rules.win_level(st.pos[r.winner], st.pos[1 - r.winner])
+        self.tell_end(GameEnd(st.number, r.winner, scored(st), r.how, level, st.cube))

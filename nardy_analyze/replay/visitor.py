@@ -1,7 +1,7 @@
 """The replay's one output channel: a visitor (python-chess's ``BaseVisitor`` shape).
 
-:func:`nardy_analyze.replay.replay` walks a match and calls the methods of the visitor it is given, in
-the order of the record::
+:func:`nardy_analyze.replay.replay` walks a match, calls the methods of the visitor it is given in the
+order of the record, and returns what the visitor's :meth:`~ReplayVisitor.result` gives::
 
     begin_match(match, variant)
       finding(...)                         the record's parse errors
@@ -12,33 +12,49 @@ the order of the record::
         game_end(end)                        how the game ended (:class:`~.events.GameEnd`)
       end_game(report)                       the game's :class:`GameReport`
       finding(...)                         the end of the match
-    end_match(report)                      the :class:`MatchReport` that ``replay`` returns
+    end_match(score)                       the match's final score (the one count of points)
+    result()                               what ``replay`` returns
 
-Every method is a no-op here; a consumer subclasses :class:`ReplayVisitor` and overrides what it needs.
-The costly events are built only for a visitor that overrides their method (:func:`overrides`): the
-per-action :class:`ActionState` (``action_state``), the per-turn :class:`~.events.TurnRow` (``turn``) and
-the :class:`~.events.GameEnd` (``game_end``).  ``validate`` overrides none of them and pays nothing.
+Every method is a no-op here (``result`` gives None); a consumer subclasses :class:`ReplayVisitor` and
+overrides what it needs.  The costly events are built only for a visitor that asks for them in
+:attr:`~ReplayVisitor.wants` (:class:`Events`: ``STATES`` for ``action_state``, ``TURNS`` for ``turn``,
+``ENDS`` for ``game_end``): a class attribute, or an instance's own (a visitor that hands the events
+to another asks for what that one wants).  ``validate`` asks for none of them and pays nothing.
 
-The consumers: :class:`MatchReport` (the findings and game reports: ``validate``), the normalised match
-(:mod:`.normal`: the action states, for ``show``, ``convert``, the HTML report and the replayer) and
-the statistics (:mod:`nardy_analyze.stats`, skill analysis: turn rows and game ends).
+:class:`ReportBuilder` keeps the findings and game reports in a :class:`MatchReport` and returns it from
+``result()``: the default visitor of ``replay``, and the base of the consumers that want the report too:
+the normalised match (:mod:`.normal`: the action states, for ``show``, ``convert``, the HTML report and
+the replayer) and the statistics (:mod:`nardy_analyze.stats`, skill analysis: turn rows and game ends).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from enum import Flag
+from typing import TYPE_CHECKING, Any
+
+from ..events import GameReport, MatchReport
 
 if TYPE_CHECKING:   # annotations only
     from ..engine import Variant
-    from ..notation.normal import ActionState
+    from ..events import ActionState, Finding, GameEnd, TurnRow
     from ..record import Game, Match
-    from .events import GameEnd, TurnRow
-    from .model import Finding, GameReport, MatchReport
+
+
+class Events(Flag):
+    """The costly events a visitor asks for (:attr:`ReplayVisitor.wants`)."""
+
+    NONE = 0
+    STATES = 1          # action_state: the state around each action
+    TURNS = 2           # turn: a row per turn
+    ENDS = 4            # game_end: how each game ended
 
 
 class ReplayVisitor:
     """What the replay tells, one method per event; every method does nothing by default."""
 
     __slots__ = ()
+
+    wants: Events = Events.NONE
+    """The costly events this visitor is told (the others are never built)."""
 
     def begin_match(self, match: Match, variant: Variant) -> None:
         """The replay of ``match`` under ``variant`` starts."""
@@ -50,37 +66,49 @@ class ReplayVisitor:
         """A rule broken (or a warning), in the order found."""
 
     def action_state(self, state: ActionState) -> None:
-        """The state around one action (cube, board before and after, legality), after the action."""
+        """(``Events.STATES``) The state around one action (cube, board before and after, legality),
+        after the action."""
 
     def turn(self, row: TurnRow) -> None:
-        """One turn of one player, once the turn is complete (a double's turn when it is answered)."""
+        """(``Events.TURNS``) One turn of one player, once the turn is complete (a double's turn when it
+        is answered)."""
 
     def game_end(self, end: GameEnd) -> None:
-        """How the game ended, once its result is settled (after its last turn)."""
+        """(``Events.ENDS``) How the game ended, once its result is settled (after its last turn)."""
 
     def end_game(self, report: GameReport) -> None:
         """The game's report (winner, points, how, turns), after ``game_end``."""
 
-    def end_match(self, report: MatchReport) -> None:
-        """The replay of the match is over: ``report`` is what :func:`~nardy_analyze.replay.replay` returns."""
+    def end_match(self, score: tuple[int, int]) -> None:
+        """The replay of the match is over; ``score``: its final score by the one count of points
+        (``GameReport.score`` of the last game plus that game's points)."""
 
-
-def overrides(visitor: object, name: str) -> bool:
-    """Whether ``visitor`` does something on event ``name`` (its class overrides the no-op)."""
-    method = getattr(type(visitor), name, None)
-    return method is not None and method is not getattr(ReplayVisitor, name)
-
-
-def channel(visitors: tuple[object, ...], name: str) -> Callable | None:
-    """One callable telling event ``name`` to every visitor that overrides it; None when none does (the
-    event need not be built)."""
-    fns = [getattr(v, name) for v in visitors if overrides(v, name)]
-    if not fns:
+    def result(self) -> Any:
+        """What :func:`~nardy_analyze.replay.replay` returns once the match is replayed (None here)."""
         return None
-    if len(fns) == 1:
-        return fns[0]
 
-    def tell_all(*event) -> None:
-        for fn in fns:
-            fn(*event)
-    return tell_all
+
+class ReportBuilder(ReplayVisitor):
+    """Keeps the findings and game reports of the match replayed: ``result()`` is its :class:`MatchReport`.
+    A subclass that overrides ``begin_match``, ``finding``, ``end_game`` or ``end_match`` calls this
+    class's method too."""
+
+    __slots__ = ("report",)
+
+    def __init__(self) -> None:
+        self.report: MatchReport | None = None
+
+    def begin_match(self, match: Match, variant: Variant) -> None:
+        self.report = MatchReport(match.path, match.notation, variant.name)
+
+    def finding(self, finding: Finding) -> None:
+        self.report.findings.append(finding)
+
+    def end_game(self, report: GameReport) -> None:
+        self.report.games.append(report)
+
+    def end_match(self, score: tuple[int, int]) -> None:
+        self.report.final_score = score
+
+    def result(self) -> MatchReport:
+        return self.report

@@ -32,10 +32,10 @@ from ..inputs import Entry, choose_variant
 from ..engine import generate, get_variant, variant_display
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
-from ..replay.events import GameEnd, TurnRow
+from ..events import GameEnd, TurnRow
 from ..notation.sgf_analysis import Candidate, CheckerAnalysis, CubeAnalysis
 from ..record import Kind, Match, game_numbers
-from ..replay import ReplayVisitor, replay
+from ..replay import Events, ReportBuilder, replay
 from .tally import problem_lines
 from .render import TABLE_ROWS, OptionalDependency, write_frames, write_table
 from . import bearoff, cube as cubes, skill_long
@@ -202,10 +202,13 @@ _ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 ro
 _WEIGHT = [1 if a == b else 2 for a, b in _ROLLS]
 
 
-class _Collect(ReplayVisitor):
-    """The replay's visitor: every turn row and game end of one file."""
+class _Collect(ReportBuilder):
+    """The replay's visitor: the match report, every turn row and game end of one file."""
+
+    wants = Events.TURNS | Events.ENDS
 
     def __init__(self) -> None:
+        super().__init__()
         self.turns: list[TurnRow] = []
         self.ends: dict[int, GameEnd] = {}
 

@@ -24,7 +24,7 @@ from ..engine import fmt_steps, generate
 from ..evaluator.analysis import ROLL_WEIGHT, ROLLS, has_net, hint, load_net
 from ..evaluator.play import evaluate_results
 from ..evaluator.posid import NardyPosition, encode
-from ..replay.events import TurnRow
+from ..events import TurnRow
 from ..replay.turns import walk_turn, written_parts
 
 TRIVIAL = 0.001

@@ -2,7 +2,7 @@
 :data:`~.columns.GAME_COLUMNS` order) summed from the turn rows of its replay.
 
 :func:`match_rows` replays a parsed record with :class:`_Tally` as the visitor of its turn rows
-(:class:`~nardy_analyze.replay.events.TurnRow`) and game ends; the tally keeps per (game, side) counters
+(:class:`~nardy_analyze.events.TurnRow`) and game ends; the tally keeps per (game, side) counters
 and is small enough to ship between processes.  Nothing here knows of pandas: the frames are built by
 :mod:`.frames`.
 """
@@ -17,8 +17,8 @@ from typing import Any, Callable
 from ..engine.core import Side, walk_forced
 from ..inputs import choose_variant
 from ..record import Match
-from ..replay import ERROR, ReplayVisitor, replay
-from ..replay.events import GameEnd, TurnRow
+from ..replay import ERROR, Events, ReportBuilder, replay
+from ..events import GameEnd, TurnRow
 from ..i18n import pgettext
 from .columns import COUNTERS
 
@@ -75,10 +75,14 @@ _walk_forced = walk_forced       # the generic walk, without the rules' short cu
 _ZEROS = [0] * len(COUNTERS)
 
 
-class _Tally(ReplayVisitor):
-    """The replay's visitor for one file: per (game, side) counters; small enough to ship between processes."""
+class _Tally(ReportBuilder):
+    """The replay's visitor for one file: the match report and per (game, side) counters; small enough to
+    ship between processes."""
+
+    wants = Events.TURNS | Events.ENDS
 
     def __init__(self, rules) -> None:
+        super().__init__()
         self.rules = rules
         self.rows: dict[tuple[int, int], list[int]] = {}
         self.ends: dict[int, GameEnd] = {}
