@@ -30,7 +30,8 @@ from .i18n import _, ngettext
 from .record import Kind, Match
 
 from .analyze import map_records, validate_match
-from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, not_played_refusal, read_bytes
+from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, read_bytes
+from .judged import not_played_refusal
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 

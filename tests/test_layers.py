@@ -30,7 +30,8 @@ LAYERS: dict[int, tuple[str, ...]] = {
     1: ("record", "rules", "safetext", "fsio", "names", "evaluator"),  # the record model, rule ids, safe text,
                                                                  # atomic writes, players' names; the long
                                                                  # games' evaluator
-    2: ("notation", "inputs"),                                   # read and write records; what a command reads
+    2: ("notation", "inputs", "judged"),                         # read and write records; what a command reads;
+                                                                 # what a record is judged under
     3: ("replay", "result"),                                     # the replay and its events; a run's result
     4: ("report", "stats", "finding_analysis"),                  # rendering, statistics, analysis of findings
     5: ("analyze", "runner", "cluster", "convert", "generate", "statsrun", "commands"),   # the jobs
