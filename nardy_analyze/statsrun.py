@@ -55,11 +55,10 @@ class Scan:
     internal_errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message): nardy-analyze failed
 
 
-def rule_options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict[str, Any]:
-    if rules is None:
-        return {}
-    if isinstance(rules, dict):
-        return dict(rules)
+def rule_options(variant: str, rules: RuleSet | dict[str, Any] | Sequence[str] | None) -> RuleSet:
+    """The rule set of ``rules``: a RuleSet, a flat options dict, ``["crawford=off", ...]`` or None."""
+    if rules is None or isinstance(rules, (RuleSet, dict)):
+        return RuleSet.of(rules)
     return RuleSet.from_command_line(list(rules))
 
 

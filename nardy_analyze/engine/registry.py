@@ -75,6 +75,11 @@ def variant_names() -> tuple[str, ...]:
     return VARIANTS
 
 
+def spellings() -> set[str]:
+    """Every spelling of a variant's name the alias table knows, normalised (lower case, no spaces)."""
+    return set(_ALIASES)
+
+
 def rules_classes() -> tuple[type[Rules], ...]:
     """The rules classes of the variants registered now, in their order."""
     return tuple(_RULES.values())
