@@ -269,7 +269,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     refusal = not_played_refusal(match)
     if refusal is not None:   # a variant the engine does not play: refused, --lossy or not (nothing to drop)
         return Outcome(shown, None, FAILED, [refusal], encoding=encoding), None
-    lost = writer.losses(match) if writer.losses else []
+    lost = writer.losses(match)
     lost = [f"{shown}: {x}" for x in lost]
     if lost and not lossy:
         return Outcome(shown, None, REFUSED, lost, encoding=encoding), None
