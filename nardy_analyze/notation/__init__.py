@@ -26,8 +26,8 @@ from typing import Any, Callable, NamedTuple
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 
-__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "targets", "get", "names", "for_path", "sniff", "decode", "read_text",
-           "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
+__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "targets", "get", "names", "for_path",
+           "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
            "guarded_read", "ReadError"]
 
 
