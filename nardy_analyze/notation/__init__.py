@@ -26,7 +26,7 @@ from typing import Any, Callable, NamedTuple
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 
-__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "targets", "get", "names", "for_path",
+__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "unregister", "targets", "get", "names", "for_path",
            "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
            "guarded_read", "ReadError"]
 
@@ -56,6 +56,8 @@ class Notation:
     # the writer takes GNU Backgammon's analysis properties (``write(match, normal, analysis=...)``):
     # ``convert --analyse`` needs such a target
     writes_analysis: bool = False
+    # its sniff accepts loosely (Jellyfish match text: "Game N" lines): tried after every other notation's
+    loose_sniff: bool = False
 
     def losses(self, match: Match) -> list[str]:
         """What writing ``match`` in this notation would lose, one message per kind of loss and game:
@@ -87,7 +89,15 @@ _LOADED = False
 
 
 def register(notation: Notation) -> None:
+    """Make ``notation`` known to every command: read (by its suffixes, or sniffed), written (``convert
+    --to``), its losses refused or dropped."""
     _REGISTRY[notation.name] = notation
+
+
+def unregister(name: str) -> None:
+    """Forget a notation registered from outside the package (tests); a built-in one is imported again on
+    its next use."""
+    _REGISTRY.pop(name, None)
 
 
 def _import(name: str) -> None:
@@ -166,9 +176,8 @@ def sniff(text: str) -> Notation | None:
     """The notation whose sniff accepts the start of ``text``; None when none does."""
     _load()
     head = text[:65536]
-    # Jellyfish match text is the loosest sniff ("Game N" lines): every other notation is tried first
-    for name in sorted(names(), key=lambda n: n == "mat"):
-        n = get(name)
+    # a loose sniff (Jellyfish match text's "Game N" lines) only after every other notation's
+    for n in sorted((get(name) for name in names()), key=lambda n: n.loose_sniff):
         if n.sniff(head):
             return n
     return None

@@ -1063,7 +1063,7 @@ def _register() -> None:
     # the writer imports this module (comment_line): it is imported once this module is complete
     from .mat_writer import CANNOT_HOLD, result_losses, write
     register(Notation("mat", (".mat",), looks_like_mat, read, write, ambiguous_suffixes=(".txt",),
-                      cannot_hold=CANNOT_HOLD, needs_replay=True, result_losses=result_losses))
+                      cannot_hold=CANNOT_HOLD, needs_replay=True, result_losses=result_losses, loose_sniff=True))
 
 
 _register()
