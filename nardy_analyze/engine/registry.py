@@ -229,10 +229,11 @@ def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     cls = _RULES[key]
     try:
         check_options(key, opts)
+        for k, v in cls.implied_options(opts).items():
+            opts.setdefault(k, v)
+        rules = _rules_for(key, opts)          # a rules class refuses values with ValueError (home_mars=-1)
     except ValueError as e:
         # TRANSLATORS: {variant}: the variant's name in the genitive ("for long nardy")
         raise UnknownVariant(_("bad rule options for {variant}: {error}").format(
             variant=variant_display(key, "gen"), error=e)) from None
-    for k, v in cls.implied_options(opts).items():
-        opts.setdefault(k, v)
-    return Variant(key, _rules_for(key, opts), opts)
+    return Variant(key, rules, opts)
