@@ -7,7 +7,7 @@ and returns the ROLL action with its segments, as a notation would write it.
 """
 from __future__ import annotations
 
-from nardy_analyze.engine import OPPONENT, generate, get_variant
+from nardy_analyze.engine import OPPONENT, generate
 from nardy_analyze.record import Action, Game, Kind, Loc, Match, Segment, Step
 from nardy_analyze.replay import ERROR, replay
 

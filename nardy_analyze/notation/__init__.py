@@ -26,9 +26,9 @@ from typing import Any, Callable, NamedTuple
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 
-__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "unregister", "targets", "get", "names", "for_path",
-           "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
-           "guarded_read", "ReadError"]
+__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "unregister", "targets", "get",
+           "names", "for_path", "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes",
+           "DecodeResult", "normalise_text", "guarded_read", "ReadError"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ class Notation:
     def losses(self, match: Match) -> list[str]:
         """What writing ``match`` in this notation would lose, one message per kind of loss and game:
         :func:`common_losses` of its ``cannot_hold``, then its ``own_losses``; empty: lossless."""
-        return common_losses(match, self.name, self.cannot_hold) + (self.own_losses(match) if self.own_losses else [])
+        own = self.own_losses(match) if self.own_losses else []
+        return common_losses(match, self.name, self.cannot_hold) + own
 
 
 class Builtin(NamedTuple):

@@ -10,8 +10,8 @@ fourth; a result alone on its own unnumbered row.  A file gnubg wrote comes out 
 Movements come from the replay (:mod:`nardy_analyze.replay.normal`): a combined move such as ``61: 13/6`` is
 written as the single-die steps the rules allow, hits where the engine hits.  A play that breaks the
 rules is written as it was written.  What this notation cannot hold (clock times, comments on actions,
-Gul bara turn parts, variants other than backgammon) is what it cannot hold (:data:`CANNOT_HOLD`, listed by ``common_losses``); the caller refuses or
-drops it, never this writer silently.
+Gul bara turn parts, variants other than backgammon: :data:`CANNOT_HOLD`) is listed by ``common_losses``;
+the caller refuses or drops it, never this writer silently.
 """
 from __future__ import annotations
 
