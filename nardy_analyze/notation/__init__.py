@@ -408,6 +408,36 @@ LOSS_KINDS = ("clock", "action_comments", "game_comments", "match_comments", "ot
               "repeated_tags", "setups", "resign_offers")
 
 
+def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
+    """The losses of kind ``other_variants``: a variant without GNU Backgammon's forms (``gnubg_notation``),
+    Gul bara's turn parts played after the roll."""
+    out: list[str] = []
+    # the engine's one alias table (imported here: reading a record does not need it)
+    from ..engine import rules_named
+    tag = match.tag("Variant") or match.tag("Variation")
+    rules = rules_named(tag)
+    name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
+    if (rules is None or not rules.gnubg_notation) and match.games:
+        # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name in the genitive ("у длинных
+        # нард"); {target}: a notation (mat, sgf)
+        out.append(_("{games}: {variant} has no {target} form").format(
+            games=_games(game_numbers(match.games)), variant=name, target=target))
+    seg = {}
+    for g, n in zip(match.games, shown):
+        for a in g.actions:
+            for s in a.segments:
+                seg.setdefault(s.kind, []).append(n)
+    for kind, numbers in seg.items():
+        games = _games(sorted(set(numbers)))
+        if kind == "handover":
+            out.append(_("{games}: a Gul bara handover (part of a turn played after the roll) has no {target} "
+                         "form").format(games=games, target=target))
+        else:
+            out.append(_("{games}: a Gul bara doubles chain (part of a turn played after the roll) has no "
+                         "{target} form").format(games=games, target=target))
+    return out
+
+
 def common_losses(match: Match, target: str, cannot_hold: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """What writing ``match`` as ``target`` would lose of the kinds ``cannot_hold`` (of :data:`LOSS_KINDS`):
     what the target cannot hold.
@@ -425,29 +455,7 @@ def common_losses(match: Match, target: str, cannot_hold: frozenset[str] | set[s
         # TRANSLATORS: {lines} are line numbers of the input ("3, 8, 12 ...")
         out.append(_("unreadable text (line {lines}) is not in the record and cannot be written").format(lines=lines))
     if "other_variants" in cannot_hold:
-        # the engine's one alias table (imported here: reading a record does not need it)
-        from ..engine import rules_named
-        tag = match.tag("Variant") or match.tag("Variation")
-        rules = rules_named(tag)
-        name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
-        if (rules is None or not rules.gnubg_notation) and match.games:
-            # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name in the genitive ("у длинных
-            # нард"); {target}: a notation (mat, sgf)
-            out.append(_("{games}: {variant} has no {target} form").format(
-                games=_games(game_numbers(match.games)), variant=name, target=target))
-        seg = {}
-        for g, n in zip(match.games, shown):
-            for a in g.actions:
-                for s in a.segments:
-                    seg.setdefault(s.kind, []).append(n)
-        for kind, numbers in seg.items():
-            games = _games(sorted(set(numbers)))
-            if kind == "handover":
-                out.append(_("{games}: a Gul bara handover (part of a turn played after the roll) has no {target} "
-                             "form").format(games=games, target=target))
-            else:
-                out.append(_("{games}: a Gul bara doubles chain (part of a turn played after the roll) has no "
-                             "{target} form").format(games=games, target=target))
+        out += _variant_losses(match, target, shown)
     checks = []
     if "clock" in cannot_hold:
         checks.append((N_("{games}: clock times cannot be written in {target}"),
