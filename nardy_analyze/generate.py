@@ -252,7 +252,7 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
     v = get_variant(variant, _own_options(get_variant(variant).name, options))
     preset = (options or {}).get(PRESET_KEY)
     found = preset_named(preset) if preset else None
-    if found is not None and v.name not in found.options:
+    if found is not None and not found.covers(v.name):
         # a Rules tag for a preset that says nothing about the variant would claim rules nobody set
         # TRANSLATORS: {name}: the preset as given; {variant}, {covered}: variants' names in the genitive
         raise ValueError(_("--rules {name}: the preset sets nothing for {variant} (it sets the rules of "

@@ -116,6 +116,14 @@ def test_convert_writes_and_refuses_through_the_declarations(extended, run, tmp_
     assert code == 2 and "--to plain" in err
 
 
+def test_the_standard_preset_speaks_of_every_variant(extended):
+    """``standard`` is every option at its default, for a variant registered later too; another preset says
+    nothing of it."""
+    assert generate_match("race", 1, 1, options={"rules": "standard"}).tags["Rules"] == "standard"
+    with pytest.raises(ValueError, match="--rules club"):
+        generate_match("race", 1, 1, options={"rules": "club"})
+
+
 def test_show_and_stats_take_them(extended, run, tmp_path):
     src = _race_file(tmp_path, games=2)
     code, out, err = run("show", path=str(src), game=1, move=3, as_="text", output=None)

@@ -283,7 +283,7 @@ def test_a_preset_that_sets_nothing_for_the_variant_is_refused():
     for preset in PRESETS.values():
         for variant in ("backgammon", "long", "gulbara"):
             options = RuleSet.from_command_line([], preset.name, variant)
-            if variant in preset.options:
+            if preset.covers(variant):
                 assert make(variant, 1, 1, options=options).tags["Rules"] == preset.name
             else:
                 with pytest.raises(ValueError, match="--rules " + preset.name):

@@ -441,7 +441,8 @@ OPTION_CASES = [
     ("long", {"clock": 840, "increment": 8}),
     ("backgammon", {"clock": 600, "increment": 8, "clock_per": "match"}),
     ("gulbara", {"clock": 300, "increment": 5}),
-] + [(variant, {"rules": name}) for name, p in PRESETS.items() for variant in p.options]
+] + [(variant, {"rules": name}) for name, p in PRESETS.items()
+     for variant in (p.options or ("backgammon", "long", "gulbara"))]
 
 
 def _options(opts):
