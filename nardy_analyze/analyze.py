@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import VARIANTS, UnknownVariant, get_variant, variant_display
+from .engine import UnknownVariant, get_variant, variant_display, variant_names
 from .i18n import ngettext
-from .inputs import RECORD, SKIPPED, UNREADABLE, Entry, choose_variant, discover, load, variant_name
+from .inputs import RECORD, SKIPPED, UNREADABLE, Entry, discover, load
+from .judged import choose_variant, variant_name
 from .record import Match
 from .replay import WARNING, Finding, MatchReport, replay
 from . import runner
@@ -51,7 +52,7 @@ def hint_variant(match: Match, variant: str, options: dict[str, Any] | None, rep
     except UnknownVariant:
         return rep
     best: tuple[int, str] | None = None
-    for name in VARIANTS:
+    for name in variant_names():
         if name == judged.name:
             continue
         other = choose_variant(match, name, options)

@@ -30,7 +30,8 @@ from .i18n import _, ngettext
 from .record import Kind, Match
 
 from .analyze import map_records, validate_match
-from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, not_played_refusal, read_bytes
+from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, read_bytes
+from .judged import not_played_refusal
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -268,7 +269,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
     refusal = not_played_refusal(match)
     if refusal is not None:   # a variant the engine does not play: refused, --lossy or not (nothing to drop)
         return Outcome(shown, None, FAILED, [refusal], encoding=encoding), None
-    lost = writer.losses(match) if writer.losses else []
+    lost = writer.losses(match)
     lost = [f"{shown}: {x}" for x in lost]
     if lost and not lossy:
         return Outcome(shown, None, REFUSED, lost, encoding=encoding), None

@@ -37,8 +37,8 @@ from typing import Any
 
 from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant, variant_display
 from .engine.presets import preset_named
+from .engine.ruleset import PRESET_KEY, RuleSet, no_option
 from .i18n import _
-from .inputs import PRESET_KEY, no_option, options_for
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
 
 MAX_ROLLS = 4000       # a game with no end in sight (a mutual lock) stops unfinished after this many rolls
@@ -233,7 +233,7 @@ def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
                                "{variant}").format(key=key, other=variant_display(scope, "gen"),
                                                    variant=variant_display(variant, "gen")))
     plain = {(k.rpartition(":")[2] if ":" in k else k): val for k, val in options.items()}
-    own, problems = options_for(variant, plain)
+    own, problems = RuleSet.of(plain).for_variant(variant)
     if problems:              # the first option the variant does not have (options_for's first problem)
         spec = OPTIONS.get(variant, {})
         key = next(k for k in plain if k != PRESET_KEY and k not in spec)
@@ -242,16 +242,17 @@ def _own_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def generate_match(variant: str, games: int, seed: int, players: tuple[str, str] = ("White", "Black"),
-                   options: dict[str, Any] | None = None) -> Match:
+                   options: RuleSet | dict[str, Any] | None = None) -> Match:
     """``games`` random legal games of ``variant`` (a name ``get_variant`` knows) from ``seed``.
 
     ``options``: rule options of ``variant`` (``{"koks": True}``; a key scoped to this variant,
     ``"long:koks"``, is the same); an option the variant does not have, or one scoped to another variant,
     is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
-    v = get_variant(variant, _own_options(get_variant(variant).name, options or {}))
+    options = RuleSet.of(options).flat()
+    v = get_variant(variant, _own_options(get_variant(variant).name, options))
     preset = (options or {}).get(PRESET_KEY)
     found = preset_named(preset) if preset else None
-    if found is not None and v.name not in found.options:
+    if found is not None and not found.covers(v.name):
         # a Rules tag for a preset that says nothing about the variant would claim rules nobody set
         # TRANSLATORS: {name}: the preset as given; {variant}, {covered}: variants' names in the genitive
         raise ValueError(_("--rules {name}: the preset sets nothing for {variant} (it sets the rules of "

@@ -1,23 +1,20 @@
-"""What a command reads: the inventory of the inputs (files, folders, standard input), each record read
-with the notation registry, and the variant and rule options each record is replayed under.
+"""What a command reads: the inventory of the inputs (files, folders, standard input) and each record read
+with the notation registry.  (The variant and rule options a record is judged under: ``judged.py`` and the
+engine's rule set.)
 
 Every command that reads records uses :func:`discover` and :func:`load` (through
 :func:`nardy_analyze.analyze.map_records`; docs/architecture.md, "Inputs").  This module knows the
-notations and the engine, nothing of the replay or the outputs.
+notations, nothing of the engine, the replay or the outputs.
 """
 from __future__ import annotations
 
 import errno
 import os
 import stat
-import re
 import sys
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Iterable, Iterator
 
-from .engine import (DEFAULT_VARIANT, OPTIONS, UnknownVariant, Variant, all_option_names, get_variant, not_played,
-                     parse_option, variant_display)
-from .engine.presets import preset_named, preset_names
 from .i18n import N_, _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem
@@ -33,10 +30,6 @@ class InputError(Exception):
 
 MAX_BYTES = 64 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged by this much of its start
-
-_ON = {"on", "yes", "true", "1"}
-_OFF = {"off", "no", "false", "0"}
-
 
 # ----------------------------------------------------------------------------- discovery
 #
@@ -324,245 +317,3 @@ def load(entry: Entry, max_bytes: int | None = None) -> Match:
     if not match.games and not match.problems:
         match.problems.append(Problem(Loc(1, 1), _("not a game record: no game found")))
     return match
-
-
-def _norm(key: str) -> str:
-    return key.casefold().replace(" ", "").replace("_", "").replace("-", "")
-
-
-_TIME = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?"
-                   r"(?:\s*(?:/|per)\s*move)?$", re.I)
-
-
-def parse_time_control(value: str) -> float | None | str:
-    """Seconds per move from a ``TimeControl`` tag: ``120``, ``120s``, ``2m``, ``2:00``, ``120/move``;
-    ``-``/``none``/empty: no limit (None).  Anything else: the text ``"?"`` (not understood)."""
-    v = value.strip()
-    if v.lower() in ("", "-", "none", "no", "off", "unlimited"):
-        return None
-    m = re.fullmatch(r"(\d+):([0-5]\d)(?:\s*(?:/|per)\s*move)?", v, re.I)
-    if m:
-        return int(m.group(1)) * 60 + int(m.group(2))
-    m = _TIME.match(v)
-    if m:
-        n = float(m.group(1))
-        if (m.group(2) or "s").lower().startswith("m"):
-            n *= 60
-        return int(n) if n == int(n) else n
-    return "?"
-
-
-_SPAN = r"(\d+(?::[0-5]\d){0,2}|\d+\s*(?:s|sec|m|min|h))"
-_CLOCK = re.compile(_SPAN + r"\s*\+\s*" + _SPAN + r"(?:\s*(?:/|per)\s*(game|match))?", re.I)
-
-
-def _span(text: str) -> int:
-    """``840``, ``14:00``, ``0:14:00``, ``14m``, ``8s``, ``1h`` -> seconds."""
-    t = text.strip().lower().replace(" ", "")
-    if ":" in t:
-        n = 0
-        for part in t.split(":"):
-            n = n * 60 + int(part)
-        return n
-    unit = t.lstrip("0123456789")
-    n = int(t[:len(t) - len(unit)])
-    return n * {"": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600}[unit]
-
-
-def parse_clock(value: str) -> dict[str, Any] | None | str:
-    """The options of a ``TimeControl`` tag: ``"840+8"`` (PGN's form: seconds on each clock, then seconds
-    added after each move; ``14:00+8``, ``14m+8s`` too; ``/game`` or ``/match`` after it says which the
-    clock runs over) -> ``{"clock": 840, "increment": 8, ...}``; a per-move limit (``120``, ``2:00``) ->
-    ``{"time_limit": 120}``; no limit -> None; anything else ``"?"``."""
-    m = _CLOCK.fullmatch(value.strip())
-    if m:
-        out: dict[str, Any] = {"clock": _span(m.group(1)), "increment": _span(m.group(2)), "time_limit": None}
-        if m.group(3):
-            out["clock_per"] = m.group(3).lower()
-        return out
-    t = parse_time_control(value)
-    if t == "?":
-        return "?"
-    return {"time_limit": t, "clock": None} if t is not None else {"time_limit": None, "clock": None}
-
-
-PRESET_KEY = "rules"      # the options' key of a preset (--rules NAME): expanded per variant by options_for
-
-
-def options_from_tags(match: Match, base: dict[str, Any], variant: str = "backgammon"
-                      ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """Rule options: the record's header tags where present, otherwise the caller's options.
-
-    A tag names an option when its name, without case, spaces, ``_`` or ``-``, is the option's
-    (``Crawford``, ``Jacoby``, ``CubeLimit``, ``Koks``, ``HeadException``, ``ChainFromTurn``...);
-    ``Scoring`` and ``TimeControl`` (seconds per move) too.  Only options of ``variant`` are read.
-    Returns (options, problems): a tag of one of the variant's options whose value cannot be read is
-    a problem (tag name, message) and the option keeps its other value.
-    """
-    opts = dict(base)
-    problems: list[tuple[str, str]] = []
-    known = {_norm(k): k for k in OPTIONS.get(variant, {})}
-    for tag, value in match.tags.items():      # a preset first: the other tags set options over it
-        if _norm(tag) == "rules":
-            preset = preset_named(value)
-            if preset is None:
-                # TRANSLATORS: "Rules" is the tag's name (interface); {value}: its value as written
-                problems.append((tag, _("Rules {value} names no rule set (known: {known}); the record is judged "
-                                        "without it").format(value=repr(value), known=", ".join(preset_names()))))
-            else:
-                opts.update(preset.for_variant(variant))
-    for tag, value in match.tags.items():
-        n = _norm(tag)
-        if n == "timecontrol" and "time_limit" in OPTIONS.get(variant, {}):
-            t = parse_clock(value)
-            if t == "?":
-                # TRANSLATORS: "TimeControl" is the tag's name (interface); {value}: its value as written
-                problems.append((tag, _("TimeControl {value} is not understood (seconds per move, e.g. "
-                                        "\"120\" or \"2:00\", or a clock with an increment, e.g. "
-                                        "\"840+8\"): no time limit is checked").format(value=repr(value))))
-            elif t is not None:
-                opts.update(t)
-            continue
-        key = known.get(n)
-        if key is None or key in ("time_limit", "clock", "increment"):
-            continue
-        try:
-            opts[key] = parse_option(variant, key, value)
-        except ValueError as e:
-            if key in ("crawford", "jacoby") and value.strip().lower() not in _ON | _OFF:
-                continue       # .mat headers: an unreadable Crawford/Jacoby value has always been ignored
-            problems.append((tag, str(e)))
-    return opts, problems
-
-
-def variant_name(match: Match, default: str) -> tuple[str, str | None]:
-    """The variant a record names (own notation ``Variant``, .mat ``Variation``), or ``default``; and the
-    tag that named it."""
-    for tag in ("Variant", "Variation"):
-        value = match.tag(tag)
-        if value and value.strip():
-            return value, tag
-    return default, None
-
-
-def options_for(variant: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The caller's options (``--rule``) as they apply to ``variant``: unscoped keys and keys scoped to
-    this variant (``long:koks``).  Returns (options, problems): an unscoped key the variant does not
-    have is a problem (a message), since the record would not be judged as asked."""
-    out: dict[str, Any] = {}
-    problems: list[str] = []
-    spec = OPTIONS.get(variant, {})
-    preset = preset_named(options.get(PRESET_KEY)) if options.get(PRESET_KEY) else None
-    if preset is not None:
-        out.update(preset.for_variant(variant))
-    scoped = set()
-    for key, value in options.items():
-        if key == PRESET_KEY:
-            continue
-        scope, sep, name = key.rpartition(":")
-        if sep:
-            if scope == variant:
-                out[name] = value
-                scoped.add(name)
-            continue
-        if key not in spec:
-            problems.append(no_option(variant, key, spec))
-            continue
-        if key not in scoped:
-            out[key] = value            # over the preset's; a VARIANT:KEY stays over both
-    return out, problems
-
-
-def no_option(variant: str, key: str, spec: dict[str, Any], validated: bool = True) -> str:
-    """The message of a ``--rule`` option ``key`` that ``variant`` (whose options are ``spec``) does not have;
-    ``validated``: the record is validated without it (``validate``), else only the refusal (``generate``)."""
-    if validated:
-        # TRANSLATORS: {key}: the option as given (interface); {variant}: the variant's name in the genitive
-        # ("long nardy have no option" -> "у длинных нард нет опции"); {options}: its options
-        return _("--rule {key}: {variant} has no option {name} (its options: {options}); the record "
-                 "is validated without it").format(key=key, variant=variant_display(variant, "gen"), name=repr(key),
-                                                     options=", ".join(sorted(spec)))
-    return _("--rule {key}: {variant} has no option {name} (its options: {options})").format(
-        key=key, variant=variant_display(variant, "gen"), name=repr(key), options=", ".join(sorted(spec)))
-
-
-@dataclass
-class VariantChoice:
-    """How a record is judged: the variant it names (else the default) with the options its tags set (else
-    the caller's ``--rule`` options).  ``variant`` is None when the record names a variant nobody supports
-    (``error`` then says where and why)."""
-
-    variant: Variant | None
-    name: str                                            # the variant as named (for reports)
-    error: tuple[Loc, str] | None = None                 # an unknown variant or refused option values
-    arg_errors: list[str] = field(default_factory=list)  # --rule options the variant does not have
-    tag_problems: list[tuple[Loc, str]] = field(default_factory=list)  # option tags that could not be read
-
-
-def choose_variant(match: Match, default: str = "backgammon",
-                   options: dict[str, Any] | None = None) -> VariantChoice:
-    """The one place that decides the variant and options of a record (validate, stats and convert alike)."""
-    name, tag = variant_name(match, default)
-    try:
-        v0 = get_variant(name)
-    except UnknownVariant as e:
-        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
-        return VariantChoice(None, str(name), (match.tag_locs.get(key, Loc(1, 1)), str(e)))
-    opts, arg_problems = options_for(v0.name, options or {})
-    opts, tag_problems = options_from_tags(match, opts, v0.name)
-    problems = [(match.tag_locs.get(t, Loc(1, 1)), msg) for t, msg in tag_problems]
-    try:
-        v = get_variant(v0.name, opts)
-    except UnknownVariant as e:      # option values the rules object refuses
-        return VariantChoice(None, v0.name, (Loc(1, 1), str(e)), arg_problems, problems)
-    return VariantChoice(v, v.name, None, arg_problems, problems)
-
-
-def not_played_refusal(match: Match) -> str | None:
-    """``path:line:col: parse-error: message`` when ``match`` names a variant that records use and the engine
-    does not play (``Backgammon +1``): the one refusal every command gives such a record; else None."""
-    name, tag = variant_name(match, DEFAULT_VARIANT)
-    msg = not_played(name) if tag else None
-    if msg is None:
-        return None
-    key = next((k for k in match.tags if k.casefold() == tag.casefold()), "")
-    loc = match.tag_locs.get(key, Loc(1, 1))
-    return f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}"
-
-
-def variant_for(match: Match, default: str, options: dict[str, Any]) -> Variant:
-    """The variant and options a record is judged under (UnknownVariant when nobody supports it)."""
-    choice = choose_variant(match, default, options)
-    if choice.variant is None:
-        raise UnknownVariant(choice.error[1] if choice.error else choice.name)
-    return choice.variant
-
-
-def parse_rule_options(variant: str | None, items: list[str], preset: str | None = None) -> dict[str, Any]:
-    """``--rule`` items to options.  ``KEY=VALUE`` applies to every record whose variant has the option
-    (``variant`` None: the key must be an option of some variant; the variant is chosen per record);
-    ``VARIANT:KEY=VALUE`` only to records of that variant.  ``preset``: ``--rules NAME``, a named rule set
-    (applied first, per record's variant; ``--rule`` over it).  ValueError on an unknown key, value or
-    preset."""
-    opts: dict[str, Any] = {}
-    if preset:
-        found = preset_named(preset)
-        if found is None:
-            raise ValueError(_("--rules {name} names no rule set; known: {known}").format(
-                name=repr(preset), known=", ".join(preset_names())))
-        opts[PRESET_KEY] = found.name
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(_("--rule takes KEY=VALUE, not {item}").format(item=repr(item)))
-        key = key.strip()
-        scope, colon, name = key.rpartition(":")
-        if colon:
-            v = get_variant(scope).name          # UnknownVariant (a ValueError) for a bad scope
-            opts[f"{v}:{name.strip()}"] = parse_option(v, name.strip(), value)
-        else:
-            if variant is None and key not in all_option_names():
-                raise ValueError(_("unknown rule option {key}; known: {known}").format(
-                    key=repr(key), known=", ".join(all_option_names())))
-            opts[key] = parse_option(variant if variant and key in OPTIONS.get(variant, {}) else None, key, value)
-    return opts

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .i18n import LANGUAGES, N_
+from .notation import targets
 
 FORMATS = ("text", "json", "sarif", "html")         # validate --format
-TARGETS = ("mat", "sgf", "json", "ngn")             # convert --to
+TARGETS = targets()                                 # convert --to: the notations that declare a writer
 ENGINES = ("local", "dask")                         # --engine
 SEVERITIES = ("error", "warning")                   # --min-severity: the least severe finding reported
 

@@ -41,15 +41,9 @@ ADDED: tuple[str, ...] = ("free-text",)
 # Rules the replayer checks (every id of docs/rules.md: backgammon, long nardy, Gul bara, clock times).
 CHECKED = tuple(RULES)
 
-# The variants each rule applies to (for ``nardy-analyze rules``).
-VARIANTS: dict[str, str] = {
-    "bar-first": "backgammon",
-    "head-rule": "long, gulbara",
-    "six-block": "long, gulbara",
-    "home-move": "gulbara",
-    "doubles-chain": "gulbara",
-    "handover": "gulbara",
-    "opening-roll": "backgammon",
+# Where a rule applies, in words, for a rule that is not a variant's own (for ``nardy-analyze rules``; the
+# rules only some variants check are declared by the variants: ``Rules.OWN_RULES``).
+WHERE: dict[str, str] = {
     "time-limit": N_("clock times with a time control (seconds per move, or a clock with an increment); "
                      "nardy500: 120 s"),
 }

@@ -26,7 +26,8 @@ import pandas as pd
 
 from .analyze import map_records
 from .i18n import _
-from .inputs import SKIPPED, UNREADABLE, Entry, discover, parse_rule_options, skip_kind
+from .engine import RuleSet
+from .inputs import SKIPPED, UNREADABLE, Entry, discover, skip_kind
 from .record import Match
 from .stats import skill
 from .stats.aggregate import Aggregate, Partial, combine, partial
@@ -54,12 +55,11 @@ class Scan:
     internal_errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message): nardy-analyze failed
 
 
-def rule_options(variant: str, rules: dict[str, Any] | Sequence[str] | None) -> dict[str, Any]:
-    if rules is None:
-        return {}
-    if isinstance(rules, dict):
-        return dict(rules)
-    return parse_rule_options(None, list(rules))
+def rule_options(variant: str, rules: RuleSet | dict[str, Any] | Sequence[str] | None) -> RuleSet:
+    """The rule set of ``rules``: a RuleSet, a flat options dict, ``["crawford=off", ...]`` or None."""
+    if rules is None or isinstance(rules, (RuleSet, dict)):
+        return RuleSet.of(rules)
+    return RuleSet.from_command_line(list(rules))
 
 
 def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[str, Any] | Sequence[str] | None = None,

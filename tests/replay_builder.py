@@ -7,7 +7,7 @@ and returns the ROLL action with its segments, as a notation would write it.
 """
 from __future__ import annotations
 
-from nardy_analyze.engine import OPPONENT, generate, get_variant
+from nardy_analyze.engine import OPPONENT, generate
 from nardy_analyze.record import Action, Game, Kind, Loc, Match, Segment, Step
 from nardy_analyze.replay import ERROR, replay
 
@@ -63,12 +63,9 @@ class Rec:
         return Match("t.rec", "test", tags=dict(self.tags), match_length=self.length, games=[g])
 
     def run(self, start=None, observer=None, **options):
-        from nardy_analyze.inputs import options_for, options_from_tags
+        from nardy_analyze.engine import RuleSet
         m = self.match()
-        v0 = get_variant(self.variant)
-        opts, _ = options_for(v0.name, options)
-        opts, _ = options_from_tags(m, opts, v0.name)
-        return replay(m, get_variant(v0.name, opts), start=start, visitor=observer)
+        return replay(m, RuleSet.of(options).variant(self.variant, m.tags), start=start, visitor=observer)
 
 
 def errors(rep) -> list[tuple[str, int]]:

@@ -10,9 +10,8 @@ import pytest
 from helpers import side
 from replay_builder import Rec, errors, play_turn
 
-from nardy_analyze import inputs
 from nardy_analyze import analyze
-from nardy_analyze.engine import get_variant
+from nardy_analyze.engine import RuleSet, get_variant
 from nardy_analyze.engine.backgammon import START
 from nardy_analyze.record import Kind
 
@@ -166,17 +165,18 @@ def test_variant_chosen_from_the_records_tag():
 
 
 def test_rule_options_checked_against_the_records_variant():
-    opts = inputs.parse_rule_options(None, ["crawford=off", "long:koks=on"])
-    assert opts == {"crawford": False, "long:koks": True}
+    opts = RuleSet.from_command_line(["crawford=off", "long:koks=on"])
+    assert opts == RuleSet(None, {"crawford": False}, {"long": {"koks": True}})
+    assert opts.flat() == {"crawford": False, "long:koks": True} and RuleSet.of(opts.flat()) == opts
     r = Rec("long")
     rep = analyze.validate_match(r.match(), "backgammon", opts)
     assert len(rep.arg_errors) == 1 and "crawford" in rep.arg_errors[0]
     rep = analyze.validate_match(Rec("backgammon").match(), "backgammon", opts)
     assert rep.arg_errors == []                       # long:koks is for long records only
     with pytest.raises(ValueError):
-        inputs.parse_rule_options(None, ["nosuch=1"])
+        RuleSet.from_command_line(["nosuch=1"])
     with pytest.raises(ValueError):
-        inputs.parse_rule_options(None, ["chess:koks=on"])
+        RuleSet.from_command_line(["chess:koks=on"])
     # the replayer reads only the options its variant has
     v = get_variant("long")
     assert not v.has("crawford") and v.get("crawford", False) is False and v.has("koks")

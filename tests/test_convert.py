@@ -408,7 +408,8 @@ def test_writer_raising_half_way_writes_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(notation, "_REGISTRY", {**notation._REGISTRY,
                                                 "sgf": notation.Notation("sgf", (".sgf",), sgf.looks_like_sgf,
-                                                                         sgf.read, boom, losses=sgf.losses)})
+                                                                         sgf.read, boom, own_losses=sgf.own_losses,
+                                                                         cannot_hold=frozenset({"other_variants"}))})
     run = convert_paths([str(src)], "sgf", out_dir=str(tmp_path / "o"))
     assert run.outcomes[0].status == FAILED and "disk on fire" in run.outcomes[0].messages[0]
     assert run.outcomes[0].internal and run.exit_code == 2          # a bug: an internal error, exit code 2

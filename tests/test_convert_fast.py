@@ -190,11 +190,13 @@ def test_the_warning_is_the_first_finding_of_validate(tmp_path):
 
 def test_the_builtin_table_says_what_the_modules_register():
     notation._load()
-    assert notation.names()[:len(notation.BUILTIN)] == [n for n, _, _, _ in notation.BUILTIN]
-    for name, module, suffixes, ambiguous in notation.BUILTIN:
+    assert notation.names()[:len(notation.BUILTIN)] == [b.name for b in notation.BUILTIN]
+    for name, module, suffixes, ambiguous, target in notation.BUILTIN:
         n = notation.get(name)
         assert sys.modules[f"nardy_analyze.notation.{module}"]
         assert (n.name, n.suffixes, n.ambiguous_suffixes) == (name, suffixes, ambiguous)
+        assert (target is not None) == (n.write is not None)     # a --to choice has a writer
+    assert notation.targets()[:4] == TARGETS
     assert notation.record_suffixes() == (".mat", ".txt", ".ngn", ".sgf", ".json")
     with pytest.raises(KeyError, match="known: mat, ngn, sgf, json"):
         notation.get("pdf")

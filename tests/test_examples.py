@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from nardy_analyze import notation
-from nardy_analyze.inputs import variant_for
+from nardy_analyze.judged import variant_for
 from nardy_analyze.engine import ROLLER, borne_off, generate
 from nardy_analyze.record import Kind, Loc, Match
 

@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from nardy_analyze import inputs
+from nardy_analyze.engine import RuleSet
 from nardy_analyze import analyze
 from nardy_analyze.report.board import diagram
 from nardy_analyze.engine import borne_off, fmt_steps, generate
@@ -476,9 +476,9 @@ def no_cube_record() -> tuple[MatRec, GameRec, dict[str, int]]:
 def test_double_without_cube():
     m, g, idx = no_cube_record()
     # --rule cube=off
-    options = inputs.parse_rule_options("backgammon", ["cube=off"])
-    assert options == {"cube": False}
-    f = only(check(m, **options), "cube-illegal")
+    options = RuleSet.from_command_line(["cube=off"], None, "backgammon")
+    assert options.common == {"cube": False}
+    f = only(check(m, **options.flat()), "cube-illegal")
     at(f, g, idx["double0"])
     has(f, "without the doubling cube")
 

@@ -278,12 +278,12 @@ def test_a_preset_that_sets_nothing_for_the_variant_is_refused():
     (federation and Gul bara) is an argument error, never a tag nobody's rules stand behind."""
     from nardy_analyze.engine.presets import PRESETS
     from nardy_analyze.generate import generate_match as make
-    from nardy_analyze.inputs import parse_rule_options
+    from nardy_analyze.engine import RuleSet
 
     for preset in PRESETS.values():
         for variant in ("backgammon", "long", "gulbara"):
-            options = parse_rule_options(variant, [], preset.name)
-            if variant in preset.options:
+            options = RuleSet.from_command_line([], preset.name, variant)
+            if preset.covers(variant):
                 assert make(variant, 1, 1, options=options).tags["Rules"] == preset.name
             else:
                 with pytest.raises(ValueError, match="--rules " + preset.name):

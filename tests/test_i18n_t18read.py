@@ -15,6 +15,7 @@ import pytest
 
 from nardy_analyze import analyze, convert, inputs, notation
 from nardy_analyze.commands.convert import summary
+from nardy_analyze.engine import RuleSet, ruleset
 from nardy_analyze.fsio import OutputError, write_atomically
 from nardy_analyze.generate import generate_match
 from nardy_analyze.i18n import set_language
@@ -325,14 +326,14 @@ def test_undecodable_bytes_give_russian_parse_errors(russian, tmp_path):
 
 def test_rule_options_and_tags_in_russian(russian):
     with pytest.raises(ValueError) as e:
-        inputs.parse_rule_options(None, ["koks"])
+        RuleSet.from_command_line(["koks"])
     assert str(e.value) == "--rule принимает KEY=VALUE, а не 'koks'"
     with pytest.raises(ValueError) as e:
         generate_match("backgammon", 1, 1, options={"koks": True})
     assert str(e.value).startswith("--rule koks: у коротких нард нет опции 'koks' (их опции: ")
     assert not str(e.value).endswith("без неё")
     match = mat.read('; [TimeControl "soon"]\n 1 point match\n\n Game 1\n A : 0   B : 0\n', "t.mat")
-    _, problems = inputs.options_from_tags(match, {}, "long")
+    _, problems = ruleset.from_tags(match.tags, {}, "long")
     assert problems == [("TimeControl", "TimeControl 'soon' не понят (нужны секунды на ход, например «120» или "
                                         "«2:00», или часы с добавкой, например «840+8»): время не проверяется")]
 

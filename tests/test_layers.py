@@ -31,7 +31,8 @@ LAYERS: dict[int, tuple[str, ...]] = {
                                                                  # replay's events, rule ids, safe text,
                                                                  # atomic writes, players' names; the long
                                                                  # games' evaluator
-    2: ("notation", "inputs"),                                   # read and write records; what a command reads
+    2: ("notation", "inputs", "judged"),                         # read and write records; what a command reads;
+                                                                 # what a record is judged under
     3: ("replay", "result"),                                     # the replay and its events; a run's result
     4: ("report", "stats", "finding_analysis"),                  # rendering, statistics, analysis of findings
     5: ("analyze", "runner", "cluster", "convert", "generate", "statsrun", "commands"),   # the jobs
@@ -339,3 +340,41 @@ def test_every_sub_package_is_installed():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
     folders = {module_name(p.parent) for p in PACKAGE.rglob("__init__.py")}
     assert folders - listed == set(), "add to [tool.setuptools] packages in pyproject.toml"
+
+
+# ------------------------------------------------------- a new variant or notation touches only its own file
+#
+# tests/variant_race.py (a variant on engine.Rules) and tests/notation_plain.py (a notation on
+# notation.Notation) are what a fourth variant and a fifth notation are: one file each, registered at run time
+# (tests/test_extensions.py runs them through the commands).  They may use the package's public face only:
+# the engine's and the notations' registries and base classes, the record model.
+
+EXTENSIONS = {"variant_race.py": {"nardy_analyze.engine"},
+              "notation_plain.py": {"nardy_analyze.notation", "nardy_analyze.record"}}
+
+
+@pytest.mark.parametrize("name", sorted(EXTENSIONS))
+def test_an_extension_uses_only_the_public_face_of_its_registry(name):
+    source = (ROOT / "tests" / name).read_text(encoding="utf-8")
+    got = imports_of("tests." + name[:-3], source)
+    assert got, name
+    for i in got:
+        assert i.target in EXTENSIONS[name], f"{name}:{i.line} imports {i.target}"
+        assert not any(n.startswith("_") for n in i.names), f"{name}:{i.line}: a private name"
+    tree = ast.parse(source)
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr.startswith("_")
+                and not n.attr.startswith("__")], f"{name}: a private attribute of the package"
+
+
+def test_the_extensions_are_built_on_the_base_classes():
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from notation_plain import NOTATION
+        from variant_race import Race
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    from nardy_analyze.engine import Rules
+    from nardy_analyze.notation import Notation
+    assert Race.__bases__ == (Rules,)
+    assert type(NOTATION) is Notation

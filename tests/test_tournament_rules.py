@@ -19,7 +19,7 @@ from nardy_analyze.engine.posid import position_id
 from nardy_analyze.engine.presets import PRESETS
 from nardy_analyze.convert import write_text
 from nardy_analyze.generate import generate_match
-from nardy_analyze.inputs import options_for, parse_clock, parse_rule_options
+from nardy_analyze.engine.ruleset import RuleSet, parse_clock
 from nardy_analyze.notation import get as notation
 from nardy_analyze.notation import ngn
 from nardy_analyze.record import Action, Kind, Loc
@@ -392,7 +392,7 @@ def test_federation_preset_sets_the_clock(federation):
     m = copy.deepcopy(m)
     del m.tags["TimeControl"]
     assert _time_findings(m)[1] == []
-    found = [f for f in analyze.validate_match(m, options=parse_rule_options(None, [], "federation")).findings
+    found = [f for f in analyze.validate_match(m, options=RuleSet.from_command_line([], "federation")).findings
              if f.rule == "time-limit"]
     assert [(f.game, f.row) for f in found] == [(g.number, a.move)]
     m.tags["Rules"] = "federation"
@@ -409,18 +409,18 @@ def test_presets_set_only_options_their_variants_have():
 
 
 def test_rules_over_preset_and_tags_over_both():
-    opts = parse_rule_options(None, ["koks=off"], "club")
-    own, problems = options_for("long", opts)
+    opts = RuleSet.from_command_line(["koks=off"], "club")
+    own, problems = opts.for_variant("long")
     assert own["koks"] is False and own["home_mars"] == 1 and problems == []
     m = ngn.read('[Variant "long"]\n[Rules "club"]\n[Koks "off"]\n\nGame 1\n', "t.ngn")
-    from nardy_analyze.inputs import choose_variant
+    from nardy_analyze.judged import choose_variant
     v = choose_variant(m).variant
     assert (v.opt("koks"), v.opt("home_mars")) == (False, 1)
 
 
 def test_unknown_preset():
     with pytest.raises(ValueError, match="names no rule set"):
-        parse_rule_options(None, [], "fide")
+        RuleSet.from_command_line([], "fide")
     rep = findings('[Variant "long"]\n[Rules "fide"]\n\nGame 1\n1. 65: 24/18 18/13\n')
     assert [(f.rule, f.line, f.severity) for f in rep.findings if f.rule == "parse-error"] == \
         [("parse-error", 2, WARNING)]
@@ -441,12 +441,13 @@ OPTION_CASES = [
     ("long", {"clock": 840, "increment": 8}),
     ("backgammon", {"clock": 600, "increment": 8, "clock_per": "match"}),
     ("gulbara", {"clock": 300, "increment": 5}),
-] + [(variant, {"rules": name}) for name, p in PRESETS.items() for variant in p.options]
+] + [(variant, {"rules": name}) for name, p in PRESETS.items()
+     for variant in (p.options or ("backgammon", "long", "gulbara"))]
 
 
 def _options(opts):
     if "rules" in opts:
-        return parse_rule_options(None, [], opts["rules"])
+        return RuleSet.from_command_line([], opts["rules"])
     return opts
 
 

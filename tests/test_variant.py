@@ -21,6 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT
 from nardy_analyze import engine
+from nardy_analyze.engine import registry
 from nardy_analyze.engine import BAR, OFF, Rules, canonical_name, generate, get_variant, register, unregister
 from nardy_analyze.engine.backgammon import Backgammon
 from nardy_analyze.engine.core import borne_off, dice_sequence
@@ -32,7 +33,7 @@ PACKAGE = ROOT / "nardy_analyze"
 
 def _names() -> set[str]:
     """Every spelling of a variant the engine knows, normalised as the alias table does."""
-    return set(engine._ALIASES)
+    return registry.spellings()
 
 
 def _is_rules_expr(node: ast.AST) -> bool:

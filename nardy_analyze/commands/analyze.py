@@ -6,9 +6,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from ..engine import UnknownVariant, get_variant
+from ..engine import RuleSet, UnknownVariant, get_variant
 from ..fsio import OutputError, Progress, write_atomically
-from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, skill, sort_frame, write_frame
 from ..statsrun import alias_table, analyse, decision_frames
 from ..i18n import _
@@ -27,7 +26,7 @@ def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], p
              echo=echo)
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, rule)
+        options = RuleSet.from_command_line(rule)
         aliases = alias_table(alias or [])
         levels = tuple(float(x) for x in thresholds.split(","))
         if len(levels) != 3 or not 0 <= levels[0] <= levels[1] <= levels[2]:

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..convert import (FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, ConvertRun, already_reason, convert_paths,
                        inside_reason)
+from .. import notation
 from ..fsio import Progress
 from ..inputs import skip_kind
 from ..i18n import _, ngettext
@@ -18,7 +19,7 @@ def convert(paths: list[str], *, to: str, output: Optional[str], out_dir: Option
     """``nardy-analyze convert``: every option of :data:`nardy_analyze.options.CONVERT` (declared and
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
     depth = analysis_depth(analyse, plies, echo)
-    if depth is not None and to != "sgf":
+    if depth is not None and not (to in notation.names() and notation.get(to).writes_analysis):
         fail(_("--analyse writes GNU Backgammon's analysis properties: it needs --to sgf, not --to {to}").format(
             to=to), echo=echo)
     bar = Progress.on_terminal()

@@ -5,11 +5,10 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from ..engine import UnknownVariant, get_variant
+from ..engine import RuleSet, UnknownVariant, get_variant
 from ..fsio import OutputError, write_atomically
 from ..generate import generate_match
 from ..i18n import _
-from ..inputs import parse_rule_options
 from ..notation import get as notation
 from .common import Echo, echo, fail
 
@@ -23,7 +22,7 @@ def generate(*, variant: str, games: int, seed: int, players: str, rule: list[st
         fail(_("--players takes two names separated by a comma, not {players!r}").format(players=players), echo=echo)
     try:
         name = get_variant(variant).name
-        options = parse_rule_options(name, rule, rules)
+        options = RuleSet.from_command_line(rule, rules, name)
         match = generate_match(name, games, seed, (names[0], names[1]), options)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)

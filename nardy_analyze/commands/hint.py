@@ -19,11 +19,12 @@ from dataclasses import dataclass  # noqa: E402
 from typing import Any, Optional  # noqa: E402
 
 from .. import notation  # noqa: E402
-from ..engine import DEFAULT_VARIANT, OPTIONS, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
+from ..engine import DEFAULT_VARIANT, OPTIONS, RuleSet, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
 from ..evaluator import posid  # noqa: E402
 from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, hint_part, position_value  # noqa: E402
 from ..i18n import _, ngettext  # noqa: E402
-from ..inputs import InputError, choose_variant, parse_rule_options, read_bytes  # noqa: E402
+from ..inputs import InputError, read_bytes  # noqa: E402
+from ..judged import choose_variant  # noqa: E402
 from ..report import show as shows  # noqa: E402
 from .common import Echo, echo, fail  # noqa: E402
 
@@ -305,7 +306,7 @@ def hint(path: Optional[str], *, game: Optional[int], move: Optional[int], id: O
     backgammon, as every command), of a request that names none (default long)."""
     try:
         base = get_variant(variant or REQUEST_VARIANT).name
-        opts = parse_rule_options(base, rule, None)
+        opts = RuleSet.from_command_line(rule, None, base).flat()
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)
     if jsonl:

@@ -1,21 +1,27 @@
 """``nardy-analyze rules``: the rule ids that findings name, with what each means."""
 from __future__ import annotations
 
-from ..engine import variant_display
+from ..engine import rules_classes, variant_display
 from ..i18n import _, language
-from ..rules import CHECKED, RULES, VARIANTS
+from ..rules import CHECKED, RULES, WHERE
 from .common import Echo, echo
 
-# the rule whose variants column is a sentence (translated), not variant ids
-_WORDS = frozenset({"time-limit"})
 
-
-def _variant_names(ids: str) -> str:
+def _variant_names(ids: list[str]) -> str:
     """The variants a rule applies to ("long, gulbara"): the ids in English (what --variant takes), the
     variants' names in another language ("длинные нарды, гюльбара")."""
     if language() == "en":
-        return ids
-    return ", ".join(variant_display(v.strip()) for v in ids.split(","))
+        return ", ".join(ids)
+    return ", ".join(variant_display(v) for v in ids)
+
+
+def _where(rid: str) -> str:
+    """`` [...]`` after a rule that applies only somewhere: the variants that declare it their own
+    (``Rules.OWN_RULES``, in the registry's order), or the words of ``WHERE``; else nothing."""
+    if rid in WHERE:
+        return f" [{_(WHERE[rid])}]"
+    own = [cls.name for cls in rules_classes() if rid in cls.OWN_RULES]
+    return f" [{_variant_names(own)}]" if own else ""
 
 
 def rules(*, echo: Echo = echo) -> None:
@@ -23,8 +29,6 @@ def rules(*, echo: Echo = echo) -> None:
     width = max(map(len, RULES))
     for rid, text in RULES.items():
         mark = " " if rid in CHECKED else "*"
-        variants = VARIANTS.get(rid)
-        where = "" if variants is None else f" [{_(variants) if rid in _WORDS else _variant_names(variants)}]"
-        echo(f"{rid:<{width}} {mark} {_(text)}{where}")
+        echo(f"{rid:<{width}} {mark} {_(text)}{_where(rid)}")
     if any(r not in CHECKED for r in RULES):
         echo("\n" + _("* planned: not checked yet"))

@@ -7,7 +7,8 @@ from typing import Optional
 
 from ..fsio import OutputError, write_atomically
 from ..i18n import _
-from ..inputs import RECORD, UNREADABLE, Entry, load, not_played_refusal
+from ..inputs import RECORD, UNREADABLE, Entry, load
+from ..judged import not_played_refusal
 from ..record import Match
 from ..report import show as shows
 from ..runner import guarded

@@ -4,10 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from ..engine import UnknownVariant, get_variant
+from ..engine import RuleSet, UnknownVariant, get_variant
 from ..fsio import OutputError
 from ..i18n import _
-from ..inputs import parse_rule_options
 from ..stats import OptionalDependency, parse_aliases, plot as draw, sort_frame, table_columns, write_frame, \
     write_frames
 from ..stats.aggregate import Aggregate
@@ -22,7 +21,7 @@ def stats(paths: list[str], *, by: str, format: str, output: Optional[Path], ali
     """``nardy-analyze stats`` (see the command's --help); raises :class:`~.common.Exit`."""
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, rule, rules)       # per record's variant, as in validate
+        options = RuleSet.from_command_line(rule, rules)       # per record's variant, as in validate
         aliases = parse_aliases(alias)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..analyze import iter_validate
-from ..engine import UnknownVariant, get_variant
+from ..engine import RuleSet, UnknownVariant, get_variant
 from ..fsio import OutputError, Progress, write_atomically
 from ..i18n import _, ngettext
-from ..inputs import SKIPPED, UNREADABLE, parse_rule_options
+from ..inputs import SKIPPED, UNREADABLE
 from ..report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
 from ..rules import RULES
 from .common import Echo, Exit, analysis_depth, cluster_failed, connect, echo, fail
@@ -37,7 +37,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
     defaulted there), converted; raises :class:`~nardy_analyze.commands.common.Exit`."""
     try:
         variant = get_variant(variant).name
-        options = parse_rule_options(None, list(rule), rules)
+        options = RuleSet.from_command_line(list(rule), rules)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)
     chosen = rule_ids(list(select), "--select", echo) if select else None

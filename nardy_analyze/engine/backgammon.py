@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from itertools import compress
-from typing import Iterator
+from typing import Any, Iterator
 
 from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
                    borne_off)
+from .scoring import NARDY500, POINTS, Scoring
 from ..i18n import _, ngettext
 
 START: Side = tuple(
@@ -32,6 +33,7 @@ class Backgammon(Rules):
     name = "backgammon"
     title = "backgammon"          # the variant's name for people (pages, headings)
     aliases = ("shortnardy", "short", "bg", "short-nardy", "short_nardy")
+    OWN_RULES = ("bar-first", "opening-roll")
     has_bar = True
     opening_double_allowed = False
     position_id = True           # a GNU Backgammon Position ID describes its positions
@@ -39,7 +41,7 @@ class Backgammon(Rules):
     board_cube = True
     one_part_turns = True        # the turn driver is SingleSegment: a turn is the roller's play of the roll
     OPTIONS = {
-        "scoring": ("points", ("points", "nardy500")),
+        "scoring": ("points", ("points", "nardy500")),      # SCORINGS' keys
         "cube": (True, (True, False)),
         "crawford": (True, (True, False)),
         "jacoby": (False, (True, False)),
@@ -358,38 +360,40 @@ class Backgammon(Rules):
         return tuple(m), (opp if o is None else tuple(o)), hits, tuple(used)
 
     # -- results ------------------------------------------------------------------------------
+    # the ``scoring`` option's values -> the strategy that scores the games (engine/scoring.py)
+    SCORINGS = {"points": POINTS, "nardy500": NARDY500}
+
+    def scoring(self, opt) -> Scoring:
+        """The scoring strategy of the options ``opt(key)``."""
+        return self.SCORINGS[opt("scoring")]
+
+    @classmethod
+    def implied_options(cls, opts: dict[str, Any]) -> dict[str, Any]:
+        return dict(cls.SCORINGS[opts.get("scoring", cls.OPTIONS["scoring"][0])].implied)
+
     def cube_in_play(self, opt) -> bool:
         """Whether the doubling cube is used under the options ``opt(key)`` (never in nardy500)."""
-        return bool(opt("cube")) and opt("scoring") != "nardy500"
+        return self.scoring(opt).cube_in_play(opt)
 
     # the one word for a game won at each level (the stats' result kinds and column names)
     LEVEL_KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
 
     def level_name(self, level: int, opt) -> str:
-        if opt("scoring") == "nardy500":
-            return (_("a single win"), _("a mars"), _("a koks"))[level - 1]
-        return (_("a single game"), _("a gammon"), _("a backgammon"))[level - 1]
+        return self.scoring(opt).level_name(level)
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
-        """Points for a game won at ``level`` (docs/rules.md, Backgammon, 7. Scoring): nardy500 500/1000/1500;
-        otherwise level x cube, with the Jacoby rule counting gammons single while the cube was never turned."""
-        if opt("scoring") == "nardy500":
-            return 500 * level
-        if opt("jacoby") and not cube_turned:
-            level = 1
-        return cube * level
+        """Points for a game won at ``level`` (docs/rules.md, Backgammon, 7. Scoring): the scoring's."""
+        return self.scoring(opt).stake(level, cube, cube_turned, opt)
 
     def resign_stakes(self, top: int, cube: int, cube_turned: bool, opt) -> dict[int, int]:
         """Points a resignation (or a timeout) may give -> level, when the loser could still lose up to
-        level ``top``: nardy500 always 500 (seed 003); otherwise each level's stake."""
-        if opt("scoring") == "nardy500":
-            return {500: 1}
-        return {self.stake(k, cube, cube_turned, opt): k for k in range(1, top + 1)}
+        level ``top``: the scoring's."""
+        return self.scoring(opt).resign_stakes(top, cube, cube_turned, opt)
 
     def drop_stake(self, cube: int, cube_turned: bool, opt) -> int:
-        """A dropped double wins the cube value before the double (never a gammon); nardy500 has no
-        cube, but a drop written anyway ends the game as a resignation would (500)."""
-        return 500 if opt("scoring") == "nardy500" else cube
+        """A dropped double: the scoring's (the cube value before the double; nardy500 500)."""
+        return self.scoring(opt).drop_stake(cube, cube_turned, opt)
+
     def win_level(self, winner: Side, loser: Side) -> int:
         """1 single, 2 gammon, 3 backgammon, for a game won by bearing off all checkers."""
         if borne_off(loser):

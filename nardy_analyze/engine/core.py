@@ -12,7 +12,7 @@ from itertools import permutations
 from typing import Any, Callable, Hashable, Iterator, Protocol
 
 from . import compiled
-from ..i18n import _, pgettext
+from ..i18n import N_, _, pgettext
 
 BAR = 25
 OFF = 0
@@ -85,8 +85,22 @@ class Rules:
     chain_from_turn: int | None = None  # the roll of the game chains start at (variants with chains)
     # the one word for a game won at each level (the stats' result kinds and column names)
     LEVEL_KINDS: dict[int, str] = {1: "single", 2: "gammon", 3: "backgammon"}
+    # the result of a game won at each level, for messages ("a gammon at cube 2 gives 4"): one translatable
+    # text per level of LEVEL_KINDS (a variant with other levels declares its own)
+    # TRANSLATORS: the result of a game won at the lowest level (used as "a single game at cube 2")
+    LEVEL_NAMES: dict[int, str] = {1: N_("a single game"), 2: N_("a gammon"), 3: N_("a backgammon")}
+    # the stats' column word of a level where it is not the level's word (gammons_won, backgammons_lost...)
+    LEVEL_COLUMNS: dict[int, str] = {2: "gammons", 3: "backgammons"}
+    # the rule ids (rules.py) that only some variants check, this one among them (``nardy-analyze rules``)
+    OWN_RULES: tuple[str, ...] = ()
     # rule options: name -> (default, allowed values; () = any whole number or None)
     OPTIONS: dict[str, tuple[Any, tuple]] = {}
+
+    @classmethod
+    def implied_options(cls, opts: dict[str, Any]) -> dict[str, Any]:
+        """Options that the options ``opts`` imply where they are not given (backgammon's nardy500 scoring:
+        no cube, two minutes a move); ``get_variant`` adds them.  The default: none."""
+        return {}
 
     @classmethod
     def build_args(cls, opts: dict[str, Any]) -> dict[str, Any]:
@@ -171,16 +185,8 @@ class Rules:
         return bool(opt("cube"))
 
     def level_name(self, level: int, opt) -> str:
-        """The result of a game won at ``level``, for messages ("a gammon at cube 2 gives 4")."""
-        if level == 1:
-            # TRANSLATORS: the result of a game won at the lowest level (used as "a single game at cube 2")
-            return _("a single game")
-        kind = self.LEVEL_KINDS[level]
-        if kind == "gammon":
-            return _("a gammon")
-        if kind == "backgammon":
-            return _("a backgammon")
-        return f"a {kind}"
+        """The result of a game won at ``level``, for messages ("a gammon at cube 2 gives 4"): ``LEVEL_NAMES``."""
+        return _(self.LEVEL_NAMES[level])
 
     def kind_word(self, kind: str) -> str | None:
         """This variant's own word for a result ``kind`` (the ``kind`` column: "single", "mars"...) where it

@@ -20,6 +20,7 @@ class GulBara(LongNardy):
         **LongNardy.OPTIONS,
         "chain_from_turn": (1, ()),                   # the roll of the game chains start at
     }
+    OWN_RULES = (*LongNardy.OWN_RULES, "home-move", "doubles-chain", "handover")
     home_freeze = True
     exact_bear_off = True
     one_part_turns = False       # chains and handovers: GulBaraTurn

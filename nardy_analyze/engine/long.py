@@ -15,7 +15,7 @@ from typing import Hashable, Iterator
 
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
                    borne_off, generate)
-from ..i18n import _, ngettext, pgettext
+from ..i18n import N_, _, ngettext, pgettext
 
 HEAD = 24
 EXCEPTION_DOUBLES = (6, 4, 3)       # first-turn doubles that let a second checker leave the head
@@ -50,6 +50,7 @@ class LongNardy(Rules):
         "last_roll": (False, (True, False)),   # the second player's last roll, which can draw
         **COMMON_OPTIONS,
     }
+    OWN_RULES = ("head-rule", "six-block")
     has_bar = False
     same_direction = True        # both sides run 24 -> 1 in their own numbering, half a board apart
     opening_double_allowed = True
@@ -276,6 +277,8 @@ class LongNardy(Rules):
 
     # the one word for a game won at each level (the stats' result kinds and column names): RULES 2.8's names
     LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks", 4: "home-mars"}
+    LEVEL_NAMES = {1: N_("an oin (single win)"), 2: N_("a mars"), 3: N_("a koks")}   # 4: level_name
+    LEVEL_COLUMNS = {2: "mars", 3: "koks"}
 
     def kind_word(self, kind: str) -> str | None:
         if kind == "single":
@@ -288,7 +291,7 @@ class LongNardy(Rules):
             return ngettext("a home mars (the loser all home, none off: {n} point(s))",
                             "a home mars (the loser all home, none off: {n} point(s))",
                             self.home_mars).format(n=self.home_mars)
-        return (_("an oin (single win)"), _("a mars"), _("a koks"))[level - 1]
+        return _(self.LEVEL_NAMES[level])
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
         """oin 1, mars 2, koks 3 (RULES.md 2.8), a home mars the option's points; times the cube where

@@ -16,16 +16,20 @@ class Preset:
     title: str
     source: str
     options: dict[str, dict[str, Any]] = field(default_factory=dict)   # variant -> option -> value
+    every_variant: bool = False       # it speaks of every variant, registered later too (``standard``)
 
     def for_variant(self, variant: str) -> dict[str, Any]:
         return dict(self.options.get(variant, {}))
+
+    def covers(self, variant: str) -> bool:
+        """Whether the preset says how ``variant`` is played (its options, or every variant's defaults)."""
+        return self.every_variant or variant in self.options
 
 
 _PLAIN_LONG = {"head_exception": "standard", "koks": False, "home_mars": None, "last_roll": False}
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("standard", "the built-in rules (every option at its default)",
-           "docs/rules.md", {"backgammon": {}, "long": {}, "gulbara": {}}),
+    Preset("standard", "the built-in rules (every option at its default)", "docs/rules.md", every_variant=True),
     Preset("federation", "Russian sport-nardy federation events, 2025",
            "federation event pages: long nardy to 7 at 14 min + 8 s, short nardy to 9 at 18 min + 8 s; "
            "six-block only with an opposing checker ahead; no home mars, no koks; the official sport "

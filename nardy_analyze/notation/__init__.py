@@ -6,9 +6,13 @@ Every notation registers a :class:`Notation`: its name, file suffixes, a sniff o
 ``write(match) -> str``.  Every command finds readers and writers here, never by importing a notation
 module directly, so a new notation plugs in by registering itself in :func:`_load`.
 
-The built-in notations are declared in :data:`BUILTIN` (name, module, suffixes): what a command needs
-before it reads anything (which files are records, the ``--help`` texts) costs no import, and a notation's
-module (its Lark grammar included) is imported the first time its reader, writer or sniff is asked for.
+The built-in notations are declared in :data:`BUILTIN` (:class:`Builtin`: name, module, suffixes, place
+among ``convert --to``'s choices): what a command needs before it reads anything (which files are records,
+the ``--help`` texts) costs no import, and a notation's module (its Lark grammar included) is imported the
+first time its reader, writer or sniff is asked for.  What a notation can write is data on its
+:class:`Notation` (``cannot_hold``: the kinds of :data:`LOSS_KINDS` it cannot write; ``writes_analysis``),
+never a flag or a list elsewhere: a notation registered from outside the package (``register``) is read,
+sniffed, written and refused like a built-in one.
 """
 from __future__ import annotations
 
@@ -17,14 +21,14 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 
-__all__ = ["Notation", "common_losses", "register", "get", "names", "for_path", "sniff", "decode", "read_text",
-           "read_bytes", "read_path", "record_suffixes", "DecodeResult", "normalise_text",
-           "guarded_read", "ReadError"]
+__all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "unregister", "targets", "get",
+           "names", "for_path", "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes",
+           "DecodeResult", "normalise_text", "guarded_read", "ReadError"]
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,9 @@ class Notation:
     read: Callable[[str, str], Match]           # (text, path) -> Match; never raises
     write: Callable[[Match], str] | None = None  # Match -> text, where the project writes this notation
     ambiguous_suffixes: tuple[str, ...] = ()    # suffixes also used by other files (".txt"): sniffed first
-    # Match -> what ``write`` cannot keep of it, one message per kind of loss and game (empty: lossless)
-    losses: Callable[[Match], list[str]] | None = None
+    # Match -> what ``write`` cannot keep of it beyond ``cannot_hold`` (the notation's own checks), one message
+    # per kind of loss and game; ``losses(match)`` is the whole list
+    own_losses: Callable[[Match], list[str]] | None = None
     # The writer's interface: ``write(match)`` when ``needs_replay`` is False; ``write(match, normal)`` when it
     # is True, ``normal`` being the normalised match (:class:`.normal.NormalMatch`, plain data) that the caller
     # computes with the replay (``nardy_analyze.replay.normal.normalise``; ``nardy_analyze.convert.write_text``
@@ -45,15 +50,39 @@ class Notation:
     # NormalMatch -> what the notation, as GNU Backgammon reads it, cannot say of the record as the replay
     # reads it (a result gnubg would credit otherwise): one message per kind and game (needs_replay only)
     result_losses: Callable[[Any], list[str]] | None = None
+    # what of a record the writer cannot hold: kinds of LOSS_KINDS (common_losses reports them);
+    # ``own_losses`` above adds the notation's own checks after them
+    cannot_hold: frozenset[str] = frozenset()
+    # the writer takes GNU Backgammon's analysis properties (``write(match, normal, analysis=...)``):
+    # ``convert --analyse`` needs such a target
+    writes_analysis: bool = False
+    # its sniff accepts loosely (Jellyfish match text: "Game N" lines): tried after every other notation's
+    loose_sniff: bool = False
+
+    def losses(self, match: Match) -> list[str]:
+        """What writing ``match`` in this notation would lose, one message per kind of loss and game:
+        :func:`common_losses` of its ``cannot_hold``, then its ``own_losses``; empty: lossless."""
+        own = self.own_losses(match) if self.own_losses else []
+        return common_losses(match, self.name, self.cannot_hold) + own
 
 
-# name, module (in this package), own suffixes, ambiguous suffixes; in this order.  Each module registers a
-# Notation with the same name and suffixes (tests/test_convert_fast.py checks that they agree).
-BUILTIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("mat", "mat", (".mat",), (".txt",)),
-    ("ngn", "ngn", (".ngn",), ()),
-    ("sgf", "sgf", (".sgf",), ()),
-    ("json", "jsonfmt", (".json",), ()),
+class Builtin(NamedTuple):
+    """A built-in notation, declared without importing its module."""
+
+    name: str
+    module: str                          # its module in this package (it registers the Notation)
+    suffixes: tuple[str, ...]
+    ambiguous: tuple[str, ...] = ()      # suffixes other files use too (".txt"): sniffed
+    target: int | None = None            # its place among ``convert --to``'s choices (None: not written)
+
+
+# The built-in notations, in the order they are tried.  Each module registers a Notation with the same name
+# and suffixes (tests/test_convert_fast.py checks that they agree).
+BUILTIN: tuple[Builtin, ...] = (
+    Builtin("mat", "mat", (".mat",), (".txt",), target=1),
+    Builtin("ngn", "ngn", (".ngn",), target=4),
+    Builtin("sgf", "sgf", (".sgf",), target=2),
+    Builtin("json", "jsonfmt", (".json",), target=3),
 )
 
 _REGISTRY: dict[str, Notation] = {}
@@ -61,17 +90,25 @@ _LOADED = False
 
 
 def register(notation: Notation) -> None:
+    """Make ``notation`` known to every command: read (by its suffixes, or sniffed), written (``convert
+    --to``), its losses refused or dropped."""
     _REGISTRY[notation.name] = notation
+
+
+def unregister(name: str) -> None:
+    """Forget a notation registered from outside the package (tests); a built-in one is imported again on
+    its next use."""
+    _REGISTRY.pop(name, None)
 
 
 def _import(name: str) -> None:
     """Import the module of the built-in notation ``name`` (it registers itself)."""
-    for n, module, _suf, _amb in BUILTIN:
-        if n == name:
+    for b in BUILTIN:
+        if b.name == name:
             try:
-                __import__(f"{__name__}.{module}")
+                __import__(f"{__name__}.{b.module}")
             except ModuleNotFoundError as e:      # a notation module not written yet
-                if e.name != f"{__name__}.{module}":
+                if e.name != f"{__name__}.{b.module}":
                     raise
             return
 
@@ -82,9 +119,9 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for name, _module, _suf, _amb in BUILTIN:
-        if name not in _REGISTRY:
-            _import(name)
+    for b in BUILTIN:
+        if b.name not in _REGISTRY:
+            _import(b.name)
 
 
 def get(name: str) -> Notation:
@@ -98,9 +135,16 @@ def get(name: str) -> Notation:
     return n
 
 
+def targets() -> tuple[str, ...]:
+    """The notations ``convert --to`` writes: the built-in ones in their declared order (without importing
+    them), then any other registered notation that has a writer."""
+    out = [b.name for b in sorted((b for b in BUILTIN if b.target is not None), key=lambda b: b.target)]
+    return tuple(out + [n.name for n in _REGISTRY.values() if n.write is not None and n.name not in out])
+
+
 def _declared() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
     """(name, suffixes, ambiguous suffixes) of every notation, built in or registered, without importing."""
-    out = [(n, suf, amb) for n, _module, suf, amb in BUILTIN]
+    out = [(b.name, b.suffixes, b.ambiguous) for b in BUILTIN]
     known = {n for n, _, _ in out}
     out += [(n.name, n.suffixes, n.ambiguous_suffixes) for n in _REGISTRY.values() if n.name not in known]
     return out
@@ -133,9 +177,8 @@ def sniff(text: str) -> Notation | None:
     """The notation whose sniff accepts the start of ``text``; None when none does."""
     _load()
     head = text[:65536]
-    # Jellyfish match text is the loosest sniff ("Game N" lines): every other notation is tried first
-    for name in sorted(names(), key=lambda n: n == "mat"):
-        n = get(name)
+    # a loose sniff (Jellyfish match text's "Game N" lines) only after every other notation's
+    for n in sorted((get(name) for name in names()), key=lambda n: n.loose_sniff):
         if n.sniff(head):
             return n
     return None
@@ -356,13 +399,53 @@ def _games(numbers: list[int]) -> str:
         numbers=", ".join(map(str, numbers)))
 
 
-def common_losses(match: Match, target: str, *, clock: bool = False, action_comments: bool = False,
-                  game_comments: bool = False, match_comments: bool = False, backgammon_only: bool = False,
-                  timeouts: bool = False, repeated_tags: bool = False, setups: bool = False,
-                  resign_offers: bool = False) -> list[str]:
-    """What writing ``match`` as ``target`` would lose: the flags say what the target cannot hold.
+# What a record may hold that a notation may be unable to write (``Notation.cannot_hold``), each checked by
+# common_losses: clock times; comments on moves, on games, on the match; a variant other than those of GNU
+# Backgammon's forms (``Rules.gnubg_notation``) and the parts of a turn played after the roll; a loss on time
+# or a drawn game; tags given more than once; set-up positions; a resignation's level, acceptance or
+# rejection.
+LOSS_KINDS = ("clock", "action_comments", "game_comments", "match_comments", "other_variants", "timeouts",
+              "repeated_tags", "setups", "resign_offers")
+
+
+def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
+    """The losses of kind ``other_variants``: a variant without GNU Backgammon's forms (``gnubg_notation``),
+    Gul bara's turn parts played after the roll."""
+    out: list[str] = []
+    # the engine's one alias table (imported here: reading a record does not need it)
+    from ..engine import rules_named
+    tag = match.tag("Variant") or match.tag("Variation")
+    rules = rules_named(tag)
+    name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
+    if (rules is None or not rules.gnubg_notation) and match.games:
+        # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name in the genitive ("у длинных
+        # нард"); {target}: a notation (mat, sgf)
+        out.append(_("{games}: {variant} has no {target} form").format(
+            games=_games(game_numbers(match.games)), variant=name, target=target))
+    seg = {}
+    for g, n in zip(match.games, shown):
+        for a in g.actions:
+            for s in a.segments:
+                seg.setdefault(s.kind, []).append(n)
+    for kind, numbers in seg.items():
+        games = _games(sorted(set(numbers)))
+        if kind == "handover":
+            out.append(_("{games}: a Gul bara handover (part of a turn played after the roll) has no {target} "
+                         "form").format(games=games, target=target))
+        else:
+            out.append(_("{games}: a Gul bara doubles chain (part of a turn played after the roll) has no "
+                         "{target} form").format(games=games, target=target))
+    return out
+
+
+def common_losses(match: Match, target: str, cannot_hold: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """What writing ``match`` as ``target`` would lose of the kinds ``cannot_hold`` (of :data:`LOSS_KINDS`):
+    what the target cannot hold.
 
     Always a loss, whatever the target: text the reader could not read (it is not in the record)."""
+    unknown = set(cannot_hold) - set(LOSS_KINDS)
+    if unknown:
+        raise ValueError(f"no such kind of loss: {', '.join(sorted(unknown))} (LOSS_KINDS)")
     out: list[str] = []
     shown = game_numbers(match.games)    # the games' numbers as every command gives them
     # a warning is text kept in the record another way (a banner before the match header: comments)
@@ -371,48 +454,26 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         lines = ", ".join(str(p.loc.line) for p in unread[:5]) + (" ..." if len(unread) > 5 else "")
         # TRANSLATORS: {lines} are line numbers of the input ("3, 8, 12 ...")
         out.append(_("unreadable text (line {lines}) is not in the record and cannot be written").format(lines=lines))
-    if backgammon_only:
-        # the engine's one alias table (imported here: reading a record does not need it)
-        from ..engine import rules_named
-        tag = match.tag("Variant") or match.tag("Variation")
-        rules = rules_named(tag)
-        name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
-        if (rules is None or not rules.gnubg_notation) and match.games:
-            # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name in the genitive ("у длинных
-            # нард"); {target}: a notation (mat, sgf)
-            out.append(_("{games}: {variant} has no {target} form").format(
-                games=_games(game_numbers(match.games)), variant=name, target=target))
-        seg = {}
-        for g, n in zip(match.games, shown):
-            for a in g.actions:
-                for s in a.segments:
-                    seg.setdefault(s.kind, []).append(n)
-        for kind, numbers in seg.items():
-            games = _games(sorted(set(numbers)))
-            if kind == "handover":
-                out.append(_("{games}: a Gul bara handover (part of a turn played after the roll) has no {target} "
-                             "form").format(games=games, target=target))
-            else:
-                out.append(_("{games}: a Gul bara doubles chain (part of a turn played after the roll) has no "
-                             "{target} form").format(games=games, target=target))
+    if "other_variants" in cannot_hold:
+        out += _variant_losses(match, target, shown)
     checks = []
-    if clock:
+    if "clock" in cannot_hold:
         checks.append((N_("{games}: clock times cannot be written in {target}"),
                        lambda a: a.clock is not None or a.clock_left is not None
                        or any(s.clock is not None or s.clock_left is not None for s in a.segments)))
-    if action_comments:
+    if "action_comments" in cannot_hold:
         checks.append((N_("{games}: comments on moves cannot be written in {target}"),
                        lambda a: bool(a.comments)))
-    if timeouts:
+    if "timeouts" in cannot_hold:
         checks.append((N_("{games}: a loss on time cannot be written in {target}"),
                        lambda a: a.kind.value == "timeout"))
         checks.append((N_("{games}: a drawn game cannot be written in {target}"),
                        lambda a: a.kind.value == "draw"))
-    if setups:
+    if "setups" in cannot_hold:
         checks.append((N_("{games}: a set-up position (board, player on roll, dice or cube set, not played) "
                           "cannot be written in {target}"),
                        lambda a: a.kind.value == "setup"))
-    if resign_offers:
+    if "resign_offers" in cannot_hold:
         checks.append((N_("{games}: the level of a resignation (single, gammon, backgammon; written as its "
                           "points) cannot be written in {target}"),
                        lambda a: a.kind.value == "resign" and a.level is not None))
@@ -424,17 +485,17 @@ def common_losses(match: Match, target: str, *, clock: bool = False, action_comm
         numbers = [n for g, n in zip(match.games, shown) if any(test(a) for a in g.actions)]
         if numbers:
             out.append(_(what).format(games=_games(numbers), target=target))
-    if game_comments:
+    if "game_comments" in cannot_hold:
         numbers = [n for g, n in zip(match.games, shown) if g.comments]
         if numbers:
             out.append(_("{games}: game comments cannot be written in {target}").format(
                 games=_games(numbers), target=target))
-    if repeated_tags and len(match.tag_items) > len(match.tags):
+    if "repeated_tags" in cannot_hold and len(match.tag_items) > len(match.tags):
         seen: set[str] = set()
         again = sorted({k for k, _ in match.tag_items if k in seen or seen.add(k)})
         # TRANSLATORS: {tags}: the names of the tags (interface words, e.g. "Event, Round")
         out.append(_("repeated tags ({tags}) cannot be written in {target}: only the first is kept").format(
             tags=", ".join(again), target=target))
-    if match_comments and match.comments:
+    if "match_comments" in cannot_hold and match.comments:
         out.append(_("the match's comments cannot be written in {target}").format(target=target))
     return out

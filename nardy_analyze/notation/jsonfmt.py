@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine import DEFAULT_VARIANT, canonical_name
 from ..i18n import N_, _
-from . import Notation, common_losses, guarded_read, register
+from . import Notation, guarded_read, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
@@ -554,8 +554,4 @@ def looks_like_json(text: str) -> bool:
     return text.lstrip()[:1] == "{" and FORMAT in text[:4096]
 
 
-def losses(match: Match) -> list[str]:
-    return common_losses(match, "json")
-
-
-register(Notation("json", (".json",), looks_like_json, read, write, losses=losses))
+register(Notation("json", (".json",), looks_like_json, read, write))

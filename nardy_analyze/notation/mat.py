@@ -1061,9 +1061,9 @@ def read(text: str, path: str = "") -> Match:
 
 def _register() -> None:
     # the writer imports this module (comment_line): it is imported once this module is complete
-    from .mat_writer import losses, result_losses, write
-    register(Notation("mat", (".mat",), looks_like_mat, read, write, ambiguous_suffixes=(".txt",), losses=losses,
-                      needs_replay=True, result_losses=result_losses))
+    from .mat_writer import CANNOT_HOLD, result_losses, write
+    register(Notation("mat", (".mat",), looks_like_mat, read, write, ambiguous_suffixes=(".txt",),
+                      cannot_hold=CANNOT_HOLD, needs_replay=True, result_losses=result_losses, loose_sniff=True))
 
 
 _register()

@@ -10,18 +10,17 @@ fourth; a result alone on its own unnumbered row.  A file gnubg wrote comes out 
 Movements come from the replay (:mod:`nardy_analyze.replay.normal`): a combined move such as ``61: 13/6`` is
 written as the single-die steps the rules allow, hits where the engine hits.  A play that breaks the
 rules is written as it was written.  What this notation cannot hold (clock times, comments on actions,
-Gul bara turn parts, variants other than backgammon) is listed by :func:`losses`; the caller refuses or
-drops it, never this writer silently.
+Gul bara turn parts, variants other than backgammon: :data:`CANNOT_HOLD`) is listed by ``common_losses``;
+the caller refuses or drops it, never this writer silently.
 """
 from __future__ import annotations
 
 from .normal import NormalAction, NormalMatch, gnubg_result_losses
 from ..record import BAR, OFF, Kind, Match
 from ..i18n import _
-from . import common_losses
 from .mat import comment_line
 
-__all__ = ["write", "losses"]
+__all__ = ["write", "CANNOT_HOLD"]
 
 
 def _pt(p: int) -> str:
@@ -130,7 +129,6 @@ def result_losses(normal: NormalMatch) -> list[str]:
     return gnubg_result_losses(normal, "mat", before_any_move=True)
 
 
-def losses(match: Match) -> list[str]:
-    """What a .mat file cannot hold of ``match``: one message per kind of loss and game."""
-    return common_losses(match, "mat", clock=True, action_comments=True, game_comments=True, backgammon_only=True,
-                         timeouts=True, setups=True, resign_offers=True)
+# what a .mat file cannot hold of a record (notation.LOSS_KINDS)
+CANNOT_HOLD = frozenset({"clock", "action_comments", "game_comments", "other_variants", "timeouts", "setups",
+                         "resign_offers"})

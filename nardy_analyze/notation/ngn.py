@@ -22,7 +22,7 @@ from lark.exceptions import UnexpectedInput
 from ..engine.posid import decode_position_id, position_id
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
 from ..i18n import N_, _
-from . import Notation, common_losses, either, expected_found, guarded_read, normalise_text, quoted, register
+from . import Notation, either, expected_found, guarded_read, normalise_text, quoted, register
 from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, BadCell, read_play
 
@@ -779,4 +779,4 @@ def write(match: Match) -> str:
 
 
 register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
-                  losses=lambda m: common_losses(m, "ngn", repeated_tags=True)))
+                  cannot_hold=frozenset({"repeated_tags"})))

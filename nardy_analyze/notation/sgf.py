@@ -37,11 +37,11 @@ from .. import __version__
 from .normal import NormalMatch, gnubg_result_losses
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, game_numbers, split_rating
 from ..i18n import _, ngettext
-from . import Notation, common_losses, expected_found, guarded_read, quoted, register
+from . import Notation, expected_found, guarded_read, quoted, register
 from .grammar import grammar_text
 from .sgf_analysis import properties
 
-__all__ = ["read", "write", "losses", "looks_like_sgf"]
+__all__ = ["read", "write", "own_losses", "looks_like_sgf"]
 
 
 @cache
@@ -749,8 +749,9 @@ def _action_node(na, derived: bool) -> str | None:
     return f";NX[timeout:{w}]"
 
 
-def losses(match: Match) -> list[str]:
-    out = common_losses(match, "sgf", backgammon_only=True)
+def own_losses(match: Match) -> list[str]:
+    """What an .sgf file cannot hold of ``match`` beyond its ``cannot_hold``: a beaver that answers no double."""
+    out: list[str] = []
     # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
     # would read back as a double
     odd = []
@@ -774,5 +775,5 @@ def result_losses(normal: NormalMatch) -> list[str]:
     return gnubg_result_losses(normal, "sgf")
 
 
-register(Notation("sgf", (".sgf",), looks_like_sgf, read, write, losses=losses, needs_replay=True,
-                  result_losses=result_losses))
+register(Notation("sgf", (".sgf",), looks_like_sgf, read, write, own_losses=own_losses, needs_replay=True,
+                  result_losses=result_losses, cannot_hold=frozenset({"other_variants"}), writes_analysis=True))

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import OPTIONS, UnknownVariant
+from ..engine import OPTIONS, RuleSet, UnknownVariant
 from ..engine.judge import route, with_hits
-from ..inputs import variant_for
+from ..judged import variant_for
 from ..events import ActionState, GameReport, MatchReport
 from ..notation.normal import NormalAction, NormalGame, NormalMatch
 from ..record import Game, Kind, Match, game_numbers
@@ -46,7 +46,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
         v = variant_for(match, variant, options or {})
     except UnknownVariant:                # a variant the engine does not know yet: the record as written
         rep = MatchReport(match.path, match.notation, str(match.tag("Variation") or variant))
-        out = NormalMatch(match, rep.variant, dict(options or {}), rep)
+        out = NormalMatch(match, rep.variant, RuleSet.of(options).flat(), rep)
         for game, number in zip(match.games, game_numbers(match.games)):
             out.games.append(NormalGame(game, GameReport(number, game.players),
                                         [NormalAction(a, None) for a in game.actions]))

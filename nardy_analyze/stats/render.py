@@ -25,9 +25,6 @@ TABLE_COLUMNS: dict[str, list[str]] = {
 }
 
 
-_LEVEL_COLUMNS = {"gammon": "gammons", "backgammon": "backgammons", "mars": "mars", "koks": "koks"}
-
-
 def table_columns(by: str, games: pd.DataFrame | Iterable[str] | None = None) -> list[str]:
     """The columns the terminal table of ``--by`` shows.  The per-player table names the columns of the
     win levels as the variants of ``games`` (a frame of :func:`games`, or the names of the variants read)
@@ -40,10 +37,10 @@ def table_columns(by: str, games: pd.DataFrame | Iterable[str] | None = None) ->
     variants = set() if games is None else {str(v) for v in games}
     if by != "player" or not variants:
         return cols
-    kinds = {get_variant(v).level_kinds for v in variants}
+    kinds = {get_variant(v).level_columns for v in variants}
     if len(kinds) != 1:
         return cols
-    second, third = (_LEVEL_COLUMNS.get(k, k) for k in kinds.pop())
+    second, third = kinds.pop()
     rename = {"gammons_won": f"{second}_won", "gammons_lost": f"{second}_lost",
               "backgammons_won": f"{third}_won", "backgammons_lost": f"{third}_lost"}
     return [rename.get(c, c) for c in cols]

@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import pandas as pd
 
-from ..inputs import Entry, choose_variant
+from ..inputs import Entry
+from ..judged import choose_variant
 from ..engine import generate, get_variant, variant_display
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id

@@ -15,7 +15,7 @@ from operator import mul
 from typing import Any, Callable
 
 from ..engine.core import Side, walk_forced
-from ..inputs import choose_variant
+from ..judged import choose_variant
 from ..record import Match
 from ..replay import ERROR, Events, ReportBuilder, replay
 from ..events import GameEnd, TurnRow

@@ -1,0 +1,74 @@
+"""What a record is judged under: the variant it names (else the caller's) and the options of the rule set
+(:class:`~nardy_analyze.engine.ruleset.RuleSet`) resolved with its header tags.  The one place every
+command (validate, stats, convert, show, hint) decides it; the files themselves are ``inputs.py``'s.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .engine import DEFAULT_VARIANT, UnknownVariant, Variant, get_variant, not_played
+from .engine.ruleset import RuleSet
+from .record import Loc, Match
+
+
+def variant_name(match: Match, default: str) -> tuple[str, str | None]:
+    """The variant a record names (own notation ``Variant``, .mat ``Variation``), or ``default``; and the
+    tag that named it."""
+    for tag in ("Variant", "Variation"):
+        value = match.tag(tag)
+        if value and value.strip():
+            return value, tag
+    return default, None
+
+
+@dataclass
+class VariantChoice:
+    """How a record is judged: the variant it names (else the default) with the options its tags set (else
+    the caller's ``--rule`` options).  ``variant`` is None when the record names a variant nobody supports
+    (``error`` then says where and why)."""
+
+    variant: Variant | None
+    name: str                                            # the variant as named (for reports)
+    error: tuple[Loc, str] | None = None                 # an unknown variant or refused option values
+    arg_errors: list[str] = field(default_factory=list)  # --rule options the variant does not have
+    tag_problems: list[tuple[Loc, str]] = field(default_factory=list)  # option tags that could not be read
+
+
+def choose_variant(match: Match, default: str = "backgammon",
+                   options: RuleSet | Mapping[str, Any] | None = None) -> VariantChoice:
+    """The one place that decides the variant and options of a record (validate, stats and convert alike):
+    ``options`` is the caller's rule set (a :class:`RuleSet`, or its flat dict form)."""
+    name, tag = variant_name(match, default)
+    try:
+        v0 = get_variant(name)
+    except UnknownVariant as e:
+        key = next((k for k in match.tags if tag and k.casefold() == tag.casefold()), "")
+        return VariantChoice(None, str(name), (match.tag_locs.get(key, Loc(1, 1)), str(e)))
+    got = RuleSet.of(options).resolve(v0.name, match.tags)
+    problems = [(match.tag_locs.get(t, Loc(1, 1)), msg) for t, msg in got.tag_problems]
+    try:
+        v = get_variant(v0.name, got.options)
+    except UnknownVariant as e:      # option values the rules object refuses
+        return VariantChoice(None, v0.name, (Loc(1, 1), str(e)), got.arg_problems, problems)
+    return VariantChoice(v, v.name, None, got.arg_problems, problems)
+
+
+def not_played_refusal(match: Match) -> str | None:
+    """``path:line:col: parse-error: message`` when ``match`` names a variant that records use and the engine
+    does not play (``Backgammon +1``): the one refusal every command gives such a record; else None."""
+    name, tag = variant_name(match, DEFAULT_VARIANT)
+    msg = not_played(name) if tag else None
+    if msg is None:
+        return None
+    key = next((k for k in match.tags if k.casefold() == tag.casefold()), "")
+    loc = match.tag_locs.get(key, Loc(1, 1))
+    return f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}"
+
+
+def variant_for(match: Match, default: str, options: RuleSet | Mapping[str, Any] | None) -> Variant:
+    """The variant and options a record is judged under (UnknownVariant when nobody supports it)."""
+    choice = choose_variant(match, default, options)
+    if choice.variant is None:
+        raise UnknownVariant(choice.error[1] if choice.error else choice.name)
+    return choice.variant
