@@ -30,7 +30,8 @@ from .i18n import _, ngettext
 from .record import Kind, Match
 
 from .analyze import map_records, validate_match
-from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, not_played_refusal, read_bytes
+from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, not_played_refusal,
+                     read_bytes)
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -125,15 +126,15 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
     return out
 
 
-def inside_reason() -> str:
+def inside_reason() -> SkipReason:
     """Why a file found in a folder is not converted: it is in the ``--out-dir`` folder."""
-    return _("inside the --out-dir folder (an output, not an input)")
+    return SkipReason(_("inside the --out-dir folder (an output, not an input)"), Skip.INSIDE)
 
 
-def already_reason(to: str) -> str:
+def already_reason(to: str) -> SkipReason:
     """Why a file found in a folder is not converted: it has the target notation's suffix."""
     # TRANSLATORS: {notation}: the target notation's name (mat, sgf, ngn, json)
-    return _("already {notation}, the target notation").format(notation=to)
+    return SkipReason(_("already {notation}, the target notation").format(notation=to), Skip.ALREADY)
 
 
 def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
