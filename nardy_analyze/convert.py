@@ -30,6 +30,7 @@ from .i18n import _, ngettext
 from .record import Kind, Match
 
 from .analyze import map_records, validate_match
+from .runner import Doing
 from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, not_played_refusal,
                      read_bytes)
 
@@ -355,7 +356,7 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     return _finish(outcome, text, target, True), None
 
 
-_convert_entry.doing = "converting this file"      # (for the runner's internal-error message)
+_convert_entry.doing = Doing.CONVERTING      # (for the runner's internal-error message)
 
 
 def ignored_note(match: Match) -> str | None:
