@@ -5,6 +5,7 @@ import pytest
 from helpers import side
 from naive_long import differential
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START, opp_point
@@ -37,7 +38,7 @@ def mine(points: dict[int, int], head: bool = True) -> tuple[int, ...]:
 
 def play(me, opp, dice, steps, first_turn=False, rules=R):
     turn = rules.start_turn(me, opp, first_turn, tuple(dice))
-    return judge(rules, me, opp, dice[0], dice[1], steps, turn=turn)
+    return judge(rules, me, opp, Dice.roll(dice[0], dice[1]), steps, turn=turn)
 
 
 def rule_of(v) -> str | None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine.backgammon import START, Backgammon
 from nardy_analyze.engine.judge import judge
@@ -13,7 +14,7 @@ R = Backgammon()
 
 
 def verdict(me, opp, dice, steps):
-    return judge(R, me, opp, dice[0], dice[1], steps)
+    return judge(R, me, opp, Dice.roll(dice[0], dice[1]), steps)
 
 
 def rules_of(v):

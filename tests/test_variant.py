@@ -20,10 +20,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT
+from nardy_analyze.engine.core import Dice
 from nardy_analyze import engine
 from nardy_analyze.engine import BAR, OFF, Rules, canonical_name, generate, get_variant, register, unregister
 from nardy_analyze.engine.backgammon import Backgammon
-from nardy_analyze.engine.core import borne_off, dice_sequence
+from nardy_analyze.engine.core import borne_off
 
 PACKAGE = ROOT / "nardy_analyze"
 
@@ -232,14 +233,14 @@ def _game(rules, rng: random.Random, plies: int):
             return
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         turn = rules.start_turn(me, opp, ply < 2, (d1, d2))
-        plays = generate(rules, me, opp, d1, d2, turn).plays
+        plays = generate(rules, me, opp, Dice.roll(d1, d2).numbers, turn).plays
         (m, o), steps = rng.choice(sorted(plays.items()))
         yield me, opp, (d1, d2), turn, steps
         me, opp = o, m
 
 
 def _check_play_exact(rules, me, opp, dice, turn, steps, rng):
-    full = dice_sequence(*dice)
+    full = Dice.roll(*dice).numbers
     written = [(s, d) for s, d, _ in steps]
     tries = [written, written[::-1], written[:1], [(rng.randint(0, 25), rng.randint(0, 24)) for _ in written]]
     if written:
@@ -263,9 +264,9 @@ def _check_closed_flags(rules, me, opp, dice, turn, steps, rng):
 
 
 def _check_forced(rules, me, opp, dice, turn, steps, rng):
-    numbers = dice_sequence(*dice)
+    numbers = Dice.roll(*dice).numbers
     assert rules.forced(me, opp, numbers, turn) == Rules.forced(rules, me, opp, numbers, turn) == \
-        (len(generate(rules, me, opp, numbers, None, turn).plays) <= 1), (me, opp, numbers)
+        (len(generate(rules, me, opp, numbers, turn).plays) <= 1), (me, opp, numbers)
 
 
 _CHECKS = {"play_exact": _check_play_exact, "hit_flags": _check_hit_flags, "closed_flags": _check_closed_flags,

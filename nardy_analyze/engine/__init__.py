@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backgammon import Backgammon
-from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, PlaySet, Pos, Rules, SegmentSpec, Side,
-                   TurnDriver, borne_off, fmt_steps, generate, variant_title)
+from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, ROLLS, Dice, PlaySet, Pos, Rules, SegmentSpec,
+                   Side, TurnDriver, borne_off, fmt_steps, generate, roll_plays, valid_dice, variant_title)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
 from ..i18n import N_, _
@@ -19,6 +19,7 @@ __all__ = [
     "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
     "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara", "Rules", "register", "unregister",
     "canonical_name", "rules_named", "variant_display", "variant_title", "level_words", "Backgammon", "DEFAULT_VARIANT",
+    "Dice", "ROLLS", "roll_plays", "valid_dice",
 ]
 
 
@@ -259,4 +260,4 @@ def legal_results(variant: str | Variant, mover: Side, opponent: Side, dice, *,
     d1, d2 = int(dice[0]), int(dice[1])
     me, opp = tuple(mover), tuple(opponent)
     turn = v.rules.start_turn(me, opp, first_turn, (d1, d2))
-    return set(generate(v.rules, me, opp, d1, d2, turn).plays)
+    return set(generate(v.rules, me, opp, Dice.roll(d1, d2).numbers, turn).plays)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
-                   borne_off, generate)
+from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Dice, Pos, Rules, Side, SingleSegment, all_home,
+                   borne_off, generate, roll_plays)
 from ..i18n import _, ngettext, pgettext
 
 HEAD = 24
@@ -112,7 +112,7 @@ class LongNardy(Rules):
                 if d1 == d2 and d1 in rolls:
                     allowed = 2
             else:
-                ps = generate(self, me, opp, d1, d2, (0, 1))
+                ps = generate(self, me, opp, Dice.roll(d1, d2).numbers, (0, 1))
                 if ps.max_dice < len(ps.dice):
                     allowed = 2
         return 0, allowed
@@ -321,8 +321,4 @@ class LongNardy(Rules):
         left = sum(me)
         if not 0 < left <= 4 or not all_home(me):
             return False
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                if any(not sum(p[0]) for p in generate(self, me, opp, d1, d2, (0, 1)).plays):
-                    return True
-        return False
+        return any(ps.bears_all_off() for _, ps in roll_plays(self, me, opp))

@@ -59,7 +59,7 @@ def plays_of(rules, pos: NardyPosition, d1: int, d2: int):
     spec = drv.next(pos.mover, pos.opponent)
     if spec is None:
         return None
-    return generate(rules, pos.mover, pos.opponent, spec.numbers, None, spec.turn)
+    return generate(rules, pos.mover, pos.opponent, spec.numbers, spec.turn)
 
 
 def hint(rules, pos: NardyPosition, d1: int, d2: int, net: Net | None = None) -> list[PlayEval]:

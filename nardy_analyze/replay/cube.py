@@ -6,7 +6,7 @@ answer (``pending``).
 """
 from __future__ import annotations
 
-from ..engine import generate
+from ..engine import roll_plays
 from ..record import Action, Kind
 from .model import WARNING
 from ..i18n import _
@@ -80,12 +80,7 @@ class CubeActions:
         me, opp = self.pos[s], self.pos[1 - s]
         if not self.rules.has_bar or not me[24]:
             return False
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                turn = self.rules.start_turn(me, opp, False, (d1, d2))
-                if generate(self.rules, me, opp, d1, d2, turn).max_dice == 0:
-                    return True
-        return False
+        return any(ps.max_dice == 0 for _, ps in roll_plays(self.rules, me, opp))
 
     def _answer(self, a: Action, word: str) -> Action | None:
         d = self.pending

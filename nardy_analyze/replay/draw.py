@@ -7,6 +7,7 @@ bear off every checker left with one roll, the game is not over: the other playe
 """
 from __future__ import annotations
 
+from ..engine.core import Dice
 from ..engine.judge import judge
 from ..i18n import _
 from ..record import Action
@@ -28,7 +29,7 @@ def play_last_roll(gr, a: Action, p: int, d1: int, d2: int) -> None:
     opponent has no checker left), judged on its own; all off is a draw, else the first player won."""
     me, opp = gr.pos[p], gr.pos[1 - p]
     turn = gr.rules.start_turn(me, opp, False, (d1, d2))
-    v = judge(gr.rules, me, opp, d1, d2, [(s.src, s.dst) for s in a.steps], turn=turn,
+    v = judge(gr.rules, me, opp, Dice.roll(d1, d2), [(s.src, s.dst) for s in a.steps], turn=turn,
               hit_marks=[s.hit for s in a.steps])
     for rule, msg in v.problems:
         gr.find(rule, msg, a, position=(me, opp), dice=a.dice,

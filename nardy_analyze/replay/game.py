@@ -13,7 +13,7 @@ from bisect import bisect_left
 from typing import Callable
 from weakref import ref
 
-from ..engine import Variant, fmt_steps, generate
+from ..engine import Variant, fmt_steps, generate, valid_dice
 from ..engine.judge import physical
 from ..engine.core import Pos
 from ..record import CENTRED, Action, Game, Kind, Loc
@@ -206,8 +206,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         if a.unplayed:
             return
         dice = a.dice
-        if dice is None or not (0 < dice[0] < 7 and 0 < dice[1] < 7 if len(dice) == 2
-                                else all(1 <= d <= 6 for d in dice)):
+        if not valid_dice(dice):
             self.bad_dice(a)
             return
         self.rolls += 1
@@ -323,7 +322,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         engine's order when several fit as far)."""
         side, spec = out.side, out.spec
         me, opp = out.before
-        ps = generate(self.rules, me, opp, spec.numbers, None, spec.turn)
+        ps = generate(self.rules, me, opp, spec.numbers, spec.turn)
         best, best_n, chosen = None, (-1, -1), ""
         limit = min(self.LOOKAHEAD, self.rest_rolls())
         goal = sum(len(q.steps) for q in rest)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine import borne_off, fmt_steps, generate
+from ..engine import Dice, borne_off, fmt_steps, generate, valid_dice
 from ..engine.core import Pos
 from ..engine.judge import judge, physical
 from ..record import Action, Kind
@@ -29,7 +29,7 @@ class Resync:
         record in the mark, or one that does not fit) nothing can be judged and the replay goes on from
         the legal play of the roll that the most following rolls fit."""
         me, opp = self.pos[p], self.pos[1 - p]
-        ps = generate(self.rules, me, opp, d1, d2, turn)
+        ps = generate(self.rules, me, opp, Dice.roll(d1, d2).numbers, turn)
         mark = a.illegal_mark
         short = mark if len(mark) <= 40 else mark[:36] + "...)"
         from ..notation import snowie       # only for a record with an exporter's illegal-play mark (start-up)
@@ -99,7 +99,7 @@ class Resync:
         from ..notation.snowie import movements   # (as in on_illegal_mark: only for a record with such a mark)
 
         me, opp = board_before = (self.pos[a.player], self.pos[1 - a.player])
-        verdict = judge(self.rules, me, opp, d1, d2, movements(me, board[0]), playset=ps, turn=turn)
+        verdict = judge(self.rules, me, opp, Dice.roll(d1, d2), movements(me, board[0]), playset=ps, turn=turn)
         if verdict.problems:
             rule, why = verdict.problems[0]
         else:      # (the engine finds a legal route to another board: the board shown is still none of them)
@@ -180,7 +180,7 @@ class Resync:
         for a in self.actions[self.index + 1:]:
             if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
                 break
-            if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
+            if a.kind != Kind.ROLL or a.unplayed or not valid_dice(a.dice):
                 continue
             q = a.player
             rolls += 1

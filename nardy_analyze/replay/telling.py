@@ -5,7 +5,7 @@ only when the visitor overrides its method (:mod:`.visitor`).
 """
 from __future__ import annotations
 
-from ..engine.core import ROLLER, SegmentSpec, dice_sequence
+from ..engine.core import ROLLER, Dice, SegmentSpec, valid_dice
 from ..notation.normal import PartState
 from ..record import Action, Kind
 from .events import GameEnd, TurnRow
@@ -21,7 +21,7 @@ HANDLER = {k: "on_" + k.value for k in Kind}   # the game replay's handler of ea
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
     """The roller's part of a roll taken on the quick path, as the turn driver gives it (kept in
     ``ROLL_SPECS``)."""
-    spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), turn)
+    spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, Dice.roll(d1, d2).numbers, turn)
     return spec
 
 
@@ -54,7 +54,7 @@ class Telling:
         if a.kind == Kind.ROLL:              # most actions: one call less
             self.on_roll(a, nxt)
             if not a.unplayed:
-                dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
+                dice = a.dice if valid_dice(a.dice) else None
                 self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, self.roll_spec)
             return
         getattr(self, HANDLER[a.kind])(a, nxt)

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 import pandas as pd
 
 from ..inputs import Entry, choose_variant
-from ..engine import generate, get_variant, variant_display
+from ..engine import Dice, generate, get_variant, variant_display
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..replay.events import GameEnd, TurnRow
@@ -489,7 +489,7 @@ def _bearoff_plays(rules, me: Side, opp: Side, roll: tuple[int, int], stakes: cu
     cubeful by the cube model, best first (``live`` False: a game without a cube, valued cubeless)."""
     moves = []
     x = cubes.cube_efficiency(True, _pips(opp)) if live else 0.0
-    for (m, o), _steps in generate(rules, me, opp, roll[0], roll[1]).plays.items():
+    for (m, o), _steps in generate(rules, me, opp, Dice.roll(roll[0], roll[1]).numbers).plays.items():
         hm, ho = bearoff.home(m), bearoff.home(o)
         theirs = bearoff.race_probabilities(ho, hm)          # the opponent on roll after the play
         eq = cubes.after_move_equity(theirs, stakes, cube, owner, x)
@@ -729,7 +729,7 @@ def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[i
     """What ``keep`` holds of one roll: the best plays (steps, probabilities, equity) and the play made, as
     GNU Backgammon's move list, and the decision's summary."""
     steps = {tuple(board(m, o)): st
-             for (m, o), st in generate(rules, d["me"], d["opp"], d["dice"][0], d["dice"][1]).plays.items()}
+             for (m, o), st in generate(rules, d["me"], d["opp"], Dice.roll(d["dice"][0], d["dice"][1]).numbers).plays.items()}
     r = dict(zip(DECISION_COLUMNS, row))
     idx = next((i for i, m in enumerate(moves) if list(m.board) == played_board), None)
     keep.spots.append(dict(
@@ -829,7 +829,7 @@ def _play_text(rules, me: Side, opp: Side, dice: tuple[int, int], target: list[i
     """The engine's best play spelled as steps: the legal play of our rules engine reaching that board."""
     if target is None:
         return None
-    for (m, o), steps in generate(rules, me, opp, dice[0], dice[1]).plays.items():
+    for (m, o), steps in generate(rules, me, opp, Dice.roll(dice[0], dice[1]).numbers).plays.items():
         if board(m, o) == list(target):
             return fmt_steps(steps)
     return None
