@@ -20,11 +20,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT
-from nardy_analyze.engine.core import Dice
 from nardy_analyze import engine
 from nardy_analyze.engine import BAR, OFF, Rules, canonical_name, generate, get_variant, register, unregister
 from nardy_analyze.engine.backgammon import Backgammon
-from nardy_analyze.engine.core import borne_off
+from nardy_analyze.engine.core import Dice, StepProblem, borne_off
 
 PACKAGE = ROOT / "nardy_analyze"
 
@@ -135,13 +134,18 @@ class ThreeHome(Backgammon):
 
     def step_problem(self, me, opp, src, dst, die, turn=None):
         problem = super().step_problem(me, opp, src, dst, die, turn)
-        if dst != OFF or (problem and problem[0] in ("bar-first", "no-checker")):
+        if dst != OFF or (problem and problem.rule in ("bar-first", "no-checker")):
             return problem
         if not self._home(me):
-            return "bear-off-early", f"bore off from {src} while {sum(me[self.HOME:25])} checker(s) are outside home"
+            return StepProblem("bear-off-early", "outside", {"point": src, "n": sum(me[self.HOME:25])})
         if die > src and any(me[src:self.HOME]):
-            return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands higher"
+            return StepProblem("bear-off-inexact", "three-higher", {"die": die, "point": src})
         return None
+
+    def step_text(self, problem):
+        if problem.case == "three-higher":
+            return "a {die} bore off from {point} although a checker stands higher".format(**problem.params)
+        return super().step_text(problem)
 
     def win_level(self, winner, loser) -> int:
         if borne_off(loser):
@@ -172,6 +176,10 @@ def test_the_fourth_variant_bears_off_from_three_points_only(threehome):
     home = (2, 3, 4) + (0,) * 22
     assert (3, OFF) in set(rules.single_steps(home, opp, 6))
     assert rules.step_problem(home, opp, 2, OFF, 6)[0] == "bear-off-inexact"
+    assert rules.step_text(rules.step_problem(home, opp, 2, OFF, 6)) == \
+        "a 6 bore off from 2 although a checker stands higher"
+    assert rules.step_text(rules.step_problem(me, opp, 3, OFF, 3)) == \
+        "bore off from 3 while 1 checker(s) are outside home"          # a case the base class words
 
 
 def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path):

@@ -4,9 +4,9 @@ from __future__ import annotations
 from itertools import compress
 from typing import Iterator
 
-from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
+from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, StepProblem, all_home,
                    borne_off)
-from ..i18n import _, ngettext
+from ..i18n import _
 
 START: Side = tuple(
     {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(1, 25)
@@ -270,36 +270,26 @@ class Backgammon(Rules):
         return None
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: None = None) -> tuple[str, str] | None:
-        """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.
+                     turn: None = None) -> StepProblem | None:
+        """Why the single step ``src/dst`` with ``die`` is illegal (worded by ``Rules.step_text``); None if
+        legal.
 
         ``die`` must already match the distance (or exceed it for a bear-off).
         """
         if src != BAR and me[24]:
-            return "bar-first", ngettext(
-                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
-                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
-                me[24]).format(n=me[24])
+            return StepProblem("bar-first", "bar-first", {"n": me[24]})
         if me[24 if src == BAR else src - 1] == 0:
             if src == BAR:
-                return "no-checker", _("no checker of the mover on the bar")
-            return "no-checker", _("no checker of the mover on point {point}").format(point=src)
+                return StepProblem("no-checker", "bar", {})
+            return StepProblem("no-checker", "point", {"point": src})
         if dst != OFF and _opp_count(opp, dst) >= 2:
-            n = _opp_count(opp, dst)
-            return "blocked-point", ngettext("point {point} is held by {n} opposing checkers",
-                                             "point {point} is held by {n} opposing checkers", n).format(
-                point=dst, n=n)
+            return StepProblem("blocked-point", "held", {"point": dst, "n": _opp_count(opp, dst)})
         if dst == OFF:
             if not all_home(me):
-                out = sum(me[6:25])
-                return "bear-off-early", ngettext(
-                    "bore off from {point} while {n} checker(s) are outside home",
-                    "bore off from {point} while {n} checker(s) are outside home", out).format(point=src, n=out)
+                return StepProblem("bear-off-early", "outside", {"point": src, "n": sum(me[6:25])})
             if die > src and any(me[src:6]):
                 higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                # TRANSLATORS: {die} is a number of the roll; {point}, {higher}: points (1-6)
-                return "bear-off-inexact", _("a {die} bore off from {point} although a checker stands on "
-                                             "{higher}").format(die=die, point=src, higher=higher)
+                return StepProblem("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
         return None
 
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: None = None,

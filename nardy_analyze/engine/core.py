@@ -12,7 +12,7 @@ from itertools import permutations
 from typing import Any, Callable, Hashable, Iterable, Iterator, NamedTuple, Protocol
 
 from . import compiled
-from ..i18n import _, pgettext
+from ..i18n import _, ngettext, pgettext
 
 BAR = 25
 OFF = 0
@@ -49,6 +49,17 @@ def fmt_point(p: int) -> str:
 def fmt_steps(steps) -> str:
     """Spell single steps ``((13, 7, 6), (8, 7, 1))`` as ``13/7 8/7``."""
     return " ".join(f"{fmt_point(s)}/{fmt_point(d)}" for s, d, *_ in steps) or "(no move)"
+
+
+class StepProblem(NamedTuple):
+    """Why a single step is illegal, as a value: the rule it breaks (``rule``, a rule id of docs/rules.md),
+    which of the rule's messages (``case``) and what the message says (``params``: plain numbers).  The
+    engine decides it, and its search branches, which only ask whether a step is legal, drop it unworded;
+    the variant words it (``Rules.step_text``) where it is shown, in the reader's language."""
+
+    rule: str
+    case: str
+    params: dict[str, Any]
 
 
 class Rules:
@@ -156,8 +167,38 @@ class Rules:
         raise NotImplementedError
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: Hashable = None) -> tuple[str, str] | None:
+                     turn: Hashable = None) -> "StepProblem | None":
+        """Why the single step ``src/dst`` with ``die`` is illegal (a :class:`StepProblem`: plain data, worded
+        by :meth:`step_text` only where it is shown); None if legal."""
         raise NotImplementedError
+
+    def step_text(self, problem: "StepProblem") -> str:
+        """The message of a :class:`StepProblem`, in the current language.  The base class words the cases
+        every variant with these rules can share (``bar``, ``point``: no checker there; ``bar-first``;
+        ``held``: a point held by two or more; ``outside``: a bear-off while checkers are outside home;
+        ``higher``: a larger number bearing off while a checker stands higher); a variant words its own
+        cases and hands the rest to this."""
+        case, p = problem.case, problem.params
+        if case == "bar-first":
+            return ngettext(
+                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
+                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
+                p["n"]).format(**p)
+        if case == "bar":
+            return _("no checker of the mover on the bar")
+        if case == "point":
+            return _("no checker of the mover on point {point}").format(**p)
+        if case == "held":
+            return ngettext("point {point} is held by {n} opposing checkers",
+                            "point {point} is held by {n} opposing checkers", p["n"]).format(**p)
+        if case == "outside":
+            return ngettext(
+                "bore off from {point} while {n} checker(s) are outside home",
+                "bore off from {point} while {n} checker(s) are outside home", p["n"]).format(**p)
+        if case == "higher":
+            # TRANSLATORS: {die} is a number of the roll; {point}, {higher}: points (1-6)
+            return _("a {die} bore off from {point} although a checker stands on {higher}").format(**p)
+        raise ValueError(f"{self.name}: no message for the step problem {problem!r}")
 
     # -- results and stakes (required: win_level, max_level) ----------------------------------------
     def win_level(self, winner: Side, loser: Side) -> int:

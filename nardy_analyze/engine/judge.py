@@ -149,8 +149,7 @@ def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tupl
         if r[4]:
             first = first or r[4]
     if first:
-        rule, msg = first
-        return rule, f"{step}: {msg}"
+        return first.rule, f"{step}: {rules.step_text(first)}"      # the step's problem worded here, once
     return "dice-mismatch", _("{step} cannot be played with the roll {dice}").format(step=step, dice=dice_text)
 
 
