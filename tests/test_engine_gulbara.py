@@ -8,7 +8,7 @@ from naive_long import differential
 
 from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import OPPONENT, ROLLER, generate, get_variant, legal_results
-from nardy_analyze.engine.judge import judge
+from nardy_analyze.engine.judge import judge, problem_text
 from nardy_analyze.engine.long import START, opp_point
 
 V = "gulbara"
@@ -68,7 +68,7 @@ def test_bear_off_exact_only():
     assert legal_results("long", me, opp, (5, 2)) != {(me, opp)}
     low = side({3: 1, 2: 1})
     v = judge(R, low, opp, Dice.roll(6, 5), [(3, 0), (2, 0)])
-    assert rule_of(v) == "bear-off-inexact" and "exact" in v.problems[0][1]
+    assert rule_of(v) == "bear-off-inexact" and "exact" in problem_text(R, v.problems[0])
     assert legal_results(V, low, opp, (6, 5)) == {(low, opp)}
     assert legal_results("long", low, opp, (6, 5)) == {((0,) * 25, opp)}
 
@@ -192,7 +192,7 @@ def test_generate_and_judge_take_any_tuple_of_numbers():
     v = judge(R, me, opp, Dice.of((5, 5, 5)), [(20, 15), (20, 15), (15, 10)], turn=(0, 1))
     assert v.legal and sorted(v.used) == [5, 5, 5]
     v = judge(R, me, opp, Dice.of((5, 5, 5)), [(20, 15), (20, 15)], turn=(0, 1))
-    assert v.problems[0][0] == "max-dice" and "3 of the three 5s" in v.problems[0][1]
+    assert v.problems[0][0] == "max-dice" and "3 of the three 5s" in problem_text(R, v.problems[0])
 
 
 def test_dice_splits_do_not_explode():

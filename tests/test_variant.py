@@ -23,7 +23,7 @@ from helpers import ROOT
 from nardy_analyze import engine
 from nardy_analyze.engine import BAR, OFF, Rules, canonical_name, generate, get_variant, register, unregister
 from nardy_analyze.engine.backgammon import Backgammon
-from nardy_analyze.engine.core import Dice, StepProblem, borne_off
+from nardy_analyze.engine.core import Dice, RuleResult, borne_off
 
 PACKAGE = ROOT / "nardy_analyze"
 
@@ -137,9 +137,9 @@ class ThreeHome(Backgammon):
         if dst != OFF or (problem and problem.rule in ("bar-first", "no-checker")):
             return problem
         if not self._home(me):
-            return StepProblem("bear-off-early", "outside", {"point": src, "n": sum(me[self.HOME:25])})
+            return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[self.HOME:25])})
         if die > src and any(me[src:self.HOME]):
-            return StepProblem("bear-off-inexact", "three-higher", {"die": die, "point": src})
+            return RuleResult("bear-off-inexact", "three-higher", {"die": die, "point": src})
         return None
 
     def step_text(self, problem):

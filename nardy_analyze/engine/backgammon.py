@@ -4,7 +4,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Iterator
 
-from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, StepProblem, all_home,
+from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, RuleResult, all_home,
                    borne_off)
 from ..i18n import _
 
@@ -270,26 +270,26 @@ class Backgammon(Rules):
         return None
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: None = None) -> StepProblem | None:
+                     turn: None = None) -> RuleResult | None:
         """Why the single step ``src/dst`` with ``die`` is illegal (worded by ``Rules.step_text``); None if
         legal.
 
         ``die`` must already match the distance (or exceed it for a bear-off).
         """
         if src != BAR and me[24]:
-            return StepProblem("bar-first", "bar-first", {"n": me[24]})
+            return RuleResult("bar-first", "bar-first", {"n": me[24]})
         if me[24 if src == BAR else src - 1] == 0:
             if src == BAR:
-                return StepProblem("no-checker", "bar", {})
-            return StepProblem("no-checker", "point", {"point": src})
+                return RuleResult("no-checker", "bar", {})
+            return RuleResult("no-checker", "point", {"point": src})
         if dst != OFF and _opp_count(opp, dst) >= 2:
-            return StepProblem("blocked-point", "held", {"point": dst, "n": _opp_count(opp, dst)})
+            return RuleResult("blocked-point", "held", {"point": dst, "n": _opp_count(opp, dst)})
         if dst == OFF:
             if not all_home(me):
-                return StepProblem("bear-off-early", "outside", {"point": src, "n": sum(me[6:25])})
+                return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[6:25])})
             if die > src and any(me[src:6]):
                 higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                return StepProblem("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
+                return RuleResult("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
         return None
 
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: None = None,

@@ -51,11 +51,12 @@ def fmt_steps(steps) -> str:
     return " ".join(f"{fmt_point(s)}/{fmt_point(d)}" for s, d, *_ in steps) or "(no move)"
 
 
-class StepProblem(NamedTuple):
-    """Why a single step is illegal, as a value: the rule it breaks (``rule``, a rule id of docs/rules.md),
-    which of the rule's messages (``case``) and what the message says (``params``: plain numbers).  The
-    engine decides it, and its search branches, which only ask whether a step is legal, drop it unworded;
-    the variant words it (``Rules.step_text``) where it is shown, in the reader's language."""
+class RuleResult(NamedTuple):
+    """A rule broken, as a value: the rule (``rule``, a rule id of docs/rules.md), which of the rule's
+    messages (``case``) and what the message says (``params``: plain data).  The engine's answer for a
+    single step (``Rules.step_problem``) and for a recorded play (``judge.Verdict.problems``): the search
+    branches, which only ask whether a step is legal, drop it unworded; it is worded (``Rules.step_text``,
+    ``judge.problem_text``) where it is shown, in the reader's language."""
 
     rule: str
     case: str
@@ -167,13 +168,13 @@ class Rules:
         raise NotImplementedError
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: Hashable = None) -> "StepProblem | None":
-        """Why the single step ``src/dst`` with ``die`` is illegal (a :class:`StepProblem`: plain data, worded
+                     turn: Hashable = None) -> "RuleResult | None":
+        """Why the single step ``src/dst`` with ``die`` is illegal (a :class:`RuleResult`: plain data, worded
         by :meth:`step_text` only where it is shown); None if legal."""
         raise NotImplementedError
 
-    def step_text(self, problem: "StepProblem") -> str:
-        """The message of a :class:`StepProblem`, in the current language.  The base class words the cases
+    def step_text(self, problem: "RuleResult") -> str:
+        """The message of a :class:`RuleResult`, in the current language.  The base class words the cases
         every variant with these rules can share (``bar``, ``point``: no checker there; ``bar-first``;
         ``held``: a point held by two or more; ``outside``: a bear-off while checkers are outside home;
         ``higher``: a larger number bearing off while a checker stands higher); a variant words its own

@@ -9,7 +9,7 @@ diagnosed with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from .core import BAR, OFF, Dice, PlaySet, Pos, Rules, Side, exact_steps, fmt_point, generate
+from .core import BAR, OFF, Dice, PlaySet, Pos, RuleResult, Rules, Side, exact_steps, fmt_point, generate
 from ..i18n import _, ngettext, pgettext, roll_text
 
 
@@ -17,7 +17,7 @@ from ..i18n import _, ngettext, pgettext, roll_text
 class Verdict:
     after: Pos                                   # the position as recorded (physically applied)
     playset: PlaySet | None                      # None when the play used every number (no need to list)
-    problems: list[tuple[str, str]] = field(default_factory=list)   # (rule id, message)
+    problems: list[RuleResult] = field(default_factory=list)   # the rules broken (worded by problem_text)
     hits: int = 0
     borne_off: int = 0
     used: tuple[int, ...] = ()                   # numbers used, when the play could be made
@@ -129,28 +129,66 @@ def _furthest(rules, me, opp, remaining, steps, turn=None):
     return best
 
 
-def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tuple[str, str]:
+def _diagnose(rules, me, opp, remaining, src, dst, dice: Dice, turn=None) -> RuleResult:
+    """The rule the written step ``src/dst`` breaks, the first that cannot be played in the written order."""
     step = f"{fmt_point(src)}/{fmt_point(dst)}"
     if not remaining:
-        # TRANSLATORS: {step}: a written step ("13/7"); {dice}: the roll ("64", or numbers "5-5-5")
-        return "dice-mismatch", _("{step}: the play has more steps than the roll {dice} allows").format(
-            step=step, dice=dice_text)
+        return RuleResult("dice-mismatch", "more-steps", {"step": step, "dice": dice})
     splits = list(_dice_splits(remaining, src, dst))
     if not splits:
-        left = "-".join(map(str, remaining))
-        # TRANSLATORS: {unused}: the numbers of the roll not used yet ("6-4")
-        return "dice-mismatch", ngettext(
-            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
-            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
-            src - dst).format(step=step, n=src - dst, dice=dice_text, unused=left)
+        return RuleResult("dice-mismatch", "no-number",
+                          {"step": step, "n": src - dst, "dice": dice, "unused": "-".join(map(str, remaining))})
     first = None
     for seq in splits:
         r = _walk(rules, me, opp, turn, src, dst, seq, legal_only=False)
         if r[4]:
             first = first or r[4]
     if first:
-        return first.rule, f"{step}: {rules.step_text(first)}"      # the step's problem worded here, once
-    return "dice-mismatch", _("{step} cannot be played with the roll {dice}").format(step=step, dice=dice_text)
+        return RuleResult(first.rule, "step", {"step": step, "problem": first})
+    return RuleResult("dice-mismatch", "cannot", {"step": step, "dice": dice})
+
+
+def problem_text(rules: Rules, problem: RuleResult) -> str:
+    """The message of a rule a recorded play breaks (one of ``Verdict.problems``), in the current language:
+    what the replay shows (a written step's own problem worded by the variant: ``Rules.step_text``)."""
+    case, p = problem.case, problem.params
+    if case == "step":
+        return f"{p['step']}: {rules.step_text(p['problem'])}"
+    if case == "more-steps":
+        # TRANSLATORS: {step}: a written step ("13/7"); {dice}: the roll ("64", or numbers "5-5-5")
+        return _("{step}: the play has more steps than the roll {dice} allows").format(
+            step=p["step"], dice=_dice_text(p["dice"]))
+    if case == "no-number":
+        # TRANSLATORS: {unused}: the numbers of the roll not used yet ("6-4")
+        return ngettext(
+            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
+            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
+            p["n"]).format(step=p["step"], n=p["n"], dice=_dice_text(p["dice"]), unused=p["unused"])
+    if case == "cannot":
+        return _("{step} cannot be played with the roll {dice}").format(step=p["step"], dice=_dice_text(p["dice"]))
+    dice, eg = p["dice"], p["examples"]
+    if case == "max-dice":
+        # TRANSLATORS: {played}: what was played ("played 6 only"); {need}: what the rules required
+        # ("6 and 5 could both be played"); {examples}: legal plays ("24/18 18/13; 13/7 13/8")
+        return _("{played}; {need}, e.g. {examples}").format(
+            played=_describe_used(p["used"]), need=_need(dice, p["most"]), examples=eg)
+    if case == "larger-die":
+        return _("played the {smaller} only; only one number can be used and the larger "
+                 "{larger} can, e.g. {examples}").format(smaller=min(dice.d1, dice.d2), larger=max(dice.d1, dice.d2),
+                                                         examples=eg)
+    if case == "elsewhere":
+        return _("the play reaches a position no legal play of {dice} reaches, e.g. "
+                 "{examples}").format(dice=_dice_text(dice), examples=eg)
+    return rules.step_text(problem)
+
+
+def _need(dice: Dice, most: int) -> str:
+    """What the maximum-dice rule required of ``dice``, when ``most`` numbers could be played."""
+    if dice.plain:
+        if most == 2:
+            return _("{a} and {b} could both be played").format(a=dice.d1, b=dice.d2)
+        return ngettext("{n} numbers could be played", "{n} numbers could be played", most).format(n=most)
+    return _could_play(most, len(dice.numbers), dice.d1)
 
 
 def physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
@@ -336,30 +374,17 @@ def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, dice: 
     if reached:
         m, o, hits, used = max(reached, key=lambda r: len(r[3]))
         eg = "; ".join(ps.example(2))
-        d1, d2 = dice.d1, dice.d2
         if len(used) < ps.max_dice:
-            if dice.plain:
-                need = _("{a} and {b} could both be played").format(a=d1, b=d2) if ps.max_dice == 2 else \
-                    ngettext("{n} numbers could be played", "{n} numbers could be played",
-                             ps.max_dice).format(n=ps.max_dice)
-            else:
-                need = _could_play(ps.max_dice, len(dice.numbers), d1)
-            # TRANSLATORS: {played}: what was played ("played 6 only"); {need}: what the rules required
-            # ("6 and 5 could both be played"); {examples}: legal plays ("24/18 18/13; 13/7 13/8")
-            problem = ("max-dice", _("{played}; {need}, e.g. {examples}").format(
-                played=_describe_used(used), need=need, examples=eg))
+            problem = RuleResult("max-dice", "max-dice", {"used": used, "most": ps.max_dice, "dice": dice,
+                                                          "examples": eg})
         elif ps.larger_only:
-            big = max(d1, d2)
-            problem = ("larger-die", _("played the {smaller} only; only one number can be used and the larger "
-                                       "{larger} can, e.g. {examples}").format(smaller=min(d1, d2), larger=big,
-                                                                               examples=eg))
+            problem = RuleResult("larger-die", "larger-die", {"dice": dice, "examples": eg})
         else:  # the same number of dice, yet another position: should not happen, say what we know
-            problem = ("max-dice", _("the play reaches a position no legal play of {dice} reaches, e.g. "
-                                     "{examples}").format(dice=_dice_text(dice), examples=eg))
+            problem = RuleResult("max-dice", "elsewhere", {"dice": dice, "examples": eg})
         return Verdict((m, o), ps, [problem], hits, _off(me, m), used)
     i, m, o, rem, t = _furthest(rules, me, opp, numbers, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
-    problem = _diagnose(rules, m, o, rem, src, dst, _dice_text(dice), t)
+    problem = _diagnose(rules, m, o, rem, src, dst, dice, t)
     after, hits = physical(rules, me, opp, steps)
     return Verdict(after, ps, [problem], hits, _off(me, after[0]))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Dice, Pos, Rules, Side, SingleSegment, StepProblem,
+from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Dice, Pos, Rules, Side, SingleSegment, RuleResult,
                    all_home, borne_off, generate, roll_plays)
 from ..i18n import _, ngettext, pgettext
 
@@ -198,7 +198,7 @@ class LongNardy(Rules):
         return tuple(m), opp, False
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: Hashable = None) -> StepProblem | None:
+                     turn: Hashable = None) -> RuleResult | None:
         """Why the single step ``src/dst`` with ``die`` is illegal (worded by :meth:`step_text`); None if
         legal.
 
@@ -206,37 +206,37 @@ class LongNardy(Rules):
         """
         if not 1 <= src <= 24:
             if src == BAR:
-                return StepProblem("no-checker", "no-bar", {})
-            return StepProblem("no-checker", "no-point", {"point": src})
+                return RuleResult("no-checker", "no-bar", {})
+            return RuleResult("no-checker", "no-point", {"point": src})
         if me[src - 1] == 0:
-            return StepProblem("no-checker", "point", {"point": src})
+            return RuleResult("no-checker", "point", {"point": src})
         left, allowed = turn if turn is not None else (0, 1)
         if src == HEAD and left >= allowed:
-            return StepProblem("head-rule", "head-two" if allowed == 2 else "head-one", {})
+            return RuleResult("head-rule", "head-two" if allowed == 2 else "head-one", {})
         if self.home_freeze and src <= 6 and dst != OFF:
-            return StepProblem("home-move", "home-freeze", {})
+            return RuleResult("home-move", "home-freeze", {})
         if dst != OFF:
             if self.closed(opp, dst):
-                return StepProblem("blocked-point", "held-theirs",
+                return RuleResult("blocked-point", "held-theirs",
                                    {"point": dst, "n": opp[opp_point(dst) - 1], "their": opp_point(dst)})
         else:
             if not all_home(me):
-                return StepProblem("bear-off-early", "outside", {"point": src, "n": sum(me[6:24])})
+                return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[6:24])})
             if die > src:
                 if self.exact_bear_off:
-                    return StepProblem("bear-off-inexact", "exact", {"die": die, "point": src})
+                    return RuleResult("bear-off-inexact", "exact", {"die": die, "point": src})
                 if any(me[src:6]):
                     higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                    return StepProblem("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
+                    return RuleResult("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
             return None
         block = self.block_after(me, opp, src, dst)
         if block:
             a, b = block
-            return StepProblem("six-block", "block", {"n": (opp_point(a) - opp_point(b)) + 1, "a": a, "b": b})
+            return RuleResult("six-block", "block", {"n": (opp_point(a) - opp_point(b)) + 1, "a": a, "b": b})
         return None
 
-    def step_text(self, problem: StepProblem) -> str:
-        """The message of a :class:`StepProblem` of long nardy and Gul bara (the shared cases: ``Rules``)."""
+    def step_text(self, problem: RuleResult) -> str:
+        """The message of a :class:`RuleResult` of long nardy and Gul bara (the shared cases: ``Rules``)."""
         case, p = problem.case, problem.params
         if case == "no-bar":
             # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")

@@ -12,7 +12,7 @@ from collections import Counter
 
 from ..engine import Dice, borne_off, fmt_steps, generate, valid_dice
 from ..engine.core import Pos
-from ..engine.judge import judge, physical
+from ..engine.judge import judge, physical, problem_text
 from ..record import Action, Kind
 from .model import WARNING
 from ..i18n import _, ngettext
@@ -101,7 +101,7 @@ class Resync:
         me, opp = board_before = (self.pos[a.player], self.pos[1 - a.player])
         verdict = judge(self.rules, me, opp, Dice.roll(d1, d2), movements(me, board[0]), playset=ps, turn=turn)
         if verdict.problems:
-            rule, why = verdict.problems[0]
+            rule, why = verdict.problems[0].rule, problem_text(self.rules, verdict.problems[0])
         else:      # (the engine finds a legal route to another board: the board shown is still none of them)
             rule = "max-dice"
             why = _("the play reaches a position no legal play of {dice} reaches, e.g. {examples}").format(

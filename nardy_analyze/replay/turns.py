@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLLER, Dice, Pos, SegmentSpec, borne_off, generate
-from ..engine.judge import Verdict, as_written, dice_word, physical, judge
+from ..engine.judge import Verdict, as_written, dice_word, judge, physical, problem_text
 from ..i18n import _, roll_text
 from ..record import Action, Loc
 
@@ -302,7 +302,8 @@ class _TurnWalk:
         handed = q[0] if q and q[0].kind == "handover" else None
         hands_rest = handed is not None and (not handed.dice or Counter(handed.dice) == Counter(
             _sub(spec.numbers, v.used) or ()))
-        for rule, msg in v.problems:
+        for problem in v.problems:
+            rule, msg = problem.rule, problem_text(rules, problem)
             # the record hands over exactly what the roller left, and the roller could have played more
             if rule in ("max-dice", "larger-die") and spec.player == ROLLER and hands_rest:
                 rule = "handover"
