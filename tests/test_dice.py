@@ -39,7 +39,7 @@ def test_roll_plays_is_each_roll_with_its_legal_plays(variant):
 
 def test_valid_dice():
     assert valid_dice((6, 1)) and valid_dice([3, 3]) and valid_dice((5, 5, 5))
-    assert not valid_dice(None) and not valid_dice((0, 3)) and not valid_dice((7, 1)) and not valid_dice((6, -1))
+    assert not valid_dice((0, 3)) and not valid_dice((7, 1)) and not valid_dice((6, -1))
 
 
 @settings(max_examples=30, deadline=None)

@@ -9,7 +9,7 @@ from typing import Any
 
 from .backgammon import Backgammon
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, OFF, OPPONENT, ROLLER, ROLLS, Dice, PlaySet, Pos, Rules, SegmentSpec,
-                   Side, TurnDriver, borne_off, fmt_steps, generate, roll_plays, valid_dice, variant_title)
+                   Side, TurnDriver, borne_off, fmt_steps, generate, roll_plays, valid_dice, variant_title, ROLL_NUMBERS)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
 from ..i18n import N_, _
@@ -19,7 +19,7 @@ __all__ = [
     "PlaySet", "Pos", "Side", "borne_off", "fmt_steps", "generate", "UnknownVariant", "SegmentSpec",
     "TurnDriver", "ROLLER", "OPPONENT", "LongNardy", "GulBara", "Rules", "register", "unregister",
     "canonical_name", "rules_named", "variant_display", "variant_title", "level_words", "Backgammon", "DEFAULT_VARIANT",
-    "Dice", "ROLLS", "roll_plays", "valid_dice",
+    "Dice", "ROLLS", "ROLL_NUMBERS", "roll_plays", "valid_dice",
 ]
 
 

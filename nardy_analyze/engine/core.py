@@ -438,12 +438,12 @@ _ROLL_DICE = {(a, b): Dice((a,) * 4 if a == b else (a, b), a, b, True) for a in 
 ROLLS: tuple[Dice, ...] = tuple(Dice.roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
 
 
-def valid_dice(dice: Iterable[int] | None) -> bool:
-    """Whether a record's ``dice`` are there and every number is a die's face (1 to 6)."""
-    return dice is not None and _FACES.issuperset(dice)
+#: ``valid_dice(dice)``: whether every number of a record's ``dice`` (not None) is a die's face, 1 to 6 (a
+#: method of a frozen set: no Python frame on the replay's path, where every roll asks it)
+valid_dice: Callable[[Iterable[int]], bool] = frozenset(range(1, 7)).issuperset
 
-
-_FACES = frozenset(range(1, 7))
+#: the numbers of each roll ``(d1, d2)`` of two dice 1-6 (``Dice.roll(d1, d2).numbers``, looked up)
+ROLL_NUMBERS: dict[tuple[int, int], tuple[int, ...]] = {k: d.numbers for k, d in _ROLL_DICE.items()}
 
 
 def _orders(numbers: tuple[int, ...]) -> list[tuple[int, ...]]:

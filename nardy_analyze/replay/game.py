@@ -206,7 +206,7 @@ class GameReplay(CubeActions, Results, Resync, Telling):
         if a.unplayed:
             return
         dice = a.dice
-        if not valid_dice(dice):
+        if dice is None or not valid_dice(dice):
             self.bad_dice(a)
             return
         self.rolls += 1

@@ -78,7 +78,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
                 continue
             dice = a.dice
-            if not valid_dice(dice):
+            if dice is None or not valid_dice(dice):
                 continue
             p = a.player
             before, after = st.before, st.after

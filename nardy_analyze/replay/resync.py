@@ -180,7 +180,7 @@ class Resync:
         for a in self.actions[self.index + 1:]:
             if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
                 break
-            if a.kind != Kind.ROLL or a.unplayed or not valid_dice(a.dice):
+            if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not valid_dice(a.dice):
                 continue
             q = a.player
             rolls += 1

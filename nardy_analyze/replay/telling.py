@@ -54,7 +54,7 @@ class Telling:
         if a.kind == Kind.ROLL:              # most actions: one call less
             self.on_roll(a, nxt)
             if not a.unplayed:
-                dice = a.dice if valid_dice(a.dice) else None
+                dice = a.dice if a.dice is not None and valid_dice(a.dice) else None
                 self.emit(p, a.loc.line, (max(dice), min(dice)) if dice else None, a, before, self.roll_spec)
             return
         getattr(self, HANDLER[a.kind])(a, nxt)

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..engine.core import CHECKERS, ROLLER, Dice, Pos, SegmentSpec, borne_off, generate
+from ..engine.core import CHECKERS, ROLL_NUMBERS, ROLLER, Dice, Pos, SegmentSpec, borne_off, generate
 from ..engine.judge import Verdict, as_written, dice_word, judge, physical, problem_text
 from ..i18n import _, roll_text
 from ..record import Action, Loc
@@ -126,7 +126,10 @@ def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool, ro
         if s.hit:
             bear_off = False
             break
-    r = as_written(rules, me, opp, Dice.roll(d1, d2).numbers, [(s.src, s.dst) for s in steps], turn, bear_off)
+    full = ROLL_NUMBERS.get((d1, d2))
+    if full is None:
+        return None
+    r = as_written(rules, me, opp, full, [(s.src, s.dst) for s in steps], turn, bear_off)
     return None if r is None else (r[0], r[1])
 
 
