@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nardy_analyze.engine import compiled, get_variant  # noqa: E402
-from nardy_analyze.engine.core import dice_sequence, exact_steps, generate, generate_py, walk_forced  # noqa: E402
+from nardy_analyze.engine.core import Dice, exact_steps, generate, generate_py, walk_forced  # noqa: E402
 
 
 def positions(rules, n: int, seed: int):
@@ -34,8 +34,8 @@ def positions(rules, n: int, seed: int):
     for _ in range(n):
         d1, d2 = sorted((rng.randint(1, 6), rng.randint(1, 6)), reverse=True)
         turn = rules.start_turn(me, opp, first[side], (d1, d2))
-        numbers = dice_sequence(d1, d2)
-        plays = generate_py(rules, me, opp, numbers, None, turn).plays
+        numbers = Dice.roll(d1, d2).numbers
+        plays = generate_py(rules, me, opp, numbers, turn).plays
         path = next(iter(plays.values()))
         out.append((me, opp, numbers, turn, [(s, d) for s, d, _ in path]))
         me, opp = sorted(plays)[rng.randrange(len(plays))]
@@ -74,8 +74,8 @@ def main() -> int:
         pos = positions(rules, a.positions, a.seed)
         n = len(pos)
         pairs = {
-            "generate": (lambda: [generate(rules, m, o, num, None, t) for m, o, num, t, _ in pos],
-                         lambda: [generate_py(rules, m, o, num, None, t) for m, o, num, t, _ in pos]),
+            "generate": (lambda: [generate(rules, m, o, num, t) for m, o, num, t, _ in pos],
+                         lambda: [generate_py(rules, m, o, num, t) for m, o, num, t, _ in pos]),
             "forced": (lambda: [core.count_plays(m, o, num, t) <= 1 for m, o, num, t, _ in pos],
                        lambda: [walk_forced(rules, m, o, num, t) for m, o, num, t, _ in pos]),
             "play_exact": (lambda: [core.play_exact(m, o, num, st, t, True) for m, o, num, t, st in pos],

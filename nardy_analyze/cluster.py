@@ -36,7 +36,7 @@ from . import __version__, i18n
 from .i18n import _
 from .report import INTERNAL_ERROR
 from .inputs import RECORD
-from .runner import Load, combined, guarded, internal_error_message
+from .runner import Doing, Load, combined, guarded, internal_error_message
 
 INSTALL_HINT = "pip install 'nardy-analyze[dask]'"
 CONNECT_TIMEOUT = 10.0          # seconds to reach the scheduler and to see a first worker
@@ -294,5 +294,5 @@ class Mapping:
                 if not _killed(exc):
                     raise self._fail(exc) from None
                 out.append((INTERNAL_ERROR, internal_error_message(
-                    exc, "validating this file (the Dask worker process stopped)")))
+                    exc, Doing.DASK_WORKER_STOPPED)))
         return out

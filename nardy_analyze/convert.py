@@ -30,7 +30,8 @@ from .i18n import _, ngettext
 from .record import Kind, Match
 
 from .analyze import map_records, validate_match
-from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, discover, read_bytes
+from .runner import Doing
+from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, read_bytes
 from .judged import not_played_refusal
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
@@ -126,15 +127,15 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Ent
     return out
 
 
-def inside_reason() -> str:
+def inside_reason() -> SkipReason:
     """Why a file found in a folder is not converted: it is in the ``--out-dir`` folder."""
-    return _("inside the --out-dir folder (an output, not an input)")
+    return SkipReason(_("inside the --out-dir folder (an output, not an input)"), Skip.INSIDE)
 
 
-def already_reason(to: str) -> str:
+def already_reason(to: str) -> SkipReason:
     """Why a file found in a folder is not converted: it has the target notation's suffix."""
     # TRANSLATORS: {notation}: the target notation's name (mat, sgf, ngn, json)
-    return _("already {notation}, the target notation").format(notation=to)
+    return SkipReason(_("already {notation}, the target notation").format(notation=to), Skip.ALREADY)
 
 
 def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
@@ -355,7 +356,7 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     return _finish(outcome, text, target, True), None
 
 
-_convert_entry.doing = "converting this file"      # (for the runner's internal-error message)
+_convert_entry.doing = Doing.CONVERTING      # (for the runner's internal-error message)
 
 
 def ignored_note(match: Match) -> str | None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import OPPONENT, OPTIONS, Variant, borne_off, generate, get_variant, variant_display
+from .engine import OPPONENT, OPTIONS, Dice, Variant, borne_off, generate, get_variant, variant_display
 from .engine.presets import preset_named
 from .engine.ruleset import PRESET_KEY, RuleSet, no_option
 from .i18n import _
@@ -46,7 +46,7 @@ MAX_ROLLS = 4000       # a game with no end in sight (a mutual lock) stops unfin
 
 def _play_segment(rules, me, opp, numbers, turn, rng: random.Random):
     """Pick a legal play uniformly by resulting position; returns (me, opp, steps, used numbers)."""
-    ps = generate(rules, me, opp, numbers, None, turn)
+    ps = generate(rules, me, opp, numbers, turn)
     if not ps.plays or ps.max_dice == 0:
         return me, opp, [], ()
     results = sorted(ps.plays)
@@ -91,10 +91,11 @@ class _Clocks:
 def _best_finish(rules, me, opp, d1: int, d2: int, turn, rng: random.Random):
     """The last roll of the last-roll draw: a play that bears off every checker when one does, else a random
     legal play (the player plays to draw)."""
-    ps = generate(rules, me, opp, d1, d2, turn)
+    numbers = Dice.roll(d1, d2).numbers
+    ps = generate(rules, me, opp, numbers, turn)
     done = sorted(after for after in ps.plays if not sum(after[0]))
     if not done:
-        return _play_segment(rules, me, opp, (d1, d2) if d1 != d2 else (d1,) * 4, turn, rng)
+        return _play_segment(rules, me, opp, numbers, turn, rng)
     path = ps.plays[done[0]]
     steps, m, o = [], me, opp
     for src, dst, _die in path:

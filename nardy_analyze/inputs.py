@@ -9,6 +9,7 @@ notations, nothing of the engine, the replay or the outputs.
 from __future__ import annotations
 
 import errno
+import enum
 import os
 import stat
 import sys
@@ -149,7 +150,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             if d.name.startswith("."):
                 continue                         # hidden folders (.git, .cache) are not searched
             if is_link:
-                yield Entry(path, SKIPPED, _(_LINK))
+                yield Entry(path, SKIPPED, SkipReason(_(_LINK), Skip.LINK))
                 continue
             try:
                 st = d.stat()
@@ -159,7 +160,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
                 continue
             key = (st.st_dev, st.st_ino)
             if key in seen:                      # a bind mount or hard-linked folder seen before
-                yield Entry(path, SKIPPED, _(_SEARCHED).format(folder=seen[key]))
+                yield Entry(path, SKIPPED, SkipReason(_(_SEARCHED).format(folder=seen[key]), Skip.LINK))
                 continue
             seen[key] = path
             yield from _walk(path, suffixes, seen)
@@ -173,7 +174,37 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
         yield _file_entry(path, d)
 
 
-# Why an input is skipped, by kind (the summary counts them by kind: :func:`skip_kind`)
+class Skip(enum.Enum):
+    """Why an input is skipped, as a value (the summaries count the skipped files by it)."""
+
+    RECORD = "record"          # not a game record (empty, or its start matches no notation)
+    HIDDEN = "hidden"          # a hidden file
+    LINK = "link"              # a folder not searched again, or a link to a folder not followed
+    ARCHIVE = "archive"        # an archive or a compressed file
+    ALREADY = "already"        # convert: a file with the target notation's suffix
+    INSIDE = "inside"          # convert: a file inside the --out-dir folder
+
+
+class SkipReason(str):
+    """A skipped entry's reason: its text, in the language of the run, that carries its :class:`Skip`
+    kind (``kind``), decided where the input is skipped (never read back from the text)."""
+
+    kind: Skip
+
+    def __new__(cls, text: str, kind: Skip) -> "SkipReason":
+        self = super().__new__(cls, text)
+        self.kind = kind
+        return self
+
+    def __reduce__(self):
+        return SkipReason, (str(self), self.kind)
+
+
+def skip_kind(reason: str) -> Skip | None:
+    """The kind of a SKIPPED entry's reason (:class:`SkipReason`); None for any other text."""
+    return reason.kind if isinstance(reason, SkipReason) else None
+
+
 _NOT_RECORD = (N_("not a game record: empty"), N_("not a game record: its start matches no known notation"))
 _HIDDEN = N_("hidden file")
 _LINK = N_("a link to a folder, not followed (name the folder to read it)")
@@ -193,7 +224,7 @@ _COMPRESSED = N_("a compressed file ({kind}): records inside are not read; decom
                  "e.g. {command} {name} | nardy-analyze validate -")
 
 
-def archive_reason(name: str) -> str | None:
+def archive_reason(name: str) -> SkipReason | None:
     """Why a file named ``name`` is not read as a record when it is an archive or a compressed file (by its
     suffix: ``.zip``, ``.tar.gz``, ``.mat.gz``...), with what to do; None for any other name."""
     low = name.lower()
@@ -204,32 +235,13 @@ def archive_reason(name: str) -> str | None:
     if os.path.splitext(low[:-len(suffix)])[1] == ".tar":
         kind, command = "tar." + suffix[1:], None
     if command is None:
-        return _(_ARCHIVE).format(kind=kind)
-    return _(_COMPRESSED).format(kind=kind, command=command, name=name)
-
-
-def skip_kind(reason: str) -> str | None:
-    """The kind of a SKIPPED entry's reason, in the language it was made in: ``record`` (not a game
-    record), ``hidden`` (a hidden file), ``link`` (a folder not searched again or not followed),
-    ``archive`` (an archive or a compressed file), else None."""
-    if reason in (_(t) for t in _NOT_RECORD) or reason.startswith("not a game record"):
-        return "record"
-    for template in (_ARCHIVE, _COMPRESSED):
-        head = _(template).partition("{kind}")[0]
-        if reason.startswith(head) or reason.startswith(template.partition("{kind}")[0]):
-            return "archive"
-    if reason == _(_HIDDEN) or reason.startswith("hidden"):
-        return "hidden"
-    head, _fields, tail = _(_SEARCHED).partition("{folder}")
-    if reason == _(_LINK) or (reason.startswith(head) and reason.endswith(tail)) \
-            or "already searched" in reason or "not followed" in reason:
-        return "link"
-    return None
+        return SkipReason(_(_ARCHIVE).format(kind=kind), Skip.ARCHIVE)
+    return SkipReason(_(_COMPRESSED).format(kind=kind, command=command, name=name), Skip.ARCHIVE)
 
 
 def _file_entry(path: str, d: os.DirEntry) -> Entry:
     if d.name.startswith("."):
-        return Entry(path, SKIPPED, _(_HIDDEN))
+        return Entry(path, SKIPPED, SkipReason(_(_HIDDEN), Skip.HIDDEN))
     try:
         st = os.stat(path)
     except OSError as e:
@@ -250,12 +262,12 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     except OSError as e:
         return Entry(path, UNREADABLE, _oserror(path, e))
     if not head.strip():
-        return Entry(path, SKIPPED, _(_NOT_RECORD[0]))
+        return Entry(path, SKIPPED, SkipReason(_(_NOT_RECORD[0]), Skip.RECORD))
     if len(head) == SNIFF_BYTES:
         head = head[:len(head) - len(head) % 4]      # whole UTF-16/32 code units
     n = sniff(decode(head))
     if n is None:
-        return Entry(path, SKIPPED, _(_NOT_RECORD[1]))
+        return Entry(path, SKIPPED, SkipReason(_(_NOT_RECORD[1]), Skip.RECORD))
     return Entry(path, RECORD, notation=n.name)
 
 

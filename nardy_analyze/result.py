@@ -38,7 +38,7 @@ class RunCounts:
         self.files = self.games = self.turns = self.errors = self.warnings = 0
         self.skipped = self.unreadable = self.internal_errors = self.arg_errors = 0
         self.rules: dict[tuple[str, str], int] = {}
-        self.skip_counts: dict[str, int] = {}       # kind of skip (inputs.skip_kind, or the reason) -> files
+        self.skip_counts: dict[inputs.Skip | str, int] = {}   # kind of skip (inputs.Skip, or the reason) -> files
 
     def add_report(self, r: MatchReport) -> None:
         self.files += 1
@@ -57,7 +57,7 @@ class RunCounts:
 
     def add_skipped(self, reason: str) -> None:
         self.skipped += 1
-        k = inputs.skip_kind(reason)
+        k: inputs.Skip | str | None = inputs.skip_kind(reason)
         k = k if k in SKIP_KINDS else reason
         self.skip_counts[k] = self.skip_counts.get(k, 0) + 1
 
@@ -148,21 +148,21 @@ class RunResult:
         return writer
 
 
-SKIP_KINDS = ("record", "hidden", "link", "archive")
+SKIP_KINDS = (inputs.Skip.RECORD, inputs.Skip.HIDDEN, inputs.Skip.LINK, inputs.Skip.ARCHIVE)
 
 
-def skip_kind_text(kind: str, n: int = 2) -> str:
+def skip_kind_text(kind: inputs.Skip | str, n: int = 2) -> str:
     """A kind of skipped input (:data:`SKIP_KINDS`, else the reason itself) worded for ``n`` files, for the
     summary: English words it one way ("1 file(s) skipped: not game records"), Russian by the count ("1 файл
     пропущен: не запись партии", "2 файла пропущено: не записи партий")."""
-    if kind == "record":
+    if kind is inputs.Skip.RECORD:
         # TRANSLATORS: a kind of skipped files in the summary, for {n} such files (English: one form)
         return ngettext("not game records", "not game records", n)
-    if kind == "hidden":
+    if kind is inputs.Skip.HIDDEN:
         return ngettext("hidden files", "hidden files", n)
-    if kind == "link":
+    if kind is inputs.Skip.LINK:
         return ngettext("links to folders", "links to folders", n)
-    if kind == "archive":
+    if kind is inputs.Skip.ARCHIVE:
         # TRANSLATORS: a kind of skipped files in the summary ("2 file(s) skipped: archives (unpack ...)")
         return ngettext("archives (unpack them to read the records inside)",
                         "archives (unpack them to read the records inside)", n)

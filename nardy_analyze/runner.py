@@ -11,6 +11,7 @@ The reader comes in as ``load`` and the cluster as ``engine``: this module impor
 """
 from __future__ import annotations
 
+import enum
 import gc
 import itertools
 import os
@@ -27,37 +28,35 @@ from .report import INTERNAL_ERROR
 Load = Callable[..., Any]      # load(entry, max_bytes) -> the record; InputError when it cannot be read
 
 
-# the message of an internal error, by what was being done (``doing``); one sentence each, for the catalog
-_INTERNAL = {
-    "validating this file": N_(
+class Doing(enum.Enum):
+    """What was being done to a file when an exception came out (a work function says its own with a
+    ``doing`` attribute; validating by default): the message of the ``internal-error``, one sentence each,
+    for the catalog."""
+
+    VALIDATING = N_(
         "internal error in nardy-analyze {version} while validating this file: {error}; the file was not "
-        "fully checked; please report this with the file"),
-    "reading this file": N_(
+        "fully checked; please report this with the file")
+    READING = N_(
         "internal error in nardy-analyze {version} while reading this file: {error}; the file was not "
-        "fully checked; please report this with the file"),
-    "converting this file": N_(
+        "fully checked; please report this with the file")
+    CONVERTING = N_(
         "internal error in nardy-analyze {version} while converting this file: {error}; the file was not "
-        "fully checked; please report this with the file"),
-    "validating this file (the worker process stopped)": N_(
+        "fully checked; please report this with the file")
+    WORKER_STOPPED = N_(
         "internal error in nardy-analyze {version} while validating this file (the worker process stopped): "
-        "{error}; the file was not fully checked; please report this with the file"),
-    "validating this file (the Dask worker process stopped)": N_(
+        "{error}; the file was not fully checked; please report this with the file")
+    DASK_WORKER_STOPPED = N_(
         "internal error in nardy-analyze {version} while validating this file (the Dask worker process "
-        "stopped): {error}; the file was not fully checked; please report this with the file"),
-}
+        "stopped): {error}; the file was not fully checked; please report this with the file")
 
 
-def internal_error_message(exc: BaseException, doing: str = "validating this file") -> str:
+def internal_error_message(exc: BaseException, doing: Doing = Doing.VALIDATING) -> str:
     """The message of an ``internal-error`` finding: the exception, the version, what to do (``doing``: what
-    was being done, one of :data:`_INTERNAL`'s keys; another is inserted as it is)."""
+    was being done)."""
     text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if len(text) > 300:
         text = text[:300] + "..."
-    if doing in _INTERNAL:
-        return _(_INTERNAL[doing]).format(version=__version__, error=text)
-    # TRANSLATORS: {doing} is what was being done, in English (a caller's own words)
-    return _("internal error in nardy-analyze {version} while {doing}: {error}; the file was not fully "
-             "checked; please report this with the file").format(version=__version__, doing=doing, error=text)
+    return _(doing.value).format(version=__version__, error=text)
 
 
 def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | None, load: Load
@@ -75,12 +74,12 @@ def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | 
     except InputError as e:
         return UNREADABLE, str(e)
     except Exception as e:                     # a bug in a reader
-        return INTERNAL_ERROR, internal_error_message(e, "reading this file")
+        return INTERNAL_ERROR, internal_error_message(e, Doing.READING)
     try:
         return "ok", work(entry, match, *args)
     except Exception as e:                     # a bug in a variant's engine, the replayer, a writer...
-        # (what the work does, for the message: its ``doing`` attribute, one of _INTERNAL's keys)
-        return INTERNAL_ERROR, internal_error_message(e, getattr(work, "doing", "validating this file"))
+        # (what the work does, for the message: its ``doing`` attribute, a Doing)
+        return INTERNAL_ERROR, internal_error_message(e, getattr(work, "doing", Doing.VALIDATING))
 
 
 def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = (), *, load: Load,
@@ -394,7 +393,7 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
                         r = _submit(single, _guarded_chunk, work, [e], args, max_bytes, load).result()[0]
                     except BrokenProcessPool as exc:
                         r = (INTERNAL_ERROR, internal_error_message(
-                            exc, "validating this file (the worker process stopped)"))
+                            exc, Doing.WORKER_STOPPED))
                         single.shutdown(wait=True, cancel_futures=True)
                         single = None
                 tick(e)

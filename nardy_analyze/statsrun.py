@@ -27,7 +27,7 @@ import pandas as pd
 from .analyze import map_records
 from .i18n import _
 from .engine import RuleSet
-from .inputs import SKIPPED, UNREADABLE, Entry, discover, skip_kind
+from .inputs import SKIPPED, UNREADABLE, Entry, Skip, discover, skip_kind
 from .record import Match
 from .stats import skill
 from .stats.aggregate import Aggregate, Partial, combine, partial
@@ -101,7 +101,7 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
                 out.unreadable.append((entry.path, value))
             elif kind == SKIPPED:
                 out.skipped.append(entry.path)
-                if skip_kind(value) == "archive":
+                if skip_kind(value) is Skip.ARCHIVE:
                     out.warnings.append(_skipped_note(entry.path, value))
             else:                  # internal-error: a bug in nardy-analyze on this file; the others go on
                 out.internal_errors.append((entry.shown, value))
@@ -245,7 +245,7 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
                     agg.unreadable.append((entry.path, value))
                 elif kind == SKIPPED:
                     agg.skipped.append(entry.path)
-                    if skip_kind(value) == "archive":
+                    if skip_kind(value) is Skip.ARCHIVE:
                         agg.warnings.append(_skipped_note(entry.path, value))
                 else:
                     agg.internal_errors.append((entry.shown, value))
@@ -287,7 +287,7 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
         elif kind == UNREADABLE:
             out.unreadable.append((entry.path, value))
         elif kind == SKIPPED:
-            if skip_kind(value) == "archive":
+            if skip_kind(value) is Skip.ARCHIVE:
                 out.notes.append(_skipped_note(entry.path, value))
         else:
             out.internal_errors.append((entry.shown, value))

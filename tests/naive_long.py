@@ -284,7 +284,7 @@ def differential(variant: str, seed: int, games: int, synthetic_n: int) -> int:
 
     def check(spec, me, opp, after, steps, first_turn, dice):
         nonlocal n
-        ours = set(generate(rules, me, opp, spec.numbers, None, spec.turn).plays)
+        ours = set(generate(rules, me, opp, spec.numbers, spec.turn).plays)
         naive = naive_plays(me, opp, spec.numbers, gulbara=variant == "gulbara",
                             heads_left=spec.turn[0], heads_allowed=spec.turn[1])
         assert ours == naive, (spec, me, opp)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.core import Side
 from nardy_analyze.engine.judge import Verdict, judge
@@ -63,7 +64,7 @@ def rolls(match: Match) -> Iterator[Roll]:
             p = a.player
             me, opp = pos[p], pos[1 - p]
             d1, d2 = max(a.dice), min(a.dice)
-            v = judge(RULES, me, opp, d1, d2, [(s.src, s.dst) for s in a.steps])
+            v = judge(RULES, me, opp, Dice.roll(d1, d2), [(s.src, s.dst) for s in a.steps])
             yield Roll(game.number, i, a, me, opp, d1, d2, v)
             pos[p], pos[1 - p] = v.after
             if sum(v.after[0]) == 0:

@@ -86,7 +86,7 @@ def play_turn(rules, pos: list, p: int, dice: tuple[int, int], first_turn: bool,
     first = True
     while (spec := drv.next(pos[p], pos[1 - p])) is not None:
         q = p if spec.player != OPPONENT else 1 - p
-        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, None, spec.turn)
+        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
         after = choose(ps) if ps.max_dice else (pos[q], pos[1 - q])
         path = ps.plays.get(after, ())
         st = [Step(s, d) for s, d, _ in path]

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from helpers import EXAMPLES
 from nardy_analyze.cli import app
-from nardy_analyze.inputs import RECORD, SKIPPED, UNREADABLE, archive_reason, discover, skip_kind
+from nardy_analyze.inputs import RECORD, SKIPPED, UNREADABLE, Skip, archive_reason, discover, skip_kind
 
 RECORD_TEXT = (EXAMPLES / "club-night.mat").read_bytes()
 
@@ -44,7 +44,7 @@ def test_a_folders_archives_are_skipped_as_archives(tmp_path):
     assert got["club-night.mat"][0] == RECORD
     for name in ("games.zip", "games.tar.gz", "night.mat.gz"):
         status, reason = got[name]
-        assert status == SKIPPED and skip_kind(reason) == "archive", (name, reason)
+        assert status == SKIPPED and skip_kind(reason) is Skip.ARCHIVE, (name, reason)
     assert "(zip)" in got["games.zip"][1] and "(tar.gz)" in got["games.tar.gz"][1]
     assert "zcat night.mat.gz" in got["night.mat.gz"][1]        # what to do with a compressed record
     assert archive_reason("notes.txt") is None and archive_reason("x.mat") is None
@@ -54,7 +54,7 @@ def test_a_named_archive_cannot_be_read_and_says_why(tmp_path):
     archive_folder(tmp_path)
     [e] = discover([str(tmp_path / "games.zip")])
     assert e.status == UNREADABLE and e.reason.startswith(f"{tmp_path / 'games.zip'}: ")
-    assert skip_kind(e.reason.split(": ", 1)[1]) == "archive"
+    assert e.reason == f"{tmp_path / 'games.zip'}: {archive_reason('games.zip')}"
 
 
 def test_validate_says_so_in_the_summary_and_with_verbose(tmp_path, english):

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roundtrip import actual, expected, first_difference
+from nardy_analyze.engine.core import Dice
 from nardy_analyze import notation
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.core import generate
@@ -49,7 +50,7 @@ def random_match(seed: int, length: int, games: int) -> Match:
             if turns == 0:
                 while d1 == d2:
                     d1, d2 = rnd.randint(1, 6), rnd.randint(1, 6)
-            ps = generate(RULES, pos[p], pos[1 - p], max(d1, d2), min(d1, d2))
+            ps = generate(RULES, pos[p], pos[1 - p], Dice.roll(max(d1, d2), min(d1, d2)).numbers)
             after, path = rnd.choice(list(ps.plays.items()))
             steps = [Step(s, d) for s, d, _ in path]
             if steps and rnd.random() < 0.3 and len(steps) >= 2 and steps[0].dst == steps[1].src:

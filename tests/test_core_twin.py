@@ -17,6 +17,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import compiled, get_variant
 from nardy_analyze.engine.core import BAR, OFF, closed_flags_py, exact_steps, generate, generate_py, walk_forced
 
@@ -84,7 +85,7 @@ def _game_positions(rules, rng: random.Random, limit: int):
         d1, d2 = sorted((rng.randint(1, 6), rng.randint(1, 6)), reverse=True)
         turn = rules.start_turn(me, opp, first[side], (d1, d2))
         yield me, opp, (d1, d2), turn
-        plays = sorted(generate_py(rules, me, opp, d1, d2, turn).plays)
+        plays = sorted(generate_py(rules, me, opp, Dice.roll(d1, d2).numbers, turn).plays)
         me, opp = rng.choice(plays)
         first[side] = False
         if sum(me) == 0:
@@ -148,8 +149,8 @@ def test_generate_gives_the_python_plays_in_the_python_order(variant, seed):
     checked = 0
     for me, opp, dice, turn in _positions(rules, rng, 30):
         for numbers in _number_lists(rng, dice):
-            fast = generate(rules, me, opp, numbers, None, turn)
-            slow = generate_py(rules, me, opp, numbers, None, turn)
+            fast = generate(rules, me, opp, numbers, turn)
+            slow = generate_py(rules, me, opp, numbers, turn)
             assert list(fast.plays.items()) == list(slow.plays.items()), (me, opp, numbers, turn)
             assert (fast.dice, fast.max_dice, fast.larger_only) == (slow.dice, slow.max_dice, slow.larger_only)
             count = rules.core.count_plays(me, opp, numbers, turn)
@@ -162,7 +163,7 @@ def test_generate_gives_the_python_plays_in_the_python_order(variant, seed):
 def _written_plays(rules, rng, me, opp, numbers, turn):
     """Written plays to try: legal ones shuffled, with a step changed, and random steps."""
     out = []
-    for path in list(generate_py(rules, me, opp, numbers, None, turn).plays.values())[:4]:
+    for path in list(generate_py(rules, me, opp, numbers, turn).plays.values())[:4]:
         steps = [(s, d) for s, d, _ in path]
         out.append(list(steps))
         rng.shuffle(steps)

@@ -196,7 +196,7 @@ def test_the_rule_exception_is_what_rules_md_calls_bear_off_inexact():
     me = roll.mover
     assert me[24] == 0 and sum(me[6:24]) == 1 and me[7] == 1, "only the checker on 8 is outside home"
     assert me[3] > 0, "a checker stands on 4"
-    assert [rule for rule, _ in roll.verdict.problems] == ["bear-off-inexact"], roll.verdict.problems
+    assert [p.rule for p in roll.verdict.problems] == ["bear-off-inexact"], roll.verdict.problems
 
 
 def test_corpus_check_tool_on_mutants():

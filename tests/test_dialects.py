@@ -13,6 +13,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze import analyze
 from nardy_analyze.engine import borne_off, generate
 from nardy_analyze.engine.backgammon import START, Backgammon
@@ -115,7 +116,7 @@ def _game_until(pred, seed_range=range(400)):
             if not turns and a == b:
                 continue
             me, opp = pos[side_], pos[1 - side_]
-            ps = generate(R, me, opp, max(a, b), min(a, b))
+            ps = generate(R, me, opp, Dice.roll(max(a, b), min(a, b)).numbers)
             key = rng.choice(sorted(ps.plays))
             words = []
             m, o = me, opp
@@ -605,10 +606,10 @@ def test_combined_move_without_star_does_not_hit():
 
 def test_judge_star_prefers_the_hit_only_when_one_exists():
     me, opp = START, side({24: 1, 18: 1, 13: 5, 8: 3, 6: 5})
-    hit = judge(R, me, opp, 4, 1, [(8, 3)], hit_marks=[True])
-    quiet = judge(R, me, opp, 4, 1, [(8, 3)], hit_marks=[False])
+    hit = judge(R, me, opp, Dice.roll(4, 1), [(8, 3)], hit_marks=[True])
+    quiet = judge(R, me, opp, Dice.roll(4, 1), [(8, 3)], hit_marks=[False])
     assert hit.legal and quiet.legal and hit.hits == 1 and quiet.hits == 0
     # with no blot on the way a "*" changes nothing
     opp2 = side({24: 2, 13: 5, 8: 3, 6: 5})
-    v = judge(R, me, opp2, 4, 1, [(8, 3)], hit_marks=[True])
+    v = judge(R, me, opp2, Dice.roll(4, 1), [(8, 3)], hit_marks=[True])
     assert v.legal and v.hits == 0

@@ -6,8 +6,9 @@ import pytest
 from helpers import side
 from naive_long import differential
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import OPPONENT, ROLLER, generate, get_variant, legal_results
-from nardy_analyze.engine.judge import judge
+from nardy_analyze.engine.judge import judge, problem_text
 from nardy_analyze.engine.long import START, opp_point
 
 V = "gulbara"
@@ -35,7 +36,7 @@ def run_turn(rules, me, opp, dice, first_turn=False, roll_number=5, choose=min):
     log = []
     while (spec := drv.next(pos[0], pos[1])) is not None:
         q = 0 if spec.player == ROLLER else 1
-        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, None, spec.turn)
+        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
         after = choose(ps.plays)
         used = tuple(d for _, _, d in ps.plays[after])
         pos[q], pos[1 - q] = after
@@ -52,22 +53,22 @@ def test_differential_against_naive_generator():
 def test_home_freeze():
     me = side({6: 1, 9: 14})
     opp = theirs({})
-    assert rule_of(judge(R, me, opp, 2, 1, [(6, 4), (9, 8)])) == "home-move"
+    assert rule_of(judge(R, me, opp, Dice.roll(2, 1), [(6, 4), (9, 8)])) == "home-move"
     long_rules = get_variant("long").rules
-    assert not judge(long_rules, me, opp, 2, 1, [(6, 4), (9, 8)]).problems
+    assert not judge(long_rules, me, opp, Dice.roll(2, 1), [(6, 4), (9, 8)]).problems
     assert all(m[5] >= 1 for m, _ in legal_results(V, me, opp, (2, 1)))   # 6 never moves
 
 
 def test_bear_off_exact_only():
     me = side({6: 1, 3: 2, 1: 1})
     opp = theirs({})
-    assert judge(R, me, opp, 6, 3, [(6, 0), (3, 0)]).legal                      # exact
+    assert judge(R, me, opp, Dice.roll(6, 3), [(6, 0), (3, 0)]).legal                      # exact
     # 5-2: no checker on 5 or 2, and moving inside home is frozen: nothing can be played
     assert legal_results(V, me, opp, (5, 2)) == {(me, opp)}
     assert legal_results("long", me, opp, (5, 2)) != {(me, opp)}
     low = side({3: 1, 2: 1})
-    v = judge(R, low, opp, 6, 5, [(3, 0), (2, 0)])
-    assert rule_of(v) == "bear-off-inexact" and "exact" in v.problems[0][1]
+    v = judge(R, low, opp, Dice.roll(6, 5), [(3, 0), (2, 0)])
+    assert rule_of(v) == "bear-off-inexact" and "exact" in problem_text(R, v.problems[0])
     assert legal_results(V, low, opp, (6, 5)) == {(low, opp)}
     assert legal_results("long", low, opp, (6, 5)) == {((0,) * 25, opp)}
 
@@ -181,17 +182,17 @@ def test_generate_and_judge_take_any_tuple_of_numbers():
     """A handover hands over 1 to 4 numbers: generate() and judge() play them as they are."""
     me = side({24: 10, 20: 5})
     opp = theirs({})
-    one = generate(R, me, opp, (4,), None, (0, 1))
+    one = generate(R, me, opp, (4,), (0, 1))
     assert one.dice == (4,) and one.max_dice == 1
-    three = generate(R, me, opp, (5, 5, 5), None, (0, 1))
+    three = generate(R, me, opp, (5, 5, 5), (0, 1))
     assert three.dice == (5, 5, 5) and three.max_dice == 3
-    assert generate(R, me, opp, 5, 5, (0, 1)).dice == (5, 5, 5, 5)
-    two = generate(R, me, opp, (3, 4), None, (0, 1))
-    assert set(two.plays) == set(generate(R, me, opp, 4, 3, (0, 1)).plays)
-    v = judge(R, me, opp, (5, 5, 5), None, [(20, 15), (20, 15), (15, 10)], turn=(0, 1))
+    assert generate(R, me, opp, Dice.roll(5, 5).numbers, (0, 1)).dice == (5, 5, 5, 5)
+    two = generate(R, me, opp, (3, 4), (0, 1))
+    assert set(two.plays) == set(generate(R, me, opp, Dice.roll(4, 3).numbers, (0, 1)).plays)
+    v = judge(R, me, opp, Dice.of((5, 5, 5)), [(20, 15), (20, 15), (15, 10)], turn=(0, 1))
     assert v.legal and sorted(v.used) == [5, 5, 5]
-    v = judge(R, me, opp, (5, 5, 5), None, [(20, 15), (20, 15)], turn=(0, 1))
-    assert v.problems[0][0] == "max-dice" and "3 of the three 5s" in v.problems[0][1]
+    v = judge(R, me, opp, Dice.of((5, 5, 5)), [(20, 15), (20, 15)], turn=(0, 1))
+    assert v.problems[0][0] == "max-dice" and "3 of the three 5s" in problem_text(R, v.problems[0])
 
 
 def test_dice_splits_do_not_explode():

@@ -5,8 +5,9 @@ import pytest
 from helpers import side
 from naive_long import differential
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
-from nardy_analyze.engine.judge import judge
+from nardy_analyze.engine.judge import judge, problem_text
 from nardy_analyze.engine.long import START, opp_point
 
 V = "long"
@@ -37,7 +38,7 @@ def mine(points: dict[int, int], head: bool = True) -> tuple[int, ...]:
 
 def play(me, opp, dice, steps, first_turn=False, rules=R):
     turn = rules.start_turn(me, opp, first_turn, tuple(dice))
-    return judge(rules, me, opp, dice[0], dice[1], steps, turn=turn)
+    return judge(rules, me, opp, Dice.roll(dice[0], dice[1]), steps, turn=turn)
 
 
 def rule_of(v) -> str | None:
@@ -82,7 +83,7 @@ def test_head_rule_plain_roll():
     me = mine({18: 1})
     assert all(m[23] >= 13 for m, _ in legal_results(V, me, START, (6, 5)))
     v = play(me, START, (6, 5), [(24, 18), (24, 19)])
-    assert rule_of(v) == "head-rule" and "head" in v.problems[0][1]
+    assert rule_of(v) == "head-rule" and "head" in problem_text(R, v.problems[0])
 
 
 def test_head_exception_conditional_option():
@@ -148,7 +149,7 @@ def test_seven_run_refused():
 def test_six_block_across_1_to_24():
     me = mine({3: 1, 2: 1, 1: 1, 23: 1, 20: 1})
     v = play(me, START, (2, 1), [(24, 22), (20, 19)])
-    assert rule_of(v) == "six-block" and "6 points in a row (3 to 22" in v.problems[0][1]
+    assert rule_of(v) == "six-block" and "6 points in a row (3 to 22" in problem_text(R, v.problems[0])
     assert all(not (m[21] and m[22] and m[23] and m[0] and m[1] and m[2])
                for m, _ in legal_results(V, me, START, (2, 1)))
     # an opposing checker past it (the mover's 15 comes after 22 on the opponent's route)

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine.backgammon import START, Backgammon
-from nardy_analyze.engine.judge import judge
+from nardy_analyze.engine.judge import judge, problem_text
 
 from helpers import side
 
@@ -13,11 +14,11 @@ R = Backgammon()
 
 
 def verdict(me, opp, dice, steps):
-    return judge(R, me, opp, dice[0], dice[1], steps)
+    return judge(R, me, opp, Dice.roll(dice[0], dice[1]), steps)
 
 
 def rules_of(v):
-    return [r for r, _ in v.problems]
+    return [p.rule for p in v.problems]
 
 
 def test_opening_62_legal_and_spellings_are_equivalent():
@@ -31,13 +32,13 @@ def test_opening_62_legal_and_spellings_are_equivalent():
 def test_dice_mismatch_wrong_distance():
     v = verdict(START, START, (6, 2), [(24, 17), (13, 11)])
     assert rules_of(v) == ["dice-mismatch"]
-    assert "7 pips" in v.problems[0][1]
+    assert "7 pips" in problem_text(R, v.problems[0])
 
 
 def test_dice_mismatch_extra_step():
     v = verdict(START, START, (6, 2), [(24, 18), (13, 11), (6, 4)])
     assert rules_of(v) == ["dice-mismatch"]
-    assert "more steps" in v.problems[0][1]
+    assert "more steps" in problem_text(R, v.problems[0])
     # a double allows four steps
     assert verdict(START, START, (2, 2), [(13, 11), (13, 11), (6, 4), (6, 4)]).legal
 
@@ -90,7 +91,7 @@ def test_bear_off_inexact():
 def test_max_dice_both_numbers():
     v = verdict(START, START, (6, 2), [(24, 18)])
     assert rules_of(v) == ["max-dice"]
-    assert "6 and 2 could both be played" in v.problems[0][1]
+    assert "6 and 2 could both be played" in problem_text(R, v.problems[0])
 
 
 def test_max_dice_over_whole_turn():

@@ -146,3 +146,32 @@ def test_a_readers_own_error_is_a_problem_of_the_file(tmp_path, monkeypatch):
     assert code == 1
     [f] = json.loads(out)["findings"]
     assert (f["rule"], f["line"], f["column"], f["message"]) == ("parse-error", 3, 7, "cannot read on here")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_what_was_being_done_is_a_value_with_its_own_message(lang):
+    """The runner's guard words an internal error by what was being done (``runner.Doing``, a work
+    function's ``doing``), each in the catalog: a different sentence for each, in English and Russian,
+    with the version and the exception."""
+    from nardy_analyze.convert import _convert_entry
+    from nardy_analyze.i18n import set_language
+    from nardy_analyze.runner import Doing, guarded, internal_error_message
+
+    set_language(lang)
+    try:
+        texts = {d: internal_error_message(Planted("x"), d) for d in Doing}
+        assert len(set(texts.values())) == len(Doing)
+        assert all(__version__ in t and "Planted: x" in t for t in texts.values())
+        assert all(("internal error" in t) == (lang == "en") for t in texts.values())
+
+        def bad_load(entry, max_bytes):
+            raise Planted("x")
+
+        def bad_work(entry, match):
+            raise Planted("x")
+
+        assert guarded(bad_work, None, (), None, bad_load) == ("internal-error", texts[Doing.READING])
+        assert guarded(bad_work, None, (), None, lambda e, m: None) == ("internal-error", texts[Doing.VALIDATING])
+        assert _convert_entry.doing is Doing.CONVERTING
+    finally:
+        set_language("en")

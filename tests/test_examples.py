@@ -123,7 +123,7 @@ def engine_walk(match: Match) -> list[tuple[Loc, str]]:
                 except Exception:
                     bad = (loc, f"{spec.kind}: a step cannot be made")
                     break
-                ps = generate(rules, pos[q], pos[1 - q], spec.numbers, None, spec.turn)
+                ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
                 if (me, opp) not in ps.plays:
                     bad = (loc, f"{spec.kind} of {spec.numbers}: not a legal play")
                     break

@@ -19,6 +19,8 @@ import sys
 
 import pytest
 
+from nardy_analyze.engine.core import Dice
+from nardy_analyze import inputs
 from nardy_analyze.engine import RuleSet
 from nardy_analyze import analyze
 from nardy_analyze.report.board import diagram
@@ -72,7 +74,7 @@ class GameRec:
         """A legal play of d1-d2 for ``side``: the first in sorted order, or the first that ``want(before,
         after)`` (mover's sides) accepts."""
         me, opp = self.pos[side], self.pos[1 - side]
-        ps = generate(R, me, opp, max(d1, d2), min(d1, d2))
+        ps = generate(R, me, opp, Dice.roll(max(d1, d2), min(d1, d2)).numbers)
         keys = sorted(ps.plays)
         if want is not None:
             keys = [k for k in keys if want(me, k[0])]
@@ -222,7 +224,7 @@ def simulate(seed: int):
     turns = []
     while True:
         me, opp = pos[side], pos[1 - side]
-        ps = generate(R, me, opp, max(a, b), min(a, b))
+        ps = generate(R, me, opp, Dice.roll(max(a, b), min(a, b)).numbers)
         key = rng.choice(sorted(ps.plays))
         turns.append((side, a, b, (me, opp), key, ps.plays[key]))
         pos[side], pos[1 - side] = key
@@ -832,7 +834,7 @@ def test_bad_dice_text(dice):
     g.rolls(OPENING[:2])
     # a legal 21 that puts a checker on an empty point, written with dice that are not dice
     me, opp = g.pos
-    ps = generate(R, me, opp, 2, 1)
+    ps = generate(R, me, opp, Dice.roll(2, 1).numbers)
     key = next(k for k in sorted(ps.plays) if any(not me[p] and k[0][p] for p in range(24)))
     new = [p for p in range(24) if not me[p] and key[0][p]]
     i = g.cell(0, f"{dice}: {fmt_play(me, opp, ps.plays[key])}")
@@ -842,7 +844,7 @@ def test_bad_dice_text(dice):
     # the position as written, not report it as no-checker
     me2, opp2 = g.pos
     d = next(d for d in [(6, 4), (6, 3), (5, 4), (4, 3), (6, 1), (5, 1), (4, 1), (3, 1), (2, 1)]
-             if any(k[0][p] < me2[p] for k in generate(R, me2, opp2, *d).plays for p in new))
+             if any(k[0][p] < me2[p] for k in generate(R, me2, opp2, Dice.roll(*d).numbers).plays for p in new))
     g.roll(0, *d, want=lambda b, a: any(a[p] < b[p] for p in new))
     g.cell(1, wins(1))
     match = read(m)
@@ -952,7 +954,7 @@ def larger_die_record(tmp_path):
     the smaller is written instead."""
     def larger_turn(turns, w):
         for k, (side, a, b, before, after, path) in enumerate(turns):
-            if generate(R, before[0], before[1], max(a, b), min(a, b)).larger_only:
+            if generate(R, before[0], before[1], Dice.roll(max(a, b), min(a, b)).numbers).larger_only:
                 return k
         return None
 

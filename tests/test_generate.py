@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_long import naive_plays, walk_segments
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import generate, get_variant
 from nardy_analyze.engine.judge import judge
 from nardy_analyze.engine.long import START
@@ -194,7 +195,7 @@ def test_judge_accepts_every_generated_segment_and_reports_its_numbers(seed, var
 
     def check(spec, me, opp, after, steps, first_turn, dice):
         written = [(s.src, s.dst) for s in steps]
-        v = judge(rules, me, opp, spec.numbers, None, written, turn=spec.turn)
+        v = judge(rules, me, opp, Dice.of(spec.numbers), written, turn=spec.turn)
         assert v.legal, (v.problems, spec, me, opp, written)
         assert v.after == after
         if variant == "gulbara":
@@ -210,7 +211,7 @@ def test_judge_accepts_every_generated_segment_and_reports_its_numbers(seed, var
             legal = naive_plays(me, opp, spec.numbers, gulbara=variant == "gulbara",
                                 heads_left=spec.turn[0], heads_allowed=spec.turn[1])
             # refused, unless it happens to reach a legal position (6/1 5/off = 6/off 5/1 with 6-4)
-            assert judge(rules, me, opp, spec.numbers, None, bad, turn=spec.turn).legal == \
+            assert judge(rules, me, opp, Dice.of(spec.numbers), bad, turn=spec.turn).legal == \
                 ((tuple(moved), opp) in legal)
 
     walk_segments(rules, m, check)
@@ -268,7 +269,7 @@ def test_generated_segments_agree_with_the_naive_generator(seed, case):
         naive = naive_plays(me, opp, spec.numbers, gulbara=variant == "gulbara",
                             heads_left=spec.turn[0], heads_allowed=spec.turn[1])
         assert after in naive
-        assert set(generate(rules, me, opp, spec.numbers, None, spec.turn).plays) == naive
+        assert set(generate(rules, me, opp, spec.numbers, spec.turn).plays) == naive
 
     walk_segments(rules, m, check)
 

@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze import analyze
 from nardy_analyze.engine import get_variant
 from nardy_analyze.engine.judge import judge
@@ -132,7 +133,7 @@ def test_a_step_moved_by_one_point(variant):
         part.steps[i] = Step(s.src, nd)
         me, opp = o.before
         st = [(x.src, x.dst) for x in part.steps]
-        verdict = judge(rules, me, opp, o.spec.numbers, None, st, turn=o.spec.turn)
+        verdict = judge(rules, me, opp, Dice.of(o.spec.numbers), st, turn=o.spec.turn)
         if verdict.legal:
             continue              # another legal play (it may change what follows; not this test's point)
         expected = {verdict.problems[0][0]} | ({"handover"} if verdict.problems[0][0] in ("max-dice", "larger-die")

@@ -154,7 +154,8 @@ def test_plural_forms(russian):
     bg = Backgammon()
     for n, word in ((1, "шашка"), (2, "шашки"), (4, "шашки"), (5, "шашек"), (11, "шашек")):
         me = (1,) + (0,) * 11 + (n,) + (0,) * 12            # one checker on 1, n on 13
-        rule, msg = bg.step_problem(me, (0,) * 25, 1, 0, 1)
+        problem = bg.step_problem(me, (0,) * 25, 1, 0, 1)
+        rule, msg = problem.rule, bg.step_text(problem)
         assert rule == "bear-off-early"
         assert msg == f"выброс с пункта 1, когда вне дома ещё {n} {word}"
     assert ngettext("{n} checkers left ({where})", "{n} checkers left ({where})", 21).format(
@@ -167,7 +168,8 @@ def test_plural_forms_english_unchanged():
         v = get_variant("long")
         assert LongNardy(home_mars=1).level_name(4, v.get) == "a home mars (the loser all home, none off: 1 point(s))"
         me = (1,) + (0,) * 11 + (2,) + (0,) * 12
-        assert Backgammon().step_problem(me, (0,) * 25, 1, 0, 1) == (
+        problem = Backgammon().step_problem(me, (0,) * 25, 1, 0, 1)
+        assert (problem.rule, Backgammon().step_text(problem)) == (
             "bear-off-early", "bore off from 1 while 2 checker(s) are outside home")
     finally:
         set_language(None)

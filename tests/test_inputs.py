@@ -412,3 +412,41 @@ def test_nothing_from_the_input_is_evaluated():
         rel = path.relative_to(ROOT / "nardy_analyze").as_posix()
         for m in pattern.finditer(path.read_text()):
             assert (rel, m.group(0)) in allowed, f"{rel}: {m.group(0)}"
+
+
+def _every_skip(tmp_path):
+    """A folder with one input of each kind of skip: not a record, hidden, a link to a folder, an archive."""
+    (tmp_path / "notes.txt").write_text("just some notes\n")
+    (tmp_path / ".draft.mat").write_bytes(GOOD)
+    (tmp_path / "games.zip").write_bytes(b"PK\x03\x04")
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.mat").write_bytes(GOOD)
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    return {"notes.txt": inputs.Skip.RECORD, ".draft.mat": inputs.Skip.HIDDEN, "games.zip": inputs.Skip.ARCHIVE,
+            "link": inputs.Skip.LINK}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_skip_carries_its_kind_in_any_language(tmp_path, lang):
+    """The kind of a skipped input is decided where it is skipped and travels with its reason (through a
+    worker process too), never read back from the text: the same kinds in English and in Russian."""
+    import pickle
+
+    from nardy_analyze.i18n import set_language
+    from nardy_analyze.result import RunCounts
+
+    want = _every_skip(tmp_path)
+    set_language(lang)
+    try:
+        skipped = {os.path.basename(e.path): e.reason for e in discover([str(tmp_path)]) if e.status == SKIPPED}
+        assert {k: inputs.skip_kind(r) for k, r in skipped.items()} == want
+        for r in skipped.values():
+            back = pickle.loads(pickle.dumps(r))
+            assert back == r and inputs.skip_kind(back) is inputs.skip_kind(r)
+        counts = RunCounts()
+        for r in skipped.values():
+            counts.add_skipped(r)
+        assert set(counts.skip_counts) == set(want.values())
+        assert inputs.skip_kind(str(skipped["notes.txt"])) is None      # plain text has no kind
+    finally:
+        set_language("en")

@@ -10,6 +10,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import legal_results
 from nardy_analyze.engine.backgammon import START, Backgammon
 from nardy_analyze.engine.core import generate
@@ -48,9 +49,9 @@ def combine(path, rng):
 @given(st.integers(0, 2**32))
 def test_legal_plays_in_any_spelling_are_legal(seed):
     for rng, me, opp, d1, d2 in positions(seed):
-        ps = generate(R, me, opp, d1, d2)
+        ps = generate(R, me, opp, Dice.roll(d1, d2).numbers)
         for pos, path in list(ps.plays.items())[:8]:
-            v = judge(R, me, opp, d1, d2, combine(path, rng))
+            v = judge(R, me, opp, Dice.roll(d1, d2), combine(path, rng))
             assert v.legal, (me, opp, d1, d2, path, v.problems)
             assert v.after[0] == pos[0]
 
@@ -60,7 +61,7 @@ def test_legal_plays_in_any_spelling_are_legal(seed):
 def test_verdicts_agree_with_the_legal_set(seed):
     for rng, me, opp, d1, d2 in positions(seed):
         legal = legal_results("backgammon", me, opp, (d1, d2))
-        ps = generate(R, me, opp, d1, d2)
+        ps = generate(R, me, opp, Dice.roll(d1, d2).numbers)
         path = list(rng.choice(list(ps.plays.values())))
         steps = [(s, d) for s, d, _ in path]
         # perturb: drop a step, move a destination, or add a step
@@ -73,7 +74,7 @@ def test_verdicts_agree_with_the_legal_set(seed):
             steps[i] = (s, max(0, min(24, d + rng.choice((-2, -1, 1, 2)))))
         else:
             steps.append((rng.randint(1, 25), rng.randint(0, 24)))
-        v = judge(R, me, opp, d1, d2, steps)
+        v = judge(R, me, opp, Dice.roll(d1, d2), steps)
         if v.legal:
             assert v.after in legal, (me, opp, d1, d2, steps)
         else:

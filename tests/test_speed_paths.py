@@ -4,7 +4,7 @@
   the same tokens for every row it takes, the same ``Match`` for whole records (corpus and examples);
   the rows straight to actions (``_Reader._row_fast``) against the tokens through ``_row``; the score
   line's regular expression (``mat._fast_score``) against the grammar;
-- the judge's check of the recorded play (``judge._exact``) against the judge without it, and
+- the judge's check of the recorded play (``judge.as_written``) against the judge without it, and
   ``Backgammon.play_exact`` against the generic ``judge._exact_steps``;
 - the replay's plainly legal turn (``turns.quick_turn``) against ``turns.walk_turn``, on random plays and
   on whole records (the replay with and without it gives the same report);
@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from lark.exceptions import UnexpectedInput
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine import judge as judge_mod
 from nardy_analyze.engine.core import generate
@@ -136,7 +137,7 @@ def _positions(variant: str, seed: int, limit: int = 200):
 @given(seed=st.integers(0, 2**32))
 def test_recorded_play_checked_first_gives_the_same_verdict(variant, seed):
     for rules, rng, me, opp, d1, d2, turn in _positions(variant, seed):
-        ps = generate(rules, me, opp, d1, d2, turn)
+        ps = generate(rules, me, opp, Dice.roll(d1, d2).numbers, turn)
         paths = [list(p) for p in list(ps.plays.values())[:4]]
         # also plays that are not legal: one step per number, at random
         numbers = [d1] * 4 if d1 == d2 else [d1, d2]
@@ -145,13 +146,13 @@ def test_recorded_play_checked_first_gives_the_same_verdict(variant, seed):
         for path in paths:
             steps = [(s, d) for s, d, _ in path]
             rng.shuffle(steps)
-            fast = judge_mod.judge(rules, me, opp, d1, d2, steps, turn=turn)
-            original = judge_mod._exact
-            judge_mod._exact = lambda *a: None
+            fast = judge_mod.judge(rules, me, opp, Dice.roll(d1, d2), steps, turn=turn)
+            original = judge_mod.as_written
+            judge_mod.as_written = lambda *a: None
             try:
-                slow = judge_mod.judge(rules, me, opp, d1, d2, steps, turn=turn)
+                slow = judge_mod.judge(rules, me, opp, Dice.roll(d1, d2), steps, turn=turn)
             finally:
-                judge_mod._exact = original
+                judge_mod.as_written = original
             assert fast == slow, (me, opp, d1, d2, steps)
 
 
@@ -159,17 +160,17 @@ def test_recorded_play_checked_first_gives_the_same_verdict(variant, seed):
 @given(seed=st.integers(0, 2**32))
 def test_route_of_the_recorded_play_is_the_same_with_the_check_first(seed):
     for rules, rng, me, opp, d1, d2, turn in _positions("backgammon", seed):
-        ps = generate(rules, me, opp, d1, d2, turn)
+        ps = generate(rules, me, opp, Dice.roll(d1, d2).numbers, turn)
         for after, path in list(ps.plays.items())[:3]:
             steps = [(s, d) for s, d, _ in path]
             rng.shuffle(steps)
-            fast = judge_mod.route(rules, me, opp, d1, d2, steps, after, turn)
-            original = judge_mod._exact
-            judge_mod._exact = lambda *a: None
+            fast = judge_mod.route(rules, me, opp, Dice.roll(d1, d2), steps, after, turn)
+            original = judge_mod.as_written
+            judge_mod.as_written = lambda *a: None
             try:
-                slow = judge_mod.route(rules, me, opp, d1, d2, steps, after, turn)
+                slow = judge_mod.route(rules, me, opp, Dice.roll(d1, d2), steps, after, turn)
             finally:
-                judge_mod._exact = original
+                judge_mod.as_written = original
             assert fast == slow, (me, opp, d1, d2, steps)
 
 
@@ -251,7 +252,7 @@ def test_fast_score_line_is_the_grammar_s():
 def _plays(rules, rng, me, opp, d1, d2, turn):
     """Written plays to try from a position: legal ones shuffled, legal ones with a step changed, random
     steps (bear-offs and the bar among them)."""
-    ps = generate(rules, me, opp, d1, d2, turn)
+    ps = generate(rules, me, opp, Dice.roll(d1, d2).numbers, turn)
     out = []
     for path in list(ps.plays.values())[:4]:
         steps = [(s, d) for s, d, _ in path]
@@ -288,7 +289,7 @@ def test_backgammon_hit_flags_are_what_apply_says(seed):
     """judge.with_hits' short cut: the hit flags of a legal play, walked with apply step by step."""
     checked = hits = 0
     for rules, rng, me, opp, d1, d2, turn in _positions("backgammon", seed, 120):
-        for path in list(generate(rules, me, opp, d1, d2, turn).plays.values())[:6]:
+        for path in list(generate(rules, me, opp, Dice.roll(d1, d2).numbers, turn).plays.values())[:6]:
             m, o, slow = me, opp, []
             for s, d, _ in path:
                 m, o, hit = rules.apply(m, o, s, d)

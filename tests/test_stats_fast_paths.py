@@ -76,7 +76,7 @@ def test_forced_is_at_most_one_legal_play_on_every_turn(records):
                 continue
             m, o = t.before
             numbers = tuple(t.spec.numbers)
-            expected = len(generate(v.rules, m, o, numbers, None, t.spec.turn).plays) <= 1
+            expected = len(generate(v.rules, m, o, numbers, t.spec.turn).plays) <= 1
             assert tally._forced(v.rules, m, o, numbers, t.spec.turn) == expected, (v.name, t.game, t.line)
             turns += 1
             forced += expected
@@ -162,7 +162,7 @@ def test_forced_on_random_positions(data, name, d1, d2):
         opp = tuple(0 if i < 24 and me[23 - i] else c for i, c in enumerate(opp))
     numbers = (d1,) * 4 if d1 == d2 else (d1, d2)
     turn = rules.start_turn(me, opp, False, (d1, d2))
-    expected = len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+    expected = len(generate(rules, me, opp, numbers, turn).plays) <= 1
     assert tally._forced(rules, me, opp, numbers, turn) == expected
 
 

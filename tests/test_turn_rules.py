@@ -14,6 +14,7 @@ import pytest
 from helpers import side
 from replay_builder import Rec, errors, play_turn, steps
 
+from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import generate, get_variant
 from nardy_analyze.record import Kind, Segment
 from nardy_analyze.replay import Events, ReportBuilder
@@ -214,7 +215,7 @@ THREE_ONLY = (side({20: 14, 9: 1}), side({5: 1, 4: 1, 17: 1, 14: 1, 10: 11}))
 
 
 def test_seed_example_neither_number_playable_both_handed_over():
-    assert generate(GUL, *NEITHER, 4, 3).max_dice == 0
+    assert generate(GUL, *NEITHER, Dice.roll(4, 3).numbers).max_dice == 0
     r = Rec("gulbara")
     r.roll(0, (4, 3), "", [("handover", 1, (4, 3), "10/6 10/7")])
     r.roll(1, (2, 1), "10/9 9/7")                         # then Bob rolls, as usual
@@ -239,7 +240,7 @@ def test_seed_example_neither_number_playable_both_handed_over():
 
 
 def test_seed_example_three_playable_four_handed_over():
-    assert generate(GUL, *THREE_ONLY, 4, 3).max_dice == 1
+    assert generate(GUL, *THREE_ONLY, Dice.roll(4, 3).numbers).max_dice == 1
     r = Rec("gulbara")
     r.roll(0, (4, 3), "9/6", [("handover", 1, (4,), "10/6")])
     assert errors(r.run(start=THREE_ONLY)) == []
@@ -261,7 +262,7 @@ def test_numbers_neither_side_can_use_are_lost_written_or_not():
     # a full lock: Alice's 20 and 21 face Bob's 4, 5, 6; Bob's 12 faces Alice's 20 and 21 (his 8, 9),
     # and his home checkers are frozen (Gul bara) with no bear-off yet
     me, opp = side({20: 14, 21: 1}), side({6: 1, 5: 1, 4: 1, 12: 12})
-    assert generate(GUL, me, opp, 4, 3).max_dice == 0 and generate(GUL, opp, me, 4, 3).max_dice == 0
+    assert generate(GUL, me, opp, Dice.roll(4, 3).numbers).max_dice == 0 and generate(GUL, opp, me, Dice.roll(4, 3).numbers).max_dice == 0
     r = Rec("gulbara")
     r.roll(0, (4, 3), "")
     assert errors(r.run(start=(me, opp))) == []
@@ -379,7 +380,7 @@ def test_win_in_a_handover():
     # Alice (all on her 19) can play neither 4 nor 3 (her 15 and 16 are Bob's 3 and 4); Bob bears off
     # his last two checkers with the handed-over numbers and wins a mars (Alice bore off none).
     me, bob = side({19: 15}), side({4: 1, 3: 1})
-    assert generate(GUL, me, bob, 4, 3).max_dice == 0
+    assert generate(GUL, me, bob, Dice.roll(4, 3).numbers).max_dice == 0
     r = Rec("gulbara")
     r.roll(0, (4, 3), "", [("handover", 1, (4, 3), "4/off 3/off")])
     r.cell(Kind.WIN, 1, 2)

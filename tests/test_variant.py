@@ -24,7 +24,7 @@ from nardy_analyze import engine
 from nardy_analyze.engine import registry
 from nardy_analyze.engine import BAR, OFF, Rules, canonical_name, generate, get_variant, register, unregister
 from nardy_analyze.engine.backgammon import Backgammon
-from nardy_analyze.engine.core import borne_off, dice_sequence
+from nardy_analyze.engine.core import Dice, RuleResult, borne_off
 
 PACKAGE = ROOT / "nardy_analyze"
 
@@ -135,13 +135,18 @@ class ThreeHome(Backgammon):
 
     def step_problem(self, me, opp, src, dst, die, turn=None):
         problem = super().step_problem(me, opp, src, dst, die, turn)
-        if dst != OFF or (problem and problem[0] in ("bar-first", "no-checker")):
+        if dst != OFF or (problem and problem.rule in ("bar-first", "no-checker")):
             return problem
         if not self._home(me):
-            return "bear-off-early", f"bore off from {src} while {sum(me[self.HOME:25])} checker(s) are outside home"
+            return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[self.HOME:25])})
         if die > src and any(me[src:self.HOME]):
-            return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands higher"
+            return RuleResult("bear-off-inexact", "three-higher", {"die": die, "point": src})
         return None
+
+    def step_text(self, problem):
+        if problem.case == "three-higher":
+            return "a {die} bore off from {point} although a checker stands higher".format(**problem.params)
+        return super().step_text(problem)
 
     def win_level(self, winner, loser) -> int:
         if borne_off(loser):
@@ -172,6 +177,10 @@ def test_the_fourth_variant_bears_off_from_three_points_only(threehome):
     home = (2, 3, 4) + (0,) * 22
     assert (3, OFF) in set(rules.single_steps(home, opp, 6))
     assert rules.step_problem(home, opp, 2, OFF, 6)[0] == "bear-off-inexact"
+    assert rules.step_text(rules.step_problem(home, opp, 2, OFF, 6)) == \
+        "a 6 bore off from 2 although a checker stands higher"
+    assert rules.step_text(rules.step_problem(me, opp, 3, OFF, 3)) == \
+        "bore off from 3 while 1 checker(s) are outside home"          # a case the base class words
 
 
 def test_the_fourth_variant_goes_through_the_whole_pipeline(threehome, tmp_path):
@@ -233,14 +242,14 @@ def _game(rules, rng: random.Random, plies: int):
             return
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         turn = rules.start_turn(me, opp, ply < 2, (d1, d2))
-        plays = generate(rules, me, opp, d1, d2, turn).plays
+        plays = generate(rules, me, opp, Dice.roll(d1, d2).numbers, turn).plays
         (m, o), steps = rng.choice(sorted(plays.items()))
         yield me, opp, (d1, d2), turn, steps
         me, opp = o, m
 
 
 def _check_play_exact(rules, me, opp, dice, turn, steps, rng):
-    full = dice_sequence(*dice)
+    full = Dice.roll(*dice).numbers
     written = [(s, d) for s, d, _ in steps]
     tries = [written, written[::-1], written[:1], [(rng.randint(0, 25), rng.randint(0, 24)) for _ in written]]
     if written:
@@ -264,9 +273,9 @@ def _check_closed_flags(rules, me, opp, dice, turn, steps, rng):
 
 
 def _check_forced(rules, me, opp, dice, turn, steps, rng):
-    numbers = dice_sequence(*dice)
+    numbers = Dice.roll(*dice).numbers
     assert rules.forced(me, opp, numbers, turn) == Rules.forced(rules, me, opp, numbers, turn) == \
-        (len(generate(rules, me, opp, numbers, None, turn).plays) <= 1), (me, opp, numbers)
+        (len(generate(rules, me, opp, numbers, turn).plays) <= 1), (me, opp, numbers)
 
 
 _CHECKS = {"play_exact": _check_play_exact, "hit_flags": _check_hit_flags, "closed_flags": _check_closed_flags,

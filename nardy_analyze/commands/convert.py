@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..convert import (FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, ConvertRun, already_reason, convert_paths,
-                       inside_reason)
+from ..convert import FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, ConvertRun, convert_paths
 from .. import notation
 from ..fsio import Progress
-from ..inputs import skip_kind
+from ..inputs import Skip, skip_kind
 from ..i18n import _, ngettext
 from .common import Echo, Exit, analysis_depth, echo, fail
 
@@ -65,12 +64,10 @@ def summary(run: ConvertRun, to: str, verbose: bool) -> str:
     --verbose lists them) (to sgf)`` (the files skipped, counted by why, only when there are any)."""
     counts = dict(written=run.count(WRITTEN), refused=run.count(REFUSED), failed=run.count(FAILED), to=to)
     kinds: dict[str, int] = {}                # why -> files, in the order first met
-    already, inside = already_reason(to), inside_reason()      # (the reasons convert gives, in any language)
     for o in run.outcomes:
         if o.status == SKIPPED:
-            why = o.messages[0] if o.messages else ""
-            kind = "already" if why == already else "inside" if why == inside else \
-                "archive" if skip_kind(why) == "archive" else "other"
+            why = skip_kind(o.messages[0]) if o.messages else None
+            kind = why.value if why in (Skip.ALREADY, Skip.INSIDE, Skip.ARCHIVE) else "other"
             kinds[kind] = kinds.get(kind, 0) + 1
     if not kinds:
         return _("{written} written, {refused} refused, {failed} failed (to {to})").format(**counts)

@@ -19,7 +19,7 @@ from dataclasses import dataclass  # noqa: E402
 from typing import Any, Optional  # noqa: E402
 
 from .. import notation  # noqa: E402
-from ..engine import DEFAULT_VARIANT, OPTIONS, RuleSet, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
+from ..engine import DEFAULT_VARIANT, OPTIONS, Dice, RuleSet, UnknownVariant, fmt_steps, generate, get_variant  # noqa: E402
 from ..evaluator import posid  # noqa: E402
 from ..evaluator.analysis import EvaluatorMissing, hint as long_hint, hint_part, position_value  # noqa: E402
 from ..i18n import _, ngettext  # noqa: E402
@@ -240,7 +240,7 @@ def _backgammon(rules, mover, opp, dice) -> list[dict]:
         raise HintError(_(skill.INSTALL_HINT)) from None
     import bgsage                 # (the 'analysis' extra)
 
-    steps = {tuple(skill.board(m, o)): st for (m, o), st in generate(rules, mover, opp, *dice).plays.items()}
+    steps = {tuple(skill.board(m, o)): st for (m, o), st in generate(rules, mover, opp, Dice.roll(*dice).numbers).plays.items()}
     res = bgsage.batch_checker_play([dict(board=skill.board(mover, opp), die1=dice[0], die2=dice[1], cube_value=1,
                                           cube_owner="centered")], "1ply", n_threads=1)[0]
     plays = []

@@ -7,8 +7,8 @@ options parsed and resolved in one precedence, presets, tags, the command line) 
 from __future__ import annotations
 
 from .backgammon import Backgammon
-from .core import (BAR, CHECKERS, OFF, OPPONENT, ROLLER, PlaySet, Pos, Rules, SegmentSpec, Side,
-                   TurnDriver, borne_off, fmt_steps, generate, variant_title)
+from .core import (BAR, CHECKERS, OFF, OPPONENT, ROLLER, ROLL_NUMBERS, ROLLS, Dice, PlaySet, Pos, RuleResult, Rules,
+                   SegmentSpec, Side, TurnDriver, borne_off, fmt_steps, generate, roll_plays, valid_dice, variant_title)
 from .gulbara import GulBara
 from .long import HEAD_EXCEPTION, LongNardy
 from .registry import (DEFAULT_VARIANT, OPTIONS, VARIANTS, UnknownVariant, Variant, canonical_name, get_variant,
@@ -24,6 +24,7 @@ __all__ = [
     "canonical_name", "rules_named", "variant_display", "variant_title", "level_words", "Backgammon", "DEFAULT_VARIANT",
     "variant_names", "rules_classes", "not_played", "RuleSet", "all_option_names", "option_spec", "parse_option",
     "Scoring", "HEAD_EXCEPTION",
+    "Dice", "RuleResult", "ROLLS", "ROLL_NUMBERS", "roll_plays", "valid_dice",
 ]
 
 
@@ -41,4 +42,4 @@ def legal_results(variant: str | Variant, mover: Side, opponent: Side, dice, *,
     d1, d2 = int(dice[0]), int(dice[1])
     me, opp = tuple(mover), tuple(opponent)
     turn = v.rules.start_turn(me, opp, first_turn, (d1, d2))
-    return set(generate(v.rules, me, opp, d1, d2, turn).plays)
+    return set(generate(v.rules, me, opp, Dice.roll(d1, d2).numbers, turn).plays)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any, Iterator
 
-from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
+from .core import (BAR, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, RuleResult, all_home,
                    borne_off)
 from .scoring import NARDY500, POINTS, Scoring
 from ..i18n import _, ngettext
@@ -272,36 +272,26 @@ class Backgammon(Rules):
         return None
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: None = None) -> tuple[str, str] | None:
-        """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.
+                     turn: None = None) -> RuleResult | None:
+        """Why the single step ``src/dst`` with ``die`` is illegal (worded by ``Rules.step_text``); None if
+        legal.
 
         ``die`` must already match the distance (or exceed it for a bear-off).
         """
         if src != BAR and me[24]:
-            return "bar-first", ngettext(
-                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
-                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
-                me[24]).format(n=me[24])
+            return RuleResult("bar-first", "bar-first", {"n": me[24]})
         if me[24 if src == BAR else src - 1] == 0:
             if src == BAR:
-                return "no-checker", _("no checker of the mover on the bar")
-            return "no-checker", _("no checker of the mover on point {point}").format(point=src)
+                return RuleResult("no-checker", "bar", {})
+            return RuleResult("no-checker", "point", {"point": src})
         if dst != OFF and _opp_count(opp, dst) >= 2:
-            n = _opp_count(opp, dst)
-            return "blocked-point", ngettext("point {point} is held by {n} opposing checkers",
-                                             "point {point} is held by {n} opposing checkers", n).format(
-                point=dst, n=n)
+            return RuleResult("blocked-point", "held", {"point": dst, "n": _opp_count(opp, dst)})
         if dst == OFF:
             if not all_home(me):
-                out = sum(me[6:25])
-                return "bear-off-early", ngettext(
-                    "bore off from {point} while {n} checker(s) are outside home",
-                    "bore off from {point} while {n} checker(s) are outside home", out).format(point=src, n=out)
+                return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[6:25])})
             if die > src and any(me[src:6]):
                 higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                # TRANSLATORS: {die} is a number of the roll; {point}, {higher}: points (1-6)
-                return "bear-off-inexact", _("a {die} bore off from {point} although a checker stands on "
-                                             "{higher}").format(die=die, point=src, higher=higher)
+                return RuleResult("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
         return None
 
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: None = None,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations
-from typing import Any, Callable, Hashable, Iterator, Protocol
+from typing import Any, Callable, Hashable, Iterable, Iterator, NamedTuple, Protocol
 
 from . import compiled
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, _, ngettext, pgettext
 
 BAR = 25
 OFF = 0
@@ -49,6 +49,18 @@ def fmt_point(p: int) -> str:
 def fmt_steps(steps) -> str:
     """Spell single steps ``((13, 7, 6), (8, 7, 1))`` as ``13/7 8/7``."""
     return " ".join(f"{fmt_point(s)}/{fmt_point(d)}" for s, d, *_ in steps) or "(no move)"
+
+
+class RuleResult(NamedTuple):
+    """A rule broken, as a value: the rule (``rule``, a rule id of docs/rules.md), which of the rule's
+    messages (``case``) and what the message says (``params``: plain data).  The engine's answer for a
+    single step (``Rules.step_problem``) and for a recorded play (``judge.Verdict.problems``): the search
+    branches, which only ask whether a step is legal, drop it unworded; it is worded (``Rules.step_text``,
+    ``judge.problem_text``) where it is shown, in the reader's language."""
+
+    rule: str
+    case: str
+    params: dict[str, Any]
 
 
 class Rules:
@@ -170,8 +182,38 @@ class Rules:
         raise NotImplementedError
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: Hashable = None) -> tuple[str, str] | None:
+                     turn: Hashable = None) -> "RuleResult | None":
+        """Why the single step ``src/dst`` with ``die`` is illegal (a :class:`RuleResult`: plain data, worded
+        by :meth:`step_text` only where it is shown); None if legal."""
         raise NotImplementedError
+
+    def step_text(self, problem: "RuleResult") -> str:
+        """The message of a :class:`RuleResult`, in the current language.  The base class words the cases
+        every variant with these rules can share (``bar``, ``point``: no checker there; ``bar-first``;
+        ``held``: a point held by two or more; ``outside``: a bear-off while checkers are outside home;
+        ``higher``: a larger number bearing off while a checker stands higher); a variant words its own
+        cases and hands the rest to this."""
+        case, p = problem.case, problem.params
+        if case == "bar-first":
+            return ngettext(
+                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
+                "moved while {n} checker(s) wait on the bar; every checker on the bar must enter first",
+                p["n"]).format(**p)
+        if case == "bar":
+            return _("no checker of the mover on the bar")
+        if case == "point":
+            return _("no checker of the mover on point {point}").format(**p)
+        if case == "held":
+            return ngettext("point {point} is held by {n} opposing checkers",
+                            "point {point} is held by {n} opposing checkers", p["n"]).format(**p)
+        if case == "outside":
+            return ngettext(
+                "bore off from {point} while {n} checker(s) are outside home",
+                "bore off from {point} while {n} checker(s) are outside home", p["n"]).format(**p)
+        if case == "higher":
+            # TRANSLATORS: {die} is a number of the roll; {point}, {higher}: points (1-6)
+            return _("a {die} bore off from {point} although a checker stands on {higher}").format(**p)
+        raise ValueError(f"{self.name}: no message for the step problem {problem!r}")
 
     # -- results and stakes (required: win_level, max_level) ----------------------------------------
     def win_level(self, winner: Side, loser: Side) -> int:
@@ -354,17 +396,60 @@ class PlaySet:
     def __contains__(self, pos: Pos) -> bool:
         return pos in self.plays
 
+    def bears_all_off(self) -> bool:
+        """Some legal play bears off every checker the mover has left."""
+        return any(not sum(mover) for mover, _ in self.plays)
+
     def example(self, limit: int = 3) -> list[str]:
         return [fmt_steps(s) for s in list(self.plays.values())[:limit]]
 
 
-def dice_sequence(d1: int, d2: int | None = None) -> tuple[int, ...]:
-    """The numbers to play: a roll ``d1, d2`` (a double is four numbers), or ``d1`` already a tuple of
-    numbers (a Gul bara handover may hand over any 1 to 4 numbers, e.g. ``(4,)``, ``(3, 4)``, ``(5, 5, 5)``),
-    taken as they are."""
-    if d2 is None:
-        return tuple(int(x) for x in d1)          # type: ignore[union-attr]
-    return (d1,) * 4 if d1 == d2 else (d1, d2)
+class Dice(NamedTuple):
+    """The numbers one part of a turn plays, as one value (what ``judge`` and ``route`` take; ``generate``
+    takes its ``numbers``).
+
+    ``numbers``: the numbers to play, in order (a double's four); ``d1``, ``d2``: the two dice of a roll as
+    rolled (``rolled``), or, for numbers that are not a roll of their own (a Gul bara handover or chain
+    segment: any 1 to 4 numbers, e.g. ``(4,)``, ``(3, 4)``, ``(5, 5, 5)``), the largest and the smallest
+    (0 and 0 for none).  A plain class and cheap: the 36 rolls are made once (:meth:`roll`)."""
+
+    numbers: tuple[int, ...]
+    d1: int
+    d2: int
+    rolled: bool
+
+    @staticmethod
+    def roll(d1: int, d2: int) -> "Dice":
+        """The roll ``d1-d2`` (a double: four numbers)."""
+        dice = _ROLL_DICE.get((d1, d2))
+        if dice is None:
+            dice = Dice((d1,) * 4 if d1 == d2 else (d1, d2), d1, d2, True)
+        return dice
+
+    @staticmethod
+    def of(numbers: Iterable[int]) -> "Dice":
+        """The numbers ``numbers`` to play as they are (not a roll of their own)."""
+        numbers = tuple(int(x) for x in numbers)
+        return Dice(numbers, max(numbers), min(numbers), False) if numbers else Dice((), 0, 0, False)
+
+    @property
+    def plain(self) -> bool:
+        """Two different numbers to play (not a double, nor numbers all alike)."""
+        return len(set(self.numbers)) > 1
+
+
+_ROLL_DICE = {(a, b): Dice((a,) * 4 if a == b else (a, b), a, b, True) for a in range(1, 7) for b in range(1, 7)}
+
+#: the 21 different rolls, the higher die first: (1-1), (2-1), (2-2), (3-1) ... (6-6)
+ROLLS: tuple[Dice, ...] = tuple(Dice.roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
+
+
+#: ``valid_dice(dice)``: whether every number of a record's ``dice`` (not None) is a die's face, 1 to 6 (a
+#: method of a frozen set: no Python frame on the replay's path, where every roll asks it)
+valid_dice: Callable[[Iterable[int]], bool] = frozenset(range(1, 7)).issuperset
+
+#: the numbers of each roll ``(d1, d2)`` of two dice 1-6 (``Dice.roll(d1, d2).numbers``, looked up)
+ROLL_NUMBERS: dict[tuple[int, int], tuple[int, ...]] = {k: d.numbers for k, d in _ROLL_DICE.items()}
 
 
 def _orders(numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -375,11 +460,10 @@ def _orders(numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(permutations(numbers)))
 
 
-def generate(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn: Hashable = None) -> PlaySet:
-    """Every legal play of roll ``d1-d2`` (or of the numbers ``d1`` when ``d2`` is None, see
-    :func:`dice_sequence`): maximum-dice rule, then larger-die rule.  The compiled core generates them where
-    it plays the rules (the same plays in the same order as :func:`generate_py`, the reference)."""
-    numbers = dice_sequence(d1, d2)
+def generate(rules: Rules, me: Side, opp: Side, numbers: tuple[int, ...], turn: Hashable = None) -> PlaySet:
+    """Every legal play of the ``numbers`` (a roll's: ``Dice.roll(d1, d2).numbers``; a double's four):
+    maximum-dice rule, then larger-die rule.  The compiled core generates them where it plays the rules (the
+    same plays in the same order as :func:`generate_py`, the reference)."""
     core = rules.core
     if core is not None:
         try:
@@ -388,12 +472,11 @@ def generate(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn:
             pass
         else:
             return PlaySet(numbers, max_dice, plays, larger_only)
-    return generate_py(rules, me, opp, numbers, None, turn)
+    return generate_py(rules, me, opp, numbers, turn)
 
 
-def generate_py(rules: Rules, me: Side, opp: Side, d1, d2: int | None = None, turn: Hashable = None) -> PlaySet:
+def generate_py(rules: Rules, me: Side, opp: Side, numbers: tuple[int, ...], turn: Hashable = None) -> PlaySet:
     """:func:`generate` in Python: the reference the compiled core is held to."""
-    numbers = dice_sequence(d1, d2)
     n = len(numbers)
     by_depth: list[dict[Pos, tuple[StepT, ...]]] = [{(me, opp): ()}] + [dict() for _ in range(n)]
     for order in _orders(numbers):
@@ -457,7 +540,7 @@ def walk_forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> b
         # all: the one "play" of the position as it is)
         return len(firsts[max(a, b)] or firsts[min(a, b)]) <= 1
     if len(set(numbers)) != 1:
-        return len(generate(rules, me, opp, numbers, None, turn).plays) <= 1
+        return len(generate(rules, me, opp, numbers, turn).plays) <= 1
     n = len(numbers)
     reached: list[set[Pos]] = [set() for _ in range(n)]     # positions after 1, 2, ... n - 1 steps
     visited: set = set()
@@ -487,6 +570,14 @@ def walk_forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> b
         return True
     deepest = next((level for level in reversed(reached) if level), None)
     return deepest is None or len(deepest) <= 1
+
+
+def roll_plays(rules: Rules, me: Side, opp: Side) -> Iterator[tuple[Dice, PlaySet]]:
+    """Each of the 21 rolls (:data:`ROLLS`) with its legal plays from ``(me, opp)``, for ``me`` on roll
+    (not on a first turn): what "with every roll" or "with some roll" asks."""
+    start_turn = rules.start_turn
+    for dice in ROLLS:
+        yield dice, generate(rules, me, opp, dice.numbers, start_turn(me, opp, False, (dice.d1, dice.d2)))
 
 
 # -- turn drivers ------------------------------------------------------------------------------------
@@ -544,7 +635,7 @@ class SingleSegment:
         if self.done or borne_off(roller) == CHECKERS or borne_off(other) == CHECKERS:
             return None
         turn = self.rules.start_turn(roller, other, self.first_turn, self.dice)
-        return SegmentSpec("roll", ROLLER, dice_sequence(*self.dice), turn)
+        return SegmentSpec("roll", ROLLER, Dice.roll(*self.dice).numbers, turn)
 
     def played(self, used: tuple[int, ...]) -> None:
         self.done = True

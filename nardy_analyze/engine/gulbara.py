@@ -5,7 +5,7 @@ the turn logic lives in :class:`GulBaraTurn`, the variant's turn driver (see ``c
 """
 from __future__ import annotations
 
-from .core import CHECKERS, OPPONENT, ROLLER, SegmentSpec, Side, borne_off, dice_sequence, remaining
+from .core import CHECKERS, OPPONENT, ROLLER, Dice, SegmentSpec, Side, borne_off, remaining
 from .long import HEAD, LongNardy
 from ..i18n import _
 
@@ -92,7 +92,7 @@ class GulBaraTurn:
         if self.phase == "roll":
             turn = self.rules.start_turn(roller, other, self.first_turn, self.dice)
             self.head0, self.allowed = roller[HEAD - 1], turn[1]
-            spec = SegmentSpec("roll", ROLLER, dice_sequence(*self.dice), turn, self.double)
+            spec = SegmentSpec("roll", ROLLER, Dice.roll(*self.dice).numbers, turn, self.double)
         elif self.phase == "handover":
             spec = SegmentSpec("handover", OPPONENT, self.rest, self.rules.handover_turn(), self.double)
         else:   # chain

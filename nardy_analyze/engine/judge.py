@@ -9,7 +9,7 @@ diagnosed with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, exact_steps, fmt_point, generate
+from .core import BAR, OFF, Dice, PlaySet, Pos, RuleResult, Rules, Side, exact_steps, fmt_point, generate
 from ..i18n import _, ngettext, pgettext, roll_text
 
 
@@ -17,7 +17,7 @@ from ..i18n import _, ngettext, pgettext, roll_text
 class Verdict:
     after: Pos                                   # the position as recorded (physically applied)
     playset: PlaySet | None                      # None when the play used every number (no need to list)
-    problems: list[tuple[str, str]] = field(default_factory=list)   # (rule id, message)
+    problems: list[RuleResult] = field(default_factory=list)   # the rules broken (worded by problem_text)
     hits: int = 0
     borne_off: int = 0
     used: tuple[int, ...] = ()                   # numbers used, when the play could be made
@@ -129,29 +129,66 @@ def _furthest(rules, me, opp, remaining, steps, turn=None):
     return best
 
 
-def _diagnose(rules, me, opp, remaining, src, dst, dice_text, turn=None) -> tuple[str, str]:
+def _diagnose(rules, me, opp, remaining, src, dst, dice: Dice, turn=None) -> RuleResult:
+    """The rule the written step ``src/dst`` breaks, the first that cannot be played in the written order."""
     step = f"{fmt_point(src)}/{fmt_point(dst)}"
     if not remaining:
-        # TRANSLATORS: {step}: a written step ("13/7"); {dice}: the roll ("64", or numbers "5-5-5")
-        return "dice-mismatch", _("{step}: the play has more steps than the roll {dice} allows").format(
-            step=step, dice=dice_text)
+        return RuleResult("dice-mismatch", "more-steps", {"step": step, "dice": dice})
     splits = list(_dice_splits(remaining, src, dst))
     if not splits:
-        left = "-".join(map(str, remaining))
-        # TRANSLATORS: {unused}: the numbers of the roll not used yet ("6-4")
-        return "dice-mismatch", ngettext(
-            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
-            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
-            src - dst).format(step=step, n=src - dst, dice=dice_text, unused=left)
+        return RuleResult("dice-mismatch", "no-number",
+                          {"step": step, "n": src - dst, "dice": dice, "unused": "-".join(map(str, remaining))})
     first = None
     for seq in splits:
         r = _walk(rules, me, opp, turn, src, dst, seq, legal_only=False)
         if r[4]:
             first = first or r[4]
     if first:
-        rule, msg = first
-        return rule, f"{step}: {msg}"
-    return "dice-mismatch", _("{step} cannot be played with the roll {dice}").format(step=step, dice=dice_text)
+        return RuleResult(first.rule, "step", {"step": step, "problem": first})
+    return RuleResult("dice-mismatch", "cannot", {"step": step, "dice": dice})
+
+
+def problem_text(rules: Rules, problem: RuleResult) -> str:
+    """The message of a rule a recorded play breaks (one of ``Verdict.problems``), in the current language:
+    what the replay shows (a written step's own problem worded by the variant: ``Rules.step_text``)."""
+    case, p = problem.case, problem.params
+    if case == "step":
+        return f"{p['step']}: {rules.step_text(p['problem'])}"
+    if case == "more-steps":
+        # TRANSLATORS: {step}: a written step ("13/7"); {dice}: the roll ("64", or numbers "5-5-5")
+        return _("{step}: the play has more steps than the roll {dice} allows").format(
+            step=p["step"], dice=_dice_text(p["dice"]))
+    if case == "no-number":
+        # TRANSLATORS: {unused}: the numbers of the roll not used yet ("6-4")
+        return ngettext(
+            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
+            "{step} moves {n} pips, which no unused number of the roll {dice} makes (unused: {unused})",
+            p["n"]).format(step=p["step"], n=p["n"], dice=_dice_text(p["dice"]), unused=p["unused"])
+    if case == "cannot":
+        return _("{step} cannot be played with the roll {dice}").format(step=p["step"], dice=_dice_text(p["dice"]))
+    dice, eg = p["dice"], p["examples"]
+    if case == "max-dice":
+        # TRANSLATORS: {played}: what was played ("played 6 only"); {need}: what the rules required
+        # ("6 and 5 could both be played"); {examples}: legal plays ("24/18 18/13; 13/7 13/8")
+        return _("{played}; {need}, e.g. {examples}").format(
+            played=_describe_used(p["used"]), need=_need(dice, p["most"]), examples=eg)
+    if case == "larger-die":
+        return _("played the {smaller} only; only one number can be used and the larger "
+                 "{larger} can, e.g. {examples}").format(smaller=min(dice.d1, dice.d2), larger=max(dice.d1, dice.d2),
+                                                         examples=eg)
+    if case == "elsewhere":
+        return _("the play reaches a position no legal play of {dice} reaches, e.g. "
+                 "{examples}").format(dice=_dice_text(dice), examples=eg)
+    return rules.step_text(problem)
+
+
+def _need(dice: Dice, most: int) -> str:
+    """What the maximum-dice rule required of ``dice``, when ``most`` numbers could be played."""
+    if dice.plain:
+        if most == 2:
+            return _("{a} and {b} could both be played").format(a=dice.d1, b=dice.d2)
+        return ngettext("{n} numbers could be played", "{n} numbers could be played", most).format(n=most)
+    return _could_play(most, len(dice.numbers), dice.d1)
 
 
 def physical(rules: Rules, me: Side, opp: Side, steps) -> tuple[Pos, int]:
@@ -234,42 +271,38 @@ def _by_counts(rules: Rules, me: Side, opp: Side, steps) -> Pos | None:
     return me, opp
 
 
-def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn, bear_off: bool = False):
-    """:func:`core.exact_steps`, by the rules object's ``play_exact`` (the generic walk, or the same
-    function of its geometry written for speed: ``Backgammon.play_exact``)."""
-    return rules.play_exact(me, opp, full, steps, turn, bear_off)
+def as_written(rules: Rules, me: Side, opp: Side, numbers: tuple[int, ...], steps, turn, bear_off: bool = False):
+    """The recorded play first: when there is one written step per number (a plain roll's two, or numbers
+    all alike), each exactly one unused number long (``bear_off``: or bearing off with an unused number at
+    least as large) and legal in the written order, ``(me, opp, hits, numbers used)`` after it; None
+    otherwise (then the general search decides).  Each such step has exactly one way to be played (a plain
+    roll's two numbers together are longer than either; a double's are all alike), so this is what the
+    search would find first, without generating anything: the check that ``judge``, ``route`` and the
+    replay's quick turn make first.  By the rules object's ``play_exact`` (:func:`core.exact_steps`, or the
+    same walk written for its geometry: ``Backgammon.play_exact``, the compiled core)."""
+    n = len(numbers)
+    if len(steps) != n or n > 4 or (n > 2 and len(set(numbers)) > 1):
+        return None
+    return rules.play_exact(me, opp, numbers, steps, turn, bear_off)
 
 
 _exact_steps = exact_steps        # the generic walk (``Rules.play_exact``'s default)
 
 
-def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],
+def judge(rules: Rules, me: Side, opp: Side, dice: Dice, steps: list[tuple[int, int]],
           playset: PlaySet | None = None, turn=None, hit_marks: list[bool] | None = None) -> Verdict:
-    """Judge the written ``steps`` of roll d1-d2 from (me, opp); ``turn`` is the variant's turn state.
-
-    With ``d2`` None, ``d1`` is the tuple of numbers to play as they are (a Gul bara handover or chain
-    segment, see ``core.dice_sequence``).
+    """Judge the written ``steps`` of ``dice`` (a roll, or numbers to play as they are: a Gul bara handover
+    or chain segment) from (me, opp); ``turn`` is the variant's turn state.
 
     ``hit_marks``: the ``*`` written on each step.  A ``*`` that no step's end explains (``41: 8/3*`` with
     the blot on 7) says the combined move hit on its way: a route with that hit is taken when one exists.
     """
-    full = dice_sequence(d1, d2)
-    if d2 is None:
-        dice_text = "-".join(map(str, full)) or _("(none)")
-        d1, d2 = (max(full), min(full)) if full else (0, 0)
-        plain = len(set(full)) > 1
-    else:
-        dice_text = roll_text(d1, d2)
-        plain = d1 != d2
+    full = dice.numbers
     steps = list(steps)
-    if playset is None and len(steps) == len(full) <= 4 and (len(full) <= 2 or len(set(full)) == 1):
-        # Fastest path, the recorded play of nearly every turn: one written step per number of the roll,
-        # each as long as its number.  Then each step has exactly one way to be played (a plain roll's two
-        # numbers together are longer than either; a double's are all alike), so the walk below gives
-        # exactly what the fast path after it would give first, without generating anything.
-        # A bear-off may be made by more than one number: without a "*" written, every way reaches the
-        # same position, and the first is taken, as below.
-        exact = _exact(rules, me, opp, full, steps, turn, not any(hit_marks or ()))
+    if playset is None:
+        # the recorded play of nearly every turn.  A bear-off may be made by more than one number: without
+        # a "*" written, every way reaches the same position, and the first is taken, as below.
+        exact = as_written(rules, me, opp, full, steps, turn, not any(hit_marks or ()))
         if exact is not None:
             m, o, hits, used = exact
             return Verdict((m, o), None, [], hits, _off(me, m), used)
@@ -283,7 +316,7 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         if first is not None:
             m, o, hits, used = first
             return Verdict((m, o), None, [], hits, _off(me, m), used)
-    ps = playset or generate(rules, me, opp, full, None, turn)
+    ps = playset or generate(rules, me, opp, full, turn)
     # A legal play is judged by the position it produces.
     if counted is not None:
         if on_way:       # a "*" on a combined move: the route that hits on its way, when there is one
@@ -295,7 +328,14 @@ def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tup
         same_mover = [pos for pos in ps.plays if pos[0] == counted[0]]
         if same_mover:   # a combined move that hit on its way
             return _ok(me, opp, same_mover[0], ps, steps)
-    return _illegal(rules, me, opp, ps, steps, turn, full, dice_text, plain, d1, d2)
+    return _illegal(rules, me, opp, ps, steps, turn, dice)
+
+
+def _dice_text(dice: Dice) -> str:
+    """The dice as messages spell them: a roll as the language writes it ("64"), numbers as "5-5-5"."""
+    if dice.rolled:
+        return roll_text(dice.d1, dice.d2)
+    return "-".join(map(str, dice.numbers)) or _("(none)")
 
 
 def _every_number(rules: Rules, me: Side, opp: Side, full, steps, turn, counted, on_way: bool, end_hits: int):
@@ -319,14 +359,13 @@ def _every_number(rules: Rules, me: Side, opp: Side, full, steps, turn, counted,
     return first
 
 
-def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, full, dice_text: str, plain: bool,
-             d1: int, d2: int) -> Verdict:
+def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, dice: Dice) -> Verdict:
     """The verdict on written steps whose position the checks above did not find among the legal plays:
     a route of the steps that reaches a legal play, else the route using the most numbers and the rule
     the play breaks."""
-    dice = ps.dice
+    numbers = ps.dice
     reached: list[tuple] = []
-    for m, o, hits, used in _realise(rules, me, opp, dice, steps, True, turn):
+    for m, o, hits, used in _realise(rules, me, opp, numbers, steps, True, turn):
         if (m, o) in ps:
             return Verdict((m, o), ps, [], hits, _off(me, m), used)
         reached.append((m, o, hits, used))
@@ -336,28 +375,16 @@ def _illegal(rules: Rules, me: Side, opp: Side, ps: PlaySet, steps, turn, full, 
         m, o, hits, used = max(reached, key=lambda r: len(r[3]))
         eg = "; ".join(ps.example(2))
         if len(used) < ps.max_dice:
-            if plain:
-                need = _("{a} and {b} could both be played").format(a=d1, b=d2) if ps.max_dice == 2 else \
-                    ngettext("{n} numbers could be played", "{n} numbers could be played",
-                             ps.max_dice).format(n=ps.max_dice)
-            else:
-                need = _could_play(ps.max_dice, len(full), d1)
-            # TRANSLATORS: {played}: what was played ("played 6 only"); {need}: what the rules required
-            # ("6 and 5 could both be played"); {examples}: legal plays ("24/18 18/13; 13/7 13/8")
-            problem = ("max-dice", _("{played}; {need}, e.g. {examples}").format(
-                played=_describe_used(used), need=need, examples=eg))
+            problem = RuleResult("max-dice", "max-dice", {"used": used, "most": ps.max_dice, "dice": dice,
+                                                          "examples": eg})
         elif ps.larger_only:
-            big = max(d1, d2)
-            problem = ("larger-die", _("played the {smaller} only; only one number can be used and the larger "
-                                       "{larger} can, e.g. {examples}").format(smaller=min(d1, d2), larger=big,
-                                                                               examples=eg))
+            problem = RuleResult("larger-die", "larger-die", {"dice": dice, "examples": eg})
         else:  # the same number of dice, yet another position: should not happen, say what we know
-            problem = ("max-dice", _("the play reaches a position no legal play of {dice} reaches, e.g. "
-                                     "{examples}").format(dice=dice_text, examples=eg))
+            problem = RuleResult("max-dice", "elsewhere", {"dice": dice, "examples": eg})
         return Verdict((m, o), ps, [problem], hits, _off(me, m), used)
-    i, m, o, rem, t = _furthest(rules, me, opp, dice, steps, turn)
+    i, m, o, rem, t = _furthest(rules, me, opp, numbers, steps, turn)
     src, dst = steps[i] if i < len(steps) else steps[-1]
-    problem = _diagnose(rules, m, o, rem, src, dst, dice_text, t)
+    problem = _diagnose(rules, m, o, rem, src, dst, dice, t)
     after, hits = physical(rules, me, opp, steps)
     return Verdict(after, ps, [problem], hits, _off(me, after[0]))
 
@@ -374,33 +401,29 @@ def _off(before: Side, after: Side) -> int:
     return sum(before) - sum(after)
 
 
-def route(rules: Rules, me: Side, opp: Side, d1: int, d2: int, steps, after: Pos,
+def route(rules: Rules, me: Side, opp: Side, dice: Dice, steps, after: Pos,
           turn=None) -> tuple[tuple[int, int, bool], ...] | None:
-    """The play that leads from (me, opp) to ``after`` with roll d1-d2, one die per step: ``(src, dst, hit)``
+    """The play that leads from (me, opp) to ``after`` with ``dice``, one die per step: ``(src, dst, hit)``
     in the mover's numbering (``13/6`` of 61 becomes ``13/7 7/6`` or ``13/12 12/6``, whichever the rules
     allow, hitting where the engine hits).  The written ``steps`` are followed in their order where they
     lead there; otherwise any legal way to reach ``after``.  None when no legal play reaches ``after``."""
     steps = [(s, d) for s, d in steps]
-    full = dice_sequence(d1, d2)
-    if len(steps) == len(full) <= 4:
-        # one step per number, walked in the written order: the first way _realise_route finds (_exact)
-        exact = _exact(rules, me, opp, full, steps, turn, True)
-        if exact is not None and (exact[0], exact[1]) == after:
-            return with_hits(rules, me, opp, steps)
-    ps = None
-    for seqs in (True, False):
-        if not seqs:
-            ps = generate(rules, me, opp, d1, d2, turn)
-            path = ps.plays.get(after)
-            if path is None:
-                return None
-            return with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
-        for n, (m, o, _, used) in enumerate(_realise_route(rules, me, opp, full, steps, turn)):
-            if (m, o) == after:
-                return with_hits(rules, me, opp, used)
-            if n >= 32:
-                break
-    return None
+    full = dice.numbers
+    # the recorded play first: the first way _realise_route finds
+    exact = as_written(rules, me, opp, full, steps, turn, True)
+    if exact is not None and (exact[0], exact[1]) == after:
+        return with_hits(rules, me, opp, steps)
+    # the written steps in their order, split into single steps (the first 33 ways)
+    for n, (m, o, _, used) in enumerate(_realise_route(rules, me, opp, full, steps, turn)):
+        if (m, o) == after:
+            return with_hits(rules, me, opp, used)
+        if n >= 32:
+            break
+    # any legal way to reach it
+    path = generate(rules, me, opp, full, turn).plays.get(after)
+    if path is None:
+        return None
+    return with_hits(rules, me, opp, [(s, d) for s, d, _ in path])
 
 
 def _realise_route(rules, me, opp, remaining, steps, turn):

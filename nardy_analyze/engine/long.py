@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Hashable, Iterator
 
-from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
-                   borne_off, generate)
+from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Dice, Pos, Rules, Side, SingleSegment, RuleResult,
+                   all_home, borne_off, generate, roll_plays)
 from ..i18n import N_, _, ngettext, pgettext
 
 HEAD = 24
@@ -113,7 +113,7 @@ class LongNardy(Rules):
                 if d1 == d2 and d1 in rolls:
                     allowed = 2
             else:
-                ps = generate(self, me, opp, d1, d2, (0, 1))
+                ps = generate(self, me, opp, Dice.roll(d1, d2).numbers, (0, 1))
                 if ps.max_dice < len(ps.dice):
                     allowed = 2
         return 0, allowed
@@ -199,63 +199,76 @@ class LongNardy(Rules):
         return tuple(m), opp, False
 
     def step_problem(self, me: Side, opp: Side, src: int, dst: int, die: int,
-                     turn: Hashable = None) -> tuple[str, str] | None:
-        """Why the single step ``src/dst`` with ``die`` is illegal, as (rule id, message); None if legal.
+                     turn: Hashable = None) -> RuleResult | None:
+        """Why the single step ``src/dst`` with ``die`` is illegal (worded by :meth:`step_text`); None if
+        legal.
 
         ``die`` must already match the distance (or exceed it for a bear-off).
         """
         if not 1 <= src <= 24:
             if src == BAR:
-                # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")
-                return "no-checker", _("there is no bar in {variant}").format(variant=self.display_title("prep"))
-            return "no-checker", _("there is no point {point} in {variant}").format(
-                point=src, variant=self.display_title("prep"))
+                return RuleResult("no-checker", "no-bar", {})
+            return RuleResult("no-checker", "no-point", {"point": src})
         if me[src - 1] == 0:
-            return "no-checker", _("no checker of the mover on point {point}").format(point=src)
+            return RuleResult("no-checker", "point", {"point": src})
         left, allowed = turn if turn is not None else (0, 1)
         if src == HEAD and left >= allowed:
-            if allowed == 2:
-                return "head-rule", _("a checker left the head (24) after two checkers already did this turn")
-            # TRANSLATORS: {when}: when the first-turn exception applies ("with 6-6, 4-4 or 3-3")
-            return "head-rule", _("a checker left the head (24) after one checker already did this turn (two "
-                                  "only on the player's first turn {when})").format(when=self.exception_words())
+            return RuleResult("head-rule", "head-two" if allowed == 2 else "head-one", {})
         if self.home_freeze and src <= 6 and dst != OFF:
-            return "home-move", _("moves a checker inside home; in Gul bara a checker that has entered home may "
-                                  "only be borne off")
+            return RuleResult("home-move", "home-freeze", {})
         if dst != OFF:
             if self.closed(opp, dst):
-                n = opp[opp_point(dst) - 1]
-                # TRANSLATORS: {point}: the mover's point; {their}: the same point in the opponent's numbering
-                return "blocked-point", ngettext(
-                    "point {point} is held by the opponent ({n} checker(s) on their point {their})",
-                    "point {point} is held by the opponent ({n} checker(s) on their point {their})", n).format(
-                    point=dst, n=n, their=opp_point(dst))
+                return RuleResult("blocked-point", "held-theirs",
+                                   {"point": dst, "n": opp[opp_point(dst) - 1], "their": opp_point(dst)})
         else:
             if not all_home(me):
-                out = sum(me[6:24])
-                return "bear-off-early", ngettext(
-                    "bore off from {point} while {n} checker(s) are outside home",
-                    "bore off from {point} while {n} checker(s) are outside home", out).format(point=src, n=out)
+                return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[6:24])})
             if die > src:
                 if self.exact_bear_off:
-                    return "bear-off-inexact", _("a {die} bore off from {point}; in Gul bara only the exact "
-                                                 "number bears off").format(die=die, point=src)
+                    return RuleResult("bear-off-inexact", "exact", {"die": die, "point": src})
                 if any(me[src:6]):
                     higher = max(p for p in range(src + 1, 7) if me[p - 1])
-                    return "bear-off-inexact", _("a {die} bore off from {point} although a checker stands on "
-                                                 "{higher}").format(die=die, point=src, higher=higher)
+                    return RuleResult("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
             return None
         block = self.block_after(me, opp, src, dst)
         if block:
             a, b = block
-            n = (opp_point(a) - opp_point(b)) + 1
+            return RuleResult("six-block", "block", {"n": (opp_point(a) - opp_point(b)) + 1, "a": a, "b": b})
+        return None
+
+    def step_text(self, problem: RuleResult) -> str:
+        """The message of a :class:`RuleResult` of long nardy and Gul bara (the shared cases: ``Rules``)."""
+        case, p = problem.case, problem.params
+        if case == "no-bar":
+            # TRANSLATORS: {variant}: the variant's name in the prepositional ("in long nardy")
+            return _("there is no bar in {variant}").format(variant=self.display_title("prep"))
+        if case == "no-point":
+            return _("there is no point {point} in {variant}").format(variant=self.display_title("prep"), **p)
+        if case == "head-two":
+            return _("a checker left the head (24) after two checkers already did this turn")
+        if case == "head-one":
+            # TRANSLATORS: {when}: when the first-turn exception applies ("with 6-6, 4-4 or 3-3")
+            return _("a checker left the head (24) after one checker already did this turn (two "
+                     "only on the player's first turn {when})").format(when=self.exception_words())
+        if case == "home-freeze":
+            return _("moves a checker inside home; in Gul bara a checker that has entered home may "
+                     "only be borne off")
+        if case == "held-theirs":
+            # TRANSLATORS: {point}: the mover's point; {their}: the same point in the opponent's numbering
+            return ngettext(
+                "point {point} is held by the opponent ({n} checker(s) on their point {their})",
+                "point {point} is held by the opponent ({n} checker(s) on their point {their})", p["n"]).format(**p)
+        if case == "exact":
+            return _("a {die} bore off from {point}; in Gul bara only the exact "
+                     "number bears off").format(**p)
+        if case == "block":
             # TRANSLATORS: {a} to {b}: the points the block spans, in the mover's numbering
-            return "six-block", ngettext(
+            return ngettext(
                 "makes a block of {n} points in a row ({a} to {b} along the opponent's route) with no opposing "
                 "checker past it",
                 "makes a block of {n} points in a row ({a} to {b} along the opponent's route) with no opposing "
-                "checker past it", n).format(n=n, a=a, b=b)
-        return None
+                "checker past it", p["n"]).format(**p)
+        return super().step_text(problem)
 
     # -- results ----------------------------------------------------------------------------------
     def _koks_possible(self, loser: Side) -> bool:
@@ -324,8 +337,4 @@ class LongNardy(Rules):
         left = sum(me)
         if not 0 < left <= 4 or not all_home(me):
             return False
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                if any(not sum(p[0]) for p in generate(self, me, opp, d1, d2, (0, 1)).plays):
-                    return True
-        return False
+        return any(ps.bears_all_off() for _, ps in roll_plays(self, me, opp))

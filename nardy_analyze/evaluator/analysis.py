@@ -59,7 +59,7 @@ def plays_of(rules, pos: NardyPosition, d1: int, d2: int):
     spec = drv.next(pos.mover, pos.opponent)
     if spec is None:
         return None
-    return generate(rules, pos.mover, pos.opponent, spec.numbers, None, spec.turn)
+    return generate(rules, pos.mover, pos.opponent, spec.numbers, spec.turn)
 
 
 def hint(rules, pos: NardyPosition, d1: int, d2: int, net: Net | None = None) -> list[PlayEval]:
@@ -85,7 +85,7 @@ def hint_part(rules, pos: NardyPosition, numbers: tuple[int, ...], turn, handove
     allowance), best first.  Judged as the roll's plays: the position after the part with the roller's
     opponent on roll next (``handover``: that is ``pos.mover``, the player of the part)."""
     net = net or load_net(rules)
-    ps = generate(rules, pos.mover, pos.opponent, tuple(numbers), None, turn)
+    ps = generate(rules, pos.mover, pos.opponent, tuple(numbers), turn)
     if not ps.plays or not ps.max_dice:
         results, paths = [(pos.mover, pos.opponent)], [()]
     else:

@@ -283,7 +283,7 @@ def game_steps(rules, rng: random.Random, keep: bool = False, result_rules=None,
         rolled[p] += 1
         while (spec := drv.next(pos[p], pos[1 - p])) is not None:
             q = 1 - p if spec.player == OPPONENT else p
-            ps = generate(rules, pos[q], pos[1 - q], spec.numbers, None, spec.turn)
+            ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
             if not ps.plays or ps.max_dice == 0:
                 drv.played(())
                 continue

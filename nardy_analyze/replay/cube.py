@@ -7,7 +7,7 @@ The variant says whether the cube is in play, its limit and the stakes (``Varian
 """
 from __future__ import annotations
 
-from ..engine import generate
+from ..engine import roll_plays
 from ..record import Action, Kind
 from ..events import WARNING, How
 from ..i18n import _
@@ -77,12 +77,7 @@ def could_dance(st: GameState, s: int) -> bool:
     me, opp = st.pos[s], st.pos[1 - s]
     if not st.rules.has_bar or not me[24]:
         return False
-    for d1 in range(1, 7):
-        for d2 in range(1, d1 + 1):
-            turn = st.rules.start_turn(me, opp, False, (d1, d2))
-            if generate(st.rules, me, opp, d1, d2, turn).max_dice == 0:
-                return True
-    return False
+    return any(ps.max_dice == 0 for _, ps in roll_plays(st.rules, me, opp))
 
 
 def _answer(st: GameState, a: Action, word: str) -> Action | None:

@@ -7,7 +7,8 @@ bear off every checker left with one roll, the game is not over: the other playe
 """
 from __future__ import annotations
 
-from ..engine.judge import judge
+from ..engine.core import Dice
+from ..engine.judge import judge, problem_text
 from ..i18n import _
 from ..record import Action
 from ..events import WARNING, How, how_text
@@ -27,10 +28,10 @@ def play_last_roll(gr: GameState, a: Action, p: int, d1: int, d2: int) -> None:
     opponent has no checker left), judged on its own; all off is a draw, else the first player won."""
     me, opp = gr.pos[p], gr.pos[1 - p]
     turn = gr.rules.start_turn(me, opp, False, (d1, d2))
-    v = judge(gr.rules, me, opp, d1, d2, [(s.src, s.dst) for s in a.steps], turn=turn,
+    v = judge(gr.rules, me, opp, Dice.roll(d1, d2), [(s.src, s.dst) for s in a.steps], turn=turn,
               hit_marks=[s.hit for s in a.steps])
-    for rule, msg in v.problems:
-        gr.find(rule, msg, a, position=(me, opp), dice=a.dice,
+    for problem in v.problems:
+        gr.find(problem.rule, problem_text(gr.rules, problem), a, position=(me, opp), dice=a.dice,
                 alternatives=v.playset.example(6) if v.playset is not None else [])
     gr.pos[p], gr.pos[1 - p] = v.after
     w, stake = gr.owed

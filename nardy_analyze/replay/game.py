@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from ..engine import fmt_steps, generate
+from ..engine import fmt_steps, generate, valid_dice
 from ..engine.judge import physical
 from ..engine.core import SegmentSpec
 from ..record import CENTRED, Action, Kind
@@ -99,8 +99,7 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
     if a.unplayed:
         return
     dice = a.dice
-    if dice is None or not (0 < dice[0] < 7 and 0 < dice[1] < 7 if len(dice) == 2
-                            else all(1 <= d <= 6 for d in dice)):
+    if dice is None or not valid_dice(dice):
         bad_dice(st, a)
         return
     st.rolls += 1
@@ -219,7 +218,7 @@ def on_missing(st: GameState, i: int, a: Action, out: PartOutcome, rest: list[Pa
     engine's order when several fit as far)."""
     side, spec = out.side, out.spec
     me, opp = out.before
-    ps = generate(st.rules, me, opp, spec.numbers, None, spec.turn)
+    ps = generate(st.rules, me, opp, spec.numbers, spec.turn)
     best, best_n, chosen = None, (-1, -1), ""
     limit = min(LOOKAHEAD, rest_rolls(st, i))
     goal = sum(len(q.steps) for q in rest)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import OPTIONS, RuleSet, UnknownVariant
+from ..engine import OPTIONS, Dice, RuleSet, UnknownVariant, valid_dice
 from ..engine.judge import route, with_hits
 from ..judged import variant_for
 from ..events import ActionState, GameReport, MatchReport
@@ -80,21 +80,12 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
                 continue
             dice = a.dice
-            if dice is None:
-                continue
-            if len(dice) == 2:
-                d1, d2 = dice
-                if not (0 < d1 < 7 and 0 < d2 < 7):
-                    continue
-                if d1 < d2:
-                    d1, d2 = d2, d1
-            elif all(1 <= d <= 6 for d in dice):
-                d1, d2 = max(dice), min(dice)
-            else:
+            if dice is None or not valid_dice(dice):
                 continue
             p = a.player
             before, after = st.before, st.after
-            na.route = route(rules, before[p], before[1 - p], d1, d2, [(s.src, s.dst) for s in a.steps],
+            na.route = route(rules, before[p], before[1 - p], Dice.roll(max(dice), min(dice)),
+                             [(s.src, s.dst) for s in a.steps],
                              (after[p], after[1 - p]))
         out.games.append(ng)
     return out

@@ -8,7 +8,7 @@ winner needed instead (docs/rules.md).
 """
 from __future__ import annotations
 
-from ..engine import generate
+from ..engine import roll_plays
 from ..record import LEVELS, Action, Kind
 from . import draw
 from ..events import WARNING, How, how_text
@@ -317,11 +317,8 @@ def sure_bear_off(st: GameState, s: int) -> str:
     left = sum(me)
     if not 0 < left <= 4 or me[24]:
         return ""
-    for d1 in range(1, 7):
-        for d2 in range(1, d1 + 1):
-            turn = st.rules.start_turn(me, opp, False, (d1, d2))
-            if not any(not sum(p[0]) for p in generate(st.rules, me, opp, d1, d2, turn).plays):
-                return ""
+    if not all(ps.bears_all_off() for _, ps in roll_plays(st.rules, me, opp)):
+        return ""
     where = [(n, i + 1) for i, n in enumerate(me[:24]) if n]
     if where == [(1, 1)]:
         return _("one checker on the 1-point")

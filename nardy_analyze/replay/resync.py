@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine import borne_off, fmt_steps, generate
+from ..engine import Dice, borne_off, fmt_steps, generate, valid_dice
 from ..engine.core import Pos
-from ..engine.judge import judge, physical
+from ..engine.judge import judge, physical, problem_text
 from ..record import Action, Kind
 from ..events import WARNING, How
 from .state import Ended, GameState
@@ -32,7 +32,7 @@ def on_illegal_mark(st: GameState, i: int, a: Action, p: int, d1: int, d2: int, 
     record in the mark, or one that does not fit) nothing can be judged and the replay goes on from
     the legal play of the roll that the most following rolls fit."""
     me, opp = st.pos[p], st.pos[1 - p]
-    ps = generate(st.rules, me, opp, d1, d2, turn)
+    ps = generate(st.rules, me, opp, Dice.roll(d1, d2).numbers, turn)
     mark = a.illegal_mark
     short = mark if len(mark) <= 40 else mark[:36] + "...)"
     from ..notation import snowie       # only for a record with an exporter's illegal-play mark (start-up)
@@ -103,9 +103,9 @@ def illegal_mark_stood(st: GameState, a: Action, d1: int, d2: int, turn, ps, boa
     from ..notation.snowie import movements   # (as in on_illegal_mark: only for a record with such a mark)
 
     me, opp = board_before = (st.pos[a.player], st.pos[1 - a.player])
-    verdict = judge(st.rules, me, opp, d1, d2, movements(me, board[0]), playset=ps, turn=turn)
+    verdict = judge(st.rules, me, opp, Dice.roll(d1, d2), movements(me, board[0]), playset=ps, turn=turn)
     if verdict.problems:
-        rule, why = verdict.problems[0]
+        rule, why = verdict.problems[0].rule, problem_text(st.rules, verdict.problems[0])
     else:      # (the engine finds a legal route to another board: the board shown is still none of them)
         rule = "max-dice"
         why = _("the play reaches a position no legal play of {dice} reaches, e.g. {examples}").format(
@@ -182,7 +182,7 @@ def fits(st: GameState, i: int, p: int, pos: Pos, rest: list[Part] = (), limit: 
     for a in st.actions[i + 1:]:
         if a.kind in (Kind.WIN, Kind.RESIGN, Kind.DROP, Kind.TIMEOUT, Kind.SETUP):
             break
-        if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not all(1 <= d <= 6 for d in a.dice):
+        if a.kind != Kind.ROLL or a.unplayed or a.dice is None or not valid_dice(a.dice):
             continue
         q = a.player
         rolls += 1

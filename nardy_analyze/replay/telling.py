@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..engine.core import ROLLER, SegmentSpec, dice_sequence
+from ..engine.core import ROLLER, Dice, SegmentSpec, valid_dice
 from ..events import ActionState, GameEnd, TurnRow
 from ..record import Action, Kind
 from .game import QUICK, QUICK_EXACT, Played
@@ -28,7 +28,7 @@ _ANSWERS = (Kind.TAKE, Kind.DROP, Kind.BEAVER)
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
     """The roller's part of a roll taken on the quick path, as the turn driver gives it (kept in
     ``ROLL_SPECS``)."""
-    spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), turn)
+    spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, Dice.roll(d1, d2).numbers, turn)
     return spec
 
 
@@ -70,7 +70,7 @@ class Teller:
         if kind == Kind.ROLL:
             if a.unplayed:
                 return
-            dice = a.dice if a.dice is not None and all(1 <= d <= 6 for d in a.dice) else None
+            dice = a.dice if a.dice is not None and valid_dice(a.dice) else None
             dice = (max(dice), min(dice)) if dice else None
             spec = None
             if played is QUICK or played is QUICK_EXACT:   # the roller's part as the turn driver gives it

@@ -18,8 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..engine.core import CHECKERS, ROLLER, Pos, SegmentSpec, borne_off, generate
-from ..engine.judge import Verdict, dice_word, physical, judge
+from ..engine.core import CHECKERS, ROLL_NUMBERS, ROLLER, Dice, Pos, SegmentSpec, borne_off, generate
+from ..engine.judge import Verdict, as_written, dice_word, judge, physical, problem_text
 from ..i18n import _, roll_text
 from ..record import Action, Loc
 
@@ -121,20 +121,15 @@ def quick_turn(rules, me, opp, a: Action, d1: int, d2: int, first_turn: bool, ro
             for _ in rules.single_steps(me, opp, die, turn):
                 return None
         return me, opp
-    if d1 == d2:
-        if len(steps) != 4:
-            return None
-        full: tuple[int, ...] = (d1, d1, d1, d1)
-    else:
-        if len(steps) != 2:
-            return None
-        full = (d1, d2)
     bear_off = True
     for s in steps:
         if s.hit:
             bear_off = False
             break
-    r = rules.play_exact(me, opp, full, [(s.src, s.dst) for s in steps], turn, bear_off)   # judge._exact
+    full = ROLL_NUMBERS.get((d1, d2))
+    if full is None:
+        return None
+    r = as_written(rules, me, opp, full, [(s.src, s.dst) for s in steps], turn, bear_off)
     return None if r is None else (r[0], r[1])
 
 
@@ -226,7 +221,7 @@ class _TurnWalk:
         me, opp = pos[side], pos[1 - side]
         out = PartOutcome(spec, None, side, (me, opp), self.prev_loc)
         if not (spec.kind == "handover" and self.missing_roller):
-            ps = generate(rules, me, opp, spec.numbers, None, spec.turn)
+            ps = generate(rules, me, opp, spec.numbers, spec.turn)
             if ps.max_dice:
                 eg = "; ".join(ps.example(2))
                 if spec.kind == "handover":
@@ -302,16 +297,16 @@ class _TurnWalk:
                 given=_fmt(part.dice), roller=name(self.roller), numbers=_fmt(spec.numbers))))
             if not diagnose:
                 return out
-        if spec.kind == "roll" and spec.player == ROLLER:     # spelt as the roll ("64"), as in backgammon
-            v = judge(rules, me, opp, self.d1, self.d2, part.steps, turn=spec.turn, hit_marks=part.hits)
-        else:
-            v = judge(rules, me, opp, spec.numbers, None, part.steps, turn=spec.turn, hit_marks=part.hits)
+        # the roller's play of the roll is spelt as the roll ("64"), as in backgammon
+        dice = Dice.roll(self.d1, self.d2) if spec.kind == "roll" and spec.player == ROLLER else Dice.of(spec.numbers)
+        v = judge(rules, me, opp, dice, part.steps, turn=spec.turn, hit_marks=part.hits)
         out.verdict = v
         q = self.queue
         handed = q[0] if q and q[0].kind == "handover" else None
         hands_rest = handed is not None and (not handed.dice or Counter(handed.dice) == Counter(
             _sub(spec.numbers, v.used) or ()))
-        for rule, msg in v.problems:
+        for problem in v.problems:
+            rule, msg = problem.rule, problem_text(rules, problem)
             # the record hands over exactly what the roller left, and the roller could have played more
             if rule in ("max-dice", "larger-die") and spec.player == ROLLER and hands_rest:
                 rule = "handover"

@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..inputs import Entry
 from ..judged import choose_variant
-from ..engine import generate, get_variant, variant_display
+from ..engine import Dice, generate, get_variant, variant_display
 from ..engine.core import Side, fmt_steps
 from ..engine.posid import match_id, position_id
 from ..events import GameEnd, TurnRow
@@ -502,7 +502,7 @@ def _bearoff_plays(rules, me: Side, opp: Side, roll: tuple[int, int], stakes: cu
     Cached: the same bear-off and roll recur between the rolls of a game and between games."""
     moves = []
     x = cubes.cube_efficiency(True, _pips(opp)) if live else 0.0
-    for (m, o), _steps in generate(rules, me, opp, roll[0], roll[1]).plays.items():
+    for (m, o), _steps in generate(rules, me, opp, Dice.roll(roll[0], roll[1]).numbers).plays.items():
         eq, probs = _bearoff_after(bearoff.home(m), bearoff.home(o), stakes, cube, owner, x)
         moves.append(_Move(board(m, o), eq, probs))
     moves.sort(key=lambda mv: -mv.equity)
@@ -955,7 +955,7 @@ def _keep_checker(keep: _Keep, rules, d: dict, moves: list, played_board: list[i
     """What ``keep`` holds of one roll: the best plays (steps, probabilities, equity) and the play made, as
     GNU Backgammon's move list, and the decision's summary."""
     steps = {tuple(board(m, o)): st
-             for (m, o), st in generate(rules, d["me"], d["opp"], d["dice"][0], d["dice"][1]).plays.items()}
+             for (m, o), st in generate(rules, d["me"], d["opp"], Dice.roll(d["dice"][0], d["dice"][1]).numbers).plays.items()}
     r = dict(zip(DECISION_COLUMNS, row))
     idx = next((i for i, m in enumerate(moves) if list(m.board) == played_board), None)
     keep.spots.append(dict(
@@ -1085,7 +1085,7 @@ def _play_text(rules, me: Side, opp: Side, dice: tuple[int, int], target: list[i
     """The engine's best play spelled as steps: the legal play of our rules engine reaching that board."""
     if target is None:
         return None
-    for (m, o), steps in generate(rules, me, opp, dice[0], dice[1]).plays.items():
+    for (m, o), steps in generate(rules, me, opp, Dice.roll(dice[0], dice[1]).numbers).plays.items():
         if board(m, o) == list(target):
             return fmt_steps(steps)
     return None

@@ -171,7 +171,7 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
             k += 1                              # the part's number: the replay's step M.K (written parts)
         side = out.side
         before = out.before
-        ps = generate(rules, before[0], before[1], out.spec.numbers, None, out.spec.turn)
+        ps = generate(rules, before[0], before[1], out.spec.numbers, out.spec.turn)
         plays = []
         if ps.plays and ps.max_dice:
             results = sorted(ps.plays)
