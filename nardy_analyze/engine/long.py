@@ -11,7 +11,7 @@ head in this turn so far and how many may (1, or 2 on the first-turn 6-6 / 4-4 /
 """
 from __future__ import annotations
 
-from typing import Hashable, Iterator
+from typing import Callable, Hashable, Iterator
 
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Pos, Rules, Side, SingleSegment, all_home,
                    borne_off, generate)
@@ -141,6 +141,19 @@ class LongNardy(Rules):
     def closed(self, opp: Side, point: int) -> bool:
         """A point of the mover's numbering holding any opposing checker."""
         return 1 <= point <= 24 and opp[opp_point(point) - 1] > 0
+
+    def closed_flags(self) -> Callable[[Side], bytes]:
+        """:meth:`Rules.closed_flags`: the compiled core's where it plays these rules, else one
+        ``bytes.translate``: the opponent's point q is the mover's :func:`opp_point` ``(q)`` (the side's
+        indexes 12..23, then 0..11), closed by one checker.  A subclass with a ``closed`` of its own gets the
+        default (``closed`` asked point by point)."""
+        if type(self).closed is not LongNardy.closed:
+            return super().closed_flags()
+        core = self.core
+        if core is not None:
+            return core.closed_flags
+        one = FLAG_TABLES[1]
+        return lambda side: bytes(side[12:24] + side[:12]).translate(one)
 
     def block_after(self, me: Side, opp: Side, src: int, dst: int) -> tuple[int, int] | None:
         """The illegal block (run of six or more consecutive points along the opponent's route, with no
