@@ -79,7 +79,7 @@ class Setup:
 
 @dataclass(slots=True)
 class Segment:
-    """A further part of one turn after the roller's own play of the roll (Gul bara, RULES.md 3.1-3.2).
+    """A further part of one turn after the roller's own play of the roll (Gul bara, docs/rules.md rules 1-2).
 
     ``kind`` is ``"chain"`` (the roller plays the next double of a doubles chain: ``dice`` holds its
     four numbers) or ``"handover"`` (the opponent plays numbers the previous part could not use:

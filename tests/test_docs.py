@@ -49,6 +49,19 @@ def test_the_check_finds_what_it_looks_for():
     assert _internal_words("`generate --seed 3` writes [Seed \"3\"]") == []
 
 
+def test_the_code_cites_the_documents_of_the_repository():
+    """Comments and docstrings cite docs/rules.md and the format pages of docs/, not the shared references
+    outside the repository (``RULES.md 2.8``, ``FORMATS.md``), except where a shared one is named by its path
+    (the rule ids it holds are ours: nardy_analyze/rules.py)."""
+    cited = re.compile(r"\b(?:RULES|FORMATS|RU-TERMS|STYLE)\.md\b|\bRULES \d")
+    bad = [(str(path.relative_to(ROOT)), n, line.strip()[:100])
+           for path in sorted((ROOT / "nardy_analyze").rglob("*.py"))
+           for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+           for m in cited.finditer(line) if f"shared/docs/{m.group(0)}" not in line]
+    assert bad == []
+    assert cited.search("oin 1, mars 2 (RULES.md 2.8)") and cited.search("# RULES 2.8: no cube")
+
+
 def test_the_rules_the_tool_applies_are_in_the_repository():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for rule in RULES:

@@ -1,4 +1,4 @@
-"""Long nardy (RULES.md section 2): the engine against a naive generator, and one scenario per rule."""
+"""Long nardy (docs/rules.md, "Long nardy"): the engine against a naive generator, and one scenario per rule."""
 from __future__ import annotations
 
 import copy

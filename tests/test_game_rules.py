@@ -1,4 +1,4 @@
-"""Game-level rules (RULES.md section 1, "Rule ids"): for every game-level rule id of backgammon, the
+"""Game-level rules (docs/rules.md, "Backgammon" and "Rule ids"): for every game-level rule id of backgammon, the
 record that breaks it and the nearest legal record, which must pass.
 
 Records are written here as small .mat texts, read with ``mat.read`` and validated with

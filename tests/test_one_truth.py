@@ -1,6 +1,6 @@
 """One truth in every command: the points (one count), the names (one normalisation), the labels, the
 severity filter and the exit codes of the free-text notice, and the refusal of a variant the tool does not
-play (``Backgammon +1``).  Records are written in the layout real files have (../shared/docs/FORMATS.md)."""
+play (``Backgammon +1``).  Records are written in the layout real files have (docs/mat-format.md)."""
 from __future__ import annotations
 
 import subprocess

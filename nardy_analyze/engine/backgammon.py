@@ -1,4 +1,4 @@
-"""Backgammon = short nardy (RULES.md section 1): steps, hits, bar entry, bear-off, results."""
+"""Backgammon = short nardy (docs/rules.md, "Backgammon"): steps, hits, bar entry, bear-off, results."""
 from __future__ import annotations
 
 from itertools import compress

@@ -1,4 +1,4 @@
-"""Long nardy (RULES.md section 2): one head, one direction, no hitting, head rule, six-block rule.
+"""Long nardy (docs/rules.md, "Long nardy"): one head, one direction, no hitting, head rule, six-block rule.
 
 Both players move the same way round the board, from their point 24 (the head) toward 1.  The two
 tracks are offset by half a board: the mover's point ``p`` is the opponent's point
@@ -38,7 +38,7 @@ class LongNardy(Rules):
     name = "long"
     title = "long nardy"          # the variant's name for people (pages, headings)
     aliases = ("longnardy", "longnardi", "nardy", "long-nardy", "long_nardy")
-    # RULES 2.8: no cube by default; option ``cube`` multiplies as in backgammon (with a ``cube_limit`` where
+    # rule 8 (docs/rules.md): no cube by default; option ``cube`` multiplies as in backgammon (with a ``cube_limit`` where
     # the record states one).  No Crawford, Jacoby or beaver rule and no nardy500 scoring: they are
     # backgammon's, and the replayer reads only the options a variant has.
     OPTIONS = {
@@ -284,10 +284,10 @@ class LongNardy(Rules):
         return 3 if self._koks_possible(loser) else 2
 
     def cube_in_play(self, opt) -> bool:
-        """The doubling cube only with option ``cube`` (RULES.md 2.8)."""
+        """The doubling cube only with option ``cube`` (docs/rules.md, long nardy rule 8)."""
         return bool(opt("cube"))
 
-    # the one word for a game won at each level (the stats' result kinds and column names): RULES 2.8's names
+    # the one word for a game won at each level (the stats' result kinds and column names): the names of rule 8
     LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks", 4: "home-mars"}
 
     def kind_word(self, kind: str) -> str | None:
@@ -304,7 +304,7 @@ class LongNardy(Rules):
         return (_("an oin (single win)"), _("a mars"), _("a koks"))[level - 1]
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
-        """oin 1, mars 2, koks 3 (RULES.md 2.8), a home mars the option's points; times the cube where
+        """oin 1, mars 2, koks 3 (docs/rules.md, long nardy rule 8), a home mars the option's points; times the cube where
         option ``cube`` is on."""
         if level == 4:
             return cube * (self.home_mars or 2)

@@ -117,7 +117,7 @@ class CubeActions:
                 self.ended = ("drop", d.player, self.v.drop_stake(self.cube, self.cube_turned))
 
     def on_beaver(self, a: Action, nxt: Action | None) -> None:
-        """A beaver (RULES.md 1.8, option ``beaver``, money play): the doubled player takes and at once
+        """A beaver (docs/rules.md, backgammon rule 8, option ``beaver``, money play): the doubled player takes and at once
         redoubles, keeping the cube; the doubler must take or drop the new value (a raccoon is a beaver of
         a beaver).  Judged as written: a take of the double before it, then a double."""
         p, d = a.player, self.pending
