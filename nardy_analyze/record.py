@@ -210,14 +210,6 @@ def game_numbers(games: list[Game]) -> list[int]:
     return [g.number for g in games]
 
 
-def game_number(match: Match, game: Game) -> int:
-    """The number of ``game`` of ``match`` as the commands show it (:func:`game_numbers`)."""
-    for g, n in zip(match.games, game_numbers(match.games)):
-        if g is game:
-            return n
-    return game.number
-
-
 # ----------------------------------------------------------------------------- record equality
 
 def record_dict(obj) -> object:

@@ -5,7 +5,7 @@
   the rows straight to actions (``_Reader._row_fast``) against the tokens through ``_row``; the score
   line's regular expression (``mat._fast_score``) against the grammar;
 - the judge's check of the recorded play (``judge._exact``) against the judge without it, and
-  ``Backgammon.play_exact`` against the generic ``judge._exact_steps``;
+  ``Backgammon.play_exact`` against the generic ``core.exact_steps``;
 - the replay's plainly legal turn (``turns.quick_turn``) against ``turns.walk_turn``, on random plays and
   on whole records (the replay with and without it gives the same report);
 - ``--max-file-size``: a file over the limit is one clear error naming the limit and the option.
@@ -21,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine import judge as judge_mod
-from nardy_analyze.engine.core import generate
+from nardy_analyze.engine.core import exact_steps, generate
 from nardy_analyze.notation import mat
 
 from helpers import CORPUS, ROOT
@@ -278,7 +278,7 @@ def test_backgammon_play_exact_is_the_generic_walk(seed):
         for steps in _plays(rules, rng, me, opp, d1, d2, turn):
             for bear_off in (True, False):
                 fast = rules.play_exact(me, opp, full, steps, turn, bear_off)
-                slow = judge_mod._exact_steps(rules, me, opp, full, steps, turn, bear_off)
+                slow = exact_steps(rules, me, opp, full, steps, turn, bear_off)
                 assert fast == slow, (me, opp, d1, d2, steps, bear_off)
 
 

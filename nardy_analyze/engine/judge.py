@@ -9,7 +9,7 @@ diagnosed with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, exact_steps, fmt_point, generate
+from .core import BAR, OFF, PlaySet, Pos, Rules, Side, dice_sequence, fmt_point, generate
 from ..i18n import _, ngettext, pgettext, roll_text
 
 
@@ -238,9 +238,6 @@ def _exact(rules: Rules, me: Side, opp: Side, full: tuple[int, ...], steps, turn
     """:func:`core.exact_steps`, by the rules object's ``play_exact`` (the generic walk, or the same
     function of its geometry written for speed: ``Backgammon.play_exact``)."""
     return rules.play_exact(me, opp, full, steps, turn, bear_off)
-
-
-_exact_steps = exact_steps        # the generic walk (``Rules.play_exact``'s default)
 
 
 def judge(rules: Rules, me: Side, opp: Side, d1, d2: int | None, steps: list[tuple[int, int]],

@@ -65,10 +65,6 @@ def _parser() -> Lark:
     )
 
 
-def __getattr__(name: str):
-    if name == "PARSER":              # the parser as a module attribute, as before
-        return _parser()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # ----------------------------------------------------------------------------- text helpers
 

@@ -196,7 +196,6 @@ def board(mover: Side, opponent: Side) -> list[int]:
 
 
 _ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
-_WEIGHT = [1 if a == b else 2 for a, b in _ROLLS]
 
 
 class _Collect(ReplayVisitor):
