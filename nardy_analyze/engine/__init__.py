@@ -33,6 +33,9 @@ _ALIASES: dict[str, str] = {}               # every spelling (names and aliases,
 OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {}
 VARIANTS: tuple[str, ...] = ()
 DEFAULT_VARIANT = "backgammon"              # a record that names no variant, and --variant's default
+# The rules objects built: one per distinct option set, keyed by value (the variant's name and its constructor's
+# arguments), the last BUILT_MAX of them (a run over many option sets, home_mars=N for every N, keeps so many).
+BUILT_MAX = 64
 _BUILT: dict[tuple, Rules] = {}
 
 
@@ -102,12 +105,15 @@ def rules_named(name: str | None) -> Rules | None:
 
 
 def _rules_for(key: str, opts: dict[str, Any]) -> Rules:
-    """The rules object of a variant with its options (one instance per distinct option set)."""
+    """The rules object of a variant with its options (one instance per distinct option set, of the last
+    :data:`BUILT_MAX` sets asked for)."""
     cls = _RULES[key]
     args = cls.build_args(opts)
     sig = (key, tuple(sorted(args.items())))
     rules = _BUILT.get(sig)
     if rules is None:
+        if len(_BUILT) >= BUILT_MAX:
+            del _BUILT[next(iter(_BUILT))]          # the oldest
         rules = _BUILT[sig] = cls(**args)
     return rules
 

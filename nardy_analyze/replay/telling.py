@@ -11,8 +11,10 @@ from ..record import Action, Kind
 from .events import GameEnd, TurnRow
 from .turns import PartOutcome
 
-# The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
-# turn rows, which get one per turn (GameReplay.on_roll looks it up inline).
+# The SegmentSpec of a roll the replay took on its quick path, by value (d1, d2, the rules' turn state, a
+# hashable value): for the turn rows, which get one per turn (GameReplay.on_roll looks it up inline).  At most
+# ROLL_SPECS_MAX of them (emptied when full: a variant whose turn state takes many values keeps so many).
+ROLL_SPECS_MAX = 1024
 ROLL_SPECS: dict[tuple, SegmentSpec] = {}
 _new_row = tuple.__new__            # TurnRow._make without its Python frame
 HANDLER = {k: "on_" + k.value for k in Kind}   # the game replay's handler of each kind of action
@@ -21,6 +23,8 @@ HANDLER = {k: "on_" + k.value for k in Kind}   # the game replay's handler of ea
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
     """The roller's part of a roll taken on the quick path, as the turn driver gives it (kept in
     ``ROLL_SPECS``)."""
+    if len(ROLL_SPECS) >= ROLL_SPECS_MAX:
+        ROLL_SPECS.clear()
     spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, dice_sequence(d1, d2), turn)
     return spec
 
