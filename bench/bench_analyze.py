@@ -6,7 +6,7 @@
 
 GNU Backgammon: ONE ``gnubg -t -q -p`` process that, for every file, imports it and runs ``analyse match``
 with checker play, cube and luck analysed at 0 plies (one thread: gnubg's analysis of a match is serial).
-nardy-analyze: ``stats.analyse(files, plies=0)`` in this process, with ``jobs=1`` (bgsage on one thread),
+nardy-analyze: ``statsrun.analyse(files, plies=0)`` in this process, with ``jobs=1`` (bgsage on one thread),
 with one process and bgsage on every core (``jobs=None`` for fewer than 32 files), and with ``jobs=2``
 worker processes; with ``--dask`` also on a Dask LocalCluster of 1 and 2 worker processes (the scaling
 figure; the cluster's start-up is not timed).  Every figure is the median of ``--repeat`` runs.
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from nardy_analyze import stats  # noqa: E402
+from nardy_analyze import statsrun  # noqa: E402
 from nardy_analyze.stats import skill  # noqa: E402
 from skill_vs_gnubg import records  # noqa: E402
 
@@ -89,7 +89,7 @@ def main() -> int:
         runs["gnubg analyse match (0-ply)"].append(time_gnubg(files, a.gnubg))
         for name, kw in ways.items():
             t = time.perf_counter()
-            run = stats.analyse(files, plies=a.plies, **kw)
+            run = statsrun.analyse(files, plies=a.plies, **kw)
             runs[name].append(time.perf_counter() - t)
             rows = len(run.decisions)
     for e in engines.values():

@@ -175,7 +175,7 @@ def test_json_that_python_cannot_hold_is_a_plain_parse_error(tmp_path, text, mes
 # ------------------------------------------------------------------- long nardy stats
 def test_long_nardy_stats_table_names_mars_and_koks(tmp_path):
     pytest.importorskip("pandas")
-    from nardy_analyze import stats as st
+    from nardy_analyze import statsrun
 
     long = tmp_path / "long.ngn"
     run("generate", "--variant", "long", "--games", "30", "--seed", "3", "-o", str(long))
@@ -183,7 +183,7 @@ def test_long_nardy_stats_table_names_mars_and_koks(tmp_path):
     header = out.splitlines()[0].split()
     assert code == 0 and {"mars_won", "mars_lost", "koks_won", "koks_lost"} <= set(header)
     assert not {"gammons_won", "backgammons_won"} & set(header)
-    players = st.players([str(long)])
+    players = statsrun.players([str(long)])
     assert players["mars_won"].sum() > 0 and (players["mars_won"] == players["gammons_won"]).all()
     rows = {ln.split()[0]: ln.split() for ln in out.splitlines()[1:]}
     for _, p in players.iterrows():

@@ -275,9 +275,9 @@ def test_plot_labels_in_russian(russian, tmp_path):
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from nardy_analyze import stats
+    from nardy_analyze import stats, statsrun
 
-    players = stats.players([str(EXAMPLES)])
+    players = statsrun.players([str(EXAMPLES)])
     texts: list[str] = []
     real_close = plt.close
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 from nardy_analyze.commands.common import Exit
 from nardy_analyze.names import normalise_name
 from nardy_analyze.notation import read_text
@@ -56,9 +56,9 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 def test_club_night_points_are_one_count_in_every_table():
     """club-night.mat: game 3's score line says 3-0 where the results give 2-0 (a planted match-score error):
     every table counts the points the games credit, 1 + 1 + 4 = 6 for Alice."""
-    g = stats.games([str(CLUB)])
-    p = stats.players([str(CLUB)])
-    m = stats.matches([str(CLUB)])
+    g = statsrun.games([str(CLUB)])
+    p = statsrun.players([str(CLUB)])
+    m = statsrun.matches([str(CLUB)])
     alice = p[p["player"] == "Alice"].iloc[0]
     assert int(alice["points_for"]) == 6
     assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (6, 0)
@@ -73,15 +73,15 @@ def test_club_night_points_are_one_count_in_every_table():
 def test_match_totals_equal_the_players_points(tmp_path):
     """On several records, the match table's final scores add up to the players' points (no excerpt)."""
     paths = [str(CLUB), str(ROOT / "tests" / "fixtures" / "selfplay")]
-    p = stats.players(paths)
-    m = stats.matches(paths)
+    p = statsrun.players(paths)
+    m = statsrun.matches(paths)
     assert int(p["points_for"].sum()) == int(m["score1"].sum() + m["score2"].sum())
 
 
 def test_an_excerpt_starts_from_its_first_score_line(tmp_path):
     text = GAME.replace(" 1 point match", " 7 point match").replace(": 0 ", ": 2 ", 1)
     path = write(tmp_path, "excerpt.mat", text)
-    m = stats.matches([path])
+    m = statsrun.matches([path])
     assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (3, 0)
 
 
@@ -101,7 +101,7 @@ def test_a_conceded_match_credits_what_the_winner_needed(tmp_path):
     conceded = [f for f in rep.findings if f.rule == "result-mismatch"]
     assert len(conceded) == 1 and conceded[0].severity == "warning" and "conceded" in conceded[0].message
     assert rep.games[0].credited == 4 and rep.final_score == (5, 0)
-    m = stats.matches([path])
+    m = statsrun.matches([path])
     assert (int(m["score1"].iloc[0]), m["winner"].iloc[0]) == (5, "Ann")
 
 
@@ -115,7 +115,7 @@ def test_one_key_for_spellings_of_a_name(a, b):
 def test_stats_merges_spellings_across_files(tmp_path):
     one = write(tmp_path, "a.mat", GAME.format(a="John Ohagan", b="Andreas_Humke"))
     two = write(tmp_path, "b.mat", GAME.format(a="John OHagan", b="Andreas Humke"))
-    p = stats.players([one, two])
+    p = statsrun.players([one, two])
     assert sorted(p["games"]) == [2, 2] and len(p) == 2
 
 
@@ -251,7 +251,7 @@ def test_convert_refuses_a_match_conceded_beyond_what_gnubg_reads(tmp_path, to, 
     from nardy_analyze.convert import REFUSED, WRITTEN, convert_paths
 
     path = write(tmp_path, "conceded.txt", CONCEDED)
-    m = stats.matches([path])
+    m = statsrun.matches([path])
     assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (0, 5)      # ours: newbie wins the match
     run = convert_paths([path], to, out_dir=str(tmp_path / "out"))
     (o,) = run.outcomes

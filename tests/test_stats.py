@@ -33,7 +33,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def fixture_games() -> pd.DataFrame:
-    return stats.games([str(FIXTURES)], jobs=1)
+    return statsrun.games([str(FIXTURES)], jobs=1)
 
 
 def record(text: str, tmp_path: Path, name: str = "m.mat") -> str:
@@ -103,7 +103,7 @@ def test_one_row_per_turn_with_positions_that_follow():
 @needs_corpus
 def test_resync_rows_follow_the_position_the_replay_goes_on_from():
     """bear-off-early-005.mat, game 9: the winner bears off exactly 15 checkers (the old events gave 16)."""
-    g = stats.games(str(MUTANTS / "bear-off-early-005.mat"))
+    g = statsrun.games(str(MUTANTS / "bear-off-early-005.mat"))
     g9 = g[g["game"] == 9].set_index("side")
     assert g9["borne_off"].max() == 15
     assert (g9["borne_off"] <= 15).all()
@@ -115,7 +115,7 @@ def test_resync_rows_follow_the_position_the_replay_goes_on_from():
 def test_no_side_bears_off_more_than_fifteen_in_the_bear_off_mutants():
     files = sorted(str(f) for f in MUTANTS.glob("bear-off-*.mat"))
     assert len(files) >= 5
-    g = stats.games(files)
+    g = statsrun.games(files)
     assert len(g) > 50
     assert (g["borne_off"] <= 15).all() and (g["hits"] >= 0).all() and (g["pips"] >= 0).all()
     assert g.loc[g["result"] == "win", "borne_off"].ge(0).all()
@@ -140,11 +140,11 @@ def test_columns_and_dtypes(fixture_games):
         assert str(g[col].dtype) == dtype, col
     assert set(g["result"].dropna()) <= {"win", "loss"}
     assert set(g["kind"].dropna()) <= set(columns.kinds())
-    p = stats.players(g)
+    p = statsrun.players(g)
     assert list(p.columns) == list(stats.PLAYER_COLUMNS)
     for col, (dtype, _) in stats.PLAYER_COLUMNS.items():
         assert str(p[col].dtype) == dtype, col
-    m = stats.matches(g)
+    m = statsrun.matches(g)
     assert list(m.columns) == list(stats.MATCH_COLUMNS)
     for col, (dtype, _) in stats.MATCH_COLUMNS.items():
         assert str(m[col].dtype) == dtype, col
@@ -167,7 +167,7 @@ def test_a_hand_checked_game(tmp_path):
   3)  Doubles => 2            Drops
       Wins 1 point
 """
-    g = stats.games(record(text, tmp_path), jobs=1).set_index("player")
+    g = statsrun.games(record(text, tmp_path), jobs=1).set_index("player")
     a, b = g.loc["Alice"], g.loc["Bob"]
     assert (a.rolls, a.doubles, b.rolls, b.doubles) == (2, 0, 2, 0)
     assert [a[f"die_{i}"] for i in range(1, 7)] == [1, 1, 1, 0, 1, 0]
@@ -191,15 +191,15 @@ def test_names_are_normalised_and_aliased(tmp_path):
 """
     files = [record(rec("Alice,1673", "bob"), tmp_path, "a.mat"), record(rec(" alice ", "Bob"), tmp_path, "b.mat"),
              record(rec("ALICE", "Robert"), tmp_path, "c.mat")]
-    p = stats.players(files, jobs=1)
+    p = statsrun.players(files, jobs=1)
     # one person under three spellings; ties keep the spelling seen first
     assert list(map(str, p["player"])) == ["Alice", "bob", "Robert"]
     assert p["games"].tolist() == [3, 2, 1]
-    p = stats.players(files, aliases=["Robert=Bob"], jobs=1)
+    p = statsrun.players(files, aliases=["Robert=Bob"], jobs=1)
     assert list(map(str, p["player"])) == ["Alice", "bob"] and p["games"].tolist() == [3, 3]
-    p = stats.players(files, aliases=["alice = Alice Smith", "ROBERT=Bobby"], jobs=1)
+    p = statsrun.players(files, aliases=["alice = Alice Smith", "ROBERT=Bobby"], jobs=1)
     assert sorted(map(str, p["player"])) == ["Alice Smith", "Bobby", "bob"]
-    p = stats.players(files, aliases={"ALICE,1500": "A. Smith"}, jobs=1)
+    p = statsrun.players(files, aliases={"ALICE,1500": "A. Smith"}, jobs=1)
     assert "A. Smith" in set(map(str, p["player"])) and p["games"].tolist()[0] == 3
     with pytest.raises(ValueError):
         stats.parse_aliases(["nobody"])
@@ -217,7 +217,7 @@ def test_properties_over_any_set_of_games(fixture_games, data):
     keys = game_keys(g)
     chosen = set(data.draw(st.lists(st.sampled_from(keys), min_size=1, max_size=40, unique=True)))
     sub = g[[k in chosen for k in zip(g["path"].astype(str), g["game"])]].reset_index(drop=True)
-    p = stats.players(sub)
+    p = statsrun.players(sub)
     # points for equal points against over any set of whole games
     assert p["points_for"].sum() == p["points_against"].sum() == sub["points"].sum()
     assert (sub["doubles"] <= sub["rolls"]).all() and (p["doubles"] <= p["rolls"]).all()
@@ -237,7 +237,7 @@ def test_properties_over_any_set_of_games(fixture_games, data):
 def check_final_scores(g: pd.DataFrame) -> None:
     """The per-match final score is the last score line plus the last result; every score line is the
     previous one plus that game's result."""
-    m = stats.matches(g).set_index("path")
+    m = statsrun.matches(g).set_index("path")
     for path, rows in g.groupby("path", observed=True):
         match = notation.read_bytes(read_bytes(str(path)), str(path))
         first = rows[rows["side"] == 0].set_index("game")
@@ -255,7 +255,7 @@ def check_final_scores(g: pd.DataFrame) -> None:
 
 def test_final_score_is_last_score_line_plus_last_result(fixture_games):
     check_final_scores(fixture_games)
-    m = stats.matches(fixture_games)
+    m = statsrun.matches(fixture_games)
     assert m["complete"].all() and (m[["score1", "score2"]].max(axis=1) >= m["length"]).all()
 
 
@@ -265,9 +265,9 @@ def test_final_scores_on_real_archives():
     """Site records (Backgammon Studio, one player's archive in the bglab corpus) and gnubg self-play."""
     files = sorted((CORPUS / "bglab" / "data-raw" / "Llabba").rglob("*.txt"))[:30]
     files += sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))[:30]
-    g = stats.games([str(f) for f in files])
+    g = statsrun.games([str(f) for f in files])
     check_final_scores(g)
-    p = stats.players(g)
+    p = statsrun.players(g)
     assert p["points_for"].sum() == p["points_against"].sum()
 
 
@@ -315,7 +315,7 @@ def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt,
     out = tmp_path / f"out.{fmt}"
     r = cli(str(FIXTURES), "--by", by, "--format", fmt, "-o", str(out), "-j", "1")
     assert r.exit_code == 0, r.output
-    api = stats.frame(by, fixture_games)
+    api = statsrun.frame(by, fixture_games)
     back = read_back(fmt, out)
     if fmt == "table":
         cols = [c for c in stats.TABLE_COLUMNS[by] if c not in ("path", "match")]
