@@ -14,14 +14,12 @@ import socket
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
-from helpers import CORPUS, EXAMPLES
+from helpers import CORPUS, EXAMPLES, cli
 from nardy_analyze import inputs
 from nardy_analyze import __version__, analyze
 from nardy_analyze import stats as st, statsrun
 from nardy_analyze.analyze import validate_paths
-from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import get as notation
 from nardy_analyze.report import write_json, write_text
@@ -43,12 +41,6 @@ def cluster():
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                      dashboard_address=":0") as c, distributed.Client(c) as client:
         yield c.scheduler_address, client
-
-
-def cli(*args, input=None):
-    result = CliRunner().invoke(app, [str(a) for a in args], input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def same(args, address, input=None):

@@ -272,10 +272,6 @@ def test_final_scores_on_real_archives():
 
 
 # --------------------------------------------------------------------------------------- command line
-def cli(*args: str):
-    return runner.invoke(app, ["stats", *args])
-
-
 def read_back(fmt: str, out: Path) -> pd.DataFrame:
     if fmt == "csv":
         return pd.read_csv(out)
@@ -309,11 +305,11 @@ def same_numbers(api: pd.DataFrame, back: pd.DataFrame, fmt: str) -> None:
 
 @pytest.mark.parametrize("by", ["player", "game", "match"])
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet", "markdown", "table"])
-def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt, by):
+def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt, by, cli):
     if fmt == "parquet":
         pytest.importorskip("pyarrow")
     out = tmp_path / f"out.{fmt}"
-    r = cli(str(FIXTURES), "--by", by, "--format", fmt, "-o", str(out), "-j", "1")
+    r = cli("stats", str(FIXTURES), "--by", by, "--format", fmt, "-o", str(out), "-j", "1")
     assert r.exit_code == 0, r.output
     api = statsrun.frame(by, fixture_games)
     back = read_back(fmt, out)
@@ -326,36 +322,36 @@ def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt,
     same_numbers(api[list(back.columns)], back, fmt)
 
 
-def test_stdout_csv_and_sort(fixture_games):
-    r = cli(str(FIXTURES), "--by", "game", "-f", "csv", "--sort", "hits", "-j", "1")
+def test_stdout_csv_and_sort(fixture_games, cli):
+    r = cli("stats", str(FIXTURES), "--by", "game", "-f", "csv", "--sort", "hits", "-j", "1")
     assert r.exit_code == 0
     back = pd.read_csv(io.StringIO(r.stdout))
     assert list(back["hits"]) == sorted(fixture_games["hits"], reverse=True)
-    r = cli(str(FIXTURES), "--sort", "nonsense")
+    r = cli("stats", str(FIXTURES), "--sort", "nonsense")
     assert r.exit_code == 2 and "no column 'nonsense'" in r.output
 
 
-def test_bad_files_are_reported_and_the_others_counted(tmp_path):
+def test_bad_files_are_reported_and_the_others_counted(tmp_path, cli):
     bad = tmp_path / "bad.mat"
     bad.write_text("hello\nworld\n")
     good = FIXTURES / "selfplay_0101_1pt.mat"
-    r = cli(str(bad), str(good), "-f", "csv")
+    r = cli("stats", str(bad), str(good), "-f", "csv")
     assert r.exit_code == 1 and "bad.mat:1:1: parse-error" in r.output
     assert "Traceback" not in r.output
     assert "gnubg" in r.stdout and "root" in r.stdout      # the readable file is still counted
-    r = cli(str(tmp_path / "missing.mat"), str(good), "-f", "csv")
+    r = cli("stats", str(tmp_path / "missing.mat"), str(good), "-f", "csv")
     assert r.exit_code == 2 and "missing.mat: no such file or folder" in r.output
     assert "gnubg" in r.stdout and "root" in r.stdout
     out = tmp_path / "o.csv"
     out.write_text("old")
-    r = cli(str(tmp_path / "nothing-here"), "-o", str(out), "-f", "csv")
+    r = cli("stats", str(tmp_path / "nothing-here"), "-o", str(out), "-f", "csv")
     assert r.exit_code == 2 and out.read_text() == "old"
 
 
-def test_rule_options_apply_per_record_variant(tmp_path):
-    r = cli(str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "koks=on", "-f", "csv")
+def test_rule_options_apply_per_record_variant(tmp_path, cli):
+    r = cli("stats", str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "koks=on", "-f", "csv")
     assert r.exit_code == 2 and "no option 'koks'" in r.output
-    r = cli(str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "long:koks=on", "-f", "csv")
+    r = cli("stats", str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "long:koks=on", "-f", "csv")
     assert r.exit_code == 0, r.output
 
 
@@ -369,19 +365,19 @@ def test_standard_input(fixture_games):
     assert back["hits"].tolist() == mine["hits"].tolist() and back["points"].tolist() == mine["points"].tolist()
 
 
-def test_bad_arguments():
-    assert cli(str(FIXTURES), "--alias", "noequals").exit_code == 2
-    assert cli(str(FIXTURES), "--variant", "chess").exit_code == 2
-    assert cli(str(FIXTURES), "--rule", "crawford=maybe").exit_code == 2
-    r = cli(str(FIXTURES), "--plot", "x.gif")
+def test_bad_arguments(cli):
+    assert cli("stats", str(FIXTURES), "--alias", "noequals").exit_code == 2
+    assert cli("stats", str(FIXTURES), "--variant", "chess").exit_code == 2
+    assert cli("stats", str(FIXTURES), "--rule", "crawford=maybe").exit_code == 2
+    r = cli("stats", str(FIXTURES), "--plot", "x.gif")
     assert r.exit_code == 2 and ".png or .svg" in r.output
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])
-def test_plot(tmp_path, suffix):
+def test_plot(tmp_path, suffix, cli):
     pytest.importorskip("matplotlib")
     out = tmp_path / f"p.{suffix}"
-    r = cli(str(FIXTURES), "--plot", str(out), "-f", "csv", "-o", str(tmp_path / "x.csv"))
+    r = cli("stats", str(FIXTURES), "--plot", str(out), "-f", "csv", "-o", str(tmp_path / "x.csv"))
     assert r.exit_code == 0, r.output
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG") if suffix == "png" else b"<svg" in data[:2000]
@@ -390,7 +386,7 @@ def test_plot(tmp_path, suffix):
         assert ">gnubg" in text and ">root" in text        # names as text elements, not only paths
 
 
-def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch):
+def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch, cli):
     import builtins
 
     real = builtins.__import__
@@ -401,18 +397,18 @@ def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch):
         return real(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", fake)
-    r = cli(str(FIXTURES), "--plot", str(tmp_path / "p.png"), "-o", str(tmp_path / "x.csv"), "-f", "csv")
+    r = cli("stats", str(FIXTURES), "--plot", str(tmp_path / "p.png"), "-o", str(tmp_path / "x.csv"), "-f", "csv")
     assert r.exit_code == 2 and "pip install 'nardy-analyze[plot]'" in r.output
     assert not (tmp_path / "p.png").exists()
 
 
 @pytest.mark.slow
 @needs_corpus
-def test_an_archive_of_the_bglab_corpus_names_its_players(tmp_path):
+def test_an_archive_of_the_bglab_corpus_names_its_players(tmp_path, cli):
     """One player's folder of the bglab archive (79 Backgammon Studio matches): the owner first, with a
     record; the whole archive is timed in bench/bench_stats.py."""
     out = tmp_path / "p.csv"
-    r = cli(str(CORPUS / "bglab" / "data-raw" / "Llabba"), "--by", "player", "-f", "csv", "-o", str(out))
+    r = cli("stats", str(CORPUS / "bglab" / "data-raw" / "Llabba"), "--by", "player", "-f", "csv", "-o", str(out))
     assert r.exit_code == 0, r.output
     p = pd.read_csv(out)
     top = p.iloc[0]
