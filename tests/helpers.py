@@ -38,26 +38,23 @@ def without_unfinished_match(rep):
 
 # -- the command line, as the tests run it (the ``cli`` fixture of tests/conftest.py) ---------------------------
 
-class CliResult:
+class CliResult(tuple):
     """What a run of the command line gave: ``exit_code``, ``stdout``, ``stderr`` and ``output`` (what the
     user sees: in process, the two interleaved as written; from a process, stdout then stderr);
-    ``returncode`` is ``exit_code``.  It unpacks as ``exit_code, stdout, stderr``."""
+    ``returncode`` is ``exit_code``.  A tuple ``(exit_code, stdout, stderr)``: it unpacks and indexes so."""
 
-    __slots__ = ("exit_code", "stdout", "stderr", "output")
-
-    def __init__(self, exit_code: int, stdout: str, stderr: str, output: str | None = None) -> None:
-        self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr
+    def __new__(cls, exit_code: int, stdout: str, stderr: str, output: str | None = None) -> "CliResult":
+        self = super().__new__(cls, (exit_code, stdout, stderr))
         self.output = stdout + stderr if output is None else output
+        return self
 
-    @property
-    def returncode(self) -> int:
-        return self.exit_code
-
-    def __iter__(self):
-        return iter((self.exit_code, self.stdout, self.stderr))
+    exit_code = property(lambda self: self[0])
+    returncode = exit_code
+    stdout = property(lambda self: self[1])
+    stderr = property(lambda self: self[2])
 
     def __repr__(self) -> str:
-        return f"CliResult(exit_code={self.exit_code}, stdout={self.stdout[-2000:]!r}, stderr={self.stderr[-2000:]!r})"
+        return f"CliResult(exit_code={self[0]}, stdout={self[1][-2000:]!r}, stderr={self[2][-2000:]!r})"
 
 
 class Cli:
@@ -68,13 +65,17 @@ class Cli:
     and failures inside are messages and exit codes."""
 
     def __call__(self, *args, input: str | bytes | None = None, env: dict[str, str | None] | None = None,
-                 check: bool = True) -> CliResult:
+                 encoding: str = "utf-8", errors: str = "replace", check: bool = True) -> CliResult:
+        """``env``: variables set while it runs; the output decoded as ``encoding`` (``errors="strict"``:
+        bytes that are not fail the test)."""
         from typer.testing import CliRunner
 
         from nardy_analyze.cli import app
 
         r = CliRunner(env=env).invoke(app, [str(a) for a in args], input=input, catch_exceptions=not check)
-        result = CliResult(r.exit_code, r.stdout, r.stderr, r.output)
+        text = [b.decode(encoding, errors).replace("\r\n", "\n")
+                for b in (r.stdout_bytes, r.stderr_bytes, r.output_bytes)]
+        result = CliResult(r.exit_code, *text)
         if check:
             assert "Traceback" not in result.output, result.output
         return result

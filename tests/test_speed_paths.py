@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -29,16 +28,6 @@ from helpers import CORPUS, ROOT
 # The property tests of the reader's regular expressions compare only the inputs the fast path takes (it
 # declines the rest, which Lark reads); each counts what it compared and asks for a floor of its 300
 # examples (about a third of what a run compares: 70-90 rows, ~150 score lines, 100-140 preambles).
-
-
-def run_cli(*args):
-    import os
-    import subprocess
-    import sys
-    p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert "Traceback" not in p.stdout + p.stderr
-    return p
 
 
 def _read_both(text: str, path: str, monkeypatch):
@@ -173,19 +162,19 @@ def test_route_of_the_recorded_play_is_the_same_with_the_check_first(seed):
             assert fast == slow, (me, opp, d1, d2, steps)
 
 
-def test_a_file_over_the_size_limit_names_the_limit_and_the_option(tmp_path):
+def test_a_file_over_the_size_limit_names_the_limit_and_the_option(tmp_path, cli):
     src = ROOT / "examples" / "selfplay-7pt.mat"
     big = tmp_path / "big.mat"
     big.write_bytes(src.read_bytes() * 20)
     small = tmp_path / "small.mat"
     small.write_bytes(src.read_bytes())
     limit_mib = (len(src.read_bytes()) * 2) / (1024 * 1024)
-    r = run_cli("validate", "--max-file-size", f"{limit_mib:.4f}", str(big), str(small))
+    r = cli.subprocess("validate", "--max-file-size", f"{limit_mib:.4f}", str(big), str(small))
     assert r.returncode == 2
     assert "big.mat" in r.stderr and "--max-file-size" in r.stderr and "larger than the limit of" in r.stderr
     assert "small.mat" not in r.stderr
     assert "1 file(s)" in r.stdout                 # the other file is still validated
-    r = run_cli("validate", "--max-file-size", "64", str(big))
+    r = cli.subprocess("validate", "--max-file-size", "64", str(big))
     assert "--max-file-size" not in r.stderr
 
 
