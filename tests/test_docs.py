@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, cli
 from nardy_analyze.rules import RULES
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs").rglob("*.json"))]
@@ -20,8 +20,7 @@ INTERFACE = re.compile(r"--seed\b|\[Seed \"|`Seed`|generate_match\(variant, game
 
 
 def _help(*args: str) -> str:
-    r = subprocess.run([sys.executable, "-m", "nardy_analyze", *args, "--help"], cwd=ROOT, capture_output=True,
-                       text=True, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "TERM": "dumb"})
+    r = cli.subprocess(*args, "--help", inherit=False, env={"COLUMNS": "200", "TERM": "dumb"})
     assert r.returncode == 0, r.stderr
     return r.stdout
 
