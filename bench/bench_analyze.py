@@ -7,7 +7,7 @@
 
 GNU Backgammon: ONE ``gnubg -t -q -p`` process that, for every file, imports it and runs ``analyse match``
 with checker play, cube and luck analysed at 0 plies (one thread: gnubg's analysis of a match is serial).
-nardy-analyze: ``stats.analyse(files, plies=0)`` in this process, with ``jobs=1`` (bgsage on one thread),
+nardy-analyze: ``statsrun.analyse(files, plies=0)`` in this process, with ``jobs=1`` (bgsage on one thread),
 with one process and bgsage on every core (``jobs=None`` for fewer than 32 files), and with ``jobs=2``
 worker processes; with ``--dask`` also on a Dask LocalCluster of 1 and 2 worker processes (the scaling
 figure; the cluster's start-up is not timed).  Every figure is the median of ``--repeat`` runs.
@@ -71,7 +71,7 @@ def _children_cpu() -> float:
 OURS = r'''
 import json, sys, time
 sys.path.insert(0, %(root)r)
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 kw = json.loads(%(kw)r)
 engine = None
 if "dask" in kw:
@@ -79,7 +79,7 @@ if "dask" in kw:
     engine = connect(None, jobs=kw.pop("dask"))
     kw["engine"] = engine
 t = time.perf_counter()
-run = stats.analyse(json.loads(%(files)r), plies=%(plies)d, **kw)
+run = statsrun.analyse(json.loads(%(files)r), plies=%(plies)d, **kw)
 print(json.dumps([time.perf_counter() - t, len(run.decisions)]))
 if engine is not None:
     engine.close()

@@ -7,7 +7,9 @@
 For each variant, the positions of one random game (the Python generator's plays, a fixed seed), and per
 position: ``generate`` (the compiled core) against ``generate_py`` (the Python reference), the count of the
 plays (``forced``) against ``walk_forced``, and the exact play of the first legal play against
-``exact_steps``; and the rules' ``forced`` (backgammon: its short cuts first) with and without the core.
+``exact_steps``; the rules' ``forced`` (backgammon: its short cuts first) with and without the core; and the
+rules' ``closed_flags`` (the mover's side) with and without the core (without: the variant's own
+``bytes.translate`` where it has one, else ``closed`` asked point by point).
 CPU time of this process (``time.process_time``), the best of ``--repeat`` rounds: on a
 shared machine the wall clock says little.  Needs the core built (``python3 setup.py build_ext --inplace``).
 """
@@ -86,6 +88,9 @@ def main() -> int:
         pure.core = None
         pairs["rules.forced"] = (lambda: [rules.forced(m, o, num, t) for m, o, num, t, _ in pos],
                                  lambda: [pure.forced(m, o, num, t) for m, o, num, t, _ in pos])
+        flags, pure_flags = rules.closed_flags(), pure.closed_flags()    # the pure one: the variant's override
+        pairs["closed_flags"] = (lambda: [flags(m) for m, _, _, _, _ in pos],
+                                 lambda: [pure_flags(m) for m, _, _, _, _ in pos])
         for fname, (fast, slow) in pairs.items():
             f, s = best(fast, a.repeat) / n * 1e6, best(slow, a.repeat) / n * 1e6
             print(f"{name:<11} {fname:<12} {f:8.1f} {s:10.1f} {s / f:6.1f}")

@@ -13,7 +13,7 @@ Three ways, each timed as the command line a user runs (process start-up include
   checkout on PYTHONPATH, as a real cluster's workers would have nardy-analyze installed);
 
 and, in this process with the cluster already connected (``cluster.connect``), the library calls alone:
-``lib-local`` (``validate_paths(jobs=N)``, ``stats.scan(jobs=N)``) against ``lib-sched``
+``lib-local`` (``validate_paths(jobs=N)``, ``statsrun.scan(jobs=N)``) against ``lib-sched``
 (``engine=...``): the per-run cost of Dask without any start-up.
 The commands: ``validate --format json PATH`` and ``stats --by player -f csv PATH``.
 """
@@ -122,7 +122,7 @@ def main() -> int:
 def library(address: str, paths: list[str], jobs: int, repeat: int):
     import io
 
-    from nardy_analyze import stats as st
+    from nardy_analyze import statsrun as st
     from nardy_analyze.analyze import validate_paths
     from nardy_analyze.cluster import connect
     from nardy_analyze.report import write_json

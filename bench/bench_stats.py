@@ -15,7 +15,7 @@ on both alike; every figure is the median of ``--repeat`` runs.  Wall-clock seco
 stats / validate of both: on a loaded machine the CPU ratio is the steadier one.
 
 ``--compare-with CHECKOUT`` also times the same two commands of another checkout (e.g. an earlier commit
-unpacked with ``git archive``) in the same run.  ``--library`` also times ``stats.scan`` + ``stats.frame``
+unpacked with ``git archive``) in the same run.  ``--library`` also times ``statsrun.scan`` + ``statsrun.frame``
 and ``validate_paths`` in this process (no start-up), with the split between the replay and the tables,
 and the peak resident memory.
 """
@@ -54,13 +54,13 @@ def _cli(where: Path, args: list[str]):
 
 
 def _library(paths: list[str], by: str, jobs: int) -> None:
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
     from nardy_analyze.analyze import validate_paths
 
     t0 = time.perf_counter()
-    run = stats.scan(paths, jobs=jobs)
+    run = statsrun.scan(paths, jobs=jobs)
     t1 = time.perf_counter()
-    table = stats.frame(by, run.games)
+    table = statsrun.frame(by, run.games)
     t2 = time.perf_counter()
     v = validate_paths(paths, jobs=jobs)
     t3 = time.perf_counter()

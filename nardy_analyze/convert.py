@@ -182,13 +182,6 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
     return out
 
 
-def plan(paths: Iterable[str], to: str, output: str | None = None, out_dir: str | None = None
-         ) -> list[tuple[str, bool, str | None, str | None]]:
-    """(source, explicit, error, target) for every input; ConvertError when the outputs clash."""
-    return [(e.path, e.explicit, (e.reason or _cannot_be_read(e.path)) if e.status == UNREADABLE else None, t)
-            for e, t in _plan(paths, to, output, out_dir)]
-
-
 def _cannot_be_read(path: str) -> str:
     return _("{path}: cannot be read").format(path=path)
 
@@ -311,16 +304,6 @@ def sgf_analysis(match: Match, plies: int = 0, threads: int = 0) -> tuple[dict |
                                                                        reason=res.notes[0].split(": ", 2)[-1])
     return analysis, None
 
-
-def convert_one(source: str, target: str, to: str, *, force: bool = False, lossy: bool = False,
-                explicit: bool = True, stdout=None) -> Outcome:
-    """Read ``source`` and write its conversion to ``target`` (``-``: ``stdout``)."""
-    match, encoding, error = read_input(source)
-    if match is None:
-        return Outcome(source, target, FAILED, [error], unreadable=True)
-    outcome, text = convert_match(match, to, lossy=lossy, explicit=explicit)
-    outcome.source, outcome.target = source, target
-    return _finish(outcome, text, target, force, stdout)
 
 
 def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout=None) -> Outcome:

@@ -1,7 +1,7 @@
 """Random legal games, for fixtures, property tests and benchmarks (``nardy-analyze generate``).
 
 Each play is chosen uniformly among the legal plays of its segment, counted by the position they
-produce (RULES.md: two plays with the same result are the same play), with the variant's whole turn
+produce (docs/rules.md: two plays with the same result are the same play), with the variant's whole turn
 logic (the turn driver of ``rules.turn_segments``: Gul bara chains and handovers, the head rule, first
 turns).  The same arguments give the same match: the only randomness is a ``random.Random(seed)``.
 
@@ -13,7 +13,7 @@ Recording conventions (docs/architecture.md, "Generated games"):
   a segment in which nothing could be played is left out (the replayer treats a missing segment as
   a play of nothing, which must then be the only legal play);
 - the game ends with a ``WIN`` action of the player who bore off all 15 (possibly in a handover), for
-  the points of RULES.md (oin 1 / mars 2 / koks 3, backgammon single 1 / gammon 2 / backgammon 3; times
+  the points of docs/rules.md (oin 1 / mars 2 / koks 3, backgammon single 1 / gammon 2 / backgammon 3; times
   500 for ``scoring=nardy500``; times the cube);
 - the cube (where the variant's ``cube`` option is on: backgammon by default, never ``nardy500``): at the
   start of each turn after the opening roll, a player who may double (cube in the middle or theirs,
@@ -106,7 +106,7 @@ def _best_finish(rules, me, opp, d1: int, d2: int, turn, rng: random.Random):
 
 def _opening(rules, rng: random.Random) -> tuple[int, tuple[int, int]]:
     """Who starts and the first roll: backgammon's opening roll (one die each, the higher moves with both);
-    the long games: a coin, then the first mover's roll (a double allowed, RULES.md 2.7)."""
+    the long games: a coin, then the first mover's roll (a double allowed, docs/rules.md, long nardy rule 7)."""
     if rules.opening_double_allowed:
         p = rng.randrange(2)
         return p, (rng.randint(1, 6), rng.randint(1, 6))

@@ -79,7 +79,7 @@ class Setup:
 
 @dataclass(slots=True)
 class Segment:
-    """A further part of one turn after the roller's own play of the roll (Gul bara, RULES.md 3.1-3.2).
+    """A further part of one turn after the roller's own play of the roll (Gul bara, docs/rules.md rules 1-2).
 
     ``kind`` is ``"chain"`` (the roller plays the next double of a doubles chain: ``dice`` holds its
     four numbers) or ``"handover"`` (the opponent plays numbers the previous part could not use:
@@ -208,14 +208,6 @@ def game_numbers(games: list[Game]) -> list[int]:
     if written and None not in written and len(set(written)) == len(written):
         return written  # type: ignore[return-value]
     return [g.number for g in games]
-
-
-def game_number(match: Match, game: Game) -> int:
-    """The number of ``game`` of ``match`` as the commands show it (:func:`game_numbers`)."""
-    for g, n in zip(match.games, game_numbers(match.games)):
-        if g is game:
-            return n
-    return game.number
 
 
 # ----------------------------------------------------------------------------- record equality

@@ -103,11 +103,6 @@ class RunResult:
     def findings(self) -> list[Finding]:
         return [f for r in self.reports for f in r.findings]
 
-    def keep_rules(self, select: set[str] | None, ignore: set[str]) -> None:
-        """Drop findings whose rule is not selected or is ignored (``--select`` / ``--ignore``)."""
-        for r in self.reports:
-            keep_rules_of(r, select, ignore)
-
     def counts(self) -> RunCounts:
         c = RunCounts()
         for r in self.reports:

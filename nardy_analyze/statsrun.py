@@ -1,12 +1,13 @@
 """The statistics and the skill analysis of files: the jobs that read and replay records over the worker
 processes (or a Dask cluster) and fold what each file gives into the tables of :mod:`nardy_analyze.stats`.
 
-    from nardy_analyze import stats             # the same names: re-exported by nardy_analyze.stats
-    g = stats.games(["matches/"])              # one row per player per game
-    p = stats.players(g)                       # one row per player (also accepts paths)
-    m = stats.matches(g)                       # one row per match
-    p = stats.players(["matches/"])            # from paths: folded as the files come, in flat memory
-    for chunk in stats.iter_games(["matches/"], rows=50_000): ...   # the rows of games(), in chunks
+    from nardy_analyze import statsrun
+    g = statsrun.games(["matches/"])           # one row per player per game
+    p = statsrun.players(g)                    # one row per player (also accepts paths)
+    m = statsrun.matches(g)                    # one row per match
+    p = statsrun.players(["matches/"])         # from paths: folded as the files come, in flat memory
+    for chunk in statsrun.iter_games(["matches/"], rows=50_000): ...   # the rows of games(), in chunks
+    run = statsrun.analyse(["matches/"])       # the skill analysis: one row per decision
 
 A job of layer 5 (as :mod:`nardy_analyze.analyze`): the modules of :mod:`nardy_analyze.stats` (layer 4)
 compute what one file gives (:mod:`~nardy_analyze.stats.tally`, :mod:`~nardy_analyze.stats.aggregate`'s
@@ -214,7 +215,7 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
               aliases: dict[str, str] | Sequence[str] | None = None, jobs: int | None = None,
               progress: Callable[[str, int, int], None] | None = None, engine: Any = None,
               players: bool = False) -> Aggregate:
-    """Read and replay ``paths`` as :func:`nardy_analyze.stats.scan` does, folding each file into the
+    """Read and replay ``paths`` as :func:`scan` does, folding each file into the
     ``by`` table as it comes (``"player"``, ``"match"``, ``"game"``); ``players``: keep the players' sums
     too (for ``--plot``).  The options are those of ``scan``; ``engine`` a Dask engine folds each batch
     on its worker.  Returns an :class:`Aggregate` (close it when done: ``--by game`` and ``match`` keep
@@ -234,7 +235,7 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
     try:
         results = map_records(entries, partial_of, (variant, options, want), jobs=jobs, progress=progress,
                               engine=engine, combine=combine)
-        gc.freeze()                 # as in stats.scan: the objects alive before the files are replayed
+        gc.freeze()                 # as in scan: the objects alive before the files are replayed
         try:
             for entry, kind, value in results:
                 if kind == "ok":

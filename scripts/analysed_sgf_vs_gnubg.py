@@ -6,7 +6,7 @@
 Each record (``.mat`` / ``.txt`` files of the folders, sorted by path, every N-th; or the files named) is
 converted with ``nardy-analyze convert --to sgf --analyse``; ONE ``gnubg -t -q`` process loads every SGF
 file (``load match``) and prints ``show statistics match``, which gnubg computes from the analysis
-properties we wrote.  Printed: per match and player, gnubg's figures and ours (``stats.analyse``), and the
+properties we wrote.  Printed: per match and player, gnubg's figures and ours (``statsrun.analyse``), and the
 largest differences over all of them: counts (moves, unforced moves, cube decisions, close or actual
 cube decisions, doubles, takes, passes) must be equal, totals agree to gnubg's 3 decimals and rates to
 its 1 decimal (the cube error rate of match play a little less: the cube equities go through gnubg's
@@ -113,14 +113,14 @@ def gnubg_statistics(files: list[str], gnubg: str = "/usr/games/gnubg") -> list[
 
 def compare(files: list[str], gnubg: str = "/usr/games/gnubg", plies: int = 0) -> dict:
     """Rows (file, player, {label: (gnubg's, ours)}) and the largest absolute difference of each figure."""
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
     from nardy_analyze.stats import skill
 
     with tempfile.TemporaryDirectory() as tmp:
         theirs = gnubg_statistics(convert(files, tmp, plies), gnubg)
     rows, worst, missing = [], {}, []
     for f, t in zip(files, theirs):
-        run = stats.analyse([f], plies=plies)
+        run = statsrun.analyse([f], plies=plies)
         ours, d = run.summary("match"), run.decisions
         for side in (0, 1):                          # gnubg's columns: W (side 0), then B
             mine = d[d["side"] == side]

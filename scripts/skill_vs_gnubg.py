@@ -7,7 +7,7 @@ For every record (``.mat`` / ``.txt`` match files, sorted by path; ``--every N``
 ``--limit`` the first so many of those; files listed in a ``GNUBG_CRASHES.list`` next to the folder are
 left out): ONE ``gnubg -t -q -p`` process imports each file, runs ``analyse match`` with the checker play,
 cube and luck analysis at 0 plies, and dumps its statistics (``gnubg.match(analysis=1, statistics=1)``)
-and every analysed move.  nardy-analyze analyses the same files (``stats.analyse``, ``--plies 0``).
+and every analysed move.  nardy-analyze analyses the same files (``statsrun.analyse``, ``--plies 0``).
 
 Printed: per match and player, Spearman's rank correlation of our ``error_rate``, ``checker_error_rate``,
 ``cube_error_rate`` and ``luck_rate`` with gnubg's (computed from gnubg's statistics as gnubg's ``show
@@ -162,7 +162,7 @@ def compare(files: list[str], gnubg: str, jobs: int | None, gnubg_plies: int = 2
             keep: str | None = None) -> dict:
     from scipy.stats import spearmanr
 
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
     from nardy_analyze.stats import skill
     from nardy_analyze.engine import get_variant
     from nardy_analyze.engine.posid import decode_position_id
@@ -178,7 +178,7 @@ def compare(files: list[str], gnubg: str, jobs: int | None, gnubg_plies: int = 2
             with open(keep, "w") as fh:
                 json.dump([g, gnubg_time], fh)
     t = time.perf_counter()
-    run = stats.analyse(files, plies=plies, jobs=jobs)
+    run = statsrun.analyse(files, plies=plies, jobs=jobs)
     ours_time = time.perf_counter() - t
     d = run.decisions
     m = skill.summary(run, "match")

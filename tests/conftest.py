@@ -104,6 +104,17 @@ def english():
     set_language(None)
 
 
+@pytest.fixture
+def cli():
+    """The command line: ``cli(*args)`` in this process, ``cli.subprocess(*args)`` in a process of its own;
+    each gives a ``CliResult`` (``exit_code``, ``stdout``, ``stderr``, ``output``; it unpacks as the first
+    three) and fails the test on a traceback (tests/helpers.py, ``Cli``: what hypothesis tests and module
+    fixtures, which take no function fixture, import as ``helpers.cli``)."""
+    from helpers import cli as run
+
+    return run
+
+
 # whole files of slow tests (GNU Backgammon, the browser, the shared corpus, signals to many processes)
 SLOW_FILES = {"test_corpus.py", "test_engine_corpus_gnubg.py", "test_gnubg_oracle.py", "test_convert_gnubg.py",
               "test_skill_gnubg.py", "test_stats_gnubg.py", "test_html_browser.py", "test_replayer_browser.py",

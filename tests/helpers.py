@@ -34,3 +34,71 @@ def without_unfinished_match(rep):
     """``rep`` without that warning: for tests of other rules on short hand-written excerpts of matches."""
     rep.findings = [f for f in rep.findings if not unfinished_match(f)]
     return rep
+
+
+# -- the command line, as the tests run it (the ``cli`` fixture of tests/conftest.py) ---------------------------
+
+class CliResult(tuple):
+    """What a run of the command line gave: ``exit_code``, ``stdout``, ``stderr`` and ``output`` (what the
+    user sees: in process, the two interleaved as written; from a process, stdout then stderr);
+    ``returncode`` is ``exit_code``.  A tuple ``(exit_code, stdout, stderr)``: it unpacks and indexes so."""
+
+    def __new__(cls, exit_code: int, stdout: str, stderr: str, output: str | None = None) -> "CliResult":
+        self = super().__new__(cls, (exit_code, stdout, stderr))
+        self.output = stdout + stderr if output is None else output
+        return self
+
+    exit_code = property(lambda self: self[0])
+    returncode = exit_code
+    stdout = property(lambda self: self[1])
+    stderr = property(lambda self: self[2])
+
+    def __repr__(self) -> str:
+        return f"CliResult(exit_code={self[0]}, stdout={self[1][-2000:]!r}, stderr={self[2][-2000:]!r})"
+
+
+class Cli:
+    """The command line.  ``cli(*args)`` runs it in this process (typer's ``CliRunner``, the typer app that
+    both entry points reach), ``cli.subprocess(*args)`` as a user runs it (``python -m nardy_analyze`` in a
+    process of its own, the fast path included).  Arguments are made text (paths welcome).  Either way a
+    traceback in the output, or an exception escaping the command (in process), fails the test: bad input
+    and failures inside are messages and exit codes."""
+
+    def __call__(self, *args, input: str | bytes | None = None, env: dict[str, str | None] | None = None,
+                 encoding: str = "utf-8", errors: str = "replace", check: bool = True) -> CliResult:
+        """``env``: variables set while it runs; the output decoded as ``encoding`` (``errors="strict"``:
+        bytes that are not fail the test)."""
+        from typer.testing import CliRunner
+
+        from nardy_analyze.cli import app
+
+        r = CliRunner(env=env).invoke(app, [str(a) for a in args], input=input, catch_exceptions=not check)
+        text = [b.decode(encoding, errors).replace("\r\n", "\n")
+                for b in (r.stdout_bytes, r.stderr_bytes, r.output_bytes)]
+        result = CliResult(r.exit_code, *text)
+        if check:
+            assert "Traceback" not in result.output, result.output
+        return result
+
+    def subprocess(self, *args, input: str | bytes | None = None, cwd: Path | str = ROOT,
+                   env: dict[str, str] | None = None, inherit: bool = True, timeout: float = 300,
+                   encoding: str = "utf-8", errors: str = "replace", check: bool = True) -> CliResult:
+        """``env``: variables set over the test's environment (``inherit``) or over a bare one (``PATH`` only);
+        ``PYTHONPATH`` is this checkout.  The output decoded as ``encoding`` (``errors="strict"``: bytes that
+        are not fail the test)."""
+        import os
+        import subprocess
+        import sys
+
+        base = dict(os.environ) if inherit else {"PATH": "/usr/bin:/bin"}
+        full = {**base, "PYTHONPATH": str(ROOT), **(env or {})}
+        data = input.encode("utf-8") if isinstance(input, str) else input
+        p = subprocess.run([sys.executable, "-m", "nardy_analyze", *map(str, args)], input=data, cwd=cwd,
+                           env=full, capture_output=True, timeout=timeout)
+        result = CliResult(p.returncode, p.stdout.decode(encoding, errors), p.stderr.decode(encoding, errors))
+        if check:
+            assert "Traceback" not in result.output, result.output
+        return result
+
+
+cli = Cli()

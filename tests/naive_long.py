@@ -1,4 +1,4 @@
-"""A deliberately naive second generator of long-nardy and Gul bara plays, written from RULES.md
+"""A deliberately naive second generator of long-nardy and Gul bara plays, written from docs/rules.md
 sections 2 and 3 without the engine's code: absolute board squares, every ordering of the numbers,
 every checker, the whole board checked for blocks after each step, then the maximum-dice and
 larger-die conventions.  Used by the differential tests only.
@@ -47,7 +47,7 @@ def illegal_block(me, opp) -> bool:
 
 
 def step_ok(me, opp, src: int, die: int, heads_left: int, heads_allowed: int, gulbara: bool):
-    """The new side after moving a checker from src by die, or None if RULES.md forbids it."""
+    """The new side after moving a checker from src by die, or None if docs/rules.md forbids it."""
     if me[src - 1] == 0:
         return None
     if src == 24 and heads_left >= heads_allowed:

@@ -19,7 +19,7 @@ from nardy_analyze.engine import variant_display
 from nardy_analyze.notation import get as notation
 from nardy_analyze.notation import sgf
 from nardy_analyze.notation.sgf_analysis import CheckerAnalysis, CubeAnalysis
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 from nardy_analyze.stats import skill
 
 bgsage = pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
@@ -70,7 +70,7 @@ def test_analysed_sgf_carries_the_analysis_of_every_decision(source, money_file,
     assert [[(x.kind, x.player, x.dice, [(s.src, s.dst) for s in x.steps]) for x in g.actions] for g in a.games] == \
         [[(x.kind, x.player, x.dice, [(s.src, s.dst) for s in x.steps]) for x in g.actions] for g in b.games]
     assert a.ignored.get("A", 0) > 20 and a.ignored.get("LU", 0) == a.ignored["A"]
-    run = stats.analyse([str(src)])
+    run = statsrun.analyse([str(src)])
     d = run.decisions
     checker = d[d["kind"] == "checker"]
     moves = [n for n in _nodes(text) if re.match(r"[WB]\[\d\d[a-z]*\]", n)]
@@ -210,15 +210,15 @@ def two_files(money_file):
 
 @pytest.fixture(scope="module")
 def whole(two_files):
-    """``stats.analyse`` of the two files (the library's depth, 0: the command is given ``--plies 0``), the
+    """``statsrun.analyse`` of the two files (the library's depth, 0: the command is given ``--plies 0``), the
     whole run the streamed outputs are compared with (computed once: the engine's evaluations take about
     a second; the tests read it or a copy of its table)."""
-    return stats.analyse(two_files)
+    return statsrun.analyse(two_files)
 
 
 def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, whole, tmp_path):
     part = skill.Analysis()
-    frames = list(stats.decision_frames(part, two_files))
+    frames = list(statsrun.decision_frames(part, two_files))
     assert [str(f["path"].iloc[0]) for f in frames] == two_files
     assert all(f["path"].nunique() == 1 for f in frames)
     import pandas as pd
@@ -226,7 +226,7 @@ def test_decision_frames_come_a_file_at_a_time_in_input_order(two_files, whole, 
     assert joined.astype(str).equals(whole.decisions.astype(str))
     assert part.files == whole.files == 2 and part.problems == whole.problems and part.decisions.empty
     with pytest.raises(skill.NoRecords, match="no game records found"):
-        next(stats.decision_frames(skill.Analysis(), [str(tmp_path)]))
+        next(statsrun.decision_frames(skill.Analysis(), [str(tmp_path)]))
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "table"])

@@ -222,26 +222,18 @@ def test_long_board_places_the_opponent_and_has_no_position_id():
     assert "position_id" not in pos and pos["mover"][23] == 15
 
 
-def test_cli_rule_that_the_records_variant_does_not_have(tmp_path):
-    import subprocess
-    import sys
-
-    from helpers import EXAMPLES, ROOT
-
-    def cli(*args):
-        p = subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", *args], cwd=ROOT,
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout, p.stderr
+def test_cli_rule_that_the_records_variant_does_not_have(tmp_path, cli):
+    from helpers import EXAMPLES
 
     rec = str(EXAMPLES / "club-night.mat")
-    code, out, err = cli("--rule", "koks=on", rec)
+    code, out, err = cli.subprocess("validate", "--rule", "koks=on", rec)
     assert code == 2 and "--rule koks" in err and "backgammon" in err and "Traceback" not in err
     assert "4 error(s)" in out                                  # the record is still validated
-    code, out, err = cli("--rule", "long:koks=on", rec)
+    code, out, err = cli.subprocess("validate", "--rule", "long:koks=on", rec)
     assert code == 1 and err == ""
-    code, out, err = cli("--rule", "nosuch=1", rec)
+    code, out, err = cli.subprocess("validate", "--rule", "nosuch=1", rec)
     assert code == 2 and "unknown rule option" in err
-    code, out, err = cli("--format", "json", "--rule", "koks=on", rec)
+    code, out, err = cli.subprocess("validate", "--format", "json", "--rule", "koks=on", rec)
     import json
     doc = json.loads(out)
     assert code == 2 and doc["argument_errors"][0]["path"] == rec

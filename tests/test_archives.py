@@ -10,10 +10,8 @@ import tarfile
 import zipfile
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import EXAMPLES
-from nardy_analyze.cli import app
 from nardy_analyze.inputs import RECORD, SKIPPED, UNREADABLE, Skip, archive_reason, discover, skip_kind
 
 RECORD_TEXT = (EXAMPLES / "club-night.mat").read_bytes()
@@ -30,12 +28,6 @@ def archive_folder(root):
         t.addfile(info, io.BytesIO(RECORD_TEXT))
     (root / "night.mat.gz").write_bytes(gzip.compress(RECORD_TEXT))
     return root
-
-
-def run(*args):
-    r = CliRunner().invoke(app, [str(a) for a in args])
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    return r.exit_code, r.stdout, r.stderr
 
 
 def test_a_folders_archives_are_skipped_as_archives(tmp_path):
@@ -57,41 +49,41 @@ def test_a_named_archive_cannot_be_read_and_says_why(tmp_path):
     assert e.reason == f"{tmp_path / 'games.zip'}: {archive_reason('games.zip')}"
 
 
-def test_validate_says_so_in_the_summary_and_with_verbose(tmp_path, english):
+def test_validate_says_so_in_the_summary_and_with_verbose(tmp_path, english, cli):
     archive_folder(tmp_path)
-    code, out, _ = run("validate", tmp_path)
+    code, out, _ = cli("validate", tmp_path)
     assert code == 1                                   # club-night.mat breaks rules; the archives change nothing
     assert out.splitlines()[-1] == \
         "3 file(s) skipped: archives (unpack them to read the records inside) (--verbose lists them)"
-    code, out, _ = run("validate", "--verbose", tmp_path)
+    code, out, _ = cli("validate", "--verbose", tmp_path)
     said = [ln for ln in out.splitlines() if ": skipped: " in ln]
     assert len(said) == 3 and all("records inside" in ln for ln in said), said
-    code, out, _ = run("validate", "--format", "json", tmp_path)
+    code, out, _ = cli("validate", "--format", "json", tmp_path)
     rep = json.loads(out)
     assert rep["summary"]["skipped"] == 3
-    code, out, err = run("validate", tmp_path / "games.zip")
+    code, out, err = cli("validate", tmp_path / "games.zip")
     assert code == 2 and "parse-error" not in out
     assert f"{tmp_path / 'games.zip'}: an archive (zip)" in err
 
 
-def test_only_archives_in_a_folder(tmp_path, english):
+def test_only_archives_in_a_folder(tmp_path, english, cli):
     archive_folder(tmp_path)
     (tmp_path / "club-night.mat").unlink()
-    code, _, err = run("validate", tmp_path)
+    code, _, err = cli("validate", tmp_path)
     assert code == 2
     assert "(3 file(s) skipped: archives (unpack them to read the records inside))" in err
 
 
-def test_convert_counts_archives_apart(tmp_path, english):
+def test_convert_counts_archives_apart(tmp_path, english, cli):
     archive_folder(tmp_path / "in") if (tmp_path / "in").mkdir() is None else None
-    code, _, err = run("convert", "--to", "sgf", "--out-dir", tmp_path / "out", tmp_path / "in")
+    code, _, err = cli("convert", "--to", "sgf", "--out-dir", tmp_path / "out", tmp_path / "in")
     assert "3 archives (unpack them to convert the records inside)" in err.splitlines()[-1]
 
 
-def test_stats_says_each_archive(tmp_path, english):
+def test_stats_says_each_archive(tmp_path, english, cli):
     pytest.importorskip("pandas")
     archive_folder(tmp_path)
-    code, out, err = run("stats", tmp_path)
+    code, out, err = cli("stats", tmp_path)
     assert code == 0
     lines = [ln for ln in err.splitlines() if ": skipped: " in ln]
     assert sorted(ln.split(": skipped: ")[0].rsplit("/", 1)[1] for ln in lines) == \

@@ -2,12 +2,8 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 
-from helpers import ROOT
 
 GOOD = """ 3 point match
 
@@ -24,50 +20,42 @@ GOOD = """ 3 point match
 """
 
 
-def run(*args, stdin: bytes | None = None, cwd=None):
-    p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], input=stdin, capture_output=True,
-                       cwd=cwd or ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    assert "Traceback" not in out + err, out + err
-    return p.returncode, out, err
-
-
 def findings(out: str):
     return json.loads(out)["findings"]
 
 
-def test_good_record_exit_0(tmp_path):
+def test_good_record_exit_0(tmp_path, cli):
     f = tmp_path / "good.mat"
     f.write_text(GOOD)
-    code, out, err = run("validate", str(f))
+    code, out, err = cli.subprocess("validate", str(f))
     assert code == 0, out + err
     assert "2 game(s)" in out and "no errors" in out
 
 
-def test_empty_file(tmp_path):
+def test_empty_file(tmp_path, cli):
     f = tmp_path / "empty.mat"
     f.write_bytes(b"")
-    code, out, _ = run("validate", str(f))
+    code, out, _ = cli.subprocess("validate", str(f))
     assert code == 1
     assert f"{f}:1:1: parse-error:" in out
 
 
-def test_binary_garbage(tmp_path):
+def test_binary_garbage(tmp_path, cli):
     f = tmp_path / "garbage.mat"
     f.write_bytes(bytes(range(256)) * 40)
-    code, out, _ = run("validate", "--format", "json", str(f))
+    code, out, _ = cli.subprocess("validate", "--format", "json", str(f))
     assert code == 1
     fs = findings(out)
     assert fs and all(x["rule"] == "parse-error" for x in fs)
     assert all(x["line"] >= 1 and x["column"] >= 1 for x in fs)
 
 
-def test_truncated_game_keeps_other_files(tmp_path):
+def test_truncated_game_keeps_other_files(tmp_path, cli):
     bad = tmp_path / "a_truncated.mat"
     bad.write_text(GOOD + "  2) 6")   # the file stops inside a roll
     good = tmp_path / "b_good.mat"
     good.write_text(GOOD)
-    code, out, _ = run("validate", "--format", "json", str(tmp_path))
+    code, out, _ = cli.subprocess("validate", "--format", "json", str(tmp_path))
     rep = json.loads(out)
     assert code == 1
     assert [f["games"] for f in rep["files"]] == [2, 2]
@@ -76,37 +64,37 @@ def test_truncated_game_keeps_other_files(tmp_path):
     assert not [f for f in rep["findings"] if f["path"].endswith("b_good.mat") and f["severity"] == "error"]
 
 
-def test_missing_score_line(tmp_path):
+def test_missing_score_line(tmp_path, cli):
     text = GOOD.replace(" Alice : 0                      Bob : 1\n", "")
     f = tmp_path / "noscore.mat"
     f.write_text(text)
-    code, out, _ = run("validate", str(f))
+    code, out, _ = cli.subprocess("validate", str(f))
     assert code == 1
     assert f"{f}:11:" in out or f"{f}:12:" in out
     assert "parse-error" in out and "score line" in out
 
 
-def test_one_megabyte_line(tmp_path):
+def test_one_megabyte_line(tmp_path, cli):
     f = tmp_path / "long.mat"
     f.write_text(GOOD.replace("  2) 62: 24/18 13/11", "  2) 62: 24/18 13/11" + " 13/11" * 200_000))
-    code, out, _ = run("validate", "--format", "json", str(f))
+    code, out, _ = cli.subprocess("validate", "--format", "json", str(f))
     assert code == 1
     fs = findings(out)
     assert fs[0]["line"] == 6
 
 
-def test_folder_with_no_records(tmp_path):
+def test_folder_with_no_records(tmp_path, cli):
     (tmp_path / "notes.md").write_text("# nothing here\n")
-    code, out, err = run("validate", str(tmp_path))
+    code, out, err = cli.subprocess("validate", str(tmp_path))
     assert code == 2
     assert "no game records found" in err
 
 
-def test_unreadable_path(tmp_path):
+def test_unreadable_path(tmp_path, cli):
     missing = tmp_path / "nope.mat"
     good = tmp_path / "good.mat"
     good.write_text(GOOD)
-    code, out, err = run("validate", str(missing), str(good))
+    code, out, err = cli.subprocess("validate", str(missing), str(good))
     assert code == 2
     assert "nope.mat: no such file or folder" in err
     assert "1 file(s), 2 game(s)" in out     # the readable file is still validated
@@ -133,29 +121,29 @@ def test_permission_denied(tmp_path, monkeypatch):
     assert run_.reports == []
 
 
-def test_bad_arguments():
-    code, _, err = run("validate", "--variant", "chess", "x.mat")
+def test_bad_arguments(cli):
+    code, _, err = cli.subprocess("validate", "--variant", "chess", "x.mat")
     assert code == 2 and "unknown variant" in err
-    code, _, err = run("validate", "--rule", "crawford", "x.mat")
+    code, _, err = cli.subprocess("validate", "--rule", "crawford", "x.mat")
     assert code == 2 and "KEY=VALUE" in err
-    code, _, err = run("validate", "--rule", "nonsense=1", "x.mat")
+    code, _, err = cli.subprocess("validate", "--rule", "nonsense=1", "x.mat")
     assert code == 2 and "unknown rule option" in err
 
 
-def test_stdin():
-    code, out, _ = run("validate", "-", stdin=GOOD.encode())
+def test_stdin(cli):
+    code, out, _ = cli.subprocess("validate", "-", input=GOOD.encode())
     assert code == 0
     # the second game stops without a result: a warning, located in the text read from stdin
     assert "<stdin>:12:34: result-mismatch: warning: the game ends without a result" in out
 
 
-def test_output_file_is_whole_or_absent(tmp_path):
+def test_output_file_is_whole_or_absent(tmp_path, cli):
     f = tmp_path / "good.mat"
     f.write_text(GOOD)
     target = tmp_path / "report.json"
-    code, _, _ = run("validate", "--format", "json", "-o", str(target), str(f))
+    code, _, _ = cli.subprocess("validate", "--format", "json", "-o", str(target), str(f))
     assert code == 0
     assert json.loads(target.read_text())["summary"]["games"] == 2
-    code, _, err = run("validate", "-o", str(tmp_path / "no" / "such" / "dir.json"), str(f))
+    code, _, err = cli.subprocess("validate", "-o", str(tmp_path / "no" / "such" / "dir.json"), str(f))
     assert code == 2 and "cannot write" in err
     assert not list((tmp_path).glob(".report.json.*"))

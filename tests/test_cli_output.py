@@ -7,27 +7,26 @@ import re
 from nardy_analyze.rules import CHECKED, RULES
 
 from helpers import EXAMPLES, ROOT, SHARED
-from test_cli_bad_input import run
 
 EXAMPLE = str(EXAMPLES / "club-night.mat")
 LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<rule>[a-z-]+): (?P<msg>.+)$")
 
 
-def test_text_is_compiler_style_and_matches_json():
-    code, out, _ = run("validate", EXAMPLE)
+def test_text_is_compiler_style_and_matches_json(cli):
+    code, out, _ = cli.subprocess("validate", EXAMPLE)
     assert code == 1
     lines = out.splitlines()
     found = [LINE.match(ln).groupdict() for ln in lines[:-1]]
     assert lines[-1] == "1 file(s), 3 game(s), 82 turn(s): 4 error(s), 0 warning(s)"
-    code, js, _ = run("validate", "--format", "json", EXAMPLE)
+    code, js, _ = cli.subprocess("validate", "--format", "json", EXAMPLE)
     doc = json.loads(js)
     assert [(f["line"], f["column"], f["rule"]) for f in doc["findings"]] == \
         [(int(f["line"]), int(f["col"]), f["rule"]) for f in found]
     assert [f["rule"] for f in doc["findings"]] == ["dice-mismatch", "bar-first", "match-score", "max-dice"]
 
 
-def test_json_schema_keys():
-    _, js, _ = run("validate", "--format", "json", str(EXAMPLES))
+def test_json_schema_keys(cli):
+    _, js, _ = cli.subprocess("validate", "--format", "json", str(EXAMPLES))
     doc = json.loads(js)
     assert set(doc["summary"]) >= {"files", "games", "turns", "errors", "warnings"}
     shipped = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in (".mat", ".ngn", ".sgf"))
@@ -47,8 +46,8 @@ def test_json_schema_keys():
         assert f"`{key}`" in schema_doc
 
 
-def test_sarif():
-    code, out, _ = run("validate", "--format", "sarif", EXAMPLE)
+def test_sarif(cli):
+    code, out, _ = cli.subprocess("validate", "--format", "sarif", EXAMPLE)
     assert code == 1
     doc = json.loads(out)
     assert doc["version"] == "2.1.0"
@@ -61,8 +60,8 @@ def test_sarif():
         assert region["startLine"] >= 1 and region["startColumn"] >= 1
 
 
-def test_rules_command_lists_every_rule_id():
-    code, out, _ = run("rules")
+def test_rules_command_lists_every_rule_id(cli):
+    code, out, _ = cli.subprocess("rules")
     assert code == 0
     listed = [ln.split()[0] for ln in out.splitlines() if ln and not ln.startswith("*")]
     assert listed == list(RULES)
@@ -88,23 +87,23 @@ def test_rule_ids_match_the_rules_reference():
     assert set(ADDED) <= set(RULES) and not set(ADDED) & set(ids)
 
 
-def test_select_ignore_and_statistics():
-    code, out, _ = run("validate", "--select", "max-dice,bar-first", EXAMPLE)
+def test_select_ignore_and_statistics(cli):
+    code, out, _ = cli.subprocess("validate", "--select", "max-dice,bar-first", EXAMPLE)
     assert code == 1
     assert [LINE.match(ln)["rule"] for ln in out.splitlines()[:-1]] == ["bar-first", "max-dice"]
-    code, out, _ = run("validate", "--ignore", "dice-mismatch", "--ignore", "bar-first,max-dice,match-score",
+    code, out, _ = cli.subprocess("validate", "--ignore", "dice-mismatch", "--ignore", "bar-first,max-dice,match-score",
                        EXAMPLE)
     assert code == 0 and out.strip().endswith("no errors, 0 warning(s)")
-    code, out, _ = run("validate", "--statistics", EXAMPLE)
+    code, out, _ = cli.subprocess("validate", "--statistics", EXAMPLE)
     rows = [ln.split() for ln in out.splitlines()[:-1]]
     assert sorted((r[1], int(r[0])) for r in rows) == [("bar-first", 1), ("dice-mismatch", 1),
                                                        ("match-score", 1), ("max-dice", 1)]
-    code, _, err = run("validate", "--select", "no-such-rule", EXAMPLE)
+    code, _, err = cli.subprocess("validate", "--select", "no-such-rule", EXAMPLE)
     assert code == 2 and "unknown rule id" in err
 
 
-def test_clean_examples_have_no_findings():
-    code, js, _ = run("validate", "--format", "json", str(EXAMPLES / "selfplay-7pt.mat"),
+def test_clean_examples_have_no_findings(cli):
+    code, js, _ = cli.subprocess("validate", "--format", "json", str(EXAMPLES / "selfplay-7pt.mat"),
                       str(EXAMPLES / "site-dialect-11pt.mat"))
     doc = json.loads(js)
     assert code == 0 and doc["findings"] == []

@@ -61,19 +61,16 @@ JOBS = ("nardy_analyze.analyze", "nardy_analyze.runner", "nardy_analyze.cluster"
 
 @pytest.mark.parametrize("path", sorted((PKG / "stats").glob("*.py")), ids=lambda p: p.name)
 def test_the_stats_modules_do_not_import_the_jobs(path):
-    """The one exception: the package's ``__init__`` (the library's face, layer 5) imports ``statsrun`` inside
-    ``__getattr__`` to re-export the jobs over files."""
+    """None of them, the package's ``__init__`` included, at module level or inside a function."""
     for mod, inside in _imports(path):
-        if mod.startswith(JOBS):
-            assert inside and mod == "nardy_analyze.statsrun", (path.name, mod)
+        assert not mod.startswith(JOBS), (path.name, mod, inside)
 
 
-def test_the_jobs_are_re_exported_where_the_docs_show_them():
-    for name in ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games"):
-        assert getattr(stats, name) is getattr(statsrun, name)
-    assert stats.analyse is statsrun.analyse and stats.decisions is statsrun.decisions
+def test_the_jobs_over_files_are_statsruns_where_the_docs_show_them():
+    jobs = ("scan", "Scan", "games", "players", "matches", "frame", "iter_frames", "iter_games", "analyse",
+            "decisions", "decision_frames")
+    assert set(jobs) <= set(statsrun.__all__) and all(callable(getattr(statsrun, name)) for name in jobs)
+    assert not [name for name in jobs if hasattr(stats, name)]  # the layer-4 package hands out no job
     assert not hasattr(skill, "analyse")                         # a layer-4 module: no job over files
-    from nardy_analyze.stats import iter_games                  # the from-import works too
-    assert iter_games is statsrun.iter_games
     with pytest.raises(AttributeError):
         stats.no_such_name

@@ -15,7 +15,6 @@ from nardy_analyze.analyze import validate_match
 from nardy_analyze.generate import generate_match
 
 from helpers import EXAMPLES, ROOT
-from test_cli_bad_input import run
 
 FIXTURES = ROOT / "tests" / "fixtures" / "selfplay"
 FIVE = FIXTURES / "selfplay_0103_5pt.mat"          # a complete 5-point match of GNU Backgammon self-play
@@ -50,38 +49,38 @@ def test_a_match_cut_inside_a_game_keeps_its_one_warning(tmp_path):
     assert [(f.rule, f.severity) for f in rep.findings] == [("result-mismatch", "warning")]
 
 
-def test_the_rule_is_listed():
-    code, out, _ = run("rules")
+def test_the_rule_is_listed(cli):
+    code, out, _ = cli.subprocess("rules")
     assert code == 0 and "before anyone reaches the match length" in out
     assert "ends before either player reaches the match length" in (ROOT / "docs" / "rules.md").read_text()
 
 
-def test_warnings_never_change_an_exit_code(tmp_path):
+def test_warnings_never_change_an_exit_code(tmp_path, cli):
     pytest.importorskip("pandas")
     cut = cut_after_game_1(tmp_path)
     banner = tmp_path / "banner.mat"
     banner.write_text(BANNER + FIVE.read_text())
     for path in (cut, banner):
-        code, out, _ = run("validate", str(path))
+        code, out, _ = cli.subprocess("validate", str(path))
         assert code == 0 and ": warning: " in out and "1 warning(s)" in out, out
-        code, out, err = run("stats", str(path))
+        code, out, err = cli.subprocess("stats", str(path))
         assert code == 0, err
-        code, _, err = run("show", str(path), "--as", "gnubg")
+        code, _, err = cli.subprocess("show", str(path), "--as", "gnubg")
         assert code == 0, err
-    code, _, err = run("convert", str(cut), "--to", "sgf", "-o", str(tmp_path / "cut.sgf"))
+    code, _, err = cli.subprocess("convert", str(cut), "--to", "sgf", "-o", str(tmp_path / "cut.sgf"))
     assert code == 0, err
 
 
-def test_stats_labels_warnings_as_validate_does(tmp_path):
+def test_stats_labels_warnings_as_validate_does(tmp_path, cli):
     pytest.importorskip("pandas")
     folder = tmp_path / "cup"
     folder.mkdir()
     for f in sorted(FIXTURES.glob("*.mat"))[:3]:
         (folder / f.name).write_text(BANNER + f.read_text())
-    code, out, _ = run("validate", str(folder))
+    code, out, _ = cli.subprocess("validate", str(folder))
     expected = sorted(ln for ln in out.splitlines() if ": warning: " in ln)
     assert code == 0 and len(expected) == 3
-    code, _, err = run("stats", str(folder))
+    code, _, err = cli.subprocess("stats", str(folder))
     assert code == 0
     assert sorted(ln for ln in err.splitlines() if ln) == expected       # the same lines, the same label
 
@@ -110,36 +109,36 @@ def test_plot_draws_top_players_only(tmp_path):
 # ------------------------------------------------------------------- generate --rule
 @pytest.mark.parametrize("variant, rule", [("backgammon", "koks=on"), ("long", "crawford=on"),
                                            ("backgammon", "long:koks=on"), ("gulbara", "scoring=nardy500")])
-def test_generate_refuses_an_option_the_variant_does_not_have(variant, rule, tmp_path):
-    code, out, err = run("generate", "--variant", variant, "--rule", rule, "-o", str(tmp_path / "g.ngn"))
+def test_generate_refuses_an_option_the_variant_does_not_have(variant, rule, tmp_path, cli):
+    code, out, err = cli.subprocess("generate", "--variant", variant, "--rule", rule, "-o", str(tmp_path / "g.ngn"))
     assert code == 2 and "has no option" in err or "an option of" in err, err
     assert not (tmp_path / "g.ngn").exists()
     with pytest.raises(ValueError):
         generate_match(variant, 1, 0, options={rule.split("=")[0]: True})
     # validate refuses the same key on a record of that variant
     rec = tmp_path / "r.ngn"
-    run("generate", "--variant", variant, "-o", str(rec))
+    cli.subprocess("generate", "--variant", variant, "-o", str(rec))
     if ":" not in rule:
-        code, _, err = run("validate", str(rec), "--rule", rule)
+        code, _, err = cli.subprocess("validate", str(rec), "--rule", rule)
         assert code == 2 and "has no option" in err
 
 
-def test_generate_takes_the_variants_own_options(tmp_path):
+def test_generate_takes_the_variants_own_options(tmp_path, cli):
     for rule in ("koks=on", "long:koks=on"):
-        code, out, err = run("generate", "--variant", "long", "--rule", rule)
+        code, out, err = cli.subprocess("generate", "--variant", "long", "--rule", rule)
         assert code == 0, err
         assert '[koks "on"]' in out and "long:koks" not in out
-    code, out, _ = run("generate", "--variant", "backgammon", "--rule", "backgammon:crawford=off")
+    code, out, _ = cli.subprocess("generate", "--variant", "backgammon", "--rule", "backgammon:crawford=off")
     assert code == 0 and '[crawford "off"]' in out
 
 
 # ------------------------------------------------------------------- JSON records
-def test_json_findings_point_at_the_actions_own_line(tmp_path):
+def test_json_findings_point_at_the_actions_own_line(tmp_path, cli):
     out = tmp_path / "cn.json"
-    code, _, err = run("convert", str(EXAMPLES / "club-night.mat"), "--to", "json", "-o", str(out))
+    code, _, err = cli.subprocess("convert", str(EXAMPLES / "club-night.mat"), "--to", "json", "-o", str(out))
     assert code == 0, err
     lines = out.read_text().split("\n")
-    code, js, _ = run("validate", "--format", "json", str(out))
+    code, js, _ = cli.subprocess("validate", "--format", "json", str(out))
     findings = [f for f in json.loads(js)["findings"] if f["row"] is not None]
     assert len(findings) == 3
     for f in findings:
@@ -149,7 +148,7 @@ def test_json_findings_point_at_the_actions_own_line(tmp_path):
     # every action of every record on a line of its own
     for src in sorted(FIXTURES.glob("*.mat"))[:3]:
         dst = tmp_path / (src.stem + ".json")
-        run("convert", str(src), "--to", "json", "-o", str(dst))
+        cli.subprocess("convert", str(src), "--to", "json", "-o", str(dst))
         match = notation.read_path(dst)
         for g in match.games:
             rows = [a.loc.line for a in g.actions]
@@ -161,10 +160,10 @@ def test_json_findings_point_at_the_actions_own_line(tmp_path):
      "expected a number of at most"),
     ('{"format": "nardy-analyze-match", "games": %s1%s}' % ("[" * 100000, "]" * 100000), "nested too deeply"),
 ], ids=["5001-digits", "nested-100000-deep"])
-def test_json_that_python_cannot_hold_is_a_plain_parse_error(tmp_path, text, message):
+def test_json_that_python_cannot_hold_is_a_plain_parse_error(tmp_path, text, message, cli):
     path = tmp_path / "big.json"
     path.write_text(text)
-    code, out, err = run("validate", str(path))
+    code, out, err = cli.subprocess("validate", str(path))
     assert code == 1
     [line] = [ln for ln in out.splitlines() if "parse-error" in ln]
     assert message in line and "internal error" not in out + err
@@ -173,46 +172,46 @@ def test_json_that_python_cannot_hold_is_a_plain_parse_error(tmp_path, text, mes
 
 
 # ------------------------------------------------------------------- long nardy stats
-def test_long_nardy_stats_table_names_mars_and_koks(tmp_path):
+def test_long_nardy_stats_table_names_mars_and_koks(tmp_path, cli):
     pytest.importorskip("pandas")
-    from nardy_analyze import stats as st
+    from nardy_analyze import statsrun
 
     long = tmp_path / "long.ngn"
-    run("generate", "--variant", "long", "--games", "30", "--seed", "3", "-o", str(long))
-    code, out, _ = run("stats", str(long))
+    cli.subprocess("generate", "--variant", "long", "--games", "30", "--seed", "3", "-o", str(long))
+    code, out, _ = cli.subprocess("stats", str(long))
     header = out.splitlines()[0].split()
     assert code == 0 and {"mars_won", "mars_lost", "koks_won", "koks_lost"} <= set(header)
     assert not {"gammons_won", "backgammons_won"} & set(header)
-    players = st.players([str(long)])
+    players = statsrun.players([str(long)])
     assert players["mars_won"].sum() > 0 and (players["mars_won"] == players["gammons_won"]).all()
     rows = {ln.split()[0]: ln.split() for ln in out.splitlines()[1:]}
     for _, p in players.iterrows():
         assert int(rows[p["player"]][header.index("mars_won")]) == p["mars_won"]
-    code, out, _ = run("stats", str(FIXTURES))                   # backgammon: gammons
+    code, out, _ = cli.subprocess("stats", str(FIXTURES))                   # backgammon: gammons
     assert "gammons_won" in out.splitlines()[0] and "mars_won" not in out
-    code, out, _ = run("stats", str(FIXTURES), str(long))         # both: the common names
+    code, out, _ = cli.subprocess("stats", str(FIXTURES), str(long))         # both: the common names
     assert "gammons_won" in out.splitlines()[0] and "mars_won" not in out
 
 
 # ------------------------------------------------------------------- which variant
 @pytest.mark.parametrize("variant", ["long", "gulbara"])
-def test_a_record_naming_no_variant_gets_a_hint(tmp_path, variant):
-    code, out, _ = run("generate", "--variant", variant, "--games", "2", "--seed", "11")
+def test_a_record_naming_no_variant_gets_a_hint(tmp_path, variant, cli):
+    code, out, _ = cli.subprocess("generate", "--variant", variant, "--games", "2", "--seed", "11")
     path = tmp_path / "untagged.ngn"
     path.write_text("".join(ln for ln in out.splitlines(True) if not ln.startswith("[Variant ")))
-    code, out, _ = run("validate", str(path))
+    code, out, _ = cli.subprocess("validate", str(path))
     lines = out.splitlines()
     assert code == 1
     assert f"--variant {variant}?" in lines[0] and "judged as backgammon" in lines[0]
     assert sum("--variant" in ln for ln in lines) == 1                # the first finding only
-    code, out, _ = run("validate", "--variant", variant, str(path))
+    code, out, _ = cli.subprocess("validate", "--variant", variant, str(path))
     assert code == 0
     tagged = tmp_path / "tagged.ngn"
     tagged.write_text(path.read_text().replace("[Seed ", '[Variant "backgammon"]\n[Seed ', 1))
-    code, out, _ = run("validate", str(tagged))
+    code, out, _ = cli.subprocess("validate", str(tagged))
     assert code == 1 and "--variant" not in out                      # named: judged as named, no hint
 
 
-def test_no_hint_for_a_backgammon_record_with_slips():
-    code, out, _ = run("validate", str(EXAMPLES / "club-night.mat"))
+def test_no_hint_for_a_backgammon_record_with_slips(cli):
+    code, out, _ = cli.subprocess("validate", str(EXAMPLES / "club-night.mat"))
     assert code == 1 and "--variant" not in out

@@ -7,12 +7,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from typer.testing import CliRunner
 
-from helpers import CORPUS, ROOT
+from helpers import CORPUS, ROOT, cli
 from roundtrip import actual, expected, first_difference
 from nardy_analyze import notation
-from nardy_analyze.cli import app
 from nardy_analyze.convert import FAILED, convert_paths
 from nardy_analyze.record import Kind, Segment
 from nardy_analyze.convert import write_text
@@ -39,12 +37,6 @@ GOOD = """; [Site "Club"]
   2) 55: 13/3(2)                 64: ????
   3)  Losses 1 point             Wins 1 point
 """
-
-
-def cli(*args, input: bytes | None = None):
-    r = CliRunner().invoke(app, list(args), input=input, catch_exceptions=False)
-    assert "Traceback" not in r.output
-    return r
 
 
 def write_doc(text: str) -> dict:

@@ -16,7 +16,6 @@ from hypothesis import given, settings, strategies as st
 from helpers import ROOT
 from roundtrip import actual, expected, first_difference
 from nardy_analyze import notation
-from nardy_analyze.convert import FAILED, SKIPPED, WRITTEN, convert_paths
 from nardy_analyze.notation import mat
 from nardy_analyze.record import same_record
 from nardy_analyze.convert import write_text
@@ -52,13 +51,6 @@ Date: 2024-05-01
 """
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """The command line as a user runs it (the entry point, not an in-process runner)."""
-    r = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], cwd=cwd, capture_output=True, text=True)
-    assert "Traceback" not in r.stderr, r.stderr
-    return r
-
-
 def typer_run(*args: str) -> subprocess.CompletedProcess:
     """The same through the typer command line (what ``--help`` and unusual command lines go through)."""
     r = subprocess.run([sys.executable, "-c", "from nardy_analyze.cli import app; app(prog_name='nardy-analyze')",
@@ -89,13 +81,13 @@ def test_a_banner_is_kept_as_the_matchs_comments_in_file_order():
 
 
 @pytest.mark.parametrize("to", TARGETS)
-def test_a_banner_file_converts_to_every_target_and_back_the_same(tmp_path, to):
+def test_a_banner_file_converts_to_every_target_and_back_the_same(tmp_path, to, cli):
     src = tmp_path / "banner.mat"
     src.write_text(BANNER, encoding="utf-8")
-    r = run("convert", str(src), "--to", to, "-o", str(tmp_path / f"x.{to}"))
+    r = cli.subprocess("convert", str(src), "--to", to, "-o", str(tmp_path / f"x.{to}"))
     assert r.returncode == 0, r.stderr
     assert r.stderr == f"1 written, 0 refused, 0 failed (to {to})\n"      # no refusal, no loss, no warning
-    r = run("convert", str(src), "--to", to, "--lossy", "-o", str(tmp_path / f"y.{to}"))
+    r = cli.subprocess("convert", str(src), "--to", to, "--lossy", "-o", str(tmp_path / f"y.{to}"))
     assert r.returncode == 0 and "dropped" not in r.stderr, r.stderr     # --lossy: nothing is really lost
     assert (tmp_path / f"y.{to}").read_bytes() == (tmp_path / f"x.{to}").read_bytes()
     original = notation.read_path(src)
@@ -107,7 +99,7 @@ def test_a_banner_file_converts_to_every_target_and_back_the_same(tmp_path, to):
         assert first_difference(expected(original), actual(middle)) == "no difference"
     # and back to .mat: the same record as the original, apart from the notation's spelling
     back = tmp_path / "back.mat"
-    r = run("convert", str(tmp_path / f"x.{to}"), "--to", "mat", "-o", str(back))
+    r = cli.subprocess("convert", str(tmp_path / f"x.{to}"), "--to", "mat", "-o", str(back))
     assert r.returncode == 0, r.stderr
     again = notation.read_path(back)
     assert not again.problems and first_difference(expected(original), actual(again)) == "no difference"
@@ -138,14 +130,14 @@ def test_any_banner_and_comments_come_back_from_every_target(banner, comments):
         assert not back.problems and back.tags == m.tags, to
 
 
-def test_lossy_still_lists_text_that_is_really_lost(tmp_path):
+def test_lossy_still_lists_text_that_is_really_lost(tmp_path, cli):
     src = tmp_path / "bad.mat"
     src.write_text(BANNER.replace("  1) 65: 24/13", "  1) 65: 24/13 #?!"), encoding="utf-8")
-    r = run("convert", str(src), "--to", "sgf", "-o", str(tmp_path / "x.sgf"))
+    r = cli.subprocess("convert", str(src), "--to", "sgf", "-o", str(tmp_path / "x.sgf"))
     line = BANNER.split("\n").index("  1) 65: 24/13                   31: 8/5 6/5") + 1
     assert r.returncode == 1 and f"unreadable text (line {line}) is not" in r.stderr, r.stderr
     assert "line 1)" not in r.stderr                   # the banner is not named among the losses
-    r = run("convert", str(src), "--to", "sgf", "--lossy", "-o", str(tmp_path / "x.sgf"))
+    r = cli.subprocess("convert", str(src), "--to", "sgf", "--lossy", "-o", str(tmp_path / "x.sgf"))
     assert r.returncode == 0 and "--lossy dropped:" in r.stderr and f"(line {line})" in r.stderr, r.stderr
 
 
@@ -170,30 +162,30 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_converting_a_folder_twice_converts_the_same_files(tmp_path):
+def test_converting_a_folder_twice_converts_the_same_files(tmp_path, cli):
     games = _archive(tmp_path)
-    first = run("convert", str(games), "--to", "sgf")
+    first = cli.subprocess("convert", str(games), "--to", "sgf")
     assert first.returncode == 1                       # the broken and the empty .mat fail (as validate says)
     last = first.stderr.splitlines()[-1]
     assert last == "5 written, 0 refused, 2 failed, 1 skipped (1 not a game record; --verbose lists them) (to sgf)"
     written = {k: v for k, v in _tree(games).items() if k.endswith(".sgf")}
     assert len(written) == 5
     # again: the .sgf files of the first run are not inputs; without --force the outputs exist
-    again = run("convert", str(games), "--to", "sgf")
+    again = cli.subprocess("convert", str(games), "--to", "sgf")
     assert again.returncode == 1 and "exists; use --force" in again.stderr
     assert again.stderr.splitlines()[-1] == ("0 written, 0 refused, 7 failed, 6 skipped (5 already sgf, "
                                              "1 not a game record; --verbose lists them) (to sgf)")
-    forced = run("convert", str(games), "--to", "sgf", "--force")
+    forced = cli.subprocess("convert", str(games), "--to", "sgf", "--force")
     assert forced.returncode == 1 and "would be overwritten" not in forced.stderr
     assert forced.stderr.splitlines()[-1] == ("5 written, 0 refused, 2 failed, 6 skipped (5 already sgf, "
                                               "1 not a game record; --verbose lists them) (to sgf)")
     assert {k: v for k, v in _tree(games).items() if k.endswith(".sgf")} == written
 
 
-def test_every_input_is_named(tmp_path):
+def test_every_input_is_named(tmp_path, cli):
     games = _archive(tmp_path)
     (games / "m3.sgf").write_text(write_text(mat.read(BANNER, "x.mat"), "sgf"), encoding="utf-8")
-    r = run("convert", str(games), "--to", "sgf", "--force", "-v")
+    r = cli.subprocess("convert", str(games), "--to", "sgf", "--force", "-v")
     err = r.stderr
     for name in ("2023/spring/m0.mat", "2023/autumn/m1.mat", "2024/m0.mat", "2024/m2.mat", "m3.mat"):
         assert f"{games / name}: written to {games / name[:-4]}.sgf" in err, err
@@ -204,45 +196,45 @@ def test_every_input_is_named(tmp_path):
     assert re.search(rf"^nardy-analyze: {re.escape(str(games / 'empty.mat'))}:1:1: expected a game", err, re.M)
     assert err.splitlines()[-1] == ("5 written, 0 refused, 2 failed, 2 skipped (1 already sgf, "
                                     "1 not a game record) (to sgf)")
-    v = run("validate", str(games))
+    v = cli.subprocess("validate", str(games))
     assert "broken.mat:1:1: parse-error" in v.stdout and "empty.mat:1:1: parse-error" in v.stdout
 
 
-def test_out_dir_mirrors_the_sub_folders(tmp_path):
+def test_out_dir_mirrors_the_sub_folders(tmp_path, cli):
     games = _archive(tmp_path)
     out = tmp_path / "out"
-    r = run("convert", str(games), "--to", "json", "--out-dir", str(out), "-j", "2")
+    r = cli.subprocess("convert", str(games), "--to", "json", "--out-dir", str(out), "-j", "2")
     assert r.returncode == 1, r.stderr                 # the broken and the empty .mat
     assert sorted(_tree(out)) == ["2023/autumn/m1.json", "2023/spring/m0.json", "2024/m0.json", "2024/m2.json",
                                   "m3.json"]
     assert json.loads((out / "2023" / "autumn" / "m1.json").read_text())["games"][0]["players"][0] == "Alice1"
     # a file named on the command line goes to DIR itself
-    r = run("convert", str(games / "2024" / "m2.mat"), "--to", "ngn", "--out-dir", str(out))
+    r = cli.subprocess("convert", str(games / "2024" / "m2.mat"), "--to", "ngn", "--out-dir", str(out))
     assert r.returncode == 0 and (out / "m2.ngn").exists()
 
 
-def test_out_dir_inside_the_folder_is_not_read_again(tmp_path):
+def test_out_dir_inside_the_folder_is_not_read_again(tmp_path, cli):
     games = _archive(tmp_path)
     out = games / "converted"
     for _ in range(2):
-        r = run("convert", str(games), "--to", "sgf", "--out-dir", str(out), "--force")
+        r = cli.subprocess("convert", str(games), "--to", "sgf", "--out-dir", str(out), "--force")
         assert r.returncode == 1 and "5 written, 0 refused, 2 failed" in r.stderr, r.stderr
     assert len(_tree(out)) == 5 and not (out / "converted").exists()
     # the .sgf files there are inputs of a conversion to another --out-dir; with --out-dir the target
     # notation's own files are converted (normalised) too
-    r = run("convert", str(games), "--to", "mat", "--out-dir", str(tmp_path / "norm"))
+    r = cli.subprocess("convert", str(games), "--to", "mat", "--out-dir", str(tmp_path / "norm"))
     assert r.stderr.splitlines()[-1] == "10 written, 0 refused, 2 failed, 1 skipped (1 not a game record; " \
         "--verbose lists them) (to mat)", r.stderr
     assert (tmp_path / "norm" / "2024" / "m0.mat").exists() and (tmp_path / "norm" / "converted" / "m3.mat").exists()
 
 
-def test_clashing_names_are_listed_briefly(tmp_path):
+def test_clashing_names_are_listed_briefly(tmp_path, cli):
     a, b = tmp_path / "a", tmp_path / "b"
     for d in (a, b):
         d.mkdir()
         for i in range(10):
             (d / f"m{i}.mat").write_text(BANNER, encoding="utf-8")
-    r = run("convert", str(a), *[str(p) for p in sorted(b.iterdir())], "--to", "sgf", "--out-dir",
+    r = cli.subprocess("convert", str(a), *[str(p) for p in sorted(b.iterdir())], "--to", "sgf", "--out-dir",
             str(tmp_path / "out"))
     assert r.returncode == 2 and "and 7 more (nothing was written)" in r.stderr, r.stderr
     assert len(r.stderr) < 1000 and not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
@@ -251,23 +243,23 @@ def test_clashing_names_are_listed_briefly(tmp_path):
 # ----------------------------------------------------------------------------- exit codes of outputs
 
 
-def test_an_output_that_cannot_be_written_exits_2_as_validate_does(tmp_path):
+def test_an_output_that_cannot_be_written_exits_2_as_validate_does(tmp_path, cli):
     src = tmp_path / "m.mat"
     src.write_text(BANNER, encoding="utf-8")
-    for runner in (run, typer_run):
+    for runner in (cli.subprocess, typer_run):
         r = runner("convert", str(src), "--to", "sgf", "-o", "/nonexistent/a.sgf")
         assert r.returncode == 2 and "cannot write /nonexistent/a.sgf: the folder /nonexistent does not exist" \
             in r.stderr, r.stderr
         v = runner("validate", str(src), "-o", "/nonexistent/report.txt")
         assert v.returncode == 2 and "the folder /nonexistent does not exist" in v.stderr
     # a folder that takes no new file: the message says so, not "No such file or directory" alone
-    v = run("validate", str(src), "-o", "/proc/version")
+    v = cli.subprocess("validate", str(src), "-o", "/proc/version")
     assert v.returncode == 2 and "no file can be made in the folder /proc" in v.stderr, v.stderr
-    v = run("validate", str(src), "-o", str(src / "x"))
+    v = cli.subprocess("validate", str(src), "-o", str(src / "x"))
     assert v.returncode == 2 and f"{src} is not a folder" in v.stderr, v.stderr
     # an input that exists already is still exit 1 (refusal-like: --force overwrites it)
     (tmp_path / "m.sgf").write_text("mine\n")
-    r = run("convert", str(src), "--to", "sgf")
+    r = cli.subprocess("convert", str(src), "--to", "sgf")
     assert r.returncode == 1 and "use --force" in r.stderr
 
 
@@ -323,10 +315,10 @@ def test_json_ratings_are_checked():
 
 @pytest.mark.slow
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
-def test_gnubg_reads_our_ratings(tmp_path):
+def test_gnubg_reads_our_ratings(tmp_path, cli):
     """gnubg loads the SGF we write from a rated .mat and saves it with the same names and ratings."""
     ours = tmp_path / "ours.sgf"
-    r = run("convert", str(RATED), "--to", "sgf", "-o", str(ours))
+    r = cli.subprocess("convert", str(RATED), "--to", "sgf", "-o", str(ours))
     assert r.returncode == 0, r.stderr
     script = tmp_path / "cmds"
     script.write_text(f"load match {ours}\nsave match {tmp_path / 'again.sgf'}\n")
@@ -338,27 +330,27 @@ def test_gnubg_reads_our_ratings(tmp_path):
     assert again.games[0].ratings == ("1796", "1650")
 
 
-def test_a_jellyfish_txt_converts_to_mat_and_the_mat_is_not_read_again(tmp_path):
+def test_a_jellyfish_txt_converts_to_mat_and_the_mat_is_not_read_again(tmp_path, cli):
     games = tmp_path / "games"
     games.mkdir()
     (games / "m.txt").write_text(BANNER, encoding="utf-8")
     (games / "n.mat").write_text(BANNER, encoding="utf-8")
-    r = run("convert", str(games), "--to", "mat", "-v")
+    r = cli.subprocess("convert", str(games), "--to", "mat", "-v")
     assert r.returncode == 0 and f"{games / 'm.txt'}: written to {games / 'm.mat'}" in r.stderr, r.stderr
     assert f"{games / 'n.mat'}: skipped: already mat" in r.stderr
-    r = run("convert", str(games), "--to", "mat", "--force")
+    r = cli.subprocess("convert", str(games), "--to", "mat", "--force")
     assert r.returncode == 0 and r.stderr.splitlines()[-1] == \
         "1 written, 0 refused, 0 failed, 2 skipped (2 already mat; --verbose lists them) (to mat)", r.stderr
     written, original = notation.read_path(games / "m.mat"), notation.read_path(games / "n.mat")
     assert first_difference(expected(original), actual(written)) == "no difference"
 
 
-def test_nothing_to_convert_is_said(tmp_path):
+def test_nothing_to_convert_is_said(tmp_path, cli):
     (tmp_path / "only").mkdir()
     (tmp_path / "only" / "x.sgf").write_text(write_text(mat.read(BANNER, "x.mat"), "sgf"), encoding="utf-8")
     (tmp_path / "empty").mkdir()
     for folder, last in (("only", "0 written, 0 refused, 0 failed, 1 skipped (1 already sgf; --verbose lists them) "
                                   "(to sgf)"), ("empty", "0 written, 0 refused, 0 failed (to sgf)")):
-        r = run("convert", str(tmp_path / folder), "--to", "sgf")
+        r = cli.subprocess("convert", str(tmp_path / folder), "--to", "sgf")
         assert r.returncode == 2 and f"no record to convert in {tmp_path / folder}" in r.stderr, r.stderr
         assert r.stderr.splitlines()[-1] == last

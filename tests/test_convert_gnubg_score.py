@@ -4,7 +4,7 @@ of our own reading (slow: the whole corpus, gnubg in two processes).
 Every record of ``../shared/corpus/gnubg-selfplay`` (100) and ``../shared/corpus/bglab`` (1,777, less the
 3 files whose empty player name crashes gnubg 1.07 itself, GNUBG_CRASHES.list) is converted to ``.sgf``
 and to ``.mat``; gnubg loads each file written and its final score (the last game's score plus the points
-it credits) must be ours (``stats.matches``: the one count of points, docs/stats.md).  In match play a
+it credits) must be ours (``statsrun.matches``: the one count of points, docs/stats.md).  In match play a
 score past the match length is compared as the length: gnubg credits the whole stake of a game that ends
 the match where the sites, and our reading, credit the points the winner needed (``Wins 3 points and the
 match`` for a gammon at cube 2 from 3-away); either way the match is won by the same player.
@@ -25,7 +25,7 @@ import pytest
 
 from gnubg_run import GNUBG, gnubg_dump
 from helpers import CORPUS
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 from nardy_analyze.convert import REFUSED, WRITTEN, convert_paths
 
 pytestmark = [pytest.mark.slow,
@@ -69,7 +69,7 @@ def corpus_files() -> list[Path]:
 def test_gnubg_ends_every_converted_record_with_our_score(tmp_path):
     files = corpus_files()
     assert len(files) == EXPECTED["files"]
-    m = stats.matches([str(f) for f in files], jobs=2)
+    m = statsrun.matches([str(f) for f in files], jobs=2)
     ours = {Path(p).stem: ((int(a), int(b)), int(n)) for p, a, b, n in
             zip(m["path"], m["score1"], m["score2"], m["length"])}
     assert len(ours) == len(files)

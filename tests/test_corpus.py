@@ -53,7 +53,7 @@ KNOWN_OTHER_ERRORS = {"gnubg-selfplay": set(), "bglab": BGLAB_KNOWN_OTHER_ERRORS
 
 # The one planted play whose rule the validator names differently, by design:
 # dice-mismatch-014.mat line 583 is "52: 8/3 1/0" (the original was "51: 8/3 1/0").  With 5-2, 8/3 uses
-# the 5 and 1/0 bears off with the 2 while a checker stands on 4: exactly RULES.md's bear-off-inexact.
+# the 5 and 1/0 bears off with the 2 while a checker stands on 4: exactly docs/rules.md's bear-off-inexact.
 # (Played the other way, 1/0 with the 5 would leave the 2 for 8/6, not 8/3.)
 MUTANT_RULE_EXCEPTIONS = {("dice-mismatch-014.mat", 583): "bear-off-inexact"}
 

@@ -135,10 +135,10 @@ def test_a_record_whose_last_roll_every_roll_wins(name):
     +1, its double/pass +1 (the set-up game's first roll is no opening roll: it has a cube decision)."""
     from pathlib import Path
 
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
 
     path = Path(__file__).parent / "fixtures" / "gnubg-sgf" / name
-    d = stats.analyse([str(path)], plies=0, jobs=1).decisions
+    d = statsrun.analyse([str(path)], plies=0, jobs=1).decisions
     chk = d[d["kind"] == "checker"].iloc[0]
     assert chk["equity_played"] == pytest.approx(1.0, abs=1e-12)
     assert chk["equity_best"] == pytest.approx(1.0, abs=1e-12)

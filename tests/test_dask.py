@@ -14,14 +14,12 @@ import socket
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
-from helpers import CORPUS, EXAMPLES
+from helpers import CORPUS, EXAMPLES, cli
 from nardy_analyze import inputs
 from nardy_analyze import __version__, analyze
-from nardy_analyze import stats as st
+from nardy_analyze import stats as st, statsrun
 from nardy_analyze.analyze import validate_paths
-from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import get as notation
 from nardy_analyze.report import write_json, write_text
@@ -43,12 +41,6 @@ def cluster():
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                      dashboard_address=":0") as c, distributed.Client(c) as client:
         yield c.scheduler_address, client
-
-
-def cli(*args, input=None):
-    result = CliRunner().invoke(app, [str(a) for a in args], input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def same(args, address, input=None):
@@ -127,12 +119,12 @@ def test_stats_batches_are_folded_on_the_workers(cluster, records):
     with cl.connect(address) as engine:
         out = list(analyze.map_records(entries, statsrun.partial_of, ("backgammon", {}, frozenset({"player"})),
                                        engine=engine, combine=ag.combine))
-        players = st.players([str(records)] * 3, engine=engine)
-        matches = st.matches([str(records)], engine=engine)
+        players = statsrun.players([str(records)] * 3, engine=engine)
+        matches = statsrun.matches([str(records)], engine=engine)
     ok = [v for _, kind, v in out if kind == "ok"]
     assert None in ok and ok[-1] is not None            # folded: the last file of a batch carries it
-    pd.testing.assert_frame_equal(players, st.players([str(records)] * 3, jobs=1))
-    pd.testing.assert_frame_equal(matches, st.matches(st.games([str(records)], jobs=1)))
+    pd.testing.assert_frame_equal(players, statsrun.players([str(records)] * 3, jobs=1))
+    pd.testing.assert_frame_equal(matches, statsrun.matches(statsrun.games([str(records)], jobs=1)))
 
 
 @pytest.mark.slow
@@ -153,9 +145,9 @@ def test_the_library_takes_an_engine_and_gives_the_same_frame(cluster, records):
     from nardy_analyze.cluster import connect
 
     with connect(address) as engine:
-        remote = st.scan([str(records)], engine=engine)
+        remote = statsrun.scan([str(records)], engine=engine)
         run = validate_paths([str(records)], engine=engine)
-    local = st.scan([str(records)], jobs=1)
+    local = statsrun.scan([str(records)], jobs=1)
     import pandas as pd
 
     pd.testing.assert_frame_equal(remote.games, local.games)
@@ -297,9 +289,9 @@ def test_selfplay_corpus_on_the_cluster_is_the_local_output(cluster):
 
     with connect(address) as engine:
         remote = validate_paths([str(SELFPLAY)], engine=engine)
-        remote_stats = st.scan([str(SELFPLAY)], engine=engine)
+        remote_stats = statsrun.scan([str(SELFPLAY)], engine=engine)
     local = validate_paths([str(SELFPLAY)], jobs=2)
-    local_stats = st.scan([str(SELFPLAY)], jobs=2)
+    local_stats = statsrun.scan([str(SELFPLAY)], jobs=2)
     for write in (lambda run, fh: write_json(run, fh), lambda run, fh: write_text(run, fh, False, False, True)):
         a, b = io.StringIO(), io.StringIO()
         write(local, a)
@@ -312,6 +304,6 @@ def test_selfplay_corpus_on_the_cluster_is_the_local_output(cluster):
     for by in ("player", "game", "match"):
         for fmt in ("csv", "json"):
             a, b = io.StringIO(), io.StringIO()
-            st.write_frame(st.frame(by, local_stats.games), fmt, a, by)
-            st.write_frame(st.frame(by, remote_stats.games), fmt, b, by)
+            st.write_frame(statsrun.frame(by, local_stats.games), fmt, a, by)
+            st.write_frame(statsrun.frame(by, remote_stats.games), fmt, b, by)
             assert a.getvalue() == b.getvalue()

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, cli
 from nardy_analyze.rules import RULES
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs").rglob("*.json"))]
@@ -20,8 +20,7 @@ INTERFACE = re.compile(r"--seed\b|\[Seed \"|`Seed`|generate_match\(variant, game
 
 
 def _help(*args: str) -> str:
-    r = subprocess.run([sys.executable, "-m", "nardy_analyze", *args, "--help"], cwd=ROOT, capture_output=True,
-                       text=True, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "TERM": "dumb"})
+    r = cli.subprocess(*args, "--help", inherit=False, env={"COLUMNS": "200", "TERM": "dumb"})
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -47,6 +46,19 @@ def test_the_check_finds_what_it_looks_for():
     assert _internal_words("the variant of seed 002 (RULES.md 3.1), issue 10, money sessions, our helpers") == \
         ["seed", "RULES.md", "issue", "sessions", "helpers"]
     assert _internal_words("`generate --seed 3` writes [Seed \"3\"]") == []
+
+
+def test_the_code_cites_the_documents_of_the_repository():
+    """Comments and docstrings cite docs/rules.md and the format pages of docs/, not the shared references
+    outside the repository (``RULES.md 2.8``, ``FORMATS.md``), except where a shared one is named by its path
+    (the rule ids it holds are ours: nardy_analyze/rules.py)."""
+    cited = re.compile(r"\b(?:RULES|FORMATS|RU-TERMS|STYLE)\.md\b|\bRULES \d")
+    bad = [(str(path.relative_to(ROOT)), n, line.strip()[:100])
+           for path in sorted((ROOT / "nardy_analyze").rglob("*.py"))
+           for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+           for m in cited.finditer(line) if f"shared/docs/{m.group(0)}" not in line]
+    assert bad == []
+    assert cited.search("oin 1, mars 2 (RULES.md 2.8)") and cited.search("# RULES 2.8: no cube")
 
 
 def test_the_rules_the_tool_applies_are_in_the_repository():

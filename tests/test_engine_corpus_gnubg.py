@@ -40,7 +40,7 @@ def record_files(folder: Path) -> list[Path]:
 
 def _unplayed_before_end(path: Path, roll) -> bool:
     """A roll with nothing played right before a resignation or at the end of the record: not a play
-    (RULES.md 1.10; the corpus's VERDICTS.tsv does not count it as illegal either)."""
+    (docs/rules.md, backgammon rule 10; the corpus's VERDICTS.tsv does not count it as illegal either)."""
     if roll.action.steps:
         return False
     game = read_match(path).games[roll.game - 1]

@@ -1,4 +1,4 @@
-"""Gul bara (RULES.md section 3): the engine against a naive generator, the turn driver (chains,
+"""Gul bara (docs/rules.md, "Gul bara"): the engine against a naive generator, the turn driver (chains,
 handovers) and one scenario per rule."""
 from __future__ import annotations
 

@@ -1,14 +1,18 @@
-"""Long nardy (RULES.md section 2): the engine against a naive generator, and one scenario per rule."""
+"""Long nardy (docs/rules.md, "Long nardy"): the engine against a naive generator, and one scenario per rule."""
 from __future__ import annotations
+
+import copy
 
 import pytest
 from helpers import side
+from hypothesis import given, settings, strategies as st
 from naive_long import differential
 
-from nardy_analyze.engine.core import Dice
-from nardy_analyze.engine import get_variant, legal_results
+from nardy_analyze.engine import Rules, get_variant, legal_results
+from nardy_analyze.engine.core import Dice, closed_flags_py
+from nardy_analyze.engine.gulbara import GulBara
 from nardy_analyze.engine.judge import judge, problem_text
-from nardy_analyze.engine.long import START, opp_point
+from nardy_analyze.engine.long import START, LongNardy, opp_point
 
 V = "long"
 R = get_variant(V).rules
@@ -199,3 +203,50 @@ def test_variant_names_and_options():
     assert get_variant("long").opt("cube") is False
     with pytest.raises(ValueError):
         parse_option("long", "head_exception", "sometimes")
+
+
+# -- the closed flags: one bytes.translate ------------------------------------------------------------------
+
+@st.composite
+def long_sides(draw):
+    """A long-nardy side: up to 15 checkers over the 24 points (some borne off), nothing at index 24."""
+    counts = [0] * 25
+    for _ in range(draw(st.integers(0, 15))):
+        counts[draw(st.integers(0, 23))] += 1
+    return tuple(counts)
+
+
+def _no_closed(side, point):
+    raise AssertionError("closed() asked point by point")
+
+
+@settings(max_examples=300, deadline=None)
+@given(side=long_sides(), name=st.sampled_from(["long", "gulbara"]))
+def test_closed_flags_are_long_nardys_own_translate(side, name):
+    """Long nardy (and Gul bara, its subclass) has a ``closed_flags`` of its own: without the compiled core it
+    is one ``bytes.translate``, which never asks ``closed`` (the default does, point by point, about ten times
+    slower: bench/bench_core.py); with the core, the core's.  Both give what ``closed`` says point by point."""
+    assert LongNardy.closed_flags is not Rules.closed_flags and GulBara.closed_flags is LongNardy.closed_flags
+    rules = get_variant(name).rules
+    expected = bytes(b"1"[0] if rules.closed(side, q) else b"0"[0] for q in range(1, 25))
+    assert closed_flags_py(rules)(side) == expected
+    pure = copy.copy(rules)
+    pure.core = None                    # the pure-Python engine
+    pure.closed = _no_closed            # the fast path never asks closed() point by point
+    assert pure.closed_flags()(side) == expected
+    assert rules.closed_flags()(side) == expected
+
+
+def test_a_subclass_with_its_own_closed_gets_the_default():
+    class HeldByTwo(LongNardy):
+        name = "held-by-two"
+
+        def closed(self, opp, point):
+            return 1 <= point <= 24 and opp[opp_point(point) - 1] >= 2
+
+    rules = HeldByTwo()
+    assert rules.core_spec() is None
+    side_ = mine({13: 1, 18: 2, 20: 5})
+    flags = rules.closed_flags()(side_)
+    assert flags == closed_flags_py(rules)(side_) != R.closed_flags()(side_)
+    assert flags.count(b"1") == 3       # 18, 20 and the head; not 13

@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import ROOT
 from nardy_analyze import __version__
-from nardy_analyze.cli import app
 from nardy_analyze.engine.backgammon import Backgammon
 from nardy_analyze.notation import ReadError, mat
 from nardy_analyze.record import Loc
@@ -49,13 +47,6 @@ def two(tmp_path):
     return tmp_path
 
 
-def run(*args):
-    r = CliRunner().invoke(app, [str(a) for a in args])
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    assert "Traceback" not in r.stdout + r.stderr
-    return r.exit_code, r.stdout, r.stderr
-
-
 def said_internal(text: str, path) -> bool:
     """``text`` names the internal error of ``path`` with the version (in any language: the version and
     the exception are not translated)."""
@@ -63,9 +54,9 @@ def said_internal(text: str, path) -> bool:
 
 
 @pytest.mark.parametrize("where", sorted(PLACES))
-def test_validate(two, monkeypatch, where):
+def test_validate(two, monkeypatch, where, cli):
     plant(monkeypatch, where)
-    code, out, err = run("validate", "-j", "1", "--format", "json", two)
+    code, out, err = cli("validate", "-j", "1", "--format", "json", two)
     assert code == 2
     doc = json.loads(out)
     by_file = {}
@@ -80,9 +71,9 @@ def test_validate(two, monkeypatch, where):
 
 
 @pytest.mark.parametrize("where", sorted(PLACES))
-def test_validate_text(two, monkeypatch, where, english):
+def test_validate_text(two, monkeypatch, where, english, cli):
     plant(monkeypatch, where)
-    code, out, err = run("validate", "-j", "1", two)
+    code, out, err = cli("validate", "-j", "1", two)
     assert code == 2
     line = next(ln for ln in out.splitlines() if "internal-error" in ln)
     assert line.startswith(f"{two / 'a.mat'}:1:1: internal-error: internal error in nardy-analyze {__version__}")
@@ -90,20 +81,20 @@ def test_validate_text(two, monkeypatch, where, english):
 
 
 @pytest.mark.parametrize("where", sorted(PLACES))
-def test_convert(two, tmp_path, monkeypatch, where):
+def test_convert(two, tmp_path, monkeypatch, where, cli):
     plant(monkeypatch, where)
     out_dir = tmp_path / "out"
-    code, out, err = run("convert", "--to", "sgf", "-j", "1", "--out-dir", out_dir, two)
+    code, out, err = cli("convert", "--to", "sgf", "-j", "1", "--out-dir", out_dir, two)
     assert code == 2
     assert said_internal(err, two / "a.mat")
     assert sorted(p.name for p in out_dir.iterdir()) == ["b.sgf"]        # the other file is converted
 
 
 @pytest.mark.parametrize("where", sorted(PLACES))
-def test_stats(two, monkeypatch, where):
+def test_stats(two, monkeypatch, where, cli):
     pytest.importorskip("pandas")
     plant(monkeypatch, where)
-    code, out, err = run("stats", "-j", "1", "--by", "game", "-f", "csv", two)
+    code, out, err = cli("stats", "-j", "1", "--by", "game", "-f", "csv", two)
     assert code == 2
     assert said_internal(err, two / "a.mat") and "parse-error" not in err
     rows = [ln for ln in out.splitlines()[1:] if ln]
@@ -111,13 +102,13 @@ def test_stats(two, monkeypatch, where):
 
 
 @pytest.mark.parametrize("where", sorted(PLACES))
-def test_analyze(two, monkeypatch, where):
+def test_analyze(two, monkeypatch, where, cli):
     pytest.importorskip("pandas")
     from nardy_analyze.stats import skill
     if not skill.engine_available():
         pytest.skip("the analysis extra (bgsage) is not installed")
     plant(monkeypatch, where)
-    code, out, err = run("analyze", "-j", "1", "--by", "game", "-f", "csv", two)
+    code, out, err = cli("analyze", "-j", "1", "--by", "game", "-f", "csv", two)
     assert code == 2
     assert said_internal(err, two / "a.mat") and "parse-error" not in err
     rows = [ln for ln in out.splitlines()[1:] if ln]
@@ -126,23 +117,23 @@ def test_analyze(two, monkeypatch, where):
 
 @pytest.mark.parametrize("where", sorted(PLACES))
 @pytest.mark.parametrize("as_", ["text", "gnubg", "svg", "html"])
-def test_show(two, monkeypatch, where, as_):
+def test_show(two, monkeypatch, where, as_, cli):
     plant(monkeypatch, where)
-    code, out, err = run("show", "--as", as_, two / "a.mat")
+    code, out, err = cli("show", "--as", as_, two / "a.mat")
     assert code == 2 and out == ""
     assert said_internal(err, two / "a.mat") and "warning" not in err
-    code, out, err = run("show", "--as", as_, two / "b.mat")       # the bug met once: the next runs
+    code, out, err = cli("show", "--as", as_, two / "b.mat")       # the bug met once: the next runs
     assert code == 0 and out
 
 
-def test_a_readers_own_error_is_a_problem_of_the_file(tmp_path, monkeypatch):
+def test_a_readers_own_error_is_a_problem_of_the_file(tmp_path, monkeypatch, cli):
     """What a reader raises on purpose (input it cannot read on) stays a parse-error of the file, exit 1."""
     def cannot(self):
         raise ReadError(Loc(3, 7), "cannot read on here")
 
     monkeypatch.setattr(mat._Reader, "run", cannot)
     (tmp_path / "a.mat").write_bytes(RECORD)
-    code, out, _ = run("validate", "--format", "json", tmp_path / "a.mat")
+    code, out, _ = cli("validate", "--format", "json", tmp_path / "a.mat")
     assert code == 1
     [f] = json.loads(out)["findings"]
     assert (f["rule"], f["line"], f["column"], f["message"]) == ("parse-error", 3, 7, "cannot read on here")

@@ -26,7 +26,6 @@ from nardy_analyze.engine import ROLLER, borne_off, generate
 from nardy_analyze.record import Kind, Loc, Match
 
 from helpers import EXAMPLES
-from test_cli_bad_input import run
 
 EXPECT = re.compile(r"^expect:\s*([0-9]+):([0-9]+)\s+([a-z][a-z-]*)\s*$")
 # Findings about the checker play (the position); the engine walk below must find the first of them.
@@ -70,8 +69,8 @@ def test_the_examples_the_issue_asks_for_are_there():
         assert promised[rule] >= 1, f"no example breaks {rule}"
 
 
-def test_validate_examples_reports_exactly_the_promised_findings():
-    code, out, err = run("validate", "--format", "json", str(EXAMPLES))
+def test_validate_examples_reports_exactly_the_promised_findings(cli):
+    code, out, err = cli.subprocess("validate", "--format", "json", str(EXAMPLES))
     doc = json.loads(out)
     found: dict[str, list] = {}
     for f in doc["findings"]:

@@ -1,4 +1,4 @@
-"""Game-level rules (RULES.md section 1, "Rule ids"): for every game-level rule id of backgammon, the
+"""Game-level rules (docs/rules.md, "Backgammon" and "Rule ids"): for every game-level rule id of backgammon, the
 record that breaks it and the nearest legal record, which must pass.
 
 Records are written here as small .mat texts, read with ``mat.read`` and validated with
@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -30,7 +27,7 @@ from nardy_analyze.notation import mat
 from nardy_analyze.record import Kind
 from nardy_analyze.replay import ERROR, WARNING
 
-from helpers import ROOT, without_unfinished_match
+from helpers import without_unfinished_match
 
 R = Backgammon()
 NAMES = ("Alice", "Bob")
@@ -973,18 +970,11 @@ def larger_die_record(tmp_path):
     return f, g, i, side, before, (big, small), path
 
 
-def run_cli(*args):
-    p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
-    return p.returncode, p.stdout
-
-
-def test_explain_text_and_json(tmp_path):
+def test_explain_text_and_json(tmp_path, cli):
     f, g, i, side, before, dice, path = larger_die_record(tmp_path)
     line, col, move = g.locs[i]
     right = fmt_steps(path)             # the larger-die play, spelt as alternatives are
-    code, out = run_cli("validate", "--explain", str(f))
+    code, out, _ = cli.subprocess("validate", "--explain", str(f))
     assert code == 1, out
     lines = out.splitlines()
     k = next(n for n, s in enumerate(lines) if f"{f}:{line}:{col}: larger-die:" in s)
@@ -1000,7 +990,7 @@ def test_explain_text_and_json(tmp_path):
     assert block[-1].startswith("legal plays include: ")
     assert right in block[-1].removeprefix("legal plays include: ").split("; ")
 
-    code, out = run_cli("validate", "--format", "json", "--explain", str(f))
+    code, out, _ = cli.subprocess("validate", "--format", "json", "--explain", str(f))
     assert code == 1
     doc = json.loads(out)
     [x] = [x for x in doc["findings"] if x["rule"] == "larger-die"]
@@ -1011,7 +1001,7 @@ def test_explain_text_and_json(tmp_path):
     assert len(x["position"]["position_id"]) == 14
     assert right in x["alternatives"]
     # without --explain the JSON keeps to the plain fields
-    code, out = run_cli("validate", "--format", "json", str(f))
+    code, out, _ = cli.subprocess("validate", "--format", "json", str(f))
     [x] = [x for x in json.loads(out)["findings"] if x["rule"] == "larger-die"]
     assert "position" not in x and "alternatives" not in x
 

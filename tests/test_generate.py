@@ -218,7 +218,7 @@ def test_judge_accepts_every_generated_segment_and_reports_its_numbers(seed, var
 
 
 def test_gulbara_turn_structure_independently():
-    """Each Gul bara roll as recorded follows RULES.md 3.1-3.2, checked without the turn driver: a plain
+    """Each Gul bara roll as recorded follows Gul bara's rules 1-2 (docs/rules.md), checked without the turn driver: a plain
     roll has at most one handover, by the opponent, of the numbers the roller left; a double d (chains on)
     runs d, d+1, ..., 6 in order, each double's handover holding the numbers its roller part left."""
     m = generate_match("gulbara", 30, seed=4)

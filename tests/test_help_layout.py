@@ -2,24 +2,18 @@
 or split, and no value is named by typer's type words ("<int range>", "<str>")."""
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-from helpers import ROOT
+from helpers import cli
 
 COMMANDS = ["", "validate", "convert", "show", "stats", "analyze", "generate", "rules"]
 
 
 def _help(command: str, lang: str, columns: int = 80) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns), "NARDY_ANALYZE_LANG": lang,
-           "PYTHONIOENCODING": "utf-8"}
-    args = ([command] if command else []) + ["--help"]
-    r = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True, env=env,
-                       cwd=ROOT, timeout=120)
+    env = {"COLUMNS": str(columns), "NARDY_ANALYZE_LANG": lang, "PYTHONIOENCODING": "utf-8"}
+    r = cli.subprocess(*([command] if command else []), "--help", env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     return r.stdout
 

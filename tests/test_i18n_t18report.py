@@ -12,22 +12,20 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES
 from nardy_analyze import i18n
 
 CYRILLIC = re.compile(r"[а-яё]", re.I)
 RULE_FILES = sorted((EXAMPLES / "rules").glob("*.ngn"))       # each breaks one rule: one error per file
 
 
-def run(*args: str, lang: str = "ru", cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NARDY_ANALYZE_LANG": lang, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=300)
+# the command line in a process of its own, in Russian (or English), 200 columns wide
+RU = dict(env={"NARDY_ANALYZE_LANG": "ru", "COLUMNS": "200"})
+EN = dict(env={"NARDY_ANALYZE_LANG": "en", "COLUMNS": "200"})
 
 
 def english_words(text: str) -> list[str]:
@@ -38,10 +36,10 @@ def english_words(text: str) -> list[str]:
 # ------------------------------------------------------------------------------------------ validate
 
 @pytest.mark.parametrize("count, word", [(1, "1 ошибка"), (2, "2 ошибки"), (5, "5 ошибок")])
-def test_validate_summary_plural_forms(tmp_path, count, word):
+def test_validate_summary_plural_forms(tmp_path, count, word, cli):
     for f in RULE_FILES[:count]:
         shutil.copy(f, tmp_path / f.name)
-    r = run("validate", str(tmp_path))
+    r = cli.subprocess("validate", str(tmp_path), **RU)
     last = r.stdout.strip().splitlines()[-1]
     files = {1: "1 файл,", 2: "2 файла,", 5: "5 файлов,"}[count]
     games = {1: "1 партия,", 2: "2 партии,", 5: "5 партий,"}[count]
@@ -52,8 +50,8 @@ def test_validate_summary_plural_forms(tmp_path, count, word):
     assert r.returncode == 1
 
 
-def test_validate_clean_summary_and_verbose_lines():
-    r = run("validate", str(EXAMPLES / "selfplay-7pt.mat"), "-v")
+def test_validate_clean_summary_and_verbose_lines(cli):
+    r = cli.subprocess("validate", str(EXAMPLES / "selfplay-7pt.mat"), "-v", **RU)
     assert r.returncode == 0
     lines = r.stdout.strip().splitlines()
     assert lines[0].endswith(": запись, 4 партии, 0 ошибок, 0 предупреждений"), lines[0]
@@ -78,8 +76,8 @@ def test_text_writer_english_unchanged(english):
     assert (errors_count(1), errors_count(2), files_count(5)) == ("1 error(s)", "2 error(s)", "5 file(s)")
 
 
-def test_explain_board_legend_in_russian():
-    r = run("validate", str(EXAMPLES / "club-night.mat"), "--explain")
+def test_explain_board_legend_in_russian(cli):
+    r = cli.subprocess("validate", str(EXAMPLES / "club-night.mat"), "--explain", **RU)
     out = r.stdout
     assert "    | позиция перед ходом, бросок 6-4:" in out
     assert "    |   X = Bob (ходит, своя нумерация), O = Alice" in out
@@ -91,26 +89,26 @@ def test_explain_board_legend_in_russian():
     assert "position before the play" not in out and "own numbering" not in out
 
 
-def test_explain_long_nardy_legend_in_russian(tmp_path):
-    r = run("validate", str(EXAMPLES / "rules" / "head-rule.ngn"), "--explain")
+def test_explain_long_nardy_legend_in_russian(tmp_path, cli):
+    r = cli.subprocess("validate", str(EXAMPLES / "rules" / "head-rule.ngn"), "--explain", **RU)
     assert "оба ходят 24 -> 1 в своей нумерации" in r.stdout, r.stdout
     assert "голова O, её 24, — это 12 у X" in r.stdout
 
 
-def test_warning_severity_word(tmp_path):
-    r = run("validate", str(EXAMPLES))
+def test_warning_severity_word(tmp_path, cli):
+    r = cli.subprocess("validate", str(EXAMPLES), **RU)
     warned = [ln for ln in r.stdout.splitlines() if ": предупреждение: " in ln]
     assert warned, r.stdout
     assert ", 1 предупреждение" in r.stdout.strip().splitlines()[-1]
 
 
-def test_json_and_sarif_keep_interface_but_translate_human_text(tmp_path):
+def test_json_and_sarif_keep_interface_but_translate_human_text(tmp_path, cli):
     (tmp_path / "notes.txt").write_text("not a record\n")
     shutil.copy(RULE_FILES[0], tmp_path / RULE_FILES[0].name)
-    doc = json.loads(run("validate", str(tmp_path), "--format", "json").stdout)
+    doc = json.loads(cli.subprocess("validate", str(tmp_path), "--format", "json", **RU).stdout)
     assert set(doc) == {"version", "summary", "files", "findings", "skipped", "unreadable", "argument_errors"}
     assert doc["findings"][0]["severity"] == "error" and doc["findings"][0]["rule"] == "bear-off-inexact"
-    sarif = json.loads(run("validate", str(tmp_path), "--format", "sarif").stdout)
+    sarif = json.loads(cli.subprocess("validate", str(tmp_path), "--format", "sarif", **RU).stdout)
     results = sarif["runs"][0]["results"]
     assert results[0]["level"] == "error" and results[0]["ruleId"] == "bear-off-inexact"
     notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
@@ -119,8 +117,8 @@ def test_json_and_sarif_keep_interface_but_translate_human_text(tmp_path):
 
 # ------------------------------------------------------------------------------------------ HTML
 
-def test_html_report_in_russian():
-    r = run("validate", str(EXAMPLES), "--format", "html")
+def test_html_report_in_russian(cli):
+    r = cli.subprocess("validate", str(EXAMPLES), "--format", "html", **RU)
     page = r.stdout
     assert page.startswith('<!DOCTYPE html>\n<html lang="ru">')
     assert "<title>отчёт nardy-analyze</title>" in page
@@ -143,8 +141,8 @@ def test_html_report_in_russian():
     assert "Строка " in page and "матч до " in page
 
 
-def test_html_report_english_unchanged():
-    page = run("validate", str(EXAMPLES), "--format", "html", lang="en").stdout
+def test_html_report_english_unchanged(cli):
+    page = cli.subprocess("validate", str(EXAMPLES), "--format", "html", **EN).stdout
     assert page.startswith('<!DOCTYPE html>\n<html lang="en">')
     assert "<h1>nardy-analyze validation report</h1>" in page and '"Score: "' in page
     assert "var PL=" not in page
@@ -189,28 +187,28 @@ def test_replayer_plural_of_points(russian):
 SHOW_FILE = EXAMPLES / "club-night.mat"
 
 
-def test_show_text_in_russian():
-    out = run("show", str(SHOW_FILE), "--game", "1", "--move", "3").stdout
+def test_show_text_in_russian(cli):
+    out = cli.subprocess("show", str(SHOW_FILE), "--game", "1", "--move", "3", **RU).stdout
     lines = out.splitlines()
     assert lines[0] == "партия 1, ход 3: ходит Alice, бросок 2-1 (в записи ход 2, строка 10)"
     assert lines[1] == "X = Alice (ходит, своя нумерация), O = Bob"
     assert "куб 1 посередине; счёт Alice 0 - Bob 0, матч до 5 очков" in lines
     assert any(ln.startswith("Position ID: ") and "   Match ID: " in ln for ln in lines)
     assert any(ln.startswith("XGID=") for ln in lines)
-    final = run("show", str(EXAMPLES / "long-first-66.ngn")).stdout
+    final = cli.subprocess("show", str(EXAMPLES / "long-first-66.ngn"), **RU).stdout
     assert final.splitlines()[0] == "партия 1, конечная позиция"
     assert "(бросал последним, своя нумерация)" in final and "(игра на деньги)" in final
 
 
-def test_show_svg_in_russian():
-    svg = run("show", str(SHOW_FILE), "--as", "svg", "--game", "1", "--move", "3").stdout
+def test_show_svg_in_russian(cli):
+    svg = cli.subprocess("show", str(SHOW_FILE), "--as", "svg", "--game", "1", "--move", "3", **RU).stdout
     assert 'aria-label="партия 1, ход 3: ходит Alice, бросок 2-1 (в записи ход 2, строка 10)"' in svg
     assert "(нумерация, ходит)</text>" in svg and ">выбр 0</text>" in svg
     assert "off 0" not in svg and "to play" not in svg
 
 
-def test_show_html_in_russian():
-    page = run("show", str(SHOW_FILE), "--as", "html").stdout
+def test_show_html_in_russian(cli):
+    page = cli.subprocess("show", str(SHOW_FILE), "--as", "html", **RU).stdout
     assert page.startswith('<!DOCTYPE html>\n<html lang="ru">')
     assert "матч до 5 очков, 3 партии" in page
     assert "проверка validate: 4 ошибки. Клавиши: &larr; &rarr; — шаг" in page
@@ -218,31 +216,31 @@ def test_show_html_in_russian():
     assert 'title="первая позиция партии (Home)"' in page
 
 
-def test_show_ids_keep_their_form_and_refuse_in_russian():
-    ids = run("show", str(SHOW_FILE), "--as", "gnubg").stdout.strip()
+def test_show_ids_keep_their_form_and_refuse_in_russian(cli):
+    ids = cli.subprocess("show", str(SHOW_FILE), "--as", "gnubg", **RU).stdout.strip()
     assert re.fullmatch(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}", ids)
-    assert run("show", str(SHOW_FILE), "--as", "xgid").stdout.startswith("XGID=")
-    r = run("show", str(EXAMPLES / "long-first-66.ngn"), "--as", "xgid")
+    assert cli.subprocess("show", str(SHOW_FILE), "--as", "xgid", **RU).stdout.startswith("XGID=")
+    r = cli.subprocess("show", str(EXAMPLES / "long-first-66.ngn"), "--as", "xgid", **RU)
     assert r.returncode != 0
     assert "XGID описывает только позиции коротких нард, а это партия длинных нард" in r.stderr
-    r = run("show", str(SHOW_FILE), "--game", "9")
+    r = cli.subprocess("show", str(SHOW_FILE), "--game", "9", **RU)
     assert "партии 9 нет; в записи партии 1-3" in r.stderr
 
 
-def test_show_english_unchanged():
-    out = run("show", str(SHOW_FILE), "--game", "1", "--move", "3", lang="en").stdout
+def test_show_english_unchanged(cli):
+    out = cli.subprocess("show", str(SHOW_FILE), "--game", "1", "--move", "3", **EN).stdout
     assert out.splitlines()[0] == "game 1, move 3: Alice to play 21 (row 2, line 10)"
     assert "cube 1 centred; score Alice 0 - Bob 0 in a 5-point match" in out
 
 
 # ------------------------------------------------------------------------------------------ stats
 
-def test_stats_table_and_markdown_headings_in_russian():
-    table = run("stats", str(EXAMPLES)).stdout
+def test_stats_table_and_markdown_headings_in_russian(cli):
+    table = cli.subprocess("stats", str(EXAMPLES), **RU).stdout
     head = table.splitlines()[0]
     assert "игрок" in head and "партии" in head and "доля побед" in head, head
     assert "win_rate" not in head
-    md = run("stats", str(EXAMPLES), "--format", "markdown", "--by", "game").stdout
+    md = cli.subprocess("stats", str(EXAMPLES), "--format", "markdown", "--by", "game", **RU).stdout
     first = md.splitlines()[0]
     assert first.startswith("| файл | партия | матч | вариант | дата |"), first
     assert "| победа |" in md and "| поражение |" in md          # the result column's words
@@ -250,11 +248,11 @@ def test_stats_table_and_markdown_headings_in_russian():
     assert rows
 
 
-def test_stats_csv_and_json_columns_unchanged():
-    en = run("stats", str(EXAMPLES), "--format", "csv", lang="en").stdout
-    ru = run("stats", str(EXAMPLES), "--format", "csv").stdout
+def test_stats_csv_and_json_columns_unchanged(cli):
+    en = cli.subprocess("stats", str(EXAMPLES), "--format", "csv", **EN).stdout
+    ru = cli.subprocess("stats", str(EXAMPLES), "--format", "csv", **RU).stdout
     assert ru == en and ru.startswith("player,games,")
-    doc = json.loads(run("stats", str(EXAMPLES), "--format", "json", "--by", "game").stdout)
+    doc = json.loads(cli.subprocess("stats", str(EXAMPLES), "--format", "json", "--by", "game", **RU).stdout)
     assert {"player", "result", "kind"} <= set(doc[0]) and doc[0]["result"] in ("win", "loss", "draw", None)
 
 
@@ -275,9 +273,9 @@ def test_plot_labels_in_russian(russian, tmp_path):
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from nardy_analyze import stats
+    from nardy_analyze import stats, statsrun
 
-    players = stats.players([str(EXAMPLES)])
+    players = statsrun.players([str(EXAMPLES)])
     texts: list[str] = []
     real_close = plt.close
 
@@ -316,12 +314,12 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason=f"chromium not installed ({CHROMIUM})")
-def test_russian_html_report_screenshot(tmp_path):
+def test_russian_html_report_screenshot(tmp_path, cli):
     """The Russian report rendered by headless chromium, with the replayer open at a finding: a picture
     (kept as ``NARDY_SCREENSHOT`` when set, to be looked at) and the replayer's texts as the script wrote
     them (the DOM after the script ran)."""
     page = tmp_path / "report.html"
-    page.write_text(run("validate", str(EXAMPLES), "--format", "html").stdout, encoding="utf-8")
+    page.write_text(cli.subprocess("validate", str(EXAMPLES), "--format", "html", **RU).stdout, encoding="utf-8")
     url = page.as_uri() + "#file=1&game=1&move=9"
     profile = tmp_path / "profile"
     base = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

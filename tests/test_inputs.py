@@ -17,13 +17,11 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
-from typer.testing import CliRunner
 
 from nardy_analyze import inputs
 from nardy_analyze import __version__, analyze
 from nardy_analyze.inputs import RECORD, SKIPPED, UNREADABLE, discover, load
 from nardy_analyze.analyze import map_records, validate_paths
-from nardy_analyze.cli import app
 from nardy_analyze.notation import mat, record_suffixes
 from nardy_analyze.report import to_sarif
 
@@ -78,12 +76,6 @@ def refuse_secret(monkeypatch):
     monkeypatch.setattr(builtins, "open", refusing_open)
 
 
-def invoke(*args):
-    result = CliRunner().invoke(app, ["validate", *map(str, args)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
 def inventory_names(root: Path) -> set[str]:
     """Everything in the folder whose name has a record suffix, and every link to a folder."""
     names = set()
@@ -94,10 +86,10 @@ def inventory_names(root: Path) -> set[str]:
     return names
 
 
-def test_every_file_accounted_for_in_json(tmp_path, refuse_secret):
+def test_every_file_accounted_for_in_json(tmp_path, refuse_secret, cli):
     want = build_hostile_folder(tmp_path)
     assert inventory_names(tmp_path) == set(want)
-    code, out, err = invoke("--format", "json", tmp_path)
+    code, out, err = cli("validate", "--format", "json", tmp_path)
     rep = json.loads(out)
     got = {}
     for f in rep["files"]:
@@ -130,9 +122,9 @@ def test_every_file_accounted_for_in_json(tmp_path, refuse_secret):
         assert name in err                              # and it is said on standard error too
 
 
-def test_every_file_accounted_for_in_text(tmp_path, refuse_secret):
+def test_every_file_accounted_for_in_text(tmp_path, refuse_secret, cli):
     want = build_hostile_folder(tmp_path)
-    code, out, _ = invoke(tmp_path)
+    code, out, _ = cli("validate", tmp_path)
     assert code == 2
     lines = out.splitlines()
     assert "\n7 file(s), " in out
@@ -141,7 +133,7 @@ def test_every_file_accounted_for_in_text(tmp_path, refuse_secret):
     for name, how in want.items():
         if how == "unreadable":
             assert any(ln.startswith(f"{tmp_path / name}: unreadable: ") for ln in lines), name
-    code, out, _ = invoke("--verbose", tmp_path)
+    code, out, _ = cli("validate", "--verbose", tmp_path)
     lines = out.splitlines()
     for name, how in want.items():     # each file once, as what it is
         said = [ln for ln in lines if ln.startswith(f"{tmp_path / name}: ")]
@@ -159,22 +151,22 @@ def test_sarif_notes_skipped_and_unreadable(tmp_path, refuse_secret):
     assert notes == {n: ("note" if h == "skipped" else "error") for n, h in want.items() if h != "record"}
 
 
-def test_skips_do_not_change_the_exit_code(tmp_path):
+def test_skips_do_not_change_the_exit_code(tmp_path, cli):
     (tmp_path / "good.mat").write_bytes(GOOD)
     (tmp_path / "README.txt").write_text("not a record\n")
     (tmp_path / "VERDICTS.tsv").write_text("path\tgame\n")
     (tmp_path / "GNUBG_CRASHES.list").write_text("x.mat\n")
-    code, out, _ = invoke(tmp_path)
+    code, out, _ = cli("validate", tmp_path)
     assert code == 0
     assert out.splitlines()[-1] == "1 file(s) skipped: not game records (--verbose lists them)"
     (tmp_path / "bad.mat").write_bytes(GOOD.replace(b"Game 1", b"Gxme 1"))
-    code, out, _ = invoke("--format", "json", tmp_path)
+    code, out, _ = cli("validate", "--format", "json", tmp_path)
     assert code == 1 and json.loads(out)["summary"]["skipped"] == 1
 
 
-def test_only_skipped_files_is_no_record_found(tmp_path):
+def test_only_skipped_files_is_no_record_found(tmp_path, cli):
     (tmp_path / "README.txt").write_text("not a record\n")
-    code, out, err = invoke(tmp_path)
+    code, out, err = cli("validate", tmp_path)
     assert code == 2
     assert "no game records found" in err and "1 file(s) skipped" in err
 
@@ -322,16 +314,16 @@ def test_internal_error_is_a_finding_and_the_run_goes_on(tmp_path, monkeypatch, 
     assert run.summary()["internal_errors"] == 1 and not run.complete
 
 
-def test_internal_error_through_the_command(tmp_path, monkeypatch):
+def test_internal_error_through_the_command(tmp_path, monkeypatch, cli):
     _folder_with_boom(tmp_path, 2)
     monkeypatch.setattr(analyze, "validate_match", _boom)
-    code, out, err = invoke("--format", "json", "--select", "max-dice", tmp_path)
+    code, out, err = cli("validate", "--format", "json", "--select", "max-dice", tmp_path)
     assert code == 2                                 # not everything could be checked
     rep = json.loads(out)
     assert [f["rule"] for f in rep["findings"]] == ["internal-error"]   # never filtered out by --select
     assert rep["summary"]["internal_errors"] == 1 and rep["summary"]["files"] == 3
     assert "boom.mat" in err and __version__ in err
-    code, out, err = invoke(tmp_path)
+    code, out, err = cli("validate", tmp_path)
     assert code == 2 and "1 file(s) not fully checked: internal error" in out
     sarif = to_sarif(validate_paths([str(tmp_path)]))["runs"][0]
     assert not sarif["results"]
@@ -354,11 +346,11 @@ def test_a_dying_worker_costs_only_its_file(tmp_path, monkeypatch):
 
 # ----------------------------------------------------------------------------- output, reader bounds
 
-def test_output_to_a_folder_is_a_clear_error(tmp_path):
+def test_output_to_a_folder_is_a_clear_error(tmp_path, cli):
     (tmp_path / "good.mat").write_bytes(GOOD)
     out_dir = tmp_path / "reports"
     out_dir.mkdir()
-    code, out, err = invoke("-o", out_dir, tmp_path / "good.mat")
+    code, out, err = cli("validate", "-o", out_dir, tmp_path / "good.mat")
     assert code == 2
     assert "it is a folder" in err and "Traceback" not in err
     assert list(out_dir.iterdir()) == []

@@ -3,6 +3,11 @@
 * **The layer rule**: a module imports only modules of its own layer or of a lower one (every import,
   at module level and inside functions); within the package, no import cycle among the module-level
   imports (those that run when a module is imported; ``if TYPE_CHECKING:`` ones do not).
+* **A package's face keeps to its layer**: a sub-package's ``__init__`` runs whenever any of its modules is
+  imported, so it is in the package's layer (no exception: no ``__init__`` counted higher than its
+  modules) and imports nothing above it, not even inside a function (a lazy ``__getattr__``); and no
+  import cycle runs through a face, its imports inside functions counted (those of the package's own
+  modules aside: a registry that loads them on demand).
 * **No private name crosses a module boundary**: no ``from nardy_analyze.mod import _name`` and no
   ``mod._name`` on a module of the package imported by name.
 * **Imports inside functions are few and say why**: each carries a one-line reason (a comment on its line,
@@ -39,10 +44,6 @@ LAYERS: dict[int, tuple[str, ...]] = {
     6: ("cli", "fastcli", "options", "typertext", "__main__"),   # the command line
 }
 
-# a package's __init__ that is the library's face for a job: re-exports the job's functions over files (its
-# modules stay in the package's layer)
-FACADES = {"nardy_analyze.stats": 5}
-
 # imports inside functions: at most this many in the package (each must save start-up or break a cycle)
 MAX_FUNCTION_IMPORTS = 68
 
@@ -58,8 +59,6 @@ def layer_of(module: str) -> int | None:
     """The layer of a module of the package (``nardy_analyze.notation.mat``), None when the table lacks it."""
     if module == PKG:
         return 0
-    if module in FACADES:
-        return FACADES[module]
     first = module.split(".")[1]
     for layer, names in LAYERS.items():
         if first in names:
@@ -178,14 +177,14 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def module_edges() -> dict[str, set[str]]:
+def module_edges(imports: list[Import] | None = None) -> dict[str, set[str]]:
     """The module-level imports that run: module -> the modules it imports (a sub-module's import runs its
     package's ``__init__`` first, which counts when the importer lies outside that package)."""
     edges: dict[str, set[str]] = {m: set() for m in MODULES}
-    for i in ALL_IMPORTS:
+    for i in ALL_IMPORTS if imports is None else imports:
         if i.in_function or i.type_only or i.target == i.module:
             continue
-        edges[i.module].add(i.target)
+        edges.setdefault(i.module, set()).add(i.target)
         parent = i.target.rsplit(".", 1)[0]
         if parent in PACKAGES and parent != PKG and not i.module.startswith(parent + ".") and i.module != parent:
             edges[i.module].add(parent)
@@ -221,6 +220,37 @@ def test_the_events_are_defined_in_one_module_low_in_the_layers():
     reports = [ast.unparse(node.annotation) for node in ast.walk(normal)
                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "report"]
     assert reports == ["GameReport", "MatchReport"]
+
+
+def face_edges(imports: list[Import] | None = None) -> dict[str, set[str]]:
+    """:func:`module_edges` and, for each package's ``__init__``, its imports inside functions of modules
+    outside the package (what a lazy ``__getattr__`` or helper of the face runs)."""
+    imports = ALL_IMPORTS if imports is None else imports
+    edges = module_edges(imports)
+    for i in imports:
+        if i.module in PACKAGES and i.module != PKG and i.in_function and not i.type_only \
+                and not i.target.startswith(i.module + "."):
+            edges[i.module].add(i.target)
+    return edges
+
+
+def test_no_package_init_imports_above_its_layer():
+    found = []
+    for i in ALL_IMPORTS:
+        if i.module in PACKAGES and i.module != PKG:
+            own, target = layer_of(i.module), layer_of(i.target)
+            modules = {layer_of(m) for m in MODULES if m.startswith(i.module + ".")}
+            if modules != {own}:
+                found.append(f"{i.module}: its modules are in layers {sorted(modules)}, it in {own}")
+            if target is not None and target > own:
+                found.append(f"{_where(i)}: {i.module} (layer {own}) imports {i.target} (layer {target})"
+                             + (" inside a function" if i.in_function else ""))
+    assert not found, "a package's __init__ above its layer:\n" + "\n".join(sorted(set(found)))
+
+
+def test_no_import_cycle_through_a_package_face():
+    cycles = _cycles(face_edges())
+    assert not cycles, "import cycles through a package's __init__:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 
 # gettext's ``_`` (nardy_analyze.i18n): public by the convention every translated message is written in
@@ -324,6 +354,18 @@ def test_function_and_type_only_imports_are_told_apart():
 def test_cycles_are_found():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_face_re_exporting_a_job_is_found():
+    """The shape the stats package's face once had: a lazy ``__getattr__`` importing the job that imports
+    the package (an arrow up from layer 4, and a cycle through the face)."""
+    face = _imports("nardy_analyze.stats", "from .columns import C\n"
+                                          "def __getattr__(name):\n    from .. import statsrun\n")
+    job = _imports("nardy_analyze.statsrun", "from .stats import columns\n")
+    up = [(i.target, layer_of(i.target)) for i in face if i.in_function]
+    assert up == [("nardy_analyze.statsrun", 5)] and layer_of("nardy_analyze.stats") == 4
+    assert _cycles(module_edges(face + job)) == []                  # lazy: no cycle at import...
+    assert ["nardy_analyze.stats", "nardy_analyze.statsrun"] in _cycles(face_edges(face + job))   # ...but one
 
 
 @pytest.mark.parametrize("module, layer", [("nardy_analyze.engine.core", 0), ("nardy_analyze.notation.mat", 2),

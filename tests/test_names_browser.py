@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from helpers import EXAMPLES
-from test_names_scripts import NAMES, RECORDS, plant, read, run, write_record
+from test_names_scripts import NAMES, RECORDS, plant, read, write_record
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -115,9 +115,10 @@ def check_no_tofu(driver, names: tuple[str, ...], shot: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("name", RECORDS)
-def test_svg_board_draws_the_names(browser, tmp_path, name):
+def test_svg_board_draws_the_names(browser, tmp_path, name, cli):
     out = tmp_path / "board.svg"
-    code, _, err = run("show", str(EXAMPLES / name), "--game", "1", "--move", "3", "--as", "svg", "-o", str(out))
+    code, _, err = cli("show", str(EXAMPLES / name), "--game", "1", "--move", "3", "--as", "svg", "-o", str(out),
+                       errors="strict")
     assert code == 0, err
     browser.get(out.as_uri())
     found = check_no_tofu(browser, NAMES[name], f"names-svg-{Path(name).stem}")
@@ -127,9 +128,9 @@ def test_svg_board_draws_the_names(browser, tmp_path, name):
 
 
 @pytest.mark.parametrize("name", RECORDS)
-def test_replayer_page_draws_the_names(browser, tmp_path, name):
+def test_replayer_page_draws_the_names(browser, tmp_path, name, cli):
     out = tmp_path / "replay.html"
-    code, _, err = run("show", str(EXAMPLES / name), "--as", "html", "-o", str(out))
+    code, _, err = cli("show", str(EXAMPLES / name), "--as", "html", "-o", str(out), errors="strict")
     assert code == 0, err
     browser.get(out.as_uri())
     found = check_no_tofu(browser, NAMES[name], f"names-replayer-{Path(name).stem}")
@@ -137,10 +138,10 @@ def test_replayer_page_draws_the_names(browser, tmp_path, name):
     assert {"text", "li", "option"} <= tags, tags             # the board, the list of moves, the game menu
 
 
-def test_validate_report_and_its_replayer_draw_the_names(browser, tmp_path):
+def test_validate_report_and_its_replayer_draw_the_names(browser, tmp_path, cli):
     paths = [str(write_record(plant(read(EXAMPLES / n)), tmp_path / n)) for n in RECORDS]
     out = tmp_path / "report.html"
-    code, _, err = run("validate", "--format", "html", "-o", str(out), *paths)
+    code, _, err = cli("validate", "--format", "html", "-o", str(out), *paths, errors="strict")
     assert code == 1, err
     browser.get(out.as_uri())
     every = tuple(n for name in RECORDS for n in NAMES[name])
@@ -157,7 +158,7 @@ LIBERATION = Path("/usr/share/fonts/truetype/liberation")
 
 
 @pytest.mark.skipif(not LIBERATION.is_dir(), reason=f"{LIBERATION} not installed (Debian fonts-liberation)")
-def test_the_check_sees_tofu_when_no_font_has_the_letters(tmp_path):
+def test_the_check_sees_tofu_when_no_font_has_the_letters(tmp_path, cli):
     """The check can fail: a browser that may use only the Liberation fonts (Latin, Cyrillic; no Armenian,
     no Georgian, no ə) draws the Armenian and Georgian names of the board as boxes, and the check says so."""
     conf = tmp_path / "fonts.conf"
@@ -171,7 +172,8 @@ def test_the_check_sees_tofu_when_no_font_has_the_letters(tmp_path):
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER, env=env), options=opts)
     try:
         out = tmp_path / "board.svg"
-        code, _, err = run("show", str(EXAMPLES / "yerevan-tbilisi-3pt.sgf"), "--as", "svg", "-o", str(out))
+        code, _, err = cli("show", str(EXAMPLES / "yerevan-tbilisi-3pt.sgf"), "--as", "svg", "-o", str(out),
+                           errors="strict")
         assert code == 0, err
         driver.get(out.as_uri())
         found = driver.execute_script(_TOFU)

@@ -25,15 +25,13 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES
 from nardy_analyze import notation
 from nardy_analyze.convert import write_text
 from nardy_analyze.record import Kind, Match, same_record
@@ -58,24 +56,6 @@ ALL_NAMES = sorted({n for pair in NAMES.values() for n in pair})
 
 
 # ----------------------------------------------------------------------------- helpers
-
-def run(*args: str, env: dict | None = None, encoding: str = "utf-8") -> tuple[int, str, str]:
-    """The command line (in this process; in a process of its own when ``env`` is given, for the encoding of
-    its standard streams); its output decoded strictly (bytes that are not ``encoding`` fail the test)."""
-    if env is None:
-        from typer.testing import CliRunner
-
-        from nardy_analyze.cli import app
-        r = CliRunner().invoke(app, list(args))
-        code, out, err = r.exit_code, r.stdout_bytes.decode(encoding), r.stderr_bytes.decode(encoding)
-        assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    else:
-        p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, cwd=ROOT,
-                           env={**os.environ, "PYTHONPATH": str(ROOT), **env}, timeout=300)
-        code, out, err = p.returncode, p.stdout.decode(encoding), p.stderr.decode(encoding)
-    assert "Traceback" not in out + err, out + err
-    return code, out, err
-
 
 def read(path: Path) -> Match:
     m = notation.read_path(path)
@@ -182,13 +162,13 @@ def planted(tmp_path_factory):
 # ----------------------------------------------------------------------------- the records
 
 @pytest.mark.parametrize("name", RECORDS)
-def test_the_examples_hold_the_names_and_are_legal(name):
+def test_the_examples_hold_the_names_and_are_legal(name, cli):
     m = read(EXAMPLES / name)
     assert {g.players for g in m.games} == {NAMES[name]}
     where, text = COMMENT[name]
     assert text in comments(m)[where]
     assert all(unicodedata.is_normalized("NFC", t) for t in texts(m))     # as people type them
-    code, out, _ = run("validate", "--format", "json", str(EXAMPLES / name))
+    code, out, _ = cli("validate", "--format", "json", str(EXAMPLES / name), errors="strict")
     assert code == 0 and json.loads(out)["summary"]["errors"] == 0
 
 
@@ -196,11 +176,11 @@ def test_the_examples_hold_the_names_and_are_legal(name):
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "html"])
 @pytest.mark.parametrize("name", RECORDS)
-def test_validate_names_the_players_exactly(planted, name, fmt):
+def test_validate_names_the_players_exactly(planted, name, fmt, cli):
     bad, twin, record = planted[name]
-    code, out, err = run("validate", "--explain", "--format", fmt, str(bad))
+    code, out, err = cli("validate", "--explain", "--format", fmt, str(bad), errors="strict")
     assert code == 1, out + err
-    _, twin_out, _ = run("validate", "--explain", "--format", fmt, str(twin))
+    _, twin_out, _ = cli("validate", "--explain", "--format", fmt, str(twin), errors="strict")
     assert_clean(out, record, twin_out)
     names = NAMES[name]
     if fmt == "text":
@@ -232,7 +212,7 @@ def test_validate_names_the_players_exactly(planted, name, fmt):
             assert json.dumps(text, ensure_ascii=False) in out
 
 
-def test_text_output_on_terminals_without_those_letters(planted):
+def test_text_output_on_terminals_without_those_letters(planted, cli):
     """A terminal in Latin-1 or KOI8-R: a letter it lacks is an escape (``\\u0259``); what it has is
     written in its encoding; never a crash, never a '?'."""
     bad, _, _ = planted["baku-final-5pt.mat"]
@@ -241,13 +221,14 @@ def test_text_output_on_terminals_without_those_letters(planted):
 
         def shown(name: str) -> str:
             return name.encode(enc, "backslashreplace").decode(enc)
-        code, out, err = run("validate", "--explain", str(bad), env=env, encoding=enc)
+        strict = dict(env=env, encoding=enc, errors="strict")
+        code, out, err = cli.subprocess("validate", "--explain", str(bad), **strict)
         assert code == 1, err
         for p in NAMES["baku-final-5pt.mat"]:
             assert f", {shown(p)}]" in out and f"= {shown(p)} (" in out
-        code, out, err = run("stats", str(EXAMPLES / "yerevan-tbilisi-3pt.sgf"), env=env, encoding=enc)
+        code, out, err = cli.subprocess("stats", str(EXAMPLES / "yerevan-tbilisi-3pt.sgf"), **strict)
         assert code == 0 and all(shown(p) in out for p in NAMES["yerevan-tbilisi-3pt.sgf"]), err
-        code, out, err = run("show", str(EXAMPLES / "ganja-long-nardy.ngn"), env=env, encoding=enc)
+        code, out, err = cli.subprocess("show", str(EXAMPLES / "ganja-long-nardy.ngn"), **strict)
         assert code == 0 and all(f"= {shown(p)}" in out for p in NAMES["ganja-long-nardy.ngn"]), err
         assert "?" not in out
 
@@ -256,22 +237,23 @@ def test_text_output_on_terminals_without_those_letters(planted):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("name", RECORDS)
-def test_convert_keeps_the_names_and_comments(tmp_path, name, target):
+def test_convert_keeps_the_names_and_comments(tmp_path, name, target, cli):
     src = EXAMPLES / name
     orig = read(src)
     out = tmp_path / f"out.{target}"
     losses = notation.get(target).losses(orig)
     if any(f"has no {target} form" in x for x in losses):   # long nardy, Gul bara in .mat, .sgf: refused
         assert own_notation(name) == "ngn" and target in ("mat", "sgf")
-        code, _, err = run("convert", str(src), "--to", target, "-o", str(out))
+        code, _, err = cli("convert", str(src), "--to", target, "-o", str(out), errors="strict")
         assert code == 1 and f"has no {target} form" in err and not out.exists(), err
         return
     lossy = bool(losses)
     assert lossy == (target == "mat" and bool(comments(orig)["game"] + comments(orig)["action"])), losses
     if lossy:       # .mat holds no comment on a game or a move: refused, named, nothing written
-        code, _, err = run("convert", str(src), "--to", "mat", "-o", str(out))
+        code, _, err = cli("convert", str(src), "--to", "mat", "-o", str(out), errors="strict")
         assert code != 0 and "comments" in err and not out.exists(), err
-    code, _, err = run("convert", str(src), "--to", target, "-o", str(out), *(["--lossy"] if lossy else []))
+    code, _, err = cli("convert", str(src), "--to", target, "-o", str(out), *(["--lossy"] if lossy else []),
+                       errors="strict")
     assert code == 0, err
     data = out.read_bytes()
     assert not data.startswith(b"\xef\xbb\xbf")
@@ -289,12 +271,12 @@ def test_convert_keeps_the_names_and_comments(tmp_path, name, target):
         assert same_record(back, orig)
     # and back to the record's own notation: the same file, byte for byte
     again = tmp_path / f"again{src.suffix}"
-    code, _, err = run("convert", str(out), "--to", own_notation(name), "-o", str(again))
+    code, _, err = cli("convert", str(out), "--to", own_notation(name), "-o", str(again), errors="strict")
     assert code == 0, err
     assert again.read_bytes() == src.read_bytes()
 
 
-def test_names_are_kept_as_written_not_normalised(tmp_path):
+def test_names_are_kept_as_written_not_normalised(tmp_path, cli):
     """A name typed decomposed (``s`` + combining cedilla, as macOS file names and some keyboards give
     it) is written back decomposed by every target: a conversion changes no character."""
     orig = read(EXAMPLES / "baku-final-5pt.mat")
@@ -303,22 +285,22 @@ def test_names_are_kept_as_written_not_normalised(tmp_path):
     src = write_record(nfd, tmp_path / "nfd.mat")
     for target in TARGETS:
         out = tmp_path / f"nfd-out.{target}"
-        code, _, err = run("convert", str(src), "--to", target, "-o", str(out))
+        code, _, err = cli("convert", str(src), "--to", target, "-o", str(out), errors="strict")
         assert code == 0, err
         back = read(out)
         assert [g.players for g in back.games] == [g.players for g in nfd.games]
         assert back.comments == nfd.comments and back.tags == nfd.tags
-    code, out, _ = run("validate", "--format", "json", str(src))
+    code, out, _ = cli("validate", "--format", "json", str(src), errors="strict")
     assert code == 0
 
 
 # ----------------------------------------------------------------------------- stats
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown", "parquet"])
-def test_stats_shows_the_names_exactly(tmp_path, fmt):
+def test_stats_shows_the_names_exactly(tmp_path, fmt, cli):
     paths = [str(EXAMPLES / n) for n in RECORDS]
     out = tmp_path / f"stats.{fmt}"
-    code, _, err = run("stats", "--format", fmt, "-o", str(out), *paths)
+    code, _, err = cli("stats", "--format", fmt, "-o", str(out), *paths, errors="strict")
     assert code == 0, err
     if fmt == "parquet":
         import pandas as pd
@@ -345,7 +327,7 @@ def _table_columns(line: str, name: str) -> list[int]:
     return [cell_len(line[:rest_at + m.end()]) for m in re.finditer(r"\S+", line[rest_at:])]
 
 
-def test_stats_table_stays_aligned_with_wide_and_combining_letters(tmp_path):
+def test_stats_table_stays_aligned_with_wide_and_combining_letters(tmp_path, cli):
     """The terminal table aligns by terminal cells: a wide letter takes two, a combining mark none."""
     base = read(EXAMPLES / "baku-final-5pt.mat")
     pairs = [("王小明", unicodedata.normalize("NFD", "Zoë Ångström")),          # wide; combining marks
@@ -354,7 +336,7 @@ def test_stats_table_stays_aligned_with_wide_and_combining_letters(tmp_path):
     for i, (a, b) in enumerate(pairs):
         m = recode(base, lambda s, a=a, b=b: {base.games[0].players[0]: a, base.games[0].players[1]: b}.get(s, s))
         paths.append(str(write_record(m, tmp_path / f"m{i}.mat")))
-    code, out, err = run("stats", "--format", "table", *paths)
+    code, out, err = cli("stats", "--format", "table", *paths, errors="strict")
     assert code == 0, err
     rows = out.splitlines()[1:]
     names = [n for pair in pairs for n in pair]
@@ -363,18 +345,18 @@ def test_stats_table_stays_aligned_with_wide_and_combining_letters(tmp_path):
     assert len({tuple(c) for c in columns}) == 1, columns
 
 
-def test_stats_groups_composed_and_decomposed_spellings_as_one_player(tmp_path):
+def test_stats_groups_composed_and_decomposed_spellings_as_one_player(tmp_path, cli):
     orig = read(EXAMPLES / "baku-final-5pt.mat")
     nfd = recode(orig, lambda s: unicodedata.normalize("NFD", s))
     a = write_record(orig, tmp_path / "a.mat")
     b = write_record(nfd, tmp_path / "b.mat")
     c = write_record(orig, tmp_path / "c.mat")
-    code, out, err = run("stats", "--format", "json", str(b), str(a), str(c))
+    code, out, err = cli("stats", "--format", "json", str(b), str(a), str(c), errors="strict")
     assert code == 0, err
     rows = {r["player"]: r["games"] for r in json.loads(out)}
     games = len(orig.games)
     assert rows == {p: 3 * games for p in NAMES["baku-final-5pt.mat"]}     # shown as the more frequent NFC
-    code, out, err = run("stats", "--format", "json", str(b), str(a))
+    code, out, err = cli("stats", "--format", "json", str(b), str(a), errors="strict")
     assert {r["player"] for r in json.loads(out)} == {unicodedata.normalize("NFD", p)       # equal: the first
                                                      for p in NAMES["baku-final-5pt.mat"]}
 
@@ -383,13 +365,13 @@ def test_stats_groups_composed_and_decomposed_spellings_as_one_player(tmp_path):
 
 @pytest.mark.parametrize("as_", ["text", "gnubg", "xgid", "svg", "html"])
 @pytest.mark.parametrize("name", RECORDS)
-def test_show_names_the_players_exactly(tmp_path, name, as_):
+def test_show_names_the_players_exactly(tmp_path, name, as_, cli):
     src = EXAMPLES / name
     record = read(src)
     twin = write_record(ascii_twin(record), tmp_path / name)
     args = ["--game", "1", "--move", "3", "--as", as_]
-    code, out, err = run("show", str(src), *args)
-    tcode, twin_out, twin_err = run("show", str(twin), *args)
+    code, out, err = cli("show", str(src), *args, errors="strict")
+    tcode, twin_out, twin_err = cli("show", str(twin), *args, errors="strict")
     assert code == tcode
     assert_clean(out + err, record, twin_out + twin_err)
     names = NAMES[name]
@@ -430,7 +412,7 @@ def gnubg_name(name: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(GNUBG), reason=f"GNU Backgammon not installed ({GNUBG})")
-def test_gnubg_reads_the_names_we_write(tmp_path):
+def test_gnubg_reads_the_names_we_write(tmp_path, cli):
     from gnubg_run import gnubg_dump
 
     jobs, want = [], {}
@@ -439,7 +421,7 @@ def test_gnubg_reads_the_names_we_write(tmp_path):
         m = read(src)
         for target in ("mat", "sgf"):
             out = tmp_path / f"{src.stem}.{target}"
-            code, _, err = run("convert", str(src), "--to", target, "-o", str(out), "--lossy")
+            code, _, err = cli("convert", str(src), "--to", target, "-o", str(out), "--lossy", errors="strict")
             assert code == 0, err
             load = f'import mat "{out}"' if target == "mat" else f'load match "{out}"'
             jobs.append((out.name, load, None))

@@ -21,7 +21,6 @@ from nardy_analyze.notation import ngn
 from nardy_analyze.record import Action, Game, Kind, Loc, Match, Segment, Setup, Step, record_dict, same_record
 
 from helpers import CORPUS, EXAMPLES, ROOT
-from test_cli_bad_input import run
 
 L = Loc(1, 1)
 
@@ -364,18 +363,19 @@ def test_a_bad_game_does_not_stop_the_next_one():
 
 # ----------------------------------------------------------------------------- the command line
 
-def test_generate_is_deterministic_and_writes_atomically(tmp_path):
-    code1, out1, err = run("generate", "--variant", "gulbara", "--games", "3", "--seed", "11",
+def test_generate_is_deterministic_and_writes_atomically(tmp_path, cli):
+    code1, out1, err = cli.subprocess("generate", "--variant", "gulbara", "--games", "3", "--seed", "11",
                            "--players", "Ann,Bob")
     assert code1 == 0, err
-    code2, out2, _ = run("generate", "--variant", "gulbara", "--games", "3", "--seed", "11",
+    code2, out2, _ = cli.subprocess("generate", "--variant", "gulbara", "--games", "3", "--seed", "11",
                          "--players", "Ann,Bob")
     assert out1 == out2 and out1.startswith('[Event "Generated games"]')
     assert '[White "Ann"]\n[Black "Bob"]\n' in out1
-    _, other, _ = run("generate", "--variant", "gulbara", "--games", "3", "--seed", "12", "--players", "Ann,Bob")
+    _, other, _ = cli.subprocess("generate", "--variant", "gulbara", "--games", "3", "--seed", "12", "--players",
+                                 "Ann,Bob")
     assert other != out1
     target = tmp_path / "g.ngn"
-    code, out, _ = run("generate", "--variant", "gulbara", "--games", "3", "--seed", "11", "--players",
+    code, out, _ = cli.subprocess("generate", "--variant", "gulbara", "--games", "3", "--seed", "11", "--players",
                        "Ann,Bob", "-o", str(target))
     assert code == 0 and out == ""
     assert target.read_text(encoding="utf-8") == out1
@@ -383,38 +383,38 @@ def test_generate_is_deterministic_and_writes_atomically(tmp_path):
 
 
 @pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
-def test_generated_files_validate_from_file_and_stdin(tmp_path, variant):
-    code, text, _ = run("generate", "--variant", variant, "--games", "2", "--seed", "5")
+def test_generated_files_validate_from_file_and_stdin(tmp_path, variant, cli):
+    code, text, _ = cli.subprocess("generate", "--variant", variant, "--games", "2", "--seed", "5")
     assert code == 0
     path = tmp_path / "g.ngn"
     path.write_text(text, encoding="utf-8")
-    code, out, err = run("validate", str(path))
+    code, out, err = cli.subprocess("validate", str(path))
     assert out.splitlines()[-1].startswith("1 file(s), 2 game(s)"), out + err
-    code2, out2, _ = run("validate", "-", stdin=text.encode())
+    code2, out2, _ = cli.subprocess("validate", "-", input=text.encode())
     assert out2.splitlines()[-1] == out.splitlines()[-1]
     assert code2 == code
 
 
-def test_generate_bad_arguments():
-    code, _, err = run("generate", "--variant", "chess", "--games", "1")
+def test_generate_bad_arguments(cli):
+    code, _, err = cli.subprocess("generate", "--variant", "chess", "--games", "1")
     assert code == 2 and "unknown variant" in err
-    code, _, err = run("generate", "--variant", "long", "--players", "OnlyOne")
+    code, _, err = cli.subprocess("generate", "--variant", "long", "--players", "OnlyOne")
     assert code == 2 and "two names" in err
-    code, _, err = run("generate", "--variant", "long", "--rule", "koks=maybe")
+    code, _, err = cli.subprocess("generate", "--variant", "long", "--rule", "koks=maybe")
     assert code == 2 and "koks" in err
-    code, _, err = run("generate", "--variant", "long", "-o", str(ROOT / "no-such-folder" / "x.ngn"))
+    code, _, err = cli.subprocess("generate", "--variant", "long", "-o", str(ROOT / "no-such-folder" / "x.ngn"))
     assert code == 2 and "cannot write" in err and "Traceback" not in err
     assert not (ROOT / "no-such-folder").exists()
 
 
-def test_validate_reports_ngn_parse_errors_with_place(tmp_path):
+def test_validate_reports_ngn_parse_errors_with_place(tmp_path, cli):
     bad = tmp_path / "bad.ngn"
     bad.write_text('[Variant "long"]\n\nGame 1\n1. 64: 24/x8\n', encoding="utf-8")
-    code, out, _ = run("validate", str(bad))
+    code, out, _ = cli.subprocess("validate", str(bad))
     assert code == 1
     assert f"{bad}:4:8: parse-error: expected a move like" in out
     bad.write_text('[Variant "long"]\n[Koks "maybe"]\n\nGame 1\n1. 64: 24/18 23/20\n', encoding="utf-8")
-    code, out, _ = run("validate", str(bad))
+    code, out, _ = cli.subprocess("validate", str(bad))
     assert f"{bad}:2:1: parse-error: warning: rule option koks takes on/off" in out
 
 
@@ -432,16 +432,17 @@ def test_the_examples_in_the_specification_read_and_validate():
         assert not errors, [(f.line, f.rule, f.message) for f in errors]
 
 
-def test_readme_generate_demo_is_true(tmp_path):
+def test_readme_generate_demo_is_true(tmp_path, cli):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("## generate", 1)[1].split("```")[3]
     shown = block.split("$ nardy-analyze generate --variant gulbara --seed 3 --players Aysel,Rashad | head -13\n")[1]
     shown = shown.split("$ ")[0].splitlines()
-    _, out, _ = run("generate", "--variant", "gulbara", "--seed", "3", "--players", "Aysel,Rashad")
+    _, out, _ = cli.subprocess("generate", "--variant", "gulbara", "--seed", "3", "--players", "Aysel,Rashad")
     assert out.splitlines()[:13] == shown
     target = tmp_path / "games.ngn"
-    run("generate", "--variant", "long", "--games", "2", "--seed", "7", "--players", "Timur,Dina", "-o", str(target))
-    code, out, _ = run("validate", str(target))
+    cli.subprocess("generate", "--variant", "long", "--games", "2", "--seed", "7", "--players", "Timur,Dina", "-o",
+                   str(target))
+    code, out, _ = cli.subprocess("validate", str(target))
     assert out.splitlines()[-1] in block and code == 0
 
 

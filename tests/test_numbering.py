@@ -11,14 +11,12 @@ import copy
 import json
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from helpers import CORPUS, ROOT
+from helpers import CORPUS, ROOT, cli
 from nardy_analyze import analyze, notation
 from nardy_analyze.engine.posid import position_id
 from nardy_analyze.generate import generate_match
@@ -97,10 +95,8 @@ def excerpt(tmp_path) -> Path:
     return path
 
 
-def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
-                                                     "LANG": "C.UTF-8"})
+# the command line in a bare environment: PATH and a C.UTF-8 locale (no language chosen)
+BARE = dict(inherit=False, env={"LANG": "C.UTF-8"}, timeout=120)
 
 
 # ------------------------------------------------------------------------------------- the position at a finding
@@ -207,7 +203,7 @@ def test_unnumbered_or_repeated_game_numbers_fall_back_to_the_order(excerpt):
 
 def test_pasting_a_findings_game_and_move_into_show_opens_its_position(excerpt):
     """Through the command line: JSON and text findings, then ``show --as gnubg``, in any language."""
-    r = cli("validate", "--format", "json", "--explain", str(excerpt))
+    r = cli.subprocess("validate", "--format", "json", "--explain", str(excerpt), **BARE)
     assert r.returncode == 1, r.stderr
     findings = json.loads(r.stdout)["findings"]
     assert [(f["rule"], f["game"], f["move"], f["row"], f["line"]) for f in findings] == EXPECTED
@@ -215,7 +211,7 @@ def test_pasting_a_findings_game_and_move_into_show_opens_its_position(excerpt):
         args = ["show", str(excerpt), "--as", "gnubg", "--game", str(f["game"])]
         if f["move"] is not None:
             args += ["--move", str(f["move"])]
-        shown = cli(*args)
+        shown = cli.subprocess(*args, **BARE)
         assert shown.returncode == 0, (f, shown.stderr)
         pid = shown.stdout.strip().split(":")[0]
         if "position" in f and f["move"] is not None:
@@ -224,15 +220,15 @@ def test_pasting_a_findings_game_and_move_into_show_opens_its_position(excerpt):
             assert pid in (f["position"]["position_id"],
                            position_id(f["position"]["opponent"], f["position"]["mover"]))
     # the text report gives the same numbers (English: --lang en)
-    text = cli("validate", "--lang", "en", str(excerpt)).stdout
+    text = cli.subprocess("validate", "--lang", "en", str(excerpt), **BARE).stdout
     assert "[game 6, move 4, Alice]" in text and "[game 1, move 10, Bob]" in text
     assert "[game 6, move 10, Alice]" in text and re.search(r"result-mismatch: .*\[game 6, Alice\]", text)
     # SARIF carries game, move and row
-    sarif = json.loads(cli("validate", "--format", "sarif", str(excerpt)).stdout)
+    sarif = json.loads(cli.subprocess("validate", "--format", "sarif", str(excerpt), **BARE).stdout)
     props = [x["properties"] for x in sarif["runs"][0]["results"]]
     assert [(p["game"], p["move"], p["row"]) for p in props] == [(g, m, r) for _, g, m, r, _ in EXPECTED]
     # the stats' game column: the record's numbers
-    games = json.loads(cli("stats", "--by", "game", "--format", "json", str(excerpt)).stdout)
+    games = json.loads(cli.subprocess("stats", "--by", "game", "--format", "json", str(excerpt), **BARE).stdout)
     assert sorted({row["game"] for row in games}) == [1, 2, 6]
 
 
@@ -315,28 +311,29 @@ def test_pasting_a_gul_bara_part_finding_into_show_opens_the_part(tmp_path):
                  if sum(1 for f in analyze.validate_match(m).findings if f.part) >= 2)
     path = tmp_path / "gulbara.ngn"
     path.write_text(notation.get("ngn").write(match))
-    r = cli("validate", "--format", "json", str(path))
+    r = cli.subprocess("validate", "--format", "json", str(path), **BARE)
     findings = [f for f in json.loads(r.stdout)["findings"] if f["part"]]
     assert len(findings) >= 2 and all(isinstance(f["move"], int) for f in findings)
-    text = cli("validate", "--lang", "en", str(path)).stdout
-    report = cli("validate", "--format", "html", str(path)).stdout
+    text = cli.subprocess("validate", "--lang", "en", str(path), **BARE).stdout
+    report = cli.subprocess("validate", "--format", "html", str(path), **BARE).stdout
     for f in findings:                 # the HTML report's link opens the replayer at the part itself
         assert f'href="#file=1&amp;game={f["game"]}&amp;move={f["move"]}.{f["part"]}"' in report, f
-    sarif = json.loads(cli("validate", "--format", "sarif", str(path)).stdout)
+    sarif = json.loads(cli.subprocess("validate", "--format", "sarif", str(path), **BARE).stdout)
     assert {x["properties"]["part"] for x in sarif["runs"][0]["results"]} >= {f["part"] for f in findings}
     for f in findings[:2]:
         address = f"{f['move']}.{f['part']}"
         assert f"[game {f['game']}, move {address}, " in text
-        shown = cli("show", str(path), "--lang", "en", "--game", str(f["game"]), "--move", address)
+        shown = cli.subprocess("show", str(path), "--lang", "en", "--game", str(f["game"]), "--move", address, **BARE)
         assert shown.returncode == 0, shown.stderr
         assert shown.stdout.startswith(f"game {f['game']}, move {address}, "), shown.stdout[:200]
         snap = shows.pick(notation.read_path(path), f["game"], address)
         assert f"line {snap.line})" in shown.stdout.splitlines()[0]
-        page = cli("show", str(path), "--as", "html", "--game", str(f["game"]), "--move", address).stdout
+        page = cli.subprocess("show", str(path), "--as", "html", "--game", str(f["game"]), "--move", address,
+                              **BARE).stdout
         assert f'"start":"game={f["game"]}&move={address}"' in page
-    bad = cli("show", str(path), "--move", "2.x")
+    bad = cli.subprocess("show", str(path), "--move", "2.x", **BARE)
     assert bad.returncode == 2 and "2.x" in bad.stderr and "Traceback" not in bad.stderr
-    past = cli("show", str(path), "--lang", "en", "--move", f"{findings[0]['move']}.99")
+    past = cli.subprocess("show", str(path), "--lang", "en", "--move", f"{findings[0]['move']}.99", **BARE)
     assert past.returncode == 2 and ".99" in past.stderr
 
 
@@ -367,7 +364,7 @@ def test_every_finding_of_the_corpus_opens_its_position(folder, every):
 
 # ------------------------------------------------------------------------------------- the HTML report's facts
 def _report(path: Path) -> str:
-    r = cli("validate", "--format", "html", "--lang", "en", str(path))
+    r = cli.subprocess("validate", "--format", "html", "--lang", "en", str(path), **BARE)
     assert r.returncode == 1, r.stderr
     return r.stdout
 
@@ -458,7 +455,7 @@ def test_analyze_decisions_give_the_move_show_opens(excerpt):
     import csv
     import io
 
-    r = cli("analyze", "--by", "decision", "--format", "csv", str(excerpt))
+    r = cli.subprocess("analyze", "--by", "decision", "--format", "csv", str(excerpt), **BARE)
     assert r.returncode in (0, 1), r.stderr
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     match = notation.read_path(excerpt)

@@ -1,16 +1,14 @@
 """One truth in every command: the points (one count), the names (one normalisation), the labels, the
 severity filter and the exit codes of the free-text notice, and the refusal of a variant the tool does not
-play (``Backgammon +1``).  Records are written in the layout real files have (../shared/docs/FORMATS.md)."""
+play (``Backgammon +1``).  Records are written in the layout real files have (docs/mat-format.md)."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from helpers import ROOT
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 from nardy_analyze.commands.common import Exit
 from nardy_analyze.names import normalise_name
 from nardy_analyze.notation import read_text
@@ -46,19 +44,17 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     return str(p)
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LANGUAGE": "en"}
-    return subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+# the command line in a bare environment: PATH and LANGUAGE=en
+BARE = dict(inherit=False, env={"LANGUAGE": "en"})
 
 
 # ----------------------------------------------------------------------------------------------- points
 def test_club_night_points_are_one_count_in_every_table():
     """club-night.mat: game 3's score line says 3-0 where the results give 2-0 (a planted match-score error):
     every table counts the points the games credit, 1 + 1 + 4 = 6 for Alice."""
-    g = stats.games([str(CLUB)])
-    p = stats.players([str(CLUB)])
-    m = stats.matches([str(CLUB)])
+    g = statsrun.games([str(CLUB)])
+    p = statsrun.players([str(CLUB)])
+    m = statsrun.matches([str(CLUB)])
     alice = p[p["player"] == "Alice"].iloc[0]
     assert int(alice["points_for"]) == 6
     assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (6, 0)
@@ -73,15 +69,15 @@ def test_club_night_points_are_one_count_in_every_table():
 def test_match_totals_equal_the_players_points(tmp_path):
     """On several records, the match table's final scores add up to the players' points (no excerpt)."""
     paths = [str(CLUB), str(ROOT / "tests" / "fixtures" / "selfplay")]
-    p = stats.players(paths)
-    m = stats.matches(paths)
+    p = statsrun.players(paths)
+    m = statsrun.matches(paths)
     assert int(p["points_for"].sum()) == int(m["score1"].sum() + m["score2"].sum())
 
 
 def test_an_excerpt_starts_from_its_first_score_line(tmp_path):
     text = GAME.replace(" 1 point match", " 7 point match").replace(": 0 ", ": 2 ", 1)
     path = write(tmp_path, "excerpt.mat", text)
-    m = stats.matches([path])
+    m = statsrun.matches([path])
     assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (3, 0)
 
 
@@ -101,7 +97,7 @@ def test_a_conceded_match_credits_what_the_winner_needed(tmp_path):
     conceded = [f for f in rep.findings if f.rule == "result-mismatch"]
     assert len(conceded) == 1 and conceded[0].severity == "warning" and "conceded" in conceded[0].message
     assert rep.games[0].credited == 4 and rep.final_score == (5, 0)
-    m = stats.matches([path])
+    m = statsrun.matches([path])
     assert (int(m["score1"].iloc[0]), m["winner"].iloc[0]) == (5, "Ann")
 
 
@@ -115,30 +111,31 @@ def test_one_key_for_spellings_of_a_name(a, b):
 def test_stats_merges_spellings_across_files(tmp_path):
     one = write(tmp_path, "a.mat", GAME.format(a="John Ohagan", b="Andreas_Humke"))
     two = write(tmp_path, "b.mat", GAME.format(a="John OHagan", b="Andreas Humke"))
-    p = stats.players([one, two])
+    p = statsrun.players([one, two])
     assert sorted(p["games"]) == [2, 2] and len(p) == 2
 
 
 @pytest.mark.slow
-def test_analyze_merges_names_as_stats_does_and_takes_alias(tmp_path):
+def test_analyze_merges_names_as_stats_does_and_takes_alias(tmp_path, cli):
     from nardy_analyze.stats import skill
     if not skill.engine_available():
         pytest.skip("the analysis extra (bgsage) is not installed")
     one = write(tmp_path, "a.mat", GAME.format(a="John Ohagan", b="Andreas_Humke"))
     two = write(tmp_path, "b.mat", GAME.format(a="John OHagan", b="Andreas Humke"))
-    r = cli("analyze", one, two, "--format", "csv")
+    r = cli.subprocess("analyze", one, two, "--format", "csv", **BARE)
     assert r.returncode == 0, r.stderr
     assert len(r.stdout.strip().splitlines()) == 3          # header and two players
-    r = cli("analyze", one, two, "--format", "csv", "--alias", "andreas humke=Andreas H.", "--by", "decision")
+    r = cli.subprocess("analyze", one, two, "--format", "csv", "--alias", "andreas humke=Andreas H.", "--by",
+                       "decision", **BARE)
     lines = r.stdout.strip().splitlines()
     at = lines[0].split(",").index("player")
     names = {line.split(",")[at] for line in lines[1:]}
     assert names == {"John Ohagan", "Andreas H."}
     # a record whose only finding is the banner notice: exit 0, the notice labelled as validate labels it
     banner = write(tmp_path, "banner.mat", BANNER + GAME.format(a="Ann", b="Bob"))
-    r = cli("analyze", banner, "--format", "csv")
+    r = cli.subprocess("analyze", banner, "--format", "csv", **BARE)
     assert r.returncode == 0 and f"{banner}:1:1: free-text: warning: " in r.stderr
-    r = cli("analyze", banner, "--format", "csv", "--min-severity", "error")
+    r = cli.subprocess("analyze", banner, "--format", "csv", "--min-severity", "error", **BARE)
     assert r.returncode == 0 and "free-text" not in r.stderr
 
 
@@ -184,20 +181,20 @@ def test_stats_labels_warnings_in_russian(tmp_path, russian):
 
 
 @pytest.mark.parametrize("severity, rules", [("warning", ["free-text", "dice-mismatch"]), ("error", ["dice-mismatch"])])
-def test_validate_min_severity(tmp_path, severity, rules):
+def test_validate_min_severity(tmp_path, severity, rules, cli):
     bad = (BANNER + GAME.format(a="Ann", b="Bob")).replace("31: 8/5 6/5", "31: 8/4 6/5")
     path = write(tmp_path, "bad.mat", bad)
     import json
-    r = cli("validate", "--format", "json", "--min-severity", severity, path)
+    r = cli.subprocess("validate", "--format", "json", "--min-severity", severity, path, **BARE)
     assert r.returncode == 1
     assert [f["rule"] for f in json.loads(r.stdout)["findings"]] == rules
 
 
-def test_ignore_free_text_keeps_real_parse_errors(tmp_path):
+def test_ignore_free_text_keeps_real_parse_errors(tmp_path, cli):
     text = (BANNER + GAME.format(a="Ann", b="Bob")).replace("  2) 66:", "  2) 6x:")
     path = write(tmp_path, "broken.mat", text)
     import json
-    r = cli("validate", "--format", "json", "--ignore", "free-text", path)
+    r = cli.subprocess("validate", "--format", "json", "--ignore", "free-text", path, **BARE)
     rules = [f["rule"] for f in json.loads(r.stdout)["findings"]]
     assert "parse-error" in rules and "free-text" not in rules and r.returncode == 1
 
@@ -207,9 +204,9 @@ def test_ignore_free_text_keeps_real_parse_errors(tmp_path):
                                   ["convert", "--to", "sgf", "-o", "{tmp}/p.sgf"],
                                   ["convert", "--to", "sgf", "--lossy", "-o", "{tmp}/p.sgf"],
                                   ["convert", "--to", "mat", "-o", "{tmp}/p.mat"]])
-def test_backgammon_plus_one_is_refused_alike_everywhere(tmp_path, args):
+def test_backgammon_plus_one_is_refused_alike_everywhere(tmp_path, args, cli):
     path = write(tmp_path, "plus1.mat", PLUS1.format(a="Timur", b="Dina"))
-    r = cli(*[a.format(tmp=tmp_path) for a in args], path)
+    r = cli.subprocess(*[a.format(tmp=tmp_path) for a in args], path, **BARE)
     assert r.returncode == 1, (r.stdout, r.stderr)
     said = r.stdout + r.stderr
     assert f"{path}:2:1: parse-error: the record is of Backgammon +1, backgammon with 16 checkers" in said
@@ -218,14 +215,15 @@ def test_backgammon_plus_one_is_refused_alike_everywhere(tmp_path, args):
     assert "Traceback" not in r.stderr
 
 
-def test_show_min_severity_leaves_the_banner_notice_out_of_the_replayer(tmp_path):
+def test_show_min_severity_leaves_the_banner_notice_out_of_the_replayer(tmp_path, cli):
     path = write(tmp_path, "banner.mat", BANNER + GAME.format(a="Ann", b="Bob"))
     every, errors = tmp_path / "every.html", tmp_path / "errors.html"
-    assert cli("show", path, "--as", "html", "-o", str(every)).returncode == 0
-    assert cli("show", path, "--as", "html", "--min-severity", "error", "-o", str(errors)).returncode == 0
+    assert cli.subprocess("show", path, "--as", "html", "-o", str(every), **BARE).returncode == 0
+    assert cli.subprocess("show", path, "--as", "html", "--min-severity", "error", "-o", str(errors),
+                          **BARE).returncode == 0
     assert '"free-text"' in every.read_text(encoding="utf-8")
     assert '"free-text"' not in errors.read_text(encoding="utf-8")
-    r = cli("show", path, "--min-severity", "error")
+    r = cli.subprocess("show", path, "--min-severity", "error", **BARE)
     assert r.returncode == 0 and "free text" not in r.stderr
 
 
@@ -251,7 +249,7 @@ def test_convert_refuses_a_match_conceded_beyond_what_gnubg_reads(tmp_path, to, 
     from nardy_analyze.convert import REFUSED, WRITTEN, convert_paths
 
     path = write(tmp_path, "conceded.txt", CONCEDED)
-    m = stats.matches([path])
+    m = statsrun.matches([path])
     assert (int(m["score1"].iloc[0]), int(m["score2"].iloc[0])) == (0, 5)      # ours: newbie wins the match
     run = convert_paths([path], to, out_dir=str(tmp_path / "out"))
     (o,) = run.outcomes

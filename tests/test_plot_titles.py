@@ -15,7 +15,7 @@ def _drawn_titles(lang: str, tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from nardy_analyze import stats
+    from nardy_analyze import stats, statsrun
 
     set_language(lang)
     boxes = []
@@ -30,7 +30,7 @@ def _drawn_titles(lang: str, tmp_path):
 
     plt.close = keep
     try:
-        stats.plot(stats.players([str(EXAMPLES)]), str(tmp_path / "p.png"))
+        stats.plot(statsrun.players([str(EXAMPLES)]), str(tmp_path / "p.png"))
     finally:
         plt.close = real_close
         set_language(None)

@@ -13,7 +13,6 @@ from hypothesis import given, strategies as st
 from nardy_analyze.safetext import json_safe, markup, visible
 
 from helpers import ROOT
-from test_cli_bad_input import run
 
 FIXTURE = ROOT / "tests" / "fixtures" / "selfplay" / "selfplay_0103_5pt.mat"
 # clears the screen, retitles the terminal, rings the bell, a C1 CSI, turns the text round
@@ -45,34 +44,34 @@ def hostile(tmp_path):
     return path, bad
 
 
-def test_text_report_and_messages_escape(hostile):
+def test_text_report_and_messages_escape(hostile, cli):
     path, bad = hostile
-    code, out, err = run("validate", "--explain", "-v", str(path), str(bad))
+    code, out, err = cli.subprocess("validate", "--explain", "-v", str(path), str(bad))
     assert code == 1
     assert not raw_controls(out + err), raw_controls(out + err)
     assert SHOWN in out                                          # the name, visible
     assert r'zz\x1b[31mRED\x07\x08 line' in out                   # the bad line echoed, visible
-    code, out, err = run("validate", "--statistics", "--color", str(bad))
+    code, out, err = cli.subprocess("validate", "--statistics", "--color", str(bad))
     assert not raw_controls(out.replace("\x1b[", "")), out         # only our own colour codes
 
 
-def test_json_and_sarif_keep_the_name_exactly(hostile):
+def test_json_and_sarif_keep_the_name_exactly(hostile, cli):
     path, bad = hostile
-    code, out, _ = run("validate", "--format", "json", "--explain", str(path), str(bad))
+    code, out, _ = cli.subprocess("validate", "--format", "json", "--explain", str(path), str(bad))
     assert not raw_controls(out)
     doc = json.loads(out)
     assert HOSTILE in {f["player"] for f in doc["findings"]}
     assert any("zz\x1b[31mRED\x07\x08 line" in f["message"] for f in doc["findings"])
-    code, out, _ = run("validate", "--format", "sarif", str(path), str(bad))
+    code, out, _ = cli.subprocess("validate", "--format", "sarif", str(path), str(bad))
     assert not raw_controls(out)
     doc = json.loads(out)
     assert HOSTILE in {r["properties"]["player"] for r in doc["runs"][0]["results"]}
 
 
-def test_html_report_shows_escapes(hostile, tmp_path):
+def test_html_report_shows_escapes(hostile, tmp_path, cli):
     path, bad = hostile
     out_file = tmp_path / "r.html"
-    code, _, _ = run("validate", "--format", "html", "-o", str(out_file), str(path), str(bad))
+    code, _, _ = cli.subprocess("validate", "--format", "html", "-o", str(out_file), str(path), str(bad))
     assert code == 1
     page = out_file.read_text(encoding="utf-8")
     assert not raw_controls(page)
@@ -86,10 +85,10 @@ def test_html_report_shows_escapes(hostile, tmp_path):
     assert any(SHOWN in t for t in texts)
 
 
-def test_svg_is_valid_xml(hostile):
+def test_svg_is_valid_xml(hostile, cli):
     path, _ = hostile
     for move in ("1", "5"):
-        code, out, err = run("show", str(path), "--game", "1", "--move", move, "--as", "svg")
+        code, out, err = cli.subprocess("show", str(path), "--game", "1", "--move", move, "--as", "svg")
         assert code == 0, err
         doc = xml.dom.minidom.parseString(out)          # raises on a character XML does not allow
         assert SHOWN[:20] in "".join(n.data for n in _text_nodes(doc))
@@ -102,36 +101,36 @@ def _text_nodes(node):
         yield from _text_nodes(c)
 
 
-def test_show_text_and_warning(hostile):
+def test_show_text_and_warning(hostile, cli):
     path, bad = hostile
     for f in (path, bad):
-        code, out, err = run("show", str(f), "--game", "1", "--move", "3")
+        code, out, err = cli.subprocess("show", str(f), "--game", "1", "--move", "3")
         assert code == 0
         assert not raw_controls(out + err) and SHOWN in out
 
 
 @pytest.mark.parametrize("fmt", ["table", "markdown"])
-def test_stats_table_escapes(hostile, fmt):
+def test_stats_table_escapes(hostile, fmt, cli):
     pytest.importorskip("pandas")
     path, bad = hostile
-    code, out, err = run("stats", "-f", fmt, str(path), str(bad))
+    code, out, err = cli.subprocess("stats", "-f", fmt, str(path), str(bad))
     assert code == 1                                              # the unreadable line of badline.mat
     assert not raw_controls(out + err), raw_controls(out + err)
     assert SHOWN in out                                           # "[red]" is not read as rich markup
     assert r'zz\x1b[31mRED\x07\x08 line' in err
 
 
-def test_convert_messages_escape_and_record_keeps_the_name(hostile, tmp_path):
+def test_convert_messages_escape_and_record_keeps_the_name(hostile, tmp_path, cli):
     path, _ = hostile
     named = tmp_path / "cup\x1b[2J\x07.mat"                 # a file name is text from outside too
     named.write_bytes(path.read_bytes())
-    code, out, err = run("convert", str(named), "--to", "ngn", "--out-dir", str(tmp_path / "o"))
+    code, out, err = cli.subprocess("convert", str(named), "--to", "ngn", "--out-dir", str(tmp_path / "o"))
     assert code == 0, err
     assert not raw_controls(out + err)
     assert r"cup\x1b[2J\x07.mat:7:6: dice-mismatch" in err    # the warning naming the first finding
     written = (tmp_path / "o" / "cup\x1b[2J\x07.ngn").read_text(encoding="utf-8")
     assert HOSTILE in written                        # the record keeps what it held
-    code, out, err = run("validate", str(named), "--format", "text")
+    code, out, err = cli.subprocess("validate", str(named), "--format", "text")
     assert code == 1 and not raw_controls(out + err) and r"cup\x1b[2J\x07.mat:7:6:" in out
 
 

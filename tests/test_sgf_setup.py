@@ -107,7 +107,7 @@ def test_gnubg_beaver_and_resignations():
     # RE[B+4R]: a resignation at cube 4 (the replay tells resign from the board)
     rep = validate_match(m)
     assert [(g.winner, g.points, g.how) for g in rep.games[:2]] == [(1, 4, "resign"), (1, 3, "resign")]
-    # beavers are off by default (RULES.md 1.8 option beaver): the beaver is a finding
+    # beavers are off by default (docs/rules.md, backgammon rule 8, option beaver): the beaver is a finding
     assert [f.rule for f in rep.findings if f.severity == "error"] == ["cube-illegal"]
     on = validate_match(m, options={"beaver": True}) if "options" in validate_match.__code__.co_varnames else None
     if on is not None:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, example, given, settings, strategies
 from typer.testing import CliRunner
 
 from nardy_analyze import generate as gen
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 from nardy_analyze.stats import skill
 from nardy_analyze.cli import app
 from nardy_analyze.engine import generate as legal_plays
@@ -241,8 +241,8 @@ def test_cli_formats(record_file):
 
 
 def test_thresholds_change_the_grades(record_file):
-    strict = stats.analyse([str(record_file)], thresholds=(0.001, 0.002, 0.003)).decisions
-    default = stats.analyse([str(record_file)]).decisions
+    strict = statsrun.analyse([str(record_file)], thresholds=(0.001, 0.002, 0.003)).decisions
+    default = statsrun.analyse([str(record_file)]).decisions
     assert (strict["grade"].astype(str) != "").sum() > (default["grade"].astype(str) != "").sum()
 
 
@@ -253,14 +253,14 @@ def test_without_the_engine_analyze_says_how_to_install_it(record_file, monkeypa
     assert "pip install 'nardy-analyze[analysis]'" in r.output
     assert "Traceback" not in r.output
     with pytest.raises(skill.EngineMissing, match=r"nardy-analyze\[analysis\]"):
-        stats.analyse([str(record_file)])
+        statsrun.analyse([str(record_file)])
 
 
 @pytest.mark.parametrize("variant", ["long", "gulbara"])
 def test_the_long_games_are_analysed_by_the_shipped_evaluator(variant, tmp_path):
     p = tmp_path / f"{variant}.ngn"
     p.write_text(notation("ngn").write(generate_match(variant, 1, seed=5)))
-    run = stats.analyse([str(p)])
+    run = statsrun.analyse([str(p)])
     assert run.notes == []
     d = run.decisions
     assert len(d) > 10 and (d["kind"] == "checker").all()
@@ -274,7 +274,7 @@ def test_a_variant_without_an_evaluator_gets_one_line_and_no_numbers(variant, tm
     monkeypatch.setattr(skill_long, "available", lambda rules: False)
     p = tmp_path / f"{variant}.ngn"
     p.write_text(notation("ngn").write(generate_match(variant, 2, seed=5)))
-    run = stats.analyse([str(p)])
+    run = statsrun.analyse([str(p)])
     assert run.decisions.empty
     assert len(run.notes) == 1
     note = run.notes[0]
@@ -403,7 +403,7 @@ def test_plies_one_never_values_a_play_above_the_match_it_wins():
     path = next(BGLAB.rglob("BoardLord - Llabba 7pt Backgammon Studio 2023_08_09 18_11_07.txt"), None)
     if path is None:
         pytest.skip("the record is not in this corpus")
-    run = stats.analyse([str(path)], plies=1, jobs=1)
+    run = statsrun.analyse([str(path)], plies=1, jobs=1)
     d = run.decisions
     wins_match = d[(d["kind"] == "checker") & (d["length"] > 0) & (d["away"] <= d["cube"])]
     assert len(wins_match) > 5

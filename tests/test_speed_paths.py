@@ -5,7 +5,7 @@
   the rows straight to actions (``_Reader._row_fast``) against the tokens through ``_row``; the score
   line's regular expression (``mat._fast_score``) against the grammar;
 - the judge's check of the recorded play (``judge.as_written``) against the judge without it, and
-  ``Backgammon.play_exact`` against the generic ``judge._exact_steps``;
+  ``Backgammon.play_exact`` against the generic ``core.exact_steps``;
 - the replay's plainly legal turn (``turns.quick_turn``) against ``turns.walk_turn``, on random plays and
   on whole records (the replay with and without it gives the same report);
 - ``--max-file-size``: a file over the limit is one clear error naming the limit and the option.
@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -22,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine import judge as judge_mod
-from nardy_analyze.engine.core import generate
+from nardy_analyze.engine.core import exact_steps, generate
 from nardy_analyze.notation import mat
 
 from helpers import CORPUS, ROOT
@@ -30,16 +29,6 @@ from helpers import CORPUS, ROOT
 # The property tests of the reader's regular expressions compare only the inputs the fast path takes (it
 # declines the rest, which Lark reads); each counts what it compared and asks for a floor of its 300
 # examples (about a third of what a run compares: 70-90 rows, ~150 score lines, 100-140 preambles).
-
-
-def run_cli(*args):
-    import os
-    import subprocess
-    import sys
-    p = subprocess.run([sys.executable, "-m", "nardy_analyze", *args], capture_output=True, text=True,
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert "Traceback" not in p.stdout + p.stderr
-    return p
 
 
 def _read_both(text: str, path: str, monkeypatch):
@@ -174,19 +163,19 @@ def test_route_of_the_recorded_play_is_the_same_with_the_check_first(seed):
             assert fast == slow, (me, opp, d1, d2, steps)
 
 
-def test_a_file_over_the_size_limit_names_the_limit_and_the_option(tmp_path):
+def test_a_file_over_the_size_limit_names_the_limit_and_the_option(tmp_path, cli):
     src = ROOT / "examples" / "selfplay-7pt.mat"
     big = tmp_path / "big.mat"
     big.write_bytes(src.read_bytes() * 20)
     small = tmp_path / "small.mat"
     small.write_bytes(src.read_bytes())
     limit_mib = (len(src.read_bytes()) * 2) / (1024 * 1024)
-    r = run_cli("validate", "--max-file-size", f"{limit_mib:.4f}", str(big), str(small))
+    r = cli.subprocess("validate", "--max-file-size", f"{limit_mib:.4f}", str(big), str(small))
     assert r.returncode == 2
     assert "big.mat" in r.stderr and "--max-file-size" in r.stderr and "larger than the limit of" in r.stderr
     assert "small.mat" not in r.stderr
     assert "1 file(s)" in r.stdout                 # the other file is still validated
-    r = run_cli("validate", "--max-file-size", "64", str(big))
+    r = cli.subprocess("validate", "--max-file-size", "64", str(big))
     assert "--max-file-size" not in r.stderr
 
 
@@ -279,7 +268,7 @@ def test_backgammon_play_exact_is_the_generic_walk(seed):
         for steps in _plays(rules, rng, me, opp, d1, d2, turn):
             for bear_off in (True, False):
                 fast = rules.play_exact(me, opp, full, steps, turn, bear_off)
-                slow = judge_mod._exact_steps(rules, me, opp, full, steps, turn, bear_off)
+                slow = exact_steps(rules, me, opp, full, steps, turn, bear_off)
                 assert fast == slow, (me, opp, d1, d2, steps, bear_off)
 
 

@@ -33,7 +33,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def fixture_games() -> pd.DataFrame:
-    return stats.games([str(FIXTURES)], jobs=1)
+    return statsrun.games([str(FIXTURES)], jobs=1)
 
 
 def record(text: str, tmp_path: Path, name: str = "m.mat") -> str:
@@ -106,7 +106,7 @@ def test_one_row_per_turn_with_positions_that_follow():
 @needs_corpus
 def test_resync_rows_follow_the_position_the_replay_goes_on_from():
     """bear-off-early-005.mat, game 9: the winner bears off exactly 15 checkers (the old events gave 16)."""
-    g = stats.games(str(MUTANTS / "bear-off-early-005.mat"))
+    g = statsrun.games(str(MUTANTS / "bear-off-early-005.mat"))
     g9 = g[g["game"] == 9].set_index("side")
     assert g9["borne_off"].max() == 15
     assert (g9["borne_off"] <= 15).all()
@@ -118,7 +118,7 @@ def test_resync_rows_follow_the_position_the_replay_goes_on_from():
 def test_no_side_bears_off_more_than_fifteen_in_the_bear_off_mutants():
     files = sorted(str(f) for f in MUTANTS.glob("bear-off-*.mat"))
     assert len(files) >= 5
-    g = stats.games(files)
+    g = statsrun.games(files)
     assert len(g) > 50
     assert (g["borne_off"] <= 15).all() and (g["hits"] >= 0).all() and (g["pips"] >= 0).all()
     assert g.loc[g["result"] == "win", "borne_off"].ge(0).all()
@@ -143,11 +143,11 @@ def test_columns_and_dtypes(fixture_games):
         assert str(g[col].dtype) == dtype, col
     assert set(g["result"].dropna()) <= {"win", "loss"}
     assert set(g["kind"].dropna()) <= set(columns.kinds())
-    p = stats.players(g)
+    p = statsrun.players(g)
     assert list(p.columns) == list(stats.PLAYER_COLUMNS)
     for col, (dtype, _) in stats.PLAYER_COLUMNS.items():
         assert str(p[col].dtype) == dtype, col
-    m = stats.matches(g)
+    m = statsrun.matches(g)
     assert list(m.columns) == list(stats.MATCH_COLUMNS)
     for col, (dtype, _) in stats.MATCH_COLUMNS.items():
         assert str(m[col].dtype) == dtype, col
@@ -170,7 +170,7 @@ def test_a_hand_checked_game(tmp_path):
   3)  Doubles => 2            Drops
       Wins 1 point
 """
-    g = stats.games(record(text, tmp_path), jobs=1).set_index("player")
+    g = statsrun.games(record(text, tmp_path), jobs=1).set_index("player")
     a, b = g.loc["Alice"], g.loc["Bob"]
     assert (a.rolls, a.doubles, b.rolls, b.doubles) == (2, 0, 2, 0)
     assert [a[f"die_{i}"] for i in range(1, 7)] == [1, 1, 1, 0, 1, 0]
@@ -194,15 +194,15 @@ def test_names_are_normalised_and_aliased(tmp_path):
 """
     files = [record(rec("Alice,1673", "bob"), tmp_path, "a.mat"), record(rec(" alice ", "Bob"), tmp_path, "b.mat"),
              record(rec("ALICE", "Robert"), tmp_path, "c.mat")]
-    p = stats.players(files, jobs=1)
+    p = statsrun.players(files, jobs=1)
     # one person under three spellings; ties keep the spelling seen first
     assert list(map(str, p["player"])) == ["Alice", "bob", "Robert"]
     assert p["games"].tolist() == [3, 2, 1]
-    p = stats.players(files, aliases=["Robert=Bob"], jobs=1)
+    p = statsrun.players(files, aliases=["Robert=Bob"], jobs=1)
     assert list(map(str, p["player"])) == ["Alice", "bob"] and p["games"].tolist() == [3, 3]
-    p = stats.players(files, aliases=["alice = Alice Smith", "ROBERT=Bobby"], jobs=1)
+    p = statsrun.players(files, aliases=["alice = Alice Smith", "ROBERT=Bobby"], jobs=1)
     assert sorted(map(str, p["player"])) == ["Alice Smith", "Bobby", "bob"]
-    p = stats.players(files, aliases={"ALICE,1500": "A. Smith"}, jobs=1)
+    p = statsrun.players(files, aliases={"ALICE,1500": "A. Smith"}, jobs=1)
     assert "A. Smith" in set(map(str, p["player"])) and p["games"].tolist()[0] == 3
     with pytest.raises(ValueError):
         stats.parse_aliases(["nobody"])
@@ -220,7 +220,7 @@ def test_properties_over_any_set_of_games(fixture_games, data):
     keys = game_keys(g)
     chosen = set(data.draw(st.lists(st.sampled_from(keys), min_size=1, max_size=40, unique=True)))
     sub = g[[k in chosen for k in zip(g["path"].astype(str), g["game"])]].reset_index(drop=True)
-    p = stats.players(sub)
+    p = statsrun.players(sub)
     # points for equal points against over any set of whole games
     assert p["points_for"].sum() == p["points_against"].sum() == sub["points"].sum()
     assert (sub["doubles"] <= sub["rolls"]).all() and (p["doubles"] <= p["rolls"]).all()
@@ -240,7 +240,7 @@ def test_properties_over_any_set_of_games(fixture_games, data):
 def check_final_scores(g: pd.DataFrame) -> None:
     """The per-match final score is the last score line plus the last result; every score line is the
     previous one plus that game's result."""
-    m = stats.matches(g).set_index("path")
+    m = statsrun.matches(g).set_index("path")
     for path, rows in g.groupby("path", observed=True):
         match = notation.read_bytes(read_bytes(str(path)), str(path))
         first = rows[rows["side"] == 0].set_index("game")
@@ -258,7 +258,7 @@ def check_final_scores(g: pd.DataFrame) -> None:
 
 def test_final_score_is_last_score_line_plus_last_result(fixture_games):
     check_final_scores(fixture_games)
-    m = stats.matches(fixture_games)
+    m = statsrun.matches(fixture_games)
     assert m["complete"].all() and (m[["score1", "score2"]].max(axis=1) >= m["length"]).all()
 
 
@@ -268,17 +268,13 @@ def test_final_scores_on_real_archives():
     """Site records (Backgammon Studio, one player's archive in the bglab corpus) and gnubg self-play."""
     files = sorted((CORPUS / "bglab" / "data-raw" / "Llabba").rglob("*.txt"))[:30]
     files += sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))[:30]
-    g = stats.games([str(f) for f in files])
+    g = statsrun.games([str(f) for f in files])
     check_final_scores(g)
-    p = stats.players(g)
+    p = statsrun.players(g)
     assert p["points_for"].sum() == p["points_against"].sum()
 
 
 # --------------------------------------------------------------------------------------- command line
-def cli(*args: str):
-    return runner.invoke(app, ["stats", *args])
-
-
 def read_back(fmt: str, out: Path) -> pd.DataFrame:
     if fmt == "csv":
         return pd.read_csv(out)
@@ -312,13 +308,13 @@ def same_numbers(api: pd.DataFrame, back: pd.DataFrame, fmt: str) -> None:
 
 @pytest.mark.parametrize("by", ["player", "game", "match"])
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet", "markdown", "table"])
-def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt, by):
+def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt, by, cli):
     if fmt == "parquet":
         pytest.importorskip("pyarrow")
     out = tmp_path / f"out.{fmt}"
-    r = cli(str(FIXTURES), "--by", by, "--format", fmt, "-o", str(out), "-j", "1")
+    r = cli("stats", str(FIXTURES), "--by", by, "--format", fmt, "-o", str(out), "-j", "1")
     assert r.exit_code == 0, r.output
-    api = stats.frame(by, fixture_games)
+    api = statsrun.frame(by, fixture_games)
     back = read_back(fmt, out)
     if fmt == "table":
         cols = [c for c in stats.TABLE_COLUMNS[by] if c not in ("path", "match")]
@@ -329,36 +325,36 @@ def test_every_format_gives_the_numbers_of_the_api(tmp_path, fixture_games, fmt,
     same_numbers(api[list(back.columns)], back, fmt)
 
 
-def test_stdout_csv_and_sort(fixture_games):
-    r = cli(str(FIXTURES), "--by", "game", "-f", "csv", "--sort", "hits", "-j", "1")
+def test_stdout_csv_and_sort(fixture_games, cli):
+    r = cli("stats", str(FIXTURES), "--by", "game", "-f", "csv", "--sort", "hits", "-j", "1")
     assert r.exit_code == 0
     back = pd.read_csv(io.StringIO(r.stdout))
     assert list(back["hits"]) == sorted(fixture_games["hits"], reverse=True)
-    r = cli(str(FIXTURES), "--sort", "nonsense")
+    r = cli("stats", str(FIXTURES), "--sort", "nonsense")
     assert r.exit_code == 2 and "no column 'nonsense'" in r.output
 
 
-def test_bad_files_are_reported_and_the_others_counted(tmp_path):
+def test_bad_files_are_reported_and_the_others_counted(tmp_path, cli):
     bad = tmp_path / "bad.mat"
     bad.write_text("hello\nworld\n")
     good = FIXTURES / "selfplay_0101_1pt.mat"
-    r = cli(str(bad), str(good), "-f", "csv")
+    r = cli("stats", str(bad), str(good), "-f", "csv")
     assert r.exit_code == 1 and "bad.mat:1:1: parse-error" in r.output
     assert "Traceback" not in r.output
     assert "gnubg" in r.stdout and "root" in r.stdout      # the readable file is still counted
-    r = cli(str(tmp_path / "missing.mat"), str(good), "-f", "csv")
+    r = cli("stats", str(tmp_path / "missing.mat"), str(good), "-f", "csv")
     assert r.exit_code == 2 and "missing.mat: no such file or folder" in r.output
     assert "gnubg" in r.stdout and "root" in r.stdout
     out = tmp_path / "o.csv"
     out.write_text("old")
-    r = cli(str(tmp_path / "nothing-here"), "-o", str(out), "-f", "csv")
+    r = cli("stats", str(tmp_path / "nothing-here"), "-o", str(out), "-f", "csv")
     assert r.exit_code == 2 and out.read_text() == "old"
 
 
-def test_rule_options_apply_per_record_variant(tmp_path):
-    r = cli(str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "koks=on", "-f", "csv")
+def test_rule_options_apply_per_record_variant(tmp_path, cli):
+    r = cli("stats", str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "koks=on", "-f", "csv")
     assert r.exit_code == 2 and "no option 'koks'" in r.output
-    r = cli(str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "long:koks=on", "-f", "csv")
+    r = cli("stats", str(FIXTURES / "selfplay_0101_1pt.mat"), "--rule", "long:koks=on", "-f", "csv")
     assert r.exit_code == 0, r.output
 
 
@@ -372,19 +368,19 @@ def test_standard_input(fixture_games):
     assert back["hits"].tolist() == mine["hits"].tolist() and back["points"].tolist() == mine["points"].tolist()
 
 
-def test_bad_arguments():
-    assert cli(str(FIXTURES), "--alias", "noequals").exit_code == 2
-    assert cli(str(FIXTURES), "--variant", "chess").exit_code == 2
-    assert cli(str(FIXTURES), "--rule", "crawford=maybe").exit_code == 2
-    r = cli(str(FIXTURES), "--plot", "x.gif")
+def test_bad_arguments(cli):
+    assert cli("stats", str(FIXTURES), "--alias", "noequals").exit_code == 2
+    assert cli("stats", str(FIXTURES), "--variant", "chess").exit_code == 2
+    assert cli("stats", str(FIXTURES), "--rule", "crawford=maybe").exit_code == 2
+    r = cli("stats", str(FIXTURES), "--plot", "x.gif")
     assert r.exit_code == 2 and ".png or .svg" in r.output
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])
-def test_plot(tmp_path, suffix):
+def test_plot(tmp_path, suffix, cli):
     pytest.importorskip("matplotlib")
     out = tmp_path / f"p.{suffix}"
-    r = cli(str(FIXTURES), "--plot", str(out), "-f", "csv", "-o", str(tmp_path / "x.csv"))
+    r = cli("stats", str(FIXTURES), "--plot", str(out), "-f", "csv", "-o", str(tmp_path / "x.csv"))
     assert r.exit_code == 0, r.output
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG") if suffix == "png" else b"<svg" in data[:2000]
@@ -393,7 +389,7 @@ def test_plot(tmp_path, suffix):
         assert ">gnubg" in text and ">root" in text        # names as text elements, not only paths
 
 
-def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch):
+def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch, cli):
     import builtins
 
     real = builtins.__import__
@@ -404,18 +400,18 @@ def test_plot_without_matplotlib_says_which_extra(tmp_path, monkeypatch):
         return real(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", fake)
-    r = cli(str(FIXTURES), "--plot", str(tmp_path / "p.png"), "-o", str(tmp_path / "x.csv"), "-f", "csv")
+    r = cli("stats", str(FIXTURES), "--plot", str(tmp_path / "p.png"), "-o", str(tmp_path / "x.csv"), "-f", "csv")
     assert r.exit_code == 2 and "pip install 'nardy-analyze[plot]'" in r.output
     assert not (tmp_path / "p.png").exists()
 
 
 @pytest.mark.slow
 @needs_corpus
-def test_an_archive_of_the_bglab_corpus_names_its_players(tmp_path):
+def test_an_archive_of_the_bglab_corpus_names_its_players(tmp_path, cli):
     """One player's folder of the bglab archive (79 Backgammon Studio matches): the owner first, with a
     record; the whole archive is timed in bench/bench_stats.py."""
     out = tmp_path / "p.csv"
-    r = cli(str(CORPUS / "bglab" / "data-raw" / "Llabba"), "--by", "player", "-f", "csv", "-o", str(out))
+    r = cli("stats", str(CORPUS / "bglab" / "data-raw" / "Llabba"), "--by", "player", "-f", "csv", "-o", str(out))
     assert r.exit_code == 0, r.output
     p = pd.read_csv(out)
     top = p.iloc[0]

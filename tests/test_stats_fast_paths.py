@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT
-from nardy_analyze import stats
+from nardy_analyze import stats, statsrun
 from nardy_analyze.stats import frames, tally
 from nardy_analyze import notation
 from nardy_analyze.engine import Rules, generate, get_variant
@@ -257,15 +257,15 @@ def test_names_once_per_distinct_name_as_row_by_row(pairs, alias):
 
 
 def test_scan_hands_the_frozen_objects_back(tmp_path):
-    """``stats.scan`` freezes what is alive while it replays (gc.freeze, for its worker processes) and
+    """``statsrun.scan`` freezes what is alive while it replays (gc.freeze, for its worker processes) and
     unfreezes it at the end, also when reading fails."""
     import gc
 
     before = gc.get_freeze_count()
-    run = stats.scan([str(p) for p in sorted(FIXTURES.glob("*.mat"))[:2]], jobs=1)
+    run = statsrun.scan([str(p) for p in sorted(FIXTURES.glob("*.mat"))[:2]], jobs=1)
     assert run.files == 2 and len(run.games) > 0
     assert gc.get_freeze_count() == before == 0
     bad = tmp_path / "bad.mat"
     bad.write_bytes(b"\xff\xfe not a record")
-    stats.scan([str(bad)], jobs=1)
+    statsrun.scan([str(bad)], jobs=1)
     assert gc.get_freeze_count() == 0

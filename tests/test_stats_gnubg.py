@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from helpers import CORPUS, ROOT
-from nardy_analyze import stats
+from nardy_analyze import statsrun
 
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn (GNU Backgammon's move generator) is not installed")
@@ -131,7 +131,7 @@ def expected_rows(reading: dict) -> dict[tuple[int, int], dict]:
 def compare(files: list[Path], tmp: Path) -> tuple[int, int, list[str]]:
     """(rows compared, rows agreeing on every field, first disagreements)."""
     reading = gnubg_reading(tmp, files)
-    g = stats.games([str(f) for f in files], jobs=1)
+    g = statsrun.games([str(f) for f in files], jobs=1)
     n = agree = 0
     bad: list[str] = []
     for f in files:

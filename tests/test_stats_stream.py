@@ -74,7 +74,7 @@ ALIASES = [{}, {"vera": "Boris"}, {"anna petrova": "Anna P."}, {"gleb": "vera", 
 
 
 def whole(results: list[stats.FileResult], aliases: dict[str, str]) -> pd.DataFrame:
-    """The reference: every row in one frame, named as stats.scan names it."""
+    """The reference: every row in one frame, named as statsrun.scan names it."""
     return frames.game_frame([r for res in results for r in res.rows], dict(aliases))
 
 
@@ -101,10 +101,10 @@ def test_folded_tables_are_the_whole_frames_tables(results, aliases, data):
     cuts = data.draw(st.lists(st.integers(0, len(results)), max_size=4))
     rows = data.draw(st.integers(1, 9))
     with folded(results, "player", aliases, cuts) as agg:
-        pd.testing.assert_frame_equal(agg.players(), stats.players(g))
+        pd.testing.assert_frame_equal(agg.players(), statsrun.players(g))
         assert agg.problems == [p for r in results for p in r.problems]
         assert agg.arg_errors == [(r.path, m) for r in results for m in r.arg_errors]
-    for by, expected in (("game", g), ("match", stats.matches(g))):
+    for by, expected in (("game", g), ("match", statsrun.matches(g))):
         with folded(results, by, aliases, cuts) as agg:
             chunks = list(agg.frames(rows))
             assert all(len(c) <= rows for c in chunks) and agg.rows == len(expected)
@@ -142,15 +142,15 @@ def generated(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_real_records_folded_are_the_whole_frames(generated, jobs):
     paths = [str(FIXTURES), str(generated)]
-    g = stats.games(paths, jobs=1)
-    pd.testing.assert_frame_equal(stats.players(paths, jobs=jobs), stats.players(g))
-    pd.testing.assert_frame_equal(stats.matches(paths, jobs=jobs), stats.matches(g))
-    chunks = list(stats.iter_games(paths, rows=17, jobs=jobs))
+    g = statsrun.games(paths, jobs=1)
+    pd.testing.assert_frame_equal(statsrun.players(paths, jobs=jobs), statsrun.players(g))
+    pd.testing.assert_frame_equal(statsrun.matches(paths, jobs=jobs), statsrun.matches(g))
+    chunks = list(statsrun.iter_games(paths, rows=17, jobs=jobs))
     assert [len(c) for c in chunks[:-1]] == [17] * (len(chunks) - 1)
     pd.testing.assert_frame_equal(pd.concat(chunks, ignore_index=True), g)
     aliases = {"vera": "Boris"}
-    pd.testing.assert_frame_equal(stats.players(paths, jobs=jobs, aliases=aliases),
-                                  stats.players(stats.games(paths, jobs=1, aliases=aliases)))
+    pd.testing.assert_frame_equal(statsrun.players(paths, jobs=jobs, aliases=aliases),
+                                  statsrun.players(statsrun.games(paths, jobs=1, aliases=aliases)))
 
 
 def test_workers_fold_their_chunk_of_files():
@@ -195,7 +195,7 @@ def test_players_keep_no_game_rows(generated):
 # ------------------------------------------------------------------------------------ writers
 @pytest.fixture(scope="module")
 def game_frame() -> pd.DataFrame:
-    return stats.games([str(FIXTURES)], jobs=1)
+    return statsrun.games([str(FIXTURES)], jobs=1)
 
 
 def _chunks(df: pd.DataFrame, n: int) -> list[pd.DataFrame]:
@@ -205,7 +205,7 @@ def _chunks(df: pd.DataFrame, n: int) -> list[pd.DataFrame]:
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
 @pytest.mark.parametrize("n", [1, 7, 100_000])
 def test_chunked_text_is_the_whole_frames_text(game_frame, fmt, n):
-    for by, df in (("game", game_frame), ("match", stats.matches(game_frame)), ("game", game_frame.iloc[:0])):
+    for by, df in (("game", game_frame), ("match", statsrun.matches(game_frame)), ("game", game_frame.iloc[:0])):
         a, b = io.StringIO(), io.StringIO()
         stats.write_frame(df, fmt, a, by)
         stats.write_frames(_chunks(df, n), fmt, b, by)
@@ -261,11 +261,11 @@ def test_a_file_named_twice_counts_as_two_readings(tmp_path):
     """Each reading of a file is its own match: points against are the opponents' points in those games
     (before, a path read twice summed the points of both readings into each game)."""
     f = str(sorted(FIXTURES.glob("*.mat"))[0])
-    once, twice = stats.players([f], jobs=1), stats.players([f, f], jobs=1)
+    once, twice = statsrun.players([f], jobs=1), statsrun.players([f, f], jobs=1)
     for col in ("games", "wins", "points_for", "points_against"):
         assert list(twice[col]) == [2 * x for x in once[col]]
-    m = stats.matches([f, f], jobs=1)
-    assert len(m) == 2 and list(m["games"]) == list(stats.matches([f], jobs=1)["games"]) * 2
+    m = statsrun.matches([f, f], jobs=1)
+    assert len(m) == 2 and list(m["games"]) == list(statsrun.matches([f], jobs=1)["games"]) * 2
 
 
 def test_the_spool_is_removed(monkeypatch, tmp_path):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from nardy_analyze import stats
+from nardy_analyze import stats, statsrun
 from nardy_analyze.stats import frames
 from nardy_analyze.record import Kind
 
@@ -87,7 +87,7 @@ def test_generated_games_counted_as_written(variant, seed):
         got = {k: getattr(row, k) for k in exp}
         got = {k: (None if (not isinstance(v, str) and pd.isna(v)) else v) for k, v in got.items()}
         assert got == exp, (variant, seed, row.game, row.side)
-    assert g["points"].sum() == stats.players(g)["points_against"].sum()
+    assert g["points"].sum() == statsrun.players(g)["points_against"].sum()
     assert (g["forced"] <= g["rolls"]).all() and (g["doubles"] <= g["rolls"]).all()
 
 
@@ -98,7 +98,7 @@ def test_nardy_columns_appear(variant):
     g = pd.concat([rows_of(gen.generate_match(variant, 4, seed=s), variant) for s in range(6)])
     kinds = set(g["kind"].dropna().astype(str))
     assert kinds <= {"single", "mars", "koks"} and kinds & {"mars", "koks"}
-    p = stats.players(g)
+    p = statsrun.players(g)
     assert p["mars_won"].sum() + p["koks_won"].sum() == p["mars_lost"].sum() + p["koks_lost"].sum() > 0
     assert (g["hits"] == 0).all() and (g["shutouts"] == 0).all()
     if variant == "gulbara":

@@ -18,13 +18,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 from helpers import EXAMPLES, ROOT
-from typer.testing import CliRunner
 
 from nardy_analyze import inputs
 from nardy_analyze import analyze, report, runner
 from nardy_analyze.inputs import RECORD, SKIPPED, Entry
 from nardy_analyze.analyze import iter_validate, map_records, validate_paths
-from nardy_analyze.cli import app
 from nardy_analyze.generate import generate_match
 from nardy_analyze.report.html import HtmlWriter
 from nardy_analyze.notation import get as notation
@@ -197,13 +195,8 @@ def test_progress_total_is_known_before_the_first_file(tmp_path):
     assert [d for d, _ in calls] == list(range(1, 13)) and {t for _, t in calls} == {12}
 
 
-def invoke(*args):
-    r = CliRunner().invoke(app, ["validate", *map(str, args)])
-    return r.exit_code, r.stdout, r.stderr
-
-
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
-def test_output_file_is_whole_or_untouched_when_the_run_fails(tmp_path, monkeypatch, fmt):
+def test_output_file_is_whole_or_untouched_when_the_run_fails(tmp_path, monkeypatch, fmt, cli):
     """The report is written as the files come into a temporary file beside -o; a failure half-way
     (here: the disk fills up after a few files) leaves the old file as it was and no temporary file."""
     folder = many_files(tmp_path / "in", 20)
@@ -222,28 +215,28 @@ def test_output_file_is_whole_or_untouched_when_the_run_fails(tmp_path, monkeypa
         return real(self, r)
 
     monkeypatch.setattr(cls, "report", failing)
-    code, out, err = invoke("-f", fmt, "-o", target, folder)
+    code, out, err = cli("validate", "-f", fmt, "-o", target, folder)
     assert code == 2 and "No space left on device" in err and str(target) in err
     assert "Traceback" not in err
     assert target.read_text() == "the old report\n"
     assert os.listdir(target.parent) == ["report.txt"]
     monkeypatch.setattr(cls, "report", real)
-    code, out, err = invoke("-f", fmt, "-o", target, folder)
+    code, out, err = cli("validate", "-f", fmt, "-o", target, folder)
     assert code == 1 and out == ""
     text = target.read_text()
     assert "the old report" not in text
-    code, direct, _ = invoke("-f", fmt, folder)
+    code, direct, _ = cli("validate", "-f", fmt, folder)
     assert text == direct
 
 
-def test_a_file_over_the_limit_in_a_folder_of_many(tmp_path):
+def test_a_file_over_the_limit_in_a_folder_of_many(tmp_path, cli):
     """One file over --max-file-size among many: one clear message naming the limit and the option
     (stderr, the report's unreadable list), every other file validated, exit 2."""
     folder = many_files(tmp_path / "in", 20)
     big = folder / "part000" / "huge.mat"
     big.write_bytes(GOOD * 200)
     limit = len(GOOD) * 20 / (1024 * 1024)
-    code, out, err = invoke("--max-file-size", f"{limit:.4f}", "-f", "json", folder)
+    code, out, err = cli("validate", "--max-file-size", f"{limit:.4f}", "-f", "json", folder)
     assert code == 2
     doc = json.loads(out)
     assert doc["summary"]["files"] == 20 and doc["summary"]["unreadable"] == 1
@@ -253,7 +246,7 @@ def test_a_file_over_the_limit_in_a_folder_of_many(tmp_path):
     assert f"larger than the limit of {limit_bytes / (1024 * 1024):g} MiB per file" in u["message"]
     assert "--max-file-size MIB raises it" in u["message"]
     assert err.count("--max-file-size") == 1 and str(big) in err
-    code, out, err = invoke("--max-file-size", "1", folder)
+    code, out, err = cli("validate", "--max-file-size", "1", folder)
     assert code == 1 and "unreadable" not in out and "--max-file-size" not in err
 
 
@@ -301,7 +294,7 @@ def test_the_records_entries_are_not_made_a_list(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_findings_are_written_before_the_run_ends(tmp_path, monkeypatch, fmt):
+def test_findings_are_written_before_the_run_ends(tmp_path, monkeypatch, fmt, cli):
     """The text report of the first file is on standard output while the last file is validated; a JSON
     document's findings are in its spool by then (the document is written whole at the end)."""
     (tmp_path / "a-bad.mat").write_bytes(BAD)
@@ -316,7 +309,7 @@ def test_findings_are_written_before_the_run_ends(tmp_path, monkeypatch, fmt):
         return real(match, *a, **k)
 
     monkeypatch.setattr(analyze, "validate_match", spy)
-    code, out, _ = invoke("-f", fmt, "-j", "1", tmp_path)
+    code, out, _ = cli("validate", "-f", fmt, "-j", "1", tmp_path)
     assert code == 1 and len(seen) == 1 and seen[0] is not None
     if fmt == "text":
         assert "a-bad.mat:" in seen[0] and "dice-mismatch" in seen[0] and "file(s)" not in seen[0]

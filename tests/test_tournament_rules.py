@@ -125,27 +125,27 @@ def test_scoring_options(tags, loser, points):
 
 
 def test_home_mars_is_counted_by_stats(tmp_path):
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
 
     path = tmp_path / "h.ngn"
     path.write_text(ending('[HomeMars "1"]\n', ALL_HOME, 1))
-    g = stats.games([str(path)])
+    g = statsrun.games([str(path)])
     assert list(g["kind"].astype(str)) == ["home-mars", "home-mars"]
     assert list(g["points"]) == [1, 0]
-    p = stats.players([str(path)]).set_index("player")
+    p = statsrun.players([str(path)]).set_index("player")
     assert (p.loc["player 1", "home_mars_won"], p.loc["player 2", "home_mars_lost"]) == (1, 1)
     assert p["draws"].sum() == 0
 
 
 def test_draws_are_counted_by_stats(tmp_path):
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
 
     path = tmp_path / "d.ngn"
     path.write_text(last_roll(ON, {1: 1}, {1: 2}, "1. 21: 1/off  31: 1/off(2)\nB draw\n"))
-    g = stats.games([str(path)])
+    g = statsrun.games([str(path)])
     assert list(g["result"].astype(str)) == ["draw", "draw"] and list(g["kind"].astype(str)) == ["draw", "draw"]
     assert list(g["points"]) == [0, 0]
-    for p in (stats.players([str(path)]), stats.players(g)):      # streamed and from the games table
+    for p in (statsrun.players([str(path)]), statsrun.players(g)):      # streamed and from the games table
         assert list(p["draws"]) == [1, 1] and list(p["finished"]) == [1, 1] and list(p["wins"]) == [0, 0]
 
 
@@ -587,7 +587,7 @@ def test_cube_in_the_long_games(variant):
 
 
 def test_generated_long_games_with_the_cube_end_to_end(tmp_path):
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
 
     m = generate_match("long", 20, seed=5, options={"cube": True})
     assert any(a.kind is Kind.DOUBLE for g in m.games for a in g.actions)
@@ -595,7 +595,7 @@ def test_generated_long_games_with_the_cube_end_to_end(tmp_path):
         path = tmp_path / f"c.{fmt}"
         path.write_text(notation(fmt).write(m))
         assert analyze.validate_match(notation(fmt).read(path.read_text(), str(path))).findings == []
-        g = stats.games([str(path)])
+        g = statsrun.games([str(path)])
         assert g["max_cube"].max() >= 2 and (g["kind"].astype(str) == "drop").any() == \
             any(a.kind is Kind.DROP for gm in m.games for a in gm.actions)
 

@@ -1,4 +1,4 @@
-"""Replay-level scenarios for the long-nardy and Gul bara rule ids (RULES.md sections 2 and 3) and the
+"""Replay-level scenarios for the long-nardy and Gul bara rule ids (docs/rules.md, long nardy and Gul bara) and the
 turn model (a roll and its segments, walked by the variant's turn driver).
 
 Each test writes a record as record-model objects (``replay_builder.Rec``), replays it through

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import random
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from nardy_analyze import engine
 from nardy_analyze.engine import registry
 from nardy_analyze.engine import BAR, OFF, Rules, canonical_name, generate, get_variant, register, unregister
 from nardy_analyze.engine.backgammon import Backgammon
-from nardy_analyze.engine.core import Dice, RuleResult, borne_off
+from nardy_analyze.engine.core import Dice, RuleResult, borne_off, closed_flags_py
 
 PACKAGE = ROOT / "nardy_analyze"
 
@@ -267,9 +268,18 @@ def _check_hit_flags(rules, me, opp, dice, turn, steps, rng):
 
 
 def _check_closed_flags(rules, me, opp, dice, turn, steps, rng):
-    fast, slow = rules.closed_flags(), Rules.closed_flags(rules)
+    # the reference is ``closed`` asked point by point (``Rules.closed_flags`` itself hands the work to the
+    # compiled core where it plays the rules); the rules' own with and without their core
+    fast, pure, slow = rules.closed_flags(), _without_core(rules).closed_flags(), closed_flags_py(rules)
     for side in (me, opp):
-        assert fast(side) == slow(side), side
+        assert fast(side) == pure(side) == slow(side), side
+
+
+def _without_core(rules):
+    """The same rules without the compiled core: the pure-Python engine's paths."""
+    pure = copy.copy(rules)
+    pure.core = None
+    return pure
 
 
 def _check_forced(rules, me, opp, dice, turn, steps, rng):
@@ -284,6 +294,18 @@ _CHECKS = {"play_exact": _check_play_exact, "hit_flags": _check_hit_flags, "clos
 
 def test_every_fast_path_has_a_check():
     assert set(_CHECKS) == set(Rules.FAST_PATHS)
+
+
+# the fast paths each variant writes for itself: the checks above compare them with the default, so a fast path
+# that went missing (the default left) would pass them; this pins that each one is there
+_OWN_FAST_PATHS = {"backgammon": {"play_exact", "hit_flags", "closed_flags", "forced"},
+                   "long": {"closed_flags"}, "gulbara": {"closed_flags"}}
+
+
+@pytest.mark.parametrize("variant", list(_OWN_FAST_PATHS))
+def test_each_variant_keeps_its_own_fast_paths(variant):
+    cls = type(get_variant(variant).rules)
+    assert {m for m in Rules.FAST_PATHS if getattr(cls, m) is not getattr(Rules, m)} == _OWN_FAST_PATHS[variant]
 
 
 @pytest.mark.parametrize("method", Rules.FAST_PATHS)

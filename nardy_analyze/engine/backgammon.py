@@ -1,4 +1,4 @@
-"""Backgammon = short nardy (RULES.md section 1): steps, hits, bar entry, bear-off, results."""
+"""Backgammon = short nardy (docs/rules.md, "Backgammon"): steps, hits, bar entry, bear-off, results."""
 from __future__ import annotations
 
 from itertools import compress
@@ -296,7 +296,7 @@ class Backgammon(Rules):
 
     def play_exact(self, me: Side, opp: Side, full: tuple[int, ...], steps, turn: None = None,
                    bear_off: bool = False):
-        """``judge._exact_steps`` for backgammon, written out: the written ``steps`` ``(src, dst)`` played in
+        """``core.exact_steps`` for backgammon, written out: the written ``steps`` ``(src, dst)`` played in
         the written order, each exactly one unused number of ``full`` long (``bear_off``: or bearing off
         with the first unused number, in their order, that may), every step legal; ``(me, opp, hits,
         numbers used)``, or None as soon as a step is not such a step.  One list per side for the whole

@@ -1,4 +1,4 @@
-"""Gul bara (RULES.md section 3): long nardy with home freeze, exact bear-off, handovers and doubles chains.
+"""Gul bara (docs/rules.md, "Gul bara"): long nardy with home freeze, exact bear-off, handovers and doubles chains.
 
 The single-step rules differ from long nardy only by two switches (``home_freeze``, ``exact_bear_off``);
 the turn logic lives in :class:`GulBaraTurn`, the variant's turn driver (see ``core.TurnDriver``).
@@ -59,7 +59,7 @@ class GulBara(LongNardy):
 
 
 class GulBaraTurn:
-    """Turn logic of RULES.md 3.1-3.2 for one roll.
+    """Turn logic of Gul bara's rules 1-2 (docs/rules.md) for one roll.
 
     1. ``roll``: the roller plays the roll (four numbers for a double).
     2. ``handover``: numbers the roller could not use go to the opponent (fresh head allowance of one,

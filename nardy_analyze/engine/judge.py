@@ -286,9 +286,6 @@ def as_written(rules: Rules, me: Side, opp: Side, numbers: tuple[int, ...], step
     return rules.play_exact(me, opp, numbers, steps, turn, bear_off)
 
 
-_exact_steps = exact_steps        # the generic walk (``Rules.play_exact``'s default)
-
-
 def judge(rules: Rules, me: Side, opp: Side, dice: Dice, steps: list[tuple[int, int]],
           playset: PlaySet | None = None, turn=None, hit_marks: list[bool] | None = None) -> Verdict:
     """Judge the written ``steps`` of ``dice`` (a roll, or numbers to play as they are: a Gul bara handover

@@ -1,4 +1,4 @@
-"""Long nardy (RULES.md section 2): one head, one direction, no hitting, head rule, six-block rule.
+"""Long nardy (docs/rules.md, "Long nardy"): one head, one direction, no hitting, head rule, six-block rule.
 
 Both players move the same way round the board, from their point 24 (the head) toward 1.  The two
 tracks are offset by half a board: the mover's point ``p`` is the opponent's point
@@ -11,7 +11,7 @@ head in this turn so far and how many may (1, or 2 on the first-turn 6-6 / 4-4 /
 """
 from __future__ import annotations
 
-from typing import Hashable, Iterator
+from typing import Callable, Hashable, Iterator
 
 from .core import (BAR, CHECKERS, COMMON_OPTIONS, FLAG_TABLES, OFF, Dice, Pos, Rules, Side, SingleSegment, RuleResult,
                    all_home, borne_off, generate, roll_plays)
@@ -38,7 +38,7 @@ class LongNardy(Rules):
     name = "long"
     title = "long nardy"          # the variant's name for people (pages, headings)
     aliases = ("longnardy", "longnardi", "nardy", "long-nardy", "long_nardy")
-    # RULES 2.8: no cube by default; option ``cube`` multiplies as in backgammon (with a ``cube_limit`` where
+    # rule 8 (docs/rules.md): no cube by default; option ``cube`` multiplies as in backgammon (with a ``cube_limit`` where
     # the record states one).  No Crawford, Jacoby or beaver rule and no nardy500 scoring: they are
     # backgammon's, and the replayer reads only the options a variant has.
     OPTIONS = {
@@ -142,6 +142,19 @@ class LongNardy(Rules):
     def closed(self, opp: Side, point: int) -> bool:
         """A point of the mover's numbering holding any opposing checker."""
         return 1 <= point <= 24 and opp[opp_point(point) - 1] > 0
+
+    def closed_flags(self) -> Callable[[Side], bytes]:
+        """:meth:`Rules.closed_flags`: the compiled core's where it plays these rules, else one
+        ``bytes.translate``: the opponent's point q is the mover's :func:`opp_point` ``(q)`` (the side's
+        indexes 12..23, then 0..11), closed by one checker.  A subclass with a ``closed`` of its own gets the
+        default (``closed`` asked point by point)."""
+        if type(self).closed is not LongNardy.closed:
+            return super().closed_flags()
+        core = self.core
+        if core is not None:
+            return core.closed_flags
+        one = FLAG_TABLES[1]
+        return lambda side: bytes(side[12:24] + side[:12]).translate(one)
 
     def block_after(self, me: Side, opp: Side, src: int, dst: int) -> tuple[int, int] | None:
         """The illegal block (run of six or more consecutive points along the opponent's route, with no
@@ -285,10 +298,10 @@ class LongNardy(Rules):
         return 3 if self._koks_possible(loser) else 2
 
     def cube_in_play(self, opt) -> bool:
-        """The doubling cube only with option ``cube`` (RULES.md 2.8)."""
+        """The doubling cube only with option ``cube`` (docs/rules.md, long nardy rule 8)."""
         return bool(opt("cube"))
 
-    # the one word for a game won at each level (the stats' result kinds and column names): RULES 2.8's names
+    # the one word for a game won at each level (the stats' result kinds and column names): the names of rule 8
     LEVEL_KINDS = {1: "single", 2: "mars", 3: "koks", 4: "home-mars"}
     LEVEL_NAMES = {1: N_("an oin (single win)"), 2: N_("a mars"), 3: N_("a koks")}   # 4: level_name
     LEVEL_COLUMNS = {2: "mars", 3: "koks"}
@@ -307,7 +320,7 @@ class LongNardy(Rules):
         return _(self.LEVEL_NAMES[level])
 
     def stake(self, level: int, cube: int, cube_turned: bool, opt) -> int:
-        """oin 1, mars 2, koks 3 (RULES.md 2.8), a home mars the option's points; times the cube where
+        """oin 1, mars 2, koks 3 (docs/rules.md, long nardy rule 8), a home mars the option's points; times the cube where
         option ``cube`` is on."""
         if level == 4:
             return cube * (self.home_mars or 2)

@@ -29,6 +29,9 @@ OPTIONS: dict[str, dict[str, tuple[Any, tuple]]] = {}
 VARIANTS: tuple[str, ...] = ()
 DEFAULT_VARIANT = "backgammon"              # a record that names no variant, and --variant's default
 # the rules objects built, one per variant and distinct constructor arguments (a handful: see build_args)
+# The rules objects built: one per distinct option set, keyed by value (the variant's name and its constructor's
+# arguments), the last BUILT_MAX of them (a run over many option sets, home_mars=N for every N, keeps so many).
+BUILT_MAX = 64
 _BUILT: dict[tuple, Rules] = {}
 
 # The built-in variants, in their order (the order of every list of variants): the one list of them.
@@ -122,6 +125,8 @@ def _rules_for(key: str, opts: dict[str, Any]) -> Rules:
     sig = (key, tuple(sorted(args.items())))
     rules = _BUILT.get(sig)
     if rules is None:
+        if len(_BUILT) >= BUILT_MAX:
+            del _BUILT[next(iter(_BUILT))]          # the oldest
         rules = _BUILT[sig] = cls(**args)
     return rules
 

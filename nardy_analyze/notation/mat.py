@@ -451,7 +451,8 @@ def _point(text: str, is_src: bool, col: int, word: str) -> int:
 
 _WORD = re.compile(r"\S+")
 _MOVEMENTS: dict[str, tuple[Step, ...]] = {}   # cache: movement text -> its steps
-_PLAYS: dict[str, tuple[Step, ...]] = {}       # cache: a roll cell's play text (after "53:") -> its steps
+_PLAYS: dict[str, tuple[Step, ...]] = {}       # cache: a roll cell's play text (after "53:") -> its steps,
+PLAYS_MAX = 50_000                             # emptied when it holds PLAYS_MAX (frozen Steps: shared safely)
 
 
 def _movement(word: str, col: int) -> tuple[Step, ...]:
@@ -855,8 +856,9 @@ class _Reader:
                         except BadCell as bad:
                             self._problem(game.problems, game.number, Loc(line, bad.column), bad.message)
                             return True             # skip the whole row
-                        if len(_PLAYS) < 50_000:
-                            _PLAYS[play] = tuple(steps)
+                        if len(_PLAYS) >= PLAYS_MAX:
+                            _PLAYS.clear()
+                        _PLAYS[play] = tuple(steps)
                     dt = text[:2]
                     action = Action(roll, side, loc, move, text, dice[dt], dt, loc, list(steps))
                 else:

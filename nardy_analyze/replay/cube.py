@@ -113,8 +113,8 @@ def on_drop(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
 
 
 def on_beaver(st: GameState, a: Action, nxt: Action | None, i: int) -> None:
-    """A beaver (RULES.md 1.8, option ``beaver``, money play): the doubled player takes and at once
-    redoubles, keeping the cube; the doubler must take or drop the new value (a raccoon is a beaver of
+    """A beaver (docs/rules.md, backgammon rule 8, option ``beaver``, money play): the doubled player
+    takes and at once redoubles, keeping the cube; the doubler must take or drop the new value (a raccoon is a beaver of
     a beaver).  Judged as written: a take of the double before it, then a double."""
     p, d = a.player, st.pending
     why = None

@@ -191,7 +191,7 @@ def on_part(st: GameState, i: int, a: Action, nxt: Action | None, out: PartOutco
     for rule, msg in out.problems:
         if part is not None and part.kind == "roll" and rule == "max-dice" and not steps:
             if nxt is not None and nxt.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT):
-                continue  # a roll left unplayed by the player who resigns (RULES.md 1.10)
+                continue  # a roll left unplayed by the player who resigns (docs/rules.md, backgammon rule 10)
             if nxt is None:
                 continue  # the record stops here: an unfinished game, not an unused roll
         fit = ""

@@ -18,8 +18,10 @@ from .game import QUICK, QUICK_EXACT, Played
 from .results import scored
 from .state import GameState
 
-# The SegmentSpec of a roll the replay took on its quick path, by (d1, d2, the rules' turn state): for the
-# turn rows, which get one per turn.
+# The SegmentSpec of a roll the replay took on its quick path, by value (d1, d2, the rules' turn state, a
+# hashable value): for the turn rows, which get one per turn.  At most ROLL_SPECS_MAX of them (emptied when
+# full: a variant whose turn state takes many values keeps so many).
+ROLL_SPECS_MAX = 1024
 ROLL_SPECS: dict[tuple, SegmentSpec] = {}
 _new_row = tuple.__new__            # TurnRow._make without its Python frame
 _ANSWERS = (Kind.TAKE, Kind.DROP, Kind.BEAVER)
@@ -28,6 +30,8 @@ _ANSWERS = (Kind.TAKE, Kind.DROP, Kind.BEAVER)
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
     """The roller's part of a roll taken on the quick path, as the turn driver gives it (kept in
     ``ROLL_SPECS``)."""
+    if len(ROLL_SPECS) >= ROLL_SPECS_MAX:
+        ROLL_SPECS.clear()
     spec = ROLL_SPECS[(d1, d2, turn)] = SegmentSpec("roll", ROLLER, Dice.roll(d1, d2).numbers, turn)
     return spec
 

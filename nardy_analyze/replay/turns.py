@@ -1,6 +1,6 @@
 """Turn-level replay: one roll and the parts of its turn, walked through the variant's turn driver.
 
-A turn (RULES.md "Common conventions") is a roll and its play.  In Gul bara it has more parts: the
+A turn (docs/rules.md, "Common to every variant") is a roll and its play.  In Gul bara it has more parts: the
 doubles chain (the roller plays every higher double up to 6-6) and handovers (the opponent plays the
 numbers the previous part could not use).  The record model writes a turn as one ``ROLL`` action whose
 ``steps`` are the roller's play of the roll and whose ``segments`` are the further parts, in order.

@@ -2,9 +2,9 @@
 
     from nardy_analyze.statsrun import aggregate       # the job over files (layer 5)
     with aggregate(["archive/"], by="player", jobs=2) as agg:
-        table = agg.players()                    # one row per player, as stats.players(stats.games(...))
+        table = agg.players()                    # one row per player, as statsrun.players(statsrun.games(...))
     with aggregate(["archive/"], by="game") as agg:
-        for chunk in agg.frames(rows=50_000):    # the rows of stats.games(...), a chunk at a time
+        for chunk in agg.frames(rows=50_000):    # the rows of statsrun.games(...), a chunk at a time
             ...
 
 Each file's replay becomes a :class:`Partial` on the worker that read it: per player (the name as
@@ -233,7 +233,7 @@ class _Spool:
 
 
 class Aggregate:
-    """What :func:`aggregate` read: the accounting of :class:`nardy_analyze.stats.Scan` (files, unreadable,
+    """What :func:`aggregate` read: the accounting of :class:`nardy_analyze.statsrun.Scan` (files, unreadable,
     problems, warnings, arg_errors, skipped, internal_errors) and the tables, built from the partials.
     Close it (or use it as a context manager) to remove its temporary file."""
 
@@ -312,7 +312,7 @@ class Aggregate:
         return not self.names
 
     def players(self) -> pd.DataFrame:
-        """The players table (``stats.players``), from the sums per name as written."""
+        """The players table (``statsrun.players``), from the sums per name as written."""
         if "player" not in self.want:
             raise ValueError("this aggregate was made without the players' sums")
         if not self.player_sums:

@@ -1,8 +1,8 @@
 """Skill analysis: how well each checker play and cube decision of a backgammon record was made.
 
-    from nardy_analyze import stats
+    from nardy_analyze import statsrun
     from nardy_analyze.stats import skill
-    run = stats.analyse(["matches/"])          # replay + evaluate every decision
+    run = statsrun.analyse(["matches/"])       # replay + evaluate every decision
     d = run.decisions                          # one row per decision (DECISION_COLUMNS)
     p = skill.summary(d, "player")             # per player: error rates, grades, luck, PR
     g = skill.summary(d, "game"); m = skill.summary(d, "match")
@@ -200,7 +200,6 @@ def board(mover: Side, opponent: Side) -> list[int]:
 
 
 _ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
-_WEIGHT = [1 if a == b else 2 for a, b in _ROLLS]
 
 
 class _Collect(ReportBuilder):
@@ -1194,7 +1193,7 @@ def summary(source: pd.DataFrame | Analysis, by: str = "player",
             results: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player (``by="player"``), per player per match (``"match"``) or per player per game (``"game"``):
     the columns of :data:`SUMMARY_COLUMNS` after the group's keys.  ``source``: a decision frame or an
-    :class:`Analysis` (of paths: ``nardy_analyze.stats.analyse``).  ``results``: the game
+    :class:`Analysis` (of paths: ``nardy_analyze.statsrun.analyse``).  ``results``: the game
     results (``Analysis.results``) for ``result`` and ``luck_adjusted``; without them those are NaN."""
     if by == "decision":
         return source.decisions if isinstance(source, Analysis) else source
@@ -1206,7 +1205,7 @@ def summary(source: pd.DataFrame | Analysis, by: str = "player",
     elif isinstance(source, pd.DataFrame):
         d = source
     else:
-        raise TypeError("summary takes a decision frame or an Analysis (of paths: nardy_analyze.stats.analyse)")
+        raise TypeError("summary takes a decision frame or an Analysis (of paths: nardy_analyze.statsrun.analyse)")
     keys = _GROUP_KEYS[by]
     if d.empty:
         return pd.DataFrame({c: [] for c in keys + list(SUMMARY_COLUMNS)})

@@ -58,12 +58,9 @@ def _blocks(rules, me: Side, opp: Side, flags: Callable[[Side], bytes] | None = 
 
 def _forced(rules, me: Side, opp: Side, numbers: tuple[int, ...], turn) -> bool:
     """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the rules'
-    ``forced`` (the generic walk, :func:`walk_forced`, or the variant's short cuts before it: backgammon's
+    ``forced`` (the generic walk, :func:`~nardy_analyze.engine.core.walk_forced`, or the variant's short cuts before it: backgammon's
     decide 95 % of the rolls of the shared corpus)."""
     return rules.forced(me, opp, numbers, turn)
-
-
-_walk_forced = walk_forced       # the generic walk, without the rules' short cuts
 
 
 # The per (game, side) counters of a file: a list in COUNTERS order (GAME_COLUMNS order), by index.

@@ -1,0 +1,50 @@
+"""The package's module-level caches are keyed by value and bounded: a long run over many option sets, turn
+states or distinct plays keeps a bounded number of entries, and what a cache gives is what building it
+again gives."""
+from __future__ import annotations
+
+from helpers import ROOT
+from nardy_analyze.engine import registry
+from nardy_analyze.engine import get_variant
+from nardy_analyze.notation import mat
+from nardy_analyze.record import record_dict
+from nardy_analyze.replay import telling
+
+
+def test_rules_objects_one_per_option_set_and_bounded():
+    first = get_variant("long", {"home_mars": 2}).rules
+    assert get_variant("long", dict({"home_mars": 2})).rules is first        # equal options, one object
+    for n in range(3, registry.BUILT_MAX + 20):
+        rules = get_variant("long", {"home_mars": n}).rules
+        assert rules.home_mars == n
+        assert len(registry._BUILT) <= registry.BUILT_MAX
+    assert get_variant("long", {"home_mars": n}).rules is rules              # the latest kept
+    again = get_variant("long", {"home_mars": 2}).rules                      # the oldest was let go: built again
+    assert again is not first and repr(again) == repr(first)
+
+
+def test_roll_specs_by_value_and_bounded():
+    telling.ROLL_SPECS.clear()
+    try:
+        spec = telling.roll_spec(6, 4, (0, 1))
+        assert telling.ROLL_SPECS.get((6, 4, tuple([0, 1]))) is spec          # an equal turn state finds it
+        assert (spec.kind, tuple(spec.numbers), spec.turn) == ("roll", (6, 4), (0, 1))
+        for left in range(telling.ROLL_SPECS_MAX + 10):                      # a turn state of many values
+            telling.roll_spec(3, 3, (left, 1))
+            assert len(telling.ROLL_SPECS) <= telling.ROLL_SPECS_MAX
+        assert telling.ROLL_SPECS[(3, 3, (left, 1))].turn == (left, 1)
+    finally:
+        telling.ROLL_SPECS.clear()
+
+
+def test_mat_plays_bounded_and_the_same_record(monkeypatch):
+    text = (ROOT / "examples" / "club-night.mat").read_text(encoding="utf-8")
+    mat._PLAYS.clear()
+    whole = mat.read(text, "club-night.mat")
+    assert len(mat._PLAYS) > 5
+    monkeypatch.setattr(mat, "PLAYS_MAX", 5)
+    mat._PLAYS.clear()
+    small = mat.read(text, "club-night.mat")
+    assert 0 < len(mat._PLAYS) <= 5
+    assert record_dict(small) == record_dict(whole)
+    mat._PLAYS.clear()
