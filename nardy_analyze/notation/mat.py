@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["decode", "read", "looks_like_mat", "grammar", "parse", "row_items", "lark_items"]
 
+
 # ----------------------------------------------------------------------------- parser
 #
 # Lark (and the grammar's parser) is loaded the first time a piece of text needs it: a record whose rows
@@ -144,6 +145,7 @@ def parse(text: str, start: str) -> tuple[Any, Any]:
         return parser.parse(text, start=start), None
     except unexpected as e:
         return None, e
+
 
 # ----------------------------------------------------------------------------- row items
 #

@@ -26,7 +26,7 @@ from . import Notation, common_losses, either, expected_found, guarded_read, nor
 from .grammar import error_place, grammar_text
 from .mat import MAX_REPEAT, BadCell, read_play
 
-__all__ = ["read", "write", "looks_like_ngn", "PARSER", "SIDES", "MATCH_LENGTH_TAG"]
+__all__ = ["read", "write", "looks_like_ngn", "SIDES", "MATCH_LENGTH_TAG"]
 
 SIDES = ("W", "B")                 # player 0 (tag White), player 1 (tag Black)
 MATCH_LENGTH_TAG = "MatchLength"   # read into Match.match_length, not kept in Match.tags
@@ -64,11 +64,6 @@ def _parser() -> Lark:
         cache=True,
     )
 
-
-def __getattr__(name: str):
-    if name == "PARSER":              # the parser as a module attribute, as before
-        return _parser()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # ----------------------------------------------------------------------------- text helpers
 

@@ -72,12 +72,6 @@ def _parser():
                 maybe_placeholders=False, transformer=_Build(), cache=True)
 
 
-def __getattr__(name: str):
-    if name == "PARSER":              # the parser as a module attribute, as before
-        return _parser()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
 _TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Annotator", "AN"))
