@@ -940,8 +940,8 @@ class _Reader:
                 threshold = self._threshold(score)
         rows: list = []                      # the rows read so far, from first_row on
         if whole:
-            # the grammar's blank lines before the score line are blanks and tabs only (the row reader's take
-            # any white space): past another, only rows of the row reader keep the game whole
+            # the grammar's blank lines before the score line hold blanks and tabs only (this reader skips any
+            # white space there): after another one, the game is whole only if the row reader takes every row
             blanks = all(_FAST_BLANK.fullmatch(lines[i]) for i in range(1, k))
             tokenize = self.tokenize
             whole = blanks or tokenize
