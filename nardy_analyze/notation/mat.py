@@ -836,30 +836,31 @@ class _Reader:
     # -- one game --------------------------------------------------------------------------
 
     def _game(self, number: int, chunk: str, line_off: int) -> None:
-        chunk = self._pasted_score(number, chunk, line_off)
         header_col = len(chunk) - len(chunk.lstrip(" \t")) + 1
         game = Game(number=number, loc=Loc(line_off + 1, header_col))
         self.match.games.append(game)
-        self._game_lines(game, chunk.split("\n")[:-1], line_off)
+        lines = chunk.split("\n")
+        lines.pop()                          # the chunk ends with a newline
+        self._pasted_score(number, chunk, lines, line_off)
+        self._game_lines(game, lines, line_off)
         self._finish(game, chunk, line_off)
 
-    def _pasted_score(self, number: int, chunk: str, line_off: int) -> str:
+    def _pasted_score(self, number: int, chunk: str, lines: list[str], line_off: int) -> None:
         """Rows typed by hand with score-line text in a cell (``  1) Ann : 3        12: 24/23 13/11``: the
         name pasted into the empty cell of the player who does not open) read with that cell empty (the
         text blanked out, columns kept) and a warning.  Only a player's name from the score line, followed
-        by `` : N``, right after the move number."""
-        lines = chunk.split("\n")
+        by `` : N``, right after the move number.  ``lines``: the lines of the game's text ``chunk``, changed
+        in place."""
         k = 1
         while k < len(lines) and not lines[k].strip():
             k += 1
         m = _FAST_SCORE.fullmatch(lines[k] + "\n") if k < len(lines) else None
         if m is None:
-            return chunk
+            return
         names = {n.strip().lower() for n in (m.group("n1"), m.group("n2")) if n and n.strip()}
-        rows = "\n".join(lines[k + 1:]).lower()
+        rows = chunk[sum(len(line) + 1 for line in lines[:k + 1]):].lower()
         if not any(n in rows for n in names):     # nearly every game: no name in its rows
-            return chunk
-        changed = False
+            return
         for i in range(k + 1, len(lines)):
             both = _PASTED_BOTH.match(lines[i])
             if both is not None and both.group("name").strip().lower() in names \
@@ -872,7 +873,6 @@ class _Reader:
                     Loc(line_off + i + 1, a + 1), _('score-line text "{text}" in both cells of the row: read as '
                                                     'an empty row').format(text=" ".join(text.split())),
                     number, warning=True))
-                changed = True
                 continue
             c = _PASTED.match(lines[i])
             if c is None or c.group("name").strip().lower() not in names:
@@ -884,8 +884,6 @@ class _Reader:
                 Loc(line_off + i + 1, a + 1), _('score-line text "{text}" in a cell of the row: read as an empty '
                                                 'cell (the name typed into the cell of the player who does not '
                                                 'play there)').format(text=text), number, warning=True))
-            changed = True
-        return "\n".join(lines) if changed else chunk
 
     def _read_row(self, line: str) -> tuple[list | None, Any]:
         """``(items, None)``: the items of the row ``line`` (see "row items"); ``(None, error)``: Lark's error
