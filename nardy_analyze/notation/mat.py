@@ -937,6 +937,7 @@ class _Reader:
                 self._score(game, score, line_off + k)
                 threshold = self._threshold(score)
         rows: list = []                      # the rows read so far, from first_row on
+        unread = None                        # Lark's error for the row after them, when it was read
         if whole:
             # the grammar's blank lines before the score line hold blanks and tabs only (this reader skips any
             # white space there): after another one, the game is whole only if the row reader takes every row
@@ -946,7 +947,9 @@ class _Reader:
             for i in range(first_row, n if whole else first_row):
                 items = row_items(lines[i] + "\n") if tokenize else None
                 if items is None and blanks:
-                    items = self._read_row(lines[i])[0]
+                    tree, unread = parse(lines[i] + "\n", "row")
+                    if tree is not None:
+                        items = lark_items(tree, lines[i] + "\n")
                 if items is None:
                     whole = False
                     break
@@ -964,7 +967,10 @@ class _Reader:
                 line = lines[i]
                 if not line.strip():
                     continue
-                items, error = self._read_row(line)
+                if unread is not None and j == len(rows):
+                    items, error = None, unread      # read once already, when the game was tried whole
+                else:
+                    items, error = self._read_row(line)
                 if items is None:
                     if i != k:               # an unreadable score line is reported already
                         self._error_problem(error, line, line_off + i + 1, "row", sink, game.number)
