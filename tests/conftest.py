@@ -141,6 +141,7 @@ SLOW_TESTS = {
     "test_engine_gulbara.py::test_differential_against_naive_generator",
     "test_mutations.py::test_planted_illegal_play_is_flagged_at_its_line",
     "test_speed_paths.py::test_fast_rows_read_records_as_the_grammar_does",
+    "test_speed_paths.py::test_row_reader_and_lark_build_the_same_actions_on_corpus_rows",
     "test_speed_paths.py::test_replay_with_and_without_the_quick_turn_gives_the_same_reports",
     "test_speed_paths.py::test_recorded_play_checked_first_gives_the_same_verdict",
     "test_skill.py::test_thresholds_change_the_grades",

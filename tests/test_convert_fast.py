@@ -261,15 +261,16 @@ def test_common_mat_records_are_read_and_converted_without_lark(tmp_path):
     assert "expected the cube value" in out and '"two"' in out
 
 
-def test_mat_parser_is_built_on_first_use_and_is_the_module_attribute():
+def test_mat_grammar_is_built_once_on_first_use():
     from nardy_analyze.notation import mat
 
-    parser = mat.PARSER                          # the module attribute builds it, as before
-    assert mat._parser() is parser
+    parser, unexpected = mat.grammar()
+    assert mat.grammar()[0] is parser            # built once, then kept
     from lark.exceptions import UnexpectedInput
-    assert mat.UnexpectedInput is UnexpectedInput
-    with pytest.raises(UnexpectedInput):
-        parser.parse("  1) junk!\n", start="row")
+    assert unexpected is UnexpectedInput
+    tree, error = mat.parse("  1) junk!\n", "row")
+    assert tree is None and isinstance(error, UnexpectedInput)
+    assert not hasattr(mat, "PARSER")            # no module attribute made at run time
 
 
 # ----------------------------------------------------------------------------- the JSON writer's encoder

@@ -358,14 +358,14 @@ def test_output_to_a_folder_is_a_clear_error(tmp_path, cli):
 
 def test_line_by_line_fallback_stops_after_max_problems(monkeypatch):
     calls = []
-    real = mat.PARSER
+    real, unexpected = mat.grammar()
 
     class Counting:
         def parse(self, text, start):
             calls.append(start)
             return real.parse(text, start=start)
 
-    monkeypatch.setattr(mat, "PARSER", Counting())
+    monkeypatch.setattr(mat, "grammar", lambda: (Counting(), unexpected))
     junk = "".join(f"  {i}) ?? junk {i}\n" for i in range(20_000))
     m = mat.read(" 1 point match\n\n Game 1\n A : 0   B : 0\n" + junk, "x.mat")
     assert len(m.games[0].problems) == mat.MAX_PROBLEMS + 1

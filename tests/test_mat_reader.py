@@ -552,7 +552,7 @@ def test_corpus_reads_without_problems():
     print(f"\n{len(files)} corpus files, {games} games read in {elapsed:.1f} s")   # speed: bench/, not asserted
 
 
-# -- the one left/right placement of a row's cells (mat.cell_side, used by the fast reader and by Lark's) --------
+# -- the one left/right placement of a row's cells (mat.cell_side, for the items of both row readers) ----------
 
 @pytest.mark.parametrize("col, after_no, nested, no_col, no_end, followed, side", [
     (5, True, False, 2, 4, False, 0),       # right after " 1)": the left cell
@@ -568,15 +568,14 @@ def test_cell_side(col, after_no, nested, no_col, no_end, followed, side):
     assert mat.cell_side(col, 20, after_no, nested, no_col, no_end, followed) == side
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_both_row_readers_place_cells_alike(fast, monkeypatch):
-    monkeypatch.setattr(mat, "FAST", fast)
+@pytest.mark.parametrize("tokenize", [True, False])
+def test_both_row_readers_place_cells_alike(tokenize):
     text = (" 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
             "  1) 31: 8/5 6/5                  42: 8/4 6/4\n"
             "  2)      Doubles => 2            Takes\n"
             "  3)                              Drops\n"
             "      Wins 1 point\n")
-    m = mat.read(text, "t.mat")
+    m = mat._Reader(text, "t.mat", tokenize=tokenize).run()
     acts = m.games[0].actions
     assert [(a.kind, a.player) for a in acts] == [(Kind.ROLL, 0), (Kind.ROLL, 1), (Kind.DOUBLE, 0), (Kind.TAKE, 1),
                                                   (Kind.DROP, 1), (Kind.WIN, 0)]

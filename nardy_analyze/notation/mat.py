@@ -1,10 +1,12 @@
 """Reader for Jellyfish match text (``.mat``, often saved as ``.txt``): docs/mat-format.md, "Dialects read".
 
-The text is cut into pieces at the ``Game N`` lines; the piece before the first game (tags, the
-``N point match`` line) and every game are parsed with the Lark grammar ``grammars/mat.lark``
-(LALR, contextual lexer).  A game that does not parse as a whole is read again line by line, so an
-unreadable row costs only that row: it becomes a :class:`Problem` with its line and column and the
-rows around it are still read.  Nothing here checks the rules; steps are kept as written.
+The text is cut into pieces at the ``Game N`` lines.  The piece before the first game (tags, the ``N point
+match`` line) is read by regular expressions, or by the Lark grammar ``grammars/mat.lark`` (LALR, contextual
+lexer) when a line is of another kind.  A game is read a line at a time: each row is cut into plain items by
+``row_items`` (the common kinds of row) or, for any other row, by the grammar (``lark_items``), and one builder
+turns the items into Actions.  A game with a line the grammar does not read costs only that line: it
+becomes a :class:`Problem` with its line and column and the rows around it are still read.  Nothing here
+checks the rules; steps are kept as written.
 
 Which column a cell is in decides who played it (0 = left = first name on the score line):
 
@@ -24,6 +26,7 @@ Which column a cell is in decides who played it (0 = left = first name on the sc
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
@@ -35,18 +38,14 @@ from .grammar import error_place, grammar_text
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["decode", "read", "looks_like_mat", "PARSER"]
+__all__ = ["decode", "read", "looks_like_mat", "grammar", "parse", "row_items", "lark_items"]
+
 
 # ----------------------------------------------------------------------------- parser
 #
 # Lark (and the grammar's parser) is loaded the first time a piece of text needs it: a record whose rows
-# are all of the common kinds (see "fast rows" below) is read without it, and a command that reads only
+# are all of the common kinds (see "row items" below) is read without it, and a command that reads only
 # such records does not pay for importing Lark (tests/test_speed_paths.py checks both ways give the same).
-
-
-class UnexpectedInput(Exception):
-    """Stands for ``lark.exceptions.UnexpectedInput`` until Lark is loaded (:func:`_parser` puts the real
-    class in its place: only Lark's parser raises it, and nothing is parsed by Lark before it is loaded)."""
 
 
 class _BuildRules:
@@ -117,42 +116,72 @@ class _BuildRules:
 _STARTS = ["preamble", "preamble_line", "game", "game_header", "score_line", "row"]
 
 
-def _parser() -> Lark:
-    """The Lark parser of ``grammars/mat.lark``, built on first use and kept as the module attribute
-    ``PARSER`` (which also builds it when asked for)."""
-    parser = globals().get("PARSER")
-    if parser is None:
-        # Lark only for the rows the fast reader leaves (start-up: most records never need it)
-        from lark import Lark, Transformer
-        from lark.exceptions import UnexpectedInput as LarkUnexpectedInput  # (the same reason)
+@cache
+def grammar() -> tuple[Lark, type[Exception]]:
+    """The Lark parser of ``grammars/mat.lark`` and Lark's ``UnexpectedInput`` (the class of its parse
+    errors), built on first use and kept."""
+    # Lark only for the rows the row reader leaves (start-up: most records never need it)
+    from lark import Lark, Transformer
+    from lark.exceptions import UnexpectedInput
 
-        build = type("_Build", (_BuildRules, Transformer), {})
-        parser = Lark(
-            grammar_text("mat"),
-            parser="lalr",
-            lexer="contextual",
-            start=_STARTS,
-            transformer=build(),
-            maybe_placeholders=False,
-            cache=True,      # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
-        )
-        globals().update(PARSER=parser, UnexpectedInput=LarkUnexpectedInput)
-    return parser
+    build = type("_Build", (_BuildRules, Transformer), {})
+    parser = Lark(
+        grammar_text("mat"),
+        parser="lalr",
+        lexer="contextual",
+        start=_STARTS,
+        transformer=build(),
+        maybe_placeholders=False,
+        cache=True,      # the grammar's analysis is kept in the temp folder, keyed by its text: faster start-up
+    )
+    return parser, UnexpectedInput
 
 
-def __getattr__(name: str):
-    if name == "PARSER":              # the parser as a module attribute, as before
-        return _parser()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def parse(text: str, start: str) -> tuple[Any, Any]:
+    """``(result, None)``: ``text`` parsed by the grammar from the rule ``start``; ``(None, error)`` when it
+    does not parse (``error``: Lark's ``UnexpectedInput``, which says where and what was expected)."""
+    parser, unexpected = grammar()
+    try:
+        return parser.parse(text, start=start), None
+    except unexpected as e:
+        return None, e
 
-# ----------------------------------------------------------------------------- fast rows
+
+# ----------------------------------------------------------------------------- row items
 #
-# Nearly every row of a record is "N)", rolls with their plays, "64: Cannot Move", "Doubles => N",
-# "Takes", "Drops", "Wins N points [and the match]" or "Losses N points".  Such a row is cut into the same tokens the grammar gives by the
-# regular expression below (the terminals of grammars/mat.lark, written once more); a row it does not
-# take whole, and every game with such a row, is parsed by Lark as before.  So the grammar stays the
-# definition and every message comes from it: the fast path only ever accepts rows the grammar reads
-# the same way (tests/test_speed_paths.py compares the two on the corpus and on generated rows).
+# A row of a game is read into a list of items, plain data (tuples of str, int and bool; steps as
+# (src, dst, hit) triples), which one builder (``_Reader._build_rows``) turns into Actions.  Two readers
+# give the items:
+#
+# * ``row_items``: nearly every row of a record is "N)", rolls with their plays, "64: Cannot Move",
+#   "Doubles => N", "Takes", "Drops", "Wins N points [and the match]" or "Losses N points".  Such a row is
+#   cut by the regular expression below (the terminals of grammars/mat.lark, written once more);
+# * ``lark_items``: any other row is parsed by Lark (rule ``row``) and its tokens made the same items.
+#   An unreadable row is Lark's too, so the grammar stays the definition and every message comes from it:
+#   ``row_items`` only ever takes rows the grammar reads the same way (tests/test_speed_paths.py compares the
+#   two on the corpus and on generated rows).
+#
+# The items of a row, one tuple of five per move number or cell (``column``: 1-based, of the cell's first
+# character; ``text``: the cell as written):
+#
+#   (NO, column, "12)", 12, None)                  a move number
+#   (ROLL, column, text, dice, steps)              "53: 8/3 6/3": dice as written ("53", "00"), steps a tuple
+#                                                  of (src, dst, hit) with BAR 25 and OFF 0
+#   (UNPLAYED | CANNOT, column, text, dice, None)  "61: ????", "????" (dice ""), "64: Cannot Move"
+#   (ILLEGAL, column, text, dice, mark)            "64: Illegal play (25;0;1)": mark "Illegal play (25;0;1)"
+#   (DOUBLE | BEAVER, column, text, value, None)   "Doubles => 2", "Beavers => 4"
+#   (TAKE | DROP, column, text, None, None)
+#   (WIN, column, text, points, and_match)         "Wins 1 point and the match"
+#   (RESIGN, column, text, points, None)           "Resigns" (points None), "Losses 2 points"
+#   (NOTE, column, message, None, None)            a hand-typed spelling of the next cell, read as meant
+#                                                  (a warning)
+#   (BAD, column, message, None, None)             an unreadable cell ("53: 26/21"): the row is skipped,
+#                                                  the message is the problem; always the last item
+#
+# Nothing in the items needs an Action or Lark: a compiled reader of rows, or a replay of many rows at once,
+# can take them as they are.
+
+NO, ROLL, UNPLAYED, CANNOT, ILLEGAL, DOUBLE, BEAVER, TAKE, DROP, WIN, RESIGN, NOTE, BAD = range(13)
 
 _STEP_RE = r"(?:bar|[0-9]{1,3})(?:/(?:[0-9]{1,3}|off)\*?)+(?:\([0-9]{1,3}\))?(?=[ \t\n])"
 _FAST_ITEM = re.compile(
@@ -167,9 +196,6 @@ _FAST_ITEM = re.compile(
     r"(?:[ \t]+(?P<wm>and[ \t]+(?:wins[ \t]+)?the[ \t]+match))?"
     r"|(?P<lw>losses)[ \t]+(?P<ln>[0-9]{1,6})[ \t]+(?P<lp>points?)"
     r")(?=[ \t\n])", re.I)
-# the group of a cell's first token, by the group that ends the match (``Match.lastgroup``)
-_FIRST_GROUP = {"dv": "dw", "wp": "ww", "wm": "ww", "cm": "cd", "lp": "lw"}
-_BLANK_TAIL = re.compile(r"[ \t]*\n")
 # a row whose first cell is score-line text: "  1) Ann : 3        12: 24/23 13/11"
 _PASTED = re.compile(r"[ \t]*[0-9]{1,6}\)[ \t]+(?P<cell>(?P<name>[^ \t\n:](?:[^\n:]{0,98}[^ \t\n:])?)[ \t]*:"
                      r"[ \t]*[0-9]{1,6})(?=[ \t]+[0-9][0-9]:)")
@@ -178,12 +204,138 @@ _SCORE_CELL = r"(?P<{n}>[^ \t\n:](?:[^\n:]{{0,98}}[^ \t\n:])?)[ \t]*:[ \t]*[0-9]
 _PASTED_BOTH = re.compile(r"[ \t]*[0-9]{1,6}\)[ \t]+(?P<cells>" + _SCORE_CELL.format(n="name") + r"[ \t]+"
                           + _SCORE_CELL.format(n="name2") + r")[ \t]*$")
 _FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
-_GROUP_TYPES = (("dw", "DOUBLES"), ("arrow", "ARROW"), ("dv", "INT"), ("ww", "WINS"), ("wn", "INT"),
-                ("wp", "POINTS"), ("wm", "AND_MATCH"))
+
+
+_G = _FAST_ITEM.groupindex
+_G_NO, _G_ROLL, _G_CD, _G_CM, _G_DW, _G_DV, _G_TAKE, _G_DROP, _G_WW, _G_WN, _G_WM, _G_LW, _G_LN, _G_LP = (
+    _G[g] for g in ("no", "roll", "cd", "cm", "dw", "dv", "take", "drop", "ww", "wn", "wm", "lw", "ln", "lp"))
+
+
+def row_items(src: str) -> list | None:
+    """The items of one row (``src`` ends with a newline), or None when the row is not one of the common
+    kinds: then Lark reads it (``lark_items``)."""
+    items: list = []
+    pos = 0
+    match = _FAST_ITEM.match
+    # an item ends with a character that is not blank: the items end at the row's last one (then the row
+    # ends with blanks and its newline, the grammar's _NL)
+    stop = len(src.rstrip(" \t\n"))
+    while pos < stop:
+        m = match(src, pos)
+        if m is None:
+            return None
+        pos = m.end()
+        kind = m.lastindex                   # the group that closes last: the item's kind
+        if kind == _G_ROLL:
+            a = m.start(kind)
+            text = src[a:pos]
+            if len(text) > 3:
+                play = text[3:]
+                steps = _PLAYS.get(play)
+                if steps is None:
+                    try:
+                        steps = play_steps(play, a + 4)
+                    except BadCell as e:     # the row is skipped, if it is one of these kinds at all
+                        return _bad_row(src, pos, items, (BAD, e.column, e.message, None, None))
+                    if len(_PLAYS) >= PLAYS_MAX:
+                        _PLAYS.clear()
+                    _PLAYS[play] = steps
+                items.append((ROLL, a + 1, text, text[:2], steps))
+            else:
+                items.append((ROLL, a + 1, text, text[:2], ()))
+        elif kind == _G_NO:
+            a = m.start(kind)
+            text = src[a:pos]
+            items.append((NO, a + 1, text, int(text[:-1]), None))
+        elif kind == _G_DV:                  # "Doubles => 2"
+            a = m.start(_G_DW)
+            items.append((DOUBLE, a + 1, src[a:pos], int(m.group(kind)), None))
+        elif kind == _G_CM:                  # "64: Cannot Move"
+            a = m.start(_G_CD)
+            items.append((CANNOT, a + 1, src[a:pos], src[a:a + 2], None))
+        elif kind == _G_TAKE or kind == _G_DROP:
+            a = m.start(kind)
+            items.append((TAKE if kind == _G_TAKE else DROP, a + 1, src[a:pos], None, None))
+        elif kind == _G_LP:                  # "Losses 2 point"
+            a = m.start(_G_LW)
+            items.append((RESIGN, a + 1, src[a:pos], int(m.group(_G_LN)), None))
+        else:                                # "Wins 2 points [and the match]"
+            a = m.start(_G_WW)
+            items.append((WIN, a + 1, src[a:pos], int(m.group(_G_WN)), kind == _G_WM))
+    return items
+
+
+def _bad_row(src: str, pos: int, items: list, bad: tuple) -> list | None:
+    """``items`` and ``bad`` when the rest of the row (from ``pos``) is of the common kinds too, else None."""
+    match = _FAST_ITEM.match
+    stop = len(src.rstrip(" \t\n"))
+    while pos < stop:
+        m = match(src, pos)
+        if m is None:
+            return None
+        pos = m.end()
+    return items + [bad]
+
+
+_ROLL_TAGS = {"roll": ROLL, "unplayed": UNPLAYED, "cannot": CANNOT, "illegal": ILLEGAL}
+_VALUE_TAGS = {"double": (DOUBLE, 2), "beaver": (BEAVER, 2), "win": (WIN, 1), "loss": (RESIGN, 1)}
+
+
+def lark_items(tree: list, src: str) -> list:
+    """The items of a row as Lark's parser gives it (rule ``row``; ``src``: the text the tokens' positions
+    are in).  A cell the grammar takes but that cannot be read (a point 26) ends the items with BAD."""
+    items: list = []
+    for item in tree:
+        if not isinstance(item, tuple):      # MOVE_NO
+            items.append((NO, item.column, item.value, int(item.value[:-1]), None))
+            continue
+        tag, toks = item
+        first = toks[0]
+        col = first.column
+        text = src[first.start_pos:toks[-1].end_pos]
+        try:
+            items.append(_lark_cell(tag, toks, col, text, items))
+        except BadCell as bad:
+            items.append((BAD, bad.column, bad.message, None, None))
+            break                            # the row is skipped
+    return items
+
+
+def _lark_cell(tag: str, toks: list, col: int, text: str, items: list) -> tuple:
+    """One cell of ``lark_items``; the notes on a hand-typed play go to ``items`` before it."""
+    kind = _ROLL_TAGS.get(tag)
+    if kind is not None:
+        first = toks[0]
+        if first.type != "ROLL":             # "????", "Illegal play" without dice
+            return (kind, col, text, "", text if kind == ILLEGAL else None)
+        dt = first.value[:2]
+        play = first.value[3:]
+        if kind != ROLL:
+            if play.strip():
+                what = {UNPLAYED: "????", CANNOT: "Cannot Move"}.get(kind, "Illegal play")
+                # TRANSLATORS: {what}: a notation keyword ("Cannot Move"); {found}: the text after it
+                raise BadCell(col + 3 + len(play) - len(play.lstrip()),
+                              _('expected "{what}" right after the dice, found "{found}"').format(
+                                  what=what, found=play.strip()))
+            return (kind, col, text, dt, toks[-1].value if kind == ILLEGAL else None)
+        if not play:
+            return (ROLL, col, text, dt, ())
+        notes: list = []
+        steps = play_steps(play, col + 3, notes)
+        # hand-typed spellings: warnings, the play read as meant
+        items.extend((NOTE, c, msg, None, None) for c, msg in notes)
+        return (ROLL, col, text, dt, steps)
+    if tag in ("take", "drop"):
+        return (TAKE if tag == "take" else DROP, col, text, None, None)
+    if tag == "resign":                      # "Resigns", "Concedes 2 points"
+        return (RESIGN, col, text, _int(toks[1]) if len(toks) > 1 else None, None)
+    kind, at = _VALUE_TAGS[tag]
+    return (kind, col, text, _int(toks[at]), toks[-1].type == "AND_MATCH" if kind == WIN else None)
 
 
 class _Tok:
-    """A token of a fast row: the attributes of Lark's ``Token`` that the reader uses, and cheaper."""
+    """A token of the score line or the preamble read without Lark: the attributes of Lark's ``Token``
+    that the reader uses, and cheaper."""
 
     __slots__ = ("type", "value", "start_pos", "line", "column", "end_column", "end_pos")
 
@@ -196,38 +348,6 @@ class _Tok:
         self.line = 1
         self.column = a + 1
         self.end_column = b + 1
-
-
-_tok = _Tok
-
-
-def _fast_row(src: str) -> list | None:
-    """The items of one row (``src`` ends with a newline) as the grammar gives them, or None when the
-    row is not one of the common kinds: then Lark reads it."""
-    items: list = []
-    pos = 0
-    match = _FAST_ITEM.match
-    while True:
-        m = match(src, pos)
-        if m is None:
-            return items if _BLANK_TAIL.fullmatch(src, pos) else None
-        pos = m.end()
-        kind = m.lastgroup
-        if kind == "no":
-            items.append(_tok("MOVE_NO", m, "no"))
-        elif kind == "roll":
-            items.append(("roll", [_tok("ROLL", m, "roll")]))
-        elif kind == "take":
-            items.append(("take", [_tok("TAKES", m, "take")]))
-        elif kind == "drop":
-            items.append(("drop", [_tok("DROPS", m, "drop")]))
-        elif kind == "cm":
-            items.append(("cannot", [_tok("ROLL", m, "cd"), _tok("CANNOT", m, "cw"), _tok("MOVE", m, "cm")]))
-        elif kind == "lp":
-            items.append(("loss", [_tok("LOSSES", m, "lw"), _tok("INT", m, "ln"), _tok("POINTS", m, "lp")]))
-        else:
-            toks = [_tok(t, m, g) for g, t in _GROUP_TYPES if m.start(g) >= 0]
-            items.append(("double" if toks[0].type == "DOUBLES" else "win", toks))
 
 
 # The score line " Alice : 0     Bob : 0" (rule score_line: NAME? COLON INT NAME? COLON INT), the same way:
@@ -245,7 +365,7 @@ def _fast_score(src: str) -> list | None:
     m = _FAST_SCORE.fullmatch(src)
     if m is None:
         return None
-    return [_tok(t, m, g) for g, t in _SCORE_TYPES if m.start(g) >= 0]
+    return [_Tok(t, m, g) for g, t in _SCORE_TYPES if m.start(g) >= 0]
 
 
 # The lines before the first game (rule preamble): tags and other ";" comments, "N point match" and
@@ -263,13 +383,13 @@ def _fast_preamble(chunk: str) -> list | None:
     for no, line in enumerate(chunk.split("\n")[:-1], 1):
         m = _FAST_COMMENT.fullmatch(line)
         if m is not None:
-            tok = _tok("COMMENT", m, "c")
+            tok = _Tok("COMMENT", m, "c")
             tok.line = no
             items.append(("comment", [tok]))
             continue
         m = _FAST_MATCH.fullmatch(line)
         if m is not None:
-            toks = [_tok("INT", m, "i"), _tok("POINTS", m, "p"), _tok("MATCH", m, "m")]
+            toks = [_Tok("INT", m, "i"), _Tok("POINTS", m, "p"), _Tok("MATCH", m, "m")]
             for tok in toks:
                 tok.line = no
             items.append(("match", toks))
@@ -317,7 +437,6 @@ DEFAULT_THRESHOLD = 20     # left/right split when there is no score line
 MARGIN_COLUMN = 2          # a result line starting at this column or before is at the margin, in no column
 MAX_REPEAT = 15            # "13/11(2)": largest repeat count read
 MAX_STEPS = 32             # more written steps than this in one cell is not a play
-FAST = True               # read common rows without Lark (see _fast_row); False: Lark only (tests)
 MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the first game)
 
 
@@ -450,12 +569,25 @@ def _point(text: str, is_src: bool, col: int, word: str) -> int:
 
 
 _WORD = re.compile(r"\S+")
-_MOVEMENTS: dict[str, tuple[Step, ...]] = {}   # cache: movement text -> its steps
-_PLAYS: dict[str, tuple[Step, ...]] = {}       # cache: a roll cell's play text (after "53:") -> its steps,
-PLAYS_MAX = 50_000                             # emptied when it holds PLAYS_MAX (frozen Steps: shared safely)
+Triple = tuple[int, int, bool]                  # a step as plain data: (src, dst, hit)
+_MOVEMENTS: dict[str, tuple[Triple, ...]] = {}  # cache: movement text -> its steps
+_PLAYS: dict[str, tuple[Triple, ...]] = {}      # cache: a roll cell's play text (after "53:") -> its steps,
+PLAYS_MAX = 50_000                              # emptied when it holds PLAYS_MAX (plain tuples: shared safely)
 
 
-def _movement(word: str, col: int) -> tuple[Step, ...]:
+class _Steps(dict):
+    """The Step of each (src, dst, hit), made once (at most 26 x 26 x 2 of them)."""
+
+    def __missing__(self, key: Triple) -> Step:
+        step = self[key] = Step(*key)
+        return step
+
+
+STEP = _Steps()
+_STEP_OF = STEP.__getitem__
+
+
+def _movement(word: str, col: int) -> tuple[Triple, ...]:
     """The steps of one written movement such as ``"13/11(2)"`` or ``"bar/20*/14"``."""
     count = 1
     body = word
@@ -468,13 +600,13 @@ def _movement(word: str, col: int) -> tuple[Step, ...]:
         body = word[:i]
     parts = body.split("/")
     src = _point(parts[0], True, col, word)
-    chain: list[Step] = []
+    chain: list[Triple] = []
     for part in parts[1:]:
         if src == OFF and chain:
             raise BadCell(col, _('expected "off" only at the end of a move, found "{word}"').format(word=word))
         hit = part.endswith("*")
         dst = _point(part[:-1] if hit else part, False, col, word)
-        chain.append(Step(src, dst, hit))
+        chain.append((src, dst, hit))
         src = dst
     return tuple(chain * count)
 
@@ -499,9 +631,15 @@ def _typed(word: str, col: int, notes: list | None) -> list[str]:
 
 
 def read_play(text: str, column: int, notes: list | None = None) -> list[Step]:
-    """The Step entries of the movements ``text`` (starting at ``column``): chains and ``(n)`` expanded.
-    ``notes`` (when given) gets a (column, message) for every word read as typed by hand (``_typed``)."""
-    steps: list[Step] = []
+    """The Step entries of the movements ``text`` (starting at ``column``), as ``play_steps`` reads them."""
+    return [STEP[t] for t in play_steps(text, column, notes)]
+
+
+def play_steps(text: str, column: int, notes: list | None = None) -> tuple[Triple, ...]:
+    """The steps (src, dst, hit) of the movements ``text`` (starting at ``column``): chains and ``(n)``
+    expanded.  ``notes`` (when given) gets a (column, message) for every word read as typed by hand
+    (``_typed``)."""
+    steps: list[Triple] = []
     cache = _MOVEMENTS
     for m in _WORD.finditer(text):
         word = m.group()
@@ -520,18 +658,14 @@ def read_play(text: str, column: int, notes: list | None = None) -> list[Step]:
             raise BadCell(column + m.start(), ngettext("expected at most {n} steps in one play, found more",
                                                        "expected at most {n} steps in one play, found more",
                                                        MAX_STEPS).format(n=MAX_STEPS))
-    return steps
+    return tuple(steps)
 
 
 # the dice of a roll cell's two digits (None: not two dice 1-6), for every two digits
 _DICE: dict[str, tuple[int, int] | None] = {
     f"{a}{b}": ((a, b) if 1 <= a <= 6 and 1 <= b <= 6 else None) for a in range(10) for b in range(10)}
-
-
-def _roll_action(side: int, loc: Loc, move: int | None, text: str, steps: list[Step] | None = None) -> Action:
-    """The ROLL action of a fast row's roll cell (``text`` starts with the two dice digits)."""
-    dt = text[:2]
-    return Action(Kind.ROLL, side, loc, move, text, _DICE[dt], dt, loc, [] if steps is None else steps)
+_DICE[""] = None                                # "????" alone: no dice written
+_KINDS = {DOUBLE: Kind.DOUBLE, BEAVER: Kind.BEAVER, TAKE: Kind.TAKE, DROP: Kind.DROP, RESIGN: Kind.RESIGN}
 
 
 def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: int, no_end: int,
@@ -539,7 +673,7 @@ def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: in
     """The side (0 left, 1 right) of a row's cell that starts at column ``col``: ``threshold`` is the
     left/right split of the score line; ``after_no`` when the cell follows an ``N)`` (at columns ``no_col`` to
     ``no_end``), ``nested`` when that ``N)`` is not the row's first item, ``followed`` when another cell
-    follows this one on the row.  The one placement of both readers of rows (``_row`` and ``_row_fast``)."""
+    follows this one on the row.  The one placement of a row's cells (``_Reader._build_rows``)."""
     if after_no and not nested:
         # the left cell when it starts close to "N)"; one indented further than usual is still the left one
         # when another cell follows it on the row (" 4)      Doubles => 2    Drops") or it starts before the
@@ -551,10 +685,12 @@ def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: in
 
 
 class _Reader:
-    def __init__(self, text: str, path: str) -> None:
+    """Reads one text.  ``tokenize=False`` reads every line with Lark (the tests compare both ways)."""
+
+    def __init__(self, text: str, path: str, tokenize: bool = True) -> None:
         self.text = text
         self.match = Match(path=path, notation="mat")
-        self._game_no: int | None = None
+        self.tokenize = tokenize
 
     # -- top level -------------------------------------------------------------------
 
@@ -587,7 +723,7 @@ class _Reader:
         elif len(sink) == MAX_PROBLEMS:
             sink.append(Problem(loc, _("too many unreadable lines; the rest of this part is not reported"), game))
 
-    def _error_problem(self, e: UnexpectedInput, line_text: str, line_no: int, context: str,
+    def _error_problem(self, e: Any, line_text: str, line_no: int, context: str,
                        sink: list[Problem], game: int | None) -> None:
         """A Problem from a Lark error in the one-line text ``line_text`` (numbered ``line_no``)."""
         body = line_text.rstrip("\n")
@@ -607,20 +743,17 @@ class _Reader:
                     found = quoted(word[0] if len(word[0]) <= 40 else word[0][:40] + "...")
         self._problem(sink, game, Loc(line_no, col), expected_found(what, found))
 
-    def _parse_line(self, line_text: str, start: str) -> Any:
-        return _parser().parse(line_text + "\n", start=start)
-
     # -- before the first game -----------------------------------------------------------
 
     def _preamble(self, chunk: str) -> None:
-        try:
-            items = (_fast_preamble(chunk) if FAST else None) or _parser().parse(chunk, start="preamble")
+        items = _fast_preamble(chunk) if self.tokenize else None
+        if items is None:
+            items, _error = parse(chunk, "preamble")
+        if items is not None:
             for item in items:
                 if item is not None:
                     self._preamble_item(item, 0)
             return
-        except UnexpectedInput:
-            pass
         # Free text before the "N point match" line (a banner of the tournament archive) is no record
         # but harms nothing: it is kept as comments and reported once, as a warning.
         header = _MATCH_LINE.search(chunk)
@@ -631,9 +764,8 @@ class _Reader:
                 break                        # reported as "too many": reading on would only cost time
             if not line.strip():
                 continue
-            try:
-                item = self._parse_line(line, "preamble_line")
-            except UnexpectedInput as e:
+            item, e = parse(line + "\n", "preamble_line")
+            if e is not None:
                 if no < header_line and not line.lstrip().startswith(";"):
                     free.append((no, line))
                     self.match.comments.append(line.rstrip())    # in file order with the ";" lines
@@ -706,45 +838,31 @@ class _Reader:
     # -- one game --------------------------------------------------------------------------
 
     def _game(self, number: int, chunk: str, line_off: int) -> None:
-        chunk = self._pasted_score(number, chunk, line_off)
         header_col = len(chunk) - len(chunk.lstrip(" \t")) + 1
         game = Game(number=number, loc=Loc(line_off + 1, header_col))
-        if FAST and self._game_fast(game, chunk, line_off):
-            self.match.games.append(game)
-            self._finish(game, chunk, line_off)
-            return
-        game = Game(number=number, loc=Loc(line_off + 1, header_col))
         self.match.games.append(game)
-        try:
-            header, score, rows = _parser().parse(chunk, start="game")
-        except UnexpectedInput:
-            self._game_by_lines(game, chunk, line_off)
-        else:
-            game.written_number = _int(header[1])
-            self._score(game, score, line_off)
-            threshold = self._threshold(score)
-            for items in rows:
-                if items:
-                    self._row(game, items, chunk, line_off, threshold)
+        lines = chunk.split("\n")
+        lines.pop()                          # the chunk ends with a newline
+        self._pasted_score(number, chunk, lines, line_off)
+        self._game_lines(game, lines, line_off)
         self._finish(game, chunk, line_off)
 
-    def _pasted_score(self, number: int, chunk: str, line_off: int) -> str:
+    def _pasted_score(self, number: int, chunk: str, lines: list[str], line_off: int) -> None:
         """Rows typed by hand with score-line text in a cell (``  1) Ann : 3        12: 24/23 13/11``: the
         name pasted into the empty cell of the player who does not open) read with that cell empty (the
         text blanked out, columns kept) and a warning.  Only a player's name from the score line, followed
-        by `` : N``, right after the move number."""
-        lines = chunk.split("\n")
+        by `` : N``, right after the move number.  ``lines``: the lines of the game's text ``chunk``, changed
+        in place."""
         k = 1
         while k < len(lines) and not lines[k].strip():
             k += 1
         m = _FAST_SCORE.fullmatch(lines[k] + "\n") if k < len(lines) else None
         if m is None:
-            return chunk
+            return
         names = {n.strip().lower() for n in (m.group("n1"), m.group("n2")) if n and n.strip()}
-        rows = "\n".join(lines[k + 1:]).lower()
+        rows = chunk[sum(len(line) + 1 for line in lines[:k + 1]):].lower()
         if not any(n in rows for n in names):     # nearly every game: no name in its rows
-            return chunk
-        changed = False
+            return
         for i in range(k + 1, len(lines)):
             both = _PASTED_BOTH.match(lines[i])
             if both is not None and both.group("name").strip().lower() in names \
@@ -757,7 +875,6 @@ class _Reader:
                     Loc(line_off + i + 1, a + 1), _('score-line text "{text}" in both cells of the row: read as '
                                                     'an empty row').format(text=" ".join(text.split())),
                     number, warning=True))
-                changed = True
                 continue
             c = _PASTED.match(lines[i])
             if c is None or c.group("name").strip().lower() not in names:
@@ -769,160 +886,99 @@ class _Reader:
                 Loc(line_off + i + 1, a + 1), _('score-line text "{text}" in a cell of the row: read as an empty '
                                                 'cell (the name typed into the cell of the player who does not '
                                                 'play there)').format(text=text), number, warning=True))
-            changed = True
-        return "\n".join(lines) if changed else chunk
 
-    def _game_fast(self, game: Game, chunk: str, line_off: int) -> bool:
-        """Read a game whose rows are all of the common kinds (see ``_fast_row``) without Lark's lexer;
-        False (``game`` to be thrown away) at the first line that is not, so that Lark reads the game."""
-        lines = chunk.split("\n")
-        lines.pop()                          # the chunk ends with a newline
-        m = _FAST_HEADER.match(lines[0])
-        if m is None:
-            return False
-        game.written_number = int(lines[0].split()[1])
-        k = 1
-        n = len(lines)
-        while k < n and not lines[k].strip():
-            k += 1
-        if k == n:
-            return False
-        score = _fast_score(lines[k] + "\n")
-        if score is None:
-            try:
-                score = self._parse_line(lines[k], "score_line")
-            except UnexpectedInput:
-                return False
-        self._score(game, score, line_off + k)
-        threshold = self._threshold(score)
-        row = self._row_fast
-        for i in range(k + 1, n):
-            if not row(game, lines[i] + "\n", line_off + i, threshold):
-                return False
-        return True
+    def _read_row(self, line: str) -> tuple[list | None, Any]:
+        """``(items, None)``: the items of the row ``line`` (see "row items"); ``(None, error)``: Lark's error
+        for a line the grammar does not read as a row."""
+        src = line + "\n"
+        if self.tokenize:
+            items = row_items(src)
+            if items is not None:
+                return items, None
+        tree, error = parse(src, "row")
+        return (None, error) if tree is None else (lark_items(tree, src), None)
 
-    def _row_fast(self, game: Game, src: str, line_off: int, threshold: int) -> bool:
-        """``_row(game, _fast_row(src), ...)`` without the tokens: the cells of a row of the common kinds
-        straight to Actions, by the same rules (the placement ``cell_side``, the cells of
-        ``_cell``); False, with nothing done, when ``_fast_row`` would give None."""
-        ms = []
-        pos = 0
-        match = _FAST_ITEM.match
-        while True:
-            m = match(src, pos)
-            if m is None:
-                break
-            ms.append(m)
-            pos = m.end()
-        if _BLANK_TAIL.fullmatch(src, pos) is None:
-            return False
-        n = len(ms)
-        if not n:
-            return True
-        line = 1 + line_off
-        actions: list[Action] = []
-        move: int | None = None
-        roll, dice = Kind.ROLL, _DICE
-        no_col = no_end = 0                 # columns of the "N)" right before the current cell, if any
-        after_no = nested = False
-        for k in range(n):
-            m = ms[k]
-            kind = m.lastgroup
-            if kind == "no":
-                nested = move is not None or bool(actions)
-                a, b = m.span("no")
-                move = int(src[a:b - 1])
-                no_col, no_end, after_no = a + 1, b + 1, True
-                continue
-            first = _FIRST_GROUP.get(kind, kind)
-            start = m.start(first)
-            end = m.end()
-            col = start + 1
-            if after_no:
-                side = cell_side(col, threshold, True, nested, no_col, no_end,
-                                 k + 1 < n and ms[k + 1].lastgroup != "no")
-                after_no = False
-            else:           # cell_side's plain case inline: a call per cell costs this reader ~4 % (bench/)
-                side = 0 if col < threshold else 1
-            loc = Loc(line, col)
-            text = src[start:end]
-            if kind == "roll":
-                if len(text) > 3:
-                    play = text[3:]
-                    steps: tuple[Step, ...] | list[Step] | None = _PLAYS.get(play)
-                    if steps is None:
-                        try:
-                            steps = read_play(play, col + 3)
-                        except BadCell as bad:
-                            self._problem(game.problems, game.number, Loc(line, bad.column), bad.message)
-                            return True             # skip the whole row
-                        if len(_PLAYS) >= PLAYS_MAX:
-                            _PLAYS.clear()
-                        _PLAYS[play] = tuple(steps)
-                    dt = text[:2]
-                    action = Action(roll, side, loc, move, text, dice[dt], dt, loc, list(steps))
-                else:
-                    action = _roll_action(side, loc, move, text)
-            elif kind == "dv":
-                action = Action(Kind.DOUBLE, side, loc, move, text, value=int(m.group("dv")))
-            elif kind == "cm":                # "64: Cannot Move"
-                action = _roll_action(side, loc, move, text)
-                action.cannot_move = True
-            elif kind == "lp":                # "Losses 2 point"
-                action = Action(Kind.RESIGN, side, loc, move, text, value=int(m.group("ln")))
-            elif kind == "take":
-                action = Action(Kind.TAKE, side, loc, move, text)
-            elif kind == "drop":
-                action = Action(Kind.DROP, side, loc, move, text)
-            else:
-                action = Action(Kind.WIN, side, loc, move, text, value=int(m.group("wn")),
-                                and_match=kind == "wm")
-            actions.append(action)
-        game.actions.extend(actions)
-        return True
+    def _game_lines(self, game: Game, lines: list[str], line_off: int) -> None:
+        """Read one game: its ``Game N`` line, its score line (the first line that is not blank) and its rows.
 
-    def _game_by_lines(self, game: Game, chunk: str, line_off: int) -> None:
-        """Read a game that does not parse as a whole: one line at a time."""
-        lines = chunk.split("\n")[:-1]
+        When every line reads (the grammar's rule ``game``), every row is taken.  Otherwise the game is read
+        line by line: each unreadable line is a problem and the rest are still read, up to MAX_PROBLEMS.
+        Which rows a whole game takes is decided before any is built, so that both ways read a row the same.
+        """
         sink = game.problems
-        try:
-            header = self._parse_line(lines[0], "game_header")
-            game.written_number = _int(header[1])
-        except UnexpectedInput as e:
-            self._error_problem(e, lines[0], line_off + 1, "game_header", sink, game.number)
+        n = len(lines)
+        whole = True                         # every line so far reads as the grammar's rule "game" has it
+        if _FAST_HEADER.match(lines[0]):
+            game.written_number = int(lines[0].split()[1])
+        else:
+            header, error = parse(lines[0] + "\n", "game_header")
+            if error is None:
+                game.written_number = _int(header[1])
+            else:
+                whole = False
+                self._error_problem(error, lines[0], line_off + 1, "game_header", sink, game.number)
         threshold = DEFAULT_THRESHOLD
         k = 1                                # the score line: the first non-blank line
-        while k < len(lines) and not lines[k].strip():
+        while k < n and not lines[k].strip():
             k += 1
         first_row = k + 1
-        if k == len(lines):
+        if k == n:
+            whole = False
             self._problem(sink, game.number, Loc(line_off + 1, len(lines[0].rstrip()) + 1),
                           _('expected a score line like " Alice : 0     Bob : 0" after "Game N", '
                             "found the end of the text"))
         else:
-            try:
-                score = self._parse_line(lines[k], "score_line")
-            except UnexpectedInput as e:
-                self._error_problem(e, lines[k], line_off + k + 1, "score_line", sink, game.number)
-                first_row = k    # no score line: the line may still be the first row
-            else:
+            score = _fast_score(lines[k] + "\n") if self.tokenize else None
+            if score is None:
+                score, error = parse(lines[k] + "\n", "score_line")
+                if error is not None:
+                    whole = False
+                    self._error_problem(error, lines[k], line_off + k + 1, "score_line", sink, game.number)
+                    first_row = k    # no score line: the line may still be the first row
+            if score is not None:
                 self._score(game, score, line_off + k)
                 threshold = self._threshold(score)
-        for i in range(first_row, len(lines)):
+        rows: list = []                      # the rows read so far, from first_row on
+        unread = None                        # Lark's error for the row after them, when it was read
+        if whole:
+            # the grammar's blank lines before the score line hold blanks and tabs only (this reader skips any
+            # white space there): after another one, the game is whole only if the row reader takes every row
+            blanks = all(_FAST_BLANK.fullmatch(lines[i]) for i in range(1, k))
+            tokenize = self.tokenize
+            whole = blanks or tokenize
+            for i in range(first_row, n if whole else first_row):
+                items = row_items(lines[i] + "\n") if tokenize else None
+                if items is None and blanks:
+                    tree, unread = parse(lines[i] + "\n", "row")
+                    if tree is not None:
+                        items = lark_items(tree, lines[i] + "\n")
+                if items is None:
+                    whole = False
+                    break
+                rows.append(items)
+            if whole:
+                self._build_rows(game, rows, line_off + first_row, threshold)
+                return
+        for i in range(first_row, n):          # line by line
             if len(sink) > MAX_PROBLEMS:
                 break                        # reported as "too many": reading on would only cost time
-            line = lines[i]
-            if not line.strip():
-                continue
-            src = line + "\n"
-            try:
-                items = _parser().parse(src, start="row")
-            except UnexpectedInput as e:
-                if i != k:                   # an unreadable score line is reported already
-                    self._error_problem(e, line, line_off + i + 1, "row", sink, game.number)
-                continue
+            j = i - first_row
+            if j < len(rows):
+                items = rows[j]
+            else:
+                line = lines[i]
+                if not line.strip():
+                    continue
+                if unread is not None and j == len(rows):
+                    items, error = None, unread      # read once already, when the game was tried whole
+                else:
+                    items, error = self._read_row(line)
+                if items is None:
+                    if i != k:               # an unreadable score line is reported already
+                        self._error_problem(error, line, line_off + i + 1, "row", sink, game.number)
+                    continue
             if items:
-                self._row(game, items, src, line_off + i, threshold)
+                self._build_rows(game, [items], line_off + i, threshold)
 
     def _score(self, game: Game, toks: list[Token], line_off: int) -> None:
         names = ["", ""]
@@ -955,87 +1011,59 @@ class _Reader:
                 return max((col + LEFT_CELL_COLUMN) // 2, LEFT_CELL_COLUMN + 1)
         return DEFAULT_THRESHOLD
 
-    def _row(self, game: Game, items: list, src: str, line_off: int, threshold: int) -> None:
-        """Turn one row's items (move-number tokens and cells) into Actions."""
-        self._game_no = game.number
-        actions: list[Action] = []
-        move: int | None = None
-        after_no: Token | None = None      # the "N)" right before the current cell, if any
-        nested = False
-        for k, item in enumerate(items):
-            if not isinstance(item, tuple):  # MOVE_NO
-                n = int(item.value[:-1])
-                nested = move is not None or bool(actions)
-                move = n
-                after_no = item
+    def _build_rows(self, game: Game, rows: list[list], line: int, threshold: int) -> None:
+        """The Actions of rows' items (see "row items"), the first row on line ``line + 1``, the next below
+        it; an item BAD skips its row."""
+        out = game.actions
+        for items in rows:
+            line += 1
+            if not items:
                 continue
-            tag, toks = item
-            first = toks[0]
-            if after_no is None:
-                side = cell_side(first.column, threshold, False, nested, 0, 0, False)
+            actions: list[Action] = []
+            move: int | None = None
+            no_col = no_end = 0              # columns of the "N)" right before the current cell, if any
+            after_no = nested = False
+            n = len(items)
+            for k in range(n):
+                kind, col, text, value, rest = items[k]
+                if kind == ROLL:
+                    pass
+                elif kind == NO:
+                    nested = move is not None or bool(actions)
+                    move = value
+                    no_col, no_end, after_no = col, col + len(text), True
+                    continue
+                elif kind == NOTE:           # a hand-typed spelling of the next cell, read as meant
+                    self.match.problems.append(Problem(Loc(line, col), text, game.number, warning=True))
+                    continue
+                elif kind == BAD:
+                    self._problem(game.problems, game.number, Loc(line, col), text)
+                    break                    # skip the whole row
+                if after_no:
+                    side = cell_side(col, threshold, True, nested, no_col, no_end,
+                                     k + 1 < n and items[k + 1][0] != NO)
+                    after_no = False
+                else:       # cell_side's plain case inline: a call per cell costs this reader ~4 % (bench/)
+                    side = 0 if col < threshold else 1
+                loc = Loc(line, col)
+                if kind == ROLL:
+                    action = Action(Kind.ROLL, side, loc, move, text, _DICE[value], value, loc,
+                                    list(map(_STEP_OF, rest)))
+                elif kind <= ILLEGAL:        # UNPLAYED, CANNOT, ILLEGAL: a roll with a mark, no play
+                    action = Action(Kind.ROLL, side, loc, move, text, _DICE[value], value, loc)
+                    if kind == UNPLAYED:
+                        action.unplayed = True
+                    elif kind == CANNOT:
+                        action.cannot_move = True
+                    else:
+                        action.illegal_mark = rest
+                elif kind == WIN:
+                    action = Action(Kind.WIN, side, loc, move, text, value=value, and_match=rest)
+                else:
+                    action = Action(_KINDS[kind], side, loc, move, text, value=value)
+                actions.append(action)
             else:
-                side = cell_side(first.column, threshold, True, nested, after_no.column, after_no.end_column,
-                                 k + 1 < len(items) and isinstance(items[k + 1], tuple))
-            after_no = None
-            try:
-                action = self._cell(tag, toks, src, line_off, move)
-            except BadCell as bad:
-                self._problem(game.problems, game.number, Loc(first.line + line_off, bad.column), bad.message)
-                return                      # skip the whole row
-            action.player = side
-            actions.append(action)
-        game.actions.extend(actions)
-
-    def _cell(self, tag: str, toks: list[Token], src: str, line_off: int, move: int | None) -> Action:
-        first = toks[0]
-        last = toks[-1]
-        loc = Loc(first.line + line_off, first.column)
-        text = src[first.start_pos:last.end_pos]
-        if tag in ("roll", "unplayed", "cannot", "illegal"):
-            action = Action(Kind.ROLL, 0, loc, move, text)
-            action.dice_loc = loc
-            value = first.value
-            if first.type == "ROLL":
-                dt = value[:2]
-                action.dice_text = dt
-                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
-                if 1 <= a <= 6 and 1 <= b <= 6:
-                    action.dice = (a, b)
-                play = value[3:]
-                if tag != "roll" and play.strip():
-                    what = {"unplayed": "????", "cannot": "Cannot Move"}.get(tag, "Illegal play")
-                    # TRANSLATORS: {what}: a notation keyword ("Cannot Move"); {found}: the text after it
-                    raise BadCell(first.column + 3 + len(play) - len(play.lstrip()),
-                                  _('expected "{what}" right after the dice, found "{found}"').format(
-                                      what=what, found=play.strip()))
-                if play:
-                    notes: list = []
-                    action.steps = read_play(play, first.column + 3, notes)
-                    for col, msg in notes:       # hand-typed spellings: warnings, the play read as meant
-                        self.match.problems.append(Problem(Loc(loc.line, col), msg, self._game_no, warning=True))
-            if tag == "unplayed":
-                action.unplayed = True
-            elif tag == "cannot":
-                action.cannot_move = True
-            elif tag == "illegal":
-                action.illegal_mark = toks[-1].value
-            return action
-        if tag == "double":
-            return Action(Kind.DOUBLE, 0, loc, move, text, value=_int(toks[2]))
-        if tag == "beaver":
-            return Action(Kind.BEAVER, 0, loc, move, text, value=_int(toks[2]))
-        if tag == "take":
-            return Action(Kind.TAKE, 0, loc, move, text)
-        if tag == "drop":
-            return Action(Kind.DROP, 0, loc, move, text)
-        if tag == "win":
-            return Action(Kind.WIN, 0, loc, move, text, value=_int(toks[1]),
-                          and_match=toks[-1].type == "AND_MATCH")
-        if tag == "resign":
-            value = _int(toks[1]) if len(toks) > 1 else None
-            return Action(Kind.RESIGN, 0, loc, move, text, value=value)
-        # "Losses N point"
-        return Action(Kind.RESIGN, 0, loc, move, text, value=_int(toks[1]))
+                out.extend(actions)
 
     def _finish(self, game: Game, chunk: str, line_off: int) -> None:
         acts = game.actions

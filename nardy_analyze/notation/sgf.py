@@ -72,8 +72,6 @@ def _parser():
                 maybe_placeholders=False, transformer=_Build(), cache=True)
 
 
-
-
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
 _TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Annotator", "AN"))
