@@ -15,8 +15,10 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROO
 COMMANDS = ("validate", "convert", "stats", "show", "generate", "rules")
 # words that mean nothing to a user: the project's own history and tools
 INTERNAL = re.compile(r"(?-i:\bRULES\.md\b)|\bissues?\b|\bsessions?\b|\bhelpers?\b|\bseeds?\b", re.I)
-# generate's option is named --seed and writes a Seed tag: the interface itself, not a word of prose
-INTERFACE = re.compile(r"--seed\b|\[Seed \"|`Seed`|generate_match\(variant, games, seed,|\{variant\}:\{seed\}")
+# generate's option is named --seed and writes a Seed tag, and the test suite's shared module is named
+# tests/helpers.py: the interface itself, not a word of prose
+INTERFACE = re.compile(r"--seed\b|\[Seed \"|`Seed`|generate_match\(variant, games, seed,|\{variant\}:\{seed\}"
+                       r"|`helpers\.cli`|tests/helpers\.py")
 
 
 def _help(*args: str) -> str:
