@@ -16,7 +16,7 @@ from nardy_analyze.engine.backgammon import Backgammon
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import mat
 from helpers import without_unfinished_match
-from nardy_analyze.replay import ERROR, WARNING, ReplayVisitor, replay
+from nardy_analyze.replay import ERROR, WARNING, Events, ReplayVisitor, replay
 from nardy_analyze.engine import get_variant
 from nardy_analyze.convert import write_text
 
@@ -105,6 +105,8 @@ def test_decode_gives_back_any_position_of_a_generated_game(seed, flip):
     states = []
 
     class States(ReplayVisitor):
+        wants = Events.STATES
+
         def action_state(self, state):
             states.append(state)
 

@@ -13,7 +13,7 @@ package's public names.
 """
 from __future__ import annotations
 
-from nardy_analyze.engine import OFF, Rules, borne_off
+from nardy_analyze.engine import OFF, RuleResult, Rules, borne_off
 
 START = tuple({10: 4, 9: 4, 8: 4, 7: 3}.get(p, 0) for p in range(1, 25)) + (0,)
 
@@ -54,11 +54,12 @@ class Race(Rules):
 
     def step_problem(self, me, opp, src: int, dst: int, die: int, turn=None):
         if not 1 <= src <= 24 or not me[src - 1]:
-            return "no-checker", f"no checker of the mover on point {src}"
+            return RuleResult("no-checker", "point", {"point": src})
         if dst == OFF and not _home(me):
-            return "bear-off-early", f"bore off from {src} while {sum(me[6:25])} checker(s) are outside home"
+            return RuleResult("bear-off-early", "outside", {"point": src, "n": sum(me[6:25])})
         if dst == OFF and die > src and any(me[src:6]):
-            return "bear-off-inexact", f"a {die} bore off from {src} although a checker stands higher"
+            higher = max(p for p in range(src + 1, 7) if me[p - 1])
+            return RuleResult("bear-off-inexact", "higher", {"die": die, "point": src, "higher": higher})
         return None
 
     def win_level(self, winner, loser) -> int:
