@@ -68,7 +68,7 @@ def dice_text(dice) -> str:
 def _roll_of(dice) -> str:
     """A roll written "31" (the analysis' column) as the current language writes it in prose."""
     dice = str(dice)
-    return roll_text(dice[0], dice[1]) if len(dice) == 2 else dice
+    return roll_text(dice[0], dice[1]) if len(dice) == 2 else "-".join(dice)
 
 
 def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:

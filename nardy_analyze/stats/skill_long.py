@@ -54,11 +54,17 @@ def played_position(rules, before, action):
 
 
 def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Callable[[int], tuple],
-                 grade: Callable[[float], str], spots: list | None = None, top: int = 5) -> list[tuple]:
+                 grade: Callable[[float], str], spots: list | None = None, top: int = 5,
+                 only: set | None = None) -> list[tuple]:
     """The decision rows (skill.DECISION_COLUMNS order) of every roll of ``turns``.  ``spots``: a list that
     also gets a plain summary of each roll's decision (as ``skill.position_analysis`` gives them, with its
     ``chances``): the best ``top`` plays with their equities, the play made, its rank, error, grade, luck, and
-    ``win``, the evaluator's win chance of the play made (the mover's view)."""
+    ``win``, the evaluator's win chance of the play made (the mover's view).  ``only``: the turns to analyse,
+    as ``(game, move)`` pairs (None: every turn); their parts are then walked up to the first illegal one
+    included (``validate --analyse``: the finding's own decision), else up to it excluded.
+
+    A written roll play that is not legal is judged as the legal play the replay went on from, when the
+    replay put the game on one (as backgammon's analysis does)."""
     net = load_net(rules)
     rows: list[tuple] = []
     rolls_in_game: dict[int, int] = {}
@@ -67,7 +73,7 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         if t.dice is None:
             continue
         rolls_in_game[t.game] = n + 1
-        if t.after is None or t.spec is None:
+        if t.after is None or t.spec is None or only is not None and (t.game, t.move) not in only:
             continue
         me, opp = t.before
         pos = NardyPosition(rules.name, me, opp, t.side, min(n, 255))
@@ -80,6 +86,9 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         best = legal[0]
         after = played_position(rules, t.before, t.action)
         idx = next((i for i, p in enumerate(by_roll[roll]) if p.after == after), None)
+        if idx is None:
+            # the replay's continuation (a later part of a Gul bara turn would have moved a checker: no match)
+            idx = next((i for i, p in enumerate(by_roll[roll]) if p.after == t.after), None)
         played = by_roll[roll][idx].equity if idx is not None else math.nan
         forced = len(legal) <= 1
         trivial = not forced and all(best.equity - p.equity <= TRIVIAL for p in legal)
@@ -104,9 +113,9 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                               loc=None if t.action is None else (t.action.loc.line, t.action.loc.column),
                               win=None if idx is None else round(legal[idx].chances[0], 6), mwc=None))
         if not rules.one_part_turns and t.action is not None:
-            for part in turn_parts(rules, net, t, pos):
+            for part in turn_parts(rules, net, t, pos, through_illegal=only is not None):
                 k, side, before, spec, played_after, plays, written, line, part_loc = part
-                if not plays or written is None:
+                if not plays or written is None and only is None:
                     continue              # nothing to choose, or a part the record leaves out: no decision
                 eq = [p[1] for p in plays]
                 i_best = max(range(len(plays)), key=eq.__getitem__)
@@ -116,7 +125,7 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                 forced = len(plays) <= 1
                 trivial = not forced and all(best_eq - e <= TRIVIAL for e in eq)
                 error = max(best_eq - played, 0.0) if played == played else math.nan
-                play_text = _steps_text(written)
+                play_text = _steps_text(written or ())
                 best_text = play_text if best_after == played_after else fmt_steps(best_steps)
                 ppos = NardyPosition(rules.name, before[0], before[1], side, min(n, 255))
                 numbers = "".join(map(str, sorted(spec.numbers, reverse=True)))
@@ -146,8 +155,9 @@ def _part_spot(r: tuple, t: TurnRow, k: int, side: int, plays: list, i_played: i
                 win=None if i_played is None else round(plays[i_played][3], 6), mwc=None)
 
 
-def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
-    """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part):
+def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, through_illegal: bool = False):
+    """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part;
+    ``through_illegal``: that part included, played as written where physically possible):
     ``(k, side, before, spec, after, plays, written steps, line, loc)``, ``k`` the written part's number after
     the roll (1, 2, ...: the step ``M.K`` of the replay and of ``show --move``; a part the record leaves out
     has none of its own), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
@@ -163,12 +173,12 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
                      diagnose=False)
     k = 0
     for out in outs:
-        if out.problems:
+        if out.problems and (not through_illegal or out.spec is None or out.spec.kind == "roll"):
             return
         if out.spec is None or out.spec.kind == "roll":
             continue
-        if out.part is not None:
-            k += 1                              # the part's number: the replay's step M.K (written parts)
+        if out.part is not None or out.problems:
+            k += 1                  # the part's number: the replay's step M.K (written parts, a finding's part)
         side = out.side
         before = out.before
         ps = generate(rules, before[0], before[1], out.spec.numbers, out.spec.turn)
@@ -182,3 +192,5 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
         line = part.loc.line if part is not None and part.loc is not None else t.line
         loc = None if part is None or part.loc is None else (part.loc.line, part.loc.column)
         yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line, loc
+        if out.problems:
+            return
