@@ -219,6 +219,27 @@ class _Collect(ReportBuilder):
         self.ends[end.game] = end
 
 
+class _CollectParts(_Collect):
+    """:class:`_Collect` that also keeps the parts of each Gul bara turn of several as the replay played
+    them (``ActionState.parts``: where the replay went on from after an illegal part), by (game, move)."""
+
+    wants = Events.TURNS | Events.ENDS | Events.STATES
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: dict[tuple[int, int], list] = {}
+        self._last = None
+
+    def action_state(self, state) -> None:
+        self._last = state
+
+    def turn(self, row: TurnRow) -> None:
+        super().turn(row)
+        last, self._last = self._last, None
+        if last is not None and last.parts and last.roll is not None and last.roll == row.move:
+            self.parts[(row.game, row.move)] = last.parts
+
+
 @dataclass
 class FileAnalysis:
     """What one file contributes: decision rows (tuples in DECISION_COLUMNS order), results per game and
@@ -279,7 +300,8 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         res.problems.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}")
         return res
     v = choice.variant
-    col = _Collect()
+    col = _CollectParts() if keep is not None and keep.moves is not None and not v.rules.one_part_turns \
+        else _Collect()
     rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
         # (validate --analyse and the SGF: backgammon only; the replayer's chances: every variant with an engine)
@@ -364,7 +386,8 @@ def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: 
                                        lambda g: names_by_game.get(g, ("player 1", "player 2")),
                                        lambda e: grade(e, cfg.thresholds),
                                        spots=None if keep is None else keep.spots, top=SPOT_PLAYS,
-                                       only=None if keep is None else keep.moves)
+                                       only=None if keep is None else keep.moves,
+                                       parts=getattr(col, "parts", None))
 
 
 @dataclass
