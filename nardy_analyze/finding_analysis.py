@@ -82,5 +82,14 @@ def _annotate_long(match: Match, report: MatchReport, variant: str, options: dic
                 and (f.side is None or s["side"] == f.side)]
         if turn:
             f.analysis = {"engine": "evaluator", "plies": 0,
-                          "decisions": [{k: s[k] for k in _CHECKER_KEYS} for s in turn]}
+                          "decisions": [_decision(s) for s in turn]}
     return report
+
+
+def _decision(spot: dict) -> dict:
+    """A decision as backgammon's (its keys), and ``part`` (``chain``, ``handover``) for a later part of a
+    Gul bara turn."""
+    d = {k: spot[k] for k in _CHECKER_KEYS}
+    if spot.get("part"):
+        d["part"] = spot["part"]
+    return d

@@ -158,7 +158,7 @@ def _part_spot(r: tuple, t: TurnRow, k: int, side: int, plays: list, i_played: i
                 played=r[19], replayed=None if i_played is None else fmt_steps(plays[i_played][2]),
                 rank=rank, moves=len(plays), equity_played=None if i_played is None else round(r[21], 6),
                 equity_best=round(r[22], 6), error=None if err != err else round(err, 6), grade=r[24],
-                luck=0.0, move=f"{t.move}.{k}", loc=loc,
+                luck=0.0, move=f"{t.move}.{k}", part=r[-1], loc=loc,
                 win=None if i_played is None else round(plays[i_played][3], 6), mwc=None)
 
 
