@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from nardy_analyze.analyze import validate_match
@@ -112,13 +115,24 @@ def _hint_of(path, f, variant):
 def test_each_findings_analysis_is_what_hint_gives_for_its_move(variant, seed, tmp_path):
     """``hint FILE --move M`` (``M.K``: a chain double, a handover of a Gul bara turn) on the record written
     out: the same legal plays in the same order with the same equities as the finding's analysis."""
+    _same_as_hint(variant, seed, tmp_path, at_least=3)
+
+
+@settings(max_examples=6, deadline=None)
+@given(variant=st.sampled_from(LONG_GAMES), seed=st.integers(0, 10**6))
+def test_any_planted_records_findings_are_analysed_as_hint_ranks_them(variant, seed):
+    with tempfile.TemporaryDirectory() as d:
+        _same_as_hint(variant, seed, Path(d), at_least=1)
+
+
+def _same_as_hint(variant, seed, tmp_path, at_least):
     match = _planted(variant, seed)
     path = tmp_path / "g.ngn"
     path.write_text(notation("ngn").write(match))
     ours = notation("ngn").read(path.read_text(), str(path))
     rep = annotate(ours, validate_match(ours, variant), variant, None)
     analysed = [f for f in rep.findings if f.analysis]
-    assert len(analysed) >= 3
+    assert len(analysed) >= at_least
     for f in analysed:
         (d,) = f.analysis["decisions"]
         ans = _hint_of(path, f, variant)
@@ -128,8 +142,10 @@ def test_each_findings_analysis_is_what_hint_gives_for_its_move(variant, seed, t
                                                                         abs=6e-5)
         if f.part:
             assert ans["part"] in ("chain", "handover") and d["dice"] == "".join(map(str, ans["numbers"]))
-    if variant == "gulbara":
-        assert any(f.part for f in analysed) or seed in (5,)
+        if d["rank"] is not None:
+            if d["rank"] <= len(d["plays"]):
+                assert d["equity_played"] == d["plays"][d["rank"] - 1]["equity"]
+            assert d["error"] == pytest.approx(d["equity_best"] - d["equity_played"], abs=2e-6)
 
 
 def test_a_later_part_of_a_gul_bara_turn_is_analysed_as_its_own_decision():
