@@ -18,6 +18,7 @@ are graded up to the first part the replay finds illegal.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Callable
 
 from ..engine import fmt_steps, generate
@@ -202,7 +203,10 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None =
             k += 1                              # the part's number: the replay's step M.K (written parts)
         side = out.side
         before = out.before
-        ps = generate(rules, before[0], before[1], out.spec.numbers, out.spec.turn)
+        spec = out.spec
+        if every and j < len(walked) and walked[j].numbers and tuple(walked[j].numbers) != spec.numbers:
+            spec = replace(spec, numbers=tuple(walked[j].numbers))     # the numbers the replay gave the part
+        ps = generate(rules, before[0], before[1], spec.numbers, spec.turn)
         plays = []
         if ps.plays and ps.max_dice:
             results = sorted(ps.plays)
@@ -215,7 +219,7 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None =
         part = out.part
         line = part.loc.line if part is not None and part.loc is not None else t.line
         loc = None if part is None or part.loc is None else (part.loc.line, part.loc.column)
-        yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line, loc
+        yield k, side, before, spec, after, plays, (part.steps if part is not None else None), line, loc
 
 
 def _repl(rules, out, state) -> None:
