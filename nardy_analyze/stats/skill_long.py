@@ -13,7 +13,8 @@ roll), its player the one who played it (the roller's opponent for a handover), 
 the part's numbers in the position it was played from (the engine's turn driver, as the replay walks it),
 each judged like the roll's plays: the net's equity of the position after it, the roller's opponent on
 roll next.  A part has no luck of its own (its numbers follow from the roll): luck 0.  The parts of a turn
-are graded up to the first part the replay finds illegal.
+are graded up to the first part the replay finds illegal (under a finding of ``validate --analyse``: every
+part, each from where the replay went on).
 """
 from __future__ import annotations
 
@@ -61,8 +62,8 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
     also gets a plain summary of each roll's decision (as ``skill.position_analysis`` gives them, with its
     ``chances``): the best ``top`` plays with their equities, the play made, its rank, error, grade, luck, and
     ``win``, the evaluator's win chance of the play made (the mover's view).  ``only``: the turns to analyse,
-    as ``(game, move)`` pairs (None: every turn); their parts are then walked up to the first illegal one
-    included (``validate --analyse``: the finding's own decision), else up to it excluded.
+    as ``(game, move)`` pairs (None: every turn); their parts are then every part of the turn, from where
+    the replay went on (``validate --analyse``: a finding's own decision), else up to the first illegal one.
 
     A written roll play that is not legal is judged as the legal play the replay went on from, when the
     replay put the game on one (as backgammon's analysis does); ``parts``: the parts of the Gul bara turns
