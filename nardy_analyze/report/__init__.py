@@ -68,7 +68,7 @@ def dice_text(dice) -> str:
 def _roll_of(dice) -> str:
     """A roll written "31" (the analysis' column) as the current language writes it in prose."""
     dice = str(dice)
-    return roll_text(dice[0], dice[1]) if len(dice) == 2 else dice
+    return roll_text(dice[0], dice[1]) if len(dice) == 2 else "-".join(dice)
 
 
 def explain_lines(f: Finding, report: MatchReport | None = None) -> list[str]:
@@ -145,10 +145,27 @@ def analysis_lines(a: dict[str, Any]) -> list[str]:
     out = []
     for s in a.get("decisions", []):
         if s["kind"] == "checker":
-            # TRANSLATORS: {plies}: the engine's depth; {dice}: the roll; {moves}: how many legal plays
-            out.append(ngettext("analysis ({plies}-ply): {dice} to play, {moves} legal play; best plays:",
+            part = s.get("part")
+            if part == "chain":
+                # TRANSLATORS: a later part of a Gul bara turn: the chain's next double, {dice} its numbers
+                # ("6-6-6-6"); {plies}: the engine's depth; {moves}: how many legal plays
+                head = ngettext("analysis ({plies}-ply): doubles chain {dice} to play, {moves} legal play; "
+                                "best plays:",
+                                "analysis ({plies}-ply): doubles chain {dice} to play, {moves} legal plays; "
+                                "best plays:", s["moves"])
+            elif part == "handover":
+                # TRANSLATORS: a later part of a Gul bara turn: the numbers handed over to the opponent,
+                # {dice} ("4-4-4"); {plies}: the engine's depth; {moves}: how many legal plays
+                head = ngettext("analysis ({plies}-ply): handover {dice} to play, {moves} legal play; "
+                                "best plays:",
+                                "analysis ({plies}-ply): handover {dice} to play, {moves} legal plays; "
+                                "best plays:", s["moves"])
+            else:
+                # TRANSLATORS: {plies}: the engine's depth; {dice}: the roll; {moves}: how many legal plays
+                head = ngettext("analysis ({plies}-ply): {dice} to play, {moves} legal play; best plays:",
                                 "analysis ({plies}-ply): {dice} to play, {moves} legal plays; best plays:",
-                                s["moves"]).format(plies=a["plies"], dice=_roll_of(s["dice"]), moves=s["moves"]))
+                                s["moves"])
+            out.append(head.format(plies=a["plies"], dice=_roll_of(s["dice"]), moves=s["moves"]))
             top = s["plays"][0]["equity"] if s["plays"] else 0.0
             for i, p in enumerate(s["plays"], 1):
                 diff = f"  ({p['equity'] - top:+.3f})" if i > 1 else ""

@@ -219,6 +219,27 @@ class _Collect(ReportBuilder):
         self.ends[end.game] = end
 
 
+class _CollectParts(_Collect):
+    """:class:`_Collect` that also keeps the parts of each Gul bara turn of several as the replay played
+    them (``ActionState.parts``: where the replay went on from after an illegal part), by (game, move)."""
+
+    wants = Events.TURNS | Events.ENDS | Events.STATES
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: dict[tuple[int, int], list] = {}
+        self._last = None
+
+    def action_state(self, state) -> None:
+        self._last = state
+
+    def turn(self, row: TurnRow) -> None:
+        super().turn(row)
+        last, self._last = self._last, None
+        if last is not None and last.parts and last.roll is not None and last.roll == row.move:
+            self.parts[(row.game, row.move)] = last.parts
+
+
 @dataclass
 class FileAnalysis:
     """What one file contributes: decision rows (tuples in DECISION_COLUMNS order), results per game and
@@ -279,11 +300,12 @@ def analyse_match(match: Match, variant: str = "backgammon", options: dict[str, 
         res.problems.append(f"{match.path}:{loc.line}:{loc.column}: parse-error: {msg}")
         return res
     v = choice.variant
-    col = _Collect()
+    col = _CollectParts() if keep is not None and keep.moves is not None and not v.rules.one_part_turns \
+        else _Collect()
     rep = replay(match, v, visitor=col)
     if not v.rules.position_id:
         # (validate --analyse and the SGF: backgammon only; the replayer's chances: every variant with an engine)
-        if (keep is None or keep.chances) and skill_long.available(v.rules):
+        if (keep is None or keep.chances or keep.moves is not None) and skill_long.available(v.rules):
             _long_analysis(match, v, rep, col, res, cfg, keep)
         else:
             res.notes.append(_dice_note(match, col.turns, v.name))
@@ -363,7 +385,9 @@ def _long_analysis(match: Match, v, rep, col: _Collect, res: FileAnalysis, cfg: 
     res.rows = skill_long.checker_rows(v.rules, match.path, mid, col.turns,
                                        lambda g: names_by_game.get(g, ("player 1", "player 2")),
                                        lambda e: grade(e, cfg.thresholds),
-                                       spots=None if keep is None else keep.spots, top=SPOT_PLAYS)
+                                       spots=None if keep is None else keep.spots, top=SPOT_PLAYS,
+                                       only=None if keep is None else keep.moves,
+                                       parts=getattr(col, "parts", None))
 
 
 @dataclass
@@ -372,6 +396,7 @@ class _Keep:
     (``sgf``) and a plain summary of each decision (``spots``), for the turns ``only`` (None: all)."""
 
     only: set | None = None
+    moves: set | None = None       # long nardy, Gul bara: the turns to analyse as (game, move) (None: all)
     chances: bool = False          # each spot also with its move, record cell and the chances after it
     sgf: dict = field(default_factory=dict)
     spots: list = field(default_factory=list)
@@ -1054,7 +1079,8 @@ def sgf_analysis(match: Match, variant: str = "backgammon", options: dict[str, A
 
 def position_analysis(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
                       plies: int = 0, only: set[tuple[int, int]] | None = None, threads: int = 0,
-                      chances: bool = False) -> tuple[list[dict], FileAnalysis]:
+                      chances: bool = False, moves: set[tuple[int, int]] | None = None
+                      ) -> tuple[list[dict], FileAnalysis]:
     """A plain summary of each decision of the turns ``only`` (``(game, line)`` pairs; None: every turn):
     checker plays (``kind`` "checker": ``dice``, the best ``plays`` with their equities, the play made
     and the legal play the replay went on from, its rank, equity, error, grade, luck) and cube decisions
@@ -1065,8 +1091,10 @@ def position_analysis(match: Match, variant: str = "backgammon", options: dict[s
     chart): ``win``, the cubeless win chance of the play made (of the position, for a cube decision; None
     when unknown), and ``mwc`` in match play, the match-winning chance of the play made (a cube decision:
     those of no double, double/take and double/pass); for long nardy and Gul bara, whose records are
-    analysed too then, the evaluator's chances (``mwc`` None)."""
-    keep = _Keep(only=only, chances=chances)
+    analysed too then, the evaluator's chances (``mwc`` None).  ``moves``: long nardy and Gul bara records
+    analysed (without ``chances`` too) for the turns of these ``(game, move)`` pairs only, each turn's parts
+    up to the first illegal one included (``validate --analyse``)."""
+    keep = _Keep(only=only, chances=chances, moves=moves)
     res = analyse_match(match, variant, options, Config(plies=plies, threads=threads), keep=keep)
     return keep.spots, res
 

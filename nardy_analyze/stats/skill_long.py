@@ -13,11 +13,13 @@ roll), its player the one who played it (the roller's opponent for a handover), 
 the part's numbers in the position it was played from (the engine's turn driver, as the replay walks it),
 each judged like the roll's plays: the net's equity of the position after it, the roller's opponent on
 roll next.  A part has no luck of its own (its numbers follow from the roll): luck 0.  The parts of a turn
-are graded up to the first part the replay finds illegal.
+are graded up to the first part the replay finds illegal (under a finding of ``validate --analyse``: every
+part, each from where the replay went on).
 """
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Callable
 
 from ..engine import fmt_steps, generate
@@ -54,11 +56,19 @@ def played_position(rules, before, action):
 
 
 def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Callable[[int], tuple],
-                 grade: Callable[[float], str], spots: list | None = None, top: int = 5) -> list[tuple]:
+                 grade: Callable[[float], str], spots: list | None = None, top: int = 5,
+                 only: set | None = None, parts: dict | None = None) -> list[tuple]:
     """The decision rows (skill.DECISION_COLUMNS order) of every roll of ``turns``.  ``spots``: a list that
     also gets a plain summary of each roll's decision (as ``skill.position_analysis`` gives them, with its
     ``chances``): the best ``top`` plays with their equities, the play made, its rank, error, grade, luck, and
-    ``win``, the evaluator's win chance of the play made (the mover's view)."""
+    ``win``, the evaluator's win chance of the play made (the mover's view).  ``only``: the turns to analyse,
+    as ``(game, move)`` pairs (None: every turn); their parts are then every part of the turn, from where
+    the replay went on (``validate --analyse``: a finding's own decision), else up to the first illegal one.
+
+    A written roll play that is not legal is judged as the legal play the replay went on from, when the
+    replay put the game on one (as backgammon's analysis does); ``parts``: the parts of the Gul bara turns
+    of several as the replay played them (``ActionState.parts`` by (game, move)), which tell it for a roll
+    followed by a chain or a handover and for those parts."""
     net = load_net(rules)
     rows: list[tuple] = []
     rolls_in_game: dict[int, int] = {}
@@ -67,7 +77,7 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         if t.dice is None:
             continue
         rolls_in_game[t.game] = n + 1
-        if t.after is None or t.spec is None:
+        if t.after is None or t.spec is None or only is not None and (t.game, t.move) not in only:
             continue
         me, opp = t.before
         pos = NardyPosition(rules.name, me, opp, t.side, min(n, 255))
@@ -80,6 +90,11 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
         best = legal[0]
         after = played_position(rules, t.before, t.action)
         idx = next((i for i, p in enumerate(by_roll[roll]) if p.after == after), None)
+        walked = (parts or {}).get((t.game, t.move))
+        if idx is None:
+            # the replay's continuation (a later part of a Gul bara turn would have moved a checker: no match)
+            went = t.after if not walked else (walked[0].after[t.side], walked[0].after[1 - t.side])
+            idx = next((i for i, p in enumerate(by_roll[roll]) if p.after == went), None)
         played = by_roll[roll][idx].equity if idx is not None else math.nan
         forced = len(legal) <= 1
         trivial = not forced and all(best.equity - p.equity <= TRIVIAL for p in legal)
@@ -104,19 +119,22 @@ def checker_rows(rules, path: str, mid: str, turns: list[TurnRow], names_of: Cal
                               loc=None if t.action is None else (t.action.loc.line, t.action.loc.column),
                               win=None if idx is None else round(legal[idx].chances[0], 6), mwc=None))
         if not rules.one_part_turns and t.action is not None:
-            for part in turn_parts(rules, net, t, pos):
+            for part in turn_parts(rules, net, t, pos, walked=None if only is None else (walked or [])):
                 k, side, before, spec, played_after, plays, written, line, part_loc = part
-                if not plays or written is None:
+                if not plays or written is None and only is None:
                     continue              # nothing to choose, or a part the record leaves out: no decision
                 eq = [p[1] for p in plays]
                 i_best = max(range(len(plays)), key=eq.__getitem__)
                 best_after, best_eq, best_steps, _w = plays[i_best]
                 i_played = next((i for i, p in enumerate(plays) if p[0] == played_after), None)
+                if i_played is None and walked and k < len(walked):
+                    w = walked[k].after           # where the replay went on from after this part
+                    i_played = next((i for i, p in enumerate(plays) if p[0] == (w[side], w[1 - side])), None)
                 played = math.nan if i_played is None else plays[i_played][1]
                 forced = len(plays) <= 1
                 trivial = not forced and all(best_eq - e <= TRIVIAL for e in eq)
                 error = max(best_eq - played, 0.0) if played == played else math.nan
-                play_text = _steps_text(written)
+                play_text = _steps_text(written or ())
                 best_text = play_text if best_after == played_after else fmt_steps(best_steps)
                 ppos = NardyPosition(rules.name, before[0], before[1], side, min(n, 255))
                 numbers = "".join(map(str, sorted(spec.numbers, reverse=True)))
@@ -142,43 +160,79 @@ def _part_spot(r: tuple, t: TurnRow, k: int, side: int, plays: list, i_played: i
                 played=r[19], replayed=None if i_played is None else fmt_steps(plays[i_played][2]),
                 rank=rank, moves=len(plays), equity_played=None if i_played is None else round(r[21], 6),
                 equity_best=round(r[22], 6), error=None if err != err else round(err, 6), grade=r[24],
-                luck=0.0, move=f"{t.move}.{k}", loc=loc,
+                luck=0.0, move=f"{t.move}.{k}", part=r[-1], loc=loc,
                 win=None if i_played is None else round(plays[i_played][3], 6), mwc=None)
 
 
-def turn_parts(rules, net, t: TurnRow, pos: NardyPosition):
+def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None = None):
     """The parts after the roll of a Gul bara turn, as the replay walks them (up to the first illegal part):
     ``(k, side, before, spec, after, plays, written steps, line, loc)``, ``k`` the written part's number after
     the roll (1, 2, ...: the step ``M.K`` of the replay and of ``show --move``; a part the record leaves out
     has none of its own), ``before`` and ``after`` from the view of ``side`` (who played it, or was to)
     and ``plays`` every legal play of the part as ``(position after, equity for side, steps, win chance for
-    side)`` (empty: nothing
-    could be played); ``written`` None for a part the record leaves out."""
+    side)`` (empty: nothing could be played); ``written`` None for a part the record leaves out.
+
+    ``walked``: the parts as the replay played them (``ActionState.parts``; ``validate --analyse``): every
+    part then, the illegal ones and those after them too, each from where the replay went on (its
+    ``after``), counted as the replay counts them (a part the record leaves out where that is a finding
+    has a number), and a part where nothing can be played has its one play, no move."""
     roller = t.side
     me, opp = t.before
     sides = [me, opp] if roller == 0 else [opp, me]
     d1, d2 = max(t.dice), min(t.dice)
     opp_first = pos.opponent_first_turn
+    every = walked is not None
     outs = walk_turn(rules, sides, roller, d1, d2, written_parts(t.action), pos.mover_first_turn, pos.rolls + 1,
-                     diagnose=False)
+                     diagnose=every)
     k = 0
+    j = -1                                    # the replay's count of the parts (0: the roll, when counted)
     for out in outs:
-        if out.problems:
+        counted = out.part is not None or bool(out.problems)
+        if counted:
+            j += 1
+        if out.problems and not every:
             return
+        if every and counted and j < len(walked):
+            _repl(rules, out, walked[j])      # on where the replay went on from
         if out.spec is None or out.spec.kind == "roll":
             continue
-        if out.part is not None:
+        if every:
+            if not counted:
+                continue                      # a part left out that is no finding: nothing to analyse
+            k = j
+        elif out.part is not None:
             k += 1                              # the part's number: the replay's step M.K (written parts)
         side = out.side
         before = out.before
-        ps = generate(rules, before[0], before[1], out.spec.numbers, out.spec.turn)
+        spec = out.spec
+        if every and j < len(walked) and walked[j].numbers and tuple(walked[j].numbers) != spec.numbers:
+            spec = replace(spec, numbers=tuple(walked[j].numbers))     # the numbers the replay gave the part
+        ps = generate(rules, before[0], before[1], spec.numbers, spec.turn)
         plays = []
         if ps.plays and ps.max_dice:
             results = sorted(ps.plays)
             eq, probs = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
             plays = [(r, float(e), ps.plays[r], float(pr[0])) for r, e, pr in zip(results, eq, probs)]
+        elif every:
+            eq, probs = evaluate_results(net, rules, [before], side != roller, opp_first, rules.koks)
+            plays = [(before, float(eq[0]), (), float(probs[0][0]))]
         after = (out.after[side], out.after[1 - side])
         part = out.part
         line = part.loc.line if part is not None and part.loc is not None else t.line
         loc = None if part is None or part.loc is None else (part.loc.line, part.loc.column)
-        yield k, side, before, out.spec, after, plays, (part.steps if part is not None else None), line, loc
+        yield k, side, before, spec, after, plays, (part.steps if part is not None else None), line, loc
+
+
+def _repl(rules, out, state) -> None:
+    """Put the walk of a turn on the position the replay went on from after the part ``out`` (its
+    ``PartState``), and a part the record leaves out on the numbers of the play the replay chose for it."""
+    if state.after is None or out.after is None:
+        return
+    if tuple(out.after) != tuple(state.after):
+        out.after = [state.after[0], state.after[1]]
+        if out.part is None and out.spec is not None:
+            s = out.side
+            ps = generate(rules, out.before[0], out.before[1], out.spec.numbers, out.spec.turn)
+            path = ps.plays.get((state.after[s], state.after[1 - s]))
+            if path is not None:
+                out.used = tuple(st[-1] for st in path)
