@@ -61,8 +61,10 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
             st.find("result-mismatch", _("{text} written after the game was already over ({how})").format(
                 text=repr(a.text), how=how_text(st.ended.how)), a)
             break
-        if teller is not None:
-            mark = teller.before(st, a)
+        if teller is not None:     # (inline: once per action) what the events need from before it: the
+            pos, prev = st.pos, teller.sides     # board (its tuple reused), the cube, the play findings
+            mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
+                    st.cube, st.owner, st.plays_broken)
         if clock is not None:
             clock.check(st, a, nxt)
         played = handlers[a.kind](st, a, nxt, i)

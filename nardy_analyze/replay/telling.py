@@ -48,14 +48,10 @@ class Teller:
         self.turn_no = 0
         self.sides: tuple | None = None      # the board after the previous action: its tuple is reused
 
-    def before(self, st: GameState, a: Action) -> tuple:
-        """What the events of ``a`` need from before it: the board, the cube, the checker-play findings."""
-        pos, prev = st.pos, self.sides
-        sides = prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1])
-        return sides, st.cube, st.owner, st.plays_broken
-
     def after(self, st: GameState, i: int, a: Action, mark: tuple, played: Played | None) -> None:
-        """``a`` (index ``i``) was handled: its action state, and a turn row when a turn is complete."""
+        """``a`` (index ``i``) was handled: its action state, and a turn row when a turn is complete.  ``mark``:
+        what the events need from before ``a`` (the board, the cube and its owner, the count of findings that
+        break a play), taken by ``game.play`` inline, once per action."""
         sides, cube, owner, broken = mark
         if self.tell_state is not None:
             pos, roll_at = st.pos, st.roll_at
