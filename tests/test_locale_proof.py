@@ -19,7 +19,7 @@ REPRESENTATIVE = [
     "tests/test_cli_output.py::test_select_ignore_and_statistics",
     "tests/test_stats.py::test_bad_files_are_reported_and_the_others_counted",
     "tests/test_stats.py::test_bad_arguments",
-    "tests/test_analysis_outputs.py::test_validate_analyse_says_in_one_line_that_no_engine_exists",
+    "tests/test_analysis_outputs.py::test_validate_analyse_says_in_one_line_when_no_engine_exists",
     "tests/test_hand_typed.py",
     "tests/test_archives.py",
     "tests/test_inputs.py::test_skips_do_not_change_the_exit_code",

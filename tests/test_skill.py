@@ -71,7 +71,7 @@ def _engine_choice(monkeypatch):
     monkeypatch.setattr(gen, "DOUBLE_P", 0.0)
 
     def best_segment(rules, me, opp, numbers, turn, rng):
-        ps = legal_plays(rules, me, opp, numbers, None, turn)
+        ps = legal_plays(rules, me, opp, numbers, turn)
         if not ps.plays or ps.max_dice == 0:
             return me, opp, [], ()
         d1, d2 = numbers[0], numbers[-1] if len(numbers) == 2 else numbers[0]
