@@ -44,6 +44,14 @@ def annotate(match: Match, report: MatchReport, variant: str, options: dict[str,
         return report
     from .stats import skill      # (pandas and the engine: only with --analyse)
 
+    if not skill.engine_available():
+        # TRANSLATORS: {variant}: the variant's name in the genitive ("коротких нард"); {command}: the pip
+        # command line that installs the engine
+        report.analysis_note = _("{path}: the analysis of {variant} needs the bgsage engine: {command} (no "
+                                 "equities given)").format(path=report.path,
+                                                           variant=variant_display(report.variant, "gen"),
+                                                           command=skill.INSTALL_HINT.partition(": ")[2])
+        return report
     # one engine thread in a worker process (the others run beside it), every core otherwise
     threads = 1 if multiprocessing.parent_process() is not None else 0
     spots, _names = skill.position_analysis(match, variant, options, plies, only=wanted, threads=threads)

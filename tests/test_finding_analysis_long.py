@@ -263,3 +263,29 @@ def test_without_a_shipped_net_one_note_says_so(monkeypatch):
     match, _rep = _analysed("long", 3)
     rep = annotate(match, validate_match(match, "long"), "long", None)
     assert rep.analysis_note and not any(f.analysis for f in rep.findings)
+
+
+def test_without_the_backgammon_engine_the_long_games_are_still_analysed(monkeypatch, tmp_path):
+    """``validate --analyse`` without the analysis extra (bgsage): a long nardy record's findings are still
+    analysed by the shipped evaluator, a backgammon record gets one note naming the extra, and the
+    command runs (only a command that can analyse nothing but backgammon, ``convert --analyse``, refuses)."""
+    from nardy_analyze.notation import get as notation
+    from nardy_analyze.stats import skill
+    from helpers import cli
+
+    monkeypatch.setattr(skill, "engine_available", lambda: False)
+    long_path = tmp_path / "long.ngn"
+    long_path.write_text(notation("ngn").write(_planted("long", 3)), encoding="utf-8")
+    club = Path(__file__).resolve().parents[1] / "examples" / "club-night.mat"
+    r = cli("validate", str(long_path), str(club), "--analyse", "-f", "json", "-j", "1")
+    assert r.exit_code == 1, r.output
+    files = {f["path"]: f for f in json.loads(r.stdout)["files"]}
+    assert "analysis_note" not in files[str(long_path)]
+    assert files[str(club)]["analysis_note"] == (
+        f"{club}: the analysis of backgammon needs the bgsage engine: pip install 'nardy-analyze[analysis]' "
+        "(no equities given)")
+    findings = json.loads(r.stdout)["findings"]
+    assert any(f.get("analysis") for f in findings if f["path"] == str(long_path))
+    assert not any(f.get("analysis") for f in findings if f["path"] == str(club))
+    r = cli("convert", str(club), "--to", "sgf", "--analyse", "-o", str(tmp_path / "c.sgf"))
+    assert r.exit_code == 2 and "bgsage" in r.output

@@ -151,9 +151,12 @@ def run_exit_code(run) -> int:
     return 1 if run.problems else 0
 
 
-def analysis_depth(analyse: bool, plies: Optional[int], echo: Echo = echo) -> Optional[int]:
-    """The search depth of ``--analyse [--plies N]`` (None without --analyse); exit 2 when the engine (the
-    analysis extra) is missing or the options are wrong."""
+def analysis_depth(analyse: bool, plies: Optional[int], echo: Echo = echo, engine_needed: bool = True
+                   ) -> Optional[int]:
+    """The search depth of ``--analyse [--plies N]`` (None without --analyse); exit 2 when the options are
+    wrong, or when the backgammon engine (the analysis extra) is missing and ``engine_needed`` (a command
+    that can only analyse backgammon; ``validate`` says it per record instead, since long nardy and Gul bara
+    are analysed by the evaluator shipped with the package)."""
     if not analyse:
         if plies is not None:
             fail(_("--plies goes with --analyse"), echo=echo)
@@ -162,7 +165,7 @@ def analysis_depth(analyse: bool, plies: Optional[int], echo: Echo = echo) -> Op
 
     if plies is not None and plies > 3:
         fail(_("--plies: at most 3, not {plies}").format(plies=plies), echo=echo)
-    if not engine_available():
+    if engine_needed and not engine_available():
         # TRANSLATORS: {command} is the pip command line that installs the engine
         fail(_("--analyse needs the bgsage engine: {command}").format(command=install_command(INSTALL_HINT)),
              echo=echo)

@@ -46,7 +46,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
         fail(_("cannot write the report to {output}: it is a folder (-o takes a file name)").format(output=output),
              echo=echo)
 
-    depth = analysis_depth(analyse, plies, echo)
+    depth = analysis_depth(analyse, plies, echo, engine_needed=False)
     cluster = connect(engine, scheduler, jobs, echo=echo)
     bar = Progress.on_terminal()
     max_bytes = int(max_file_size * 1024 * 1024)
