@@ -121,14 +121,20 @@ def test_analysed_sgf_options_are_checked(money_file, tmp_path):
 
 
 def test_without_the_engine_analyse_says_how_to_install_it(money_file, tmp_path, monkeypatch):
+    """Without bgsage, ``convert --analyse`` (backgammon only) refuses; ``validate --analyse`` validates and
+    says it per backgammon record (the long games are analysed by the shipped evaluator)."""
     monkeypatch.setitem(sys.modules, "bgsage", None)        # import bgsage now raises ImportError
-    for args in (["convert", str(money_file), "--to", "sgf", "-o", str(tmp_path / "z.sgf"), "--analyse"],
-                 ["validate", str(CLUB), "--analyse"]):
-        r = CliRunner().invoke(app, args)
-        assert r.exit_code == 2, r.output
-        assert "--analyse needs the bgsage engine: pip install 'nardy-analyze[analysis]'" in r.output
-        assert "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["convert", str(money_file), "--to", "sgf", "-o", str(tmp_path / "z.sgf"),
+                                 "--analyse"])
+    assert r.exit_code == 2, r.output
+    assert "--analyse needs the bgsage engine: pip install 'nardy-analyze[analysis]'" in r.output
+    assert "Traceback" not in r.output
     assert not (tmp_path / "z.sgf").exists()
+    r = CliRunner().invoke(app, ["validate", str(CLUB), "--analyse"])
+    assert r.exit_code == 1, r.output                        # the record's findings, as without --analyse
+    assert f"{CLUB}: the analysis of backgammon needs the bgsage engine: pip install 'nardy-analyze[analysis]' " \
+           "(no equities given)" in r.output
+    assert "Traceback" not in r.output
 
 
 # ----------------------------------------------------------------------------------------- validate
