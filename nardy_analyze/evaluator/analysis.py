@@ -66,16 +66,7 @@ def hint(rules, pos: NardyPosition, d1: int, d2: int, net: Net | None = None) ->
     """Every legal play of ``d1-d2`` with its equity and chances, best first (ties in the engine's order
     of resulting positions).  Gul bara: the plays of the roll itself, judged with the opponent on roll next
     (a chain or a handover that follows is another decision)."""
-    net = net or load_net(rules)
-    ps = plays_of(rules, pos, d1, d2)
-    if ps is None or not ps.plays:
-        results, paths = [(pos.mover, pos.opponent)], [()]
-    else:
-        results = sorted(ps.plays)
-        paths = [ps.plays[r] for r in results]
-    eq, p = evaluate_results(net, rules, results, False, pos.opponent_first_turn, rules.koks)
-    order = sorted(range(len(results)), key=lambda i: -eq[i])
-    return [PlayEval(fmt_steps(paths[i]), results[i], float(eq[i]), tuple(float(x) for x in p[i])) for i in order]
+    return _ranked(rules, pos, plays_of(rules, pos, d1, d2), False, net or load_net(rules))
 
 
 def hint_part(rules, pos: NardyPosition, numbers: tuple[int, ...], turn, handover: bool,
@@ -84,14 +75,20 @@ def hint_part(rules, pos: NardyPosition, numbers: tuple[int, ...], turn, handove
     numbers handed over) for ``pos.mover`` who plays the part, with the rules' turn state ``turn`` (the head
     allowance), best first.  Judged as the roll's plays: the position after the part with the roller's
     opponent on roll next (``handover``: that is ``pos.mover``, the player of the part)."""
-    net = net or load_net(rules)
     ps = generate(rules, pos.mover, pos.opponent, tuple(numbers), turn)
-    if not ps.plays or not ps.max_dice:
+    return _ranked(rules, pos, ps, handover, net or load_net(rules))
+
+
+def _ranked(rules, pos: NardyPosition, ps, next_on_roll: bool, net: Net) -> list[PlayEval]:
+    """The legal plays ``ps`` of ``pos.mover`` (None or no move: the position as it is) with their equities
+    and chances, best first (ties in the engine's order of resulting positions); ``next_on_roll``: the
+    player who chose is on roll next (a handover), else the opponent."""
+    if ps is None or not ps.plays or not ps.max_dice:
         results, paths = [(pos.mover, pos.opponent)], [()]
     else:
         results = sorted(ps.plays)
         paths = [ps.plays[r] for r in results]
-    eq, p = evaluate_results(net, rules, results, handover, pos.opponent_first_turn, rules.koks)
+    eq, p = evaluate_results(net, rules, results, next_on_roll, pos.opponent_first_turn, rules.koks)
     order = sorted(range(len(results)), key=lambda i: -eq[i])
     return [PlayEval(fmt_steps(paths[i]), results[i], float(eq[i]), tuple(float(x) for x in p[i])) for i in order]
 
