@@ -33,35 +33,14 @@ pytestmark = [
 ]
 selenium = pytest.importorskip("selenium", reason="selenium not installed (pip install '.[test]')")
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+# the browser (a module fixture) and its console check, as the replayer's own browser tests set them up
+from test_replayer_browser import browser, no_console_errors  # noqa: E402,F401
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--hide-scrollbars", "--proxy-server=127.0.0.1:9"]
 GRADES = {"doubtful": 1, "bad": 2, "very bad": 3}
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in FLAGS + [f"--user-data-dir={profile}", "--window-size=1200,1000"]:
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
-
-
-def no_console_errors(driver) -> None:
-    bad = [e for e in driver.get_log("browser") if e.get("level") in ("SEVERE", "WARNING")]
-    assert not bad, bad
 
 
 def analysed_page(tmp: Path, record: Path) -> tuple[Path, dict]:
