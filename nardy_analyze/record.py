@@ -21,9 +21,13 @@ CENTRED = -1      # Setup.owner: the cube in the middle
 LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}   # Action.level of a resignation
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Loc:
-    """A place in the source text: 1-based line and column."""
+    """A place in the source text: 1-based line and column.
+
+    A value: equal and hashed by its line and column, and never changed once made.  (Not a frozen
+    dataclass: a reader makes one per cell of a record, and a frozen class's constructor costs three
+    times as much.)"""
 
     line: int
     column: int

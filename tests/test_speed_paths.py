@@ -140,6 +140,26 @@ def test_recorded_play_checked_first_gives_the_same_verdict(variant, seed):
             assert fast == slow, (me, opp, d1, d2, steps)
 
 
+def test_the_recorded_play_is_walked_only_where_each_step_has_one_way():
+    """``as_written`` hands the walk to the rules exactly when there is one written step per number and the
+    numbers are none, one or two, or three or four alike (otherwise the general search decides)."""
+    import itertools
+
+    class Walk:
+        def play_exact(self, me, opp, numbers, steps, turn, bear_off):
+            return ("walked", numbers)
+
+    for n in range(6):
+        for numbers in itertools.product(range(1, 7), repeat=n):
+            one_way = n <= 2 or (n <= 4 and len(set(numbers)) == 1)
+            steps = [(24, 24 - d) for d in numbers]
+            got = judge_mod.as_written(Walk(), (), (), numbers, steps, None)
+            assert (got is not None) == one_way, numbers
+            assert judge_mod.as_written(Walk(), (), (), numbers, steps + [(6, 5)], None) is None
+            if n:
+                assert judge_mod.as_written(Walk(), (), (), numbers, steps[1:], None) is None
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_route_of_the_recorded_play_is_the_same_with_the_check_first(seed):

@@ -280,10 +280,15 @@ def as_written(rules: Rules, me: Side, opp: Side, numbers: tuple[int, ...], step
     search would find first, without generating anything: the check that ``judge``, ``route`` and the
     replay's quick turn make first.  By the rules object's ``play_exact`` (:func:`core.exact_steps`, or the
     same walk written for its geometry: ``Backgammon.play_exact``, the compiled core)."""
-    n = len(numbers)
-    if len(steps) != n or n > 4 or (n > 2 and len(set(numbers)) > 1):
+    if len(steps) != len(numbers) or numbers not in _ONE_WAY:
         return None
     return rules.play_exact(me, opp, numbers, steps, turn, bear_off)
+
+
+# the numbers whose written steps have one way each to be played: none, one or two numbers, or three or four
+# alike (asked once per roll of a record: a set lookup, not a count)
+_ONE_WAY = frozenset([()] + [(a,) for a in range(1, 7)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]
+                     + [(a,) * n for a in range(1, 7) for n in (3, 4)])
 
 
 def judge(rules: Rules, me: Side, opp: Side, dice: Dice, steps: list[tuple[int, int]],

@@ -1015,28 +1015,27 @@ class _Reader:
         """The Actions of rows' items (see "row items"), the first row on line ``line + 1``, the next below
         it; an item BAD skips its row."""
         out = game.actions
+        roll_kind, dice_of, step_of = Kind.ROLL, _DICE, _STEP_OF
         for items in rows:
             line += 1
             if not items:
                 continue
             actions: list[Action] = []
+            append = actions.append
             move: int | None = None
             no_col = no_end = 0              # columns of the "N)" right before the current cell, if any
             after_no = nested = False
             n = len(items)
-            for k in range(n):
-                kind, col, text, value, rest = items[k]
-                if kind == ROLL:
-                    pass
-                elif kind == NO:
+            for k, (kind, col, text, value, rest) in enumerate(items):
+                if kind == NO:
                     nested = move is not None or bool(actions)
                     move = value
                     no_col, no_end, after_no = col, col + len(text), True
                     continue
-                elif kind == NOTE:           # a hand-typed spelling of the next cell, read as meant
+                if kind == NOTE:             # a hand-typed spelling of the next cell, read as meant
                     self.match.problems.append(Problem(Loc(line, col), text, game.number, warning=True))
                     continue
-                elif kind == BAD:
+                if kind == BAD:
                     self._problem(game.problems, game.number, Loc(line, col), text)
                     break                    # skip the whole row
                 if after_no:
@@ -1046,11 +1045,12 @@ class _Reader:
                 else:       # cell_side's plain case inline: a call per cell costs this reader ~4 % (bench/)
                     side = 0 if col < threshold else 1
                 loc = Loc(line, col)
-                if kind == ROLL:
-                    action = Action(Kind.ROLL, side, loc, move, text, _DICE[value], value, loc,
-                                    list(map(_STEP_OF, rest)))
-                elif kind <= ILLEGAL:        # UNPLAYED, CANNOT, ILLEGAL: a roll with a mark, no play
-                    action = Action(Kind.ROLL, side, loc, move, text, _DICE[value], value, loc)
+                if kind == ROLL:             # nearly every cell: first
+                    append(Action(roll_kind, side, loc, move, text, dice_of[value], value, loc,
+                                  list(map(step_of, rest))))
+                    continue
+                if kind <= ILLEGAL:          # UNPLAYED, CANNOT, ILLEGAL: a roll with a mark, no play
+                    action = Action(roll_kind, side, loc, move, text, dice_of[value], value, loc)
                     if kind == UNPLAYED:
                         action.unplayed = True
                     elif kind == CANNOT:
@@ -1061,7 +1061,7 @@ class _Reader:
                     action = Action(Kind.WIN, side, loc, move, text, value=value, and_match=rest)
                 else:
                     action = Action(_KINDS[kind], side, loc, move, text, value=value)
-                actions.append(action)
+                append(action)
             else:
                 out.extend(actions)
 
