@@ -479,3 +479,50 @@ def test_a_bad_chain_or_handover_line_adds_nothing():
     assert m.games[0].problems[1].message == "expected one clock time per action, found a second one (0:11)"
     first = m.games[0].actions[0]
     assert first.segments == [] and first.clock == 10.0
+
+
+# ----------------------------------------------------------------------------- the line reader against Lark
+
+def _both_ways(text: str) -> tuple[Match, Match]:
+    """The record read by the line reader (Lark only for the lines it does not take) and by Lark alone."""
+    text = notation.normalise_text(text)
+    return ngn._Reader(text, "x.ngn").run(), ngn._Reader(text, "x.ngn", tokenize=False).run()
+
+
+@pytest.mark.parametrize("variant,options", [
+    ("backgammon", {}), ("long", {}), ("gulbara", {}), ("gulbara", {"chain_from_turn": 4})])
+def test_the_line_reader_reads_generated_records_as_lark(variant, options):
+    text = ngn.write(generate_match(variant, 20, 11, ("Ann", "Bob"), options))
+    fast, lark = _both_ways(text)
+    assert fast == lark                      # every field, places included
+    assert sum(len(g.actions) for g in fast.games) > 100
+
+
+def test_the_line_reader_reads_the_examples_as_lark():
+    for path in sorted(glob.glob(str(EXAMPLES / "*.ngn"))):
+        with open(path, encoding="utf-8") as f:
+            fast, lark = _both_ways(f.read())
+        assert fast == lark, path
+
+
+_LINE_EDITS = st.sampled_from([
+    " {c}", " (0:05)", " (clk 0:10:00)", " ; note", "\t", "  ", "x", "*", "/", ":", "(2)", " match", " 2",
+    " take", " drop", " double 4", " wins 2", " chain 44: 24/20", " handover B 3: 6/3", " W", "?", "{", "}",
+    '"', " 64: 24/18", " ????", " cannot move", " illegal play (x)", "12.", "12...", "CHAIN", "Take", "bar/",
+    "/off", "\n", "\n1. 64:", " setup dice 31"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["backgammon", "long", "gulbara"]), st.integers(0, 50),
+       st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 80), _LINE_EDITS
+                          | st.text(alphabet=" \tWB0123456789./:*()?-{};\"x", max_size=4)), max_size=4),
+       st.booleans())
+def test_the_line_reader_reads_altered_lines_as_lark(variant, seed, edits, delete):
+    """Any line, altered or not, read or refused, gives what Lark alone gives: actions, places, problems."""
+    lines = ngn.write(generate_match(variant, 1, seed, ("A", "B"))).split("\n")[:30]
+    for at, col, edit in edits:
+        k = at % len(lines)
+        s = lines[k]
+        lines[k] = s[:col] + ("" if delete and len(edit) > 3 else edit) + s[col + (1 if delete else 0):]
+    fast, lark = _both_ways("\n".join(lines))
+    assert fast == lark

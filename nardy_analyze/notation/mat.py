@@ -630,9 +630,16 @@ def _typed(word: str, col: int, notes: list | None) -> list[str]:
     return pieces
 
 
-def read_play(text: str, column: int, notes: list | None = None) -> list[Step]:
-    """The Step entries of the movements ``text`` (starting at ``column``), as ``play_steps`` reads them."""
-    return [STEP[t] for t in play_steps(text, column, notes)]
+def read_play(text: str, column: int) -> list[Step]:
+    """The Step entries of the movements ``text`` (starting at ``column``), as ``play_steps`` reads them; a
+    play text seen before is read once (``_PLAYS``, as the row reader's)."""
+    steps = _PLAYS.get(text)
+    if steps is None:
+        steps = play_steps(text, column)
+        if len(_PLAYS) >= PLAYS_MAX:
+            _PLAYS.clear()
+        _PLAYS[text] = steps
+    return list(map(_STEP_OF, steps))
 
 
 def play_steps(text: str, column: int, notes: list | None = None) -> tuple[Triple, ...]:
@@ -662,9 +669,9 @@ def play_steps(text: str, column: int, notes: list | None = None) -> tuple[Tripl
 
 
 # the dice of a roll cell's two digits (None: not two dice 1-6), for every two digits
-_DICE: dict[str, tuple[int, int] | None] = {
+DICE_OF: dict[str, tuple[int, int] | None] = {
     f"{a}{b}": ((a, b) if 1 <= a <= 6 and 1 <= b <= 6 else None) for a in range(10) for b in range(10)}
-_DICE[""] = None                                # "????" alone: no dice written
+DICE_OF[""] = None                                # "????" alone: no dice written
 _KINDS = {DOUBLE: Kind.DOUBLE, BEAVER: Kind.BEAVER, TAKE: Kind.TAKE, DROP: Kind.DROP, RESIGN: Kind.RESIGN}
 
 
@@ -1015,7 +1022,7 @@ class _Reader:
         """The Actions of rows' items (see "row items"), the first row on line ``line + 1``, the next below
         it; an item BAD skips its row."""
         out = game.actions
-        roll_kind, dice_of, step_of = Kind.ROLL, _DICE, _STEP_OF
+        roll_kind, dice_of, step_of = Kind.ROLL, DICE_OF, _STEP_OF
         for items in rows:
             line += 1
             if not items:

@@ -1,11 +1,13 @@
 """The project's own notation (``.ngn``): reader and writer.  The specification is ``docs/notation.md``.
 
-The text is parsed with the Lark grammar ``grammars/ngn.lark`` (LALR, contextual lexer) as a flat list
-of lines; this module puts the lines together (tags, games, the cells of each move line, the chain and
-handover lines that continue a roll).  When the whole text does not parse, it is read again one line at
-a time, so an unreadable line costs only that line: it becomes a :class:`Problem` with its line and
-column ("expected X, found Y") and the other lines and games are still read.  Nothing here checks the
-rules: steps are kept as written.
+The grammar ``grammars/ngn.lark`` (Lark, LALR, contextual lexer) reads the text as a flat list of lines;
+this module puts the lines together (tags, games, the cells of each move line, the chain and handover
+lines that continue a roll).  The text is read one logical line at a time: the common lines (move numbers
+with rolls and plays, chain and handover parts, double, take, drop, wins) are cut by the grammar's own
+terminals without Lark's parser (``_fast_line``: the same tokens and items), any other line is parsed by
+Lark, so an unreadable line costs only that line: it becomes a :class:`Problem` with its line and column
+("expected X, found Y") and the other lines and games are still read.  Nothing here checks the rules:
+steps are kept as written.
 
 The writer is the reader's mirror: ``read(write(m))`` is the same record as ``m``
 (:func:`nardy_analyze.record.same_record`) and ``write(read(write(m))) == write(m)``.
@@ -24,7 +26,7 @@ from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, 
 from ..i18n import N_, _
 from . import Notation, either, expected_found, guarded_read, normalise_text, quoted, register
 from .grammar import error_place, grammar_text
-from .mat import MAX_REPEAT, BadCell, read_play
+from .mat import DICE_OF, MAX_REPEAT, BadCell, read_play
 
 __all__ = ["read", "write", "looks_like_ngn", "SIDES", "MATCH_LENGTH_TAG"]
 
@@ -243,8 +245,12 @@ def _found_text(line: str, col: int) -> str:
 # ----------------------------------------------------------------------------- reader
 
 class _Reader:
-    def __init__(self, text: str, path: str) -> None:
+    """Reads one text.  ``tokenize=False`` parses the whole text with Lark first, as the reader did before
+    its line reader (the tests compare both ways)."""
+
+    def __init__(self, text: str, path: str, tokenize: bool = True) -> None:
         self.text = text
+        self.tokenize = tokenize
         self.match = Match(path=path, notation="ngn")
         self.game: Game | None = None
         self.last_line = 0                 # last non-blank line of the current game
@@ -255,20 +261,41 @@ class _Reader:
         text = self.text
         if not text.endswith("\n"):
             text += "\n"
-        try:
-            items = _parser().parse(text, start="start")
-        except UnexpectedInput:
-            self._by_lines(text)
+        if self.tokenize:
+            self._by_lines(text, fast=True)
         else:
-            self.src, self.off = text, 0
-            for item in items:
-                self._item(item)
+            try:
+                items = _parser().parse(text, start="start")
+            except UnexpectedInput:
+                self._by_lines(text)
+            else:
+                self.src, self.off = text, 0
+                for item in items:
+                    self._item(item)
         self._close_game()
         return self.match
 
-    def _by_lines(self, text: str) -> None:
+    def _by_lines(self, text: str, fast: bool = False) -> None:
+        """Read the text one logical line at a time (a line, or the lines a ``{`` comment spans): each line
+        the line reader takes (``fast``: :func:`_fast_line`) is read without Lark, any other is parsed by
+        Lark alone (rule ``line``), so an unreadable line costs only that line."""
         lines = text.split("\n")[:-1]
+        starts: list[int] = []              # (fast) where each line starts in the text
+        if fast:
+            at = 0
+            for line in lines:
+                starts.append(at)
+                at += len(line) + 1
+            lexers = _line_lexers()
         for no, count in _logical_lines(lines):
+            if fast and count == 1:
+                a = starts[no - 1]
+                item = _fast_line(text, a, a + len(lines[no - 1]), no, lexers)
+                if item is not None:
+                    if item:
+                        self.src, self.off = text, 0
+                        self._item(item)
+                    continue
             chunk = lines[no - 1: no - 1 + count]
             if not any(x.strip() for x in chunk):
                 continue
@@ -442,29 +469,17 @@ class _Reader:
     def _cell(self, cell: tuple, player: int, move: int | None) -> Action:
         kind, ch = cell
         first = ch[0]
-        loc = self._loc(first)
+        loc = Loc(first.line + self.off, first.column)
+        if kind == "roll" and len(ch) == 1:  # nearly every cell: a roll alone (no part, clock or comment)
+            action = Action(Kind.ROLL, player, loc, move, first.value, dice_loc=loc)
+            self._roll(action, first)
+            return action
         main = [t for t in ch if isinstance(t, Token) and t.type not in ("CLOCK", "CLOCK_LEFT", "COMMENT",
                                                                             "LINE_COMMENT")]
         text = self.src[first.start_pos:main[-1].end_pos]
         if kind == "roll":
             action = Action(Kind.ROLL, player, loc, move, text, dice_loc=loc)
-            value = first.value
-            dt = value[:2]
-            if dt != "??":
-                action.dice_text = dt
-                a, b = ord(dt[0]) - 48, ord(dt[1]) - 48
-                if 1 <= a <= 6 and 1 <= b <= 6:
-                    action.dice = (a, b)
-            rest = value[3:]
-            body = rest.strip()
-            if body == "????":
-                action.unplayed = True
-            elif body[:7].lower() == "illegal":
-                action.illegal_mark = body
-            elif body[:6].lower() == "cannot":
-                action.cannot_move = True
-            elif body:
-                action.steps = read_play(rest, first.column + 3)
+            self._roll(action, first)
         elif kind == "setup":
             action = Action(Kind.SETUP, player, loc, move, text, setup=Setup())
             for c in ch:
@@ -486,6 +501,27 @@ class _Reader:
             if isinstance(c, tuple):
                 self._segment(action, c)
         return action
+
+    @staticmethod
+    def _roll(action: Action, tok: Token) -> None:
+        """The dice and the play of a roll cell's token ``tok`` ("64: 24/18 13/9", "??: ????", "66: cannot move")."""
+        value = tok.value
+        dt = value[:2]
+        if dt != "??":
+            action.dice_text = dt
+            action.dice = DICE_OF[dt]
+        rest = value[3:]
+        body = rest.strip()
+        if not body:
+            return
+        if body == "????":
+            action.unplayed = True
+        elif body[:7].lower() == "illegal":
+            action.illegal_mark = body
+        elif body[:6].lower() == "cannot":
+            action.cannot_move = True
+        else:
+            action.steps = read_play(rest, tok.column + 3)
 
     def _setup_item(self, action: Action, item: tuple) -> None:
         what, toks = item
@@ -563,6 +599,9 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
     in_brace = False
     for i, line in enumerate(lines):
         if start is None:
+            if "{" not in line:             # (nearly every line: no comment can open on it)
+                out.append((i + 1, 1))
+                continue
             start = i
         in_quote = in_bracket = False
         k = 0
@@ -598,6 +637,129 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
     if start is not None:                 # an unclosed comment: its lines are read one by one
         out.extend((j + 1, 1) for j in range(start, len(lines)))
     return out
+
+
+# ----------------------------------------------------------------------------- the line reader
+#
+# Nearly every line of a record is a move line, a side line or a chain/handover line made only of rolls with
+# their plays, chain and handover parts, "double N", "take", "drop" and "wins N [match]": no comment, clock,
+# setup or other cell.  Such a line is cut here by the grammar's own terminals (their regular expressions
+# taken from the parser: the grammar stays their one definition) into the very tokens and items Lark's parser
+# gives, without its parser machinery; any other line, and any line this does not take as a whole, is
+# Lark's (``_Reader._by_lines``).  tests/test_ngn.py compares the two ways on generated records of every
+# variant and on altered lines.
+
+_LINE_TERMINALS = ("MOVE_NO_B", "MOVE_NO", "SIDE", "CHAIN", "HANDOVER", "ROLL", "PART", "DOUBLE", "TAKE",
+                   "DROP", "WINS", "INT", "MATCH")
+_BLANKS = re.compile(r"[ \t]*")
+
+
+@cache
+def _line_lexers() -> dict[str, "re.Pattern[str]"]:
+    """The grammar's terminals that the line reader uses, by name, as the parser's lexer compiles them;
+    and under "" the commonest lines in one expression: a move number and one or two rolls, or one chain
+    or handover part (a roll's play never ends where another roll could start, so the expression's match
+    is the tokens' one by one)."""
+    terms = {t.name: t for t in _parser().terminals}
+    rx = {name: terms[name].pattern.to_regexp() for name in _LINE_TERMINALS}
+    lexers = {name: re.compile(x) for name, x in rx.items()}
+    lexers[""] = re.compile(
+        rf"[ \t]*(?:(?:(?P<no>{rx['MOVE_NO']})|(?P<nob>{rx['MOVE_NO_B']}))[ \t]*(?P<r1>{rx['ROLL']})"
+        rf"(?:[ \t]*(?P<r2>{rx['ROLL']}))?"
+        rf"|(?:(?P<chain>{rx['CHAIN']})|(?P<handover>{rx['HANDOVER']}))(?:[ \t]*(?P<side>{rx['SIDE']}))?"
+        rf"[ \t]*(?P<part>{rx['PART']}))[ \t]*")
+    return lexers
+
+
+def _fast_line(text: str, a: int, b: int, no: int, lexers: dict) -> tuple | None:
+    """The item of the line ``text[a:b]`` (line ``no``) as Lark's parser gives it; ``()`` for a blank line;
+    None when the line is not one of the common kinds (then Lark reads it)."""
+    m = lexers[""].fullmatch(text, a, b)
+    if m is not None and not (m.start("nob") >= 0 and m.start("r2") >= 0):   # "12..." has one cell only
+        def at(group: str, name: str) -> Token:
+            i, j = m.span(group)
+            return Token(name, text[i:j], i, no, i - a + 1, no, j - a + 1, j)
+        if m.start("part") >= 0:
+            word = "chain" if m.start("chain") >= 0 else "handover"
+            ch = [at(word, word.upper())]
+            if m.start("side") >= 0:
+                ch.append(at("side", "SIDE"))
+            ch.append(at("part", "PART"))
+            return ("cont_line", [(word, ch)])
+        if m.start("nob") >= 0:
+            return ("moves_line_b", [at("nob", "MOVE_NO_B"), ("roll", [at("r1", "ROLL")])])
+        if m.start("r2") >= 0:
+            return ("moves_line", [at("no", "MOVE_NO"), ("roll", [at("r1", "ROLL")]), ("roll", [at("r2", "ROLL")])])
+        return ("moves_line", [at("no", "MOVE_NO"), ("roll", [at("r1", "ROLL")])])
+    pos = _BLANKS.match(text, a).end()
+    if pos == b:
+        return ()
+
+    def tok(name: str):
+        nonlocal pos
+        m = lexers[name].match(text, pos)
+        if m is None:
+            return None
+        end = m.end()
+        t = Token(name, m.group(), pos, no, pos - a + 1, no, end - a + 1, end)
+        pos = _BLANKS.match(text, end).end()
+        return t
+
+    def segments() -> list | None:
+        out = []
+        while True:
+            word = tok("CHAIN") or tok("HANDOVER")
+            if word is None:
+                return out
+            kind = "chain" if word.type == "CHAIN" else "handover"
+            side = tok("SIDE")
+            part = tok("PART")
+            if part is None:
+                return None
+            out.append((kind, [word, side, part] if side is not None else [word, part]))
+
+    def cell() -> tuple | None:
+        roll = tok("ROLL")
+        if roll is not None:
+            segs = segments()
+            return None if segs is None else ("roll", [roll, *segs])
+        t = tok("DOUBLE")
+        if t is not None:
+            value = tok("INT")
+            return None if value is None else ("double", [t, value])
+        t = tok("TAKE") or tok("DROP")
+        if t is not None:
+            return (t.type.lower(), [t])
+        t = tok("WINS")
+        if t is not None:
+            ch = [t]
+            for name in ("INT", "MATCH"):
+                x = tok(name)
+                if x is not None:
+                    ch.append(x)
+            return ("wins", ch)
+        return None
+
+    head = tok("MOVE_NO_B")
+    if head is not None:
+        kind, cells = "moves_line_b", 1
+    else:
+        head = tok("MOVE_NO")
+        if head is not None:
+            kind, cells = "moves_line", 2
+        else:
+            head = tok("SIDE")
+            if head is None:
+                segs = segments()
+                return ("cont_line", segs) if segs and pos == b else None
+            kind, cells = "side_line", 1
+    ch = [head]
+    while len(ch) <= cells and pos < b:
+        c = cell()
+        if c is None:
+            return None
+        ch.append(c)
+    return (kind, ch) if len(ch) > 1 and pos == b else None
 
 
 _KINDS = {"double": Kind.DOUBLE, "take": Kind.TAKE, "drop": Kind.DROP, "resign": Kind.RESIGN,
