@@ -10,7 +10,6 @@ writes it unchanged), and JSON and SARIF carry it JSON-escaped (``\\u001b``), ex
 from __future__ import annotations
 
 import re
-from html import escape as _html_escape
 
 # C0 controls but the tab (plain white space, harmless), DEL and the C1 controls (Unicode category Cc),
 # the explicit bidirectional embeddings, overrides and isolates, and the two noncharacters XML refuses.
@@ -43,7 +42,8 @@ def visible(text: str, newlines: bool = False) -> str:
 def markup(text: str) -> str:
     """``text`` for HTML or XML (SVG): escaped as markup, control characters made visible (XML 1.0 does not
     allow most of them at all)."""
-    return _html_escape(visible(text))
+    from html import escape      # (here, not at start-up: only the HTML and SVG writers need it)
+    return escape(visible(text))
 
 
 def json_safe(text: str) -> str:

@@ -1096,11 +1096,29 @@ def read(text: str, path: str = "") -> Match:
     return guarded_read("mat", path, lambda: _Reader(normalise_text(text), path).run())
 
 
+# What a .mat cannot hold (kinds of LOSS_KINDS: ``common_losses`` reports them; the writer's own checks are
+# ``result_losses``).  The writer (``mat_writer``, with the normalised match it writes from) is imported the
+# first time a .mat is written: reading and validating do without it (start-up).
+CANNOT_HOLD = frozenset({"clock", "action_comments", "game_comments", "other_variants", "timeouts", "setups",
+                         "resign_offers"})
+
+
+def _writer():
+    from . import mat_writer      # (on first use: reading needs no writer)
+    return mat_writer
+
+
+def _write(match: Match, normal) -> str:
+    return _writer().write(match, normal)
+
+
+def _result_losses(normal) -> list[str]:
+    return _writer().result_losses(normal)
+
+
 def _register() -> None:
-    # the writer imports this module (comment_line): it is imported once this module is complete
-    from .mat_writer import CANNOT_HOLD, result_losses, write
-    register(Notation("mat", (".mat",), looks_like_mat, read, write, ambiguous_suffixes=(".txt",),
-                      cannot_hold=CANNOT_HOLD, needs_replay=True, result_losses=result_losses, loose_sniff=True))
+    register(Notation("mat", (".mat",), looks_like_mat, read, _write, ambiguous_suffixes=(".txt",),
+                      cannot_hold=CANNOT_HOLD, needs_replay=True, result_losses=_result_losses, loose_sniff=True))
 
 
 _register()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .normal import NormalAction, NormalMatch, gnubg_result_losses
 from ..record import BAR, OFF, Kind, Match
 from ..i18n import _
-from .mat import comment_line
+from .mat import CANNOT_HOLD, comment_line
 
 __all__ = ["write", "CANNOT_HOLD"]
 
@@ -127,8 +127,3 @@ def write(match: Match, normal: NormalMatch) -> str:
 def result_losses(normal: NormalMatch) -> list[str]:
     """The results of ``normal`` that GNU Backgammon would read otherwise from a .mat (notation.normal)."""
     return gnubg_result_losses(normal, "mat", before_any_move=True)
-
-
-# what a .mat file cannot hold of a record (notation.LOSS_KINDS)
-CANNOT_HOLD = frozenset({"clock", "action_comments", "game_comments", "other_variants", "timeouts", "setups",
-                         "resign_offers"})

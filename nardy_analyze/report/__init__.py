@@ -1,12 +1,9 @@
 """Render replay results: compiler-style text, one JSON document, explanations with the board."""
 from __future__ import annotations
 
-import json
-import tempfile
 from typing import Any, TextIO
 
 from .. import __version__
-from ..engine.posid import position_id
 from ..i18n import _, ngettext, pgettext, roll_text
 from ..replay import ERROR, Finding, MatchReport
 # the run's result (nardy_analyze.result, below the report), rendered here; its names stay importable from here
@@ -222,10 +219,16 @@ def _rules(report: MatchReport | None):
 SPOOL_MEMORY = 1 << 20
 
 
+def _dumps(item: Any, **kw: Any) -> str:
+    import json              # (here, not at start-up: a text report needs none)
+    return json.dumps(item, **kw)
+
+
 class _Spool:
     """Rendered text kept for later, in memory up to SPOOL_MEMORY bytes and then on disk."""
 
     def __init__(self, folder: str | None = None) -> None:
+        import tempfile          # (here, not at start-up: only the JSON and SARIF reports spool)
         self.fh = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+b", dir=folder)
         self.items = 0
 
@@ -419,6 +422,7 @@ def json_findings(r: MatchReport, explain: bool = False) -> list[dict[str, Any]]
         if explain and f.position is not None:
             d["position"] = {"mover": list(f.position[0]), "opponent": list(f.position[1])}
             if _rules(r).position_id:
+                from ..engine.posid import position_id      # (only --explain with a position id)
                 d["position"]["position_id"] = position_id(*f.position)
             d["alternatives"] = f.alternatives
         if f.analysis is not None:
@@ -547,7 +551,7 @@ class _DocumentWriter(Writer):
         return f"{self.MARK}{name}{self.MARK}"
 
     def _render(self) -> str:
-        return json_safe(json.dumps(self.skeleton(), ensure_ascii=False, indent=1))
+        return json_safe(_dumps(self.skeleton(), ensure_ascii=False, indent=1))
 
     def skeleton(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -555,7 +559,7 @@ class _DocumentWriter(Writer):
     def add(self, name: str, item: dict[str, Any]) -> None:
         sp = self.spools[name]
         pad = " " * self.indent[name]
-        text = json_safe(json.dumps(item, ensure_ascii=False, indent=1))   # no raw newline or control character
+        text = json_safe(_dumps(item, ensure_ascii=False, indent=1))   # no raw newline or control character
         sp.write((",\n" if sp.items else "") + pad + text.replace("\n", "\n" + pad))
         sp.items += 1
 
