@@ -50,9 +50,10 @@ class Owed(NamedTuple):
     stake: int
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, repr=False)
 class GameState:
-    """The replay's knowledge of one game (what the handlers read and change)."""
+    """The replay's knowledge of one game (what the handlers read and change).  (No generated ``__repr__``:
+    forty fields' worth of it would be unreadable, and making it is a third of the class's cost at start-up.)"""
 
     variant: Variant
     rules: Rules
