@@ -11,6 +11,11 @@ Deterministic for a seed: the starting weights come from ``--seed``, the dice of
 (``ckpt.npz``: exact weights and the optimiser's state, to resume from; ``net-GAMES.npz``: the weights in
 float32, for benches against earlier nets) and one line of ``log.jsonl``: the games, the time, and the
 strength against the greedy one-ply heuristic over ``--bench-games`` games with alternating sides.
+``--init NET`` starts from the weights of a net file (a ``net-GAMES.npz`` or a checkpoint; float32 weights are
+widened to float64 exactly) with a fresh optimiser at ``--lr``, counting its games on from the net's (game
+``g``'s dice stay ``random.Random("SEED:g")``): a fine-tuning run at another rate, written to its own ``--out``
+folder and resumed from there with ``--resume`` as any run.  ``--lr`` defaults to the checkpoint's rate on
+``--resume`` (0.002 for a new run).
 ``--ship`` writes the last net into the package (nardy_analyze/evaluator/weights/VARIANT.npz), named with
 the command and the games that made it.
 """
@@ -116,28 +121,60 @@ def load_ckpt(path: Path):
     return net, (m, v, int(net.meta["adam_t"])), int(net.meta["games"])
 
 
+def recipe(meta: dict, variant: str, games: int, every: int, seed: int, lam: float) -> str:
+    """The command that makes the net of ``meta`` at ``games`` games: one run, or for a fine-tuned net (``--init``)
+    the command of its starting net, then its own."""
+    cmd = f"scripts/train_evaluator.py --variant {variant} --games {games} --seed {meta.get('seed', seed)} "
+    if "init" in meta:
+        return (f"{meta['base']} && {cmd}--init {meta['init']} --lam {meta.get('lam', lam)} --lr {meta.get('lr')} "
+                f"--every {every} --out {meta['out']}")
+    return (cmd + f"--hidden {meta.get('hidden', 80)} --lam {meta.get('lam', lam)} --lr {meta.get('lr', 2e-3)} "
+            f"--every {every}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", choices=("long", "gulbara"), required=True)
     ap.add_argument("--games", type=int, required=True, help="train until this many games in all")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", type=Path, help="a checkpoint (ckpt.npz) to continue from")
+    ap.add_argument("--init", type=Path, help="start from this net's weights with a fresh optimiser (fine-tuning)")
     ap.add_argument("--out", type=Path, help="the folder of checkpoints and log (default training/VARIANT)")
     ap.add_argument("--every", type=int, default=1000, help="games between checkpoints")
     ap.add_argument("--hidden", type=int, default=80)
     ap.add_argument("--lam", type=float, default=0.7)
-    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--lr", type=float, help="Adam's learning rate (default: the checkpoint's on --resume, else 0.002)")
     ap.add_argument("--bench-games", type=int, default=200, help="games against the heuristic per checkpoint")
     ap.add_argument("--ship", action="store_true", help="write the last net into the package")
     args = ap.parse_args(argv)
     out = args.out or ROOT / "training" / args.variant
+    try:
+        out_name = str(out.resolve().relative_to(ROOT))
+    except ValueError:
+        out_name = str(out)
     out.mkdir(parents=True, exist_ok=True)
     rules = get_variant(args.variant).rules
     result_rules = get_variant(args.variant, {"koks": True}).rules
+    if args.resume and args.init:
+        ap.error("--resume and --init exclude each other")
     if args.resume:
         net, state, done = load_ckpt(args.resume)
+        if args.lr is None:
+            args.lr = float(net.meta.get("lr", 2e-3))
         opt = Adam(net.params(), args.lr, state)
+    elif args.init:
+        net = Net.load(args.init)
+        net.w1, net.b1, net.w2, net.b2 = (np.asarray(a, dtype=np.float64) for a in net.params())
+        done = int(net.meta.get("games", 0) or 0)
+        if args.lr is None:
+            args.lr = 2e-3
+        opt = Adam(net.params(), args.lr)
+        # the command that made the starting net, then this run's: what --ship names
+        net.meta.update(base=recipe(net.meta, args.variant, done, args.every, args.seed, args.lam),
+                        init=str(args.init), init_games=str(done), out=out_name)
     else:
+        if args.lr is None:
+            args.lr = 2e-3
         net = Net.new(args.hidden, np.random.default_rng(args.seed))
         opt = Adam(net.params(), args.lr)
         done = 0
@@ -179,12 +216,9 @@ def main(argv=None) -> int:
             loss_sum = 0.0
     if args.ship:
         ship = ROOT / "nardy_analyze" / "evaluator" / "weights" / f"{args.variant}.npz"
-        ship.parent.mkdir(exist_ok=True)
+        ship.parent.mkdir(parents=True, exist_ok=True)
         net.meta.update(games=str(done), variant=args.variant, history=net.meta.get("command", ""),
-                        command=(f"scripts/train_evaluator.py --variant {args.variant} --games {done} "
-                                 f"--seed {net.meta.get('seed', args.seed)} --hidden {net.hidden} "
-                                 f"--lam {net.meta.get('lam', args.lam)} --lr {net.meta.get('lr', args.lr)} "
-                                 f"--every {args.every}"))
+                        command=recipe(net.meta, args.variant, done, args.every, args.seed, args.lam))
         for k in ("adam_t",):
             net.meta.pop(k, None)
         net.save(ship)

@@ -402,6 +402,40 @@ def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
     assert [r["games"] for r in log] == [2, 4] and all(0 <= r["vs_heuristic"]["win_rate"] <= 1 for r in log)
 
 
+
+def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shipped(tmp_path, monkeypatch):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    monkeypatch.setattr(train, "ROOT", tmp_path)      # --ship writes below ROOT: the real weights stay
+    common = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--hidden", "8"]
+    train.main([*common, "--games", "2", "--out", str(tmp_path / "base")])
+    start = tmp_path / "base" / "net-0000002.npz"                      # float32 weights
+    tune = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--init", str(start),
+            "--lr", "0.0005"]
+    train.main([*tune, "--games", "6", "--out", str(tmp_path / "once")])
+    train.main([*tune, "--games", "4", "--out", str(tmp_path / "chunks")])
+    # resumed without --lr: the checkpoint's rate, not the default
+    train.main(["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--games", "6",
+                "--out", str(tmp_path / "chunks"), "--resume", str(tmp_path / "chunks" / "ckpt.npz")])
+    once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
+    assert chunks.meta["lr"] == "0.0005" and chunks.meta["games"] == "6" and chunks.meta["init_games"] == "2"
+    assert not np.array_equal(once.w1, Net.load(start).w1)
+    # the counting goes on from the starting net's games: no net-0000000, the log from game 4
+    assert not (tmp_path / "once" / "net-0000000.npz").exists()
+    log = [json.loads(line) for line in (tmp_path / "chunks" / "log.jsonl").read_text().splitlines()]
+    assert [r["games"] for r in log] == [4, 6]
+    train.main(["--variant", "long", "--every", "2", "--games", "6", "--out", str(tmp_path / "chunks"), "--resume",
+                str(tmp_path / "chunks" / "ckpt.npz"), "--ship"])
+    shipped = Net.load(tmp_path / "nardy_analyze" / "evaluator" / "weights" / "long.npz")
+    assert shipped.meta["games"] == "6" and "adam_t" not in shipped.meta
+    first, second = shipped.meta["command"].split(" && ")
+    assert first.startswith("scripts/train_evaluator.py --variant long --games 2 --seed 3 --hidden 8")
+    assert f"--games 6 --seed 3 --init {start} --lam 0.7 --lr 0.0005" in second and "--out chunks" in second
+    assert np.allclose(shipped.w1, chunks.w1, atol=1e-6)
+
 _json = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=8),
                      lambda kids: st.lists(kids, max_size=25) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
                      max_leaves=30)
