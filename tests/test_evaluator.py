@@ -436,6 +436,58 @@ def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shippe
     assert f"--games 6 --seed 3 --init {start} --lam 0.7 --lr 0.0005" in second and "--out chunks" in second
     assert np.allclose(shipped.w1, chunks.w1, atol=1e-6)
 
+
+def _trainer():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    return train
+
+
+def test_expected_targets_of_a_position_every_roll_wins_are_the_result(net):
+    from nardy_analyze.evaluator.play import net_chooser
+    train = _trainer()
+    rules = get_variant("long").rules
+    me, opp = _side({1: 1}), _side({14: 3, 2: 12})        # none off, three in the mover's home: koks
+    for koks, want in ((True, [1, 1, 1, 0, 0]), (False, [1, 1, 0, 0, 0])):
+        y = train.expected_targets(net, rules, get_variant("long", {"koks": koks}).rules,
+                                   [(0, rules.initial()[0], opp, True), (1, me, opp, False)], net_chooser(net, koks=False))
+        assert y.shape == (2, 5) and y[1] == pytest.approx(want, abs=1e-12)
+        # the opponent's view of the same position: every roll loses
+        y = train.expected_targets(net, rules, get_variant("long", {"koks": koks}).rules,
+                                   [(0, rules.initial()[0], opp, True), (1, opp, me, False)], net_chooser(net, koks=False))
+        assert 0.0 <= y[1, 0] < 1.0
+
+
+def test_expected_targets_average_the_best_play_of_each_of_the_21_rolls(net):
+    """For long nardy (a turn is the roll's play) the expectation target's win chance is the 1-ply value's."""
+    from nardy_analyze.evaluator.play import net_chooser
+    train = _trainer()
+    rules = get_variant("long").rules
+    res = play_game(rules, (heuristic_chooser(), heuristic_chooser()), random.Random(5), keep=True)
+    for t in (1, len(res.positions) // 2, len(res.positions) - 2):
+        _pl, me, opp, first = res.positions[t]
+        y = train.expected_targets(net, rules, rules, [res.positions[0]] + [(0, me, opp, first)] * t,
+                                   net_chooser(net, koks=False))
+        _eq, p = position_value(rules, NardyPosition("long", me, opp, 0, t if t < 2 else 40), net)
+        assert y[t, 0] == pytest.approx(p[0], abs=1e-12), t
+
+
+def test_training_with_expected_targets_is_deterministic_in_chunks(tmp_path):
+    train = _trainer()
+    common = ["--variant", "gulbara", "--seed", "5", "--every", "1", "--bench-games", "2", "--hidden", "8"]
+    train.main([*common, "--games", "2", "--targets", "expect", "--out", str(tmp_path / "once")])
+    train.main([*common, "--games", "1", "--targets", "expect", "--out", str(tmp_path / "chunks")])
+    train.main([*common, "--games", "2", "--out", str(tmp_path / "chunks"), "--resume",
+                str(tmp_path / "chunks" / "ckpt.npz")])                  # the checkpoint's targets
+    once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
+    assert chunks.meta["targets"] == "expect"
+    assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
+    lam = tmp_path / "lambda"
+    train.main([*common, "--games", "2", "--out", str(lam)])
+    assert not np.array_equal(Net.load(lam / "ckpt.npz").w1, once.w1)
+
 _json = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=8),
                      lambda kids: st.lists(kids, max_size=25) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
                      max_leaves=30)
