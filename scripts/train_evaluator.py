@@ -214,7 +214,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="the folder of checkpoints and log (default training/VARIANT)")
     ap.add_argument("--every", type=int, default=1000, help="games between checkpoints")
     ap.add_argument("--hidden", type=int, default=80)
-    ap.add_argument("--lam", type=float, default=0.7)
+    ap.add_argument("--lam", type=float, help="TD(lambda)'s lambda (default: the checkpoint's on --resume, else 0.7)")
     ap.add_argument("--targets", choices=("lambda", "expect"),
                     help="lambda: TD(lambda) returns of the game played; expect: TD(0) with the expectation over "
                          "the 21 rolls (default: the checkpoint's on --resume, else lambda)")
@@ -223,6 +223,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ship", action="store_true", help="write the last net into the package")
     args = ap.parse_args(argv)
     out = args.out or ROOT / "training" / args.variant
+    if args.lam is None and not args.resume:
+        args.lam = 0.7
     try:
         out_name = str(out.resolve().relative_to(ROOT))
     except ValueError:
@@ -239,6 +241,8 @@ def main(argv=None) -> int:
             args.lr = float(net.meta.get("lr", 2e-3))
         if args.targets is None:
             args.targets = net.meta.get("targets", "lambda")
+        if args.lam is None:
+            args.lam = float(net.meta.get("lam", 0.7))
         opt = Adam(net.params(), args.lr, state)
     elif args.init:
         net = Net.load(args.init)

@@ -413,15 +413,16 @@ def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shippe
     train.main([*common, "--games", "2", "--out", str(tmp_path / "base")])
     start = tmp_path / "base" / "net-0000002.npz"                      # float32 weights
     tune = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--init", str(start),
-            "--lr", "0.0005"]
+            "--lr", "0.0005", "--lam", "0.5"]
     train.main([*tune, "--games", "6", "--out", str(tmp_path / "once")])
     train.main([*tune, "--games", "4", "--out", str(tmp_path / "chunks")])
-    # resumed without --lr: the checkpoint's rate, not the default
+    # resumed without --lr and --lam: the checkpoint's, not the defaults
     train.main(["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--games", "6",
                 "--out", str(tmp_path / "chunks"), "--resume", str(tmp_path / "chunks" / "ckpt.npz")])
     once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
     assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
-    assert chunks.meta["lr"] == "0.0005" and chunks.meta["games"] == "6" and chunks.meta["init_games"] == "2"
+    assert chunks.meta["lr"] == "0.0005" and chunks.meta["lam"] == "0.5"
+    assert chunks.meta["games"] == "6" and chunks.meta["init_games"] == "2"
     assert not np.array_equal(once.w1, Net.load(start).w1)
     # the counting goes on from the starting net's games: no net-0000000, the log from game 4
     assert not (tmp_path / "once" / "net-0000000.npz").exists()
@@ -433,7 +434,7 @@ def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shippe
     assert shipped.meta["games"] == "6" and "adam_t" not in shipped.meta
     first, second = shipped.meta["command"].split(" && ")
     assert first.startswith("scripts/train_evaluator.py --variant long --games 2 --seed 3 --hidden 8")
-    assert f"--games 6 --seed 3 --init {start} --lam 0.7 --lr 0.0005" in second and "--out chunks" in second
+    assert f"--games 6 --seed 3 --init {start} --lam 0.5 --lr 0.0005" in second and "--out chunks" in second
     assert np.allclose(shipped.w1, chunks.w1, atol=1e-6)
 
 
