@@ -251,9 +251,11 @@ def main(argv=None) -> int:
         if args.lr is None:
             args.lr = 2e-3
         opt = Adam(net.params(), args.lr)
-        # the command that made the starting net, then this run's: what --ship names
-        net.meta.update(base=recipe(net.meta, args.variant, done, args.every, args.seed, args.lam),
-                        init=str(args.init), init_games=str(done), out=out_name)
+        # the command that made the starting net, then this run's: what --ship names (no training:
+        # the net as it is, e.g. to ship a net-GAMES.npz)
+        if done < args.games:
+            net.meta.update(base=recipe(net.meta, args.variant, done, args.every, args.seed, args.lam),
+                            init=str(args.init), init_games=str(done), out=out_name)
     else:
         if args.lr is None:
             args.lr = 2e-3
