@@ -451,13 +451,15 @@ def test_expected_targets_of_a_position_every_roll_wins_are_the_result(net):
     train = _trainer()
     rules = get_variant("long").rules
     me, opp = _side({1: 1}), _side({14: 3, 2: 12})        # none off, three in the mover's home: koks
+    play = net_chooser(net, koks=False)
     for koks, want in ((True, [1, 1, 1, 0, 0]), (False, [1, 1, 0, 0, 0])):
-        y = train.expected_targets(net, rules, get_variant("long", {"koks": koks}).rules,
-                                   [(0, rules.initial()[0], opp, True), (1, me, opp, False)], net_chooser(net, koks=False))
+        result_rules = get_variant("long", {"koks": koks}).rules
+        y = train.expected_targets(net, rules, result_rules, [(0, rules.initial()[0], opp, True), (1, me, opp, False)],
+                                   play)
         assert y.shape == (2, 5) and y[1] == pytest.approx(want, abs=1e-12)
         # the opponent's view of the same position: every roll loses
-        y = train.expected_targets(net, rules, get_variant("long", {"koks": koks}).rules,
-                                   [(0, rules.initial()[0], opp, True), (1, opp, me, False)], net_chooser(net, koks=False))
+        y = train.expected_targets(net, rules, result_rules, [(0, rules.initial()[0], opp, True), (1, opp, me, False)],
+                                   play)
         assert 0.0 <= y[1, 0] < 1.0
 
 
