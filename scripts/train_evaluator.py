@@ -18,10 +18,11 @@ strength against the greedy one-ply heuristic over ``--bench-games`` games with 
 ``--init NET`` starts from the weights of a net file (a ``net-GAMES.npz`` or a checkpoint; float32 weights are
 widened to float64 exactly) with a fresh optimiser at ``--lr``, counting its games on from the net's (game
 ``g``'s dice stay ``random.Random("SEED:g")``): a fine-tuning run at another rate, written to its own ``--out``
-folder and resumed from there with ``--resume`` as any run.  ``--lr`` defaults to the checkpoint's rate on
-``--resume`` (0.002 for a new run).
+folder and resumed from there with ``--resume`` as any run.  On ``--resume``, ``--lr``, ``--lam`` and
+``--targets`` default to the checkpoint's (else 0.002, 0.7 and lambda).
 ``--ship`` writes the last net into the package (nardy_analyze/evaluator/weights/VARIANT.npz), named with
-the command and the games that made it.
+the command and the games that made it (a fine-tuned net: its starting net's command, then its own); with
+``--init NET`` and ``--games`` no more than the net's, the net as it is.
 """
 from __future__ import annotations
 
