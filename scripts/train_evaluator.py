@@ -2,7 +2,11 @@
 """Train the long-game evaluator by self-play: ``--variant long|gulbara --games N --seed S [--resume CKPT]``.
 
 TD(lambda) as TD-Gammon, with the lambda-returns of each finished game computed backwards from its result
-and the game's positions taken as one batch (cross-entropy on the five sigmoid outputs, Adam).  Both sides
+and the game's positions taken as one batch (cross-entropy on the five sigmoid outputs, Adam); or, with
+``--targets expect``, TD(0) with the expectation over the dice: each position's target is the average over
+the 21 rolls of the position after the whole turn (Gul bara's chains and handovers included) as the net
+plays it, the net's evaluation there or the result where the turn ends the game (about 21 times the work
+of a position, less noise: the game's own roll is one of 21).  Both sides
 play the net at 0-ply (the play whose position the net likes best), which is the policy being learnt.
 
 Deterministic for a seed: the starting weights come from ``--seed``, the dice of game ``g`` from
@@ -11,8 +15,14 @@ Deterministic for a seed: the starting weights come from ``--seed``, the dice of
 (``ckpt.npz``: exact weights and the optimiser's state, to resume from; ``net-GAMES.npz``: the weights in
 float32, for benches against earlier nets) and one line of ``log.jsonl``: the games, the time, and the
 strength against the greedy one-ply heuristic over ``--bench-games`` games with alternating sides.
+``--init NET`` starts from the weights of a net file (a ``net-GAMES.npz`` or a checkpoint; float32 weights are
+widened to float64 exactly) with a fresh optimiser at ``--lr``, counting its games on from the net's (game
+``g``'s dice stay ``random.Random("SEED:g")``): a fine-tuning run at another rate, written to its own ``--out``
+folder and resumed from there with ``--resume`` as any run.  On ``--resume``, ``--lr``, ``--lam`` and
+``--targets`` default to the checkpoint's (else 0.002, 0.7 and lambda).
 ``--ship`` writes the last net into the package (nardy_analyze/evaluator/weights/VARIANT.npz), named with
-the command and the games that made it.
+the command and the games that made it (a fine-tuned net: its starting net's command, then its own); with
+``--init NET`` and ``--games`` no more than the net's, the net as it is.
 """
 from __future__ import annotations
 
@@ -34,9 +44,12 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from nardy_analyze.engine import get_variant  # noqa: E402
+from nardy_analyze.engine import CHECKERS, OPPONENT, borne_off, generate, get_variant  # noqa: E402
 from nardy_analyze.evaluator.net import Net, features, flip  # noqa: E402
-from nardy_analyze.evaluator.play import heuristic_chooser, net_chooser, play_game  # noqa: E402
+from nardy_analyze.evaluator.play import Choice, heuristic_chooser, net_chooser, play_game  # noqa: E402
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
+ROLL_WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
 from nardy_analyze.evaluator.match import play_series  # noqa: E402
 
 
@@ -64,6 +77,69 @@ def targets(result, kept, pred: np.ndarray, lam: float) -> np.ndarray:
             g = (1 - lam) * v_next + lam * gn
         out[t] = g
     return out
+
+
+def _turn(rules, me, opp, d1: int, d2: int, first_me: bool, first_opp: bool, roll_number: int):
+    """One whole turn of the roll ``d1-d2`` from the roller's position (``me``, ``opp``), every part with more
+    than one legal play chosen by the caller (a generator: yields a ``Choice``, takes the index played;
+    Gul bara's chains and handovers included); returns (roller's side, opponent's side) after it."""
+    pos = [me, opp]
+    drv = rules.turn_segments(d1, d2, first_me, roll_number)
+    while (spec := drv.next(pos[0], pos[1])) is not None:
+        q = 1 if spec.player == OPPONENT else 0
+        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
+        if not ps.plays or ps.max_dice == 0:
+            drv.played(())
+            continue
+        results = sorted(ps.plays)
+        i = 0
+        if len(results) > 1:
+            i = yield Choice(rules, results, q != 0, first_opp, spec.kind)
+        pos[q], pos[1 - q] = results[i]
+        drv.played(tuple(d for *_x, d in ps.plays[results[i]]))
+    return pos[0], pos[1]
+
+
+def expected_targets(net: Net, rules, result_rules, kept, chooser) -> np.ndarray:
+    """TD(0) with the expectation over the dice: the target of each position at the start of a roll (its
+    mover's view) is the average, with the rolls' weights, over the 21 rolls of the position after the
+    whole turn (every part played as the net at 0-ply plays it): the net's evaluation with the opponent
+    on roll, flipped, or the result itself when the turn ends the game."""
+    gens, owner = [], []
+    for t, (_pl, me, opp, first) in enumerate(kept):
+        for r, (a, b) in enumerate(ROLLS):
+            gens.append(_turn(rules, me, opp, a, b, first, t == 0, t + 1))
+            owner.append((t, r))
+    ends: list = [None] * len(gens)
+    pending: dict[int, Choice] = {}
+
+    def advance(i: int, answer) -> None:
+        try:
+            pending[i] = next(gens[i]) if answer is None else gens[i].send(answer)
+        except StopIteration as end:
+            ends[i] = end.value
+            pending.pop(i, None)
+
+    for i in range(len(gens)):
+        advance(i, None)
+    while pending:
+        idx = list(pending)
+        for i, a in zip(idx, chooser.batch([pending[i] for i in idx])):
+            advance(i, a)
+    rows, vals = [], np.empty((len(gens), 5))
+    for i, (m, o) in enumerate(ends):
+        if borne_off(m) == CHECKERS or borne_off(o) == CHECKERS:
+            won = borne_off(m) == CHECKERS
+            lvl = result_rules.win_level(m, o) if won else result_rules.win_level(o, m)
+            z = [1.0, lvl >= 2, lvl >= 3, 0, 0]
+            vals[i] = z if won else [0, 0, 0, z[1], z[2]]
+        else:
+            rows.append(i)
+    if rows:
+        first_opp = np.array([owner[i][0] == 0 for i in rows], dtype=np.float64)
+        x = features(np.array([ends[i][1][:24] for i in rows]), np.array([ends[i][0][:24] for i in rows]), first_opp)
+        vals[rows] = flip(net(x))
+    return (vals.reshape(len(kept), len(ROLLS), 5) * ROLL_WEIGHT[None, :, None]).sum(axis=1)
 
 
 class Adam:
@@ -102,7 +178,7 @@ def train_step(net: Net, opt: Adam, x: np.ndarray, y: np.ndarray) -> float:
 def save_ckpt(path: Path, net: Net, opt: Adam, games: int, args) -> None:
     arrays = {f"m{i}": m for i, m in enumerate(opt.m)} | {f"v{i}": v for i, v in enumerate(opt.v)}
     net.meta.update(games=str(games), adam_t=str(opt.t), variant=args.variant, seed=str(args.seed),
-                    lam=str(args.lam), lr=str(args.lr), hidden=str(net.hidden))
+                    lam=str(args.lam), lr=str(args.lr), targets=args.targets, hidden=str(net.hidden))
     tmp = path.with_suffix(".tmp.npz")
     net.save(tmp, exact=True, **arrays)
     os.replace(tmp, path)
@@ -116,28 +192,74 @@ def load_ckpt(path: Path):
     return net, (m, v, int(net.meta["adam_t"])), int(net.meta["games"])
 
 
+def recipe(meta: dict, variant: str, games: int, every: int, seed: int, lam: float) -> str:
+    """The command that makes the net of ``meta`` at ``games`` games: one run, or for a fine-tuned net (``--init``)
+    the command of its starting net, then its own."""
+    cmd = f"scripts/train_evaluator.py --variant {variant} --games {games} --seed {meta.get('seed', seed)} "
+    if meta.get("targets", "lambda") != "lambda":
+        cmd += f"--targets {meta['targets']} "
+    if "init" in meta:
+        return (f"{meta['base']} && {cmd}--init {meta['init']} --lam {meta.get('lam', lam)} --lr {meta.get('lr')} "
+                f"--every {every} --out {meta['out']}")
+    return (cmd + f"--hidden {meta.get('hidden', 80)} --lam {meta.get('lam', lam)} --lr {meta.get('lr', 2e-3)} "
+            f"--every {every}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", choices=("long", "gulbara"), required=True)
     ap.add_argument("--games", type=int, required=True, help="train until this many games in all")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", type=Path, help="a checkpoint (ckpt.npz) to continue from")
+    ap.add_argument("--init", type=Path, help="start from this net's weights with a fresh optimiser (fine-tuning)")
     ap.add_argument("--out", type=Path, help="the folder of checkpoints and log (default training/VARIANT)")
     ap.add_argument("--every", type=int, default=1000, help="games between checkpoints")
     ap.add_argument("--hidden", type=int, default=80)
-    ap.add_argument("--lam", type=float, default=0.7)
-    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--lam", type=float, help="TD(lambda)'s lambda (default: the checkpoint's on --resume, else 0.7)")
+    ap.add_argument("--targets", choices=("lambda", "expect"),
+                    help="lambda: TD(lambda) returns of the game played; expect: TD(0) with the expectation over "
+                         "the 21 rolls (default: the checkpoint's on --resume, else lambda)")
+    ap.add_argument("--lr", type=float, help="Adam's learning rate (default: the checkpoint's on --resume, else 0.002)")
     ap.add_argument("--bench-games", type=int, default=200, help="games against the heuristic per checkpoint")
     ap.add_argument("--ship", action="store_true", help="write the last net into the package")
     args = ap.parse_args(argv)
     out = args.out or ROOT / "training" / args.variant
+    if args.lam is None and not args.resume:
+        args.lam = 0.7
+    try:
+        out_name = str(out.resolve().relative_to(ROOT))
+    except ValueError:
+        out_name = str(out)
     out.mkdir(parents=True, exist_ok=True)
     rules = get_variant(args.variant).rules
+    args.targets = args.targets if args.resume else (args.targets or "lambda")
     result_rules = get_variant(args.variant, {"koks": True}).rules
+    if args.resume and args.init:
+        ap.error("--resume and --init exclude each other")
     if args.resume:
         net, state, done = load_ckpt(args.resume)
+        if args.lr is None:
+            args.lr = float(net.meta.get("lr", 2e-3))
+        if args.targets is None:
+            args.targets = net.meta.get("targets", "lambda")
+        if args.lam is None:
+            args.lam = float(net.meta.get("lam", 0.7))
         opt = Adam(net.params(), args.lr, state)
+    elif args.init:
+        net = Net.load(args.init)
+        net.w1, net.b1, net.w2, net.b2 = (np.asarray(a, dtype=np.float64) for a in net.params())
+        done = int(net.meta.get("games", 0) or 0)
+        if args.lr is None:
+            args.lr = 2e-3
+        opt = Adam(net.params(), args.lr)
+        # the command that made the starting net, then this run's: what --ship names (no training:
+        # the net as it is, e.g. to ship a net-GAMES.npz)
+        if done < args.games:
+            net.meta.update(base=recipe(net.meta, args.variant, done, args.every, args.seed, args.lam),
+                            init=str(args.init), init_games=str(done), out=out_name)
     else:
+        if args.lr is None:
+            args.lr = 2e-3
         net = Net.new(args.hidden, np.random.default_rng(args.seed))
         opt = Adam(net.params(), args.lr)
         done = 0
@@ -156,8 +278,10 @@ def main(argv=None) -> int:
         if res.winner is not None and res.positions:
             kept = res.positions
             x = np.concatenate([features(np.array([m[:24]]), np.array([o[:24]]), ft) for _p, m, o, ft in kept])
-            pred = net(x)
-            y = targets(res, kept, pred, args.lam)
+            if args.targets == "expect":
+                y = expected_targets(net, rules, result_rules, kept, chooser)
+            else:
+                y = targets(res, kept, net(x), args.lam)
             loss_sum += train_step(net, opt, x, y) * len(x)
             seg_pos += len(x)
         seg_games += 1
@@ -179,12 +303,9 @@ def main(argv=None) -> int:
             loss_sum = 0.0
     if args.ship:
         ship = ROOT / "nardy_analyze" / "evaluator" / "weights" / f"{args.variant}.npz"
-        ship.parent.mkdir(exist_ok=True)
+        ship.parent.mkdir(parents=True, exist_ok=True)
         net.meta.update(games=str(done), variant=args.variant, history=net.meta.get("command", ""),
-                        command=(f"scripts/train_evaluator.py --variant {args.variant} --games {done} "
-                                 f"--seed {net.meta.get('seed', args.seed)} --hidden {net.hidden} "
-                                 f"--lam {net.meta.get('lam', args.lam)} --lr {net.meta.get('lr', args.lr)} "
-                                 f"--every {args.every}"))
+                        command=recipe(net.meta, args.variant, done, args.every, args.seed, args.lam))
         for k in ("adam_t",):
             net.meta.pop(k, None)
         net.save(ship)

@@ -402,6 +402,95 @@ def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
     assert [r["games"] for r in log] == [2, 4] and all(0 <= r["vs_heuristic"]["win_rate"] <= 1 for r in log)
 
 
+
+def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shipped(tmp_path, monkeypatch):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    monkeypatch.setattr(train, "ROOT", tmp_path)      # --ship writes below ROOT: the real weights stay
+    common = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--hidden", "8"]
+    train.main([*common, "--games", "2", "--out", str(tmp_path / "base")])
+    start = tmp_path / "base" / "net-0000002.npz"                      # float32 weights
+    tune = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--init", str(start),
+            "--lr", "0.0005", "--lam", "0.5"]
+    train.main([*tune, "--games", "6", "--out", str(tmp_path / "once")])
+    train.main([*tune, "--games", "4", "--out", str(tmp_path / "chunks")])
+    # resumed without --lr and --lam: the checkpoint's, not the defaults
+    train.main(["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--games", "6",
+                "--out", str(tmp_path / "chunks"), "--resume", str(tmp_path / "chunks" / "ckpt.npz")])
+    once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
+    assert chunks.meta["lr"] == "0.0005" and chunks.meta["lam"] == "0.5"
+    assert chunks.meta["games"] == "6" and chunks.meta["init_games"] == "2"
+    assert not np.array_equal(once.w1, Net.load(start).w1)
+    # the counting goes on from the starting net's games: no net-0000000, the log from game 4
+    assert not (tmp_path / "once" / "net-0000000.npz").exists()
+    log = [json.loads(line) for line in (tmp_path / "chunks" / "log.jsonl").read_text().splitlines()]
+    assert [r["games"] for r in log] == [4, 6]
+    train.main(["--variant", "long", "--every", "2", "--games", "6", "--out", str(tmp_path / "chunks"), "--resume",
+                str(tmp_path / "chunks" / "ckpt.npz"), "--ship"])
+    shipped = Net.load(tmp_path / "nardy_analyze" / "evaluator" / "weights" / "long.npz")
+    assert shipped.meta["games"] == "6" and "adam_t" not in shipped.meta
+    first, second = shipped.meta["command"].split(" && ")
+    assert first.startswith("scripts/train_evaluator.py --variant long --games 2 --seed 3 --hidden 8")
+    assert f"--games 6 --seed 3 --init {start} --lam 0.5 --lr 0.0005" in second and "--out chunks" in second
+    assert np.allclose(shipped.w1, chunks.w1, atol=1e-6)
+
+
+def _trainer():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    return train
+
+
+def test_expected_targets_of_a_position_every_roll_wins_are_the_result(net):
+    from nardy_analyze.evaluator.play import net_chooser
+    train = _trainer()
+    rules = get_variant("long").rules
+    me, opp = _side({1: 1}), _side({14: 3, 2: 12})        # none off, three in the mover's home: koks
+    play = net_chooser(net, koks=False)
+    for koks, want in ((True, [1, 1, 1, 0, 0]), (False, [1, 1, 0, 0, 0])):
+        result_rules = get_variant("long", {"koks": koks}).rules
+        y = train.expected_targets(net, rules, result_rules, [(0, rules.initial()[0], opp, True), (1, me, opp, False)],
+                                   play)
+        assert y.shape == (2, 5) and y[1] == pytest.approx(want, abs=1e-12)
+        # the opponent's view of the same position: every roll loses
+        y = train.expected_targets(net, rules, result_rules, [(0, rules.initial()[0], opp, True), (1, opp, me, False)],
+                                   play)
+        assert 0.0 <= y[1, 0] < 1.0
+
+
+def test_expected_targets_average_the_best_play_of_each_of_the_21_rolls(net):
+    """For long nardy (a turn is the roll's play) the expectation target's win chance is the 1-ply value's."""
+    from nardy_analyze.evaluator.play import net_chooser
+    train = _trainer()
+    rules = get_variant("long").rules
+    res = play_game(rules, (heuristic_chooser(), heuristic_chooser()), random.Random(5), keep=True)
+    for t in (1, len(res.positions) // 2, len(res.positions) - 2):
+        _pl, me, opp, first = res.positions[t]
+        y = train.expected_targets(net, rules, rules, [res.positions[0]] + [(0, me, opp, first)] * t,
+                                   net_chooser(net, koks=False))
+        _eq, p = position_value(rules, NardyPosition("long", me, opp, 0, t if t < 2 else 40), net)
+        assert y[t, 0] == pytest.approx(p[0], abs=1e-12), t
+
+
+def test_training_with_expected_targets_is_deterministic_in_chunks(tmp_path):
+    train = _trainer()
+    common = ["--variant", "gulbara", "--seed", "5", "--every", "1", "--bench-games", "2", "--hidden", "8"]
+    train.main([*common, "--games", "2", "--targets", "expect", "--out", str(tmp_path / "once")])
+    train.main([*common, "--games", "1", "--targets", "expect", "--out", str(tmp_path / "chunks")])
+    train.main([*common, "--games", "2", "--out", str(tmp_path / "chunks"), "--resume",
+                str(tmp_path / "chunks" / "ckpt.npz")])                  # the checkpoint's targets
+    once, chunks = Net.load(tmp_path / "once" / "ckpt.npz"), Net.load(tmp_path / "chunks" / "ckpt.npz")
+    assert chunks.meta["targets"] == "expect"
+    assert all(np.array_equal(a, b) for a, b in zip(once.params(), chunks.params()))
+    lam = tmp_path / "lambda"
+    train.main([*common, "--games", "2", "--out", str(lam)])
+    assert not np.array_equal(Net.load(lam / "ckpt.npz").w1, once.w1)
+
 _json = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=8),
                      lambda kids: st.lists(kids, max_size=25) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
                      max_leaves=30)
