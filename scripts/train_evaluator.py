@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from nardy_analyze.engine import CHECKERS, OPPONENT, borne_off, generate, get_variant  # noqa: E402
 from nardy_analyze.evaluator.net import Net, features, flip  # noqa: E402
-from nardy_analyze.evaluator.play import Choice, heuristic_chooser, net_chooser, play_game  # noqa: E402
+from nardy_analyze.evaluator.play import Choice, heuristic_chooser, in_step, net_chooser, play_game  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
 ROLL_WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
@@ -110,22 +110,7 @@ def expected_targets(net: Net, rules, result_rules, kept, chooser) -> np.ndarray
         for r, (a, b) in enumerate(ROLLS):
             gens.append(_turn(rules, me, opp, a, b, first, t == 0, t + 1))
             owner.append((t, r))
-    ends: list = [None] * len(gens)
-    pending: dict[int, Choice] = {}
-
-    def advance(i: int, answer) -> None:
-        try:
-            pending[i] = next(gens[i]) if answer is None else gens[i].send(answer)
-        except StopIteration as end:
-            ends[i] = end.value
-            pending.pop(i, None)
-
-    for i in range(len(gens)):
-        advance(i, None)
-    while pending:
-        idx = list(pending)
-        for i, a in zip(idx, chooser.batch([pending[i] for i in idx])):
-            advance(i, a)
+    ends = in_step(gens, lambda pending: dict(zip(pending, chooser.batch(list(pending.values())))))
     rows, vals = [], np.empty((len(gens), 5))
     for i, (m, o) in enumerate(ends):
         if borne_off(m) == CHECKERS or borne_off(o) == CHECKERS:

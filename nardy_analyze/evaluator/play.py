@@ -240,19 +240,8 @@ def play_games(rules, pairs: list[tuple[Chooser, Chooser]], rngs: list[random.Ra
     all).  Game ``i`` is played by ``pairs[i]`` with the dice of ``rngs[i]``; the games are those
     :func:`play_game` plays (a chooser that draws random numbers draws them in another order)."""
     gens = [game_steps(rules, r, keep, result_rules, max_rolls) for r in rngs]
-    results: list = [None] * len(gens)
-    pending: dict[int, tuple[int, Choice]] = {}
 
-    def advance(i: int, answer) -> None:
-        try:
-            pending[i] = next(gens[i]) if answer is None else gens[i].send(answer)
-        except StopIteration as end:
-            results[i] = end.value
-            pending.pop(i, None)
-
-    for i in range(len(gens)):
-        advance(i, None)
-    while pending:
+    def answer(pending: dict[int, tuple[int, Choice]]) -> dict[int, int]:
         groups: dict[int, tuple[Chooser, list[int]]] = {}
         for i, (q, _c) in pending.items():
             ch = pairs[i][q]
@@ -262,7 +251,29 @@ def play_games(rules, pairs: list[tuple[Chooser, Chooser]], rngs: list[random.Ra
             choices = [pending[i][1] for i in idx]
             picks = ch.batch(choices) if hasattr(ch, "batch") else [ch(c) for c in choices]
             answers.update(zip(idx, picks))
-        for i, a in answers.items():
+        return answers
+
+    return in_step(gens, answer)
+
+
+def in_step(gens: list, answer: Callable[[dict], dict]) -> list:
+    """Run the generators ``gens`` in step: each yields a question and is sent its answer;
+    ``answer(pending)`` answers all the pending questions at once (``{index: answer}``).  Returns each
+    generator's return value, in order."""
+    results: list = [None] * len(gens)
+    pending: dict = {}
+
+    def advance(i: int, reply) -> None:
+        try:
+            pending[i] = next(gens[i]) if reply is None else gens[i].send(reply)
+        except StopIteration as end:
+            results[i] = end.value
+            pending.pop(i, None)
+
+    for i in range(len(gens)):
+        advance(i, None)
+    while pending:
+        for i, a in answer(pending).items():
             advance(i, a)
     return results
 
