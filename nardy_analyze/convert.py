@@ -401,20 +401,27 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         extra = ((analyse, 0 if procs == 1 else 1),)
     results = map_records(todo, _convert_entry, (to, output, out_dir, lossy) + extra, jobs=jobs,
                           progress=progress)
-    for i, (entry, target) in enumerate(work):
-        if i in early:
-            run.outcomes.append(early[i])
-            continue
-        _entry, kind, value = next(results)
-        if kind == "ok":
-            outcome, text = value
-            if text is not None:                   # -o -: the text is written here
-                outcome = _finish(outcome, text, "-", force, stdout)
-        elif kind == UNREADABLE:
-            outcome = Outcome(entry.path, None, FAILED, [value], unreadable=True)
-        else:                                      # INTERNAL_ERROR: a bug in a reader, the replay or a writer
-            outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"], internal=True)
-        run.outcomes.append(outcome)
+    try:
+        for i, (entry, target) in enumerate(work):
+            if i in early:
+                run.outcomes.append(early[i])
+                continue
+            _entry, kind, value = next(results)
+            if kind == "ok":
+                outcome, text = value
+                if text is not None:                   # -o -: the text is written here
+                    outcome = _finish(outcome, text, "-", force, stdout)
+            elif kind == UNREADABLE:
+                outcome = Outcome(entry.path, None, FAILED, [value], unreadable=True)
+            else:                                      # INTERNAL_ERROR: a bug in a reader, the replay or a writer
+                outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"], internal=True)
+            run.outcomes.append(outcome)
+    except BaseException:
+        # Ctrl-C or SIGTERM: the workers stopped first (closing the generator stops its pool), then what a
+        # write cut short at any instant left behind (even inside mkstemp, before its name was known)
+        results.close()
+        _sweep_orphans([t for _, t in work if t is not None and t != "-"], started)
+        raise
     # a worker process that stopped may leave its temporary file (any internal error: the check is cheap)
     if any(o.status == FAILED and not o.unreadable for o in run.outcomes):
         _sweep_orphans([t for _, t in work if t is not None and t != "-"], started)

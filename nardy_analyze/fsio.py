@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -28,11 +29,17 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
     if not force and path.exists():
         raise OutputError(exists(path))
     folder = path.parent if str(path.parent) else Path(".")
+    held = HeldSignals().__enter__()   # a Ctrl-C or SIGTERM inside mkstemp would leave a file nobody names
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
+        held.__exit__()
         raise OutputError(_cannot_write(path, _no_file_in(folder, e))) from None
+    except BaseException:
+        held.__exit__()
+        raise
     try:
+        held.__exit__()                # a signal held above is raised here, where the file is removed
         try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
             mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~current_umask()
             os.chmod(tmp, mode)
@@ -123,6 +130,35 @@ def current_umask() -> int:
     system's current value where it reports one, else the value at import; the umask is never changed."""
     mask = _status_umask()
     return _UMASK_AT_IMPORT if mask is None else mask
+
+
+class HeldSignals:
+    """A context in which Ctrl-C (SIGINT) and SIGTERM only set a flag; on leaving it, the handlers are put
+    back and each signal that came is raised again, once.  Outside the main thread (where no handler can
+    be set) it holds nothing back."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __enter__(self) -> "HeldSignals":
+        self.caught: list[int] = []
+        self.saved: dict = {}
+        for sig in self.SIGNALS:
+            try:
+                self.saved[sig] = signal.signal(sig, self._hold)
+            except ValueError:          # not the main thread
+                break
+        return self
+
+    def _hold(self, signum, frame) -> None:
+        self.caught.append(signum)
+
+    def __exit__(self, *exc) -> None:
+        saved, self.saved = self.saved, {}
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+        caught, self.caught = self.caught, []
+        for sig in dict.fromkeys(caught):
+            signal.raise_signal(sig)
 
 
 class Progress:

@@ -21,6 +21,7 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
 from . import GC_THRESHOLD, __version__
+from .fsio import HeldSignals
 from .i18n import N_, _
 from .inputs import RECORD, UNREADABLE, InputError
 from .report import INTERNAL_ERROR
@@ -202,7 +203,7 @@ def _terminated(signum, frame) -> None:
     raise SystemExit(128 + signum)
 
 
-class _ForkSafe:
+class _ForkSafe(HeldSignals):
     """Ctrl-C or SIGTERM held back while worker processes are being started, then delivered.
 
     A pool forks its workers inside ``submit``; Python runs the at-fork handlers of the modules loaded
@@ -210,27 +211,6 @@ class _ForkSafe:
     printed as "Exception ignored" and dropped: a Ctrl-C arriving in that instant would be lost and the
     command would run on to its end.  Here the signal only sets a flag, and is raised again once the
     workers are started, where the command's own handling of it (exit 130 or 143) applies."""
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __enter__(self) -> "_ForkSafe":
-        self.caught: list[int] = []
-        self.saved = {}
-        for sig in self.SIGNALS:
-            try:
-                self.saved[sig] = signal.signal(sig, self._hold)
-            except ValueError:          # not the main thread: nothing to hold back (nor to lose)
-                break
-        return self
-
-    def _hold(self, signum, frame) -> None:
-        self.caught.append(signum)
-
-    def __exit__(self, *exc) -> None:
-        for sig, handler in self.saved.items():
-            signal.signal(sig, handler)
-        for sig in dict.fromkeys(self.caught):
-            signal.raise_signal(sig)
 
 
 def _submit(pool, *args):

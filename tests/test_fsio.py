@@ -96,3 +96,38 @@ def test_a_failed_write_leaves_nothing_and_the_old_file(tmp_path):
         write_atomically(out, boom)
     assert out.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+@pytest.mark.parametrize("sig, exc", [("SIGINT", KeyboardInterrupt), ("SIGTERM", SystemExit)])
+def test_a_signal_inside_mkstemp_leaves_no_temporary_file(tmp_path, monkeypatch, sig, exc):
+    """Ctrl-C (or SIGTERM, as a worker process turns it into SystemExit) arriving after the system made the
+    temporary file but before its name came back: held until the writer knows the name, then raised
+    where the file is removed.  The old file stays as it was."""
+    import signal
+    import tempfile
+
+
+    real = tempfile.mkstemp
+    made = []
+
+    def signalled(*args, **kwargs):
+        fd, name = real(*args, **kwargs)
+        made.append(name)
+        signal.raise_signal(getattr(signal, sig))
+        return fd, name
+
+    def to_exit(signum, frame):
+        raise SystemExit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, to_exit)
+    try:
+        monkeypatch.setattr(fsio.tempfile, "mkstemp", signalled)
+        target = tmp_path / "out.txt"
+        target.write_text("before")
+        with pytest.raises(exc):
+            write_atomically(target, lambda fh: fh.write("after"))
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert made and not os.path.exists(made[0])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"] and target.read_text() == "before"
+    assert signal.getsignal(signal.SIGTERM) is old

@@ -182,3 +182,31 @@ def test_analyze_shows_its_progress_a_file_at_a_time(tmp_path, jobs):
     counts = {int(m.group(1)) for m in re.finditer(rf"\] (\d+)/{total} files", text)}
     assert counts and max(counts) == total, text[-500:]
     assert len(counts) >= 2, text[-500:]           # more than the last tick: it moved file by file
+
+
+def test_convert_sweeps_a_temporary_file_cut_off_inside_mkstemp(tmp_path, monkeypatch):
+    """The narrowest window of an atomic write: the signal lands after the system made the temporary file
+    but before its name came back to the writer, which then cannot remove it; the command removes it as it
+    stops (the worker processes of a -j run are stopped first, then the same sweep runs)."""
+    import tempfile
+
+    from nardy_analyze import convert, fsio
+
+    real = tempfile.mkstemp
+    calls = []
+
+    def cut_off(*args, **kwargs):
+        fd, name = real(*args, **kwargs)
+        os.close(fd)
+        calls.append(name)
+        if len(calls) == 3:                 # the third file's write: the "signal" arrives here
+            raise KeyboardInterrupt
+        return os.open(name, os.O_RDWR), name
+
+    monkeypatch.setattr(fsio.tempfile, "mkstemp", cut_off)
+    files = sorted(FIXTURES.glob("*.mat"))[:5]
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        convert.convert_paths([str(f) for f in files], "sgf", out_dir=str(out), jobs=1)
+    assert len(calls) == 3 and os.path.exists(calls[-1]) is False
+    assert no_temp_files(out) and len(list(out.iterdir())) == 2     # the two written whole, nothing else
