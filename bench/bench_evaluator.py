@@ -3,13 +3,16 @@
 
     python3 bench/bench_evaluator.py --variant long [--net FILE] [--games 2000] [--seed 1]
         [--previous 3 | --vs net-0006000,net-0008000] [--calibration-games 200]
-        [--only random,heuristic,previous,calibration]
+        [--only random,heuristic,previous,zero,calibration] [--lookahead all|N|off]
 
 Opponents, each over ``--games`` games, sides alternated (games 2k and 2k + 1 share their dice, the players
 swapped) and dice seeded: (a) random legal play, (b) the greedy one-ply heuristic
 (nardy_analyze.evaluator.play.heuristic_score: pips, borne off, home, points held, the longest block and the
 checkers behind it, the head; no lookahead), (c) up to ``--previous`` earlier checkpoints
-(training/VARIANT/net-*.npz, evenly spread; ``--vs``: those named).  The net plays at 0-ply.  Unfinished games (a mutual lock
+(training/VARIANT/net-*.npz, evenly spread; ``--vs``: those named), (d) ``zero``: the same net at 0-ply.
+The net plays as ``hint`` ranks (``--lookahead all``): a part of a roll that more parts follow (a Gul bara
+chain, a handover) is judged by the position at the end of the roll, the rest played out by the net at 0-ply;
+every other part (each long nardy roll) is judged at 0-ply.  Unfinished games (a mutual lock
 past 1,200 rolls) are left out and counted.
 
 Calibration: ``--calibration-games`` games of the net against itself; at the start of every roll the net's
@@ -40,7 +43,8 @@ from nardy_analyze.engine import get_variant  # noqa: E402
 from nardy_analyze.evaluator.analysis import hint, weights_path  # noqa: E402
 from nardy_analyze.evaluator.match import play_series, wilson  # noqa: E402
 from nardy_analyze.evaluator.net import Net, consistent, features  # noqa: E402
-from nardy_analyze.evaluator.play import heuristic_chooser, net_chooser, play_game, random_chooser  # noqa: E402
+from nardy_analyze.evaluator.play import (heuristic_chooser, lookahead_chooser, net_chooser, play_game,  # noqa: E402
+                                          random_chooser)
 from nardy_analyze.evaluator.posid import NardyPosition  # noqa: E402
 
 
@@ -49,6 +53,14 @@ def row(name: str, s, took: float) -> str:
     rate = s.wins / max(s.games, 1)
     return (f"| {name} | {s.games} | {s.wins} | {rate:.1%} | {lo:.1%} – {hi:.1%} | "
             f"{s.points / max(s.games, 1):+.3f} | {s.unfinished} | {took:.0f} s |")
+
+
+def _player(lookahead: str):
+    """The chooser of a net with ``--lookahead``."""
+    if lookahead == "off":
+        return net_chooser
+    width = None if lookahead == "all" else int(lookahead)
+    return lambda net: lookahead_chooser(net, width=width)
 
 
 def main() -> int:
@@ -60,7 +72,11 @@ def main() -> int:
     ap.add_argument("--previous", type=int, default=3)
     ap.add_argument("--vs", help="the earlier checkpoints to play, by name (net-0006000,...), instead of --previous")
     ap.add_argument("--calibration-games", type=int, default=200)
-    ap.add_argument("--only", default="baseline,random,heuristic,previous,calibration,analyze")
+    ap.add_argument("--only", default="baseline,random,heuristic,previous,zero,calibration,analyze")
+    ap.add_argument("--lookahead", default="all",
+                    help="how the net plays a part of a roll that more parts follow (a Gul bara chain, a handover): "
+                         "'all' (default, as hint ranks: every play played out to the end of the roll), N (the N "
+                         "best at 0-ply played out), 'off' (0-ply: judged as if the roll ended with the part)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     rules = get_variant(args.variant).rules
@@ -68,7 +84,9 @@ def main() -> int:
     net = Net.load(path)
     print(f"net: {path.name}, {net.meta.get('games', '?')} training games; command: "
           f"`{net.meta.get('command', '?')}`\n")
-    me = net_chooser(net)
+    player = _player(args.lookahead)
+    print(f"the net plays with lookahead {args.lookahead} (the earlier nets too)\n")
+    me = player(net)
     print("| opponent | games | net wins | win rate | 95 % interval | points per game | unfinished | time |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
     if "baseline" in only:
@@ -99,8 +117,12 @@ def main() -> int:
         if pick:
             for p in dict.fromkeys(pick):
                 t = time.time()
-                s = play_series(args.variant, (me, net_chooser(Net.load(p))), args.games, args.seed)
+                s = play_series(args.variant, (me, player(Net.load(p))), args.games, args.seed)
                 print(row(f"checkpoint {p.stem}", s, time.time() - t), flush=True)
+    if "zero" in only and args.lookahead != "off":
+        t = time.time()
+        s = play_series(args.variant, (me, net_chooser(net)), args.games, args.seed)
+        print(row("the same net at 0-ply (no lookahead)", s, time.time() - t), flush=True)
     if "calibration" in only and args.calibration_games:
         t = time.time()
         preds, won = [], []

@@ -605,3 +605,152 @@ def test_games_played_in_step_are_the_games_played_one_by_one(variant):
     for g, r in enumerate(one):
         _count(s, r, g % 2)
     assert play_series(variant, players, 8, 9, step=3) == s
+
+
+def _gulbara_parts(seed: int, games: int):
+    """Every part of every roll of ``games`` random Gul bara games: (rules, roll number, roller index, the
+    two sides by player before the part, the driver with the part pending, its spec, the plays)."""
+    from nardy_analyze.engine import generate
+    rules = get_variant("gulbara").rules
+    rng = random.Random(seed)
+    for _g in range(games):
+        pos, p, rolled = list(rules.initial()), rng.randrange(2), [0, 0]
+        for n in range(150):
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            drv = rules.turn_segments(max(d1, d2), min(d1, d2), rolled[p] == 0, n + 1)
+            rolled[p] += 1
+            while (spec := drv.next(pos[p], pos[1 - p])) is not None:
+                q = 1 - p if spec.player else p
+                ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
+                yield rules, n + 1, p, tuple(pos), drv, spec, ps
+                if not ps.plays or ps.max_dice == 0:
+                    drv.played(())
+                    continue
+                after = rng.choice(sorted(ps.plays))
+                pos[q], pos[1 - q] = after
+                drv.played(tuple(d for *_x, d in ps.plays[after]))
+            if any(sum(s[:24]) == 0 for s in pos):
+                break
+            p = 1 - p
+
+
+def test_a_driver_made_at_a_later_part_of_a_gul_bara_roll_goes_on_as_the_roll_does():
+    """``rules.part_driver`` (what hint builds for a chain or handover request) asks for the same parts, in
+    the same order and with the same numbers and head allowances, as the driver of the roll it stands in,
+    whatever is played after it."""
+    import copy
+
+    from nardy_analyze.engine import generate
+    checked = 0
+    for rules, roll_number, p, pos, drv, spec, _ps in _gulbara_parts(11, 40):
+        if spec.kind == "roll":
+            continue
+        roller = pos[p]
+        head = roller[23]
+        if spec.kind == "chain":
+            chain_turn = spec.turn
+        else:
+            chain_turn = (drv.head0 - head, drv.allowed)
+        mine = rules.part_driver(spec.kind, spec.numbers, roller, chain_turn, spec.double, roll_number)
+        theirs = copy.copy(drv)            # the roll's own driver, this part pending
+        sides = list(pos)
+        assert mine.next(sides[p], sides[1 - p]) == spec
+        rng = random.Random(checked)
+        while True:                        # the rest of the roll, the same random plays fed to both
+            q = 1 - p if spec.player else p
+            ps = generate(rules, sides[q], sides[1 - q], spec.numbers, spec.turn)
+            used = ()
+            if ps.plays and ps.max_dice:
+                after = rng.choice(sorted(ps.plays))
+                sides[q], sides[1 - q] = after
+                used = tuple(d for *_x, d in ps.plays[after])
+            mine.played(used)
+            theirs.played(used)
+            spec = mine.next(sides[p], sides[1 - p])
+            assert spec == theirs.next(sides[p], sides[1 - p])
+            if spec is None:
+                break
+        checked += 1
+    assert checked > 200
+
+
+def test_the_lookahead_plays_the_rest_of_a_gul_bara_roll_out_as_the_net_would():
+    """hint ranks a double's plays by the position at the end of the roll, the chain after the play chosen
+    by the net at 0-ply: the same equity as playing the roll through the net's own chooser from that play
+    and evaluating where it ends, the opponent on roll.  The lookahead player picks hint's first play."""
+    from nardy_analyze.evaluator.analysis import load_net
+    from nardy_analyze.evaluator.play import (Choice, RollState, evaluate_results, lookahead_chooser, net_chooser,
+                                              roll_steps)
+    rules = get_variant("gulbara").rules
+    net = load_net(rules)
+    greedy, look = net_chooser(net), lookahead_chooser(net)
+    checked = differ = 0
+    for rules, roll_number, p, pos, drv, spec, ps in _gulbara_parts(3, 30):
+        if spec.kind != "roll" or spec.numbers[0] != spec.numbers[-1] or len(spec.numbers) < 4 or p != 0:
+            continue
+        if not ps.plays or len(ps.plays) < 2 or roll_number < 3:
+            continue
+        npos = NardyPosition("gulbara", pos[0], pos[1], 0, roll_number - 1)
+        ranked = hint(rules, npos, spec.numbers[0], spec.numbers[0], net)
+        zero = evaluate_results(net, rules, [r.after for r in ranked], False, False, rules.koks)[0]
+        differ += any(abs(z - r.equity) > 1e-9 for z, r in zip(zero, ranked))
+        for r in ranked[:3]:
+            state = RollState(copy_driver(drv), 0, 0, pos, ps.plays)
+            d2, sides = state.after(r.after)
+            gen = roll_steps(rules, d2, 0, sides, False)
+            try:
+                q, c = next(gen)
+                while True:
+                    q, c = gen.send(greedy(c))
+            except StopIteration as end:
+                final = end.value
+            eq, _p = evaluate_results(net, rules, [(final[0], final[1])], False, False, rules.koks)
+            assert eq[0] == pytest.approx(r.equity, abs=1e-9)
+        c = Choice(rules, sorted(ps.plays), False, False, "roll", RollState(copy_driver(drv), 0, 0, pos, ps.plays))
+        assert c.results[look(c)] == ranked[0].after
+        checked += 1
+        if checked >= 8:
+            break
+    assert checked >= 8 and differ >= 4        # the chain changes the ranking's numbers
+
+
+def copy_driver(drv):
+    import copy
+    return copy.copy(drv)
+
+
+def test_a_handover_of_a_doubles_numbers_is_judged_after_the_chain_that_follows_it():
+    """A handover request with ``double`` plays the rest of the roll out (the roller's next doubles, up to
+    6-6) before judging: the handover's player, whom the chain then runs against, is worth less than where
+    the roll ends with the handover; ``double`` is refused where it cannot be."""
+    import io
+
+    from nardy_analyze.commands.hint import serve
+    me = _side({24: 13, 20: 1, 18: 1})
+    opp = _side({24: 3, 19: 2, 17: 2, 16: 2, 14: 2, 13: 2, 11: 2})       # the roller: free to play 4-4 to 6-6
+    base = {"variant": "gulbara", "mover": list(me[:24]), "opponent": list(opp[:24]), "rolls": 6,
+            "part": "handover", "numbers": [3, 3]}
+    sixes = {**base, "numbers": [6]}
+    reqs = [base, {**base, "double": 3}, {**base, "double": 4}, {**base, "double": 3, "part": "chain",
+                                                                  "numbers": [3, 3, 3, 3]},
+            sixes, {**sixes, "double": 6}]
+    out = io.StringIO()
+    serve(io.StringIO("\n".join(json.dumps(r) for r in reqs) + "\n"), out)
+    plain, chained, wrong, chain, six, last = [json.loads(a) for a in out.getvalue().splitlines()]
+    assert plain["ok"] and chained["ok"] and not wrong["ok"] and not chain["ok"]
+    assert {p["play"] for p in plain["plays"]} == {p["play"] for p in chained["plays"]}
+    assert chained["plays"][0]["equity"] < plain["plays"][0]["equity"] - 0.1
+    assert last["plays"] == six["plays"]          # 6-6 ends a chain: nothing follows its handover
+
+
+def test_the_lookahead_plays_long_nardy_as_the_net_at_0_ply():
+    """A long nardy roll is one play: nothing to look over, the same games as the net at 0-ply."""
+    from nardy_analyze.evaluator.analysis import load_net
+    from nardy_analyze.evaluator.play import lookahead_chooser, net_chooser, play_games
+    rules = get_variant("long").rules
+    net = load_net(rules)
+    heur = heuristic_chooser()
+    rngs = lambda: [random.Random(f"la:{g}") for g in range(6)]          # noqa: E731
+    plain = play_games(rules, [(net_chooser(net), heur)] * 6, rngs(), keep=True)
+    look = play_games(rules, [(lookahead_chooser(net), heur)] * 6, rngs(), keep=True)
+    assert [(r.winner, r.rolls, r.positions) for r in plain] == [(r.winner, r.rolls, r.positions) for r in look]

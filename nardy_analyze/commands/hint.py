@@ -48,6 +48,8 @@ class Request:
     part: str = "roll"             # Gul bara: "chain" or "handover", a later part of the turn (numbers, turn)
     numbers: tuple[int, ...] = ()
     turn: Any = None               # the rules' turn state of the part: (checkers taken from the head, allowed)
+    double: int | None = None      # a handover: the double whose numbers were handed over (the chain goes on)
+    chain_turn: Any = None         # a handover: the roller's head state for the chain after it
 
 
 def _dice(value) -> tuple[int, int]:
@@ -151,16 +153,19 @@ def _part_of(obj: dict, req: Request) -> None:
             or (kind == "chain" and (len(numbers) != 4 or len(set(numbers)) != 1))):
         raise HintError(_("numbers are the part's numbers 1-6: four equal ones for a chain, one to four for a "
                           "handover"))
-    if kind == "handover":
-        turn = rules.handover_turn()
-    else:
-        head = obj.get("head", [0, 1])
-        if (not isinstance(head, list) or len(head) != 2 or not all(isinstance(n, int) and not isinstance(n, bool)
-                                                                     for n in head)
-                or not 0 <= head[0] <= head[1] <= 2):
-            raise HintError(_("head is [checkers taken from the head this turn, checkers allowed], such as [1, 1]"))
-        turn = tuple(head)
-    req.part, req.numbers, req.turn, req.dice = kind, tuple(sorted(numbers, reverse=True)), turn, None
+    head = obj.get("head", [0, 1])
+    if (not isinstance(head, list) or len(head) != 2 or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                                 for n in head)
+            or not 0 <= head[0] <= head[1] <= 2):
+        raise HintError(_("head is [checkers taken from the head this turn, checkers allowed], such as [1, 1]"))
+    double = obj.get("double")
+    if double is not None and (kind != "handover" or not isinstance(double, int) or isinstance(double, bool)
+                               or not 1 <= double <= 6 or any(n != double for n in numbers)):
+        raise HintError(_("double is given only for a handover of a double's numbers: the double (1-6), "
+                          "which every number handed over must be"))
+    req.turn = rules.handover_turn() if kind == "handover" else tuple(head)
+    req.chain_turn, req.double = tuple(head), double
+    req.part, req.numbers, req.dice = kind, tuple(sorted(numbers, reverse=True)), None
 
 
 def _request_position(obj: dict, v, pid, long_game: bool, dice) -> Request:
@@ -208,7 +213,12 @@ def answer(req: Request) -> dict:
             raise HintError(str(e)) from None
         try:
             if req.part != "roll":
-                plays = hint_part(rules, pos, req.numbers, req.turn, req.part == "handover")
+                handover = req.part == "handover"
+                roller, other = (pos.opponent, pos.mover) if handover else (pos.mover, pos.opponent)
+                drv = rules.part_driver(req.part, req.numbers, roller, req.chain_turn, req.double, req.rolls + 1)
+                if drv is not None:
+                    drv.next(roller, other)          # the part pending: the rest of the roll follows it
+                plays = hint_part(rules, pos, req.numbers, req.turn, handover, driver=drv)
                 out.update(part=req.part, numbers=list(req.numbers))
                 out["plays"] = [dict(play=p.play, equity=round(p.equity, 4),
                                      **{k: round(x, 4) for k, x in zip(CHANCES, p.chances)}) for p in plays]
@@ -357,14 +367,15 @@ def _from_record(path: str, game: Optional[int], move: Optional[str], default: s
         return Request(v, me, opp, snap.player, rolls, snap.dice and (max(snap.dice), min(snap.dice)))
     # a later part of a Gul bara turn: its numbers, and for a chain the head allowance of the roll so far
     rules = v.rules
-    if snap.step == "handover":
-        turn = rules.handover_turn()
-    else:
-        r_me, r_opp = roll.sides[roll.player], roll.sides[1 - roll.player]
-        allowed = rules.start_turn(r_me, r_opp, rolls < 2, (max(roll.dice), min(roll.dice)))[1]
-        head = rules.core_spec()["head"] - 1         # the head's index: checkers taken from it so far
-        turn = (r_me[head] - me[head], allowed)
-    return Request(v, me, opp, snap.player, rolls, None, snap.step, tuple(sorted(snap.dice, reverse=True)), turn)
+    r_me, r_opp = roll.sides[roll.player], roll.sides[1 - roll.player]
+    allowed = rules.start_turn(r_me, r_opp, rolls < 2, (max(roll.dice), min(roll.dice)))[1]
+    head = rules.core_spec()["head"] - 1         # the head's index: checkers taken from it so far
+    roller_now = snap.sides[roll.player]
+    chain_turn = (r_me[head] - roller_now[head], allowed)      # the roller's, for the chain
+    turn = rules.handover_turn() if snap.step == "handover" else chain_turn
+    numbers = tuple(sorted(snap.dice, reverse=True))
+    double = numbers[0] if snap.step == "handover" and roll.dice[0] == roll.dice[1] else None
+    return Request(v, me, opp, snap.player, rolls, None, snap.step, numbers, turn, double, chain_turn)
 
 
 def serve(inp, out, variant: str = "long", opts: dict | None = None) -> None:

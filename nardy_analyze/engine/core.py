@@ -168,6 +168,13 @@ class Rules:
         (``turns.quick_turn``).  The default: a turn is the roller's play (``one_part_turns``)."""
         return self.one_part_turns
 
+    def part_driver(self, kind: str, numbers: tuple[int, ...], roller: Side, chain_turn: Hashable = None,
+                    double: int | None = None, roll_number: int = 1) -> "TurnDriver | None":
+        """A turn driver standing at a later part of a roll (variants with ``has_chains``), that part
+        pending, or None where a roll has no later parts: what plays the rest of the roll out after the
+        part (the evaluator's hint).  See :meth:`GulBara.part_driver`."""
+        return None
+
     def handover_turn(self) -> Hashable:
         """The turn state of an opponent's handover play (variants with ``has_handovers``)."""
         raise NotImplementedError(f"{self.name} has no handovers")

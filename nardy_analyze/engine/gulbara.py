@@ -53,6 +53,25 @@ class GulBara(LongNardy):
         never is (a chain may follow, and its parts carry the double)."""
         return d1 != d2
 
+    def part_driver(self, kind: str, numbers: tuple[int, ...], roller: Side, chain_turn=None,
+                    double: int | None = None, roll_number: int = 1) -> "GulBaraTurn":
+        """The driver of a roll standing at its later part ``kind`` (``chain``: the roller plays the double
+        ``numbers[0]`` four times; ``handover``: the roller's opponent plays ``numbers``), that part pending
+        once ``next`` is asked.  ``roller``: the roller's side now; ``chain_turn``: the roller's head state
+        for the chain, (checkers taken from the head this roll, allowed; default (0, 1)); ``double``: for a
+        handover, the double whose numbers were handed over (None: the roll was not a double), the chain
+        then going on from the next double when roll ``roll_number`` starts chains."""
+        taken, allowed = chain_turn if chain_turn is not None else (0, 1)
+        if kind == "chain":
+            double = numbers[0]
+        drv = GulBaraTurn(self, double or 1, double or 2, False, roll_number if kind == "handover" else
+                          max(roll_number, self.chain_from_turn))
+        drv.phase = kind
+        drv.double = double
+        drv.rest = tuple(numbers) if kind == "handover" else ()
+        drv.head0, drv.allowed = roller[HEAD - 1] + taken, allowed
+        return drv
+
     def handover_turn(self) -> tuple[int, int]:
         """The turn state of an opponent's handover play: one checker may leave the head, never two."""
         return 0, 1

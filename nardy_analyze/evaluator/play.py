@@ -7,6 +7,7 @@ player who is on roll next is the roller's opponent, and the positions are judge
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Callable
@@ -31,6 +32,29 @@ class Choice:
     next_on_roll: bool
     next_first_turn: bool
     kind: str = "roll"
+    turn: "RollState | None" = None
+
+
+@dataclass
+class RollState:
+    """Where a part of a roll was asked for, enough to play the rest of the roll from any of its results
+    (:func:`lookahead_chooser`): ``driver`` the roll's turn driver with this part pending, ``roller`` and
+    ``mover`` (0 or 1: who rolled, who plays the part), ``pos`` the two sides (by player) before the part,
+    ``plays`` the engine's plays (each result's steps, the number of each step last)."""
+
+    driver: object
+    roller: int
+    mover: int
+    pos: tuple
+    plays: dict
+
+    def after(self, result) -> tuple[object, list]:
+        """A copy of the driver told that ``result`` was played, and the sides by player after it."""
+        drv = copy.copy(self.driver)
+        drv.played(tuple(d for *_x, d in self.plays[result]))
+        pos = list(self.pos)
+        pos[self.mover], pos[1 - self.mover] = result
+        return drv, pos
 
 
 Chooser = Callable[[Choice], int]
@@ -50,25 +74,7 @@ def evaluate_results(net: Net, rules, results: list, next_on_roll: bool, next_fi
     """The equity (points) and the five chances, from the view of the player who chose, of each position
     in ``results``: the net's evaluation of the position with the player on roll next (flipped to the
     chooser's view when that is the opponent); a finished game is its result exactly."""
-    k = len(results)
-    me = np.array([r[0][:24] for r in results], dtype=np.float64)
-    op = np.array([r[1][:24] for r in results], dtype=np.float64)
-    if next_on_roll:
-        p = consistent(net(features(me, op, next_first_turn)))
-    else:
-        p = flip(consistent(net(features(op, me, next_first_turn))))
-    eq = equity(p, koks)
-    over = np.flatnonzero((me.sum(axis=1) == 0) | (op.sum(axis=1) == 0))      # finished games
-    for i in over.tolist():
-        m, o = results[i]
-        pts = terminal_points(rules, m, o)
-        if pts is not None:
-            eq[i] = pts
-            lvl = abs(int(round(pts)))
-            won = pts > 0
-            p[i] = [float(won), float(won and lvl >= 2), float(won and lvl >= 3),
-                    float(not won and lvl >= 2), float(not won and lvl >= 3)]
-    return eq, p
+    return batch_evaluate(net, [Choice(rules, results, next_on_roll, next_first_turn)], koks)[0]
 
 
 def net_chooser(net: Net, koks: bool | None = None) -> Chooser:
@@ -85,32 +91,118 @@ def net_chooser(net: Net, koks: bool | None = None) -> Chooser:
     def batch(choices: list[Choice]) -> list[int]:
         """The choices of many games at once: one evaluation of all their positions (the same picks as
         ``choose`` one by one)."""
-        rows_me, rows_op, first, spans = [], [], [], []
-        for c in choices:
-            a = len(rows_me)
-            for m, o in c.results:
-                if c.next_on_roll:
-                    rows_me.append(m[:24])
-                    rows_op.append(o[:24])
-                else:
-                    rows_me.append(o[:24])
-                    rows_op.append(m[:24])
-            first.extend([c.next_first_turn] * len(c.results))
-            spans.append((a, len(rows_me)))
-        me = np.array(rows_me, dtype=np.float64)
-        op = np.array(rows_op, dtype=np.float64)
-        p_all = consistent(net(features(me, op, np.array(first, dtype=np.float64))))
-        over_all = (me.sum(axis=1) == 0) | (op.sum(axis=1) == 0)
-        picks = []
-        for c, (a, b) in zip(choices, spans):
-            p = p_all[a:b] if c.next_on_roll else flip(p_all[a:b])
-            eq = equity(p, c.rules.koks if koks is None else koks)
-            for i in np.flatnonzero(over_all[a:b]).tolist():
-                pts = terminal_points(c.rules, *c.results[i])
-                if pts is not None:
-                    eq[i] = pts
-            picks.append(int(np.argmax(eq)))
+        return [int(np.argmax(eq)) for eq in batch_equities(net, choices, koks)]
+
+    choose.batch = batch
+    return choose
+
+
+def batch_equities(net: Net, choices: list[Choice], koks: bool | None) -> list[np.ndarray]:
+    """The equity of every result of every choice (as :func:`batch_evaluate`)."""
+    return [eq for eq, _p in batch_evaluate(net, choices, koks, chances=False)]
+
+
+def batch_evaluate(net: Net, choices: list[Choice], koks: bool | None,
+                   chances: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The equity (points) and the five chances of every result of every choice, from the view of the
+    player who chooses: the net's evaluation of the position with the player on roll next (flipped to the
+    chooser's view when that is the opponent), a finished game its result exactly; one evaluation of the
+    net for all.  ``koks`` None: as each choice's rules say.  ``chances`` False: the chances of a finished
+    game are left as the net gave them (only the equities are wanted)."""
+    rows_me, rows_op, first, spans = [], [], [], []
+    for c in choices:
+        a = len(rows_me)
+        for m, o in c.results:
+            if c.next_on_roll:
+                rows_me.append(m[:24])
+                rows_op.append(o[:24])
+            else:
+                rows_me.append(o[:24])
+                rows_op.append(m[:24])
+        first.extend([c.next_first_turn] * len(c.results))
+        spans.append((a, len(rows_me)))
+    me = np.array(rows_me, dtype=np.float64).reshape(-1, 24)
+    op = np.array(rows_op, dtype=np.float64).reshape(-1, 24)
+    p_all = consistent(net(features(me, op, np.array(first, dtype=np.float64))))
+    over_all = (me.sum(axis=1) == 0) | (op.sum(axis=1) == 0)
+    out = []
+    for c, (a, b) in zip(choices, spans):
+        p = p_all[a:b] if c.next_on_roll else flip(p_all[a:b])
+        eq = equity(p, c.rules.koks if koks is None else koks)
+        for i in np.flatnonzero(over_all[a:b]).tolist():
+            pts = terminal_points(c.rules, *c.results[i])
+            if pts is not None:
+                eq[i] = pts
+                if chances:
+                    lvl = abs(int(round(pts)))
+                    won = pts > 0
+                    p[i] = [float(won), float(won and lvl >= 2), float(won and lvl >= 3),
+                            float(not won and lvl >= 2), float(not won and lvl >= 3)]
+        out.append((eq, p))
+    return out
+
+
+def goes_on(c: Choice, i: int) -> bool:
+    """Whether the roll goes on after result ``i`` of choice ``c`` (a chain's next double, a handover)."""
+    if c.turn is None:
+        return False
+    drv, pos = c.turn.after(c.results[i])
+    return drv.next(pos[c.turn.roller], pos[1 - c.turn.roller]) is not None
+
+
+def roll_end(net: Net, items: list[tuple[Choice, int]], koks: bool | None,
+             chances: bool = True) -> list[tuple[float, np.ndarray]]:
+    """For each ``(choice, result index)``: the equity and chances, from the view of the choice's player, of
+    the position at the end of the roll when that result is played and every later part of the roll is
+    chosen by the net at 0-ply (the rest of a Gul bara chain and its handovers: no dice are rolled in
+    between); a result after which the roll ends is evaluated as it is.  The completions run in step,
+    one evaluation of the net per part for all of them."""
+    if not items:
+        return []
+    greedy = net_chooser(net, koks)
+    gens = []
+    for c, i in items:
+        drv, pos = c.turn.after(c.results[i])
+        gens.append(roll_steps(c.rules, drv, c.turn.roller, pos, c.next_first_turn))
+    finals = in_step(gens, lambda pending: dict(zip(pending, greedy.batch([ch for _q, ch in pending.values()]))))
+    ends = [Choice(c.rules, [(f[c.turn.mover], f[1 - c.turn.mover])], c.next_on_roll, c.next_first_turn)
+            for (c, _i), f in zip(items, finals)]
+    return [(float(eq[0]), p[0]) for eq, p in batch_evaluate(net, ends, koks, chances)]
+
+
+def lookahead_chooser(net: Net, koks: bool | None = None, width: int | None = None) -> Chooser:
+    """The net, looking over the rest of the roll: where a part of a roll is followed by more parts (a
+    Gul bara double's chain, a handover), each play (``width``: each of the ``width`` plays the net ranks
+    highest at 0-ply) is played out to the end of the roll, every later part chosen by the net at 0-ply
+    (the rest of a chain is known: its doubles are not rolled), and the play whose position at the end of
+    the roll is worth most to its player is chosen: with every play looked at, the first play of
+    :func:`nardy_analyze.evaluator.analysis.hint`.  A position between two rolls is what the net was trained on; a
+    position inside a chain, judged as if the opponent rolled next, is not.  Where nothing follows the
+    part (every backgammon and long nardy roll, most Gul bara rolls), it is the net at 0-ply."""
+
+    def batch(choices: list[Choice]) -> list[int]:
+        eqs = batch_equities(net, choices, koks)
+        picks = [int(np.argmax(eq)) for eq in eqs]
+        items, owners = [], []
+        for ci, (c, eq) in enumerate(zip(choices, eqs)):
+            if (c.turn is None or c.rules.one_part_turns or len(c.results) < 2
+                    or not (goes_on(c, picks[ci]) or goes_on(c, 0))):
+                continue
+            for i in np.argsort(-eq, kind="stable")[:width].tolist():
+                items.append((c, i))
+                owners.append(ci)
+        if not items:
+            return picks
+        best: dict[int, tuple[float, int]] = {}
+        for ci, (c, i), (v, _p) in zip(owners, items, roll_end(net, items, koks, chances=False)):
+            if ci not in best or v > best[ci][0] or v == best[ci][0] and i < best[ci][1]:
+                best[ci] = (v, i)           # of equal ones the first in the engine's order, as hint ranks
+        for ci, (_v, i) in best.items():
+            picks[ci] = i
         return picks
+
+    def choose(c: Choice) -> int:
+        return batch([c])[0]
 
     choose.batch = batch
     return choose
@@ -292,19 +384,7 @@ def game_steps(rules, rng: random.Random, keep: bool = False, result_rules=None,
             kept.append((p, pos[p], pos[1 - p], rolled[p] == 0))
         drv = rules.turn_segments(max(d1, d2), min(d1, d2), rolled[p] == 0, n + 1)
         rolled[p] += 1
-        while (spec := drv.next(pos[p], pos[1 - p])) is not None:
-            q = 1 - p if spec.player == OPPONENT else p
-            ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
-            if not ps.plays or ps.max_dice == 0:
-                drv.played(())
-                continue
-            results = sorted(ps.plays)
-            i = 0
-            if len(results) > 1:
-                i = yield q, Choice(rules, results, q != p, rolled[1 - p] == 0, spec.kind)
-            after = results[i]
-            pos[q], pos[1 - q] = after
-            drv.played(tuple(d for *_x, d in ps.plays[after]))
+        yield from roll_steps(rules, drv, p, pos, rolled[1 - p] == 0)
         for w in (p, 1 - p):
             if borne_off(pos[w]) == CHECKERS:
                 level = result_rules.win_level(pos[w], pos[1 - w])
@@ -312,3 +392,24 @@ def game_steps(rules, rng: random.Random, keep: bool = False, result_rules=None,
                                   n + 1, kept)
         p = 1 - p
     return GameResult(None, 0, 0, max_rolls, kept)
+
+
+def roll_steps(rules, drv, p: int, pos: list, next_first_turn: bool):
+    """The parts of one roll of player ``p`` as a generator (as :func:`game_steps`): ``drv`` the roll's turn
+    driver, ``pos`` the two sides by player (changed in place); ``next_first_turn``: the roller's opponent
+    has not rolled yet.  Returns ``pos`` at the end of the roll."""
+    while (spec := drv.next(pos[p], pos[1 - p])) is not None:
+        q = 1 - p if spec.player == OPPONENT else p
+        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
+        if not ps.plays or ps.max_dice == 0:
+            drv.played(())
+            continue
+        results = sorted(ps.plays)
+        i = 0
+        if len(results) > 1:
+            i = yield q, Choice(rules, results, q != p, next_first_turn, spec.kind,
+                                RollState(drv, p, q, tuple(pos), ps.plays))
+        after = results[i]
+        pos[q], pos[1 - q] = after
+        drv.played(tuple(d for *_x, d in ps.plays[after]))
+    return pos

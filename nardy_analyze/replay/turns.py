@@ -61,7 +61,9 @@ class PartOutcome:
     from the side of ``side`` (who played, or should have played).  ``problems`` are (rule, message)
     pairs: the checker-play verdict's and the turn-level ones (``doubles-chain``, ``handover``).  The
     consumer may replace ``after`` (the position the replay goes on from, both sides, side 0 first) and
-    ``used`` (the numbers the turn driver is told were used) before asking for the next part.
+    ``used`` (the numbers the turn driver is told were used) before asking for the next part.  ``driver``:
+    the turn driver with this part pending, as long as the consumer holds the outcome before asking for
+    the next part (a copy of it plays the rest of the roll out: the evaluator's analysis), else None.
     """
 
     spec: SegmentSpec | None
@@ -73,6 +75,7 @@ class PartOutcome:
     problems: list[tuple[str, str]] = field(default_factory=list)
     after: list | None = None
     used: tuple[int, ...] = ()
+    driver: object = None
 
     @property
     def legal(self) -> bool:
@@ -169,6 +172,7 @@ def walk_turn(rules, pos: list, roller: int, d1: int, d2: int, parts: list[Part]
         else:
             w.missing_roller = False
             out = w.misplaced(spec, part, side) or w.judged(spec, part, side, diagnose)
+        out.driver = drv
         yield out
         if out.problems and not diagnose:
             return

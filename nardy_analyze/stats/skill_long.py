@@ -1,7 +1,8 @@
 """Skill analysis of long nardy and Gul bara records with the shipped evaluator (nardy_analyze.evaluator):
 the decision rows of :mod:`.skill` (the same columns and units) for every roll played.
 
-Each roll's legal plays are ranked by the net at 0-ply (the position after the play, the opponent on roll);
+Each roll's legal plays are ranked by the net (the position at the end of the roll, the opponent on roll:
+:func:`nardy_analyze.evaluator.analysis.hint`; in long nardy the position after the play, at 0-ply);
 the error is the best play's equity minus the played one's, in points of the variant's scoring (oin 1, mars 2,
 koks 3 where the rules count koks), cubeless (the long games are played without the cube by default; with
 option ``cube`` the cube is not analysed).  Luck is the best play's equity of the roll rolled minus the
@@ -11,20 +12,22 @@ In Gul bara a turn has more parts than the roll (the doubles chain, handovers): 
 decision row of its own (column ``part``: ``chain`` or ``handover``; ``roll`` for the roller's play of the
 roll), its player the one who played it (the roller's opponent for a handover), its legal plays those of
 the part's numbers in the position it was played from (the engine's turn driver, as the replay walks it),
-each judged like the roll's plays: the net's equity of the position after it, the roller's opponent on
-roll next.  A part has no luck of its own (its numbers follow from the roll): luck 0.  The parts of a turn
+each judged like the roll's plays: the position at the end of the roll, the rest of the roll (the chain's
+later doubles, handovers) played out by the net at 0-ply from that driver, the roller's opponent on roll
+next.  A part has no luck of its own (its numbers follow from the roll): luck 0.  The parts of a turn
 are graded up to the first part the replay finds illegal (under a finding of ``validate --analyse``: every
 part, each from where the replay went on).
 """
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import replace
 from typing import Callable
 
 from ..engine import fmt_steps, generate
 from ..evaluator.analysis import ROLL_WEIGHT, ROLLS, has_net, hint, load_net
-from ..evaluator.play import evaluate_results
+from ..evaluator.play import Choice, RollState, batch_evaluate, evaluate_results, goes_on, roll_end
 from ..evaluator.posid import NardyPosition, encode
 from ..events import TurnRow
 from ..replay.turns import walk_turn, written_parts
@@ -211,7 +214,7 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None =
         plays = []
         if ps.plays and ps.max_dice:
             results = sorted(ps.plays)
-            eq, probs = evaluate_results(net, rules, results, side != roller, opp_first, rules.koks)
+            eq, probs = part_values(net, rules, out, roller, results, ps.plays, side != roller, opp_first)
             plays = [(r, float(e), ps.plays[r], float(pr[0])) for r, e, pr in zip(results, eq, probs)]
         elif every:
             eq, probs = evaluate_results(net, rules, [before], side != roller, opp_first, rules.koks)
@@ -221,6 +224,22 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None =
         line = part.loc.line if part is not None and part.loc is not None else t.line
         loc = None if part is None or part.loc is None else (part.loc.line, part.loc.column)
         yield k, side, before, spec, after, plays, (part.steps if part is not None else None), line, loc
+
+
+def part_values(net, rules, out, roller: int, results: list, plays: dict, next_on_roll: bool, opp_first: bool):
+    """The equities and chances of a part's plays ``results`` (from the view of ``out.side``, who plays it):
+    each judged at the end of the roll, the rest of the roll played out by the net at 0-ply from the turn
+    driver the walk was at (as ``hint`` ranks a part's plays)."""
+    c = Choice(rules, results, next_on_roll, opp_first)
+    eq, probs = batch_evaluate(net, [c], rules.koks)[0]
+    if out.driver is not None:
+        sides = [None, None]
+        sides[out.side], sides[1 - out.side] = out.before
+        c.turn = RollState(copy.copy(out.driver), roller, out.side, tuple(sides), plays)
+        items = [(c, i) for i in range(len(results)) if goes_on(c, i)]
+        for (_c, i), (v, pi) in zip(items, roll_end(net, items, rules.koks)):
+            eq[i], probs[i] = v, pi
+    return eq, probs
 
 
 def _repl(rules, out, state) -> None:
