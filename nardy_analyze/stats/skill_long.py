@@ -214,7 +214,10 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None =
         plays = []
         if ps.plays and ps.max_dice:
             results = sorted(ps.plays)
-            eq, probs = part_values(net, rules, out, roller, results, ps.plays, side != roller, opp_first)
+            # the walk's driver asked for the part's own numbers: where the replay gave it others, the roll
+            # is judged as ending with the part (the driver cannot be told numbers it did not ask for)
+            drv = out.driver if spec is out.spec else None
+            eq, probs = part_values(net, rules, out, drv, roller, results, ps.plays, side != roller, opp_first)
             plays = [(r, float(e), ps.plays[r], float(pr[0])) for r, e, pr in zip(results, eq, probs)]
         elif every:
             eq, probs = evaluate_results(net, rules, [before], side != roller, opp_first, rules.koks)
@@ -226,16 +229,18 @@ def turn_parts(rules, net, t: TurnRow, pos: NardyPosition, walked: list | None =
         yield k, side, before, spec, after, plays, (part.steps if part is not None else None), line, loc
 
 
-def part_values(net, rules, out, roller: int, results: list, plays: dict, next_on_roll: bool, opp_first: bool):
+def part_values(net, rules, out, driver, roller: int, results: list, plays: dict, next_on_roll: bool,
+                opp_first: bool):
     """The equities and chances of a part's plays ``results`` (from the view of ``out.side``, who plays it):
-    each judged at the end of the roll, the rest of the roll played out by the net at 0-ply from the turn
-    driver the walk was at (as ``hint`` ranks a part's plays)."""
+    each judged at the end of the roll, the rest of the roll played out by the net at 0-ply from ``driver``,
+    the turn driver the walk was at with this part pending (as ``hint`` ranks a part's plays); ``driver``
+    None: judged as ending the roll."""
     c = Choice(rules, results, next_on_roll, opp_first)
     eq, probs = batch_evaluate(net, [c], rules.koks)[0]
-    if out.driver is not None:
+    if driver is not None:
         sides = [None, None]
         sides[out.side], sides[1 - out.side] = out.before
-        c.turn = RollState(copy.copy(out.driver), roller, out.side, tuple(sides), plays)
+        c.turn = RollState(copy.copy(driver), roller, out.side, tuple(sides), plays)
         items = [(c, i) for i in range(len(results)) if goes_on(c, i)]
         for (_c, i), (v, pi) in zip(items, roll_end(net, items, rules.koks)):
             eq[i], probs[i] = v, pi
