@@ -44,9 +44,9 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from nardy_analyze.engine import CHECKERS, OPPONENT, borne_off, generate, get_variant  # noqa: E402
+from nardy_analyze.engine import CHECKERS, borne_off, get_variant  # noqa: E402
 from nardy_analyze.evaluator.net import Net, features, flip  # noqa: E402
-from nardy_analyze.evaluator.play import Choice, heuristic_chooser, in_step, net_chooser, play_game  # noqa: E402
+from nardy_analyze.evaluator.play import heuristic_chooser, in_step, net_chooser, play_game, roll_steps  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]          # 21 rolls, high die first
 ROLL_WEIGHT = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
@@ -83,21 +83,13 @@ def _turn(rules, me, opp, d1: int, d2: int, first_me: bool, first_opp: bool, rol
     """One whole turn of the roll ``d1-d2`` from the roller's position (``me``, ``opp``), every part with more
     than one legal play chosen by the caller (a generator: yields a ``Choice``, takes the index played;
     Gul bara's chains and handovers included); returns (roller's side, opponent's side) after it."""
-    pos = [me, opp]
-    drv = rules.turn_segments(d1, d2, first_me, roll_number)
-    while (spec := drv.next(pos[0], pos[1])) is not None:
-        q = 1 if spec.player == OPPONENT else 0
-        ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
-        if not ps.plays or ps.max_dice == 0:
-            drv.played(())
-            continue
-        results = sorted(ps.plays)
-        i = 0
-        if len(results) > 1:
-            i = yield Choice(rules, results, q != 0, first_opp, spec.kind)
-        pos[q], pos[1 - q] = results[i]
-        drv.played(tuple(d for *_x, d in ps.plays[results[i]]))
-    return pos[0], pos[1]
+    steps = roll_steps(rules, rules.turn_segments(d1, d2, first_me, roll_number), 0, [me, opp], first_opp)
+    try:
+        _q, choice = next(steps)
+        while True:
+            _q, choice = steps.send((yield choice))
+    except StopIteration as end:
+        return end.value[0], end.value[1]
 
 
 def expected_targets(net: Net, rules, result_rules, kept, chooser) -> np.ndarray:
