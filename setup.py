@@ -3,10 +3,11 @@
 * The message catalogs compiled into the wheel: ``nardy_analyze/locale/<lang>/LC_MESSAGES/nardy_analyze.po``
   (the sources, in the repository) become the ``.mo`` files gettext reads, in the build directory
   (scripts/catalogs.py, with Babel: a build requirement).
-* The compiled core of the rules engine, ``nardy_analyze/engine/_core.c`` (the CPython C API only), an
-  optional extension: where no C compiler (or no Python headers) can build it, the install goes on without
-  it and the package runs its pure-Python engine (``nardy-analyze --version`` says which core is in use).
-  ``NARDY_ANALYZE_PURE_BUILD=1`` leaves it out on purpose.
+* The compiled core: the rules engine's ``nardy_analyze/engine/_core.c`` and the ``.mat`` reader's
+  ``nardy_analyze/notation/_matrows.c`` (the CPython C API only), optional extensions: where no C
+  compiler (or no Python headers) can build them, the install goes on without
+  them and the package runs its pure-Python code (``nardy-analyze --version`` says which core is in use).
+  ``NARDY_ANALYZE_PURE_BUILD=1`` leaves them out on purpose.
 """
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ class OptionalBuildExt(build_ext):
 
 
 CORE = Extension("nardy_analyze.engine._core", sources=["nardy_analyze/engine/_core.c"], optional=True)
+# the .mat reader's common rows (notation/_matrows.c: the twin of mat.row_items and _Reader._build_rows)
+MATROWS = Extension("nardy_analyze.notation._matrows", sources=["nardy_analyze/notation/_matrows.c"], optional=True)
 
 setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": OptionalBuildExt},
-      ext_modules=[] if os.environ.get("NARDY_ANALYZE_PURE_BUILD") else [CORE])
+      ext_modules=[] if os.environ.get("NARDY_ANALYZE_PURE_BUILD") else [CORE, MATROWS])

@@ -6,6 +6,9 @@
                                     [--pure]
     (default FOLDER: ../shared/corpus/gnubg-selfplay)
 
+The files: every ``.mat`` and ``.txt`` file under FOLDER, less those a ``GNUBG_CRASHES.list`` in FOLDER names
+(GNU Backgammon's import crashes on them, which would end its run): both sides read the same files.
+
 GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``import mat F`` and
 ``save match /tmp/.../x.sgf`` for every ``.mat`` file of the folder (start-up included).
 nardy-analyze: ``validate`` of the same files, as a library call in this process
@@ -69,10 +72,15 @@ def main() -> int:
         for where in [ROOT] + [Path(p).resolve() for p in a.compare_with]:
             compileall.compile_dir(str(where / "nardy_analyze"), quiet=1)
     folder = Path(a.folder).resolve()
-    files = sorted(folder.rglob("*.mat"))
+    files = sorted(f for f in folder.rglob("*") if f.suffix.lower() in (".mat", ".txt") and f.is_file())
+    crashes = folder / "GNUBG_CRASHES.list"      # files GNU Backgammon's import crashes on: left out of both sides
+    if crashes.exists():
+        left_out = {(folder / line.strip()).resolve() for line in crashes.read_text().splitlines() if line.strip()}
+        files = [f for f in files if f.resolve() not in left_out]
     if not files:
-        print(f"bench: no .mat files in {folder}", file=sys.stderr)
+        print(f"bench: no .mat (or .txt) files in {folder}", file=sys.stderr)
         return 2
+    targets = [str(f) for f in files]
     gnubg = shutil.which(a.gnubg) or (a.gnubg if Path(a.gnubg).exists() else None)
     size = sum(f.stat().st_size for f in files)
 
@@ -95,7 +103,7 @@ def main() -> int:
     def run_lib(jobs: int):
         def go() -> float:
             t0 = time.perf_counter()
-            validate_paths([str(folder)], jobs=jobs)
+            validate_paths(targets, jobs=jobs)
             return time.perf_counter() - t0
         return go
 
@@ -103,7 +111,7 @@ def main() -> int:
         def go() -> float:
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "-j", str(jobs), "--statistics",
-                            str(folder)], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            *targets], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            check=False, env={**os.environ, "PYTHONPATH": str(where),
                                              "NARDY_ANALYZE_PURE": "1" if pure else ""})
             return time.perf_counter() - t0
@@ -125,7 +133,7 @@ def main() -> int:
             t0 = time.perf_counter()
             j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
             subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", *j,
-                            "--out-dir", str(out), str(folder)], cwd=where, stdout=subprocess.DEVNULL,
+                            "--out-dir", str(out), *targets], cwd=where, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where),
                                                                         "NARDY_ANALYZE_PURE": "1" if pure else ""})
             return time.perf_counter() - t0
@@ -153,7 +161,7 @@ def main() -> int:
             cpu.setdefault(name, []).append(child_cpu() - c0)
     shutil.rmtree(tmp, ignore_errors=True)
 
-    s = validate_paths([str(folder)], jobs=1).summary()
+    s = validate_paths(targets, jobs=1).summary()
     print(f"{folder}: {len(files)} files, {s['games']} games, {size / 1e6:.1f} MB; "
           f"median of {a.repeat}")
     print("ratio = throughput / GNU Backgammon's (wall clock); CPU: user+sys seconds of the processes "

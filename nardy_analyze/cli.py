@@ -102,10 +102,13 @@ def _run(name: str, **values) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        # the engine in use: the compiled core (engine/_core.c) or the Python code (not built, NARDY_ANALYZE_PURE=1)
-        from .engine import compiled     # (the engine, imported only here: --help and the commands' start-up)
+        # the core in use: compiled (engine/_core.c, notation/_matrows.c) or the Python code (not built,
+        # NARDY_ANALYZE_PURE=1)
+        from .cores import in_use        # (the engine and the reader, imported only here: --help's start-up)
 
-        core = _("compiled core") if compiled.CoreRules is not None else _("pure-Python core")
+        built = in_use()
+        core = _("compiled core") if all(built) else _("pure-Python core") if not any(built) else \
+            _("compiled core: the engine only") if built[0] else _("compiled core: the .mat reader only")
         typer.echo(f"nardy-analyze {__version__} ({core})")
         raise typer.Exit()
 

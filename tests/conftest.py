@@ -56,8 +56,11 @@ def _build_core() -> str:
     source = root / "nardy_analyze" / "engine" / "_core.c"
     if os.environ.get("NARDY_ANALYZE_PURE") or not source.exists():
         return ""
-    built = list(source.parent.glob("_core*.so")) + list(source.parent.glob("_core*.pyd"))
-    if built and min(b.stat().st_mtime for b in built) >= source.stat().st_mtime:
+    fresh = True
+    for src in (source, root / "nardy_analyze" / "notation" / "_matrows.c"):   # the engine's, the .mat reader's
+        built = list(src.parent.glob(src.stem + "*.so")) + list(src.parent.glob(src.stem + "*.pyd"))
+        fresh = fresh and bool(built) and min(b.stat().st_mtime for b in built) >= src.stat().st_mtime
+    if fresh:
         return ""
     r = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=root,
                        capture_output=True, text=True)

@@ -36,8 +36,9 @@ LAYERS: dict[int, tuple[str, ...]] = {
                                                                  # replay's events, rule ids, safe text,
                                                                  # atomic writes, players' names; the long
                                                                  # games' evaluator
-    2: ("notation", "inputs", "judged"),                         # read and write records; what a command reads;
-                                                                 # what a record is judged under
+    2: ("notation", "inputs", "judged", "cores"),                # read and write records; what a command reads;
+                                                                 # what a record is judged under; which compiled
+                                                                 # parts are in use
     3: ("replay", "result"),                                     # the replay and its events; a run's result
     4: ("report", "stats", "finding_analysis"),                  # rendering, statistics, analysis of findings
     5: ("analyze", "runner", "cluster", "convert", "generate", "statsrun", "commands"),   # the jobs

@@ -369,6 +369,7 @@ def test_replay_with_and_without_the_quick_turn_gives_the_same_reports(monkeypat
     matches = [load(e) for e in discover([str(f) for f in files])]
     fast = _report_dicts(validate_match(m) for m in matches)
     monkeypatch.setattr(game_mod, "quick_turn", lambda *a: None)       # the replay
+    monkeypatch.setattr(game_mod, "BATCH", False)                      # (the compiled core's batch too)
     monkeypatch.setattr(resync_mod, "quick_turn", lambda *a: None)     # its look-ahead
     slow = _report_dicts(validate_match(m) for m in matches)
     assert fast == slow

@@ -303,6 +303,43 @@ static PyObject *CoreRules_closed_flags(CoreRules *self, PyObject *side_o) {
     return PyBytes_FromStringAndSize(out, 24);
 }
 
+/* core.exact_steps on arrays: the written steps (src, dst) played in the written order from (me, opp), changed
+ * in place, each exactly one unused number of numbers[0..nleft) long (bear_off: or bearing off with the first
+ * unused number, in their order, that may), every step legal; 1 and used[0..*nused), *hits; 0 as soon as a
+ * step is not such a step (me and opp then hold a part of the play) */
+static int exact_walk(const Variant *v, uint8_t *me, uint8_t *opp, int *numbers, int nleft, int pairs[][2], int ns,
+                      int left, int allowed, int bear_off, int *used, int *nused, int *hits) {
+    *nused = 0; *hits = 0;
+    for (int k = 0; k < ns; k++) {
+        int src = pairs[k][0], dst = pairs[k][1];
+        int die = -1, at = -1;
+        if (src < 1 || src > BAR) return 0;
+        if (dst == OFF) {
+            if (!bear_off) return 0;
+            for (int i = 0; i < nleft && die < 0; i++) {
+                int d = numbers[i], seen = 0;
+                for (int j = 0; j < i; j++) if (numbers[j] == d) { seen = 1; break; }
+                if (seen) continue;
+                if (d >= src && step_ok(v, me, opp, src, OFF, d, left, allowed)) { die = d; at = i; }
+            }
+            if (die < 0) return 0;
+        } else {
+            int d = src - dst;
+            if (dst < 1) return 0;
+            for (int i = 0; i < nleft; i++) if (numbers[i] == d) { at = i; break; }
+            if (at < 0) return 0;
+            die = d;
+            if (!step_ok(v, me, opp, src, dst, die, left, allowed)) return 0;
+        }
+        for (int i = at; i < nleft - 1; i++) numbers[i] = numbers[i + 1];
+        nleft--;
+        used[(*nused)++] = die;
+        left = after_step(v, left, src);
+        *hits += apply_step(v, me, opp, src, dst);
+    }
+    return 1;
+}
+
 /* core.exact_steps: the written steps played in the written order, one unused number each;
  * (me, opp, hits, used) or None */
 static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
@@ -328,7 +365,8 @@ static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
     PyObject *steps = PySequence_Fast(steps_o, "steps");
     if (!steps) { PyErr_Clear(); return unsupported(); }
     Py_ssize_t ns = PySequence_Fast_GET_SIZE(steps);
-    memcpy(me, me0, NPT); memcpy(opp, opp0, NPT);
+    if (ns > 8) { Py_DECREF(steps); return unsupported(); }
+    int pairs[8][2];
     for (Py_ssize_t k = 0; k < ns; k++) {
         PyObject *st = PySequence_Fast_GET_ITEM(steps, k);
         long src, dst;
@@ -344,33 +382,13 @@ static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
             Py_DECREF(pair);
         }
         if (PyErr_Occurred()) { PyErr_Clear(); Py_DECREF(steps); return unsupported(); }
-        int die = -1, at = -1;
-        if (src < 1 || src > BAR) { Py_DECREF(steps); Py_RETURN_NONE; }
-        if (dst == OFF) {
-            if (!bear_off) { Py_DECREF(steps); Py_RETURN_NONE; }
-            for (int i = 0; i < nleft && die < 0; i++) {
-                int d = numbers[i], seen = 0;
-                for (int j = 0; j < i; j++) if (numbers[j] == d) { seen = 1; break; }
-                if (seen) continue;
-                if (d >= src && step_ok(v, me, opp, (int)src, OFF, d, left, allowed)) { die = d; at = i; }
-            }
-            if (die < 0) { Py_DECREF(steps); Py_RETURN_NONE; }
-        } else {
-            long d = src - dst;
-            if (dst < 1) { Py_DECREF(steps); Py_RETURN_NONE; }
-            for (int i = 0; i < nleft; i++) if (numbers[i] == d) { at = i; break; }
-            if (at < 0) { Py_DECREF(steps); Py_RETURN_NONE; }
-            die = (int)d;
-            if (!step_ok(v, me, opp, (int)src, (int)dst, die, left, allowed)) { Py_DECREF(steps); Py_RETURN_NONE; }
-        }
-        for (int i = at; i < nleft - 1; i++) numbers[i] = numbers[i + 1];
-        nleft--;
-        if (nused < 8) used[nused] = die;
-        nused++;
-        left = after_step(v, left, (int)src);
-        hits += apply_step(v, me, opp, (int)src, (int)dst);
+        if (src < -1000 || src > 1000 || dst < -1000 || dst > 1000) { Py_DECREF(steps); Py_RETURN_NONE; }
+        pairs[k][0] = (int)src; pairs[k][1] = (int)dst;
     }
     Py_DECREF(steps);
+    memcpy(me, me0, NPT); memcpy(opp, opp0, NPT);
+    if (!exact_walk(v, me, opp, numbers, nleft, pairs, (int)ns, left, allowed, bear_off, used, &nused, &hits))
+        Py_RETURN_NONE;
     if (nused > 8) return unsupported();
     PyObject *u = PyTuple_New(nused);
     if (!u) return NULL;
@@ -379,6 +397,306 @@ static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
     PyObject *b = a ? side_or_same(opp, opp0, opp_o) : NULL;
     if (!b) { Py_XDECREF(a); Py_DECREF(u); return NULL; }
     return Py_BuildValue("(NNiN)", a, b, hits, u);
+}
+
+/* -- the replay's batch of plainly legal rolls --------------------------------------------------- */
+
+static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_segments, *S_steps, *S_src, *S_dst,
+                *S_hit;
+
+/* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
+static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
+    PyObject *x = PyObject_GetAttr(o, name);
+    if (!x) { PyErr_Clear(); return 0; }
+    long v = PyLong_Check(x) ? PyLong_AsLong(x) : -1;
+    Py_DECREF(x);
+    if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    if (!PyLong_Check(x) || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+/* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error: not taken) */
+static int attr_true(PyObject *o, PyObject *name) {
+    PyObject *x = PyObject_GetAttr(o, name);
+    if (!x) { PyErr_Clear(); return -1; }
+    int t = PyObject_IsTrue(x);
+    Py_DECREF(x);
+    if (t < 0) { PyErr_Clear(); return -1; }
+    return t;
+}
+
+/* judge._dice_splits: the sequences of numbers of rem[0..nrem) that carry a checker `dist` points (off: at
+ * least `dist`, bearing off), depth first with each number once per level, then shortest first (stable) */
+static void split_go(const int *left, int nleft, int *prefix, int plen, int total, int dist, int off,
+                     int seqs[][4], int *lens, int *count) {
+    int tried[7] = {0};
+    for (int i = 0; i < nleft; i++) {
+        int d = left[i];
+        if (tried[d]) continue;
+        tried[d] = 1;
+        int t = total + d;
+        prefix[plen] = d;
+        if ((!off && t == dist) || (off && t >= dist)) {
+            if (*count < 64) {
+                memcpy(seqs[*count], prefix, sizeof(int) * (plen + 1));
+                lens[(*count)++] = plen + 1;
+            }
+        } else if (t < dist) {
+            int rest[4], nr = 0;
+            for (int j = 0; j < nleft; j++) if (j != i) rest[nr++] = left[j];
+            split_go(rest, nr, prefix, plen + 1, t, dist, off, seqs, lens, count);
+        }
+    }
+}
+
+typedef struct {
+    const Variant *v;
+    int nfull, has_counted, n, found;
+    uint8_t cme[NPT], copp[NPT];     /* the position the written steps describe (judge._by_counts) */
+    uint8_t fme[NPT], fopp[NPT];     /* the realisation chosen */
+} Every;
+
+/* judge._every_number's look at one realisation of the written steps: 1 to stop */
+static int every_visit(Every *e, const uint8_t *me, const uint8_t *opp, int nused) {
+    if (nused != e->nfull) return 1;
+    int n = e->n++;
+    if (!e->has_counted || (memcmp(me, e->cme, NPT) == 0 && memcmp(opp, e->copp, NPT) == 0)) {
+        memcpy(e->fme, me, NPT); memcpy(e->fopp, opp, NPT);
+        e->found = 1;
+        return 1;
+    }
+    if (!e->found) {
+        memcpy(e->fme, me, NPT); memcpy(e->fopp, opp, NPT);
+        e->found = 1;
+    }
+    return n >= 16;
+}
+
+/* judge._realise in the written order (order_free False), each realisation handed to every_visit: 1 when
+ * it asked to stop */
+static int realise(Every *e, const uint8_t *me, const uint8_t *opp, const int *rem, int nrem, int pairs[][2], int k,
+                   int ns, int left, int allowed, int nused) {
+    if (k == ns) return every_visit(e, me, opp, nused);
+    int src = pairs[k][0], dst = pairs[k][1], dist = src - dst;
+    if (dist <= 0) return 0;
+    int seqs[64][4], lens[64], count = 0, prefix[4];
+    split_go(rem, nrem, prefix, 0, 0, dist, dst == OFF, seqs, lens, &count);
+    for (int a = 1; a < count; a++) {        /* a stable sort by length */
+        int len = lens[a], seq[4];
+        memcpy(seq, seqs[a], sizeof seq);
+        int b = a - 1;
+        while (b >= 0 && lens[b] > len) { memcpy(seqs[b + 1], seqs[b], sizeof seq); lens[b + 1] = lens[b]; b--; }
+        memcpy(seqs[b + 1], seq, sizeof seq);
+        lens[b + 1] = len;
+    }
+    for (int q = 0; q < count; q++) {
+        uint8_t m[NPT], o[NPT];
+        memcpy(m, me, NPT); memcpy(o, opp, NPT);
+        int cur = src, l2 = left, ok = 1;
+        for (int i = 0; i < lens[q]; i++) {
+            int die = seqs[q][i];
+            int nxt = (i == lens[q] - 1 && dst == OFF) ? OFF : (cur != BAR ? cur - die : 25 - die);
+            if (nxt < 0) nxt = OFF;
+            if (!step_ok(e->v, m, o, cur, nxt, die, l2, allowed)) { ok = 0; break; }
+            l2 = after_step(e->v, l2, cur);
+            apply_step(e->v, m, o, cur, nxt);
+            cur = nxt;
+        }
+        if (!ok) continue;
+        int rest[4], nr = 0, taken[4] = {0};
+        for (int i = 0; i < lens[q]; i++)          /* _remove: the first unused occurrence of each number */
+            for (int j = 0; j < nrem; j++)
+                if (!taken[j] && rem[j] == seqs[q][i]) { taken[j] = 1; break; }
+        for (int j = 0; j < nrem; j++) if (!taken[j]) rest[nr++] = rem[j];
+        if (realise(e, m, o, rest, nr, pairs, k + 1, ns, l2, allowed, nused + lens[q])) return 1;
+    }
+    return 0;
+}
+
+typedef struct Gen Gen;
+static Gen *gen_acquire(Gen *local);
+static void gen_release(Gen *g);
+static int gen_run(const Variant *v, const uint8_t *me, const uint8_t *opp, const int *nums, int n, int left0,
+                   int allowed, Gen *g);
+static int gen_has(const Gen *g, const uint8_t *me, const uint8_t *opp);
+#define GEN_LOCAL_SIZE 512
+
+/* judge.judge's other ways, for a turn whose written steps are not one per number (with no "*" beyond the
+ * hits the written ends make): judge._every_number (the written steps in the first splits into numbers
+ * that use every number), else the position the written steps describe when it is one of the legal plays
+ * (core.generate: a play that cannot use every number); 1 and me, opp changed to the play chosen; 0 when
+ * Python must decide (a finding, a route that hits on its way) */
+static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *numbers, int nn, int pairs[][2],
+                        const int *hit, int ns) {
+    if (ns > 4) return 0;
+    for (int k = 0; k < ns; k++) {
+        int src = pairs[k][0], dst = pairs[k][1];
+        if (src < 1 || src > BAR || dst < 0 || dst > 24 || (!v->has_bar && src == BAR)) return 0;
+    }
+    Every e;
+    memset(&e, 0, sizeof e);
+    e.v = v; e.nfull = nn;
+    /* judge._by_counts: the steps applied in any order that has a checker for each */
+    memcpy(e.cme, me, NPT); memcpy(e.copp, opp, NPT);
+    int done[4] = {0}, left = ns;
+    e.has_counted = 1;
+    while (left) {
+        int k = 0;
+        for (; k < ns; k++) {
+            if (done[k]) continue;
+            int src = pairs[k][0];
+            if (e.cme[src == BAR ? 24 : src - 1]) break;
+        }
+        if (k == ns) { e.has_counted = 0; break; }
+        apply_step(v, e.cme, e.copp, pairs[k][0], pairs[k][1]);
+        done[k] = 1;
+        left--;
+    }
+    /* a "*" that no written end explains: the route that hits on its way is Python's to find */
+    int marked = 0;
+    for (int k = 0; k < ns; k++) {
+        if (!hit[k]) continue;
+        int dup = 0;
+        for (int j = 0; j < k; j++)
+            if (hit[j] && pairs[j][0] == pairs[k][0] && pairs[j][1] == pairs[k][1]) { dup = 1; break; }
+        marked += !dup;
+    }
+    if (e.has_counted && marked > (int)e.copp[24] - (int)opp[24]) return 0;
+    realise(&e, me, opp, numbers, nn, pairs, 0, ns, 0, 1, 0);
+    if (e.found) {
+        memcpy(me, e.fme, NPT); memcpy(opp, e.fopp, NPT);
+        return 1;
+    }
+    if (!e.has_counted) return 0;
+    /* `counted in generate(...)`: the legal plays of the roll (turn state (0, 1): not a first turn) */
+    _Alignas(16) char local[GEN_LOCAL_SIZE];
+    Gen *g = gen_acquire((Gen *)local);
+    int in = gen_run(v, me, opp, numbers, nn, 0, 1, g) == 0 ? gen_has(g, e.cme, e.copp) : -1;
+    gen_release(g);
+    if (in < 0) { PyErr_Clear(); return 0; }
+    if (!in) return 0;
+    memcpy(me, e.cme, NPT); memcpy(opp, e.copp, NPT);
+    return 1;
+}
+
+/* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
+ * decides: nothing changed), -1 an exception */
+static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact) {
+    if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
+        return 0;
+    PyObject *dice = PyObject_GetAttr(a, S_dice);
+    if (!dice) { PyErr_Clear(); return 0; }
+    long x = -1, y = -1;
+    if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2 && PyLong_Check(PyTuple_GET_ITEM(dice, 0))
+            && PyLong_Check(PyTuple_GET_ITEM(dice, 1))) {
+        x = PyLong_AsLong(PyTuple_GET_ITEM(dice, 0));
+        y = PyLong_AsLong(PyTuple_GET_ITEM(dice, 1));
+        if (PyErr_Occurred()) { PyErr_Clear(); x = -1; }
+    }
+    Py_DECREF(dice);
+    if (x < 1 || x > 6 || y < 1 || y > 6) return 0;
+    int d1 = x >= y ? (int)x : (int)y, d2 = x >= y ? (int)y : (int)x;
+    if (!side_sum(me) || !side_sum(opp)) return 0;
+    PyObject *steps = PyObject_GetAttr(a, S_steps);
+    if (!steps) { PyErr_Clear(); return 0; }
+    if (!PyList_Check(steps)) { Py_DECREF(steps); return 0; }
+    Py_ssize_t ns = PyList_GET_SIZE(steps);
+    int numbers[4], nn = d1 == d2 ? 4 : 2;
+    for (int i = 0; i < nn; i++) numbers[i] = d1 == d2 ? d1 : (i ? d2 : d1);
+    *exact = 0;
+    if (ns == 0) {            /* a dance: no number of the roll moves any checker */
+        Py_DECREF(steps);
+        uint8_t out[64][2];
+        if (single_steps(v, me, opp, d1, 0, 1, out)) return 0;
+        if (d1 != d2 && single_steps(v, me, opp, d2, 0, 1, out)) return 0;
+        return 1;
+    }
+    if (ns > 4) { Py_DECREF(steps); return 0; }
+    int pairs[4][2], hit_at[4], bear_off = 1;
+    for (Py_ssize_t k = 0; k < ns; k++) {
+        PyObject *st = PyList_GET_ITEM(steps, k);
+        long src, dst;
+        int hit = attr_true(st, S_hit);
+        if (hit < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst)) {
+            Py_DECREF(steps);
+            return 0;
+        }
+        if (hit) bear_off = 0;
+        hit_at[k] = hit;
+        pairs[k][0] = (int)src; pairs[k][1] = (int)dst;
+    }
+    Py_DECREF(steps);
+    uint8_t m[NPT], o[NPT];
+    int used[8], nused, hits, full[4];
+    memcpy(m, me, NPT); memcpy(o, opp, NPT);
+    memcpy(full, numbers, sizeof full);
+    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, (int)ns, 0, 1, bear_off, used, &nused, &hits)) {
+        /* judge.judge: the written steps in any split into numbers (a combined move, a checker borne off
+         * with a larger number, ...) */
+        memcpy(m, me, NPT); memcpy(o, opp, NPT);
+        if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns)) return 0;
+    } else {
+        *exact = 1;           /* one written step per number, in order: the record's own route */
+    }
+    if (!side_sum(m)) return 0;       /* the roller bore off the last checker: the game's end is Python's */
+    memcpy(me, m, NPT); memcpy(opp, o, NPT);
+    return 1;
+}
+
+/* The replay's run of plainly legal rolls (replay.game.play; turns.quick_turn's cases, on every turn that
+ * is not a player's first), see the method's doc. */
+static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
+    PyObject *actions, *side0, *side1, *roll_kind;
+    Py_ssize_t i;
+    PyObject *trace = Py_None;
+    int last_player, rolled[2], rolls;
+    uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT];
+    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|O", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
+                          &rolled[0], &rolled[1], &roll_kind, &trace))
+        return NULL;
+    if (trace != Py_None && !PyList_Check(trace)) {
+        PyErr_SetString(PyExc_TypeError, "trace is a list or None");
+        return NULL;
+    }
+    if (rolls < 1) return Py_BuildValue("(nOOii)", i, side0, side1, rolled[0], rolled[1]);  /* the opening roll */
+    if (!read_side(side0, pos0[0]) || !read_side(side1, pos0[1])) return unsupported();
+    memcpy(pos, pos0, sizeof pos);
+    memcpy(prev, pos0, sizeof prev);
+    PyObject *told[2] = {side0, side1};      /* the sides' tuples last told (borrowed from the caller or trace) */
+    Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
+    for (; j < n; j++) {
+        PyObject *a = PyList_GET_ITEM(actions, j);
+        PyObject *kind = PyObject_GetAttr(a, S_kind);
+        if (!kind) { PyErr_Clear(); break; }
+        Py_DECREF(kind);
+        if (kind != roll_kind) break;
+        long p;
+        /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
+        if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
+        int exact;
+        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact);
+        if (r < 0) return NULL;
+        if (!r) break;
+        rolled[p]++;
+        last_player = (int)p;
+        if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
+            PyObject *t0 = side_or_same(pos[0], prev[0], told[0]);
+            PyObject *t1 = t0 ? side_or_same(pos[1], prev[1], told[1]) : NULL;
+            PyObject *item = t1 ? Py_BuildValue("(NNO)", t0, t1, exact ? Py_True : Py_False) : NULL;
+            if (!item) { if (!t1) Py_XDECREF(t0); return NULL; }
+            int err = PyList_Append(trace, item);
+            told[0] = PyTuple_GET_ITEM(item, 0);
+            told[1] = PyTuple_GET_ITEM(item, 1);
+            Py_DECREF(item);         /* the trace holds it */
+            if (err < 0) return NULL;
+            memcpy(prev, pos, sizeof prev);
+        }
+    }
+    PyObject *a = side_or_same(pos[0], prev[0], told[0]);
+    PyObject *b = a ? side_or_same(pos[1], prev[1], told[1]) : NULL;
+    if (!b) { Py_XDECREF(a); return NULL; }
+    return Py_BuildValue("(nNNii)", j, a, b, rolled[0], rolled[1]);
 }
 
 /* -- generation --------------------------------------------------------------------------------- */
@@ -508,14 +826,14 @@ static int orders_of(const int *nums, int n, int out[][MAXN]) {
     return count;
 }
 
-typedef struct {
+struct Gen {
     Arena arena;
     IntList depth[MAXN + 1];     /* by_depth: the distinct positions of each depth, first path kept */
     int max_dice;
     int larger_only;
     IntList kept;                /* the plays after the larger-die rule (when it applies) */
     int use_kept;
-} Gen;
+};
 
 static void gen_free(Gen *g) {
     PyMem_Free(g->arena.nodes);
@@ -539,6 +857,8 @@ static int table_ready(Table *t) {
     table_clear(t);
     return 0;
 }
+
+_Static_assert(sizeof(Gen) <= GEN_LOCAL_SIZE, "GEN_LOCAL_SIZE too small");
 
 static Gen *gen_acquire(Gen *local) {
     if (!SCRATCH_BUSY) {
@@ -651,6 +971,16 @@ done:
     FRONT = frontier;
     NEXTL = next;
     return rc;
+}
+
+/* whether (me, opp) is one of the plays gen_run found (PlaySet.__contains__) */
+static int gen_has(const Gen *g, const uint8_t *me, const uint8_t *opp) {
+    const IntList *plays = g->use_kept ? &g->kept : &g->depth[g->max_dice];
+    for (size_t k = 0; k < plays->n; k++) {
+        const Node *node = &g->arena.nodes[plays->items[k]];
+        if (memcmp(node->p, me, NPT) == 0 && memcmp(node->p + NPT, opp, NPT) == 0) return 1;
+    }
+    return 0;
 }
 
 /* (src, dst, die), one tuple per distinct step for the module's life (a new reference) */
@@ -781,6 +1111,10 @@ static PyMethodDef CoreRules_methods[] = {
      "closed_flags(side) -> bytes: Rules.closed_flags()(side)"},
     {"play_exact", (PyCFunction)CoreRules_play_exact, METH_VARARGS,
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
+    {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
+     "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None) -> (j, side0, "
+     "side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); trace (a "
+     "list) gets (side0, side1, exact) after each"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,
@@ -811,6 +1145,12 @@ PyMODINIT_FUNC PyInit__core(void) {
         SMALL[i] = PyLong_FromLong(i);
         if (!SMALL[i]) return NULL;
     }
+    PyObject **names[] = {&S_kind, &S_player, &S_unplayed, &S_dice, &S_illegal_mark, &S_segments, &S_steps, &S_src,
+                          &S_dst, &S_hit};
+    const char *texts[] = {"kind", "player", "unplayed", "dice", "illegal_mark", "segments", "steps", "src", "dst",
+                           "hit"};
+    for (int i = 0; i < 10; i++)
+        if (!(*names[i] = PyUnicode_InternFromString(texts[i]))) return NULL;
     if (PyType_Ready(&CoreRulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;

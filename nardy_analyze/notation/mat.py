@@ -25,6 +25,7 @@ Which column a cell is in decides who played it (0 = left = first name on the sc
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,13 @@ from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, sp
 from ..i18n import N_, _, ngettext
 from . import Notation, decode, either, expected_found, guarded_read, normalise_text, quoted, register
 from .grammar import error_place, grammar_text
+
+try:        # the compiled reader of the common rows (GAME_ACTIONS below)
+    if os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0"):
+        raise ImportError("NARDY_ANALYZE_PURE is set")
+    from ._matrows import configure as _configure_rows, game_actions as _game_actions
+except ImportError:                  # not built (no C compiler at install) or turned off
+    _configure_rows = _game_actions = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -642,6 +650,16 @@ def read_play(text: str, column: int) -> list[Step]:
     return list(map(_STEP_OF, steps))
 
 
+def _play_step_objects(text: str, column: int) -> tuple[Step, ...] | None:
+    """The Step objects of a play's text as the row reader reads it (None: a cell that cannot be read): the
+    compiled row reader's way to the Python one for a play it has not seen."""
+    try:
+        steps = play_steps(text, column)
+    except BadCell:
+        return None
+    return tuple(map(_STEP_OF, steps))
+
+
 def play_steps(text: str, column: int, notes: list | None = None) -> tuple[Triple, ...]:
     """The steps (src, dst, hit) of the movements ``text`` (starting at ``column``): chains and ``(n)``
     expanded.  ``notes`` (when given) gets a (column, message) for every word read as typed by hand
@@ -689,6 +707,16 @@ def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: in
     if after_no:                        # a second "N)" inside the row: it marks where the cell is
         return 0 if no_col < threshold else 1
     return 0 if col < threshold else 1
+
+
+# The compiled twin of ``row_items`` + ``_Reader._build_rows`` (notation/_matrows.c): a game's rows read into
+# Actions in one call, or None when a row is not one of the common kinds.  None when it is not built or
+# ``NARDY_ANALYZE_PURE`` is set: then the Python reader, the reference, reads every row.
+GAME_ACTIONS = None
+if _configure_rows is not None:
+    _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
+                    Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
+    GAME_ACTIONS = _game_actions
 
 
 class _Reader:
@@ -947,6 +975,12 @@ class _Reader:
                 threshold = self._threshold(score)
         rows: list = []                      # the rows read so far, from first_row on
         unread = None                        # Lark's error for the row after them, when it was read
+        if whole and self.tokenize and GAME_ACTIONS is not None:
+            # the compiled reader of the common rows: every row of the game, or None (then the rows below)
+            actions = GAME_ACTIONS(lines, first_row, n, line_off + first_row, threshold)
+            if actions is not None:
+                game.actions.extend(actions)
+                return
         if whole:
             # the grammar's blank lines before the score line hold blanks and tabs only (this reader skips any
             # white space there): after another one, the game is whole only if the row reader takes every row

@@ -30,6 +30,8 @@ from .state import Ended, GameState, Owed
 from .turns import PLAY_RULES, Part, PartOutcome, quick_turn, walk_turn, written_parts
 
 _AFTER_END = (Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.BEAVER)   # actions that cannot follow the game's end
+BATCH = True        # the compiled core's batch of plain rolls where it is in use (False: every roll here, as
+                    # the reference does; tests compare the two)
 
 
 class Played(NamedTuple):
@@ -47,14 +49,37 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     """Replay ``actions`` (the game's, up to any unreadable text) on ``st``, then settle the result.
     ``teller``: the observer that builds the costly events (:class:`.telling.Teller`), or None.
 
-    The compiled core's hook: a run of plainly legal rolls from here (what ``quick_turn`` takes) could be
-    replayed in one batch call that changes ``st`` as the handlers would and hands back at the first
-    action that needs Python (a finding, a cube action, a result)."""
+    The compiled core's batch: where no clock needs each action, a run of plainly legal rolls (what
+    ``quick_turn`` takes, and the combined moves ``judge`` finds legal without a finding) is replayed in one
+    call
+    (``CoreRules.quick_rolls``) that changes ``st`` as the handlers would (:func:`taken`; with an observer,
+    :func:`told`, one roll at a time) and hands back at the first action that needs Python (a finding, a
+    cube action, a result, the game's end)."""
     st.actions = actions
     clock = st.clock if st.clock.checks else None
     handlers = HANDLERS
     n = len(actions)
-    for i, a in enumerate(actions):
+    core = st.rules.core
+    # the compiled core's batch: with no observer and no clock, a run of plainly legal rolls in one call
+    quick = core.quick_rolls if BATCH and core is not None and clock is None and st.one_part else None
+    roll = Kind.ROLL
+    trace = None if teller is None else []
+    i = 0
+    while i < n:
+        a = actions[i]
+        if quick is not None and a.kind is roll and st.ended is None and st.owed is None and st.pending is None:
+            last = st.last
+            j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
+                                            last.player if last is not None and last.kind is roll else -1,
+                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace)
+            if j > i:
+                if teller is None:
+                    taken(st, actions, i, j, side0, side1, r0, r1)
+                else:
+                    told(st, actions, i, j, trace, teller)
+                    trace.clear()
+                i = j
+                continue
         nxt = actions[i + 1] if i + 1 < n else None
         if st.ended and a.kind in _AFTER_END:
             # TRANSLATORS: {text}: the record's cell, quoted; {how}: how the game ended
@@ -73,10 +98,53 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
         st.last = a
         if a.kind == Kind.ROLL:
             st.last_roller = a.player
+        i += 1
     finish(st, actions)
     st.number_moves()
     if teller is not None:
         teller.end_game(st)
+
+
+def taken(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0: int, r1: int) -> None:
+    """The state after the plainly legal rolls ``actions[i:j]`` replayed by the compiled core
+    (``CoreRules.quick_rolls``: each what :func:`on_roll` does with a turn ``turns.quick_turn`` or the
+    first ways of ``judge.judge`` take; never the game's opening roll, a player's first turn where the head
+    rule makes it special, nor a turn that ends the game)."""
+    k = j - i
+    st.rolls += k
+    st.roll_at.extend(range(i, j))
+    if st.first_roller is None:
+        st.first_roller = actions[i].player
+    st.report.turns += k
+    st.rolled[0], st.rolled[1] = r0, r1
+    st.pos[0], st.pos[1] = side0, side1
+    last = st.last = actions[j - 1]
+    st.last_roller = last.player
+
+
+def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, teller) -> None:
+    """:func:`taken` one roll at a time, each told to the observer as :func:`play` tells a roll
+    :func:`on_roll` took: ``trace`` holds the sides after each roll and whether its written steps were the
+    exact route (``QUICK_EXACT``; otherwise the turn is told as ``QUICK``, whose events are those of the roll
+    walked part by part: its one part is the plain roll's)."""
+    roll_at, rolled, pos, report = st.roll_at, st.rolled, st.pos, st.report
+    if st.first_roller is None:
+        st.first_roller = actions[i].player
+    for k in range(i, j):
+        a = actions[k]
+        p = a.player
+        prev = teller.sides
+        mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
+                st.cube, st.owner, st.plays_broken)
+        side0, side1, exact = trace[k - i]
+        st.rolls += 1
+        roll_at.append(k)
+        report.turns += 1
+        rolled[p] += 1
+        pos[0], pos[1] = side0, side1
+        teller.after(st, k, a, mark, QUICK_EXACT if exact else QUICK)
+        st.last = a
+        st.last_roller = p
 
 
 def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | None:

@@ -1,0 +1,474 @@
+/* The compiled twin of the Jellyfish .mat reader's common rows: a whole game's rows read and built into the
+ * record's Action objects in one call.
+ *
+ * The Python code of nardy_analyze/notation/mat.py is the reference: `row_items` (the rows of the common
+ * kinds, read by the regular expression _FAST_ITEM) and `_Reader._build_rows` (the Actions of those items,
+ * each cell placed left or right by `cell_side`).  `game_actions` gives exactly the Actions those two give
+ * for the rows of one game, or None as soon as one row is not of the kinds handled here: then the game is
+ * read by the Python code, which decides everything else (a row Lark must read, a cell that cannot be read,
+ * a hand-typed spelling, any character that is not ASCII).  tests/test_matrows.py holds the two equal on
+ * the rows of random and real records.
+ *
+ * Only the CPython C API is used (no third-party code).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+enum { NO, ROLL, CANNOT, DOUBLE, TAKE, DROP, WIN, RESIGN };
+
+#define MAX_ITEMS 64            /* items in one row (more: the Python reader) */
+#define PLAYS_MAX 50000         /* the play cache is emptied when it holds this many */
+#define MAX_STEPS_C 32          /* mat.MAX_STEPS: more steps in one cell is not a play */
+#define MAX_REPEAT_C 15         /* mat.MAX_REPEAT: the largest repeat count "(n)" */
+
+typedef struct {
+    int kind;
+    Py_ssize_t a, end;          /* the item's text: line[a:end] (0-based) */
+    long value;                 /* NO: the move number; DOUBLE, WIN, RESIGN: the number */
+    int and_match;              /* WIN: "and the match" */
+} Item;
+
+/* set once by configure() */
+static PyObject *Action = NULL, *Loc = NULL, *DiceOf = NULL, *StepsHook = NULL, *StepOf = NULL;
+static PyObject *KindRoll = NULL, *KindDouble = NULL, *KindTake = NULL, *KindDrop = NULL, *KindWin = NULL,
+                *KindResign = NULL;
+static long LeftCellGap = 4;
+static PyObject *Plays = NULL;          /* play text -> tuple of Step objects */
+static PyObject *KW_VALUE = NULL, *KW_VALUE_MATCH = NULL, *KW_CANNOT = NULL;
+
+static inline int is_blank(const char *s, Py_ssize_t n, Py_ssize_t i) {   /* (?=[ \t\n]); the row ends with \n */
+    return i >= n || s[i] == ' ' || s[i] == '\t';
+}
+
+static inline int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static inline int word_ci(const char *s, Py_ssize_t n, Py_ssize_t i, const char *w) {  /* w: lower-case ASCII */
+    Py_ssize_t k = (Py_ssize_t)strlen(w);
+    if (i + k > n) return 0;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        char c = s[i + j];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != w[j]) return 0;
+    }
+    return 1;
+}
+
+static inline Py_ssize_t blanks(const char *s, Py_ssize_t n, Py_ssize_t i) {      /* [ \t]* */
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    return i;
+}
+
+/* [0-9]{1,most} at i, greedy: the end, or -1; *value gets the number */
+static inline Py_ssize_t digits(const char *s, Py_ssize_t n, Py_ssize_t i, int most, long *value) {
+    Py_ssize_t j = i;
+    long v = 0;
+    while (j < n && j - i < most && is_digit(s[j])) {
+        v = v * 10 + (s[j] - '0');
+        j++;
+    }
+    if (j == i) return -1;
+    if (value) *value = v;
+    return j;
+}
+
+/* _STEP_RE at i: (?:bar|[0-9]{1,3})(?:/(?:[0-9]{1,3}|off)\*?)+(?:\([0-9]{1,3}\))?(?=[ \t\n]); the end or -1.
+ * Taken greedily: no shorter way of any of its parts can be followed by what must follow it. */
+static Py_ssize_t step_end(const char *s, Py_ssize_t n, Py_ssize_t i) {
+    Py_ssize_t j;
+    if (word_ci(s, n, i, "bar")) j = i + 3;
+    else if ((j = digits(s, n, i, 3, NULL)) < 0) return -1;
+    int reps = 0;
+    while (j < n && s[j] == '/') {
+        Py_ssize_t k = digits(s, n, j + 1, 3, NULL);
+        if (k < 0) {
+            if (!word_ci(s, n, j + 1, "off")) break;
+            k = j + 4;
+        }
+        if (k < n && s[k] == '*') k++;
+        j = k;
+        reps++;
+    }
+    if (!reps) return -1;
+    if (j < n && s[j] == '(') {
+        Py_ssize_t k = digits(s, n, j + 1, 3, NULL);
+        if (k >= 0 && k < n && s[k] == ')') j = k + 1;
+    }
+    return is_blank(s, n, j) ? j : -1;
+}
+
+/* one item of _FAST_ITEM at pos (its leading blanks skipped): 1 and *it filled, or 0 (no match) */
+static int match_item(const char *s, Py_ssize_t n, Py_ssize_t pos, Item *it) {
+    Py_ssize_t i = blanks(s, n, pos), j, k;
+    long v = 0;
+    it->a = i;
+    it->and_match = 0;
+    if (i >= n) return 0;
+    if (is_digit(s[i])) {
+        /* (?P<no>[0-9]{1,6}\)) */
+        j = digits(s, n, i, 6, &v);
+        if (j < n && s[j] == ')' && is_blank(s, n, j + 1)) {
+            it->kind = NO; it->value = v; it->end = j + 1;
+            return 1;
+        }
+        if (!(i + 2 < n && is_digit(s[i + 1]) && s[i + 2] == ':')) return 0;
+        /* [0-9][0-9]:[ \t]+cannot[ \t]+move */
+        j = i + 3;
+        k = blanks(s, n, j);
+        if (k > j && word_ci(s, n, k, "cannot")) {
+            Py_ssize_t m = k + 6, q = blanks(s, n, m);
+            if (q > m && word_ci(s, n, q, "move") && is_blank(s, n, q + 4)) {
+                it->kind = CANNOT; it->end = q + 4;
+                return 1;
+            }
+        }
+        /* [0-9][0-9]:(?=[ \t\n])(?:[ \t]+STEP)* */
+        if (!is_blank(s, n, i + 3)) return 0;
+        j = i + 3;
+        for (;;) {
+            k = blanks(s, n, j);
+            if (k == j) break;
+            Py_ssize_t e = step_end(s, n, k);
+            if (e < 0) break;
+            j = e;
+        }
+        it->kind = ROLL; it->end = j;
+        return 1;
+    }
+    if (word_ci(s, n, i, "double")) {           /* doubles?[ \t]*=>[ \t]*[0-9]{1,6} */
+        j = i + 6;
+        if (j < n && (s[j] == 's' || s[j] == 'S')) j++;
+        j = blanks(s, n, j);
+        if (!(j + 1 < n && s[j] == '=' && s[j + 1] == '>')) return 0;
+        j = blanks(s, n, j + 2);
+        j = digits(s, n, j, 6, &v);
+        if (j < 0 || !is_blank(s, n, j)) return 0;
+        it->kind = DOUBLE; it->value = v; it->end = j;
+        return 1;
+    }
+    if (word_ci(s, n, i, "take")) {             /* takes? */
+        j = i + 4;
+        if (j < n && (s[j] == 's' || s[j] == 'S') && is_blank(s, n, j + 1)) j++;
+        if (!is_blank(s, n, j)) return 0;
+        it->kind = TAKE; it->end = j;
+        return 1;
+    }
+    if (word_ci(s, n, i, "drops")) {
+        if (!is_blank(s, n, i + 5)) return 0;
+        it->kind = DROP; it->end = i + 5;
+        return 1;
+    }
+    int wins = word_ci(s, n, i, "wins");
+    if (wins || word_ci(s, n, i, "losses")) {   /* wins|losses [ \t]+[0-9]{1,6}[ \t]+points? */
+        j = i + (wins ? 4 : 6);
+        k = blanks(s, n, j);
+        if (k == j) return 0;
+        j = digits(s, n, k, 6, &v);
+        if (j < 0) return 0;
+        k = blanks(s, n, j);
+        if (k == j || !word_ci(s, n, k, "point")) return 0;
+        j = k + 5;
+        if (j < n && (s[j] == 's' || s[j] == 'S')) j++;
+        it->kind = wins ? WIN : RESIGN; it->value = v;
+        if (wins) {   /* (?:[ \t]+and[ \t]+(?:wins[ \t]+)?the[ \t]+match)? */
+            Py_ssize_t q = blanks(s, n, j);
+            if (q > j && word_ci(s, n, q, "and")) {
+                Py_ssize_t r = blanks(s, n, q + 3);
+                if (r > q + 3) {
+                    if (word_ci(s, n, r, "wins")) {
+                        Py_ssize_t t = blanks(s, n, r + 4);
+                        if (t > r + 4) r = t;
+                    }
+                    if (word_ci(s, n, r, "the")) {
+                        Py_ssize_t t = blanks(s, n, r + 3);
+                        if (t > r + 3 && word_ci(s, n, t, "match") && is_blank(s, n, t + 5)) {
+                            it->and_match = 1; it->end = t + 5;
+                            return 1;
+                        }
+                    }
+                }
+            }
+        }
+        if (!is_blank(s, n, j)) return 0;
+        it->end = j;
+        return 1;
+    }
+    return 0;
+}
+
+/* mat.play_steps of a play text line[a:b] whose every word the row reader matched as _STEP_RE: the tuple of
+ * Step objects (from mat.STEP), or NULL with no exception when a word is one the Python reader must read
+ * (a repeat count out of range, a point past 25, a step from "off", too many steps: its messages) */
+static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
+    int trip[MAX_STEPS_C][3], n = 0;
+    Py_ssize_t i = a;
+    for (;;) {
+        while (i < b && (s[i] == ' ' || s[i] == '\t')) i++;
+        if (i >= b) break;
+        Py_ssize_t e = i;
+        while (e < b && s[e] != ' ' && s[e] != '\t') e++;
+        /* one word: (bar|d{1,3}) (/(d{1,3}|off)\*?)+ (\(d{1,3}\))? */
+        int chain[8][3], nc = 0, count = 1;
+        long src;
+        Py_ssize_t j = i;
+        if (word_ci(s, e, j, "bar")) { src = 25; j += 3; }
+        else { j = digits(s, e, j, 3, &src); if (j < 0 || src > 25) return NULL; }
+        while (j < e && s[j] == '/') {
+            long dst;
+            Py_ssize_t k = digits(s, e, j + 1, 3, &dst);
+            if (k < 0) {
+                if (!word_ci(s, e, j + 1, "off")) return NULL;
+                dst = 0; k = j + 4;
+            } else if (dst > 25) return NULL;
+            if (src == 0 && nc) return NULL;       /* "off" only at the end of a move */
+            int hit = k < e && s[k] == '*';
+            if (nc == 8) return NULL;
+            chain[nc][0] = (int)src; chain[nc][1] = (int)dst; chain[nc][2] = hit;
+            nc++;
+            src = dst;
+            j = k + hit;
+        }
+        if (j < e && s[j] == '(') {
+            long c;
+            Py_ssize_t k = digits(s, e, j + 1, 3, &c);
+            if (k < 0 || c < 1 || c > MAX_REPEAT_C) return NULL;
+            count = (int)c;
+            j = k + 1;
+        }
+        if (j != e || !nc) return NULL;
+        for (int r = 0; r < count; r++)
+            for (int q = 0; q < nc; q++) {
+                if (n == MAX_STEPS_C) return NULL;
+                memcpy(trip[n++], chain[q], sizeof chain[q]);
+            }
+        i = e;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *key = Py_BuildValue("(iiO)", trip[k][0], trip[k][1], trip[k][2] ? Py_True : Py_False);
+        PyObject *step = key ? PyObject_GetItem(StepOf, key) : NULL;
+        Py_XDECREF(key);
+        if (!step) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, k, step);
+    }
+    return out;
+}
+
+/* the tuple of Step objects of a play's text (line[a:b], its first column `col`), from the cache or the
+ * Python reader's hook (a new reference; Py_None when the play cannot be read; NULL on an exception) */
+static PyObject *play_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col) {
+    PyObject *text = PyUnicode_Substring(line, a, b);
+    if (!text) return NULL;
+    PyObject *steps = PyDict_GetItemWithError(Plays, text);
+    if (steps) {
+        Py_INCREF(steps);
+        Py_DECREF(text);
+        return steps;
+    }
+    if (PyErr_Occurred()) { Py_DECREF(text); return NULL; }
+    steps = parse_play(PyUnicode_DATA(line), a, b);
+    if (!steps && !PyErr_Occurred())        /* not plainly readable: the Python reader decides */
+        steps = PyObject_CallFunction(StepsHook, "Ol", text, col);
+    if (steps && steps != Py_None) {
+        if (PyDict_GET_SIZE(Plays) >= PLAYS_MAX) PyDict_Clear(Plays);
+        if (PyDict_SetItem(Plays, text, steps) < 0) Py_CLEAR(steps);
+    }
+    Py_DECREF(text);
+    return steps;
+}
+
+static int cell_side(long col, long threshold, int after_no, int nested, long no_col, long no_end, int followed) {
+    if (after_no && !nested)
+        return (col - no_end <= LeftCellGap || followed || col < threshold) ? 0 : 1;
+    if (after_no) return no_col < threshold ? 0 : 1;
+    return col < threshold ? 0 : 1;
+}
+
+/* call Action(*args, **{kwnames: args[nargs:]}) */
+static PyObject *make(PyObject *const *args, size_t nargs, PyObject *kwnames) {
+    return PyObject_Vectorcall(Action, args, nargs, kwnames);
+}
+
+/* the Actions of one row appended to `out`: 1 done, 0 the row is not one handled here, -1 an exception */
+static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, long threshold, PyObject *out) {
+    Item items[MAX_ITEMS];
+    int count = 0;
+    Py_ssize_t stop = n, pos = 0;
+    while (stop > 0 && (s[stop - 1] == ' ' || s[stop - 1] == '\t')) stop--;
+    while (pos < stop) {
+        if (count == MAX_ITEMS || !match_item(s, n, pos, &items[count])) return 0;
+        pos = items[count++].end;
+    }
+    if (!count) return 1;
+    /* every play read first: a play that cannot be read leaves the row to the Python reader */
+    PyObject *steps[MAX_ITEMS] = {NULL};
+    int result = -1;
+    for (int k = 0; k < count; k++) {
+        if (items[k].kind == ROLL && items[k].end - items[k].a > 3) {
+            steps[k] = play_steps(line, items[k].a + 3, items[k].end, (long)items[k].a + 4);
+            if (!steps[k]) goto done;
+            if (steps[k] == Py_None) { result = 0; goto done; }
+        }
+    }
+    PyObject *row = PyList_New(0);
+    if (!row) goto done;
+    PyObject *move = Py_None;
+    Py_INCREF(move);
+    long no_col = 0, no_end = 0;
+    int after_no = 0, nested = 0;
+    for (int k = 0; k < count; k++) {
+        Item *it = &items[k];
+        long col = (long)it->a + 1;
+        if (it->kind == NO) {
+            nested = move != Py_None || PyList_GET_SIZE(row) > 0;
+            Py_SETREF(move, PyLong_FromLong(it->value));
+            if (!move) goto fail;
+            no_col = col;
+            no_end = col + (long)(it->end - it->a);
+            after_no = 1;
+            continue;
+        }
+        int side;
+        if (after_no) {
+            side = cell_side(col, threshold, 1, nested, no_col, no_end, k + 1 < count && items[k + 1].kind != NO);
+            after_no = 0;
+        } else {
+            side = col < threshold ? 0 : 1;
+        }
+        PyObject *loc = NULL, *largs[2] = {PyLong_FromLong(lineno), PyLong_FromLong(col)};
+        if (largs[0] && largs[1]) loc = PyObject_Vectorcall(Loc, largs, 2, NULL);
+        Py_XDECREF(largs[0]);
+        Py_XDECREF(largs[1]);
+        PyObject *text = PyUnicode_Substring(line, it->a, it->end);
+        PyObject *player = PyLong_FromLong(side);
+        PyObject *action = NULL;
+        if (loc && text && player) {
+            if (it->kind == ROLL || it->kind == CANNOT) {
+                PyObject *dt = PyUnicode_Substring(line, it->a, it->a + 2);
+                PyObject *dice = dt ? PyDict_GetItemWithError(DiceOf, dt) : NULL;
+                if (dice) {
+                    if (it->kind == ROLL) {
+                        PyObject *list = steps[k] ? PySequence_List(steps[k]) : PyList_New(0);
+                        if (list) {
+                            PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
+                            action = make(args, 9, NULL);
+                            Py_DECREF(list);
+                        }
+                    } else {
+                        PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
+                        action = make(args, 8, KW_CANNOT);
+                    }
+                } else if (dt && !PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_KeyError, "dice text");
+                }
+                Py_XDECREF(dt);
+            } else if (it->kind == TAKE || it->kind == DROP) {
+                PyObject *args[] = {it->kind == TAKE ? KindTake : KindDrop, player, loc, move, text, Py_None};
+                action = make(args, 5, KW_VALUE);
+            } else {
+                PyObject *value = PyLong_FromLong(it->value);
+                if (value) {
+                    if (it->kind == WIN) {
+                        PyObject *args[] = {KindWin, player, loc, move, text, value,
+                                            it->and_match ? Py_True : Py_False};
+                        action = make(args, 5, KW_VALUE_MATCH);
+                    } else {
+                        PyObject *args[] = {it->kind == DOUBLE ? KindDouble : KindResign, player, loc, move,
+                                            text, value};
+                        action = make(args, 5, KW_VALUE);
+                    }
+                    Py_DECREF(value);
+                }
+            }
+        }
+        Py_XDECREF(loc);
+        Py_XDECREF(text);
+        Py_XDECREF(player);
+        if (!action) goto fail;
+        int r = PyList_Append(row, action);
+        Py_DECREF(action);
+        if (r < 0) goto fail;
+    }
+    Py_DECREF(move);
+    result = PyList_SetSlice(out, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, row) < 0 ? -1 : 1;
+    Py_DECREF(row);
+    goto done;
+fail:
+    Py_XDECREF(move);
+    Py_DECREF(row);
+    result = -1;
+done:
+    for (int k = 0; k < count; k++) Py_XDECREF(steps[k]);
+    return result;
+}
+
+static PyObject *game_actions(PyObject *self, PyObject *args) {
+    PyObject *lines;
+    Py_ssize_t first, end;
+    long lineno, threshold;
+    if (!PyArg_ParseTuple(args, "O!nnll", &PyList_Type, &lines, &first, &end, &lineno, &threshold)) return NULL;
+    if (!Action) {
+        PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
+        return NULL;
+    }
+    if (end > PyList_GET_SIZE(lines)) end = PyList_GET_SIZE(lines);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t i = first; i < end; i++) {
+        PyObject *line = PyList_GET_ITEM(lines, i);
+        lineno++;
+        if (!PyUnicode_Check(line) || !PyUnicode_IS_ASCII(line)) goto other;
+        int r = build_row(line, (const char *)PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line), lineno, threshold,
+                          out);
+        if (r < 0) { Py_DECREF(out); return NULL; }
+        if (r == 0) goto other;
+    }
+    return out;
+other:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+}
+
+static PyObject *configure(PyObject *self, PyObject *args) {
+    PyObject *a, *l, *d, *h, *kr, *kd, *kt, *kp, *kw, *ks, *so;
+    long gap, most_steps, most_repeat;
+    if (!PyArg_ParseTuple(args, "OOO!OOOOOOOOlll", &a, &l, &PyDict_Type, &d, &h, &so, &kr, &kd, &kt, &kp, &kw, &ks,
+                          &gap, &most_steps, &most_repeat))
+        return NULL;
+    if (most_steps != MAX_STEPS_C || most_repeat != MAX_REPEAT_C) {
+        PyErr_SetString(PyExc_ValueError, "MAX_STEPS / MAX_REPEAT differ from the compiled reader's");
+        return NULL;
+    }
+    PyObject **slots[] = {&Action, &Loc, &DiceOf, &StepsHook, &StepOf, &KindRoll, &KindDouble, &KindTake,
+                          &KindDrop, &KindWin, &KindResign};
+    PyObject *vals[] = {a, l, d, h, so, kr, kd, kt, kp, kw, ks};
+    for (int i = 0; i < 11; i++) {
+        Py_INCREF(vals[i]);
+        Py_XSETREF(*slots[i], vals[i]);
+    }
+    LeftCellGap = gap;
+    PyDict_Clear(Plays);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS,
+     "configure(Action, Loc, dice_of, steps_hook, STEP, ROLL, DOUBLE, TAKE, DROP, WIN, RESIGN, left_cell_gap, "
+     "MAX_STEPS, MAX_REPEAT)"},
+    {"game_actions", game_actions, METH_VARARGS,
+     "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
+     "line + 1), or None when a row is not of the common kinds"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_matrows",
+                                    "The compiled twin of the .mat reader's common rows.", -1, methods};
+
+PyMODINIT_FUNC PyInit__matrows(void) {
+    Plays = PyDict_New();
+    KW_VALUE = Py_BuildValue("(s)", "value");
+    KW_VALUE_MATCH = Py_BuildValue("(ss)", "value", "and_match");
+    KW_CANNOT = Py_BuildValue("(s)", "cannot_move");
+    if (!Plays || !KW_VALUE || !KW_VALUE_MATCH || !KW_CANNOT) return NULL;
+    return PyModule_Create(&module);
+}

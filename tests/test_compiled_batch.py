@@ -1,0 +1,288 @@
+"""The compiled paths of reading and replaying against their Python references.
+
+* ``notation/_matrows.c`` (``mat.GAME_ACTIONS``): a game's common ``.mat`` rows read and built into
+  Actions in one call, else None (then the Python reader reads the game).  With it and without it, every
+  record reads to the same Match: real records, and games made of random rows of every kind, well formed
+  and not.
+* ``CoreRules.quick_rolls`` (``replay.game.BATCH``): a run of plainly legal rolls replayed in one call.
+  With it and without it, the replay gives the same findings and reports: real records, generated games
+  of the one-part variants, and the same games with their plays changed at random (illegal plays, combined
+  moves, plays that stop short, hit marks on the way).
+
+Skipped (with the reason) where the compiled core is not in use; the pure-Python suite runs the references.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nardy_analyze.analyze import validate_match
+from nardy_analyze.engine import compiled
+from nardy_analyze.generate import generate_match
+from nardy_analyze.notation import mat, normalise_text
+from nardy_analyze.record import Kind, Step
+from nardy_analyze.replay import game as game_mod
+
+from helpers import CORPUS, ROOT
+
+needs_rows = pytest.mark.skipif(mat.GAME_ACTIONS is None, reason="the compiled .mat row reader is not in use "
+                                "(not built, or NARDY_ANALYZE_PURE is set)")
+needs_core = pytest.mark.skipif(compiled.CoreRules is None, reason="the compiled core is not in use (not built, "
+                                "or NARDY_ANALYZE_PURE is set)")
+
+
+def _read(text: str, path: str, compiled_rows: bool):
+    saved = mat.GAME_ACTIONS
+    try:
+        if not compiled_rows:
+            mat.GAME_ACTIONS = None
+        return mat._Reader(normalise_text(text), path).run()
+    finally:
+        mat.GAME_ACTIONS = saved
+
+
+def _records():
+    files = sorted((ROOT / "examples").glob("*.mat")) + sorted((ROOT / "tests" / "fixtures").rglob("*.mat"))
+    if CORPUS.is_dir():
+        files += sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))[::4]
+        files += sorted((CORPUS / "mutants").rglob("*.mat"))
+        files += sorted((CORPUS / "bglab").rglob("*.txt"))[::12]
+    return files
+
+
+@needs_rows
+def test_compiled_rows_read_every_record_as_the_python_reader():
+    files = _records()
+    assert len(files) > 20
+    taken = 0
+    calls = mat.GAME_ACTIONS
+    counted = []
+
+    def counting(*args):
+        r = calls(*args)
+        counted.append(r is not None)
+        return r
+
+    for f in files:
+        text = mat.decode(f.read_bytes())
+        mat.GAME_ACTIONS = counting
+        try:
+            fast = _read(text, str(f), True)
+        finally:
+            mat.GAME_ACTIONS = calls
+        slow = _read(text, str(f), False)
+        assert fast == slow, f
+        taken += len(fast.games)
+    assert taken > 100
+    assert sum(counted) > 0.9 * len(counted)       # nearly every game read by the compiled reader
+
+
+# cells the compiled reader reads: plain and odd plays (repeat counts, chains, hits, bear-offs), cube and result
+# cells, and plays whose words it must leave to the Python reader (a point past 25, "off" in the middle, a
+# repeat count out of range, too many steps: the row is skipped with a message)
+_GOOD = ["53: 8/3 6/3", "65:", "44: bar/21(2) 13/9*/5", "61: 13/7*/6", "31: 6/5 8/5", "62: 6/off 2/off",
+         "66: 24/18(4)", "55: 13/3*(2)", "21: Bar/23 6/5", "43: 25/21 24/21", "42: 008/004 006/004",
+         "11: 6/5*/4*/3*/2*", "53: 8/3*(2)", "53: 6/OFF 3/Off", "00: 8/3", "64: Cannot Move", "63: cannot move",
+         "63: Cannot  Move", "Doubles => 2", "Double => 4", "doubles=>2", "Takes", "Take", "Drops",
+         "Wins 1 point", "Wins 2 points and the match", "wins 3 Points and wins the match",
+         "Wins 1 point  and   the  match", "losses 12 Points", "Losses 2 point", "00: Cannot Move",
+         "53: 26/21", "53: 8/3(16)", "53: 8/3(0)", "53: 0/5/3", "53: 8/off/3", "66: 24/18(9) 13/7(9)",
+         "53: 0/off", "53: 25/off", "53: 8/26", "53: 27/26"]
+# cells it leaves to the Python reader (Lark, or nothing reads them)
+_ODD = ["53: 8/3 6/3,", "53: 13/8*6/3", "61: ????", "????", "Resigns", "53: 8/3/", "Doubles =>", "Wins 2",
+        "53:8/3", "7x: 1/2", "Illegal play (1;2)", "Beavers", "123456)", "1234567)", "13/9", "Wins 1234567 points",
+        "63: 8/5 Cannot Move", "Cannot Move", "63: Cannot Moves", "63:Cannot Move", "53: 8/3 6/3x",
+        "Losses 1 points and the match", "Losses", "Losses 2", "Resigns 2 points", "53: 8/3 ü", "Takes\r",
+        "Wins 1 points and the matchx"]
+_CELL = st.one_of(st.sampled_from(_GOOD), st.sampled_from(_GOOD), st.sampled_from(_GOOD), st.sampled_from(_ODD))
+_GAPS = [" ", "  ", "\t", "    ", "          ", ""]
+_ROW = st.tuples(st.sampled_from(["", " ", "  1) ", " 12)  ", "\t", "  3)", "  4)    ", "  5)     ", " 7)  ",
+                                  "      ", "123456) "]),
+                 st.lists(st.tuples(_CELL, st.sampled_from(_GAPS)), max_size=4),
+                 st.sampled_from(["", " ", "  "]))
+_SCORES = [" Alice : 0     Bob : 0", "  White : 3                        Black : 5", " A : 0 B : 0", "A:1 B:2"]
+
+
+@needs_rows
+def test_compiled_rows_read_random_rows_as_the_python_reader():
+    taken = []
+    real = mat.GAME_ACTIONS
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(_ROW, min_size=1, max_size=5), st.sampled_from(_SCORES))
+    def check(rows, score):
+        lines = ["1 point match", "", " Game 1", score]
+        for lead, cells, trail in rows:
+            lines.append(lead + "".join(c + gap for c, gap in cells).rstrip(" \t") + trail)
+        text = "\n".join(lines) + "\n"
+        mat.GAME_ACTIONS = lambda *a: taken.append(real(*a)) or taken[-1]
+        try:
+            fast = _read(text, "x.mat", True)
+        finally:
+            mat.GAME_ACTIONS = real
+        assert fast == _read(text, "x.mat", False), text
+
+    check()
+    assert sum(t is not None for t in taken) >= 60, len(taken)     # games the compiled reader read, compared
+
+
+@needs_rows
+def test_compiled_rows_place_cells_as_the_python_reader():
+    """Every lead (move numbers at several gaps), gap and score line (thresholds from 7 to 22) with one and two
+    cells: the left/right placement of each cell (``mat.cell_side``) is the Python reader's."""
+    leads = ["", " ", "  1) ", " 12)  ", "  3)", "  4)   ", "  4)    ", "  5)     ", "      ", "123456) ",
+             "  7) 8) "]
+    cells = ["53: 8/3 6/3", "Doubles => 2", "Takes", "Wins 1 point", "64: Cannot Move"]
+    compared = 0
+    for cell in _GOOD + _ODD:            # every cell on its own, at both sides
+        for row in ("  1) " + cell, "  1)                             " + cell, cell):
+            text = "\n".join(["1 point match", "", " Game 1", _SCORES[0], row]) + "\n"
+            assert _read(text, "x.mat", True) == _read(text, "x.mat", False), text
+    for score in _SCORES:                # a second "N)" inside the row, at every column from 2 to 30
+        for first in ("53: 8/3 6/3", "  1) 53: 8/3 6/3", ""):
+            for pad in range(1, 20):
+                row = first + " " * pad + "2) 64: 6/2 5/2"
+                text = "\n".join(["1 point match", "", " Game 1", score, row]) + "\n"
+                assert _read(text, "x.mat", True) == _read(text, "x.mat", False), text
+        for lead in leads:
+            for gap in _GAPS:
+                for a in cells:
+                    for b in [None] + cells:
+                        row = lead + a + ("" if b is None else gap + b)
+                        text = "\n".join(["1 point match", "", " Game 1", score, row]) + "\n"
+                        assert _read(text, "x.mat", True) == _read(text, "x.mat", False), text
+                        compared += 1
+    assert compared > 5000
+
+
+# -- the replay's batch ----------------------------------------------------------------------------------------
+
+def _reports(matches):
+    out = []
+    for m in matches:
+        r = validate_match(m)
+        out.append(([f.as_dict() for f in r.findings], [(g.turns, g.winner, g.points, g.how) for g in r.games]))
+    return out
+
+
+def _both(matches, monkeypatch):
+    fast = _reports(matches)
+    with monkeypatch.context() as mp:
+        mp.setattr(game_mod, "BATCH", False)
+        slow = _reports(matches)
+    return fast, slow
+
+
+@needs_core
+def test_batch_replays_real_records_as_the_python_replay(monkeypatch):
+    from nardy_analyze.inputs import discover, load
+    files = [f for f in _records() if f.suffix in (".mat", ".txt")]
+    files += sorted((ROOT / "tests" / "fixtures").rglob("*.ngn")) + sorted((ROOT / "examples").glob("*.ngn"))
+    matches = [load(e) for e in discover([str(f) for f in files])]
+    fast, slow = _both(matches, monkeypatch)
+    assert fast == slow
+    assert sum(len(f) for f, _ in fast) > 10           # findings were among those compared
+
+
+def _mutate(match, rng: random.Random, rate: float):
+    """The match with some plays changed: steps dropped, joined into combined moves, reordered, moved by a
+    point, marked as hits, or a play written as nothing."""
+    m = copy.deepcopy(match)
+    for g in m.games:
+        for a in g.actions:
+            if a.kind is not Kind.ROLL or not a.steps or rng.random() > rate:
+                continue
+            steps = list(a.steps)
+            how = rng.randrange(6)
+            if how == 0:
+                steps.pop(rng.randrange(len(steps)))
+            elif how == 1 and len(steps) >= 2 and steps[0].dst == steps[1].src:
+                steps[0:2] = [Step(steps[0].src, steps[1].dst, steps[1].hit)]
+            elif how == 2:
+                rng.shuffle(steps)
+            elif how == 3:
+                k = rng.randrange(len(steps))
+                s = steps[k]
+                steps[k] = Step(s.src, max(0, min(24, s.dst + rng.choice((-1, 1)))), s.hit)
+            elif how == 4:
+                k = rng.randrange(len(steps))
+                steps[k] = Step(steps[k].src, steps[k].dst, True)
+            else:
+                steps = []
+            a.steps = steps
+    return m
+
+
+_GENERATED: dict = {}
+
+
+def _generated(variant: str):
+    if variant not in _GENERATED:
+        _GENERATED[variant] = generate_match(variant, 12, seed=31)
+    return _GENERATED[variant]
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.02, 0.1, 0.4]))
+def test_batch_replays_generated_and_changed_games_as_the_python_replay(variant, seed, rate):
+    m = _mutate(_generated(variant), random.Random(seed), rate)
+    with pytest.MonkeyPatch.context() as mp:
+        fast, slow = _both([m], mp)
+    assert fast == slow
+
+
+@needs_core
+def test_batch_takes_the_combined_moves_and_partial_plays_it_can():
+    """The batch's own ways (``judge``'s split of combined moves, a legal play that cannot use every number)
+    are taken on real records: the turns left to Python are few."""
+    from nardy_analyze.inputs import discover, load
+    if not CORPUS.is_dir():
+        pytest.skip("the shared corpus is not here")
+    files = sorted((CORPUS / "bglab").rglob("*.txt"))[::40]
+    walked = []
+    orig = game_mod.walk
+
+    def counting(st, i, a, *rest):
+        walked.append(a)
+        return orig(st, i, a, *rest)
+
+    game_mod.walk = counting
+    try:
+        reports = [validate_match(load(e)) for e in discover([str(f) for f in files])]
+    finally:
+        game_mod.walk = orig
+    turns = sum(g.turns for r in reports for g in r.games)
+    assert turns > 1000
+    assert len(walked) < 0.01 * turns, (len(walked), turns)
+
+
+def _told(m, tmp_path, name: str):
+    """What the observed replay gives: the record converted (the writers read the replay's action states) and
+    the statistics of its turns and games (the turn rows)."""
+    from nardy_analyze import statsrun
+    from nardy_analyze.convert import convert_match
+    texts = {to: convert_match(m, to, lossy=True)[1] for to in ("json", "ngn", "sgf")}
+    path = tmp_path / f"{name}.json"
+    path.write_text(texts["json"], encoding="utf-8")
+    frames = [statsrun.games([str(path)]).to_csv(), statsrun.players([str(path)]).to_csv()]
+    return texts, frames
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+def test_batch_tells_the_observer_what_the_python_replay_tells(variant, tmp_path):
+    """Convert and stats (an observer of every action) give the same outputs with the batch and without it,
+    on generated games and the same games with plays changed."""
+    for seed, rate in ((1, 0.0), (2, 0.05), (3, 0.3)):
+        m = _mutate(_generated(variant), random.Random(seed), rate)
+        fast = _told(m, tmp_path, f"{variant}{seed}")
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(game_mod, "BATCH", False)
+            slow = _told(m, tmp_path, f"{variant}{seed}")
+        assert fast == slow, (variant, seed)
+        assert all(fast[0].values())
