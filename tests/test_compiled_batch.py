@@ -286,3 +286,36 @@ def test_batch_tells_the_observer_what_the_python_replay_tells(variant, tmp_path
             slow = _told(m, tmp_path, f"{variant}{seed}")
         assert fast == slow, (variant, seed)
         assert all(fast[0].values())
+
+
+@needs_rows
+def test_compiled_rows_make_actions_as_their_class_does():
+    """The Actions the compiled reader makes by filling their slots are whole (every field set, defaults
+    the class's own) and each has lists of its own, as ``Action(...)`` gives."""
+    import dataclasses
+    from nardy_analyze.record import Action
+    text = "1 point match\n\n Game 1\n Alice : 0     Bob : 0\n  1)                             31: 8/5 6/5\n" \
+           "  2) 64: 24/18 13/9                Doubles => 2\n  3)  Takes                       Wins 1 point\n"
+    m = _read(text, "x.mat", True)
+    acts = m.games[0].actions
+    assert len(acts) == 5
+    for a in acts:
+        for f in dataclasses.fields(Action):
+            getattr(a, f.name)                   # set (an unset slot raises)
+    assert acts == _read(text, "x.mat", False).games[0].actions
+    a, b = acts[0], acts[1]
+    assert a.segments == [] and a.segments is not b.segments and a.comments is not b.comments
+    a.comments.append("x")
+    assert b.comments == [] and Action(Kind.ROLL, 0, a.loc).comments == []
+
+
+def test_a_dataclass_with_another_default_factory_is_made_by_its_class():
+    import dataclasses
+
+    @dataclasses.dataclass(slots=True)
+    class Other:
+        a: int
+        b: dict = dataclasses.field(default_factory=dict)
+
+    assert mat._field_shapes(Other) is None
+    assert mat._field_shapes(mat.Loc) == [("line", 0, None), ("column", 0, None)]

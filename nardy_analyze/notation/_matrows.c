@@ -13,7 +13,13 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
+
+#ifndef Py_T_OBJECT_EX            /* the names before Python 3.12 */
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_READONLY READONLY
+#endif
 
 enum { NO, ROLL, CANNOT, DOUBLE, TAKE, DROP, WIN, RESIGN };
 
@@ -285,9 +291,90 @@ static int cell_side(long col, long threshold, int after_no, int nested, long no
     return col < threshold ? 0 : 1;
 }
 
-/* call Action(*args, **{kwnames: args[nargs:]}) */
-static PyObject *make(PyObject *const *args, size_t nargs, PyObject *kwnames) {
-    return PyObject_Vectorcall(Action, args, nargs, kwnames);
+/* A slotted dataclass made without its __init__: the instance allocated and each slot filled (a value given,
+ * else the field's default, else a new list for a `list` default factory): what __init__ would do, at a
+ * fraction of its cost.  Filled by configure() from dataclasses.fields(); unused (the class is called)
+ * when the class is not such a dataclass. */
+#define MAX_FIELDS 32
+typedef struct {
+    PyTypeObject *type;
+    int n;
+    Py_ssize_t offset[MAX_FIELDS];
+    PyObject *fallback[MAX_FIELDS];     /* the default (a reference), or NULL: a new list */
+} Shape;
+
+static Shape ActionShape, LocShape;
+static int I_VALUE = -1, I_AND_MATCH = -1, I_CANNOT = -1;
+
+/* fields: [(name, kind, default)], kind 0 required, 1 a default, 2 a list made for each instance; 0 on
+ * success, 1 when the class cannot be made this way (the shape left empty), -1 an exception */
+static int shape_init(Shape *sh, PyObject *type, PyObject *fields) {
+    sh->type = NULL;
+    if (!PyType_Check(type) || !PyList_Check(fields) || PyList_GET_SIZE(fields) > MAX_FIELDS) return 1;
+    PyTypeObject *t = (PyTypeObject *)type;
+    if (t->tp_dictoffset || t->tp_init == NULL) return 1;
+    int n = (int)PyList_GET_SIZE(fields);
+    for (int i = 0; i < n; i++) {
+        PyObject *f = PyList_GET_ITEM(fields, i), *name;
+        int kind;
+        PyObject *dflt;
+        if (!PyArg_ParseTuple(f, "UiO", &name, &kind, &dflt)) return -1;
+        PyObject *d = PyObject_GetAttr(type, name);
+        if (!d) return -1;
+        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) || ((PyMemberDescrObject *)d)->d_member->type != Py_T_OBJECT_EX
+                || (((PyMemberDescrObject *)d)->d_member->flags & Py_READONLY)) {
+            Py_DECREF(d);
+            return 1;
+        }
+        sh->offset[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        Py_XSETREF(sh->fallback[i], kind == 1 ? Py_NewRef(dflt) : NULL);
+    }
+    /* every slot of the class is a field (nothing left unset) */
+    PyObject *slots = PyObject_GetAttrString(type, "__slots__");
+    if (!slots) { PyErr_Clear(); return 1; }
+    Py_ssize_t ns = PyObject_Length(slots);
+    Py_DECREF(slots);
+    if (ns != n) { PyErr_Clear(); return 1; }
+    sh->n = n;
+    sh->type = t;
+    return 0;
+}
+
+/* a new instance: vals[i] for field i where not NULL, else its fallback (a new reference, or NULL) */
+static PyObject *shape_new(const Shape *sh, PyObject *const *vals) {
+    PyObject *obj = sh->type->tp_alloc(sh->type, 0);
+    if (!obj) return NULL;
+    for (int i = 0; i < sh->n; i++) {
+        PyObject *v = vals[i] ? Py_NewRef(vals[i]) : sh->fallback[i] ? Py_NewRef(sh->fallback[i]) : PyList_New(0);
+        if (!v) { Py_DECREF(obj); return NULL; }
+        *(PyObject **)((char *)obj + sh->offset[i]) = v;
+    }
+    return obj;
+}
+
+/* Action(*args[:nargs], **{kwnames: args[nargs:nall]}), kwnames one of KW_VALUE, KW_VALUE_MATCH, KW_CANNOT or
+ * NULL (nall: the length of args) */
+static PyObject *make(PyObject *const *args, size_t nargs, PyObject *kwnames, size_t nall) {
+    if (!ActionShape.type) return PyObject_Vectorcall(Action, args, nargs, kwnames);
+    PyObject *vals[MAX_FIELDS] = {NULL};
+    for (size_t i = 0; i < nargs; i++) vals[i] = args[i];
+    int at[2] = {-1, -1};
+    if (kwnames == KW_VALUE) at[0] = I_VALUE;
+    else if (kwnames == KW_VALUE_MATCH) { at[0] = I_VALUE; at[1] = I_AND_MATCH; }
+    else if (kwnames == KW_CANNOT) at[0] = I_CANNOT;
+    for (size_t i = nargs; i < nall && i - nargs < 2; i++)
+        if (at[i - nargs] >= 0) vals[at[i - nargs]] = args[i];
+    return shape_new(&ActionShape, vals);
+}
+
+static PyObject *make_loc(long line, long col) {
+    PyObject *largs[2] = {PyLong_FromLong(line), PyLong_FromLong(col)}, *loc = NULL;
+    if (largs[0] && largs[1])
+        loc = LocShape.type ? shape_new(&LocShape, largs) : PyObject_Vectorcall(Loc, largs, 2, NULL);
+    Py_XDECREF(largs[0]);
+    Py_XDECREF(largs[1]);
+    return loc;
 }
 
 /* the Actions of one row appended to `out`: 1 done, 0 the row is not one handled here, -1 an exception */
@@ -336,10 +423,7 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         } else {
             side = col < threshold ? 0 : 1;
         }
-        PyObject *loc = NULL, *largs[2] = {PyLong_FromLong(lineno), PyLong_FromLong(col)};
-        if (largs[0] && largs[1]) loc = PyObject_Vectorcall(Loc, largs, 2, NULL);
-        Py_XDECREF(largs[0]);
-        Py_XDECREF(largs[1]);
+        PyObject *loc = make_loc(lineno, col);
         PyObject *text = PyUnicode_Substring(line, it->a, it->end);
         PyObject *player = PyLong_FromLong(side);
         PyObject *action = NULL;
@@ -352,12 +436,12 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
                         PyObject *list = steps[k] ? PySequence_List(steps[k]) : PyList_New(0);
                         if (list) {
                             PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
-                            action = make(args, 9, NULL);
+                            action = make(args, 9, NULL, 9);
                             Py_DECREF(list);
                         }
                     } else {
                         PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
-                        action = make(args, 8, KW_CANNOT);
+                        action = make(args, 8, KW_CANNOT, 9);
                     }
                 } else if (dt && !PyErr_Occurred()) {
                     PyErr_SetString(PyExc_KeyError, "dice text");
@@ -365,18 +449,18 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
                 Py_XDECREF(dt);
             } else if (it->kind == TAKE || it->kind == DROP) {
                 PyObject *args[] = {it->kind == TAKE ? KindTake : KindDrop, player, loc, move, text, Py_None};
-                action = make(args, 5, KW_VALUE);
+                action = make(args, 5, KW_VALUE, 6);
             } else {
                 PyObject *value = PyLong_FromLong(it->value);
                 if (value) {
                     if (it->kind == WIN) {
                         PyObject *args[] = {KindWin, player, loc, move, text, value,
                                             it->and_match ? Py_True : Py_False};
-                        action = make(args, 5, KW_VALUE_MATCH);
+                        action = make(args, 5, KW_VALUE_MATCH, 7);
                     } else {
                         PyObject *args[] = {it->kind == DOUBLE ? KindDouble : KindResign, player, loc, move,
                                             text, value};
-                        action = make(args, 5, KW_VALUE);
+                        action = make(args, 5, KW_VALUE, 6);
                     }
                     Py_DECREF(value);
                 }
@@ -449,13 +533,38 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     }
     LeftCellGap = gap;
     PyDict_Clear(Plays);
+    ActionShape.type = LocShape.type = NULL;
     Py_RETURN_NONE;
+}
+
+/* shapes(action_fields, loc_fields, index of "value", of "and_match", of "cannot_move"): make Actions and Locs
+ * without calling them (see Shape); True when both can be */
+static PyObject *shapes(PyObject *self, PyObject *args) {
+    PyObject *af, *lf;
+    int iv, ia, ic;
+    if (!PyArg_ParseTuple(args, "OOiii", &af, &lf, &iv, &ia, &ic)) return NULL;
+    if (!Action || !Loc) {
+        PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
+        return NULL;
+    }
+    ActionShape.type = LocShape.type = NULL;
+    int a = shape_init(&ActionShape, Action, af);
+    if (a < 0) return NULL;
+    int l = shape_init(&LocShape, Loc, lf);
+    if (l < 0) { ActionShape.type = NULL; return NULL; }
+    if (iv < 0 || iv >= ActionShape.n || ia < 0 || ia >= ActionShape.n || ic < 0 || ic >= ActionShape.n)
+        ActionShape.type = NULL;
+    I_VALUE = iv; I_AND_MATCH = ia; I_CANNOT = ic;
+    return PyBool_FromLong(ActionShape.type != NULL && LocShape.type != NULL);
 }
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Action, Loc, dice_of, steps_hook, STEP, ROLL, DOUBLE, TAKE, DROP, WIN, RESIGN, left_cell_gap, "
      "MAX_STEPS, MAX_REPEAT)"},
+    {"shapes", shapes, METH_VARARGS,
+     "shapes(action_fields, loc_fields, i_value, i_and_match, i_cannot_move) -> bool: make Actions and Locs "
+     "by filling their slots (fields: [(name, kind, default)], kind 0 required, 1 default, 2 list factory)"},
     {"game_actions", game_actions, METH_VARARGS,
      "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
      "line + 1), or None when a row is not of the common kinds"},

@@ -39,9 +39,9 @@ from .grammar import error_place, grammar_text
 try:        # the compiled reader of the common rows (GAME_ACTIONS below)
     if os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0"):
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._matrows import configure as _configure_rows, game_actions as _game_actions
+    from ._matrows import configure as _configure_rows, game_actions as _game_actions, shapes as _shapes
 except ImportError:                  # not built (no C compiler at install) or turned off
-    _configure_rows = _game_actions = None
+    _configure_rows = _game_actions = _shapes = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -717,6 +717,30 @@ if _configure_rows is not None:
     _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
                     Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
     GAME_ACTIONS = _game_actions
+
+
+def _field_shapes(cls) -> list | None:
+    """A slotted dataclass's fields as the compiled reader fills them without calling the class: (name, 0
+    required / 1 a default / 2 a new list, the default); None when a field has another default factory."""
+    from dataclasses import MISSING, fields     # (only where the compiled reader is in use, once)
+    out = []
+    for f in fields(cls):
+        if f.default is not MISSING:
+            out.append((f.name, 1, f.default))
+        elif f.default_factory is list:
+            out.append((f.name, 2, None))
+        elif f.default_factory is MISSING:
+            out.append((f.name, 0, None))
+        else:
+            return None
+    return out
+
+
+if GAME_ACTIONS is not None:
+    _names = [name for name, _kind, _default in _field_shapes(Action) or []]
+    if _names and {"value", "and_match", "cannot_move"} <= set(_names) and _field_shapes(Loc):
+        _shapes(_field_shapes(Action), _field_shapes(Loc), _names.index("value"), _names.index("and_match"),
+                _names.index("cannot_move"))
 
 
 class _Reader:
