@@ -6,6 +6,7 @@
                                   [--analyze decision:csv,decision:parquet,player:csv]
                                   [--source ../shared/corpus/gnubg-selfplay] [--tmp /tmp]
                                   [--code CHECKOUT]
+    python3 bench/bench_memory.py --generate long:1000,long:10000,long:100000 [--code CHECKOUT]
 
 For each size (MB) a folder under ``--tmp`` is filled with hard links (copies where links cannot be
 made) of the source folder's records, in sub-folders of 100 files, until it holds that many MB: 10 MB
@@ -16,6 +17,7 @@ each ``--stats BY:FORMAT`` ``python3 -m nardy_analyze stats -j JOBS --by BY --fo
 (``--formats ''`` or ``--stats ''`` leaves one command out), and for each ``--analyze BY:FORMAT``
 ``python3 -m nardy_analyze analyze -j JOBS --by BY --format FORMAT -o TABLE FOLDER`` (the skill analysis:
 slow, a few hundred decisions a second; use sizes of 0.01 to 1 MB, 1 to 100 files of gnubg's self-play).
+``--generate VARIANT:GAMES,...`` measures ``generate -o FILE`` instead (its games are written as they are made).
 ``--code CHECKOUT`` runs another checkout's
 code (e.g. an earlier commit unpacked with ``git archive``) instead of this one.
 The resident memory of the whole process tree (the command and its worker processes) is sampled
@@ -174,8 +176,13 @@ def main() -> int:
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
     ap.add_argument("--tmp", default=tempfile.gettempdir(), help="where the folders are made")
     ap.add_argument("--code", default=str(ROOT), help="the checkout whose code runs (default: this one)")
+    ap.add_argument("--generate", default="", metavar="VARIANT:GAMES,...",
+                    help="instead: 'generate --variant VARIANT -n GAMES -o FILE' for each, e.g. long:1000,long:10000 "
+                         "(peak memory as the number of games grows)")
     a = ap.parse_args()
     code = Path(a.code).resolve()
+    if a.generate:
+        return _generate(a.generate, code, Path(a.tmp))
     source = sorted(p for p in Path(a.source).rglob("*.mat") if p.is_file())
     if not source:
         print(f"bench: no .mat files in {a.source}", file=sys.stderr)
@@ -220,6 +227,27 @@ def main() -> int:
                       f"{code_} |", flush=True)
                 report.unlink(missing_ok=True)
             shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+def _generate(spec: str, code: Path, tmp: Path) -> int:
+    """``generate`` of growing numbers of games: time, CPU, peak memory, the file's size."""
+    base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=tmp))
+    print("| command | games | time | CPU | file | peak RSS | HWM | exit |")
+    print("|---|---|---|---|---|---|---|---|", flush=True)
+    try:
+        for item in spec.split(","):
+            variant, _, games = item.partition(":")
+            out = base / "games.ngn"
+            dt, peak, hwm, code_, cpu = _run([sys.executable, "-m", "nardy_analyze", "generate", "--variant",
+                                             variant, "-n", games, "--seed", "7", "-o", str(out)],
+                                            base / "stdout", code)
+            size = out.stat().st_size if out.exists() else 0
+            print(f"| generate --variant {variant} | {int(games):,} | {dt:.1f} s | {cpu:.1f} s | "
+                  f"{size / 1e6:.1f} MB | {peak / 1024:.0f} MiB | {hwm / 1024:.0f} MiB | {code_} |", flush=True)
+            out.unlink(missing_ok=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0

@@ -64,6 +64,10 @@ def main() -> int:
     ap.add_argument("--pure", action="store_true",
                     help="also time the command lines with the pure-Python core (NARDY_ANALYZE_PURE=1), in the "
                          "same run, beside the core this checkout loads (the compiled one where it is built)")
+    ap.add_argument("--generated", metavar="VARIANT:GAMES",
+                    help="instead of FOLDER: GAMES random legal games of VARIANT (long, gulbara, backgammon) made "
+                         "by this checkout in 20 .ngn files; GNU Backgammon is left out (it reads no long nardy) "
+                         "and --convert writes JSON")
     ap.add_argument("--no-compile", action="store_true",
                     help="do not compile nardy-analyze's modules to bytecode first")
     a = ap.parse_args()
@@ -72,7 +76,18 @@ def main() -> int:
         for where in [ROOT] + [Path(p).resolve() for p in a.compare_with]:
             compileall.compile_dir(str(where / "nardy_analyze"), quiet=1)
     folder = Path(a.folder).resolve()
-    files = sorted(f for f in folder.rglob("*") if f.suffix.lower() in (".mat", ".txt") and f.is_file())
+    convert_to = "sgf"
+    if a.generated:
+        from nardy_analyze.generate import generate_match
+        from nardy_analyze.notation import ngn
+        variant, _, games = a.generated.partition(":")
+        folder = Path(tempfile.mkdtemp(prefix="nardy-bench-gen-"))
+        for k in range(20):
+            m = generate_match(variant, max(1, int(games) // 20), seed=k + 1)
+            (folder / f"{variant}-{k + 1:02d}.ngn").write_text(ngn.write(m), encoding="utf-8")
+        a.gnubg = ""
+        convert_to = "json"
+    files = sorted(f for f in folder.rglob("*") if f.suffix.lower() in (".mat", ".txt", ".ngn") and f.is_file())
     crashes = folder / "GNUBG_CRASHES.list"      # files GNU Backgammon's import crashes on: left out of both sides
     if crashes.exists():
         left_out = {(folder / line.strip()).resolve() for line in crashes.read_text().splitlines() if line.strip()}
@@ -81,7 +96,7 @@ def main() -> int:
         print(f"bench: no .mat (or .txt) files in {folder}", file=sys.stderr)
         return 2
     targets = [str(f) for f in files]
-    gnubg = shutil.which(a.gnubg) or (a.gnubg if Path(a.gnubg).exists() else None)
+    gnubg = (shutil.which(a.gnubg) or (a.gnubg if Path(a.gnubg).exists() else None)) if a.gnubg else None
     size = sum(f.stat().st_size for f in files)
 
     tmp = Path(tempfile.mkdtemp(prefix="nardy-bench-"))
@@ -121,7 +136,8 @@ def main() -> int:
     if gnubg:
         runs["gnubg import mat + save match (1 process)"] = run_gnubg
     else:
-        print(f"bench: {a.gnubg} not found: GNU Backgammon is left out", file=sys.stderr)
+        if not a.generated:
+            print(f"bench: {a.gnubg} not found: GNU Backgammon is left out", file=sys.stderr)
     runs["nardy-analyze validate, library, -j 2"] = run_lib(2)
     runs["nardy-analyze validate, library, -j 1"] = run_lib(1)
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
@@ -132,7 +148,7 @@ def main() -> int:
             out = tmp / "sgf"
             t0 = time.perf_counter()
             j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
-            subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", "sgf", "--force", *j,
+            subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", convert_to, "--force", *j,
                             "--out-dir", str(out), *targets], cwd=where, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where),
                                                                         "NARDY_ANALYZE_PURE": "1" if pure else ""})
@@ -140,8 +156,8 @@ def main() -> int:
         return go
 
     if a.convert:
-        runs["nardy-analyze convert --to sgf, CLI, -j 2"] = run_convert(2)
-        runs["nardy-analyze convert --to sgf, CLI, -j 1"] = run_convert(1)
+        runs[f"nardy-analyze convert --to {convert_to}, CLI, -j 2"] = run_convert(2)
+        runs[f"nardy-analyze convert --to {convert_to}, CLI, -j 1"] = run_convert(1)
     if a.pure:
         runs["pure-Python core: validate, CLI, -j 2"] = run_cli(2, pure=True)
         runs["pure-Python core: validate, CLI, -j 1"] = run_cli(1, pure=True)
@@ -152,7 +168,7 @@ def main() -> int:
         runs[f"{Path(other).name}: CLI, -j 2"] = run_cli(2, Path(other).resolve())
         runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
         if a.convert:
-            runs[f"{Path(other).name}: convert --to sgf, CLI"] = run_convert(None, Path(other).resolve())
+            runs[f"{Path(other).name}: convert --to {convert_to}, CLI"] = run_convert(None, Path(other).resolve())
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(a.repeat):
         for name, fn in runs.items():
@@ -162,6 +178,9 @@ def main() -> int:
     shutil.rmtree(tmp, ignore_errors=True)
 
     s = validate_paths(targets, jobs=1).summary()
+    if a.generated:
+        shutil.rmtree(folder, ignore_errors=True)
+        folder = Path(f"generated: {a.generated}")
     print(f"{folder}: {len(files)} files, {s['games']} games, {size / 1e6:.1f} MB; "
           f"median of {a.repeat}")
     print("ratio = throughput / GNU Backgammon's (wall clock); CPU: user+sys seconds of the processes "

@@ -33,7 +33,7 @@ Recording conventions (docs/architecture.md, "Generated games"):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterator
 
 from .engine import OPPONENT, OPTIONS, Dice, Variant, borne_off, generate, get_variant, variant_display
 from .engine.presets import preset_named
@@ -249,6 +249,16 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
     ``options``: rule options of ``variant`` (``{"koks": True}``; a key scoped to this variant,
     ``"long:koks"``, is the same); an option the variant does not have, or one scoped to another variant,
     is a ValueError, as ``validate --rule`` refuses an option the record's variant does not have."""
+    match, made = generate_stream(variant, games, seed, players, options)
+    match.games.extend(made)
+    return match
+
+
+def generate_stream(variant: str, games: int, seed: int, players: tuple[str, str] = ("White", "Black"),
+                    options: RuleSet | dict[str, Any] | None = None) -> tuple[Match, Iterator[Game]]:
+    """:func:`generate_match` as the match with no games and a generator of its games, each made when it is
+    asked for (the same games): a long series written as it is made keeps no game in memory.  The options
+    are checked before this returns."""
     options = RuleSet.of(options).flat()
     v = get_variant(variant, _own_options(get_variant(variant).name, options))
     preset = (options or {}).get(PRESET_KEY)
@@ -275,15 +285,19 @@ def generate_match(variant: str, games: int, seed: int, players: tuple[str, str]
         start = v.get("clock")
         tags["TimeControl"] = "-" if start is None else f"{start}+{v.get('increment') or 0}"
     match = Match(path="<generated>", notation="generated", tags=tags, match_length=0)
+    return match, _games(v, games, seed, rng, players, len(tags) + 2)
+
+
+def _games(v: Variant, games: int, seed: int, rng: random.Random, players: tuple[str, str],
+           line: int) -> Iterator[Game]:
+    """The games of :func:`generate_stream`, each made when it is asked for."""
     score = [0, 0]
-    line = len(tags) + 2
     per_match = v.get("clock_per") == "match"      # a money session: per game unless the rules say match
     clocks = _Clocks(v, f"{v.name}:{seed}") if v.get("clock") is not None else None
     for n in range(1, games + 1):
         if clocks is not None and not per_match and n > 1:
             clocks = _Clocks(v, f"{v.name}:{seed}:{n}")
         game, line, winner, points = generate_game(v, rng, n, players, (score[0], score[1]), line, clocks)
-        match.games.append(game)
         if winner is not None:
             score[winner] += points
-    return match
+        yield game

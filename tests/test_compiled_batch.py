@@ -189,11 +189,14 @@ def test_batch_replays_real_records_as_the_python_replay(monkeypatch):
 
 def _mutate(match, rng: random.Random, rate: float):
     """The match with some plays changed: steps dropped, joined into combined moves, reordered, moved by a
-    point, marked as hits, or a play written as nothing."""
+    point, marked as hits, or a play written as nothing; a turn's further parts (Gul bara) left out."""
     m = copy.deepcopy(match)
     for g in m.games:
         for a in g.actions:
             if a.kind is not Kind.ROLL or not a.steps or rng.random() > rate:
+                continue
+            if a.segments and rng.random() < 0.3:      # Gul bara: the chain and handovers left out
+                a.segments = []
                 continue
             steps = list(a.steps)
             how = rng.randrange(6)
@@ -226,7 +229,7 @@ def _generated(variant: str):
 
 
 @needs_core
-@pytest.mark.parametrize("variant", ["backgammon", "long"])
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.02, 0.1, 0.4]))
 def test_batch_replays_generated_and_changed_games_as_the_python_replay(variant, seed, rate):
@@ -274,7 +277,7 @@ def _told(m, tmp_path, name: str):
 
 
 @needs_core
-@pytest.mark.parametrize("variant", ["backgammon", "long"])
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
 def test_batch_tells_the_observer_what_the_python_replay_tells(variant, tmp_path):
     """Convert and stats (an observer of every action) give the same outputs with the batch and without it,
     on generated games and the same games with plays changed."""

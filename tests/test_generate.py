@@ -289,3 +289,19 @@ def test_a_preset_that_sets_nothing_for_the_variant_is_refused():
             else:
                 with pytest.raises(ValueError, match="--rules " + preset.name):
                     make(variant, 1, 1, options=options)
+
+
+def test_generate_stream_makes_the_games_generate_match_makes_and_writes_them_alike():
+    """The games made one at a time (``generate_stream``, what the command writes as they come) are
+    generate_match's, and the .ngn text written in pieces is ``write``'s."""
+    from nardy_analyze.generate import generate_match, generate_stream
+    from nardy_analyze.notation import ngn
+    for variant in ("backgammon", "long", "gulbara"):
+        whole = generate_match(variant, 6, seed=11)
+        match, made = generate_stream(variant, 6, seed=11)
+        assert match.games == []
+        pieces = list(ngn.iter_write(match, made))
+        assert len(pieces) == 7                       # the tags, then one piece per game
+        assert "".join(pieces) == ngn.write(whole)
+    empty = generate_match("long", 0, seed=1)
+    assert "".join(ngn.iter_write(empty)) == ngn.write(empty)

@@ -7,9 +7,9 @@ from typing import Optional
 
 from ..engine import RuleSet, UnknownVariant, get_variant
 from ..fsio import OutputError, write_atomically
-from ..generate import generate_match
+from ..generate import generate_stream
 from ..i18n import _
-from ..notation import get as notation
+from ..notation.ngn import iter_write
 from .common import Echo, echo, fail
 
 
@@ -23,18 +23,20 @@ def generate(*, variant: str, games: int, seed: int, players: str, rule: list[st
     try:
         name = get_variant(variant).name
         options = RuleSet.from_command_line(rule, rules, name)
-        match = generate_match(name, games, seed, (names[0], names[1]), options)
+        match, made = generate_stream(name, games, seed, (names[0], names[1]), options)
     except (UnknownVariant, ValueError) as e:
         fail(str(e), echo=echo)
     tags = {k: v for k, v in match.tags.items() if k in ("Event", "Site")}
     tags.update(White=names[0], Black=names[1])
     tags.update(match.tags)
     match.tags = tags
-    text = notation("ngn").write(match)
+    # written as the games are made, each dropped once written: memory stays flat however many games
+    pieces = iter_write(match, made)
     if output is None:
-        sys.stdout.write(text)
+        for piece in pieces:
+            sys.stdout.write(piece)
         return
     try:
-        write_atomically(output, lambda fh: fh.write(text))
+        write_atomically(output, lambda fh: fh.writelines(pieces))
     except OutputError as e:
         fail(str(e), echo=echo)

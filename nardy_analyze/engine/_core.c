@@ -528,7 +528,7 @@ static int gen_has(const Gen *g, const uint8_t *me, const uint8_t *opp);
  * (core.generate: a play that cannot use every number); 1 and me, opp changed to the play chosen; 0 when
  * Python must decide (a finding, a route that hits on its way) */
 static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *numbers, int nn, int pairs[][2],
-                        const int *hit, int ns) {
+                        const int *hit, int ns, int partial) {
     if (ns > 4) return 0;
     for (int k = 0; k < ns; k++) {
         int src = pairs[k][0], dst = pairs[k][1];
@@ -568,7 +568,7 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
         memcpy(me, e.fme, NPT); memcpy(opp, e.fopp, NPT);
         return 1;
     }
-    if (!e.has_counted) return 0;
+    if (!e.has_counted || !partial) return 0;   /* partial: a play that does not use every number may be taken */
     /* `counted in generate(...)`: the legal plays of the roll (turn state (0, 1): not a first turn) */
     _Alignas(16) char local[GEN_LOCAL_SIZE];
     Gen *g = gen_acquire((Gen *)local);
@@ -582,7 +582,7 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 
 /* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
  * decides: nothing changed), -1 an exception */
-static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact) {
+static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
         return 0;
     PyObject *dice = PyObject_GetAttr(a, S_dice);
@@ -598,6 +598,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     if (x < 1 || x > 6 || y < 1 || y > 6) return 0;
     int d1 = x >= y ? (int)x : (int)y, d2 = x >= y ? (int)y : (int)x;
     if (!side_sum(me) || !side_sum(opp)) return 0;
+    if (plain && d1 == d2) return 0;          /* a double: a chain may follow (Python's) */
     PyObject *steps = PyObject_GetAttr(a, S_steps);
     if (!steps) { PyErr_Clear(); return 0; }
     if (!PyList_Check(steps)) { Py_DECREF(steps); return 0; }
@@ -607,6 +608,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     *exact = 0;
     if (ns == 0) {            /* a dance: no number of the roll moves any checker */
         Py_DECREF(steps);
+        if (plain) return 0;  /* its numbers are handed over (Python's) */
         uint8_t out[64][2];
         if (single_steps(v, me, opp, d1, 0, 1, out)) return 0;
         if (d1 != d2 && single_steps(v, me, opp, d2, 0, 1, out)) return 0;
@@ -635,7 +637,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
         /* judge.judge: the written steps in any split into numbers (a combined move, a checker borne off
          * with a larger number, ...) */
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
-        if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns)) return 0;
+        if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns, !plain)) return 0;
     } else {
         *exact = 1;           /* one written step per number, in order: the record's own route */
     }
@@ -650,10 +652,10 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *actions, *side0, *side1, *roll_kind;
     Py_ssize_t i;
     PyObject *trace = Py_None;
-    int last_player, rolled[2], rolls;
+    int last_player, rolled[2], rolls, plain = 0;
     uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT];
-    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|O", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
-                          &rolled[0], &rolled[1], &roll_kind, &trace))
+    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|Op", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
+                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
@@ -675,7 +677,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
         int exact;
-        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact);
+        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain);
         if (r < 0) return NULL;
         if (!r) break;
         rolled[p]++;
@@ -1112,9 +1114,10 @@ static PyMethodDef CoreRules_methods[] = {
     {"play_exact", (PyCFunction)CoreRules_play_exact, METH_VARARGS,
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
-     "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None) -> (j, side0, "
-     "side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); trace (a "
-     "list) gets (side0, side1, exact) after each"},
+     "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False) "
+     "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
+     "trace (a list) gets (side0, side1, exact) after each; plain: only rolls that are not doubles, played with "
+     "both numbers"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,

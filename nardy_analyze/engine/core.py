@@ -92,6 +92,10 @@ class Rules:
     gnubg_notation = False              # its records can be written as .mat / .sgf (GNU Backgammon's forms)
     board_cube = False                  # the drawn board shows the doubling cube
     one_part_turns = True               # the turn driver is SingleSegment: a turn is the roller's play
+    # which rolls the compiled core's batch of a record's rolls may replay (replay.game.play): "all" (a turn is
+    # the roller's play), "plain" (only a roll that is not a double, played with both numbers: a turn
+    # ``played_roll_ends_turn`` says is the roller's play alone), None (none: every roll through Python)
+    batch_turns: str | None = "all"
     has_chains = False                  # doubles chains (Gul bara)
     has_handovers = False               # unused numbers go to the opponent (Gul bara; ``handover_turn``)
     chain_from_turn: int | None = None  # the roll of the game chains start at (variants with chains)

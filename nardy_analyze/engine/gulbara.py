@@ -24,6 +24,7 @@ class GulBara(LongNardy):
     home_freeze = True
     exact_bear_off = True
     one_part_turns = False       # chains and handovers: GulBaraTurn
+    batch_turns = "plain"        # the compiled batch: a plain roll played with both numbers (played_roll_ends_turn)
 
     def __init__(self, head_exception: str = "standard", koks: bool = False, chain_from_turn: int = 1,
                  home_mars: int | None = None) -> None:

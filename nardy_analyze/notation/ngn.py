@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from functools import cache
+from typing import Iterable, Iterator
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
@@ -888,6 +889,31 @@ def _write_tags(match: Match, out: list[str]) -> None:
 
 def write(match: Match) -> str:
     """The record as .ngn text (canonical layout: one move line per move number, W's cell first)."""
+    return "".join(iter_write(match))
+
+
+def iter_write(match: Match, games: Iterable[Game] | None = None) -> Iterator[str]:
+    """:func:`write`'s text in pieces (the tags and comments, then one piece per game): ``games`` (default
+    ``match.games``) may be a generator, so that a long series is written as it is made, in flat memory.
+    The pieces joined are ``write(match)`` for a match with those games."""
+    pending = 0                         # blank lines not written yet (none is written at the end)
+    for part in _parts(match, match.games if games is None else games):
+        buf = []
+        for line in part:
+            if not line:
+                pending += 1
+                continue
+            if pending:
+                buf.append("\n" * pending)
+                pending = 0
+            buf.append(line)
+            buf.append("\n")
+        if buf:
+            yield "".join(buf)
+
+
+def _parts(match: Match, games: Iterable[Game]) -> Iterator[list[str]]:
+    """The lines of the record: the tags and comments, then each game's (each followed by a blank line)."""
     out: list[str] = []
     _write_tags(match, out)
     if out:
@@ -896,8 +922,10 @@ def write(match: Match) -> str:
         out.append(_brace(c))
     if match.comments:
         out.append("")
+    yield out
     default_players = (match.tags.get("White", ""), match.tags.get("Black", ""))
-    for game in match.games:
+    for game in games:
+        out = []
         head = "Game" if game.written_number is None else f"Game {game.written_number}"
         if tuple(game.players) != default_players:
             head += f" players {_quote(game.players[0])} {_quote(game.players[1])}"
@@ -930,9 +958,7 @@ def write(match: Match) -> str:
             out.extend(_segment_lines(a, indent))
             i += 1
         out.append("")
-    while out and out[-1] == "":
-        out.pop()
-    return "\n".join(out) + "\n" if out else ""
+        yield out
 
 
 register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,

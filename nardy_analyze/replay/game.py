@@ -61,7 +61,9 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     n = len(actions)
     core = st.rules.core
     # the compiled core's batch: with no observer and no clock, a run of plainly legal rolls in one call
-    quick = core.quick_rolls if BATCH and core is not None and clock is None and st.one_part else None
+    batch = st.rules.batch_turns
+    quick = core.quick_rolls if BATCH and core is not None and clock is None and batch is not None else None
+    plain = batch == "plain"
     roll = Kind.ROLL
     trace = None if teller is None else []
     i = 0
@@ -71,7 +73,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
             last = st.last
             j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
                                             last.player if last is not None and last.kind is roll else -1,
-                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace)
+                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain)
             if j > i:
                 if teller is None:
                     taken(st, actions, i, j, side0, side1, r0, r1)
