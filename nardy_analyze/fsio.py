@@ -18,11 +18,13 @@ class OutputError(Exception):
 
 
 def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force: bool = True,
-                     encoding: str = "utf-8", binary: bool = False) -> None:
+                     encoding: str = "utf-8", binary: bool = False, sync_folder: bool = True) -> None:
     """Write ``path`` whole or not at all: ``write(fh)`` fills a temporary file beside it, which then
     replaces ``path``.  On any failure the temporary file is removed and an existing ``path`` is left as
     it was.  With ``force=False`` an existing file is an :class:`OutputError`.  ``binary``: ``fh`` is a
-    binary file (``encoding`` is then ignored)."""
+    binary file (``encoding`` is then ignored).  The content is on disk before the name points at it;
+    the rename is made durable by syncing the folder, here, or (``sync_folder=False``) by the caller once
+    for many files (:func:`sync_folders`: a command writing a folder of outputs)."""
     path = Path(path)
     if path.is_dir():
         raise OutputError(is_folder(path))
@@ -50,7 +52,8 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
             fh.flush()
             os.fsync(fh.fileno())      # the content on disk before the name points at it
         os.replace(tmp, path)
-        _sync_folder(folder)           # and the rename itself
+        if sync_folder:
+            _sync_folder(folder)       # and the rename itself
     except BaseException as e:
         try:
             os.unlink(tmp)
@@ -84,6 +87,13 @@ def _no_file_in(folder: Path, e: OSError) -> str:
         return _("{folder} is not a folder").format(folder=folder)
     return _("no file can be made in the folder {folder} ({reason}; an output is written to a new file there "
              "first, then renamed)").format(folder=folder, reason=e.strerror or e)
+
+
+def sync_folders(paths) -> None:
+    """The folders of the files ``paths`` synced, each once: the renames of outputs written with
+    ``write_atomically(..., sync_folder=False)`` made durable."""
+    for folder in sorted({os.path.dirname(str(p)) or "." for p in paths}):
+        _sync_folder(Path(folder))
 
 
 def _sync_folder(folder: Path) -> None:

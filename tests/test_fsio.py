@@ -131,3 +131,30 @@ def test_a_signal_inside_mkstemp_leaves_no_temporary_file(tmp_path, monkeypatch,
     assert made and not os.path.exists(made[0])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"] and target.read_text() == "before"
     assert signal.getsignal(signal.SIGTERM) is old
+
+
+def test_convert_syncs_each_output_folder_once_at_the_end(tmp_path, monkeypatch):
+    """convert writes each file's content to disk before its rename, and makes the renames durable with one
+    sync of each output folder at the end of the run (not one per file)."""
+    from nardy_analyze.convert import convert_paths
+    from helpers import ROOT
+    src = tmp_path / "in"
+    src.mkdir()
+    for name in ("a", "b", "c"):
+        (src / f"{name}.mat").write_bytes((ROOT / "examples" / "club-night.mat").read_bytes())
+    out = tmp_path / "out"
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        synced.append(os.path.realpath(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    run = convert_paths([str(src)], "sgf", out_dir=str(out), jobs=1)
+    assert [o.status for o in run.outcomes] == ["written"] * 3
+    folders = [p for p in synced if os.path.isdir(p)]
+    files = [p for p in synced if not os.path.isdir(p)]
+    assert folders == [str(out)]                       # once, after every file
+    assert len(files) == 3 and all(os.path.dirname(p) == str(out) for p in files)   # each temporary file
+    assert synced[-1] == str(out)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import MISSING, fields
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -722,7 +723,6 @@ if _configure_rows is not None:
 def _field_shapes(cls) -> list | None:
     """A slotted dataclass's fields as the compiled reader fills them without calling the class: (name, 0
     required / 1 a default / 2 a new list, the default); None when a field has another default factory."""
-    from dataclasses import MISSING, fields     # (only where the compiled reader is in use, once)
     out = []
     for f in fields(cls):
         if f.default is not MISSING:
