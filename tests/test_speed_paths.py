@@ -400,3 +400,32 @@ def test_fast_preamble_is_the_grammar_s():
 
     check()
     assert len(compared) >= 35, len(compared)   # the preambles the fast path took, each compared
+
+
+def test_plain_preamble_reads_as_the_token_path():
+    """``_Reader._plain_preamble`` (the tags read without tokens) gives the Match the token path gives
+    (``_fast_preamble`` + ``_preamble_item``; Lark where that declines), and takes the same preambles."""
+    compared = []
+
+    def read(chunk: str, plain: bool):
+        r = mat._Reader("", "x.mat")
+        if not plain:
+            r._plain_preamble = lambda chunk: False
+        r._preamble(chunk)
+        return r.match
+
+    lines = _PREAMBLE_LINES + ['; [Site "BackgammonGalaxy"]', ";; [not a tag]", '; [Player 1 Elo "3,00/0"]  ',
+                               "\t; [Unrated \"Off\"]", "; [broken", ";Game type: Backgammon +1", "; [Variation \"x\"]",
+                               "3 point match", " 5 points match ", ";\t[Crawford \"On\"]"]
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(lines), max_size=8))
+    def check(ls):
+        chunk = "".join(line + "\n" for line in ls)
+        assert read(chunk, True) == read(chunk, False), chunk
+        taken = mat._Reader("", "x.mat")._plain_preamble(chunk)
+        assert taken == (mat._fast_preamble(chunk) is not None), chunk
+        compared.append(taken)
+
+    check()
+    assert sum(compared) >= 50

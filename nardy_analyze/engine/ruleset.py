@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .presets import preset_named, preset_names
@@ -137,7 +138,10 @@ def parse_clock(value: str) -> dict[str, Any] | None | str:
 
 
 # ----------------------------------------------------------------------------- a record's tags
+@lru_cache(maxsize=4096)
 def _norm(key: str) -> str:
+    """A tag's name as option names are compared: no case, spaces, ``_`` or ``-`` (asked for every tag of
+    every record: the few names there are, once each)."""
     return key.casefold().replace(" ", "").replace("_", "").replace("-", "")
 
 

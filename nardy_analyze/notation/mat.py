@@ -29,6 +29,7 @@ import os
 import re
 from dataclasses import MISSING, fields
 from functools import cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
@@ -743,6 +744,9 @@ if GAME_ACTIONS is not None:
                 _names.index("cannot_move"))
 
 
+_KIND_OF = attrgetter("kind")
+
+
 class _Reader:
     """Reads one text.  ``tokenize=False`` reads every line with Lark (the tests compare both ways)."""
 
@@ -805,6 +809,8 @@ class _Reader:
     # -- before the first game -----------------------------------------------------------
 
     def _preamble(self, chunk: str) -> None:
+        if self.tokenize and self._plain_preamble(chunk):
+            return
         items = _fast_preamble(chunk) if self.tokenize else None
         if items is None:
             items, _error = parse(chunk, "preamble")
@@ -863,7 +869,35 @@ class _Reader:
             self.match.match_length = _int(first)
             self.match.match_loc = loc
             return
-        value = first.value
+        self._comment_line(first.value, loc)
+
+    def _plain_preamble(self, chunk: str) -> bool:
+        """The text before the first game read as ``_fast_preamble`` + ``_preamble_item`` read it, without
+        their tokens (nearly every line is a tag: ``; [Site "..."]``); False, with nothing read, when a line
+        is not a ``;`` comment, an ``N point match`` line or blank (the same lines ``_fast_preamble`` takes)."""
+        lines = chunk.split("\n")
+        lines.pop()                          # the chunk ends with a newline
+        for line in lines:
+            c = line.lstrip(" \t")
+            if c and c[0] != ";" and _FAST_MATCH.fullmatch(line) is None:
+                return False
+        for no, line in enumerate(lines, 1):
+            c = line.lstrip(" \t")
+            if not c:
+                continue
+            if c[0] == ";":
+                self._comment_line(c, Loc(no, len(line) - len(c) + 1))
+                continue
+            m = _FAST_MATCH.fullmatch(line)
+            toks = [_Tok("INT", m, "i"), _Tok("POINTS", m, "p"), _Tok("MATCH", m, "m")]
+            for tok in toks:
+                tok.line = no
+            self._preamble_item(("match", toks), 0)
+        return True
+
+    def _comment_line(self, value: str, loc: Loc) -> None:
+        """A ``;`` line before the first game (``value``: from the ``;`` on, at ``loc``): a tag, a comment, or a
+        tag that cannot be read."""
         if value.startswith(";;"):           # ";; text": a comment that would read as a tag otherwise
             self.match.comments.append(comment_text(value[1:]))
             return
@@ -1132,11 +1166,13 @@ class _Reader:
 
     def _finish(self, game: Game, chunk: str, line_off: int) -> None:
         acts = game.actions
-        for i in range(len(acts) - 1):
-            a, b = acts[i], acts[i + 1]
-            if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
-                    and a.text[:6].lower() == "losses"):
-                a.player = 1 - b.player
+        kinds = list(map(_KIND_OF, acts))        # (one pass in C: nearly every game has no resignation)
+        if Kind.RESIGN in kinds:
+            for i in range(len(acts) - 1):
+                a, b = acts[i], acts[i + 1]
+                if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
+                        and a.text[:6].lower() == "losses"):
+                    a.player = 1 - b.player
         for a in reversed(acts):         # (the results after the last roll)
             if a.kind is Kind.ROLL:
                 break
