@@ -104,11 +104,9 @@ def _version(value: bool) -> None:
     if value:
         # the core in use: compiled (engine/_core.c, notation/_matrows.c) or the Python code (not built,
         # NARDY_ANALYZE_PURE=1)
-        from .cores import in_use        # (the engine and the reader, imported only here: --help's start-up)
+        from .cores import in_use_text   # (the engine and the reader, imported only here: --help's start-up)
 
-        built = in_use()
-        core = _("compiled core") if all(built) else _("pure-Python core") if not any(built) else \
-            _("compiled core: the engine only") if built[0] else _("compiled core: the .mat reader only")
+        core = in_use_text()
         typer.echo(f"nardy-analyze {__version__} ({core})")
         raise typer.Exit()
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import notation
-from .fsio import OutputError, exists, is_folder, sync_folders, write_atomically
+from .fsio import OutputError, exists, is_folder, sync_written, write_atomically
 from .i18n import _, ngettext
 from .record import Kind, Match
 
@@ -313,8 +313,8 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
     if target == "-":
         (stdout or sys.stdout).write(text)
         return outcome
-    try:   # (the folders are synced once, at the end of the run: convert_paths)
-        write_atomically(target, lambda fh: fh.write(text), force=force, sync_folder=False)
+    try:   # (synced to disk at the end of the run, all at once: convert_paths)
+        write_atomically(target, lambda fh: fh.write(text), force=force, sync=False)
     except OutputError as e:
         outcome.status, outcome.messages, outcome.dropped = FAILED, [str(e)], False
         outcome.unwritable = True
@@ -425,8 +425,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     # a worker process that stopped may leave its temporary file (any internal error: the check is cheap)
     if any(o.status == FAILED and not o.unreadable for o in run.outcomes):
         _sweep_orphans([t for _, t in work if t is not None and t != "-"], started)
-    # the renames of the files written, durable: each folder synced once (not once per file)
-    sync_folders([o.target for o in run.outcomes if o.status == WRITTEN and o.target and o.target != "-"])
+    # the files written and their renames on disk when the command ends (one flush, not one per file)
+    sync_written([o.target for o in run.outcomes if o.status == WRITTEN and o.target and o.target != "-"])
     return run
 
 

@@ -18,13 +18,13 @@ class OutputError(Exception):
 
 
 def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force: bool = True,
-                     encoding: str = "utf-8", binary: bool = False, sync_folder: bool = True) -> None:
+                     encoding: str = "utf-8", binary: bool = False, sync: bool = True) -> None:
     """Write ``path`` whole or not at all: ``write(fh)`` fills a temporary file beside it, which then
     replaces ``path``.  On any failure the temporary file is removed and an existing ``path`` is left as
     it was.  With ``force=False`` an existing file is an :class:`OutputError`.  ``binary``: ``fh`` is a
-    binary file (``encoding`` is then ignored).  The content is on disk before the name points at it;
-    the rename is made durable by syncing the folder, here, or (``sync_folder=False``) by the caller once
-    for many files (:func:`sync_folders`: a command writing a folder of outputs)."""
+    binary file (``encoding`` is then ignored).  The content is on disk before the name points at it, and
+    the folder is synced after the rename; ``sync=False`` leaves both to the caller, who syncs the files
+    of a whole run at its end (:func:`sync_written`: a command that writes many files)."""
     path = Path(path)
     if path.is_dir():
         raise OutputError(is_folder(path))
@@ -50,9 +50,10 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="")) as fh:
             write(fh)
             fh.flush()
-            os.fsync(fh.fileno())      # the content on disk before the name points at it
+            if sync:
+                os.fsync(fh.fileno())  # the content on disk before the name points at it
         os.replace(tmp, path)
-        if sync_folder:
+        if sync:
             _sync_folder(folder)       # and the rename itself
     except BaseException as e:
         try:
@@ -89,10 +90,29 @@ def _no_file_in(folder: Path, e: OSError) -> str:
              "first, then renamed)").format(folder=folder, reason=e.strerror or e)
 
 
-def sync_folders(paths) -> None:
-    """The folders of the files ``paths`` synced, each once: the renames of outputs written with
-    ``write_atomically(..., sync_folder=False)`` made durable."""
-    for folder in sorted({os.path.dirname(str(p)) or "." for p in paths}):
+def sync_written(paths) -> None:
+    """The files ``paths``, written with ``write_atomically(..., sync=False)``, and their renames on disk:
+    where the system has ``sync`` (every Unix), one flush of everything written, instead of a flush per
+    file (a journal commit each: most of the time of writing a small file); elsewhere each file and each
+    folder synced."""
+    paths = [str(p) for p in paths]
+    if not paths:
+        return
+    if hasattr(os, "sync"):
+        os.sync()
+        return
+    for p in paths:
+        try:
+            fd = os.open(p, os.O_RDONLY)
+        except OSError:
+            continue                         # gone since: nothing to sync
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    for folder in sorted({os.path.dirname(p) or "." for p in paths}):
         _sync_folder(Path(folder))
 
 
@@ -171,8 +191,20 @@ class HeldSignals:
             signal.raise_signal(sig)
 
 
+def cache_dir() -> Path:
+    """Where the tool keeps what it computes once (the bear-off databases, the note of a first run):
+    ``$NARDY_ANALYZE_CACHE``, else ``$XDG_CACHE_HOME/nardy-analyze``, else ``~/.cache/nardy-analyze``."""
+    own = os.environ.get("NARDY_ANALYZE_CACHE")
+    if own:
+        return Path(own)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "nardy-analyze"
+
+
 class Progress:
-    """A progress bar on standard error, shown only on a terminal and only for runs that last."""
+    """A progress bar on standard error, shown only on a terminal and only for runs that last.  ``note``: a
+    function asked once, when the bar is first shown, for a text shown after the count for the rest of
+    the run (None: nothing), e.g. which core a first run uses (:func:`nardy_analyze.cores.first_run_note`)."""
 
     WIDTH = 30
 
@@ -181,6 +213,8 @@ class Progress:
         self.shown = False
         self.last = 0.0
         self.unit = unit
+        self.note: Callable[[], str | None] | None = None
+        self.noted = ""
 
     @classmethod
     def on_terminal(cls, unit: str | None = None) -> "Progress | None":
@@ -195,7 +229,10 @@ class Progress:
         bar = "#" * fill + "-" * (self.WIDTH - fill)
         # TRANSLATORS: the progress bar: {done} of {total} files done (the count is {total})
         unit = self.unit or ngettext("files", "files", total)
-        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {unit}  {visible(os.path.basename(path))[:40]}")
+        if not self.shown and self.note is not None:
+            self.noted = f" ({self.note() or ''})".replace(" ()", "")
+        sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {unit}{self.noted}  "
+                         f"{visible(os.path.basename(path))[:40]}")
         sys.stderr.flush()
         self.shown = True
 

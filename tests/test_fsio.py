@@ -133,9 +133,9 @@ def test_a_signal_inside_mkstemp_leaves_no_temporary_file(tmp_path, monkeypatch,
     assert signal.getsignal(signal.SIGTERM) is old
 
 
-def test_convert_syncs_each_output_folder_once_at_the_end(tmp_path, monkeypatch):
-    """convert writes each file's content to disk before its rename, and makes the renames durable with one
-    sync of each output folder at the end of the run (not one per file)."""
+def test_convert_flushes_its_files_once_at_the_end(tmp_path, monkeypatch):
+    """convert writes each file whole (a temporary file renamed) without a flush per file, and flushes what
+    it wrote once, at the end of the run: on Unix one ``sync``; elsewhere each file and folder."""
     from nardy_analyze.convert import convert_paths
     from helpers import ROOT
     src = tmp_path / "in"
@@ -143,18 +143,44 @@ def test_convert_syncs_each_output_folder_once_at_the_end(tmp_path, monkeypatch)
     for name in ("a", "b", "c"):
         (src / f"{name}.mat").write_bytes((ROOT / "examples" / "club-night.mat").read_bytes())
     out = tmp_path / "out"
-    synced: list[str] = []
+    calls: list[str] = []
     real_fsync = os.fsync
-
-    def fsync(fd):
-        synced.append(os.path.realpath(f"/proc/self/fd/{fd}"))
-        real_fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(os.path.realpath(f"/proc/self/fd/{fd}")),
+                                                 real_fsync(fd))[1])
+    monkeypatch.setattr(os, "sync", lambda: calls.append("sync"), raising=False)
+    monkeypatch.setattr(os, "replace", lambda a, b, real=os.replace: (calls.append("replace"), real(a, b))[1])
     run = convert_paths([str(src)], "sgf", out_dir=str(out), jobs=1)
     assert [o.status for o in run.outcomes] == ["written"] * 3
-    folders = [p for p in synced if os.path.isdir(p)]
-    files = [p for p in synced if not os.path.isdir(p)]
-    assert folders == [str(out)]                       # once, after every file
-    assert len(files) == 3 and all(os.path.dirname(p) == str(out) for p in files)   # each temporary file
-    assert synced[-1] == str(out)
+    assert calls == ["replace"] * 3 + ["sync"]
+    assert sorted(p.name for p in out.iterdir()) == ["a.sgf", "b.sgf", "c.sgf"]
+    # without sync (another system): each file, then each folder
+    calls.clear()
+    monkeypatch.delattr(os, "sync")
+    fsio.sync_written([out / "a.sgf", out / "b.sgf"])
+    assert calls == [str(out / "a.sgf"), str(out / "b.sgf"), str(out)]
+
+
+def test_the_first_run_s_progress_line_says_which_core_is_in_use(tmp_path, monkeypatch, capsys):
+    """The first progress bar shown after an install (of this version) names the core in use, once; later
+    runs do not; a cache folder that cannot be written means no note (it would be said every time)."""
+    from nardy_analyze import cores
+    from nardy_analyze.commands.common import progress_bar
+    monkeypatch.setenv("NARDY_ANALYZE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(fsio.sys.stderr, "isatty", lambda: True, raising=False)
+
+    def shown() -> str:
+        bar = progress_bar()
+        assert bar is not None
+        bar.start -= 1                                   # a run that lasts
+        bar.step("a.mat", 1, 2)
+        bar.step("b.mat", 2, 2)
+        bar.close()
+        return capsys.readouterr().err
+
+    first = shown()
+    assert f"({cores.in_use_text()})" in first and first.count(cores.in_use_text()) == 2   # both frames
+    assert (tmp_path / "cache").iterdir()
+    assert cores.in_use_text() not in shown()
+    monkeypatch.setenv("NARDY_ANALYZE_CACHE", str(tmp_path / "file-not-folder" / "x"))
+    (tmp_path / "file-not-folder").write_text("")
+    assert cores.first_run_note() is None

@@ -47,8 +47,8 @@ LAYERS: dict[int, tuple[str, ...]] = {
 
 # imports inside functions: at most this many in the package (each must save start-up or break a cycle; the
 # latest: the .mat writer, the JSON encoder, temporary files, position ids and HTML escaping, kept off the
-# start-up of a text validate)
-MAX_FUNCTION_IMPORTS = 71
+# start-up of a text validate; which core is in use, asked only when a first run's progress bar shows)
+MAX_FUNCTION_IMPORTS = 72
 
 
 def module_name(path: Path) -> str:

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Optional
 
 from ..engine import RuleSet, UnknownVariant, get_variant
-from ..fsio import OutputError, Progress, write_atomically
+from ..fsio import OutputError, write_atomically
 from ..stats import OptionalDependency, skill, sort_frame, write_frame
 from ..statsrun import alias_table, analyse, decision_frames
 from ..i18n import _
 from .common import Echo, Exit, check_table_output, cluster_failed, connect, echo, echo_messages, emit, fail, \
-    install_command, run_exit_code, run_job
+    install_command, progress_bar, run_exit_code, run_job
 
 
 def analyze(paths: list[str], *, by: str, format: str, output: Optional[Path], plies: int, thresholds: str,
@@ -74,7 +74,7 @@ def _decisions(paths: list[str], fmt: str, output: Optional[Path], engine: Optio
     cluster = connect(engine, scheduler, jobs, echo=echo)
     run = skill.Analysis()
     tty = output is None and sys.stdout.isatty()
-    bar = None if tty and fmt != "table" else Progress.on_terminal()     # (rows on the terminal show it)
+    bar = None if tty and fmt != "table" else progress_bar()     # (rows on the terminal show it)
     cols = skill.TABLE_COLUMNS["decision"]
     frames = decision_frames(run, paths, progress=bar.step if bar else None, engine=cluster, **options)
     color = bool(tty and not os.environ.get("NO_COLOR"))

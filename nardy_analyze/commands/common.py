@@ -92,12 +92,26 @@ def cluster_failed(e: Exception, echo: Echo = echo) -> None:
     raise e
 
 
+def progress_bar() -> Progress | None:
+    """The progress bar of a command on a terminal (None elsewhere); the first run of a version that shows
+    one says which core is in use (``cores.first_run_note``)."""
+    bar = Progress.on_terminal()
+    if bar is not None:
+        bar.note = _first_run_note
+    return bar
+
+
+def _first_run_note() -> str | None:
+    from ..cores import first_run_note    # (the readers and the engine: asked only when a bar is first shown)
+    return first_run_note()
+
+
 def run_job(job: Callable[..., Any], engine: Optional[str], scheduler: Optional[str], jobs: Optional[int],
             echo: Echo = echo, **kwargs: Any) -> Any:
     """``job(..., jobs=jobs, progress=..., engine=...)`` with a progress bar on a terminal and the engine of
     ``--engine``/``--scheduler`` (closed at the end); a cluster that fails ends the command (exit 2)."""
     cluster = connect(engine, scheduler, jobs, echo=echo)
-    bar = Progress.on_terminal()
+    bar = progress_bar()
     try:
         return job(jobs=jobs, progress=bar.step if bar else None, engine=cluster, **kwargs)
     except Exception as e:

@@ -6,10 +6,9 @@ from typing import Optional
 
 from ..convert import FAILED, REFUSED, SKIPPED, WRITTEN, ConvertError, ConvertRun, convert_paths
 from .. import notation
-from ..fsio import Progress
 from ..inputs import Skip, skip_kind
 from ..i18n import _, ngettext
-from .common import Echo, Exit, analysis_depth, echo, fail
+from .common import Echo, Exit, analysis_depth, echo, fail, progress_bar
 
 
 def convert(paths: list[str], *, to: str, output: Optional[str], out_dir: Optional[str], force: bool,
@@ -21,7 +20,7 @@ def convert(paths: list[str], *, to: str, output: Optional[str], out_dir: Option
     if depth is not None and not (to in notation.names() and notation.get(to).writes_analysis):
         fail(_("--analyse writes GNU Backgammon's analysis properties: it needs --to sgf, not --to {to}").format(
             to=to), echo=echo)
-    bar = Progress.on_terminal()
+    bar = progress_bar()
     try:
         run = convert_paths(paths, to, output, out_dir, force, lossy,
                             progress=bar.step if bar else None, jobs=jobs, analyse=depth)

@@ -13,7 +13,7 @@ from ..i18n import _, ngettext
 from ..inputs import SKIPPED, UNREADABLE
 from ..report import INTERNAL_ERROR, JsonWriter, RunCounts, SarifWriter, TextWriter, Writer, keep_rules_of
 from ..rules import RULES
-from .common import Echo, Exit, analysis_depth, cluster_failed, connect, echo, fail
+from .common import Echo, Exit, analysis_depth, cluster_failed, connect, echo, fail, progress_bar
 
 
 def rule_ids(items: list[str], option: str, echo: Echo = echo) -> set[str]:
@@ -48,7 +48,7 @@ def validate(paths: list[str], *, format: str, explain: bool, variant: str, rule
 
     depth = analysis_depth(analyse, plies, echo, engine_needed=False)
     cluster = connect(engine, scheduler, jobs, echo=echo)
-    bar = Progress.on_terminal()
+    bar = progress_bar()
     max_bytes = int(max_file_size * 1024 * 1024)
     tty = output is None and sys.stdout.isatty()
     use_color = bool(color if color is not None else (tty and not os.environ.get("NO_COLOR")))

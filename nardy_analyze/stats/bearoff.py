@@ -21,25 +21,16 @@ from __future__ import annotations
 import os
 import tempfile
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
+
+from ..fsio import cache_dir
 
 POINTS = 6
 MAX_ROLLS = 32                 # gnubg keeps 32 entries per distribution
 VERSION = 2
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]     # 21 rolls, high die first
 WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
-
-
-def cache_dir() -> Path:
-    """Where the databases are kept: ``$NARDY_ANALYZE_CACHE``, else ``$XDG_CACHE_HOME/nardy-analyze``, else
-    ``~/.cache/nardy-analyze``."""
-    own = os.environ.get("NARDY_ANALYZE_CACHE")
-    if own:
-        return Path(own)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "nardy-analyze"
 
 
 # ------------------------------------------------------------------------------------------ positions
