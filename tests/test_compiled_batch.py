@@ -322,3 +322,26 @@ def test_a_dataclass_with_another_default_factory_is_made_by_its_class():
 
     assert mat._field_shapes(Other) is None
     assert mat._field_shapes(mat.Loc) == [("line", 0, None), ("column", 0, None)]
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+def test_batch_routes_are_the_judge_s(variant):
+    """The route the batch gives an exact roll (its written steps with their hits) is ``judge.with_hits``'s."""
+    from nardy_analyze.engine.judge import with_hits
+    from nardy_analyze.replay.normal import normalise
+    m = _mutate(_generated(variant), random.Random(5), 0.05)
+    nm = normalise(m, variant)
+    from nardy_analyze.engine import get_variant
+    rules = get_variant(variant).rules
+    checked = 0
+    for game in nm.games:
+        for na in game.actions:
+            st = na.state
+            if st is None or st.route is None:
+                continue
+            p = na.action.player
+            steps = [(s.src, s.dst) for s in na.action.steps]
+            assert st.route == with_hits(rules, st.before[p], st.before[1 - p], steps)
+            checked += 1
+    assert checked > 200

@@ -308,7 +308,7 @@ static PyObject *CoreRules_closed_flags(CoreRules *self, PyObject *side_o) {
  * unused number, in their order, that may), every step legal; 1 and used[0..*nused), *hits; 0 as soon as a
  * step is not such a step (me and opp then hold a part of the play) */
 static int exact_walk(const Variant *v, uint8_t *me, uint8_t *opp, int *numbers, int nleft, int pairs[][2], int ns,
-                      int left, int allowed, int bear_off, int *used, int *nused, int *hits) {
+                      int left, int allowed, int bear_off, int *used, int *nused, int *hits, int *hitv) {
     *nused = 0; *hits = 0;
     for (int k = 0; k < ns; k++) {
         int src = pairs[k][0], dst = pairs[k][1];
@@ -335,7 +335,9 @@ static int exact_walk(const Variant *v, uint8_t *me, uint8_t *opp, int *numbers,
         nleft--;
         used[(*nused)++] = die;
         left = after_step(v, left, src);
-        *hits += apply_step(v, me, opp, src, dst);
+        int h = apply_step(v, me, opp, src, dst);
+        if (hitv) hitv[k] = h;
+        *hits += h;
     }
     return 1;
 }
@@ -387,7 +389,7 @@ static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
     }
     Py_DECREF(steps);
     memcpy(me, me0, NPT); memcpy(opp, opp0, NPT);
-    if (!exact_walk(v, me, opp, numbers, nleft, pairs, (int)ns, left, allowed, bear_off, used, &nused, &hits))
+    if (!exact_walk(v, me, opp, numbers, nleft, pairs, (int)ns, left, allowed, bear_off, used, &nused, &hits, NULL))
         Py_RETURN_NONE;
     if (nused > 8) return unsupported();
     PyObject *u = PyTuple_New(nused);
@@ -582,7 +584,8 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 
 /* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
  * decides: nothing changed), -1 an exception */
-static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain) {
+static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
+                      int route[4][3]) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
         return 0;
     PyObject *dice = PyObject_GetAttr(a, S_dice);
@@ -630,16 +633,17 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     }
     Py_DECREF(steps);
     uint8_t m[NPT], o[NPT];
-    int used[8], nused, hits, full[4];
+    int used[8], nused, hits, full[4], hitv[4] = {0};
     memcpy(m, me, NPT); memcpy(o, opp, NPT);
     memcpy(full, numbers, sizeof full);
-    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, (int)ns, 0, 1, bear_off, used, &nused, &hits)) {
+    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, (int)ns, 0, 1, bear_off, used, &nused, &hits, hitv)) {
         /* judge.judge: the written steps in any split into numbers (a combined move, a checker borne off
          * with a larger number, ...) */
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
         if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns, !plain)) return 0;
     } else {
-        *exact = 1;           /* one written step per number, in order: the record's own route */
+        *exact = (int)ns;     /* one written step per number, in order: the record's own route */
+        for (int k = 0; k < ns; k++) { route[k][0] = pairs[k][0]; route[k][1] = pairs[k][1]; route[k][2] = hitv[k]; }
     }
     if (!side_sum(m)) return 0;       /* the roller bore off the last checker: the game's end is Python's */
     memcpy(me, m, NPT); memcpy(opp, o, NPT);
@@ -676,8 +680,8 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         long p;
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
-        int exact;
-        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain);
+        int exact, route[4][3];
+        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain, route);
         if (r < 0) return NULL;
         if (!r) break;
         rolled[p]++;
@@ -685,7 +689,17 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
             PyObject *t0 = side_or_same(pos[0], prev[0], told[0]);
             PyObject *t1 = t0 ? side_or_same(pos[1], prev[1], told[1]) : NULL;
-            PyObject *item = t1 ? Py_BuildValue("(NNO)", t0, t1, exact ? Py_True : Py_False) : NULL;
+            PyObject *rt = NULL;          /* the route of an exact play: ((src, dst, hit), ...), as judge.with_hits */
+            if (t1) {
+                rt = exact ? PyTuple_New(exact) : Py_NewRef(Py_None);
+                for (int k = 0; rt && k < exact; k++) {
+                    PyObject *stp = Py_BuildValue("(iiO)", route[k][0], route[k][1], route[k][2] ? Py_True : Py_False);
+                    if (!stp) { Py_CLEAR(rt); break; }
+                    PyTuple_SET_ITEM(rt, k, stp);
+                }
+                if (!rt) { Py_DECREF(t0); Py_DECREF(t1); return NULL; }
+            }
+            PyObject *item = t1 ? Py_BuildValue("(NNN)", t0, t1, rt) : NULL;
             if (!item) { if (!t1) Py_XDECREF(t0); return NULL; }
             int err = PyList_Append(trace, item);
             told[0] = PyTuple_GET_ITEM(item, 0);
@@ -1116,8 +1130,9 @@ static PyMethodDef CoreRules_methods[] = {
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
      "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
-     "trace (a list) gets (side0, side1, exact) after each; plain: only rolls that are not doubles, played with "
-     "both numbers"},
+     "trace (a list) gets (side0, side1, route) after each (route: the written steps with their hits, "
+     "((src, dst, hit), ...), where they were one per number in order, else None); plain: only rolls that are not "
+     "doubles, played with both numbers"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,

@@ -126,9 +126,10 @@ def taken(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0
 
 def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, teller) -> None:
     """:func:`taken` one roll at a time, each told to the observer as :func:`play` tells a roll
-    :func:`on_roll` took: ``trace`` holds the sides after each roll and whether its written steps were the
-    exact route (``QUICK_EXACT``; otherwise the turn is told as ``QUICK``, whose events are those of the roll
-    walked part by part: its one part is the plain roll's)."""
+    :func:`on_roll` took: ``trace`` holds the sides after each roll and, where its written steps were the
+    exact route (``QUICK_EXACT``), that route with its hits (the action state carries it: ``normal.py`` takes
+    it as ``judge.with_hits`` would give it); otherwise the turn is told as ``QUICK``, whose events are those
+    of the roll walked part by part (its one part is the plain roll's)."""
     roll_at, rolled, pos, report = st.roll_at, st.rolled, st.pos, st.report
     if st.first_roller is None:
         st.first_roller = actions[i].player
@@ -138,13 +139,13 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
         prev = teller.sides
         mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
                 st.cube, st.owner, st.plays_broken)
-        side0, side1, exact = trace[k - i]
+        side0, side1, route = trace[k - i]
         st.rolls += 1
         roll_at.append(k)
         report.turns += 1
         rolled[p] += 1
         pos[0], pos[1] = side0, side1
-        teller.after(st, k, a, mark, QUICK_EXACT if exact else QUICK)
+        teller.after(st, k, a, mark, QUICK if route is None else QUICK_EXACT, route)
         st.last = a
         st.last_roller = p
 

@@ -72,6 +72,9 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
             if st is not None and st.exact and st.legal:
                 # the written steps, one die each, legal in their order, reached st.after (the replay's
                 # turns.quick_turn: a roll of two dice 1-6, played, with no further parts)
+                if st.route is not None:     # (the compiled batch's, the same)
+                    na.route = st.route
+                    continue
                 steps = [(s.src, s.dst) for s in a.steps]
                 before = st.before
                 p = a.player

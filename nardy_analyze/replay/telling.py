@@ -48,10 +48,11 @@ class Teller:
         self.turn_no = 0
         self.sides: tuple | None = None      # the board after the previous action: its tuple is reused
 
-    def after(self, st: GameState, i: int, a: Action, mark: tuple, played: Played | None) -> None:
+    def after(self, st: GameState, i: int, a: Action, mark: tuple, played: Played | None, route=None) -> None:
         """``a`` (index ``i``) was handled: its action state, and a turn row when a turn is complete.  ``mark``:
         what the events need from before ``a`` (the board, the cube and its owner, the count of findings that
-        break a play), taken by ``game.play`` inline, once per action."""
+        break a play), taken by ``game.play`` inline, once per action.  ``route``: an exact play's steps with
+        their hits, where the compiled batch found them (``ActionState.route``)."""
         sides, cube, owner, broken = mark
         if self.tell_state is not None:
             pos, roll_at = st.pos, st.roll_at
@@ -59,7 +60,7 @@ class Teller:
             self.sides = after
             self.tell_state(ActionState(i, cube, owner, sides, after, st.plays_broken == broken,
                                         played is QUICK_EXACT, played.parts if played is not None else None,
-                                        len(roll_at) if roll_at and roll_at[-1] == i else None))
+                                        len(roll_at) if roll_at and roll_at[-1] == i else None, route))
         if self.tell_turn is not None:
             self.turn_of(st, i, a, sides, (cube, owner), played)
 
