@@ -665,7 +665,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
         return NULL;
     }
-    if (rolls < 1) return Py_BuildValue("(nOOii)", i, side0, side1, rolled[0], rolled[1]);  /* the opening roll */
+
     if (!read_side(side0, pos0[0]) || !read_side(side1, pos0[1])) return unsupported();
     memcpy(pos, pos0, sizeof pos);
     memcpy(prev, pos0, sizeof prev);
@@ -681,10 +681,12 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
         int exact, route[4][3];
-        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain, route);
+        /* the game's opening roll only as a plain roll: a double there is a finding where the rules forbid it */
+        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route);
         if (r < 0) return NULL;
         if (!r) break;
         rolled[p]++;
+        rolls++;
         last_player = (int)p;
         if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
             PyObject *t0 = side_or_same(pos[0], prev[0], told[0]);

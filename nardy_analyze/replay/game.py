@@ -110,8 +110,8 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
 def taken(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0: int, r1: int) -> None:
     """The state after the plainly legal rolls ``actions[i:j]`` replayed by the compiled core
     (``CoreRules.quick_rolls``: each what :func:`on_roll` does with a turn ``turns.quick_turn`` or the
-    first ways of ``judge.judge`` take; never the game's opening roll, a player's first turn where the head
-    rule makes it special, nor a turn that ends the game)."""
+    first ways of ``judge.judge`` take; never a double as the game's opening roll, a player's first turn
+    where the head rule makes it special, nor a turn that ends the game)."""
     k = j - i
     st.rolls += k
     st.roll_at.extend(range(i, j))
