@@ -29,9 +29,10 @@ def first_run_note() -> str | None:
     mark = cache_dir() / f"first-run-{__version__}"
     if mark.exists():
         return None
+    text = in_use_text()
     try:
         mark.parent.mkdir(parents=True, exist_ok=True)
-        mark.write_text(in_use_text() + "\n", encoding="utf-8")
+        mark.write_text(text + "\n", encoding="utf-8")
     except OSError:
         return None
-    return in_use_text()
+    return text

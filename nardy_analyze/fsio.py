@@ -102,16 +102,7 @@ def sync_written(paths) -> None:
         os.sync()
         return
     for p in paths:
-        try:
-            fd = os.open(p, os.O_RDONLY)
-        except OSError:
-            continue                         # gone since: nothing to sync
-        try:
-            os.fsync(fd)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        _fsync(p)                            # (a file gone since: nothing to sync)
     for folder in sorted({os.path.dirname(p) or "." for p in paths}):
         _sync_folder(Path(folder))
 
@@ -119,8 +110,14 @@ def sync_written(paths) -> None:
 def _sync_folder(folder: Path) -> None:
     """The folder's entries on disk (the rename of an output survives a crash); where a folder cannot be
     opened or synced (some systems and file systems), the rename stands as the system keeps it."""
+    _fsync(folder, getattr(os, "O_DIRECTORY", 0))
+
+
+def _fsync(path: str | Path, flags: int = 0) -> None:
+    """``path`` (a file, or a folder with ``O_DIRECTORY``) synced to disk; nothing where it cannot be opened
+    or synced."""
     try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = os.open(path, os.O_RDONLY | flags)
     except OSError:
         return
     try:
@@ -230,7 +227,8 @@ class Progress:
         # TRANSLATORS: the progress bar: {done} of {total} files done (the count is {total})
         unit = self.unit or ngettext("files", "files", total)
         if not self.shown and self.note is not None:
-            self.noted = f" ({self.note() or ''})".replace(" ()", "")
+            said = self.note()
+            self.noted = f" ({said})" if said else ""
         sys.stderr.write(f"\r\x1b[K[{bar}] {done}/{total} {unit}{self.noted}  "
                          f"{visible(os.path.basename(path))[:40]}")
         sys.stderr.flush()

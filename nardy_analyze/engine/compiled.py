@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import os
 
+#: ``NARDY_ANALYZE_PURE`` set (read once, at import): the pure-Python code runs, the compiled parts (this
+#: core, the ``.mat`` reader's ``notation/_matrows.c``) are not loaded
+PURE = os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0")
+
 try:
-    if os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0"):
+    if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
     from ._core import CoreRules
 except ImportError:        # not built (no C compiler at install) or turned off

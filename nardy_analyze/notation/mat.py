@@ -25,13 +25,13 @@ Which column a cell is in decides who played it (0 = left = first name on the sc
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import MISSING, fields
 from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from ..engine.compiled import PURE
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
 # decode: the shared decoder of the notations, kept as mat.decode
 from ..i18n import N_, _, ngettext
@@ -39,7 +39,7 @@ from . import Notation, decode, either, expected_found, guarded_read, normalise_
 from .grammar import error_place, grammar_text
 
 try:        # the compiled reader of the common rows (GAME_ACTIONS below)
-    if os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0"):
+    if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
     from ._matrows import configure as _configure_rows, game_actions as _game_actions, shapes as _shapes
 except ImportError:                  # not built (no C compiler at install) or turned off
@@ -738,9 +738,10 @@ def _field_shapes(cls) -> list | None:
 
 
 if GAME_ACTIONS is not None:
-    _names = [name for name, _kind, _default in _field_shapes(Action) or []]
-    if _names and {"value", "and_match", "cannot_move"} <= set(_names) and _field_shapes(Loc):
-        _shapes(_field_shapes(Action), _field_shapes(Loc), _names.index("value"), _names.index("and_match"),
+    _action_fields, _loc_fields = _field_shapes(Action), _field_shapes(Loc)
+    _names = [name for name, _kind, _default in _action_fields or []]
+    if _loc_fields and {"value", "and_match", "cannot_move"} <= set(_names):
+        _shapes(_action_fields, _loc_fields, _names.index("value"), _names.index("and_match"),
                 _names.index("cannot_move"))
 
 

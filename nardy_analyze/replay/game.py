@@ -51,8 +51,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
 
     The compiled core's batch: where no clock needs each action, a run of plainly legal rolls (what
     ``quick_turn`` takes, and the combined moves ``judge`` finds legal without a finding) is replayed in one
-    call
-    (``CoreRules.quick_rolls``) that changes ``st`` as the handlers would (:func:`taken`; with an observer,
+    call (``CoreRules.quick_rolls``) that changes ``st`` as the handlers would (:func:`taken`; with an observer,
     :func:`told`, one roll at a time) and hands back at the first action that needs Python (a finding, a
     cube action, a result, the game's end)."""
     st.actions = actions
@@ -60,7 +59,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     handlers = HANDLERS
     n = len(actions)
     core = st.rules.core
-    # the compiled core's batch: with no observer and no clock, a run of plainly legal rolls in one call
+    # the compiled core's batch (no clock: it checks every action): a run of plainly legal rolls in one call
     batch = st.rules.batch_turns
     quick = core.quick_rolls if BATCH and core is not None and clock is None and batch is not None else None
     plain = batch == "plain"
