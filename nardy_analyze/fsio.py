@@ -204,6 +204,7 @@ class Progress:
     the run (None: nothing), e.g. which core a first run uses (:func:`nardy_analyze.cores.first_run_note`)."""
 
     WIDTH = 30
+    DELAY = 0.5         # seconds before a bar is first shown: a quick run shows none
 
     def __init__(self, unit: str | None = None) -> None:
         self.start = time.monotonic()
@@ -219,7 +220,7 @@ class Progress:
 
     def step(self, path: str, done: int, total: int) -> None:
         now = time.monotonic()
-        if now - self.start < 0.5 or now - self.last < 0.1 and done < total:
+        if now - self.start < self.DELAY or now - self.last < 0.1 and done < total:
             return
         self.last = now
         fill = self.WIDTH * done // max(total, 1)
