@@ -211,10 +211,10 @@ def first_finding(match: Match, report=None) -> str | None:
     return f"{f.path}:{f.line}:{f.column}: {f.rule}: {f.message}"
 
 
-def _normal(match: Match):
+def _normal(match: Match, exact: bool = True):
     from .replay.normal import normalise   # the replay, imported only by a writer that needs it (start-up)
 
-    return normalise(match)
+    return normalise(match, exact=exact)
 
 
 def _margin_results_placed(match: Match) -> Match:
@@ -242,7 +242,7 @@ def write_text(match: Match, to: str) -> str:
     if writer.write is None:
         raise ValueError(_("the {notation} notation has no writer").format(notation=to))
     if writer.needs_replay:
-        return writer.write(match, _normal(match))
+        return writer.write(match, _normal(match, writer.exact_routes))
     return writer.write(_margin_results_placed(match))
 
 
@@ -269,7 +269,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         return Outcome(shown, None, REFUSED, lost, encoding=encoding), None
     normal = None
     if writer.needs_replay:
-        normal = _normal(match)
+        normal = _normal(match, writer.exact_routes)
         warning = first_finding(match, normal.report)
         # results the target, as GNU Backgammon reads it, would credit otherwise (docs/convert.md)
         unsaid = [f"{shown}: {x}" for x in writer.result_losses(normal)] if writer.result_losses else []

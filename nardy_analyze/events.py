@@ -162,8 +162,9 @@ class ActionState:
     # a roll the replay counted: its number in the game (1 = the opening roll), the ``move`` of ``show
     # --move``, of the replayer's address and of findings; None for every other action
     roll: int | None = None
-    # an exact roll's route, ((src, dst, hit), ...), where the compiled batch replayed it (what
-    # judge.with_hits gives of the written steps); None: normal.py works it out
+    # a roll's single-die route, ((src, dst, hit), ...), where the compiled batch replayed it and found it
+    # (what judge.route gives: for an exact roll, judge.with_hits of the written steps); None: normal.py
+    # works it out
     route: tuple | None = None
 
 

@@ -707,7 +707,10 @@ def test_the_lookahead_plays_the_rest_of_a_gul_bara_roll_out_as_the_net_would():
             eq, _p = evaluate_results(net, rules, [(final[0], final[1])], False, False, rules.koks)
             assert eq[0] == pytest.approx(r.equity, abs=1e-9)
         c = Choice(rules, sorted(ps.plays), False, False, "roll", RollState(copy_driver(drv), 0, 0, pos, ps.plays))
-        assert c.results[look(c)] == ranked[0].after
+        # hint's first play, or one of equal worth (two plays whose rolls end alike: which of them comes first
+        # may turn on the last bit of a sum that the linear algebra library adds in another order)
+        chosen = next(r for r in ranked if r.after == c.results[look(c)])
+        assert chosen.equity == pytest.approx(ranked[0].equity, abs=1e-9)
         checked += 1
         if checked >= 8:
             break

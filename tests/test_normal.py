@@ -32,3 +32,42 @@ def test_the_same_record_under_other_options_is_replayed_under_them():
     plain = normalise(match)
     jacoby = normalise(match, "backgammon", {"jacoby": True})
     assert plain.options.get("jacoby") in (False, None) and jacoby.options.get("jacoby") is True
+
+
+def _records():
+    from helpers import CORPUS
+    files = sorted((ROOT / "examples").glob("*.mat")) + sorted((ROOT / "tests" / "fixtures").rglob("*.mat"))
+    files += sorted((ROOT / "tests" / "fixtures").rglob("*.sgf"))
+    if CORPUS.is_dir():
+        files += sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))[::5]
+        files += sorted((CORPUS / "bglab").rglob("*.txt"))[::25]
+        files += sorted((CORPUS / "mutants").rglob("*.mat"))[::3]
+    return files
+
+
+def test_the_view_without_exact_plays_leaves_out_only_their_states():
+    """``normalise(..., exact=False)`` (the SGF writer's view): a roll played exactly as written has no state
+    and no route, every other action has what the whole view gives it, and the SGF text is the same."""
+    from nardy_analyze.inputs import discover, load
+    from nardy_analyze.record import Kind
+    sgf = notation.get("sgf")
+    assert sgf.exact_routes is False and notation.get("mat").exact_routes is True
+    left_out = kept = 0
+    for entry in discover([str(f) for f in _records()]):
+        match = load(entry)
+        if not match.games:
+            continue
+        whole, part = normalise(match), normalise(match, exact=False)
+        assert [g.report for g in whole.games] == [g.report for g in part.games]
+        assert whole.report.findings == part.report.findings
+        for gw, gp in zip(whole.games, part.games):
+            for w, p in zip(gw.actions, gp.actions, strict=True):
+                st = w.state
+                if st is not None and st.exact and st.legal and w.action.kind is Kind.ROLL:
+                    assert p.state is None and p.route is None
+                    left_out += 1
+                else:
+                    assert p.state == st and p.route == w.route, (entry.path, w.action.loc)
+                    kept += 1
+        assert sgf.write(match, part) == sgf.write(match, whole), entry.path
+    assert left_out > 100 and kept > 100

@@ -457,7 +457,24 @@ typedef struct {
     int nfull, has_counted, n, found;
     uint8_t cme[NPT], copp[NPT];     /* the position the written steps describe (judge._by_counts) */
     uint8_t fme[NPT], fopp[NPT];     /* the realisation chosen */
+    /* route mode (judge.route's _realise_route): the first realisation, any numbers used, that reaches
+     * (tme, topp), among the first 33; its single steps */
+    int route_mode, plen, rlen;
+    int path[8][2], rpath[8][2];
+    uint8_t tme[NPT], topp[NPT];
 } Every;
+
+/* judge.route's look at one realisation: 1 to stop (found, or the 33rd looked at) */
+static int route_visit(Every *e, const uint8_t *me, const uint8_t *opp) {
+    int n = e->n++;
+    if (memcmp(me, e->tme, NPT) == 0 && memcmp(opp, e->topp, NPT) == 0) {
+        memcpy(e->rpath, e->path, sizeof e->path);
+        e->rlen = e->plen;
+        e->found = 1;
+        return 1;
+    }
+    return n >= 32;
+}
 
 /* judge._every_number's look at one realisation of the written steps: 1 to stop */
 static int every_visit(Every *e, const uint8_t *me, const uint8_t *opp, int nused) {
@@ -479,7 +496,7 @@ static int every_visit(Every *e, const uint8_t *me, const uint8_t *opp, int nuse
  * it asked to stop */
 static int realise(Every *e, const uint8_t *me, const uint8_t *opp, const int *rem, int nrem, int pairs[][2], int k,
                    int ns, int left, int allowed, int nused) {
-    if (k == ns) return every_visit(e, me, opp, nused);
+    if (k == ns) return e->route_mode ? route_visit(e, me, opp) : every_visit(e, me, opp, nused);
     int src = pairs[k][0], dst = pairs[k][1], dist = src - dst;
     if (dist <= 0) return 0;
     int seqs[64][4], lens[64], count = 0, prefix[4];
@@ -495,7 +512,7 @@ static int realise(Every *e, const uint8_t *me, const uint8_t *opp, const int *r
     for (int q = 0; q < count; q++) {
         uint8_t m[NPT], o[NPT];
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
-        int cur = src, l2 = left, ok = 1;
+        int cur = src, l2 = left, ok = 1, plen = e->plen;
         for (int i = 0; i < lens[q]; i++) {
             int die = seqs[q][i];
             int nxt = (i == lens[q] - 1 && dst == OFF) ? OFF : (cur != BAR ? cur - die : 25 - die);
@@ -503,17 +520,53 @@ static int realise(Every *e, const uint8_t *me, const uint8_t *opp, const int *r
             if (!step_ok(e->v, m, o, cur, nxt, die, l2, allowed)) { ok = 0; break; }
             l2 = after_step(e->v, l2, cur);
             apply_step(e->v, m, o, cur, nxt);
+            if (plen + i < 8) { e->path[plen + i][0] = cur; e->path[plen + i][1] = nxt; }
             cur = nxt;
         }
         if (!ok) continue;
+        e->plen = plen + lens[q];
         int rest[4], nr = 0, taken[4] = {0};
         for (int i = 0; i < lens[q]; i++)          /* _remove: the first unused occurrence of each number */
             for (int j = 0; j < nrem; j++)
                 if (!taken[j] && rem[j] == seqs[q][i]) { taken[j] = 1; break; }
         for (int j = 0; j < nrem; j++) if (!taken[j]) rest[nr++] = rem[j];
-        if (realise(e, m, o, rest, nr, pairs, k + 1, ns, l2, allowed, nused + lens[q])) return 1;
+        int stop = realise(e, m, o, rest, nr, pairs, k + 1, ns, l2, allowed, nused + lens[q]);
+        e->plen = plen;
+        if (stop) return 1;
     }
     return 0;
+}
+
+/* judge.route for a play the batch took that is not one written step per number: from (me, opp) to
+ * (tme, topp) with the roll's numbers: the written steps one number each in order where they lead there
+ * (as_written), else the first of the first 33 realisations of the written steps in their order that does
+ * (_realise_route); the single steps with their hits in route, their count returned; 0 when neither finds
+ * it (Python's generate then decides) */
+static int find_route(const Variant *v, const uint8_t *me, const uint8_t *opp, const int *numbers, int nn,
+                      int pairs[][2], int ns, const uint8_t *tme, const uint8_t *topp, int route[4][3]) {
+    uint8_t m[NPT], o[NPT];
+    if (ns == nn) {
+        int nums[4], used[8], nused, hits, hitv[4] = {0};
+        memcpy(nums, numbers, sizeof nums);
+        memcpy(m, me, NPT); memcpy(o, opp, NPT);
+        if (exact_walk(v, m, o, nums, nn, pairs, ns, 0, 1, 1, used, &nused, &hits, hitv)) {
+            if (memcmp(m, tme, NPT) || memcmp(o, topp, NPT)) return 0;   /* (route: then the search, rare) */
+            for (int k = 0; k < ns; k++) { route[k][0] = pairs[k][0]; route[k][1] = pairs[k][1]; route[k][2] = hitv[k]; }
+            return ns;
+        }
+    }
+    Every e;
+    memset(&e, 0, sizeof e);
+    e.v = v; e.nfull = nn; e.route_mode = 1;
+    memcpy(e.tme, tme, NPT); memcpy(e.topp, topp, NPT);
+    realise(&e, me, opp, numbers, nn, pairs, 0, ns, 0, 1, 0);
+    if (!e.found || e.rlen > 4) return 0;
+    memcpy(m, me, NPT); memcpy(o, opp, NPT);
+    for (int k = 0; k < e.rlen; k++) {       /* with_hits: the steps walked again, each hit where it lands */
+        route[k][0] = e.rpath[k][0]; route[k][1] = e.rpath[k][1];
+        route[k][2] = apply_step(v, m, o, e.rpath[k][0], e.rpath[k][1]);
+    }
+    return e.rlen;
 }
 
 typedef struct Gen Gen;
@@ -585,7 +638,7 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 /* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
  * decides: nothing changed), -1 an exception */
 static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
-                      int route[4][3]) {
+                      int route[4][3], int *nroute) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
         return 0;
     PyObject *dice = PyObject_GetAttr(a, S_dice);
@@ -615,7 +668,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
         uint8_t out[64][2];
         if (single_steps(v, me, opp, d1, 0, 1, out)) return 0;
         if (d1 != d2 && single_steps(v, me, opp, d2, 0, 1, out)) return 0;
-        return 1;
+        return 1;             /* (its route: no step, *nroute 0 as asked) */
     }
     if (ns > 4) { Py_DECREF(steps); return 0; }
     int pairs[4][2], hit_at[4], bear_off = 1;
@@ -641,9 +694,14 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
          * with a larger number, ...) */
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
         if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns, !plain)) return 0;
+        if (*nroute == 0) {     /* asked for: judge.route's (which reads no "*": it walks the steps) */
+            int k = find_route(v, me, opp, numbers, nn, pairs, (int)ns, m, o, route);
+            *nroute = k ? k : -1;
+        }
     } else {
         *exact = (int)ns;     /* one written step per number, in order: the record's own route */
         for (int k = 0; k < ns; k++) { route[k][0] = pairs[k][0]; route[k][1] = pairs[k][1]; route[k][2] = hitv[k]; }
+        *nroute = (int)ns;
     }
     if (!side_sum(m)) return 0;       /* the roller bore off the last checker: the game's end is Python's */
     memcpy(me, m, NPT); memcpy(opp, o, NPT);
@@ -680,9 +738,10 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         long p;
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
-        int exact, route[4][3];
+        /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */
+        int exact, route[4][3], nroute = trace != Py_None ? 0 : -1;
         /* the game's opening roll only as a plain roll: a double there is a finding where the rules forbid it */
-        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route);
+        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
         if (r < 0) return NULL;
         if (!r) break;
         rolled[p]++;
@@ -691,17 +750,17 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
             PyObject *t0 = side_or_same(pos[0], prev[0], told[0]);
             PyObject *t1 = t0 ? side_or_same(pos[1], prev[1], told[1]) : NULL;
-            PyObject *rt = NULL;          /* the route of an exact play: ((src, dst, hit), ...), as judge.with_hits */
+            PyObject *rt = NULL;          /* the play's route: ((src, dst, hit), ...), as judge.route gives it */
             if (t1) {
-                rt = exact ? PyTuple_New(exact) : Py_NewRef(Py_None);
-                for (int k = 0; rt && k < exact; k++) {
+                rt = nroute >= 0 ? PyTuple_New(nroute) : Py_NewRef(Py_None);
+                for (int k = 0; rt && k < nroute; k++) {
                     PyObject *stp = Py_BuildValue("(iiO)", route[k][0], route[k][1], route[k][2] ? Py_True : Py_False);
                     if (!stp) { Py_CLEAR(rt); break; }
                     PyTuple_SET_ITEM(rt, k, stp);
                 }
                 if (!rt) { Py_DECREF(t0); Py_DECREF(t1); return NULL; }
             }
-            PyObject *item = t1 ? Py_BuildValue("(NNN)", t0, t1, rt) : NULL;
+            PyObject *item = t1 ? Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False) : NULL;
             if (!item) { if (!t1) Py_XDECREF(t0); return NULL; }
             int err = PyList_Append(trace, item);
             told[0] = PyTuple_GET_ITEM(item, 0);
@@ -1132,8 +1191,9 @@ static PyMethodDef CoreRules_methods[] = {
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
      "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
-     "trace (a list) gets (side0, side1, route) after each (route: the written steps with their hits, "
-     "((src, dst, hit), ...), where they were one per number in order, else None); plain: only rolls that are not "
+     "trace (a list) gets (side0, side1, route, exact) after each (route: the play's single steps with their hits, "
+     "((src, dst, hit), ...), as judge.route gives them, where the batch found them, else None; exact: the written "
+     "steps were one per number in order, the route being those); plain: only rolls that are not "
      "doubles, played with both numbers"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},

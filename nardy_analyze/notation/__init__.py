@@ -47,6 +47,10 @@ class Notation:
     # computes with the replay (``nardy_analyze.replay.normal.normalise``; ``nardy_analyze.convert.write_text``
     # does both): a notation never imports the replay.
     needs_replay: bool = False
+    # the writer reads the state and route of a roll played exactly as written (one legal step per number,
+    # in order); False: its written steps are all it needs (the replay tells no state of it, which is
+    # quicker: ``normalise(..., exact=False)``)
+    exact_routes: bool = True
     # NormalMatch -> what the notation, as GNU Backgammon reads it, cannot say of the record as the replay
     # reads it (a result gnubg would credit otherwise): one message per kind and game (needs_replay only)
     result_losses: Callable[[Any], list[str]] | None = None

@@ -20,7 +20,9 @@ from ..record import Action, Game, Kind, Match
 @dataclass(slots=True)
 class NormalAction:
     action: Action
-    state: ActionState | None            # None for actions the replay did not reach (after the game ended)
+    # None for actions the replay did not reach (after the game ended), and, in a view made for a writer
+    # without ``exact_routes``, for a roll played exactly as written
+    state: ActionState | None
     # ROLL: single-die steps (src, dst, hit) in the mover's numbering, when the play is legal; None otherwise
     route: tuple[tuple[int, int, bool], ...] | None = None
 

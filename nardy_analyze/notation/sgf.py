@@ -564,6 +564,15 @@ def _move_letters(steps, side: int) -> str:
         return "".join([_letter(st[0], side) + _letter(st[1], side) for st in steps])
 
 
+def _written_letters(steps, side: int) -> str:
+    """:func:`_move_letters` of a record's own steps (``Step`` objects: a play written exactly)."""
+    table = _LETTERS[side]
+    try:
+        return "".join([table[st.src] + table[st.dst] for st in steps])
+    except KeyError:
+        return "".join([_letter(st.src, side) + _letter(st.dst, side) for st in steps])
+
+
 def _setup_nodes(a: Action, turn: int) -> str:
     """A SETUP action as gnubg writes set-ups: one node per thing set (gnubg reads a board and dice in one
     node as the dice only): ``;PL[W]AE[a:y]AW[..]AB[..]``, ``;PL[W]DI[31]``, ``;CV[2]``, ``;CP[w]``; ``PL``
@@ -624,8 +633,18 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
     prev_setup = False
     derived = _result_derived(ng)
+    roll = Kind.ROLL
     for na in ng.actions:
         a = na.action
+        if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
+                and not analysis and a.clock is None and a.clock_left is None and not a.comments:
+            # (the most common node, inline: a roll played, nothing else on it)
+            p = a.player
+            turn, prev_setup = 1 - p, False
+            route = na.route
+            nodes.append(f";{'WB'[p]}[{a.dice[0]}{a.dice[1]}"
+                         f"{_written_letters(a.steps, p) if route is None else _move_letters(route, p)}]")
+            continue
         if a.kind is Kind.SETUP:
             if prev_setup:
                 nodes.append(";")     # two set-ups in a row stay two (the reader joins adjacent nodes)
@@ -719,8 +738,8 @@ def _action_node(na, derived: bool) -> str | None:
     if k is Kind.ROLL:
         dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
         route = na.route
-        steps = route if route is not None else [(s.src, s.dst) for s in a.steps]
-        return f";{w}[{dice}{_move_letters(steps, a.player)}]"
+        letters = _written_letters(a.steps, a.player) if route is None else _move_letters(route, a.player)
+        return f";{w}[{dice}{letters}]"
     if k in (Kind.DOUBLE, Kind.BEAVER):   # gnubg writes a beaver as a double answering the double
         return f";{w}[double]"
     if k in (Kind.ACCEPT, Kind.REJECT):
@@ -770,4 +789,4 @@ def result_losses(normal: NormalMatch) -> list[str]:
 
 
 register(Notation("sgf", (".sgf",), looks_like_sgf, read, write, own_losses=own_losses, needs_replay=True,
-                  result_losses=result_losses, cannot_hold=frozenset({"other_variants"}), writes_analysis=True))
+                  exact_routes=False, result_losses=result_losses, cannot_hold=frozenset({"other_variants"}), writes_analysis=True))

@@ -125,28 +125,37 @@ def taken(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0
 
 def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, teller) -> None:
     """:func:`taken` one roll at a time, each told to the observer as :func:`play` tells a roll
-    :func:`on_roll` took: ``trace`` holds the sides after each roll and, where its written steps were the
-    exact route (``QUICK_EXACT``), that route with its hits (the action state carries it: ``normal.py`` takes
-    it as ``judge.with_hits`` would give it); otherwise the turn is told as ``QUICK``, whose events are those
-    of the roll walked part by part (its one part is the plain roll's)."""
+    :func:`on_roll` took: ``trace`` holds the sides after each roll, its route where the batch found it (its
+    single steps with their hits, as ``judge.route`` gives them: the action state carries it and ``normal.py``
+    takes it) and whether its written steps were that route (``QUICK_EXACT``); otherwise the turn is told as
+    ``QUICK``, whose events are those of the roll walked part by part (its one part is the plain roll's).
+    An observer that wants no state of an exact roll (``Teller.sparse``) is told only the others."""
     roll_at, rolled, pos, report = st.roll_at, st.rolled, st.pos, st.report
     if st.first_roller is None:
         st.first_roller = actions[i].player
+    sparse = teller.sparse         # nothing to tell of an exact roll (``Events.PLAYS``): only the state moves
     for k in range(i, j):
         a = actions[k]
         p = a.player
+        if sparse and trace[k - i][3]:
+            pos[0], pos[1] = trace[k - i][0], trace[k - i][1]
+            st.rolls += 1
+            roll_at.append(k)
+            report.turns += 1
+            rolled[p] += 1
+            continue
         prev = teller.sides
         mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
                 st.cube, st.owner, st.plays_broken)
-        side0, side1, route = trace[k - i]
+        side0, side1, route, exact = trace[k - i]
         st.rolls += 1
         roll_at.append(k)
         report.turns += 1
         rolled[p] += 1
         pos[0], pos[1] = side0, side1
-        teller.after(st, k, a, mark, QUICK if route is None else QUICK_EXACT, route)
-        st.last = a
-        st.last_roller = p
+        teller.after(st, k, a, mark, QUICK_EXACT if exact else QUICK, route)
+    last = st.last = actions[j - 1]
+    st.last_roller = last.player
 
 
 def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | None:

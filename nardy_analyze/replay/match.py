@@ -54,7 +54,8 @@ class MatchWalk:
         self.tell_finding = visitor.finding
         # the costly events: None when the visitor does not ask for them
         wants = visitor.wants
-        self.tell_state = visitor.action_state if Events.STATES in wants else None
+        self.tell_state = visitor.action_state if Events.STATES in wants or Events.PLAYS in wants else None
+        self.exact_states = Events.STATES in wants
         self.tell_turn = visitor.turn if Events.TURNS in wants else None
         self.tell_end = visitor.game_end if Events.ENDS in wants else None
         self.costly = self.tell_state is not None or self.tell_turn is not None or self.tell_end is not None
@@ -122,7 +123,8 @@ class MatchWalk:
         if game.problems:   # replay a broken game only up to the unreadable text
             first_bad = min(p.loc.line for p in game.problems)
             actions = [a for a in actions if a.loc.line < first_bad]
-        play(st, actions, Teller(self.tell_state, self.tell_turn, self.tell_end) if self.costly else None)
+        play(st, actions, Teller(self.tell_state, self.tell_turn, self.tell_end, self.exact_states)
+                                  if self.costly else None)
         r.credited = scored(st)
         r.conceded = st.conceded
         self.last = r

@@ -23,11 +23,11 @@ __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 class _States(ReportBuilder):
     """The match report, and the action states of each game, in order."""
 
-    __slots__ = ("games", "game")
-    wants = Events.STATES
+    __slots__ = ("games", "game", "wants")
 
-    def __init__(self) -> None:
+    def __init__(self, exact: bool = True) -> None:
         super().__init__()
+        self.wants = Events.STATES if exact else Events.PLAYS
         self.games: list[list[ActionState]] = []
         self.game: list[ActionState] = []
 
@@ -39,9 +39,13 @@ class _States(ReportBuilder):
         self.game.append(state)
 
 
-def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None) -> NormalMatch:
+def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any] | None = None,
+              exact: bool = True) -> NormalMatch:
     """The replay's view of ``match`` as it is now: computed on every call (nothing is kept between calls,
-    so a record changed in place is replayed again; a caller that needs the view twice keeps it)."""
+    so a record changed in place is replayed again; a caller that needs the view twice keeps it).
+    ``exact=False``: a roll played exactly as written (one legal step per number, in order) has neither
+    state nor route (``NormalAction.state`` None: its written steps are its route, and its hits are not
+    looked for), for a writer that needs no more of it (``Notation.exact_routes`` False)."""
     try:
         v = variant_for(match, variant, options or {})
     except UnknownVariant:                # a variant the engine does not know yet: the record as written
@@ -51,7 +55,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
             out.games.append(NormalGame(game, GameReport(number, game.players),
                                         [NormalAction(a, None) for a in game.actions]))
         return out
-    told = _States()
+    told = _States(exact)
     rep = replay(match, v, visitor=told)
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
@@ -81,6 +85,9 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
                 na.route = with_hits(rules, before[p], before[1 - p], steps)
                 continue
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
+                continue
+            if st.route is not None:         # (the compiled batch's: judge.route's, the same)
+                na.route = st.route
                 continue
             dice = a.dice
             if dice is None or not valid_dice(dice):

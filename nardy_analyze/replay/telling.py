@@ -40,10 +40,15 @@ class Teller:
     """Builds the costly events of one game; each ``tell_*`` is the visitor's method, or None when the
     visitor does not ask for that event (nothing of it is built)."""
 
-    __slots__ = ("tell_state", "tell_turn", "tell_end", "offer", "turn_no", "sides")
+    __slots__ = ("tell_state", "tell_turn", "tell_end", "offer", "turn_no", "sides", "exact_states", "sparse")
 
-    def __init__(self, tell_state: Callable | None, tell_turn: Callable | None, tell_end: Callable | None):
+    def __init__(self, tell_state: Callable | None, tell_turn: Callable | None, tell_end: Callable | None,
+                 exact_states: bool = True):
         self.tell_state, self.tell_turn, self.tell_end = tell_state, tell_turn, tell_end
+        # False: no action state for a roll played exactly as written (``Events.PLAYS``)
+        self.exact_states = exact_states
+        # nothing at all to tell of such a roll (the batch replays it as without an observer)
+        self.sparse = not exact_states and tell_turn is None
         self.offer: list | None = None       # [doubler, line, answer, (cube, owner)] of the turn being opened
         self.turn_no = 0
         self.sides: tuple | None = None      # the board after the previous action: its tuple is reused
@@ -54,7 +59,7 @@ class Teller:
         break a play), taken by ``game.play`` inline, once per action.  ``route``: an exact play's steps with
         their hits, where the compiled batch found them (``ActionState.route``)."""
         sides, cube, owner, broken = mark
-        if self.tell_state is not None:
+        if self.tell_state is not None and (self.exact_states or played is not QUICK_EXACT):
             pos, roll_at = st.pos, st.roll_at
             after = sides if sides[0] is pos[0] and sides[1] is pos[1] else (pos[0], pos[1])
             self.sides = after

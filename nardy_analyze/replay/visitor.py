@@ -46,6 +46,9 @@ class Events(Flag):
     STATES = 1          # action_state: the state around each action
     TURNS = 2           # turn: a row per turn
     ENDS = 4            # game_end: how each game ended
+    PLAYS = 8           # action_state of every action but a roll played exactly as written (one legal
+                        # step per number, in order: its written steps are its route), for a reader of the
+                        # other actions (the SGF writer's view: ``normalise(..., exact=False)``)
 
 
 class ReplayVisitor:
