@@ -514,6 +514,158 @@ other:
     Py_RETURN_NONE;
 }
 
+/* -- the project's own notation (.ngn): its common move lines ------------------------------------------------
+ *
+ * The reference is nardy_analyze/notation/ngn.py: ``_fast_line`` (a line cut by the grammar's terminals) and
+ * ``_Reader._moves_line``/``_moves_line_b``/``_cell``/``_roll`` (its Actions).  Handled here: a blank line, and
+ *     [ \t]* N. [ \t]* ROLL ([ \t]* ROLL)? [ \t]*        (moves_line: White's cell, then Black's)
+ *     [ \t]* N... [ \t]* ROLL [ \t]*                      (moves_line_b: Black's cell)
+ * with N [0-9]{1,6} and ROLL "[0-9][0-9]:" followed by nothing, or by blanks and a play (STEP words, each
+ * ended by a blank or the line's end) or "cannot move"; every other line (a tag, "Game N", a comment, a clock,
+ * a chain, "??:", a play the row reader cannot read, any character that is not ASCII) is the Python reader's. */
+
+/* ROLL at i: its end, or -1 (not a roll handled here); *cannot set for "cannot move" */
+static Py_ssize_t ngn_roll(const char *s, Py_ssize_t n, Py_ssize_t i, int *cannot) {
+    *cannot = 0;
+    if (!(i + 2 < n && is_digit(s[i]) && is_digit(s[i + 1]) && s[i + 2] == ':')) return -1;
+    Py_ssize_t j = i + 3, k = blanks(s, n, j);
+    if (k == j || k >= n) return j;             /* the dice alone */
+    if (word_ci(s, n, k, "cannot")) {           /* cannot[ \t]+move(?![A-Za-z]) */
+        Py_ssize_t m = k + 6, q = blanks(s, n, m);
+        if (q > m && word_ci(s, n, q, "move")) {
+            char c = q + 4 < n ? s[q + 4] : ' ';
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return -1;
+            *cannot = 1;
+            return q + 4;
+        }
+        return -1;
+    }
+    Py_ssize_t e = step_end(s, n, k);           /* PLAY: STEP ([ \t]+ STEP)* */
+    if (e < 0) return j;                        /* (no play: the dice alone; what follows decides) */
+    j = e;
+    for (;;) {
+        k = blanks(s, n, j);
+        if (k == j || k >= n) break;
+        e = step_end(s, n, k);
+        if (e < 0) break;
+        j = e;
+    }
+    return j;
+}
+
+/* one ROLL cell's Action (a new reference), or Py_None when its play is not plainly readable, NULL on an
+ * exception */
+static PyObject *ngn_cell(PyObject *line, const char *s, Py_ssize_t a, Py_ssize_t end, int cannot, long lineno,
+                          PyObject *move, int side) {
+    PyObject *steps = NULL;
+    if (!cannot && end - a > 3) {
+        steps = play_steps(line, a + 3, end, (long)a + 4);
+        if (!steps || steps == Py_None) return steps;
+    }
+    PyObject *loc = make_loc(lineno, (long)a + 1);
+    PyObject *text = PyUnicode_Substring(line, a, end);
+    PyObject *player = PyLong_FromLong(side);
+    PyObject *dt = PyUnicode_Substring(line, a, a + 2);
+    PyObject *action = NULL;
+    if (loc && text && player && dt) {
+        PyObject *dice = PyDict_GetItemWithError(DiceOf, dt);
+        if (dice) {
+            if (cannot) {
+                PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
+                action = make(args, 8, KW_CANNOT, 9);
+            } else {
+                PyObject *list = steps ? PySequence_List(steps) : PyList_New(0);
+                if (list) {
+                    PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
+                    action = make(args, 9, NULL, 9);
+                    Py_DECREF(list);
+                }
+            }
+        } else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_KeyError, "dice text");
+        }
+    }
+    Py_XDECREF(steps);
+    Py_XDECREF(loc);
+    Py_XDECREF(text);
+    Py_XDECREF(player);
+    Py_XDECREF(dt);
+    return action;
+}
+
+/* one line: 1 read (its Actions appended to out, *items set when it had any), 0 not one handled here, -1 an
+ * exception */
+static int ngn_line(PyObject *line, long lineno, PyObject *out, int *items) {
+    *items = 0;
+    if (!PyUnicode_Check(line) || !PyUnicode_IS_ASCII(line)) return 0;
+    const char *s = (const char *)PyUnicode_DATA(line);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(line), i = blanks(s, n, 0);
+    if (i == n) return 1;                       /* a blank line */
+    long no;
+    Py_ssize_t j = digits(s, n, i, 6, &no);
+    if (j < 0 || j >= n || s[j] != '.') return 0;
+    int black = 0;
+    if (j + 1 < n && s[j + 1] == '.') {         /* N... (MOVE_NO_B), else N. not followed by a dot (MOVE_NO) */
+        if (!(j + 2 < n && s[j + 2] == '.')) return 0;
+        black = 1;
+        j += 3;
+    } else {
+        j += 1;
+    }
+    Py_ssize_t r[2][2];
+    int cannot[2], cells = 0;
+    Py_ssize_t pos = blanks(s, n, j);
+    while (pos < n) {
+        if (cells == (black ? 1 : 2)) return 0;
+        Py_ssize_t e = ngn_roll(s, n, pos, &cannot[cells]);
+        if (e < 0) return 0;
+        r[cells][0] = pos; r[cells][1] = e;
+        cells++;
+        Py_ssize_t k = blanks(s, n, e);
+        if (k < n && k == e) return 0;          /* (a roll runs into what follows: Lark's to read) */
+        pos = k;
+    }
+    if (!cells) return 0;
+    PyObject *move = PyLong_FromLong(no);
+    if (!move) return -1;
+    PyObject *acts[2] = {NULL, NULL};
+    int result = 1;
+    for (int c = 0; c < cells; c++) {
+        acts[c] = ngn_cell(line, s, r[c][0], r[c][1], cannot[c], lineno, move, black ? 1 : c);
+        if (!acts[c]) { result = -1; break; }
+        if (acts[c] == Py_None) { result = 0; break; }
+    }
+    for (int c = 0; result == 1 && c < cells; c++)
+        if (PyList_Append(out, acts[c]) < 0) result = -1;
+    for (int c = 0; c < cells; c++) Py_XDECREF(acts[c]);
+    Py_DECREF(move);
+    *items = result == 1;
+    return result;
+}
+
+/* ngn_actions(lines, first, actions): lines[first], lines[first + 1], ... (line numbers first + 1, ...) read
+ * while each is a line handled here, their Actions appended to `actions`; (the index of the first line not
+ * read, the number of the last line read that had an item, or 0) */
+static PyObject *ngn_actions(PyObject *self, PyObject *args) {
+    PyObject *lines, *out;
+    Py_ssize_t first;
+    if (!PyArg_ParseTuple(args, "O!nO!", &PyList_Type, &lines, &first, &PyList_Type, &out)) return NULL;
+    if (!Action) {
+        PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
+        return NULL;
+    }
+    Py_ssize_t i = first < 0 ? 0 : first, n = PyList_GET_SIZE(lines);
+    long last = 0;
+    for (; i < n; i++) {
+        int items;
+        int r = ngn_line(PyList_GET_ITEM(lines, i), (long)i + 1, out, &items);
+        if (r < 0) return NULL;
+        if (r == 0) break;
+        if (items) last = (long)i + 1;
+    }
+    return Py_BuildValue("(nl)", i, last);
+}
+
 static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *a, *l, *d, *h, *kr, *kd, *kt, *kp, *kw, *ks, *so;
     long gap, most_steps, most_repeat;
@@ -565,6 +717,9 @@ static PyMethodDef methods[] = {
     {"shapes", shapes, METH_VARARGS,
      "shapes(action_fields, loc_fields, i_value, i_and_match, i_cannot_move) -> bool: make Actions and Locs "
      "by filling their slots (fields: [(name, kind, default)], kind 0 required, 1 default, 2 list factory)"},
+    {"ngn_actions", ngn_actions, METH_VARARGS,
+     "ngn_actions(lines, first, actions) -> (next, last): the .ngn move lines lines[first:next] read into Actions "
+     "appended to actions (last: the number of the last line with a move, or 0)"},
     {"game_actions", game_actions, METH_VARARGS,
      "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
      "line + 1), or None when a row is not of the common kinds"},

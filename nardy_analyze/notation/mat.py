@@ -41,9 +41,10 @@ from .grammar import error_place, grammar_text
 try:        # the compiled reader of the common rows (GAME_ACTIONS below)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._matrows import configure as _configure_rows, game_actions as _game_actions, shapes as _shapes
+    from ._matrows import (configure as _configure_rows, game_actions as _game_actions, ngn_actions as _ngn_actions,
+                           shapes as _shapes)
 except ImportError:                  # not built (no C compiler at install) or turned off
-    _configure_rows = _game_actions = _shapes = None
+    _configure_rows = _game_actions = _ngn_actions = _shapes = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -715,10 +716,12 @@ def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: in
 # Actions in one call, or None when a row is not one of the common kinds.  None when it is not built or
 # ``NARDY_ANALYZE_PURE`` is set: then the Python reader, the reference, reads every row.
 GAME_ACTIONS = None
+# and the .ngn reader's common move lines (``ngn._Reader._by_lines``), made by the same code
+NGN_ACTIONS = None
 if _configure_rows is not None:
     _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
                     Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
-    GAME_ACTIONS = _game_actions
+    GAME_ACTIONS, NGN_ACTIONS = _game_actions, _ngn_actions
 
 
 def _field_shapes(cls) -> list | None:

@@ -27,6 +27,7 @@ from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, 
 from ..i18n import N_, _
 from . import Notation, either, expected_found, guarded_read, normalise_text, quoted, register
 from .grammar import error_place, grammar_text
+from . import mat
 from .mat import DICE_OF, MAX_REPEAT, BadCell, read_play
 
 __all__ = ["read", "write", "looks_like_ngn", "SIDES", "MATCH_LENGTH_TAG"]
@@ -279,9 +280,13 @@ class _Reader:
     def _by_lines(self, text: str, fast: bool = False) -> None:
         """Read the text one logical line at a time (a line, or the lines a ``{`` comment spans): each line
         the line reader takes (``fast``: :func:`_fast_line`) is read without Lark, any other is parsed by
-        Lark alone (rule ``line``), so an unreadable line costs only that line."""
+        Lark alone (rule ``line``), so an unreadable line costs only that line.  Inside a game, a run of
+        plain move lines goes to the compiled reader where it is in use (``mat.NGN_ACTIONS``: the same
+        Actions, made in one call; it stops at the first line it does not read, which is read here)."""
         lines = text.split("\n")[:-1]
         starts: list[int] = []              # (fast) where each line starts in the text
+        compiled = mat.NGN_ACTIONS if fast else None
+        read_to = 0                         # (compiled) the lines before this index are read
         if fast:
             at = 0
             for line in lines:
@@ -289,6 +294,14 @@ class _Reader:
                 at += len(line) + 1
             lexers = _line_lexers()
         for no, count in _logical_lines(lines):
+            if no <= read_to:               # (a line of the run the compiled reader read: no comment opens on it)
+                continue
+            if compiled is not None and count == 1 and self.game is not None:
+                read_to, last = compiled(lines, no - 1, self.game.actions)
+                if last:
+                    self.last_line = last
+                if read_to >= no:
+                    continue
             if fast and count == 1:
                 a = starts[no - 1]
                 item = _fast_line(text, a, a + len(lines[no - 1]), no, lexers)
@@ -651,7 +664,7 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
 # variant and on altered lines.
 
 _LINE_TERMINALS = ("MOVE_NO_B", "MOVE_NO", "SIDE", "CHAIN", "HANDOVER", "ROLL", "PART", "DOUBLE", "TAKE",
-                   "DROP", "WINS", "INT", "MATCH")
+                   "DROP", "WINS", "INT", "MATCH", "GAME", "SCORE", "SCORE_PAIR")
 _BLANKS = re.compile(r"[ \t]*")
 
 
@@ -741,6 +754,19 @@ def _fast_line(text: str, a: int, b: int, no: int, lexers: dict) -> tuple | None
             return ("wins", ch)
         return None
 
+    head = tok("GAME")
+    if head is not None:        # "Game N" and "Game N score A-B" (players, ratings or a comment: Lark's)
+        ch = [head]
+        number = tok("INT")
+        if number is not None:
+            ch.append(number)
+        word = tok("SCORE")
+        if word is not None:
+            pair = tok("SCORE_PAIR")
+            if pair is None:
+                return None
+            ch.append(("score", [word, pair]))
+        return ("game_line", ch) if pos == b else None
     head = tok("MOVE_NO_B")
     if head is not None:
         kind, cells = "moves_line_b", 1
