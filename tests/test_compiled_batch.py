@@ -4,16 +4,18 @@
   Actions in one call, else None (then the Python reader reads the game).  With it and without it, every
   record reads to the same Match: real records, and games made of random rows of every kind, well formed
   and not.
-* ``CoreRules.quick_rolls`` (``replay.game.BATCH``): a run of plainly legal rolls replayed in one call.
-  With it and without it, the replay gives the same findings and reports: real records, generated games
-  of the one-part variants, and the same games with their plays changed at random (illegal plays, combined
-  moves, plays that stop short, hit marks on the way).
+* ``CoreRules.quick_rolls`` (``replay.game.BATCH``): a run of plainly legal rolls replayed in one call (in
+  Gul bara, turns of several parts too: chains and handovers).  With it and without it, the replay gives the
+  same findings and reports: real records, generated games of every variant, and the same games with their
+  plays changed at random (illegal plays, combined moves, plays that stop short, hit marks on the way, a
+  turn's chain and handover parts left out, reordered, given to the other side or other numbers).
 
 Skipped (with the reason) where the compiled core is not in use; the pure-Python suite runs the references.
 """
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 
 import pytest
@@ -189,14 +191,31 @@ def test_batch_replays_real_records_as_the_python_replay(monkeypatch):
 
 def _mutate(match, rng: random.Random, rate: float):
     """The match with some plays changed: steps dropped, joined into combined moves, reordered, moved by a
-    point, marked as hits, or a play written as nothing; a turn's further parts (Gul bara) left out."""
+    point, marked as hits, or a play written as nothing; a turn's further parts (Gul bara) left out, one of
+    them left out, put out of order, given to the other side or other numbers, or written twice."""
     m = copy.deepcopy(match)
     for g in m.games:
         for a in g.actions:
             if a.kind is not Kind.ROLL or not a.steps or rng.random() > rate:
                 continue
-            if a.segments and rng.random() < 0.3:      # Gul bara: the chain and handovers left out
-                a.segments = []
+            if a.segments and rng.random() < 0.3:      # Gul bara: the chain and handovers changed
+                segs = list(a.segments)
+                how = rng.randrange(6)
+                k = rng.randrange(len(segs))
+                if how == 0:
+                    segs = []                          # left out
+                elif how == 1:
+                    segs.pop(k)                        # one left out
+                elif how == 2 and len(segs) > 1:
+                    segs[k], segs[-1] = segs[-1], segs[k]   # out of order
+                elif how == 3:
+                    segs[k] = dataclasses.replace(segs[k], player=1 - segs[k].player)   # the other side's
+                elif how == 4:
+                    d = rng.randint(1, 6)
+                    segs[k] = dataclasses.replace(segs[k], dice=(d,) * len(segs[k].dice or (d,)))  # other numbers
+                else:
+                    segs.insert(k, copy.deepcopy(segs[k]))  # written twice
+                a.segments = segs
                 continue
             steps = list(a.steps)
             how = rng.randrange(6)
@@ -262,6 +281,32 @@ def test_batch_takes_the_combined_moves_and_partial_plays_it_can():
     turns = sum(g.turns for r in reports for g in r.games)
     assert turns > 1000
     assert len(walked) < 0.01 * turns, (len(walked), turns)
+
+
+@needs_core
+def test_batch_takes_gul_bara_turns_of_several_parts():
+    """Gul bara's chains and handovers (GulBaraTurn's driver in the core): on generated games, the turns left
+    to Python are the players' first turns (the head exception) and those that end the game; the turns taken
+    include doubles with their chains and handovers, and plays that leave numbers to hand over."""
+    m = generate_match("gulbara", 40, seed=7)
+    walked = []
+    orig = game_mod.walk
+
+    def counting(st, i, a, nxt, p, d1, d2, first_turn):
+        if not first_turn:
+            walked.append(a)
+        return orig(st, i, a, nxt, p, d1, d2, first_turn)
+
+    game_mod.walk = counting
+    try:
+        rep = validate_match(m)
+    finally:
+        game_mod.walk = orig
+    several = [a for g in m.games for a in g.actions if a.kind is Kind.ROLL and a.segments]
+    chained = [a for a in several if any(s.kind == "chain" for s in a.segments)]
+    assert len(several) > 300 and len(chained) > 50
+    # at most the game's last turn of each game (a side bears off its last checker) is walked
+    assert len(walked) <= len(m.games), (len(walked), sum(g.turns for g in rep.games))
 
 
 def _told(m, tmp_path, name: str):

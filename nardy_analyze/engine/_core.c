@@ -574,7 +574,9 @@ static Gen *gen_acquire(Gen *local);
 static void gen_release(Gen *g);
 static int gen_run(const Variant *v, const uint8_t *me, const uint8_t *opp, const int *nums, int n, int left0,
                    int allowed, Gen *g);
-static int gen_has(const Gen *g, const uint8_t *me, const uint8_t *opp);
+static int gen_max(const Gen *g);
+static int gen_find(const Gen *g, const uint8_t *me, const uint8_t *opp);
+static int gen_path_dice(const Gen *g, int node, int *dice);
 #define GEN_LOCAL_SIZE 512
 
 /* judge.judge's other ways, for a turn whose written steps are not one per number (with no "*" beyond the
@@ -583,7 +585,7 @@ static int gen_has(const Gen *g, const uint8_t *me, const uint8_t *opp);
  * (core.generate: a play that cannot use every number); 1 and me, opp changed to the play chosen; 0 when
  * Python must decide (a finding, a route that hits on its way) */
 static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *numbers, int nn, int pairs[][2],
-                        const int *hit, int ns, int partial) {
+                        const int *hit, int ns, int partial, int left, int allowed, int *used, int *nused) {
     if (ns > 4) return 0;
     for (int k = 0; k < ns; k++) {
         int src = pairs[k][0], dst = pairs[k][1];
@@ -594,9 +596,9 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
     e.v = v; e.nfull = nn;
     /* judge._by_counts: the steps applied in any order that has a checker for each */
     memcpy(e.cme, me, NPT); memcpy(e.copp, opp, NPT);
-    int done[4] = {0}, left = ns;
+    int done[4] = {0}, todo = ns;
     e.has_counted = 1;
-    while (left) {
+    while (todo) {
         int k = 0;
         for (; k < ns; k++) {
             if (done[k]) continue;
@@ -606,7 +608,7 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
         if (k == ns) { e.has_counted = 0; break; }
         apply_step(v, e.cme, e.copp, pairs[k][0], pairs[k][1]);
         done[k] = 1;
-        left--;
+        todo--;
     }
     /* a "*" that no written end explains: the route that hits on its way is Python's to find */
     int marked = 0;
@@ -618,20 +620,31 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
         marked += !dup;
     }
     if (e.has_counted && marked > (int)e.copp[24] - (int)opp[24]) return 0;
-    realise(&e, me, opp, numbers, nn, pairs, 0, ns, 0, 1, 0);
+    realise(&e, me, opp, numbers, nn, pairs, 0, ns, left, allowed, 0);
     if (e.found) {
         memcpy(me, e.fme, NPT); memcpy(opp, e.fopp, NPT);
+        if (used) { memcpy(used, numbers, sizeof(int) * nn); *nused = nn; }
         return 1;
     }
     if (!e.has_counted || !partial) return 0;   /* partial: a play that does not use every number may be taken */
-    /* `counted in generate(...)`: the legal plays of the roll (turn state (0, 1): not a first turn) */
+    /* `counted in generate(...)`: the legal plays of the numbers with the turn state (left, allowed); the
+     * numbers used: all of them when a legal play uses all, else those of the play's path (judge._ok) */
     _Alignas(16) char local[GEN_LOCAL_SIZE];
     Gen *g = gen_acquire((Gen *)local);
-    int in = gen_run(v, me, opp, numbers, nn, 0, 1, g) == 0 ? gen_has(g, e.cme, e.copp) : -1;
+    int node = -2, all = 0, nd = 0, dice[MAXN];
+    if (gen_run(v, me, opp, numbers, nn, left, allowed, g) == 0) {
+        node = gen_find(g, e.cme, e.copp);
+        all = gen_max(g) == nn;
+        if (node >= 0 && used && !all) nd = gen_path_dice(g, node, dice);
+    }
     gen_release(g);
-    if (in < 0) { PyErr_Clear(); return 0; }
-    if (!in) return 0;
+    if (node == -2) { PyErr_Clear(); return 0; }
+    if (node < 0) return 0;
     memcpy(me, e.cme, NPT); memcpy(opp, e.copp, NPT);
+    if (used) {
+        if (all) { memcpy(used, numbers, sizeof(int) * nn); *nused = nn; }
+        else { if (nd > nn) return 0; memcpy(used, dice, sizeof(int) * nd); *nused = nd; }
+    }
     return 1;
 }
 
@@ -693,7 +706,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
         /* judge.judge: the written steps in any split into numbers (a combined move, a checker borne off
          * with a larger number, ...) */
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
-        if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns, !plain)) return 0;
+        if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns, !plain, 0, 1, NULL, NULL)) return 0;
         if (*nroute == 0) {     /* asked for: judge.route's (which reads no "*": it walks the steps) */
             int k = find_route(v, me, opp, numbers, nn, pairs, (int)ns, m, o, route);
             *nroute = k ? k : -1;
@@ -708,16 +721,238 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     return 1;
 }
 
+/* -- Gul bara's turns of several parts (replay.turns.walk_turn with engine.gulbara.GulBaraTurn) ------------------ */
+
+enum { P_ROLL, P_CHAIN, P_HANDOVER };
+#define MAX_PARTS 24
+
+typedef struct {
+    int kind, player, nd, ns;
+    int dice[4];
+    int pairs[4][2], hit[4];
+} WPart;
+
+static PyObject *S_kind_chain, *S_kind_handover;
+
+/* the steps of a play (a list of Step) into pairs and hit marks: 1, or 0 when they are not plain (Python's) */
+static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
+    if (!steps || !PyList_Check(steps)) return 0;
+    Py_ssize_t n = PyList_GET_SIZE(steps);
+    if (n > 4) return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *st = PyList_GET_ITEM(steps, k);
+        long src, dst;
+        int h = attr_true(st, S_hit);
+        if (h < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst)) return 0;
+        pairs[k][0] = (int)src; pairs[k][1] = (int)dst; hit[k] = h;
+    }
+    *ns = (int)n;
+    return 1;
+}
+
+/* a written chain or handover part (a Segment): 1, or 0 when it is not one read here */
+static int read_segment(PyObject *seg, WPart *w) {
+    PyObject *kind = PyObject_GetAttr(seg, S_kind);
+    if (!kind) { PyErr_Clear(); return 0; }
+    int r = PyUnicode_Check(kind) ? PyUnicode_Compare(kind, S_kind_chain) : -1;
+    int h = PyUnicode_Check(kind) ? PyUnicode_Compare(kind, S_kind_handover) : -1;
+    Py_DECREF(kind);
+    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    if (r == 0) w->kind = P_CHAIN;
+    else if (h == 0) w->kind = P_HANDOVER;
+    else return 0;
+    long pl;
+    if (!attr_long(seg, S_player, 0, 1, &pl)) return 0;
+    w->player = (int)pl;
+    PyObject *dice = PyObject_GetAttr(seg, S_dice);
+    if (!dice) { PyErr_Clear(); return 0; }
+    w->nd = 0;
+    if (dice != Py_None) {
+        if (!PyTuple_Check(dice) || PyTuple_GET_SIZE(dice) > 4) { Py_DECREF(dice); return 0; }
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(dice); k++) {
+            PyObject *d = PyTuple_GET_ITEM(dice, k);
+            long x = PyLong_Check(d) ? PyLong_AsLong(d) : -1;
+            if (x < 1 || x > 6) { PyErr_Clear(); Py_DECREF(dice); return 0; }
+            w->dice[w->nd++] = (int)x;
+        }
+    }
+    Py_DECREF(dice);
+    PyObject *steps = PyObject_GetAttr(seg, S_steps);
+    if (!steps) { PyErr_Clear(); return 0; }
+    int ok = read_steps(steps, w->pairs, w->hit, &w->ns);
+    Py_DECREF(steps);
+    return ok;
+}
+
+/* turns._later: a written part of a double above `dbl` (its numbers all one number, higher), or one that
+ * says nothing of its numbers */
+static int later_part(const WPart *c, int dbl) {
+    if (!c->nd) return 1;
+    for (int i = 1; i < c->nd; i++) if (c->dice[i] != c->dice[0]) return 0;
+    return c->dice[0] > dbl;
+}
+
+static int same_numbers(const int *a, int na, const int *b, int nb) {     /* Counter(a) == Counter(b) */
+    if (na != nb) return 0;
+    int c[7] = {0};
+    for (int i = 0; i < na; i++) c[a[i]]++;
+    for (int i = 0; i < nb; i++) if (--c[b[i]] < 0) return 0;
+    return 1;
+}
+
+/* whether any of the numbers moves a checker (generate's max_dice > 0) */
+static int can_play(const Variant *v, const uint8_t *me, const uint8_t *opp, const int *numbers, int nn, int left,
+                    int allowed) {
+    uint8_t out[64][2];
+    for (int i = 0; i < nn; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++) if (numbers[j] == numbers[i]) { seen = 1; break; }
+        if (!seen && single_steps(v, me, opp, numbers[i], left, allowed, out)) return 1;
+    }
+    return 0;
+}
+
+/* judge.judge of a part written in its place, when its play is legal: 1 with (me, opp) changed and the
+ * numbers used (judge's Verdict.used); 0 when Python must judge it (a finding, a hit on the way) */
+static int judge_part(const Variant *v, uint8_t *me, uint8_t *opp, const int *numbers, int nn, int left,
+                      int allowed, WPart *w, int *used, int *nused) {
+    if (w->ns == 0) {                      /* nothing written: legal where nothing can be played */
+        if (can_play(v, me, opp, numbers, nn, left, allowed)) return 0;
+        *nused = 0;
+        return 1;
+    }
+    int bear_off = 1;
+    for (int k = 0; k < w->ns; k++) if (w->hit[k]) bear_off = 0;
+    uint8_t m[NPT], o[NPT];
+    memcpy(m, me, NPT); memcpy(o, opp, NPT);
+    if (w->ns == nn) {                     /* judge.as_written: one written step per number, in order */
+        int nums[4], u[8], nu, hits;
+        memcpy(nums, numbers, sizeof(int) * nn);
+        if (exact_walk(v, m, o, nums, nn, w->pairs, w->ns, left, allowed, bear_off, u, &nu, &hits, NULL)) {
+            memcpy(me, m, NPT); memcpy(opp, o, NPT);
+            memcpy(used, u, sizeof(int) * nu);
+            *nused = nu;
+            return 1;
+        }
+        memcpy(m, me, NPT); memcpy(o, opp, NPT);
+    }
+    if (!every_number(v, m, o, numbers, nn, w->pairs, w->hit, w->ns, 1, left, allowed, used, nused)) return 0;
+    memcpy(me, m, NPT); memcpy(opp, o, NPT);
+    return 1;
+}
+
+/* One Gul bara roll and its parts, every part in its place and legal and every part left out one that
+ * could not be played (turns.walk_turn yields no problem): 1 taken (pos changed), 0 Python's, -1 an
+ * exception.  The driver is GulBaraTurn's: the roll; the numbers the roller could not use handed over to
+ * the opponent (head allowance of one); after a double, from roll `chain_from` of the game, every higher
+ * double up to 6-6 played by the roller (the head state of the roll held across the chain), each followed
+ * by its handover.  Not a player's first turn (the batch leaves those to Python). */
+static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], int rolls, int chain_from) {
+    if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0) return 0;
+    PyObject *dice = PyObject_GetAttr(a, S_dice);
+    if (!dice) { PyErr_Clear(); return 0; }
+    long x = -1, y = -1;
+    if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2 && PyLong_Check(PyTuple_GET_ITEM(dice, 0))
+            && PyLong_Check(PyTuple_GET_ITEM(dice, 1))) {
+        x = PyLong_AsLong(PyTuple_GET_ITEM(dice, 0));
+        y = PyLong_AsLong(PyTuple_GET_ITEM(dice, 1));
+        if (PyErr_Occurred()) { PyErr_Clear(); x = -1; }
+    }
+    Py_DECREF(dice);
+    if (x < 1 || x > 6 || y < 1 || y > 6) return 0;
+    int d1 = x >= y ? (int)x : (int)y, d2 = x >= y ? (int)y : (int)x;
+    /* the written parts: the roller's play of the roll, then the segments */
+    WPart parts[MAX_PARTS];
+    int np = 1;
+    parts[0].kind = P_ROLL; parts[0].player = p; parts[0].nd = 0;
+    PyObject *steps = PyObject_GetAttr(a, S_steps);
+    if (!steps) { PyErr_Clear(); return 0; }
+    int ok = read_steps(steps, parts[0].pairs, parts[0].hit, &parts[0].ns);
+    Py_DECREF(steps);
+    if (!ok) return 0;
+    PyObject *segs = PyObject_GetAttr(a, S_segments);
+    if (!segs) { PyErr_Clear(); return 0; }
+    if (!PyList_Check(segs) || PyList_GET_SIZE(segs) >= MAX_PARTS) { Py_DECREF(segs); return 0; }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(segs); k++) {
+        if (!read_segment(PyList_GET_ITEM(segs, k), &parts[np])) { Py_DECREF(segs); return 0; }
+        np++;
+    }
+    Py_DECREF(segs);
+    uint8_t w[2][NPT];
+    memcpy(w, pos, sizeof w);
+    int roll_number = rolls + 1;
+    int dbl = d1 == d2 ? d1 : 0;
+    int chain = dbl && chain_from > 0 && roll_number >= chain_from;
+    int phase = P_ROLL, q = 0, rest[4], nrest = 0, head0 = 0;
+    for (;;) {
+        if (!side_sum(w[0]) || !side_sum(w[1])) return 0;      /* a side bore off its last checker: Python's */
+        int side, numbers[4], nn, left = 0;
+        if (phase == P_ROLL) {
+            side = p;
+            nn = d1 == d2 ? 4 : 2;
+            for (int i = 0; i < nn; i++) numbers[i] = d1 == d2 ? d1 : (i ? d2 : d1);
+            head0 = v->head ? w[p][v->head - 1] : 0;
+        } else if (phase == P_HANDOVER) {
+            side = 1 - p;
+            nn = nrest;
+            memcpy(numbers, rest, sizeof rest);
+        } else {
+            side = p;
+            nn = 4;
+            for (int i = 0; i < 4; i++) numbers[i] = dbl;
+            left = head0 - (v->head ? w[p][v->head - 1] : 0);
+            if (left < 0) return 0;
+        }
+        WPart *part = NULL;
+        if (phase == P_ROLL) {
+            part = &parts[q++];
+        } else if (q < np) {
+            WPart *c = &parts[q];
+            /* a handover where a chain double is asked for: one of a later double (then this double is left
+             * out), else one nothing asks for (a finding: Python's) */
+            if (phase == P_CHAIN && c->kind == P_HANDOVER && !later_part(c, dbl - 1)) return 0;
+            /* the part asked for, unless it belongs to a later double (this one is then left out) */
+            if (c->kind == phase && !(d1 == d2 && c->nd && later_part(c, dbl))) {
+                part = c;
+                q++;
+            }
+        }
+        int used[8], nused = 0;
+        uint8_t *me = w[side], *opp = w[1 - side];
+        if (part == NULL) {                  /* left out: only where nothing could be played */
+            if (can_play(v, me, opp, numbers, nn, left, 1)) return 0;
+        } else {
+            if (part->player != side) return 0;
+            if (phase != P_ROLL && part->nd && !same_numbers(part->dice, part->nd, numbers, nn)) return 0;
+            if (!judge_part(v, me, opp, numbers, nn, left, 1, part, used, &nused)) return 0;
+        }
+        if (side == p) {                     /* the roller's part: what it left unused is handed over */
+            int c[7] = {0};
+            for (int i = 0; i < nn; i++) c[numbers[i]]++;
+            for (int i = 0; i < nused; i++) if (used[i] < 1 || used[i] > 6 || --c[used[i]] < 0) return 0;
+            nrest = 0;
+            for (int d = 6; d >= 1; d--) while (c[d]--) rest[nrest++] = d;     /* larger first */
+            if (nrest) { phase = P_HANDOVER; continue; }
+        }
+        if (chain && dbl < 6) { dbl++; phase = P_CHAIN; }
+        else break;
+    }
+    if (q < np) return 0;                    /* parts written after the turn ended: Python's findings */
+    if (!side_sum(w[0]) || !side_sum(w[1])) return 0;
+    memcpy(pos, w, sizeof w);
+    return 1;
+}
+
 /* The replay's run of plainly legal rolls (replay.game.play; turns.quick_turn's cases, on every turn that
  * is not a player's first), see the method's doc. */
 static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *actions, *side0, *side1, *roll_kind;
     Py_ssize_t i;
     PyObject *trace = Py_None;
-    int last_player, rolled[2], rolls, plain = 0;
+    int last_player, rolled[2], rolls, plain = 0, parts = 0;
     uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT];
-    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|Op", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
-                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain))
+    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|Opi", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
+                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
@@ -739,9 +974,11 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
         /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */
-        int exact, route[4][3], nroute = trace != Py_None ? 0 : -1;
+        int exact = 0, route[4][3], nroute = trace != Py_None ? 0 : -1;
         /* the game's opening roll only as a plain roll: a double there is a finding where the rules forbid it */
-        int r = quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
+        int r = parts > 0 && trace == Py_None && rolls >= 1
+            ? gul_roll(&self->v, a, (int)p, pos, rolls, parts)
+            : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
         if (r < 0) return NULL;
         if (!r) break;
         rolled[p]++;
@@ -1051,13 +1288,30 @@ done:
 }
 
 /* whether (me, opp) is one of the plays gen_run found (PlaySet.__contains__) */
-static int gen_has(const Gen *g, const uint8_t *me, const uint8_t *opp) {
+static int gen_find(const Gen *g, const uint8_t *me, const uint8_t *opp) {
     const IntList *plays = g->use_kept ? &g->kept : &g->depth[g->max_dice];
     for (size_t k = 0; k < plays->n; k++) {
         const Node *node = &g->arena.nodes[plays->items[k]];
-        if (memcmp(node->p, me, NPT) == 0 && memcmp(node->p + NPT, opp, NPT) == 0) return 1;
+        if (memcmp(node->p, me, NPT) == 0 && memcmp(node->p + NPT, opp, NPT) == 0) return (int)plays->items[k];
     }
-    return 0;
+    return -1;
+}
+
+static int gen_max(const Gen *g) {
+    return g->max_dice;
+}
+
+/* the numbers of the steps of the path kept for a play (the node), in the order played; how many */
+static int gen_path_dice(const Gen *g, int node, int *dice) {
+    int n = 0, rev[MAXN];
+    while (node >= 0 && n < MAXN) {
+        const Node *x = &g->arena.nodes[node];
+        if (x->parent < 0) break;                       /* (the start) */
+        rev[n++] = x->die;
+        node = x->parent;
+    }
+    for (int i = 0; i < n; i++) dice[i] = rev[n - 1 - i];
+    return n;
 }
 
 /* (src, dst, die), one tuple per distinct step for the module's life (a new reference) */
@@ -1189,12 +1443,14 @@ static PyMethodDef CoreRules_methods[] = {
     {"play_exact", (PyCFunction)CoreRules_play_exact, METH_VARARGS,
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
-     "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False) "
+     "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False, "
+     "parts=0) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
      "trace (a list) gets (side0, side1, route, exact) after each (route: the play's single steps with their hits, "
      "((src, dst, hit), ...), as judge.route gives them, where the batch found them, else None; exact: the written "
      "steps were one per number in order, the route being those); plain: only rolls that are not "
-     "doubles, played with both numbers"},
+     "doubles, played with both numbers; parts (without a trace): Gul bara's turns of several parts, every part "
+     "legal, chains from roll `parts` of the game"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,
@@ -1231,6 +1487,8 @@ PyMODINIT_FUNC PyInit__core(void) {
                            "hit"};
     for (int i = 0; i < 10; i++)
         if (!(*names[i] = PyUnicode_InternFromString(texts[i]))) return NULL;
+    if (!(S_kind_chain = PyUnicode_InternFromString("chain")) || !(S_kind_handover = PyUnicode_InternFromString("handover")))
+        return NULL;
     if (PyType_Ready(&CoreRulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;

@@ -94,7 +94,9 @@ class Rules:
     one_part_turns = True               # the turn driver is SingleSegment: a turn is the roller's play
     # which rolls the compiled core's batch of a record's rolls may replay (replay.game.play): "all" (a turn is
     # the roller's play), "plain" (only a roll that is not a double, played with both numbers: a turn
-    # ``played_roll_ends_turn`` says is the roller's play alone), None (none: every roll through Python)
+    # ``played_roll_ends_turn`` says is the roller's play alone), "parts" (Gul bara's turn driver in the core:
+    # every roll whose parts are all legal, chains from roll ``chain_from_turn``, where nothing observes the
+    # replay; with an observer as "plain"), None (none: every roll through Python)
     batch_turns: str | None = "all"
     has_chains = False                  # doubles chains (Gul bara)
     has_handovers = False               # unused numbers go to the opponent (Gul bara; ``handover_turn``)

@@ -24,7 +24,9 @@ class GulBara(LongNardy):
     home_freeze = True
     exact_bear_off = True
     one_part_turns = False       # chains and handovers: GulBaraTurn
-    batch_turns = "plain"        # the compiled batch: a plain roll played with both numbers (played_roll_ends_turn)
+    # the compiled batch: every roll whose parts (roll, chain doubles, handovers) are legal, GulBaraTurn's driver
+    # in C (without an observer; with one, a plain roll played with both numbers: played_roll_ends_turn)
+    batch_turns = "parts"
 
     def __init__(self, head_exception: str = "standard", koks: bool = False, chain_from_turn: int = 1,
                  home_mars: int | None = None) -> None:

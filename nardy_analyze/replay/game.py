@@ -62,7 +62,9 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     # the compiled core's batch (no clock: it checks every action): a run of plainly legal rolls in one call
     batch = st.rules.batch_turns
     quick = core.quick_rolls if BATCH and core is not None and clock is None and batch is not None else None
-    plain = batch == "plain"
+    plain = batch != "all"
+    # Gul bara's turns of several parts in the core (the roll chains start at), where nothing observes
+    parts = (st.rules.chain_from_turn or 0) if batch == "parts" and teller is None else 0
     roll = Kind.ROLL
     trace = None if teller is None else []
     i = 0
@@ -72,7 +74,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
             last = st.last
             j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
                                             last.player if last is not None and last.kind is roll else -1,
-                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain)
+                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts)
             if j > i:
                 if teller is None:
                     taken(st, actions, i, j, side0, side1, r0, r1)
