@@ -520,7 +520,8 @@ _LINE_EDITS = st.sampled_from([
     " take", " drop", " double 4", " wins 2", " chain 44: 24/20", " handover B 3: 6/3", " W", "?", "{", "}",
     '"', " 64: 24/18", " ????", " cannot move", " illegal play (x)", "12.", "12...", "CHAIN", "Take", "bar/",
     "/off", "\n", "\n1. 64:", " setup dice 31", " score 2-1", "Game 3", "Game", " players \"A\" \"B\"",
-    " 7-", "1.", "1...", " 66: 24/18(4)", " 21: 24/23 24/22", " 31: bar/22* 6/5", " 62: 6/off 2/off", "off", "BAR"])
+    " 7-", "1.", "1...", " 66: 24/18(4)", " 21: 24/23 24/22", " 31: bar/22* 6/5", " 62: 6/off 2/off", "off", "BAR", " chain 33: 8/5", "handover W 5:", "chain 12:", " chain 77:", "chain B 44:",
+    "CHAIN 55: 8/3", "handover 3: 6/3 6/3", "chain 66:"])
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

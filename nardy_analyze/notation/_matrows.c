@@ -41,6 +41,8 @@ static PyObject *KindRoll = NULL, *KindDouble = NULL, *KindTake = NULL, *KindDro
                 *KindResign = NULL;
 static long LeftCellGap = 4;
 static PyObject *Plays = NULL;          /* play text -> tuple of Step objects */
+static PyObject *SegmentClass = NULL;   /* record.Segment (configure_ngn): the .ngn chain and handover parts */
+static PyObject *S_segments = NULL, *S_kind = NULL, *S_player = NULL, *W_chain = NULL, *W_handover = NULL;
 static PyObject *KW_VALUE = NULL, *KW_VALUE_MATCH = NULL, *KW_CANNOT = NULL;
 
 static inline int is_blank(const char *s, Py_ssize_t n, Py_ssize_t i) {   /* (?=[ \t\n]); the row ends with \n */
@@ -520,9 +522,11 @@ other:
  * ``_Reader._moves_line``/``_moves_line_b``/``_cell``/``_roll`` (its Actions).  Handled here: a blank line, and
  *     [ \t]* N. [ \t]* ROLL ([ \t]* ROLL)? [ \t]*        (moves_line: White's cell, then Black's)
  *     [ \t]* N... [ \t]* ROLL [ \t]*                      (moves_line_b: Black's cell)
- * with N [0-9]{1,6} and ROLL "[0-9][0-9]:" followed by nothing, or by blanks and a play (STEP words, each
- * ended by a blank or the line's end) or "cannot move"; every other line (a tag, "Game N", a comment, a clock,
- * a chain, "??:", a play the row reader cannot read, any character that is not ASCII) is the Python reader's. */
+ *     [ \t]* (chain|handover) ([ \t]* [WB])? [ \t]* PART [ \t]*   (cont_line of one part: the roll above goes on)
+ * with N [0-9]{1,6}, ROLL "[0-9][0-9]:" followed by nothing, or by blanks and a play (STEP words, each
+ * ended by a blank or the line's end) or "cannot move", and PART "[1-6]{1,4}:" followed by nothing or by
+ * blanks and a play; every other line (a tag, "Game N", a comment, a clock, "??:", a play the row reader
+ * cannot read, any character that is not ASCII) is the Python reader's. */
 
 /* ROLL at i: its end, or -1 (not a roll handled here); *cannot set for "cannot move" */
 static Py_ssize_t ngn_roll(const char *s, Py_ssize_t n, Py_ssize_t i, int *cannot) {
@@ -593,6 +597,90 @@ static PyObject *ngn_cell(PyObject *line, const char *s, Py_ssize_t a, Py_ssize_
     return action;
 }
 
+static inline int word_end(const char *s, Py_ssize_t n, Py_ssize_t i) {      /* (?![A-Za-z0-9_]) */
+    if (i >= n) return 1;
+    char c = s[i];
+    return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_');
+}
+
+/* a chain or handover line (ngn._Reader._cont_line with one part, ``_segment``): the Segment appended to the
+ * segments of the roll above (the last of `out`): 1, 0 not one handled here, -1 an exception */
+static int ngn_part_line(PyObject *line, const char *s, Py_ssize_t n, Py_ssize_t i, long lineno, PyObject *out) {
+    int chain;
+    Py_ssize_t j;
+    if (word_ci(s, n, i, "chain") && word_end(s, n, i + 5)) { chain = 1; j = i + 5; }
+    else if (word_ci(s, n, i, "handover") && word_end(s, n, i + 8)) { chain = 0; j = i + 8; }
+    else return 0;
+    if (!SegmentClass || PyList_GET_SIZE(out) == 0) return 0;
+    PyObject *action = PyList_GET_ITEM(out, PyList_GET_SIZE(out) - 1);
+    PyObject *kind = PyObject_GetAttr(action, S_kind);
+    if (!kind) return -1;
+    Py_DECREF(kind);
+    if (kind != KindRoll) return 0;             /* (no roll above: the Python reader's message) */
+    long roller;
+    PyObject *pl = PyObject_GetAttr(action, S_player);
+    if (!pl) return -1;
+    roller = PyLong_AsLong(pl);
+    Py_DECREF(pl);
+    if (roller == -1 && PyErr_Occurred()) return -1;
+    if (roller != 0 && roller != 1) return 0;
+    int player = chain ? (int)roller : 1 - (int)roller;
+    Py_ssize_t k = blanks(s, n, j);
+    if (k < n && (s[k] == 'W' || s[k] == 'B') && word_end(s, n, k + 1)) {       /* SIDE */
+        player = s[k] == 'W' ? 0 : 1;
+        k = blanks(s, n, k + 1);
+    }
+    /* PART: [0-9]{1,4}: ([ \t]+ PLAY)?, its numbers 1-6 */
+    Py_ssize_t a = k, e = k;
+    while (e < n && e - a < 4 && is_digit(s[e])) e++;
+    if (e == a || e >= n || s[e] != ':') return 0;
+    int nd = (int)(e - a), dice[4];
+    for (int q = 0; q < nd; q++) {
+        if (s[a + q] < '1' || s[a + q] > '6') return 0;
+        dice[q] = s[a + q] - '0';
+    }
+    Py_ssize_t end = e + 1, m = blanks(s, n, end);
+    if (m > end && m < n) {
+        Py_ssize_t x = step_end(s, n, m);
+        if (x < 0) return 0;
+        end = x;
+        for (;;) {
+            Py_ssize_t b = blanks(s, n, end);
+            if (b == end || b >= n) break;
+            x = step_end(s, n, b);
+            if (x < 0) return 0;
+            end = x;
+        }
+    }
+    if (blanks(s, n, end) != n) return 0;
+    if (chain && nd == 2 && dice[0] == dice[1]) { dice[2] = dice[3] = dice[0]; nd = 4; }
+    PyObject *steps = end > e + 1 ? play_steps(line, e + 1, end, (long)e + 2) : PyTuple_New(0);
+    if (!steps) return -1;
+    if (steps == Py_None) { Py_DECREF(steps); return 0; }
+    PyObject *segments = PyObject_GetAttr(action, S_segments);
+    PyObject *numbers = PyTuple_New(nd), *list = PySequence_List(steps);
+    PyObject *loc = make_loc(lineno, (long)i + 1), *text = PyUnicode_Substring(line, i, end);
+    PyObject *who = PyLong_FromLong(player), *seg = NULL;
+    int r = -1;
+    Py_DECREF(steps);
+    if (segments && numbers && list && loc && text && who && PyList_Check(segments)) {
+        for (int q = 0; q < nd; q++) PyTuple_SET_ITEM(numbers, q, PyLong_FromLong(dice[q]));
+        PyObject *args[] = {chain ? W_chain : W_handover, who, numbers, list, loc, text};
+        seg = PyObject_Vectorcall(SegmentClass, args, 6, NULL);
+        if (seg) r = PyList_Append(segments, seg) < 0 ? -1 : 1;
+    } else if (segments && !PyList_Check(segments)) {
+        r = 0;
+    }
+    Py_XDECREF(seg);
+    Py_XDECREF(segments);
+    Py_XDECREF(numbers);
+    Py_XDECREF(list);
+    Py_XDECREF(loc);
+    Py_XDECREF(text);
+    Py_XDECREF(who);
+    return r;
+}
+
 /* one line: 1 read (its Actions appended to out, *items set when it had any), 0 not one handled here, -1 an
  * exception */
 static int ngn_line(PyObject *line, long lineno, PyObject *out, int *items) {
@@ -601,6 +689,11 @@ static int ngn_line(PyObject *line, long lineno, PyObject *out, int *items) {
     const char *s = (const char *)PyUnicode_DATA(line);
     Py_ssize_t n = PyUnicode_GET_LENGTH(line), i = blanks(s, n, 0);
     if (i == n) return 1;                       /* a blank line */
+    if (!is_digit(s[i])) {
+        int r = ngn_part_line(line, s, n, i, lineno, out);
+        *items = r == 1;
+        return r;
+    }
     long no;
     Py_ssize_t j = digits(s, n, i, 6, &no);
     if (j < 0 || j >= n || s[j] != '.') return 0;
@@ -666,6 +759,15 @@ static PyObject *ngn_actions(PyObject *self, PyObject *args) {
     return Py_BuildValue("(nl)", i, last);
 }
 
+/* configure_ngn(Segment): the class of the chain and handover parts ngn_actions reads */
+static PyObject *configure_ngn(PyObject *self, PyObject *args) {
+    PyObject *seg;
+    if (!PyArg_ParseTuple(args, "O", &seg)) return NULL;
+    Py_INCREF(seg);
+    Py_XSETREF(SegmentClass, seg);
+    Py_RETURN_NONE;
+}
+
 static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *a, *l, *d, *h, *kr, *kd, *kt, *kp, *kw, *ks, *so;
     long gap, most_steps, most_repeat;
@@ -717,6 +819,8 @@ static PyMethodDef methods[] = {
     {"shapes", shapes, METH_VARARGS,
      "shapes(action_fields, loc_fields, i_value, i_and_match, i_cannot_move) -> bool: make Actions and Locs "
      "by filling their slots (fields: [(name, kind, default)], kind 0 required, 1 default, 2 list factory)"},
+    {"configure_ngn", configure_ngn, METH_VARARGS,
+     "configure_ngn(Segment): the class of the chain and handover parts of .ngn lines (ngn_actions)"},
     {"ngn_actions", ngn_actions, METH_VARARGS,
      "ngn_actions(lines, first, actions) -> (next, last): the .ngn move lines lines[first:next] read into Actions "
      "appended to actions (last: the number of the last line with a move, or 0)"},
@@ -734,5 +838,11 @@ PyMODINIT_FUNC PyInit__matrows(void) {
     KW_VALUE_MATCH = Py_BuildValue("(ss)", "value", "and_match");
     KW_CANNOT = Py_BuildValue("(s)", "cannot_move");
     if (!Plays || !KW_VALUE || !KW_VALUE_MATCH || !KW_CANNOT) return NULL;
+    S_segments = PyUnicode_InternFromString("segments");
+    S_kind = PyUnicode_InternFromString("kind");
+    S_player = PyUnicode_InternFromString("player");
+    W_chain = PyUnicode_InternFromString("chain");
+    W_handover = PyUnicode_InternFromString("handover");
+    if (!S_segments || !S_kind || !S_player || !W_chain || !W_handover) return NULL;
     return PyModule_Create(&module);
 }

@@ -32,7 +32,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..engine.compiled import PURE
-from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Step, split_rating
+from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step, split_rating
 # decode: the shared decoder of the notations, kept as mat.decode
 from ..i18n import N_, _, ngettext
 from . import Notation, decode, either, expected_found, guarded_read, normalise_text, quoted, register
@@ -41,10 +41,10 @@ from .grammar import error_place, grammar_text
 try:        # the compiled reader of the common rows (GAME_ACTIONS below)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._matrows import (configure as _configure_rows, game_actions as _game_actions, ngn_actions as _ngn_actions,
-                           shapes as _shapes)
+    from ._matrows import (configure as _configure_rows, configure_ngn as _configure_ngn, game_actions as _game_actions,
+                           ngn_actions as _ngn_actions, shapes as _shapes)
 except ImportError:                  # not built (no C compiler at install) or turned off
-    _configure_rows = _game_actions = _ngn_actions = _shapes = None
+    _configure_rows = _configure_ngn = _game_actions = _ngn_actions = _shapes = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -721,6 +721,7 @@ NGN_ACTIONS = None
 if _configure_rows is not None:
     _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
                     Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
+    _configure_ngn(Segment)
     GAME_ACTIONS, NGN_ACTIONS = _game_actions, _ngn_actions
 
 
