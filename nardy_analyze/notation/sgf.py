@@ -624,12 +624,16 @@ def write(match: Match, normal: NormalMatch, analysis: dict | None = None) -> st
     (:mod:`nardy_analyze.notation.sgf_analysis`)."""
     norm = normal
     items = match.tag_items or list(match.tags.items())
-    return "\n".join(_game_tree(match, ng, norm.options, items, analysis) for ng in norm.games) + "\n"
+    # the match's tags that every game's root repeats, looked up once
+    tag_props = [f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]"
+                 for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
+    return "\n".join(_game_tree(match, ng, norm.options, items, analysis, tag_props) for ng in norm.games) + "\n"
 
 
-def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analysis: dict | None = None) -> str:
+def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analysis: dict | None = None,
+               tag_props: list[str] | None = None) -> str:
     """One game's tree: the root node, then a node per action (set-ups as gnubg writes them)."""
-    nodes = ["(;" + "".join(_root_props(match, ng, opts, items))]
+    nodes = ["(;" + "".join(_root_props(match, ng, opts, items, tag_props))]
     turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
     prev_setup = False
     derived = _result_derived(ng)
@@ -669,7 +673,8 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     return "\n".join(nodes) + ")"
 
 
-def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> list[str]:
+def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
+                tag_props: list[str] | None = None) -> list[str]:
     """The properties of a game's root node: application, match information, players, tags, rules, result
     (the match's tags and comments on the first game's)."""
     g, rep = ng.game, ng.report
@@ -684,10 +689,10 @@ def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]]) -> l
     root.append("MI" + "".join(mi))
     root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
     root.extend(f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), g.ratings) if r is not None)
-    for tag, prop in _TAG_PROPS:
-        val = match.tag(tag)
-        if val:
-            root.append(f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]")
+    if tag_props is None:
+        tag_props = [f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]"
+                     for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
+    root.extend(tag_props)
     if length:
         if opts.get("crawford", True):
             root.append("RU[Crawford:CrawfordGame]" if rep.crawford and length > 1 else "RU[Crawford]")
