@@ -1,5 +1,5 @@
-"""Which compiled parts are in use: the rules engine's core (``engine/_core.c``) and the ``.mat`` reader's
-(``notation/_matrows.c``), each built by ``pip install .`` where a C compiler exists; the Python code, their
+"""Which compiled parts are in use: the rules engine's core (``engine/_core.c``) and the ``.mat`` and
+``.ngn`` readers' (``notation/_matrows.c``), each built by ``pip install .`` where a C compiler exists; the Python code, their
 reference, runs where one is not built or ``NARDY_ANALYZE_PURE`` is set."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .notation import mat
 
 
 def in_use() -> tuple[bool, bool]:
-    """(the compiled engine, the compiled ``.mat`` reader): whether each is in use."""
+    """(the compiled engine, the compiled ``.mat`` and ``.ngn`` readers): whether each is in use."""
     return compiled.CoreRules is not None, mat.GAME_ACTIONS is not None
 
 
@@ -19,7 +19,7 @@ def in_use_text() -> str:
     """Which core is in use, as ``--version`` says it."""
     built = in_use()
     return _("compiled core") if all(built) else _("pure-Python core") if not any(built) else \
-        _("compiled core: the engine only") if built[0] else _("compiled core: the .mat reader only")
+        _("compiled core: the engine only") if built[0] else _("compiled core: the readers only")
 
 
 def first_run_note() -> str | None:
