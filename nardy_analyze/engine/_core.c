@@ -648,12 +648,8 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
     return 1;
 }
 
-/* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
- * decides: nothing changed), -1 an exception */
-static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
-                      int route[4][3], int *nroute) {
-    if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
-        return 0;
+/* a ROLL action's dice, larger first: 1, or 0 when they are not two dice 1-6 (Python's finding) */
+static int roll_dice(PyObject *a, int *d1, int *d2) {
     PyObject *dice = PyObject_GetAttr(a, S_dice);
     if (!dice) { PyErr_Clear(); return 0; }
     long x = -1, y = -1;
@@ -665,56 +661,71 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     }
     Py_DECREF(dice);
     if (x < 1 || x > 6 || y < 1 || y > 6) return 0;
-    int d1 = x >= y ? (int)x : (int)y, d2 = x >= y ? (int)y : (int)x;
+    *d1 = x >= y ? (int)x : (int)y;
+    *d2 = x >= y ? (int)y : (int)x;
+    return 1;
+}
+
+/* the steps of a play (a list of Step) into pairs and hit marks: 1, or 0 when they are not plain (Python's) */
+static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
+    if (!steps || !PyList_Check(steps)) return 0;
+    Py_ssize_t n = PyList_GET_SIZE(steps);
+    if (n > 4) return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *st = PyList_GET_ITEM(steps, k);
+        long src, dst;
+        int h = attr_true(st, S_hit);
+        if (h < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst)) return 0;
+        pairs[k][0] = (int)src; pairs[k][1] = (int)dst; hit[k] = h;
+    }
+    *ns = (int)n;
+    return 1;
+}
+
+/* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
+ * decides: nothing changed), -1 an exception */
+static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
+                      int route[4][3], int *nroute) {
+    if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
+        return 0;
+    int d1, d2;
+    if (!roll_dice(a, &d1, &d2)) return 0;
     if (!side_sum(me) || !side_sum(opp)) return 0;
     if (plain && d1 == d2) return 0;          /* a double: a chain may follow (Python's) */
     PyObject *steps = PyObject_GetAttr(a, S_steps);
     if (!steps) { PyErr_Clear(); return 0; }
-    if (!PyList_Check(steps)) { Py_DECREF(steps); return 0; }
-    Py_ssize_t ns = PyList_GET_SIZE(steps);
+    int pairs[4][2], hit_at[4], ns, bear_off = 1;
+    int read = read_steps(steps, pairs, hit_at, &ns);
+    Py_DECREF(steps);
+    if (!read) return 0;
     int numbers[4], nn = d1 == d2 ? 4 : 2;
     for (int i = 0; i < nn; i++) numbers[i] = d1 == d2 ? d1 : (i ? d2 : d1);
     *exact = 0;
     if (ns == 0) {            /* a dance: no number of the roll moves any checker */
-        Py_DECREF(steps);
         if (plain) return 0;  /* its numbers are handed over (Python's) */
         uint8_t out[64][2];
         if (single_steps(v, me, opp, d1, 0, 1, out)) return 0;
         if (d1 != d2 && single_steps(v, me, opp, d2, 0, 1, out)) return 0;
         return 1;             /* (its route: no step, *nroute 0 as asked) */
     }
-    if (ns > 4) { Py_DECREF(steps); return 0; }
-    int pairs[4][2], hit_at[4], bear_off = 1;
-    for (Py_ssize_t k = 0; k < ns; k++) {
-        PyObject *st = PyList_GET_ITEM(steps, k);
-        long src, dst;
-        int hit = attr_true(st, S_hit);
-        if (hit < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst)) {
-            Py_DECREF(steps);
-            return 0;
-        }
-        if (hit) bear_off = 0;
-        hit_at[k] = hit;
-        pairs[k][0] = (int)src; pairs[k][1] = (int)dst;
-    }
-    Py_DECREF(steps);
+    for (int k = 0; k < ns; k++) if (hit_at[k]) bear_off = 0;
     uint8_t m[NPT], o[NPT];
     int used[8], nused, hits, full[4], hitv[4] = {0};
     memcpy(m, me, NPT); memcpy(o, opp, NPT);
     memcpy(full, numbers, sizeof full);
-    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, (int)ns, 0, 1, bear_off, used, &nused, &hits, hitv)) {
+    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, ns, 0, 1, bear_off, used, &nused, &hits, hitv)) {
         /* judge.judge: the written steps in any split into numbers (a combined move, a checker borne off
          * with a larger number, ...) */
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
-        if (!every_number(v, m, o, full, nn, pairs, hit_at, (int)ns, !plain, 0, 1, NULL, NULL)) return 0;
+        if (!every_number(v, m, o, full, nn, pairs, hit_at, ns, !plain, 0, 1, NULL, NULL)) return 0;
         if (*nroute == 0) {     /* asked for: judge.route's (which reads no "*": it walks the steps) */
-            int k = find_route(v, me, opp, numbers, nn, pairs, (int)ns, m, o, route);
+            int k = find_route(v, me, opp, numbers, nn, pairs, ns, m, o, route);
             *nroute = k ? k : -1;
         }
     } else {
-        *exact = (int)ns;     /* one written step per number, in order: the record's own route */
+        *exact = ns;     /* one written step per number, in order: the record's own route */
         for (int k = 0; k < ns; k++) { route[k][0] = pairs[k][0]; route[k][1] = pairs[k][1]; route[k][2] = hitv[k]; }
-        *nroute = (int)ns;
+        *nroute = ns;
     }
     if (!side_sum(m)) return 0;       /* the roller bore off the last checker: the game's end is Python's */
     memcpy(me, m, NPT); memcpy(opp, o, NPT);
@@ -733,22 +744,6 @@ typedef struct {
 } WPart;
 
 static PyObject *S_kind_chain, *S_kind_handover;
-
-/* the steps of a play (a list of Step) into pairs and hit marks: 1, or 0 when they are not plain (Python's) */
-static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
-    if (!steps || !PyList_Check(steps)) return 0;
-    Py_ssize_t n = PyList_GET_SIZE(steps);
-    if (n > 4) return 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *st = PyList_GET_ITEM(steps, k);
-        long src, dst;
-        int h = attr_true(st, S_hit);
-        if (h < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst)) return 0;
-        pairs[k][0] = (int)src; pairs[k][1] = (int)dst; hit[k] = h;
-    }
-    *ns = (int)n;
-    return 1;
-}
 
 /* a written chain or handover part (a Segment): 1, or 0 when it is not one read here */
 static int read_segment(PyObject *seg, WPart *w) {
@@ -849,18 +844,8 @@ static int judge_part(const Variant *v, uint8_t *me, uint8_t *opp, const int *nu
  * by its handover.  Not a player's first turn (the batch leaves those to Python). */
 static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], int rolls, int chain_from) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0) return 0;
-    PyObject *dice = PyObject_GetAttr(a, S_dice);
-    if (!dice) { PyErr_Clear(); return 0; }
-    long x = -1, y = -1;
-    if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2 && PyLong_Check(PyTuple_GET_ITEM(dice, 0))
-            && PyLong_Check(PyTuple_GET_ITEM(dice, 1))) {
-        x = PyLong_AsLong(PyTuple_GET_ITEM(dice, 0));
-        y = PyLong_AsLong(PyTuple_GET_ITEM(dice, 1));
-        if (PyErr_Occurred()) { PyErr_Clear(); x = -1; }
-    }
-    Py_DECREF(dice);
-    if (x < 1 || x > 6 || y < 1 || y > 6) return 0;
-    int d1 = x >= y ? (int)x : (int)y, d2 = x >= y ? (int)y : (int)x;
+    int d1, d2;
+    if (!roll_dice(a, &d1, &d2)) return 0;
     /* the written parts: the roller's play of the roll, then the segments */
     WPart parts[MAX_PARTS];
     int np = 1;

@@ -624,9 +624,7 @@ def write(match: Match, normal: NormalMatch, analysis: dict | None = None) -> st
     (:mod:`nardy_analyze.notation.sgf_analysis`)."""
     norm = normal
     items = match.tag_items or list(match.tags.items())
-    # the match's tags that every game's root repeats, looked up once
-    tag_props = [f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]"
-                 for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
+    tag_props = _tag_props(match)     # (every game's root repeats them: looked up once)
     return "\n".join(_game_tree(match, ng, norm.options, items, analysis, tag_props) for ng in norm.games) + "\n"
 
 
@@ -643,11 +641,8 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
                 and not analysis and a.clock is None and a.clock_left is None and not a.comments:
             # (the most common node, inline: a roll played, nothing else on it)
-            p = a.player
-            turn, prev_setup = 1 - p, False
-            route = na.route
-            nodes.append(f";{'WB'[p]}[{a.dice[0]}{a.dice[1]}"
-                         f"{_written_letters(a.steps, p) if route is None else _move_letters(route, p)}]")
+            turn, prev_setup = 1 - a.player, False
+            nodes.append(_roll_node(a, f"{a.dice[0]}{a.dice[1]}", na.route))
             continue
         if a.kind is Kind.SETUP:
             if prev_setup:
@@ -689,10 +684,7 @@ def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
     root.append("MI" + "".join(mi))
     root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
     root.extend(f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), g.ratings) if r is not None)
-    if tag_props is None:
-        tag_props = [f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]"
-                     for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
-    root.extend(tag_props)
+    root.extend(_tag_props(match) if tag_props is None else tag_props)
     if length:
         if opts.get("crawford", True):
             root.append("RU[Crawford:CrawfordGame]" if rep.crawford and length > 1 else "RU[Crawford]")
@@ -712,6 +704,12 @@ def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
     return root
 
 
+def _tag_props(match: Match) -> list[str]:
+    """The root properties of the match's tags (event, date, round, place, annotator)."""
+    return [f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]"
+            for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
+
+
 def _result_derived(ng) -> bool:
     """True when the game's one result action is what ``RE[]`` says (a plain win as the last action): it is
     then written by ``RE[]`` alone, without an ``NX[win..]`` node."""
@@ -721,6 +719,13 @@ def _result_derived(ng) -> bool:
             and not ends[0].and_match and (ends[0].player == rep.winner or ends[0].margin)   # (margin: no column)
             and ends[0].value == rep.points
             and rep.points is not None and rep.points >= 1 and not ends[0].comments)
+
+
+def _roll_node(a: Action, dice: str, route) -> str:
+    """The node of a roll played: its dice and the letters of its route (None: its written steps)."""
+    p = a.player
+    letters = _written_letters(a.steps, p) if route is None else _move_letters(route, p)
+    return f";{_LETTER[p]}[{dice}{letters}]"
 
 
 def _action_node(na, derived: bool) -> str | None:
@@ -741,10 +746,7 @@ def _action_node(na, derived: bool) -> str | None:
             node += f"DI[{a.dice[0]}{a.dice[1]}]"
         return node
     if k is Kind.ROLL:
-        dice = f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text
-        route = na.route
-        letters = _written_letters(a.steps, a.player) if route is None else _move_letters(route, a.player)
-        return f";{w}[{dice}{letters}]"
+        return _roll_node(a, f"{a.dice[0]}{a.dice[1]}" if a.dice is not None else a.dice_text, na.route)
     if k in (Kind.DOUBLE, Kind.BEAVER):   # gnubg writes a beaver as a double answering the double
         return f";{w}[double]"
     if k in (Kind.ACCEPT, Kind.REJECT):
@@ -794,4 +796,5 @@ def result_losses(normal: NormalMatch) -> list[str]:
 
 
 register(Notation("sgf", (".sgf",), looks_like_sgf, read, write, own_losses=own_losses, needs_replay=True,
-                  exact_routes=False, result_losses=result_losses, cannot_hold=frozenset({"other_variants"}), writes_analysis=True))
+                  exact_routes=False, result_losses=result_losses, cannot_hold=frozenset({"other_variants"}),
+                  writes_analysis=True))

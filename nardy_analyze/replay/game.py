@@ -139,23 +139,19 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
     for k in range(i, j):
         a = actions[k]
         p = a.player
-        if sparse and trace[k - i][3]:
-            pos[0], pos[1] = trace[k - i][0], trace[k - i][1]
-            st.rolls += 1
-            roll_at.append(k)
-            report.turns += 1
-            rolled[p] += 1
-            continue
-        prev = teller.sides
-        mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
-                st.cube, st.owner, st.plays_broken)
         side0, side1, route, exact = trace[k - i]
+        tell = not (sparse and exact)
+        if tell:
+            prev = teller.sides
+            mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
+                    st.cube, st.owner, st.plays_broken)
         st.rolls += 1
         roll_at.append(k)
         report.turns += 1
         rolled[p] += 1
         pos[0], pos[1] = side0, side1
-        teller.after(st, k, a, mark, QUICK_EXACT if exact else QUICK, route)
+        if tell:
+            teller.after(st, k, a, mark, QUICK_EXACT if exact else QUICK, route)
     last = st.last = actions[j - 1]
     st.last_roller = last.player
 
