@@ -48,9 +48,13 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+# --disable-ipc-flooding-protection: the sweep steps through hundreds of positions in a few seconds, each
+# changing the address (history.replaceState); past 100 in 10 s the browser drops such calls with a warning,
+# and the address would lag a step behind the position on a fast machine
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--hide-scrollbars", "--proxy-server=127.0.0.1:9"]
+         "--disable-extensions", "--hide-scrollbars", "--proxy-server=127.0.0.1:9",
+         "--disable-ipc-flooding-protection"]
 SELFPLAY_7 = CORPUS / "gnubg-selfplay" / "gnubg_1004.mat"     # 7 games
 
 
