@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import notation
-from .fsio import OutputError, exists, is_folder, sync_written, write_atomically
+from .fsio import OutputError, exists, is_folder, sync_written, write_bytes_atomically
 from .i18n import _, ngettext
 from .record import Kind, Match
 
@@ -314,7 +314,7 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
         (stdout or sys.stdout).write(text)
         return outcome
     try:   # (synced to disk at the end of the run, all at once: convert_paths)
-        write_atomically(target, lambda fh: fh.write(text), force=force, sync=False)
+        write_bytes_atomically(target, text.encode("utf-8"), force=force, sync=False)
     except OutputError as e:
         outcome.status, outcome.messages, outcome.dropped = FAILED, [str(e)], False
         outcome.unwritable = True
@@ -418,7 +418,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             run.outcomes.append(outcome)
     except BaseException:
         # Ctrl-C or SIGTERM: the workers stopped first (closing the generator stops its pool), then what a
-        # write cut short at any instant left behind (even inside mkstemp, before its name was known)
+        # write cut short at any instant left behind (a worker process stopped in the middle of a write)
         results.close()
         _sweep_orphans([t for _, t in work if t is not None and t != "-"], started)
         raise

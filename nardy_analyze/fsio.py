@@ -1,10 +1,11 @@
 """Writing output files safely, and the progress bar shown on long runs (shared by every command)."""
 from __future__ import annotations
 
+import itertools
 import os
 import signal
+import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, TextIO
@@ -22,47 +23,112 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
     """Write ``path`` whole or not at all: ``write(fh)`` fills a temporary file beside it, which then
     replaces ``path``.  On any failure the temporary file is removed and an existing ``path`` is left as
     it was.  With ``force=False`` an existing file is an :class:`OutputError`.  ``binary``: ``fh`` is a
-    binary file (``encoding`` is then ignored).  The content is on disk before the name points at it, and
+    binary file (``encoding`` is then ignored).  The new file has the mode a plain open() gives it (that of
+    the file it replaces, where there is one).  The content is on disk before the name points at it, and
     the folder is synced after the rename; ``sync=False`` leaves both to the caller, who syncs the files
     of a whole run at its end (:func:`sync_written`: a command that writes many files)."""
     path = Path(path)
-    if path.is_dir():
-        raise OutputError(is_folder(path))
-    if not force and path.exists():
-        raise OutputError(exists(path))
-    folder = path.parent if str(path.parent) else Path(".")
-    held = HeldSignals().__enter__()   # a Ctrl-C or SIGTERM inside mkstemp would leave a file nobody names
+    fd, tmp, folder = _temp_beside(path, force)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        held.__exit__()
-        raise OutputError(_cannot_write(path, _no_file_in(folder, e))) from None
-    except BaseException:
-        held.__exit__()
-        raise
-    try:
-        held.__exit__()                # a signal held above is raised here, where the file is removed
-        try:   # mkstemp makes the file private (0600): give it the mode a plain open() would
-            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~current_umask()
-            os.chmod(tmp, mode)
-        except OSError:
-            pass
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="")) as fh:
+            fd = -1                    # (the file object closes it from here on)
             write(fh)
             fh.flush()
             if sync:
                 os.fsync(fh.fileno())  # the content on disk before the name points at it
-        os.replace(tmp, path)
-        if sync:
-            _sync_folder(folder)       # and the rename itself
+        _put_in_place(tmp, path, folder, sync)
     except BaseException as e:
+        _failed(fd, tmp, path, e)
+        raise
+
+
+def write_bytes_atomically(path: str | Path, data: bytes, *, force: bool = True, sync: bool = True) -> None:
+    """:func:`write_atomically` of ``data``, written as it is: the same guarantees, without a file object
+    (``convert`` writes thousands of small files this way)."""
+    path = Path(path)
+    fd, tmp, folder = _temp_beside(path, force)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if sync:
+            os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        _put_in_place(tmp, path, folder, sync)
+    except BaseException as e:
+        _failed(fd, tmp, path, e)
+        raise
+
+
+_TEMP_SEQ = itertools.count()
+
+
+def _create(name: str, mode: int) -> int:
+    """A new file ``name`` (never an existing one) opened for writing, with ``mode`` less the umask."""
+    return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+                   | getattr(os, "O_BINARY", 0), mode)
+
+
+def _temp_beside(path: Path, force: bool) -> tuple[int, str, Path]:
+    """(fd, name, folder) of a new temporary file ``.NAME.XXXX.tmp`` beside ``path``, with the mode a plain
+    open() would give ``path`` (the mode of the file it replaces, where there is one); OutputError when
+    ``path`` is a folder, exists without ``force``, or no file can be made there.  Its name is chosen
+    before it is made, so that a Ctrl-C (or SIGTERM) arriving as it is made leaves nothing behind: the file
+    is removed and the signal goes on."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise OutputError(is_folder(path))
+    if st is not None and not force:
+        raise OutputError(exists(path))
+    folder = path.parent if str(path.parent) else Path(".")
+    while True:
+        tmp = os.path.join(folder, f".{path.name}.{os.getpid():x}{next(_TEMP_SEQ):x}.tmp")
         try:
-            os.unlink(tmp)
+            fd = _create(tmp, 0o666)
+        except FileExistsError:        # (the leftover of a process killed long ago, with the same number)
+            continue
+        except OSError as e:
+            raise OutputError(_cannot_write(path, _no_file_in(folder, e))) from None
+        except BaseException:          # a signal raised as the file was made: it is ours, by its name
+            _remove(tmp)
+            raise
+        break
+    if st is not None:                 # the mode of the file it replaces
+        try:
+            os.fchmod(fd, stat.S_IMODE(st.st_mode))
+        except (OSError, AttributeError):
+            pass
+    return fd, tmp, folder
+
+
+def _put_in_place(tmp: str, path: Path, folder: Path, sync: bool) -> None:
+    os.replace(tmp, path)
+    if sync:
+        _sync_folder(folder)           # and the rename itself
+
+
+def _failed(fd: int, tmp: str, path: Path, e: BaseException) -> None:
+    """After a write that failed (or a signal): the temporary file closed and removed; an OSError becomes
+    the OutputError raised instead (the caller raises anything else)."""
+    if fd >= 0:
+        try:
+            os.close(fd)
         except OSError:
             pass
-        if isinstance(e, OSError):
-            raise OutputError(_cannot_write(path, e.strerror or e)) from None
-        raise
+    _remove(tmp)
+    if isinstance(e, OSError):
+        raise OutputError(_cannot_write(path, e.strerror or e)) from None
+
+
+def _remove(name: str) -> None:
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
 
 
 def is_folder(path: Path) -> str:

@@ -99,38 +99,71 @@ def test_a_failed_write_leaves_nothing_and_the_old_file(tmp_path):
 
 
 @pytest.mark.parametrize("sig, exc", [("SIGINT", KeyboardInterrupt), ("SIGTERM", SystemExit)])
-def test_a_signal_inside_mkstemp_leaves_no_temporary_file(tmp_path, monkeypatch, sig, exc):
-    """Ctrl-C (or SIGTERM, as a worker process turns it into SystemExit) arriving after the system made the
-    temporary file but before its name came back: held until the writer knows the name, then raised
-    where the file is removed.  The old file stays as it was."""
+@pytest.mark.parametrize("writer", ["text", "bytes"])
+def test_a_signal_as_the_temporary_file_is_made_leaves_no_temporary_file(tmp_path, monkeypatch, sig, exc, writer):
+    """Ctrl-C (or SIGTERM, as a worker process turns it into SystemExit) arriving just as the system made the
+    temporary file, before the writer had its descriptor: the file's name was chosen before, so it is removed
+    and the signal goes on.  The old file stays as it was."""
     import signal
-    import tempfile
 
-
-    real = tempfile.mkstemp
+    real = fsio._create
     made = []
 
-    def signalled(*args, **kwargs):
-        fd, name = real(*args, **kwargs)
+    def signalled(name, mode):
+        fd = real(name, mode)
+        os.close(fd)
         made.append(name)
         signal.raise_signal(getattr(signal, sig))
-        return fd, name
+        return fd
 
     def to_exit(signum, frame):
         raise SystemExit(128 + signum)
 
     old = signal.signal(signal.SIGTERM, to_exit)
     try:
-        monkeypatch.setattr(fsio.tempfile, "mkstemp", signalled)
+        monkeypatch.setattr(fsio, "_create", signalled)
         target = tmp_path / "out.txt"
         target.write_text("before")
         with pytest.raises(exc):
-            write_atomically(target, lambda fh: fh.write("after"))
+            if writer == "text":
+                write_atomically(target, lambda fh: fh.write("after"))
+            else:
+                fsio.write_bytes_atomically(target, b"after")
     finally:
         signal.signal(signal.SIGTERM, old)
     assert made and not os.path.exists(made[0])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"] and target.read_text() == "before"
     assert signal.getsignal(signal.SIGTERM) is old
+
+
+def test_the_bytes_writer_keeps_the_mode_of_the_file_it_replaces_and_gives_a_new_one_the_umask_s(tmp_path):
+    old = tmp_path / "old.sgf"
+    old.write_text("x")
+    old.chmod(0o604)
+    fsio.write_bytes_atomically(old, "é\n".encode())
+    assert old.read_bytes() == "é\n".encode() and old.stat().st_mode & 0o777 == 0o604
+    new = tmp_path / "new.sgf"
+    fsio.write_bytes_atomically(new, b"y")
+    assert new.read_bytes() == b"y" and new.stat().st_mode & 0o777 == 0o666 & ~current_umask()
+    with pytest.raises(OutputError, match="exists"):
+        fsio.write_bytes_atomically(new, b"z", force=False)
+    with pytest.raises(OutputError):
+        fsio.write_bytes_atomically(tmp_path, b"z")
+    with pytest.raises(OutputError):
+        fsio.write_bytes_atomically(tmp_path / "nowhere" / "x.sgf", b"z")
+    assert new.read_bytes() == b"y"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.sgf", "old.sgf"]
+
+
+def test_a_leftover_temporary_name_is_passed_by(tmp_path, monkeypatch):
+    """A temporary file left by a process killed long ago with the same process number is not touched: the
+    next name is taken."""
+    import itertools
+    monkeypatch.setattr(fsio, "_TEMP_SEQ", itertools.count())
+    left = tmp_path / f".out.sgf.{os.getpid():x}0.tmp"
+    left.write_text("left")
+    fsio.write_bytes_atomically(tmp_path / "out.sgf", b"new")
+    assert left.read_text() == "left" and (tmp_path / "out.sgf").read_bytes() == b"new"
 
 
 def test_convert_flushes_its_files_once_at_the_end(tmp_path, monkeypatch):

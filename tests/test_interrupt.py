@@ -188,26 +188,24 @@ def test_analyze_shows_its_progress_a_file_at_a_time(tmp_path, jobs):
     assert len(counts) >= 2, text[-500:]           # more than the last tick: it moved file by file
 
 
-def test_convert_sweeps_a_temporary_file_cut_off_inside_mkstemp(tmp_path, monkeypatch):
-    """The narrowest window of an atomic write: the signal lands after the system made the temporary file
-    but before its name came back to the writer, which then cannot remove it; the command removes it as it
-    stops (the worker processes of a -j run are stopped first, then the same sweep runs)."""
-    import tempfile
-
+def test_convert_removes_a_temporary_file_cut_off_as_it_is_made(tmp_path, monkeypatch):
+    """The narrowest window of an atomic write: the signal lands just as the system made the temporary
+    file, before the writer had its descriptor; the writer chose its name before and removes it, and the
+    command stops with the files before it written whole."""
     from nardy_analyze import convert, fsio
 
-    real = tempfile.mkstemp
+    real = fsio._create
     calls = []
 
-    def cut_off(*args, **kwargs):
-        fd, name = real(*args, **kwargs)
-        os.close(fd)
+    def cut_off(name, mode):
+        fd = real(name, mode)
         calls.append(name)
         if len(calls) == 3:                 # the third file's write: the "signal" arrives here
+            os.close(fd)
             raise KeyboardInterrupt
-        return os.open(name, os.O_RDWR), name
+        return fd
 
-    monkeypatch.setattr(fsio.tempfile, "mkstemp", cut_off)
+    monkeypatch.setattr(fsio, "_create", cut_off)
     files = sorted(FIXTURES.glob("*.mat"))[:5]
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
