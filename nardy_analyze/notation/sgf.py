@@ -553,6 +553,13 @@ def _letter(p: int, side: int) -> str:
 
 # _letter of every point, per side (a step written off the board falls back on _letter)
 _LETTERS = tuple({p: _letter(p, side) for p in range(OFF, BAR + 1)} for side in (0, 1))
+# the two letters of a step src/dst on the board, per side: _PAIRS[side][src][dst] (the writer's inline roll
+# node; dicts, so that a point off the board is a KeyError there and falls back on _letter)
+_PAIRS = tuple({a: {b: _letter(a, side) + _letter(b, side) for b in range(OFF, BAR + 1)} for a in range(OFF, BAR + 1)}
+               for side in (0, 1))
+# the start of a roll's node, ";W[61", per side and dice 1-6: _ROLL_HEADS[side][d1][d2]
+_ROLL_HEADS = tuple({d1: {d2: f";{'WB'[side]}[{d1}{d2}" for d2 in range(1, 7)} for d1 in range(1, 7)}
+                    for side in (0, 1))
 
 
 def _move_letters(steps, side: int) -> str:
@@ -636,13 +643,22 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     prev_setup = False
     derived = _result_derived(ng)
     roll = Kind.ROLL
+    heads, pairs = _ROLL_HEADS, _PAIRS
     for na in ng.actions:
         a = na.action
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
                 and not analysis and a.clock is None and a.clock_left is None and not a.comments:
-            # (the most common node, inline: a roll played, nothing else on it)
-            turn, prev_setup = 1 - a.player, False
-            nodes.append(_roll_node(a, f"{a.dice[0]}{a.dice[1]}", na.route))
+            # (the most common node, inline: a roll played, nothing else on it; _roll_node's text)
+            p = a.player
+            turn, prev_setup = 1 - p, False
+            route = na.route
+            try:
+                table = pairs[p]
+                letters = "".join([table[st.src][st.dst] for st in a.steps] if route is None else
+                                  [table[st[0]][st[1]] for st in route])
+                nodes.append(heads[p][a.dice[0]][a.dice[1]] + letters + "]")
+            except (IndexError, KeyError, TypeError):
+                nodes.append(_roll_node(a, f"{a.dice[0]}{a.dice[1]}", route))
             continue
         if a.kind is Kind.SETUP:
             if prev_setup:
@@ -710,15 +726,21 @@ def _tag_props(match: Match) -> list[str]:
             for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
 
 
+_ENDS = (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)
+
+
 def _result_derived(ng) -> bool:
     """True when the game's one result action is what ``RE[]`` says (a plain win as the last action): it is
     then written by ``RE[]`` alone, without an ``NX[win..]`` node."""
     rep = ng.report
-    ends = [na.action for na in ng.actions if na.action.kind in (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)]
-    return (len(ends) == 1 and ends[0] is ng.actions[-1].action and ends[0].kind is Kind.WIN
-            and not ends[0].and_match and (ends[0].player == rep.winner or ends[0].margin)   # (margin: no column)
-            and ends[0].value == rep.points
-            and rep.points is not None and rep.points >= 1 and not ends[0].comments)
+    if not ng.actions:
+        return False
+    end = ng.actions[-1].action
+    ends = _ENDS
+    return (end.kind is Kind.WIN and not any(na.action.kind in ends for na in ng.actions[:-1])
+            and not end.and_match and (end.player == rep.winner or end.margin)   # (margin: no column)
+            and end.value == rep.points
+            and rep.points is not None and rep.points >= 1 and not end.comments)
 
 
 def _roll_node(a: Action, dice: str, route) -> str:
