@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -48,13 +49,9 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-# --disable-ipc-flooding-protection: the sweep steps through hundreds of positions in a few seconds, each
-# changing the address (history.replaceState); past 100 in 10 s the browser drops such calls with a warning,
-# and the address would lag a step behind the position on a fast machine
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--hide-scrollbars", "--proxy-server=127.0.0.1:9",
-         "--disable-ipc-flooding-protection"]
+         "--disable-extensions", "--hide-scrollbars", "--proxy-server=127.0.0.1:9"]
 SELFPLAY_7 = CORPUS / "gnubg-selfplay" / "gnubg_1004.mat"     # 7 games
 
 
@@ -233,7 +230,10 @@ def sweep(driver, page: Path, match) -> int:
     driver.get(page.as_uri())
     body = driver.find_element("tag name", "body")
     for n, (gi, fi) in enumerate(order):
+        paused = n % 25 == 0
         if n:
+            if paused:          # a step after a pause changes the address at once (the last change, the
+                time.sleep(0.35)  # trailing one of the steps before, is then more than 150 ms old)
             body.send_keys(Keys.ARROW_RIGHT)
         s = state(driver)
         g = data["games"][gi]
@@ -245,7 +245,11 @@ def sweep(driver, page: Path, match) -> int:
         assert (s["mid"] or "") == mid, (g["n"], key)
         # default view: the first player's checkers (dark) at the bottom, whoever is to act
         assert by_player(drawn(s["svg"]), 0) == board, (g["n"], key)
-        assert s["hash"] == f"#game={g['n']}&" + (f"move={key}" if key else f"step={fi}")
+        address = f"#game={g['n']}&" + (f"move={key}" if key else f"step={fi}")
+        if paused:
+            assert s["hash"] == address
+    # the steps stopped: the address is the last one's (the trailing change)
+    WebDriverWait(driver, 3).until(lambda d: state(d)["hash"] == address)
     body.send_keys(Keys.ARROW_RIGHT)                   # past the end: stays on the last position
     assert state(driver)["step"] == str(len(data["games"][-1]["f"]) - 1)
     no_console_errors(driver)
@@ -267,6 +271,28 @@ def test_every_step_by_keyboard_is_what_show_shows(browser, records, tmp_path, w
     if which == "gulbara":
         parts = [f for g in record_data(match)["games"] for f in g["f"] if "." in f[0]]
         assert {f[1] for f in parts} == {"chain", "handover"}
+
+
+def test_a_held_arrow_key_changes_the_address_a_few_times_and_ends_on_the_last_step(browser, records, tmp_path):
+    """Stepping faster than the address may change (a held key): the page changes it at most once per
+    150 ms, so that the browser never drops the calls (past about 100 in 10 s it does, with a warning), and
+    the address ends on the position shown."""
+    rec = records["match"]
+    page = write_page(tmp_path, rec)
+    browser.get(page.as_uri())
+    browser.execute_script("window.__calls=0;var rs=history.replaceState.bind(history);"
+                           "history.replaceState=function(a,b,c){window.__calls++;return rs(a,b,c);};")
+    body = browser.find_element("tag name", "body")
+    t0 = time.monotonic()
+    for _ in range(120):
+        body.send_keys(Keys.ARROW_RIGHT)
+    took = time.monotonic() - t0
+    s = state(browser)
+    WebDriverWait(browser, 3).until(lambda d: state(d)["hash"] == f"#game={s['game']}&move={s['move']}"
+                                    or state(d)["hash"] == f"#game={s['game']}&step={s['step']}")
+    calls = browser.execute_script("return window.__calls")
+    assert 1 <= calls <= took / 0.15 + 2, (calls, took)
+    no_console_errors(browser)
 
 
 def test_the_address_opens_its_position_and_follows_changes(browser, records, tmp_path):

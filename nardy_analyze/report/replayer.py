@@ -620,9 +620,17 @@ function show(){
     if(on&&lis[k].scrollIntoView&&$("rp-moves").scrollHeight>$("rp-moves").clientHeight){
       var ol=$("rp-moves"),li=lis[k];if(li.offsetTop<ol.scrollTop||li.offsetTop>ol.scrollTop+ol.clientHeight-li.offsetHeight)ol.scrollTop=li.offsetTop-ol.clientHeight/2;}}
   $("rp-games").value=String(cur.g);if($("rp-files"))$("rp-files").value=String(cur.f);
-  var h="#"+address(cur.f,cur.g,cur.i);
-  if(location.hash!==h){try{history.replaceState(null,"",h);}catch(e){}}
+  setHash("#"+address(cur.f,cur.g,cur.i));
 }
+// The address follows the step, at most one change per HASH_MS (a held arrow key steps faster: browsers
+// drop history calls past about 100 in 10 s), the last one always written once the steps stop.
+var HASH_MS=150,hashWant=null,hashTimer=null,hashLast=-1e9;
+function setHash(h){hashWant=h;if(hashTimer!==null)return;
+  var wait=hashLast+HASH_MS-Date.now();
+  if(wait<=0)writeHash();else hashTimer=setTimeout(function(){hashTimer=null;writeHash();},wait);}
+function writeHash(){var h=hashWant;hashWant=null;if(h===null)return;hashLast=Date.now();
+  if(location.hash!==h){try{history.replaceState(null,"",h);}catch(e){}}}
+function dropHash(){hashWant=null;if(hashTimer!==null){clearTimeout(hashTimer);hashTimer=null;}}
 function fillGames(){
   var r=rec(),s=[];
   for(var i=0;i<r.games.length;i++){var g=r.games[i],res=g.result?" \u2192 "+g.players[g.result[0]]+" wins "+g.result[1]:"";
@@ -688,7 +696,7 @@ root.addEventListener("click",function(e){
   if(a==="next")step(1);else if(a==="prev")step(-1);
   else if(a==="first")go(cur.f,cur.g,0);else if(a==="last")go(cur.f,cur.g,game().f.length-1);
   else if(a==="plays"){plays=!plays;show();}
-  else if(a==="close"){root.hidden=true;try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}}
+  else if(a==="close"){root.hidden=true;dropHash();try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}}
   else if(t.getAttribute("data-i"))go(cur.f,cur.g,parseInt(t.getAttribute("data-i"),10));
 });
 if($("rp-chart"))$("rp-chart").addEventListener("click",function(e){
