@@ -116,17 +116,30 @@ class Model:
         self.p = max(0.0, min(1.0, float(probs[0])))
         self.w, self.l = ratios if ratios is not None else _ratios(probs)
         self._knots: dict = {}
+        self._worth: dict = {}         # (cube, centred, sign) -> win_value / loss_value, computed once
 
     def win_value(self, cube: int, centred: bool) -> float:
         """The worth of a win (average over its single, gammon, backgammon) at ``cube``."""
-        if centred and self.s.jacoby and self.s.money:
-            return self.s.value(cube)
-        return sum(r * self.s.value(cube * k) for r, k in zip(self.w, (1, 2, 3)))
+        key = (cube, centred, 1)
+        v = self._worth.get(key)
+        if v is None:
+            if centred and self.s.jacoby and self.s.money:
+                v = self.s.value(cube)
+            else:
+                v = sum(r * self.s.value(cube * k) for r, k in zip(self.w, (1, 2, 3)))
+            self._worth[key] = v
+        return v
 
     def loss_value(self, cube: int, centred: bool) -> float:
-        if centred and self.s.jacoby and self.s.money:
-            return self.s.value(-cube)
-        return sum(r * self.s.value(-cube * k) for r, k in zip(self.l, (1, 2, 3)))
+        key = (cube, centred, -1)
+        v = self._worth.get(key)
+        if v is None:
+            if centred and self.s.jacoby and self.s.money:
+                v = self.s.value(-cube)
+            else:
+                v = sum(r * self.s.value(-cube * k) for r, k in zip(self.l, (1, 2, 3)))
+            self._worth[key] = v
+        return v
 
     def dead(self, p: float, cube: int, owner: str) -> float:
         c = owner == CENTRED
