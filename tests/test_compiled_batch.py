@@ -27,6 +27,7 @@ from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import mat, normalise_text
 from nardy_analyze.record import Kind, Step
 from nardy_analyze.replay import game as game_mod
+from nardy_analyze.replay.visitor import Events, ReplayVisitor
 
 from helpers import CORPUS, ROOT
 
@@ -334,6 +335,89 @@ def test_batch_tells_the_observer_what_the_python_replay_tells(variant, tmp_path
             slow = _told(m, tmp_path, f"{variant}{seed}")
         assert fast == slow, (variant, seed)
         assert all(fast[0].values())
+
+
+class _Everything(ReplayVisitor):
+    """Every costly event of a replay: the action states and the turn rows (what convert, show and stats read)."""
+
+    wants = Events.STATES | Events.TURNS | Events.ENDS
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def action_state(self, state) -> None:
+        # (route: the batch hands over the route it found, the Python replay leaves it to normal.py)
+        self.seen.append(("state", dataclasses.replace(state, route=None)))
+
+    def turn(self, row) -> None:
+        self.seen.append(("turn", tuple(row)))
+
+    def game_end(self, end) -> None:
+        self.seen.append(("end", end))
+
+    def finding(self, finding) -> None:
+        self.seen.append(("finding", finding.as_dict()))
+
+
+def _observed(m, batch: bool) -> list:
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay import replay
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(game_mod, "BATCH", batch)
+        v = _Everything()
+        replay(m, variant_for(m, "gulbara", {}), visitor=v)
+    return v.seen
+
+
+@needs_core
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.05, 0.2, 0.5]),
+       chain=st.sampled_from([None, 4]))
+def test_batch_tells_gul_bara_turns_of_several_parts_as_walk_does(seed, rate, chain):
+    """With an observer, the batch's Gul bara turns of several parts give the events the Python walk gives:
+    every action state (the board before and after, each written part with its numbers and the board
+    after it), every turn row (the roller's part as the turn driver asks for it) and every finding, on
+    generated games and the same games with plays and parts changed (chains from the first roll, and from
+    the fourth)."""
+    m = _mutate(_gul_generated(chain), random.Random(seed), rate)
+    fast, slow = _observed(m, True), _observed(m, False)
+    assert fast == slow
+    several = [s for kind, s in fast if kind == "state" and s.parts]
+    assert several or rate >= 0.5
+
+
+_GUL: dict = {}
+
+
+def _gul_generated(chain):
+    if chain not in _GUL:
+        _GUL[chain] = generate_match("gulbara", 8, seed=5,
+                                     options={"chain_from_turn": chain} if chain is not None else None)
+    return _GUL[chain]
+
+
+@needs_core
+def test_batch_takes_gul_bara_turns_of_several_parts_with_an_observer():
+    """With an observer (convert, show, stats), the turns the batch takes include Gul bara's turns of several
+    parts: on generated games, only the players' first turns and the turns that end a game are walked."""
+    from nardy_analyze.replay.normal import normalise
+    m = generate_match("gulbara", 40, seed=7)
+    walked = []
+    orig = game_mod.walk
+
+    def counting(st, i, a, nxt, p, d1, d2, first_turn):
+        if not first_turn:
+            walked.append(a)
+        return orig(st, i, a, nxt, p, d1, d2, first_turn)
+
+    game_mod.walk = counting
+    try:
+        normal = normalise(m)
+    finally:
+        game_mod.walk = orig
+    parts = [na for g in normal.games for na in g.actions if na.state is not None and na.state.parts]
+    assert len(parts) > 300
+    assert len(walked) <= len(m.games), len(walked)
 
 
 @needs_rows

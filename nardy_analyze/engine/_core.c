@@ -838,11 +838,17 @@ static int judge_part(const Variant *v, uint8_t *me, uint8_t *opp, const int *nu
 
 /* One Gul bara roll and its parts, every part in its place and legal and every part left out one that
  * could not be played (turns.walk_turn yields no problem): 1 taken (pos changed), 0 Python's, -1 an
- * exception.  The driver is GulBaraTurn's: the roll; the numbers the roller could not use handed over to
+ * exception.  `recs` (or NULL): each written part taken, in order (*nrec of them), for the observer.  The driver is GulBaraTurn's: the roll; the numbers the roller could not use handed over to
  * the opponent (head allowance of one); after a double, from roll `chain_from` of the game, every higher
  * double up to 6-6 played by the roller (the head state of the roll held across the chain), each followed
  * by its handover.  Not a player's first turn (the batch leaves those to Python). */
-static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], int rolls, int chain_from) {
+typedef struct {                             /* a written part taken, for the observer: its numbers, the board after */
+    int nn, numbers[4];
+    uint8_t after[2][NPT];
+} PartRec;
+
+static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], int rolls, int chain_from,
+                    PartRec *recs, int *nrec) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0) return 0;
     int d1, d2;
     if (!roll_dice(a, &d1, &d2)) return 0;
@@ -910,6 +916,12 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
             if (part->player != side) return 0;
             if (phase != P_ROLL && part->nd && !same_numbers(part->dice, part->nd, numbers, nn)) return 0;
             if (!judge_part(v, me, opp, numbers, nn, left, 1, part, used, &nused)) return 0;
+            if (recs) {                      /* (at most one record per written part: q counts them) */
+                PartRec *r = &recs[(*nrec)++];
+                r->nn = nn;
+                memcpy(r->numbers, numbers, sizeof(int) * nn);
+                memcpy(r->after, w, sizeof w);
+            }
         }
         if (side == p) {                     /* the roller's part: what it left unused is handed over */
             int c[7] = {0};
@@ -926,6 +938,40 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
     if (!side_sum(w[0]) || !side_sum(w[1])) return 0;
     memcpy(pos, w, sizeof w);
     return 1;
+}
+
+/* whether roll action `a` has further parts written (a non-empty list of segments) */
+static int has_parts(PyObject *a) {
+    PyObject *segs = PyObject_GetAttr(a, S_segments);
+    if (!segs) { PyErr_Clear(); return 0; }
+    int r = PyList_Check(segs) && PyList_GET_SIZE(segs) > 0;
+    Py_DECREF(segs);
+    return r;
+}
+
+/* ((numbers, side0, side1), ...) of the written parts taken: each part's numbers (the turn driver's) and the
+ * board after it (a side's tuple shared with the part before when that side did not move) */
+static PyObject *part_records(const PartRec *recs, int nrec) {
+    PyObject *out = PyTuple_New(nrec);
+    if (!out) return NULL;
+    PyObject *prev[2] = {NULL, NULL};
+    for (int k = 0; k < nrec; k++) {
+        const PartRec *r = &recs[k];
+        PyObject *nums = PyTuple_New(r->nn);
+        if (!nums) { Py_DECREF(out); return NULL; }
+        for (int i = 0; i < r->nn; i++) { Py_INCREF(SMALL[r->numbers[i]]); PyTuple_SET_ITEM(nums, i, SMALL[r->numbers[i]]); }
+        PyObject *sides[2];
+        for (int s = 0; s < 2; s++)
+            sides[s] = k && prev[s] ? side_or_same(r->after[s], recs[k - 1].after[s], prev[s]) : side_tuple(r->after[s]);
+        if (!sides[0] || !sides[1]) { Py_XDECREF(sides[0]); Py_XDECREF(sides[1]); Py_DECREF(nums); Py_DECREF(out); return NULL; }
+        PyObject *item = PyTuple_Pack(3, nums, sides[0], sides[1]);
+        Py_DECREF(nums); Py_DECREF(sides[0]); Py_DECREF(sides[1]);
+        if (!item) { Py_DECREF(out); return NULL; }
+        prev[0] = PyTuple_GET_ITEM(item, 1);
+        prev[1] = PyTuple_GET_ITEM(item, 2);
+        PyTuple_SET_ITEM(out, k, item);
+    }
+    return out;
 }
 
 /* The replay's run of plainly legal rolls (replay.game.play; turns.quick_turn's cases, on every turn that
@@ -961,9 +1007,19 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */
         int exact = 0, route[4][3], nroute = trace != Py_None ? 0 : -1;
         /* the game's opening roll only as a plain roll: a double there is a finding where the rules forbid it */
-        int r = parts > 0 && trace == Py_None && rolls >= 1
-            ? gul_roll(&self->v, a, (int)p, pos, rolls, parts)
-            : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
+        /* Gul bara's turns of several parts: every turn without an observer; with one (the trace), the turns
+         * with further parts written and those quick_roll does not take (as walk_turn after quick_turn) */
+        int gul = parts > 0 && rolls >= 1 && (trace == Py_None || has_parts(a));
+        PartRec recs[MAX_PARTS];
+        int nrec = 0;
+        int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec)
+                    : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
+        if (r == 0 && !gul && parts > 0 && rolls >= 1) {
+            gul = 1;
+            exact = 0;
+            r = gul_roll(&self->v, a, (int)p, pos, rolls, parts, recs, &nrec);
+        }
+        if (gul) nroute = -1;             /* (a turn of parts has no route of its own) */
         if (r < 0) return NULL;
         if (!r) break;
         rolled[p]++;
@@ -982,7 +1038,14 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
                 }
                 if (!rt) { Py_DECREF(t0); Py_DECREF(t1); return NULL; }
             }
-            PyObject *item = t1 ? Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False) : NULL;
+            PyObject *item = NULL;
+            if (t1 && gul) {              /* (t0, t1, None, False, ((numbers, side0, side1) of each written part, ...)) */
+                PyObject *pt = part_records(recs, nrec);
+                item = pt ? Py_BuildValue("(NNNON)", t0, t1, rt, Py_False, pt) : NULL;
+                if (!pt) { Py_DECREF(t0); Py_DECREF(t1); Py_DECREF(rt); }
+            } else if (t1) {
+                item = Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False);
+            }
             if (!item) { if (!t1) Py_XDECREF(t0); return NULL; }
             int err = PyList_Append(trace, item);
             told[0] = PyTuple_GET_ITEM(item, 0);
@@ -1434,8 +1497,9 @@ static PyMethodDef CoreRules_methods[] = {
      "trace (a list) gets (side0, side1, route, exact) after each (route: the play's single steps with their hits, "
      "((src, dst, hit), ...), as judge.route gives them, where the batch found them, else None; exact: the written "
      "steps were one per number in order, the route being those); plain: only rolls that are not "
-     "doubles, played with both numbers; parts (without a trace): Gul bara's turns of several parts, every part "
-     "legal, chains from roll `parts` of the game"},
+     "doubles, played with both numbers; parts: Gul bara's turns of several parts, every part legal, chains from "
+     "roll `parts` of the game (with a trace, only the turns with further parts written, whose trace item has a "
+     "fifth element: ((numbers, side0, side1) after each written part, ...))"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,

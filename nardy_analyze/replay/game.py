@@ -63,8 +63,9 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     batch = st.rules.batch_turns
     quick = core.quick_rolls if BATCH and core is not None and clock is None and batch is not None else None
     plain = batch != "all"
-    # Gul bara's turns of several parts in the core (the roll chains start at), where nothing observes
-    parts = (st.rules.chain_from_turn or 0) if batch == "parts" and teller is None else 0
+    # Gul bara's turns of several parts in the core (the roll chains start at; with an observer, the turns
+    # with further parts written, told part by part as walk would: :func:`told`)
+    parts = (st.rules.chain_from_turn or 0) if batch == "parts" else 0
     roll = Kind.ROLL
     trace = None if teller is None else []
     i = 0
@@ -139,7 +140,14 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
     for k in range(i, j):
         a = actions[k]
         p = a.player
-        side0, side1, route, exact = trace[k - i]
+        item = trace[k - i]
+        if len(item) == 5:         # a Gul bara turn of several parts (the batch's gul_roll)
+            played = _several(st, a, p, item[4]) if teller.tell_state is not None or teller.tell_turn is not None \
+                else None
+            side0, side1, route, exact = item[0], item[1], None, False
+        else:
+            side0, side1, route, exact = item
+            played = QUICK_EXACT if exact else QUICK
         tell = not (sparse and exact)
         if tell:
             prev = teller.sides
@@ -151,9 +159,34 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
         rolled[p] += 1
         pos[0], pos[1] = side0, side1
         if tell:
-            teller.after(st, k, a, mark, QUICK_EXACT if exact else QUICK, route)
+            teller.after(st, k, a, mark, played, route)
     last = st.last = actions[j - 1]
     st.last_roller = last.player
+
+
+def _several(st: GameState, a: Action, p: int, parts: tuple) -> Played:
+    """What :func:`walk` gives the observer for a Gul bara turn the batch took (every written part legal in
+    its place, every part left out one that could not be played): the roller's part as the turn driver
+    asks for it, and each written part's state (``parts``: the numbers the driver gave it and the board
+    after it, from the core), kept when the state keeps them.  ``st`` is still before the turn."""
+    d1, d2 = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
+    me, opp = st.pos[p], st.pos[1 - p]
+    # (the batch never takes a player's first turn, nor the game's first roll)
+    spec = st.rules.turn_segments(d1, d2, False, st.rolls + 1).next(me, opp)
+    if not st.keep_parts:
+        return Played(spec, None)
+    trail = []
+    before = (st.pos[0], st.pos[1])
+    for n, (numbers, side0, side1) in enumerate(parts):
+        after = (side0, side1)
+        if n == 0:
+            trail.append(PartState("roll", p, tuple(a.dice), a.loc.line, a.loc.column, a.text, before, after))
+        else:
+            seg = a.segments[n - 1]
+            loc = seg.loc or a.loc
+            trail.append(PartState(seg.kind, seg.player, numbers, loc.line, loc.column, seg.text, before, after))
+        before = after
+    return Played(spec, trail if len(trail) > 1 else None)
 
 
 def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | None:
