@@ -86,7 +86,7 @@ def _temp_beside(path: Path, force: bool) -> tuple[int, str, Path]:
         raise OutputError(exists(path))
     folder = path.parent if str(path.parent) else Path(".")
     while True:
-        tmp = os.path.join(folder, f".{path.name}.{os.getpid():x}{next(_TEMP_SEQ):x}.tmp")
+        tmp = os.path.join(folder, f".{path.name}.{os.getpid():x}-{next(_TEMP_SEQ):x}.tmp")
         try:
             fd = _create(tmp, 0o666)
         except FileExistsError:        # (the leftover of a process killed long ago, with the same number)

@@ -160,7 +160,7 @@ def test_a_leftover_temporary_name_is_passed_by(tmp_path, monkeypatch):
     next name is taken."""
     import itertools
     monkeypatch.setattr(fsio, "_TEMP_SEQ", itertools.count())
-    left = tmp_path / f".out.sgf.{os.getpid():x}0.tmp"
+    left = tmp_path / f".out.sgf.{os.getpid():x}-0.tmp"
     left.write_text("left")
     fsio.write_bytes_atomically(tmp_path / "out.sgf", b"new")
     assert left.read_text() == "left" and (tmp_path / "out.sgf").read_bytes() == b"new"
