@@ -538,3 +538,18 @@ def test_the_line_reader_reads_altered_lines_as_lark(variant, seed, edits, delet
         lines[k] = s[:col] + ("" if delete and len(edit) > 3 else edit) + s[col + (1 if delete else 0):]
     fast, lark = _both_ways("\n".join(lines))
     assert fast == lark
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["\n", " ", "\t", "[", "]", '"', "1", "12", "123456", "1234567", ".", "...", ":",
+                                 "??", "game", "Game", "GAME", "players", "Players", "score", "ratings", "x", "é"]),
+                max_size=16))
+def test_the_sniff_finds_the_lines_a_multiline_search_finds(pieces):
+    """The sniff's two patterns (the first line, then each line after a line end) accept exactly the texts
+    that one search with "^" in MULTILINE mode accepts: a line starting with a tag, a numbered move or
+    "Game N players|ratings|score" (any case)."""
+    import re
+    reference = re.compile(r'^[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|game[ \t]+[0-9]+'
+                           r'[ \t]+(?:players|ratings|score)\b)', re.M | re.I)
+    text = "".join(pieces)
+    assert ngn.looks_like_ngn(text) == bool(reference.search(text))

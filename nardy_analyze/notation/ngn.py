@@ -71,8 +71,12 @@ def _parser() -> Lark:
 
 # ----------------------------------------------------------------------------- text helpers
 
-_SNIFF = re.compile(r'^[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|game[ \t]+[0-9]+[ \t]+'
-                    r'(?:players|ratings|score)\b)', re.M | re.I)
+# a line that starts with a tag, a numbered move or "Game N players": the first line (match), or a line after a
+# line end (search: a pattern that starts with "\n" is scanned for it, much faster than "^" in MULTILINE mode)
+_SNIFF_LINE = r'[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|(?i:game)[ \t]+[0-9]+[ \t]+' \
+              r'(?i:players|ratings|score)\b)'
+_SNIFF_FIRST = re.compile(_SNIFF_LINE)
+_SNIFF_NEXT = re.compile("\n" + _SNIFF_LINE)
 _TAG = re.compile(r'\[[ \t]*(.*?)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]$', re.S)
 _ESC = re.compile(r"\\(.)", re.S)
 _FOLD = re.compile(r"[ \t]*\n[ \t]*")
@@ -82,7 +86,8 @@ _UNESC = {"n": "\n", "r": "\r", "t": "\t"}
 def looks_like_ngn(text: str) -> bool:
     """True when a line starts with a tag ``[Key "``, a numbered move ``1. 64:`` or ``Game 1 players``
     (Jellyfish files write tags after ``;`` and number moves ``1)``)."""
-    return bool(_SNIFF.search(text[:200_000]))
+    head = text[:200_000]
+    return bool(_SNIFF_FIRST.match(head) or _SNIFF_NEXT.search(head))
 
 
 def _unescape(s: str) -> str:
