@@ -191,11 +191,15 @@ def test_the_warning_is_the_first_finding_of_validate(tmp_path):
 def test_the_builtin_table_says_what_the_modules_register():
     notation._load()
     assert notation.names()[:len(notation.BUILTIN)] == [b.name for b in notation.BUILTIN]
-    for name, module, suffixes, ambiguous, target in notation.BUILTIN:
-        n = notation.get(name)
-        assert sys.modules[f"nardy_analyze.notation.{module}"]
-        assert (n.name, n.suffixes, n.ambiguous_suffixes) == (name, suffixes, ambiguous)
-        assert (target is not None) == (n.write is not None)     # a --to choice has a writer
+    from nardy_analyze.notation import sniffs
+    for b in notation.BUILTIN:
+        n = notation.get(b.name)
+        assert sys.modules[f"nardy_analyze.notation.{b.module}"]
+        assert (n.name, n.suffixes, n.ambiguous_suffixes) == (b.name, b.suffixes, b.ambiguous)
+        assert (b.target is not None) == (n.write is not None)     # a --to choice has a writer
+        assert n.loose_sniff == b.loose
+        if b.sniff is not None:          # the sniff asked without the module is the one the module registers
+            assert n.sniff is getattr(sniffs, b.sniff)
     assert notation.targets()[:4] == TARGETS
     assert notation.record_suffixes() == (".mat", ".txt", ".ngn", ".sgf", ".json")
     with pytest.raises(KeyError, match="known: mat, ngn, sgf, json"):
@@ -216,6 +220,7 @@ def test_help_imports_no_reader_engine_or_table_library():
     mods = _imported("--help")
     ours = {m for m in mods if m.startswith("nardy_analyze")}
     assert ours <= {"nardy_analyze", "nardy_analyze.cli", "nardy_analyze.fsio", "nardy_analyze.notation",
+                    "nardy_analyze.notation.sniffs",      # (three regular expressions, no reader)
                     "nardy_analyze.record", "nardy_analyze.__main__", "nardy_analyze.fastcli",
                     # the table of options and the command bodies' common part (no reader, no engine)
                     "nardy_analyze.options", "nardy_analyze.commands", "nardy_analyze.commands.common",
@@ -223,6 +228,26 @@ def test_help_imports_no_reader_engine_or_table_library():
                     # the messages' language (the standard library's gettext only), typer's messages in it
                     "nardy_analyze.i18n", "nardy_analyze.typertext"}, ours
     assert not mods & (HEAVY | {"lark"})
+
+
+def test_a_txt_file_of_match_text_is_sniffed_without_the_other_notations_modules(tmp_path):
+    """A ``.txt`` file (its suffix does not say its notation) is sniffed by the other notations' light sniffs:
+    validating Jellyfish match text imports neither the ``.ngn`` module (nor Lark), nor the SGF or JSON one;
+    files of those notations named ``.txt`` are still read as what they are."""
+    src = tmp_path / "m.txt"        # (every row of it the compiled or regular-expression rows: no Lark)
+    src.write_bytes((ROOT / "examples" / "club-night.mat").read_bytes())
+    mods = _imported("validate", str(src))
+    assert "nardy_analyze.notation.mat" in mods
+    assert not mods & {"lark", "nardy_analyze.notation.ngn", "nardy_analyze.notation.sgf",
+                       "nardy_analyze.notation.jsonfmt"}
+    match = notation.read_text(GOOD, "m.mat")
+    for to in ("ngn", "sgf", "json"):
+        text = write_text(match, to)
+        other = tmp_path / f"as-{to}.txt"
+        other.write_text(text, encoding="utf-8")
+        r = subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "--format", "json", str(other)],
+                           cwd=ROOT, capture_output=True, text=True)
+        assert json.loads(r.stdout)["files"][0]["notation"] == to, r.stdout[:500]
 
 
 def test_convert_imports_only_the_notations_it_uses(tmp_path):

@@ -25,6 +25,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
+from . import sniffs
 
 __all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "unregister", "targets", "get",
            "names", "for_path", "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes",
@@ -78,18 +79,22 @@ class Builtin(NamedTuple):
     suffixes: tuple[str, ...]
     ambiguous: tuple[str, ...] = ()      # suffixes other files use too (".txt"): sniffed
     target: int | None = None            # its place among ``convert --to``'s choices (None: not written)
+    # its sniff in :mod:`.sniffs` (asked without importing the module), None: the module's own
+    sniff: str | None = None
+    loose: bool = False                  # its Notation's ``loose_sniff``
 
 
 # The built-in notations, in the order they are tried.  Each module registers a Notation with the same name
 # and suffixes (tests/test_convert_fast.py checks that they agree).
 BUILTIN: tuple[Builtin, ...] = (
-    Builtin("mat", "mat", (".mat",), (".txt",), target=1),
-    Builtin("ngn", "ngn", (".ngn",), target=4),
-    Builtin("sgf", "sgf", (".sgf",), target=2),
-    Builtin("json", "jsonfmt", (".json",), target=3),
+    Builtin("mat", "mat", (".mat",), (".txt",), target=1, loose=True),
+    Builtin("ngn", "ngn", (".ngn",), target=4, sniff="looks_like_ngn"),
+    Builtin("sgf", "sgf", (".sgf",), target=2, sniff="looks_like_sgf"),
+    Builtin("json", "jsonfmt", (".json",), target=3, sniff="looks_like_json"),
 )
 
 _REGISTRY: dict[str, Notation] = {}
+_BUILTIN_NAMES = frozenset(b.name for b in BUILTIN)
 _LOADED = False
 
 
@@ -178,11 +183,23 @@ def for_path(path: str) -> Notation | None:
 
 
 def sniff(text: str) -> Notation | None:
-    """The notation whose sniff accepts the start of ``text``; None when none does."""
-    _load()
+    """The notation whose sniff accepts the start of ``text``; None when none does.  A built-in notation
+    not imported yet is asked through its sniff in :mod:`.sniffs` (the same function its module registers),
+    and imported only when it accepts the text: a ``.txt`` file of Jellyfish match text costs no import of
+    the other notations' modules (the ``.ngn`` one brings Lark)."""
     head = text[:65536]
+    order = []                        # (name, loose, light sniff): as names() lists them
+    for b in BUILTIN:
+        n = _REGISTRY.get(b.name)
+        order.append((b.name, b.loose, b.sniff) if n is None else (b.name, n.loose_sniff, None))
+    order += [(n.name, n.loose_sniff, None) for n in _REGISTRY.values() if n.name not in _BUILTIN_NAMES]
     # a loose sniff (Jellyfish match text's "Game N" lines) only after every other notation's
-    for n in sorted((get(name) for name in names()), key=lambda n: n.loose_sniff):
+    for name, _loose, light in sorted(order, key=lambda x: x[1]):
+        if light is not None:
+            if getattr(sniffs, light)(head):
+                return get(name)
+            continue
+        n = get(name)
         if n.sniff(head):
             return n
     return None

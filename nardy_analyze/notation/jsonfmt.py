@@ -17,10 +17,11 @@ from ..engine import DEFAULT_VARIANT, canonical_name
 from ..i18n import N_, _
 from . import Notation, guarded_read, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
+from .sniffs import JSON_FORMAT, looks_like_json
 
 __all__ = ["read", "write", "to_document", "FORMAT", "VERSION"]
 
-FORMAT = "nardy-analyze-match"
+FORMAT = JSON_FORMAT
 VERSION = 1
 
 
@@ -548,10 +549,6 @@ def _variant_of(text: str) -> str | None:
     except (ValueError, RecursionError):
         return None
     return doc.get("variant") if isinstance(doc, dict) and isinstance(doc.get("variant"), str) else None
-
-
-def looks_like_json(text: str) -> bool:
-    return text.lstrip()[:1] == "{" and FORMAT in text[:4096]
 
 
 register(Notation("json", (".json",), looks_like_json, read, write))

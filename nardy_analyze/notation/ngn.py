@@ -29,6 +29,7 @@ from . import Notation, either, expected_found, guarded_read, normalise_text, qu
 from .grammar import error_place, grammar_text
 from . import mat
 from .mat import DICE_OF, MAX_REPEAT, BadCell, read_play
+from .sniffs import looks_like_ngn
 
 __all__ = ["read", "write", "looks_like_ngn", "SIDES", "MATCH_LENGTH_TAG"]
 
@@ -71,23 +72,10 @@ def _parser() -> Lark:
 
 # ----------------------------------------------------------------------------- text helpers
 
-# a line that starts with a tag, a numbered move or "Game N players": the first line (match), or a line after a
-# line end (search: a pattern that starts with "\n" is scanned for it, much faster than "^" in MULTILINE mode)
-_SNIFF_LINE = r'[ \t]*(?:\[[^\]"\n]+"|[0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):|(?i:game)[ \t]+[0-9]+[ \t]+' \
-              r'(?i:players|ratings|score)\b)'
-_SNIFF_FIRST = re.compile(_SNIFF_LINE)
-_SNIFF_NEXT = re.compile("\n" + _SNIFF_LINE)
 _TAG = re.compile(r'\[[ \t]*(.*?)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]$', re.S)
 _ESC = re.compile(r"\\(.)", re.S)
 _FOLD = re.compile(r"[ \t]*\n[ \t]*")
 _UNESC = {"n": "\n", "r": "\r", "t": "\t"}
-
-
-def looks_like_ngn(text: str) -> bool:
-    """True when a line starts with a tag ``[Key "``, a numbered move ``1. 64:`` or ``Game 1 players``
-    (Jellyfish files write tags after ``;`` and number moves ``1)``)."""
-    head = text[:200_000]
-    return bool(_SNIFF_FIRST.match(head) or _SNIFF_NEXT.search(head))
 
 
 def _unescape(s: str) -> str:

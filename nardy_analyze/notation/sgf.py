@@ -40,6 +40,7 @@ from ..i18n import _, ngettext
 from . import Notation, expected_found, guarded_read, quoted, register
 from .grammar import grammar_text
 from .sgf_analysis import properties
+from .sniffs import looks_like_sgf
 
 __all__ = ["read", "write", "own_losses", "looks_like_sgf"]
 
@@ -82,11 +83,6 @@ _ROOT_KNOWN = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "RE", "RU",
                "DT", "EV", "RO", "PC", "AN"} | _SETUP
 _NODE_KNOWN = {"W", "B", "NX", "NK", "WL", "BL", "C"} | _SETUP
 _LEVEL_NAMES = {v: k for k, v in LEVELS.items()}
-
-
-def looks_like_sgf(text: str) -> bool:
-    head = text.lstrip()[:4096]
-    return head.startswith("(") and ";" in head[:16] and re.search(r"GM\s*\[\s*6\s*\]", head) is not None
 
 
 # ----------------------------------------------------------------------------- text level
