@@ -73,7 +73,9 @@ _CELLS = ["53: 8/3 6/3", "65:", "44: bar/21(2) 13/9*/5", "61: 13/7*/6", "31: 6/5
           "Doubles =>", "Wins 2", "53:8/3", "7x: 1/2", "Illegal play (1;2)", "Beavers", "123456)", "1234567)",
           "13/9", "53: 26/21", "53: 8/3(16)", "Wins 1234567 points", "63: cannot move", "63: Cannot  Move",
           "63: 8/5 Cannot Move", "Cannot Move", "63: Cannot Moves", "63:Cannot Move", "losses 12 Points",
-          "Losses 1 points and the match", "Losses", "Losses 2", "00: Cannot Move", "Resigns 2 points"]
+          "Losses 1 points and the match", "Losses", "Losses 2", "00: Cannot Move", "Resigns 2 points",
+          "00: ????", "61: ???", "???", "?????", "61:  ????", "61:\t????", "61: ????x", "61: ??", "61: 8/3 ????",
+          "????61: 8/3", "61: ?????"]
 
 
 def test_fast_row_takes_only_what_the_grammar_reads_the_same_way():

@@ -199,6 +199,7 @@ _FAST_ITEM = re.compile(
     r"[ \t]*(?:"
     r"(?P<no>[0-9]{1,6}\))"
     r"|(?P<cd>[0-9][0-9]:)[ \t]+(?P<cw>cannot)[ \t]+(?P<cm>move)"
+    r"|(?:(?P<ud>[0-9][0-9]:)[ \t]+)?(?P<uq>\?\?\?\??)(?!\?)"
     r"|(?P<roll>[0-9][0-9]:(?=[ \t\n])(?:[ \t]+" + _STEP_RE + r")*)"
     r"|(?P<dw>doubles?)[ \t]*(?P<arrow>=>)[ \t]*(?P<dv>[0-9]{1,6})"
     r"|(?P<take>takes?)"
@@ -218,8 +219,9 @@ _FAST_HEADER = re.compile(r"[ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$")
 
 
 _G = _FAST_ITEM.groupindex
-_G_NO, _G_ROLL, _G_CD, _G_CM, _G_DW, _G_DV, _G_TAKE, _G_DROP, _G_WW, _G_WN, _G_WM, _G_LW, _G_LN, _G_LP = (
-    _G[g] for g in ("no", "roll", "cd", "cm", "dw", "dv", "take", "drop", "ww", "wn", "wm", "lw", "ln", "lp"))
+_G_NO, _G_ROLL, _G_CD, _G_CM, _G_UD, _G_UQ, _G_DW, _G_DV, _G_TAKE, _G_DROP, _G_WW, _G_WN, _G_WM, _G_LW, _G_LN, \
+    _G_LP = (_G[g] for g in ("no", "roll", "cd", "cm", "ud", "uq", "dw", "dv", "take", "drop", "ww", "wn", "wm",
+                             "lw", "ln", "lp"))
 
 
 def row_items(src: str) -> list | None:
@@ -264,6 +266,15 @@ def row_items(src: str) -> list | None:
         elif kind == _G_CM:                  # "64: Cannot Move"
             a = m.start(_G_CD)
             items.append((CANNOT, a + 1, src[a:pos], src[a:a + 2], None))
+        elif kind == _G_UQ:                  # "61: ????" (never played), "????" alone (no dice)
+            a = m.start(_G_UD)
+            if a < 0:
+                if items and items[-1][0] == ROLL:
+                    return None              # "61: 8/3 ????": the grammar's one cell (ROLL UNPLAYED), an error
+                a = m.start(kind)
+                items.append((UNPLAYED, a + 1, src[a:pos], "", None))
+            else:
+                items.append((UNPLAYED, a + 1, src[a:pos], src[a:a + 2], None))
         elif kind == _G_TAKE or kind == _G_DROP:
             a = m.start(kind)
             items.append((TAKE if kind == _G_TAKE else DROP, a + 1, src[a:pos], None, None))
@@ -280,10 +291,14 @@ def _bad_row(src: str, pos: int, items: list, bad: tuple) -> list | None:
     """``items`` and ``bad`` when the rest of the row (from ``pos``) is of the common kinds too, else None."""
     match = _FAST_ITEM.match
     stop = len(src.rstrip(" \t\n"))
+    first = True
     while pos < stop:
         m = match(src, pos)
         if m is None:
             return None
+        if first and m.lastindex == _G_UQ and m.start(_G_UD) < 0:
+            return None                      # "53: 26/21 ????": one cell of the grammar, its message first
+        first = False
         pos = m.end()
     return items + [bad]
 
