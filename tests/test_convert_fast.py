@@ -260,8 +260,9 @@ def test_convert_imports_only_the_notations_it_uses(tmp_path):
 
 
 def test_common_mat_records_are_read_and_converted_without_lark(tmp_path):
-    """Lark is loaded only for text the fast rows do not take (issue 10: start-up): a record of common rows
-    is validated and converted without it; a row of another kind ("64: ????") loads it and reads as before."""
+    """Lark is loaded only for text the fast rows do not take (start-up): a record of common rows (a roll
+    never played, "64: ????", among them) is validated and converted without it; a row of another kind
+    ("64: Illegal play") loads it and reads as before."""
     common = GOOD.replace("64: ????", "64: 24/20 13/11")
     src = tmp_path / "m.mat"
     src.write_text(common, encoding="utf-8")
@@ -280,7 +281,8 @@ def test_common_mat_records_are_read_and_converted_without_lark(tmp_path):
         return r.stdout.strip()
 
     assert read(common) == "False 2 []"
-    assert read(GOOD) == "True 2 []"
+    assert read(GOOD) == "False 2 []"
+    assert read(GOOD.replace("64: ????", "64: Illegal play")) == "True 2 []"
     out = read(common.replace("Doubles => 2", "Doubles => two"))
     assert out.startswith("True 2 ['10:45 ")              # the grammar's message, where it was
     assert "expected the cube value" in out and '"two"' in out
