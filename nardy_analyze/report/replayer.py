@@ -623,12 +623,16 @@ function show(){
   setHash("#"+address(cur.f,cur.g,cur.i));
 }
 // The address follows the step, at most one change per HASH_MS (a held arrow key steps faster: browsers
-// drop history calls past about 100 in 10 s), the last one always written once the steps stop.
-var HASH_MS=150,hashWant=null,hashTimer=null,hashLast=-1e9;
+// drop history calls past about 100 in 10 s), the last one always written once the steps stop.  An address
+// changed meanwhile by someone else (a link, the user, a script) is never written over: its hashchange
+// shows that position next.
+var HASH_MS=150,hashWant=null,hashTimer=null,hashLast=-1e9,hashMine=location.hash;
 function setHash(h){hashWant=h;if(hashTimer!==null)return;
   var wait=hashLast+HASH_MS-Date.now();
   if(wait<=0)writeHash();else hashTimer=setTimeout(function(){hashTimer=null;writeHash();},wait);}
-function writeHash(){var h=hashWant;hashWant=null;if(h===null)return;hashLast=Date.now();
+function writeHash(){var h=hashWant;hashWant=null;if(h===null)return;
+  if(location.hash!==hashMine&&location.hash!==h)return;
+  hashLast=Date.now();hashMine=h;
   if(location.hash!==h){try{history.replaceState(null,"",h);}catch(e){}}}
 function dropHash(){hashWant=null;if(hashTimer!==null){clearTimeout(hashTimer);hashTimer=null;}}
 function fillGames(){
@@ -696,7 +700,7 @@ root.addEventListener("click",function(e){
   if(a==="next")step(1);else if(a==="prev")step(-1);
   else if(a==="first")go(cur.f,cur.g,0);else if(a==="last")go(cur.f,cur.g,game().f.length-1);
   else if(a==="plays"){plays=!plays;show();}
-  else if(a==="close"){root.hidden=true;dropHash();try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}}
+  else if(a==="close"){root.hidden=true;dropHash();try{history.replaceState(null,"",location.pathname+location.search);}catch(x){}hashMine=location.hash;}
   else if(t.getAttribute("data-i"))go(cur.f,cur.g,parseInt(t.getAttribute("data-i"),10));
 });
 if($("rp-chart"))$("rp-chart").addEventListener("click",function(e){
