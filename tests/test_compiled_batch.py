@@ -284,12 +284,8 @@ def test_batch_takes_the_combined_moves_and_partial_plays_it_can():
     assert len(walked) < 0.01 * turns, (len(walked), turns)
 
 
-@needs_core
-def test_batch_takes_gul_bara_turns_of_several_parts():
-    """Gul bara's chains and handovers (GulBaraTurn's driver in the core): on generated games, the turns left
-    to Python are the players' first turns (the head exception) and those that end the game; the turns taken
-    include doubles with their chains and handovers, and plays that leave numbers to hand over."""
-    m = generate_match("gulbara", 40, seed=7)
+def _walked_turns(run, m):
+    """``run(m)`` and the roll actions it left to the Python walk (players' first turns aside)."""
     walked = []
     orig = game_mod.walk
 
@@ -300,9 +296,18 @@ def test_batch_takes_gul_bara_turns_of_several_parts():
 
     game_mod.walk = counting
     try:
-        rep = validate_match(m)
+        return run(m), walked
     finally:
         game_mod.walk = orig
+
+
+@needs_core
+def test_batch_takes_gul_bara_turns_of_several_parts():
+    """Gul bara's chains and handovers (GulBaraTurn's driver in the core): on generated games, the turns left
+    to Python are the players' first turns (the head exception) and those that end the game; the turns taken
+    include doubles with their chains and handovers, and plays that leave numbers to hand over."""
+    m = generate_match("gulbara", 40, seed=7)
+    rep, walked = _walked_turns(validate_match, m)
     several = [a for g in m.games for a in g.actions if a.kind is Kind.ROLL and a.segments]
     chained = [a for a in several if any(s.kind == "chain" for s in a.segments)]
     assert len(several) > 300 and len(chained) > 50
@@ -402,19 +407,7 @@ def test_batch_takes_gul_bara_turns_of_several_parts_with_an_observer():
     parts: on generated games, only the players' first turns and the turns that end a game are walked."""
     from nardy_analyze.replay.normal import normalise
     m = generate_match("gulbara", 40, seed=7)
-    walked = []
-    orig = game_mod.walk
-
-    def counting(st, i, a, nxt, p, d1, d2, first_turn):
-        if not first_turn:
-            walked.append(a)
-        return orig(st, i, a, nxt, p, d1, d2, first_turn)
-
-    game_mod.walk = counting
-    try:
-        normal = normalise(m)
-    finally:
-        game_mod.walk = orig
+    normal, walked = _walked_turns(normalise, m)
     parts = [na for g in normal.games for na in g.actions if na.state is not None and na.state.parts]
     assert len(parts) > 300
     assert len(walked) <= len(m.games), len(walked)

@@ -4,12 +4,13 @@ Every notation registers a :class:`Notation`: its name, file suffixes, a sniff o
 ``read(text, path) -> Match`` (never raises: what it cannot read becomes a
 :class:`~nardy_analyze.record.Problem` with a line and column) and, where the project writes it,
 ``write(match) -> str``.  Every command finds readers and writers here, never by importing a notation
-module directly, so a new notation plugs in by registering itself in :func:`_load`.
+module directly, so a new notation plugs in by registering itself (:func:`register`).
 
 The built-in notations are declared in :data:`BUILTIN` (:class:`Builtin`: name, module, suffixes, place
 among ``convert --to``'s choices): what a command needs before it reads anything (which files are records,
 the ``--help`` texts) costs no import, and a notation's module (its Lark grammar included) is imported the
-first time its reader, writer or sniff is asked for.  What a notation can write is data on its
+first time its reader or writer is asked for, or its sniff accepts a file (the sniffs a file of another
+notation passes through are in :mod:`.sniffs`).  What a notation can write is data on its
 :class:`Notation` (``cannot_hold``: the kinds of :data:`LOSS_KINDS` it cannot write; ``writes_analysis``),
 never a flag or a list elsewhere: a notation registered from outside the package (``register``) is read,
 sniffed, written and refused like a built-in one.
@@ -95,7 +96,6 @@ BUILTIN: tuple[Builtin, ...] = (
 
 _REGISTRY: dict[str, Notation] = {}
 _BUILTIN_NAMES = frozenset(b.name for b in BUILTIN)
-_LOADED = False
 
 
 def register(notation: Notation) -> None:
@@ -120,17 +120,6 @@ def _import(name: str) -> None:
                 if e.name != f"{__name__}.{b.module}":
                     raise
             return
-
-
-def _load() -> None:
-    """Import every notation module once; each registers itself."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for b in BUILTIN:
-        if b.name not in _REGISTRY:
-            _import(b.name)
 
 
 def get(name: str) -> Notation:

@@ -547,31 +547,26 @@ def _letter(p: int, side: int) -> str:
     return chr(ord("a") + p - 1) if side == 0 else chr(ord("x") - (p - 1))
 
 
-# _letter of every point, per side (a step written off the board falls back on _letter)
-_LETTERS = tuple({p: _letter(p, side) for p in range(OFF, BAR + 1)} for side in (0, 1))
-# the two letters of a step src/dst on the board, per side: _PAIRS[side][src][dst] (the writer's inline roll
-# node; dicts, so that a point off the board is a KeyError there and falls back on _letter)
+# the two letters of a step src/dst on the board, per side: _PAIRS[side][src][dst] (a step written off the
+# board is a KeyError here and falls back on _letter)
 _PAIRS = tuple({a: {b: _letter(a, side) + _letter(b, side) for b in range(OFF, BAR + 1)} for a in range(OFF, BAR + 1)}
                for side in (0, 1))
-# the start of a roll's node, ";W[61", per side and dice 1-6: _ROLL_HEADS[side][d1][d2]
-_ROLL_HEADS = tuple({d1: {d2: f";{'WB'[side]}[{d1}{d2}" for d2 in range(1, 7)} for d1 in range(1, 7)}
-                    for side in (0, 1))
 
 
 def _move_letters(steps, side: int) -> str:
     """The letters of a move's steps ``(src, dst[, hit])``: two per step."""
-    table = _LETTERS[side]
+    table = _PAIRS[side]
     try:
-        return "".join([table[st[0]] + table[st[1]] for st in steps])
+        return "".join([table[st[0]][st[1]] for st in steps])
     except KeyError:
         return "".join([_letter(st[0], side) + _letter(st[1], side) for st in steps])
 
 
 def _written_letters(steps, side: int) -> str:
     """:func:`_move_letters` of a record's own steps (``Step`` objects: a play written exactly)."""
-    table = _LETTERS[side]
+    table = _PAIRS[side]
     try:
-        return "".join([table[st.src] + table[st.dst] for st in steps])
+        return "".join([table[st.src][st.dst] for st in steps])
     except KeyError:
         return "".join([_letter(st.src, side) + _letter(st.dst, side) for st in steps])
 
@@ -639,7 +634,6 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     prev_setup = False
     derived = _result_derived(ng)
     roll = Kind.ROLL
-    heads, pairs = _ROLL_HEADS, _PAIRS
     for na in ng.actions:
         a = na.action
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
@@ -648,13 +642,8 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
             p = a.player
             turn, prev_setup = 1 - p, False
             route = na.route
-            try:
-                table = pairs[p]
-                letters = "".join([table[st.src][st.dst] for st in a.steps] if route is None else
-                                  [table[st[0]][st[1]] for st in route])
-                nodes.append(heads[p][a.dice[0]][a.dice[1]] + letters + "]")
-            except (IndexError, KeyError, TypeError):
-                nodes.append(_roll_node(a, f"{a.dice[0]}{a.dice[1]}", route))
+            nodes.append(f";{'WB'[p]}[{a.dice[0]}{a.dice[1]}"
+                         f"{_written_letters(a.steps, p) if route is None else _move_letters(route, p)}]")
             continue
         if a.kind is Kind.SETUP:
             if prev_setup:
