@@ -14,8 +14,15 @@ GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``im
 nardy-analyze: ``validate`` of the same files, as a library call in this process
 (``validate_paths``, no start-up) and as the command line (``python3 -m nardy_analyze validate``,
 start-up included), each with ``-j 2`` and ``-j 1``; with ``--convert`` also
-``convert --to sgf --out-dir /tmp/...`` of the folder.  Every figure is the median of ``--repeat``
+``convert --to sgf --out-dir /tmp/...`` of the folder, into an empty folder each run (removed after the run,
+outside its time: the usual conversion of an archive, not a replacement of earlier outputs).  Every figure is the median of ``--repeat``
 runs, the runs interleaved so that the noise of a shared machine falls on all of them alike.
+
+Both programs write under the system's temporary folder (``TMPDIR``, else /tmp), and its file system shows in
+every figure that writes: GNU Backgammon's ``save match`` writes one file over and over (each time the old one is
+truncated and freed), ``convert`` makes one new file per record.  On a disk mounted with online discard both
+pay the disk for it; ``TMPDIR=/dev/shm`` (memory) measures the programs without it.  The file system used is
+printed.
 
 The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy):
 1.0 is parity, 0.25 the floor we set ourselves.
@@ -50,6 +57,21 @@ def _gnubg_commands(files: list[Path], out: Path) -> str:
         lines.append(f'import mat "{f}"' if " " in str(f) else f"import mat {f}")
         lines.append(f"save match {out / 'x.sgf'}")
     return "\n".join(lines) + "\n"
+
+
+def _file_system(path: Path) -> str:
+    """The type of the file system ``path`` is on (``stat -f``), and its mount options where /proc says them."""
+    try:
+        kind = subprocess.run(["stat", "-f", "-c", "%T", str(path)], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "file system not known"
+    try:
+        mounts = [line.split() for line in Path("/proc/mounts").read_text().splitlines()]
+        best = max((m for m in mounts if str(path.resolve()).startswith(m[1])), key=lambda m: len(m[1]))
+        return f"{kind}, mounted {best[1]} with {best[3]}"
+    except (OSError, ValueError, IndexError):
+        return kind
 
 
 def main() -> int:
@@ -145,7 +167,8 @@ def main() -> int:
 
     def run_convert(jobs: int | None, where: Path = ROOT, pure: bool = False):
         def go() -> float:
-            out = tmp / "sgf"
+            out = tmp / "sgf"          # an empty folder each run (removed after it, outside the time)
+            shutil.rmtree(out, ignore_errors=True)
             t0 = time.perf_counter()
             j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
             subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", convert_to, "--force", *j,
@@ -187,6 +210,7 @@ def main() -> int:
           "started (not measurable for the library rows)")
     from nardy_analyze.engine import compiled
     print("core (rows without a prefix): " + ("compiled" if compiled.CoreRules is not None else "pure Python"))
+    print(f"outputs written under {tmp.parent} ({_file_system(tmp.parent)})")
     first = next(iter(runs))
     base = statistics.median(times[first]) if gnubg else None
     base_cpu = statistics.median(cpu[first]) if gnubg else None

@@ -151,8 +151,9 @@ class ActionState:
     before: tuple
     after: tuple
     legal: bool = True
-    # a roll whose written play is one step per number, legal in the written order (turns.quick_turn):
-    # its single-die route is the written steps (normal.py takes it without walking it again)
+    # a roll whose written play is one step per number, legal in the written order, or a dance (nothing
+    # written where no number can be played) (turns.quick_turn): its single-die route is the written steps
+    # (normal.py takes it without walking it again)
     exact: bool = False
     # a roll with further parts (Gul bara chains and handovers): one PartState per part, the roller's own
     # play first, in the order played: every written part, and a part the record leaves out where that is

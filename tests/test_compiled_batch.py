@@ -25,6 +25,7 @@ from nardy_analyze.analyze import validate_match
 from nardy_analyze.engine import compiled
 from nardy_analyze.generate import generate_match
 from nardy_analyze.notation import mat, normalise_text
+from nardy_analyze.notation import sgf as sgf_mod
 from nardy_analyze.record import Kind, Step
 from nardy_analyze.replay import game as game_mod
 from nardy_analyze.replay.visitor import Events, ReplayVisitor
@@ -481,3 +482,128 @@ def test_batch_routes_are_the_judge_s(variant):
                                              (st.after[p], st.after[1 - p])), (m.path, a.loc)
                     routed += 1
     assert exact > 200 and routed > (100 if variant == "backgammon" else 5), (exact, routed)
+
+
+# -- a sparse observer (the SGF writer's view) and the compiled SGF roll nodes --------------------------------
+
+class _Plays(_Everything):
+    """What a sparse observer gets (``Events.PLAYS``, no turn rows: the batch traces only the rolls not played
+    exactly as written): the states of the other actions and rolls, the game ends and the findings."""
+
+    wants = Events.PLAYS | Events.ENDS
+
+
+def _observed_plays(m, variant: str, batch: bool) -> list:
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay import replay
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(game_mod, "BATCH", batch)
+        v = _Plays()
+        replay(m, variant_for(m, variant, {}), visitor=v)
+    return v.seen
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.05, 0.2, 0.5]))
+def test_batch_tells_a_sparse_observer_what_the_python_replay_tells(variant, seed, rate):
+    """A sparse observer gets the same action states (the board before and after each, the parts of a Gul bara
+    turn), game ends and findings from the batch as from the Python replay, on generated games and the same
+    games with plays (and Gul bara's parts) changed; the exact rolls skipped are the same ones."""
+    base = _gul_generated(4) if variant == "gulbara" and seed % 2 else _generated(variant)
+    m = _mutate(base, random.Random(seed), rate)
+    fast, slow = _observed_plays(m, variant, True), _observed_plays(m, variant, False)
+    assert fast == slow
+    told = [s for kind, s in fast if kind == "state" and m.games[0].actions]
+    rolls = sum(a.kind is Kind.ROLL for g in m.games for a in g.actions)
+    assert 0 < len(told) < rolls + sum(len(g.actions) for g in m.games)
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
+def test_the_sparse_view_is_the_full_view_less_the_exact_rolls(variant):
+    """``normalise(exact=False)`` (the SGF writer's view) gives every action the state and route of the full
+    view, except the rolls played exactly as written, which have neither (their written steps are their
+    route); on generated games and the same games with plays changed, with the batch and without it."""
+    from nardy_analyze.replay.normal import normalise
+    for seed, rate in ((11, 0.0), (12, 0.1), (13, 0.4)):
+        m = _mutate(_generated(variant), random.Random(seed), rate)
+        for batch in (True, False):
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(game_mod, "BATCH", batch)
+                sparse, full = normalise(m, variant, exact=False), normalise(m, variant, exact=True)
+            skipped = 0
+            for sg, fg in zip(sparse.games, full.games, strict=True):
+                assert len(sg.actions) == len(fg.actions) == len(sg.game.actions)
+                assert [na for na in sg.actions if na.state is not None] == sg.stated()
+                for s, f in zip(sg.actions, fg.actions):
+                    assert s.action is f.action
+                    if s.state is None and f.state is not None:
+                        assert f.state.exact and f.state.legal, (variant, seed, f.action.loc)
+                        skipped += 1
+                    else:
+                        assert (s.state, s.route) == (f.state, f.route), (variant, seed, batch, f.action.loc)
+            assert skipped > 50, (variant, seed, skipped)
+
+
+needs_sgf_rolls = pytest.mark.skipif(sgf_mod._SGF_ROLLS is None, reason="the compiled SGF roll nodes are not in use "
+                                     "(not built, or NARDY_ANALYZE_PURE is set)")
+
+
+def _sgf_both(m, monkeypatch) -> tuple[str, str]:
+    from nardy_analyze.replay.normal import normalise
+    normal = normalise(m, exact=False)
+    fast = sgf_mod.write(m, normal)
+    with monkeypatch.context() as mp:
+        mp.setattr(sgf_mod, "_SGF_ROLLS", None)
+        slow = sgf_mod.write(m, normal)
+    return fast, slow
+
+
+@needs_sgf_rolls
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.05, 0.3, 0.8]),
+       marks=st.sampled_from([0.0, 0.1, 0.5]))
+def test_compiled_sgf_roll_nodes_are_the_python_writer_s(seed, rate, marks):
+    """The SGF text with the compiled roll nodes (``_matrows.sgf_rolls``) is the Python writer's: generated
+    games with plays changed (illegal, combined, reordered, points off the board), and rolls carrying what the
+    compiled nodes leave to Python (comments, clock times, an unplayed roll, dice written otherwise)."""
+    rng = random.Random(seed)
+    m = _mutate(_generated("backgammon"), rng, rate)
+    for g in m.games:
+        for a in g.actions:
+            if a.kind is not Kind.ROLL or rng.random() >= marks:
+                continue
+            how = rng.randrange(6)
+            if how == 0:
+                a.comments = ["a note ] here"]
+            elif how == 1:
+                a.clock = 3.5
+            elif how == 2:
+                a.clock_left = 61.0
+            elif how == 3:
+                a.unplayed = True
+            elif how == 4:
+                a.dice = list(a.dice)
+            elif a.steps:
+                a.steps = [Step(30, 2, False)] + list(a.steps)[1:]
+    with pytest.MonkeyPatch.context() as mp:
+        fast, slow = _sgf_both(m, mp)
+    assert fast == slow
+
+
+@needs_sgf_rolls
+def test_compiled_sgf_roll_nodes_on_real_records(monkeypatch):
+    """The same on the real records of the corpus (or the fixtures where it is not there)."""
+    from nardy_analyze.inputs import discover, load
+    files = [f for f in _records() if f.suffix in (".mat", ".txt")]
+    written = 0
+    for e in discover([str(f) for f in files]):
+        m = load(e)
+        if not m.games:
+            continue
+        fast, slow = _sgf_both(m, monkeypatch)
+        assert fast == slow, m.path
+        written += fast.count(";W[") + fast.count(";B[")
+    assert written > 1000

@@ -706,6 +706,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
         uint8_t out[64][2];
         if (single_steps(v, me, opp, d1, 0, 1, out)) return 0;
         if (d1 != d2 && single_steps(v, me, opp, d2, 0, 1, out)) return 0;
+        *exact = 1;           /* nothing written, nothing playable: the written play (none) is the route */
         return 1;             /* (its route: no step, *nroute 0 as asked) */
     }
     for (int k = 0; k < ns; k++) if (hit_at[k]) bear_off = 0;
@@ -980,10 +981,10 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *actions, *side0, *side1, *roll_kind;
     Py_ssize_t i;
     PyObject *trace = Py_None;
-    int last_player, rolled[2], rolls, plain = 0, parts = 0;
-    uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT];
-    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|Opi", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
-                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts))
+    int last_player, rolled[2], rolls, plain = 0, parts = 0, sparse = 0;
+    uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT], before[2][NPT];
+    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|Opip", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
+                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
@@ -1012,6 +1013,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         int gul = parts > 0 && rolls >= 1 && (trace == Py_None || has_parts(a));
         PartRec recs[MAX_PARTS];
         int nrec = 0;
+        if (sparse && trace != Py_None) memcpy(before, pos, sizeof before);
         int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec)
                     : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
         if (r == 0 && !gul && parts > 0 && rolls >= 1) {
@@ -1025,7 +1027,17 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         rolled[p]++;
         rolls++;
         last_player = (int)p;
+        if (sparse && trace != Py_None && exact && !gul) continue;   /* (sparse: an exact roll is not told) */
         if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
+            PyObject *b0 = NULL, *b1 = NULL;      /* sparse: the index and the sides before the roll */
+            if (sparse) {
+                b0 = side_or_same(before[0], prev[0], told[0]);
+                b1 = b0 ? side_or_same(before[1], prev[1], told[1]) : NULL;
+                if (!b1) { Py_XDECREF(b0); return NULL; }
+                told[0] = b0;             /* (borrowed below from the item that holds them) */
+                told[1] = b1;
+                memcpy(prev, before, sizeof prev);
+            }
             PyObject *t0 = side_or_same(pos[0], prev[0], told[0]);
             PyObject *t1 = t0 ? side_or_same(pos[1], prev[1], told[1]) : NULL;
             PyObject *rt = NULL;          /* the play's route: ((src, dst, hit), ...), as judge.route gives it */
@@ -1036,7 +1048,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
                     if (!stp) { Py_CLEAR(rt); break; }
                     PyTuple_SET_ITEM(rt, k, stp);
                 }
-                if (!rt) { Py_DECREF(t0); Py_DECREF(t1); return NULL; }
+                if (!rt) { Py_DECREF(t0); Py_DECREF(t1); Py_XDECREF(b0); Py_XDECREF(b1); return NULL; }
             }
             PyObject *item = NULL;
             if (t1 && gul) {              /* (t0, t1, None, False, ((numbers, side0, side1) of each written part, ...)) */
@@ -1046,7 +1058,20 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
             } else if (t1) {
                 item = Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False);
             }
-            if (!item) { if (!t1) Py_XDECREF(t0); return NULL; }
+            if (!item) { if (!t1) Py_XDECREF(t0); Py_XDECREF(b0); Py_XDECREF(b1); return NULL; }
+            if (sparse) {                 /* (k, before0, before1, item) */
+                PyObject *told_item = Py_BuildValue("(nNNN)", j, b0, b1, item);
+                if (!told_item) return NULL;
+                item = told_item;
+                int err = PyList_Append(trace, item);
+                PyObject *inner = PyTuple_GET_ITEM(item, 3);
+                told[0] = PyTuple_GET_ITEM(inner, 0);
+                told[1] = PyTuple_GET_ITEM(inner, 1);
+                Py_DECREF(item);
+                if (err < 0) return NULL;
+                memcpy(prev, pos, sizeof prev);
+                continue;
+            }
             int err = PyList_Append(trace, item);
             told[0] = PyTuple_GET_ITEM(item, 0);
             told[1] = PyTuple_GET_ITEM(item, 1);
@@ -1492,14 +1517,15 @@ static PyMethodDef CoreRules_methods[] = {
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
      "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False, "
-     "parts=0) "
+     "parts=0, sparse=False) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
      "trace (a list) gets (side0, side1, route, exact) after each (route: the play's single steps with their hits, "
      "((src, dst, hit), ...), as judge.route gives them, where the batch found them, else None; exact: the written "
      "steps were one per number in order, the route being those); plain: only rolls that are not "
      "doubles, played with both numbers; parts: Gul bara's turns of several parts, every part legal, chains from "
      "roll `parts` of the game (with a trace, only the turns with further parts written, whose trace item has a "
-     "fifth element: ((numbers, side0, side1) after each written part, ...))"},
+     "fifth element: ((numbers, side0, side1) after each written part, ...)); sparse: an exact roll (not of parts) is not "
+     "traced, and each item traced is (k, side0, side1, item): the roll's index and the sides before it"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,

@@ -812,6 +812,141 @@ static PyObject *shapes(PyObject *self, PyObject *args) {
     return PyBool_FromLong(ActionShape.type != NULL && LocShape.type != NULL);
 }
 
+
+/* -- the SGF writer's common node ------------------------------------------------------------------------ */
+
+static PyObject *S_dice = NULL, *S_unplayed = NULL, *S_illegal_mark = NULL, *S_clock = NULL, *S_clock_left = NULL,
+                *S_comments = NULL, *S_steps = NULL, *S_src = NULL, *S_dst = NULL, *S_route = NULL;
+
+/* sgf.py's _letter of a point 0-25 (OFF, the points, BAR) for side 0 or 1; 0 for any other */
+static inline char sgf_letter(long p, int side) {
+    if (p == 25) return 'y';
+    if (p == 0) return 'z';
+    if (p < 1 || p > 24) return 0;
+    return side == 0 ? (char)('a' + p - 1) : (char)('x' - (p - 1));
+}
+
+/* an int attribute (or item k of a tuple when name is NULL) in 0..25, else -1 */
+static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
+    PyObject *v;
+    if (name) {
+        v = PyObject_GetAttr(o, name);
+        if (!v) { PyErr_Clear(); return -1; }
+    } else {
+        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) <= k) return -1;
+        v = Py_NewRef(PyTuple_GET_ITEM(o, k));
+    }
+    long x = PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
+    Py_DECREF(v);
+    if (x < 0 || x > 25) { PyErr_Clear(); return -1; }
+    return x;
+}
+
+/* 1 when the attribute is None, 0 when not (or it cannot be read) */
+static int attr_none(PyObject *o, PyObject *name) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v) { PyErr_Clear(); return 0; }
+    int r = v == Py_None;
+    Py_DECREF(v);
+    return r;
+}
+
+/* 1 when the attribute is false (bool() of it), 0 when true or it cannot be read */
+static int attr_false(PyObject *o, PyObject *name) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v) { PyErr_Clear(); return 0; }
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (t < 0) { PyErr_Clear(); return 0; }
+    return !t;
+}
+
+/* the letters of steps (a sequence of Step objects, or of (src, dst, hit) tuples when tuples) into buf;
+ * the count written, or -1 when a step is not one written here */
+static Py_ssize_t step_letters(PyObject *steps, int tuples, int side, char *buf, Py_ssize_t room) {
+    PyObject *seq = PySequence_Fast(steps, "steps");
+    if (!seq) { PyErr_Clear(); return -1; }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), w = 0;
+    if (2 * n > room) { Py_DECREF(seq); return -1; }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *st = PySequence_Fast_GET_ITEM(seq, k);
+        long a = tuples ? point_of(st, NULL, 0) : point_of(st, S_src, 0);
+        long b = a < 0 ? -1 : tuples ? point_of(st, NULL, 1) : point_of(st, S_dst, 0);
+        char x = a < 0 ? 0 : sgf_letter(a, side), y = b < 0 ? 0 : sgf_letter(b, side);
+        if (!x || !y) { Py_DECREF(seq); return -1; }
+        buf[w++] = x;
+        buf[w++] = y;
+    }
+    Py_DECREF(seq);
+    return w;
+}
+
+/* sgf_rolls(actions, i, known, nodes, ROLL) -> j: see the method's doc */
+static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
+    PyObject *actions, *known, *nodes, *roll;
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "O!nO!O!O", &PyList_Type, &actions, &i, &PyDict_Type, &known, &PyList_Type, &nodes,
+                          &roll))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(actions);
+    char buf[8 + 2 * MAX_STEPS_C + 8];
+    for (; i < n; i++) {
+        PyObject *a = PyList_GET_ITEM(actions, i);
+        PyObject *kind = PyObject_GetAttr(a, S_kind);
+        if (!kind) { PyErr_Clear(); break; }
+        Py_DECREF(kind);
+        if (kind != roll) break;
+        PyObject *dice = PyObject_GetAttr(a, S_dice);
+        if (!dice) { PyErr_Clear(); break; }
+        long d[2] = {-1, -1};
+        if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2)
+            for (int k = 0; k < 2; k++) {
+                PyObject *x = PyTuple_GET_ITEM(dice, k);
+                d[k] = PyLong_CheckExact(x) ? PyLong_AsLong(x) : -1;
+            }
+        Py_DECREF(dice);
+        if (PyErr_Occurred()) PyErr_Clear();
+        if (d[0] < 0 || d[0] > 9 || d[1] < 0 || d[1] > 9) break;     /* (one digit each: the text as Python's) */
+        long p = point_of(a, S_player, 0);
+        if (p != 0 && p != 1) break;
+        if (!attr_false(a, S_unplayed) || !attr_false(a, S_illegal_mark) || !attr_none(a, S_clock)
+                || !attr_none(a, S_clock_left) || !attr_false(a, S_comments))
+            break;
+        PyObject *key = PyLong_FromSsize_t(i);
+        if (!key) return NULL;
+        PyObject *na = PyDict_GetItemWithError(known, key);      /* borrowed */
+        Py_DECREF(key);
+        if (!na && PyErr_Occurred()) return NULL;
+        PyObject *route = na ? PyObject_GetAttr(na, S_route) : Py_NewRef(Py_None);
+        if (!route) { PyErr_Clear(); break; }
+        Py_ssize_t w = 0;
+        buf[w++] = ';';
+        buf[w++] = p ? 'B' : 'W';
+        buf[w++] = '[';
+        buf[w++] = (char)('0' + d[0]);
+        buf[w++] = (char)('0' + d[1]);
+        Py_ssize_t m;
+        if (route != Py_None) {
+            m = step_letters(route, 1, (int)p, buf + w, 2 * MAX_STEPS_C);
+        } else {
+            PyObject *steps = PyObject_GetAttr(a, S_steps);
+            m = steps ? step_letters(steps, 0, (int)p, buf + w, 2 * MAX_STEPS_C) : -1;
+            if (!steps) PyErr_Clear();
+            Py_XDECREF(steps);
+        }
+        Py_DECREF(route);
+        if (m < 0) break;
+        w += m;
+        buf[w++] = ']';
+        PyObject *node = PyUnicode_FromStringAndSize(buf, w);
+        if (!node) return NULL;
+        int err = PyList_Append(nodes, node);
+        Py_DECREF(node);
+        if (err < 0) return NULL;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Action, Loc, dice_of, steps_hook, STEP, ROLL, DOUBLE, TAKE, DROP, WIN, RESIGN, left_cell_gap, "
@@ -827,6 +962,11 @@ static PyMethodDef methods[] = {
     {"game_actions", game_actions, METH_VARARGS,
      "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
      "line + 1), or None when a row is not of the common kinds"},
+    {"sgf_rolls", sgf_rolls, METH_VARARGS,
+     "sgf_rolls(actions, i, known, nodes, ROLL) -> j: the SGF nodes of the rolls actions[i:j] appended to nodes, "
+     "each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: the "
+     "route of known[i] (a NormalAction) when it has one, else the written steps); j is the first action that "
+     "is not such a roll (or whose steps are not written here): the Python writer's"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_matrows",
@@ -844,5 +984,11 @@ PyMODINIT_FUNC PyInit__matrows(void) {
     W_chain = PyUnicode_InternFromString("chain");
     W_handover = PyUnicode_InternFromString("handover");
     if (!S_segments || !S_kind || !S_player || !W_chain || !W_handover) return NULL;
+    PyObject **names[] = {&S_dice, &S_unplayed, &S_illegal_mark, &S_clock, &S_clock_left, &S_comments, &S_steps,
+                          &S_src, &S_dst, &S_route};
+    const char *texts[] = {"dice", "unplayed", "illegal_mark", "clock", "clock_left", "comments", "steps", "src",
+                           "dst", "route"};
+    for (int k = 0; k < 10; k++)
+        if (!(*names[k] = PyUnicode_InternFromString(texts[k]))) return NULL;
     return PyModule_Create(&module);
 }

@@ -32,7 +32,26 @@ class NormalGame:
     game: Game
     # the replay's report of the game: winner, points, how, crawford, turns
     report: GameReport
-    actions: list[NormalAction] = field(default_factory=list)
+    # the NormalAction of every action of the game (``actions``), built on first use in a sparse view
+    _actions: list[NormalAction] | None = None
+    # a sparse view's (one made for a writer without ``exact_routes``): the NormalActions of the actions that
+    # have a state, by index; every other action's is ``NormalAction(action, None)``.  None: not sparse
+    known: dict[int, NormalAction] | None = None
+
+    @property
+    def actions(self) -> list[NormalAction]:
+        """The NormalAction of each action of the game, in order."""
+        acts = self._actions
+        if acts is None:
+            known = self.known or {}
+            acts = self._actions = [known.get(i) or NormalAction(a, None) for i, a in enumerate(self.game.actions)]
+        return acts
+
+    def stated(self) -> list[NormalAction]:
+        """The NormalActions that have a state, in order."""
+        if self._actions is None and self.known is not None:
+            return [na for na in self.known.values() if na.state is not None]
+        return [na for na in self.actions if na.state is not None]
 
     @property
     def winner(self) -> int | None:
@@ -65,8 +84,7 @@ GNUBG_TOP_LEVEL = 3
 
 def resign_cube(ng: NormalGame) -> int:
     """The cube value when the game's resignation was made (1 when there is none)."""
-    return next((na.state.cube for na in reversed(ng.actions)
-                 if na.state is not None and na.action.kind is Kind.RESIGN), 1) or 1
+    return next((na.state.cube for na in reversed(ng.stated()) if na.action.kind is Kind.RESIGN), 1) or 1
 
 
 def gnubg_result_losses(normal: NormalMatch, target: str, before_any_move: bool = False) -> list[str]:

@@ -32,9 +32,12 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import islice
+from operator import attrgetter
 
 from .. import __version__
-from .normal import NormalMatch, gnubg_result_losses
+from ..engine.compiled import PURE
+from .normal import NormalAction, NormalMatch, gnubg_result_losses, resign_cube
 from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, Problem, Setup, Step, game_numbers, split_rating
 from ..i18n import _, ngettext
 from . import Notation, expected_found, guarded_read, quoted, register
@@ -539,6 +542,14 @@ def read(text: str, path: str = "") -> Match:
 # ----------------------------------------------------------------------------- writer
 
 
+try:        # the compiled twin of _game_tree's loop over plain rolls (notation/_matrows.c: sgf_rolls)
+    if PURE:
+        raise ImportError("NARDY_ANALYZE_PURE is set")
+    from ._matrows import sgf_rolls as _SGF_ROLLS
+except ImportError:                  # not built (no C compiler at install) or turned off
+    _SGF_ROLLS = None
+
+
 def _letter(p: int, side: int) -> str:
     if p == BAR:
         return "y"
@@ -605,8 +616,7 @@ def _resign_points(ng) -> int:
     written as the smallest level that covers it, which is how gnubg reads the original ``.mat``; the credit
     as written is kept in the game's ``NX[resign..]`` / ``NX[win..]`` nodes, which our reader prefers to RE."""
     points = max(ng.report.points, 1)
-    cube = next((na.state.cube for na in reversed(ng.actions)
-                 if na.state is not None and na.action.kind is Kind.RESIGN), 1) or 1
+    cube = resign_cube(ng)
     level = -(-points // cube)
     return level * cube if points % cube and level <= 3 else points
 
@@ -634,17 +644,30 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     prev_setup = False
     derived = _result_derived(ng)
     roll = Kind.ROLL
-    for na in ng.actions:
-        a = na.action
+    known = ng.known if ng.known is not None else {i: na for i, na in enumerate(ng.actions)}
+    actions = ng.game.actions
+    rolls = _SGF_ROLLS if not analysis and type(actions) is list else None
+    j = 0                         # the first action not written yet by the compiled writer of the roll nodes
+    for i, a in enumerate(actions):
+        if i < j:
+            continue
+        if rolls is not None:     # (the run of plain rolls from here, written as the loop below writes them)
+            j = rolls(actions, i, known, nodes, roll)
+            if j > i:
+                turn, prev_setup = 1 - actions[j - 1].player, False
+                continue
+        na = known.get(i)
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
                 and not analysis and a.clock is None and a.clock_left is None and not a.comments:
             # (the most common node, inline: a roll played, nothing else on it; _roll_node's text)
             p = a.player
             turn, prev_setup = 1 - p, False
-            route = na.route
+            route = na.route if na is not None else None
             nodes.append(f";{'WB'[p]}[{a.dice[0]}{a.dice[1]}"
                          f"{_written_letters(a.steps, p) if route is None else _move_letters(route, p)}]")
             continue
+        if na is None:
+            na = NormalAction(a, None)
         if a.kind is Kind.SETUP:
             if prev_setup:
                 nodes.append(";")     # two set-ups in a row stay two (the reader joins adjacent nodes)
@@ -712,20 +735,23 @@ def _tag_props(match: Match) -> list[str]:
 
 
 _ENDS = (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)
+_KIND_OF = attrgetter("kind")
 
 
 def _result_derived(ng) -> bool:
     """True when the game's one result action is what ``RE[]`` says (a plain win as the last action): it is
     then written by ``RE[]`` alone, without an ``NX[win..]`` node."""
     rep = ng.report
-    if not ng.actions:
+    actions = ng.game.actions
+    if not actions:
         return False
-    end = ng.actions[-1].action
+    end = actions[-1]
     ends = _ENDS
-    return (end.kind is Kind.WIN and not any(na.action.kind in ends for na in ng.actions[:-1])
+    return (end.kind is Kind.WIN
             and not end.and_match and (end.player == rep.winner or end.margin)   # (margin: no column)
             and end.value == rep.points
-            and rep.points is not None and rep.points >= 1 and not end.comments)
+            and rep.points is not None and rep.points >= 1 and not end.comments
+            and not any(map(ends.__contains__, map(_KIND_OF, islice(actions, len(actions) - 1)))))
 
 
 def _roll_node(a: Action, dice: str, route) -> str:
@@ -782,7 +808,10 @@ def own_losses(match: Match) -> list[str]:
     # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
     # would read back as a double
     odd = []
+    beaver = Kind.BEAVER
     for g, n in zip(match.games, game_numbers(match.games)):
+        if beaver not in map(_KIND_OF, g.actions):        # (the common case, looked for at C speed)
+            continue
         for prev, a in zip([None] + g.actions, g.actions):
             if a.kind is Kind.BEAVER and not (prev is not None and prev.kind in (Kind.DOUBLE, Kind.BEAVER)
                                               and prev.player != a.player):

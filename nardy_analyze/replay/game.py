@@ -68,6 +68,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     parts = (st.rules.chain_from_turn or 0) if batch == "parts" else 0
     roll = Kind.ROLL
     trace = None if teller is None else []
+    sparse = teller is not None and teller.sparse     # the batch traces only the rolls to tell (told_sparse)
     i = 0
     while i < n:
         a = actions[i]
@@ -75,10 +76,14 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
             last = st.last
             j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
                                             last.player if last is not None and last.kind is roll else -1,
-                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts)
+                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts,
+                                            sparse)
             if j > i:
                 if teller is None:
                     taken(st, actions, i, j, side0, side1, r0, r1)
+                elif sparse:
+                    told_sparse(st, actions, i, j, side0, side1, r0, r1, trace, teller)
+                    trace.clear()
                 else:
                     told(st, actions, i, j, trace, teller)
                     trace.clear()
@@ -164,6 +169,39 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
     st.last_roller = last.player
 
 
+def told_sparse(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0: int, r1: int,
+                trace: list, teller) -> None:
+    """:func:`told` for an observer that wants nothing of an exact roll (``Teller.sparse``): the batch traced
+    only the other rolls, each as ``(k, before0, before1, item)`` (its index, the sides before it, and
+    :func:`told`'s item); the state moves over the rolls between them at once, as :func:`taken` does."""
+    roll_at, pos = st.roll_at, st.pos
+    if st.first_roller is None:
+        st.first_roller = actions[i].player
+    base = st.rolls
+    at = i                         # the first roll not yet in roll_at
+    for k, before0, before1, item in trace:
+        a = actions[k]
+        pos[0], pos[1] = before0, before1
+        st.rolls = base + k - i
+        if len(item) == 5:         # a Gul bara turn of several parts (the batch's gul_roll)
+            played = _several(st, a, a.player, item[4]) if teller.tell_state is not None else None
+        else:
+            played = QUICK
+        roll_at.extend(range(at, k + 1))
+        at = k + 1
+        mark = ((before0, before1), st.cube, st.owner, st.plays_broken)
+        st.rolls += 1
+        pos[0], pos[1] = item[0], item[1]
+        teller.after(st, k, a, mark, played, item[2])
+    roll_at.extend(range(at, j))
+    st.rolls = base + j - i
+    st.report.turns += j - i
+    st.rolled[0], st.rolled[1] = r0, r1
+    pos[0], pos[1] = side0, side1
+    last = st.last = actions[j - 1]
+    st.last_roller = last.player
+
+
 def _several(st: GameState, a: Action, p: int, parts: tuple) -> Played:
     """What :func:`walk` gives the observer for a Gul bara turn the batch took (every written part legal in
     its place, every part left out one that could not be played): the roller's part as the turn driver
@@ -237,7 +275,7 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
         if not a.segments else None
     if after is not None:            # plainly legal: what walk_turn would give, without its machinery
         st.pos[p], st.pos[1 - p] = after
-        played = QUICK_EXACT if a.steps else QUICK
+        played = QUICK_EXACT          # (a dance too: nothing written, nothing playable, the route empty)
     else:
         played = walk(st, i, a, nxt, p, d1, d2, first_turn)
     for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover

@@ -61,7 +61,10 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
     rules = v.rules
     roll = Kind.ROLL
     for game, grep, states in zip(match.games, rep.games, told.games):
-        ng = NormalGame(game, grep)
+        if not exact:            # a sparse view: a NormalAction for each action with a state only
+            out.games.append(_sparse_game(rules, game, grep, states))
+            continue
+        ng = NormalGame(game, grep, [])
         # the trace holds one state per action reached, in order (indexes increase): positional when the
         # last index is its position
         if states and states[-1].index != len(states) - 1:
@@ -86,16 +89,37 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
                 continue
             if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
                 continue
-            if st.route is not None:         # (the compiled batch's: judge.route's, the same)
-                na.route = st.route
-                continue
-            dice = a.dice
-            if dice is None or not valid_dice(dice):
-                continue
-            p = a.player
-            before, after = st.before, st.after
-            na.route = route(rules, before[p], before[1 - p], Dice.roll(max(dice), min(dice)),
-                             [(s.src, s.dst) for s in a.steps],
-                             (after[p], after[1 - p]))
+            na.route = _route(rules, a, st)
         out.games.append(ng)
     return out
+
+
+def _route(rules, a, st: ActionState):
+    """The route of a legal roll ``a`` that was not played exactly as written (None: no dice to route)."""
+    if st.route is not None:         # (the compiled batch's: judge.route's, the same)
+        return st.route
+    dice = a.dice
+    if dice is None or not valid_dice(dice):
+        return None
+    p = a.player
+    before, after = st.before, st.after
+    return route(rules, before[p], before[1 - p], Dice.roll(max(dice), min(dice)),
+                 [(s.src, s.dst) for s in a.steps], (after[p], after[1 - p]))
+
+
+def _sparse_game(rules, game: Game, grep: GameReport, states: list[ActionState]) -> NormalGame:
+    """The sparse view of one game (``exact=False``): a NormalAction for each action with a state, with its
+    route where it is a legal roll (a roll played exactly as written has no state here: its written steps are
+    its route)."""
+    known: dict[int, NormalAction] = {}
+    actions = game.actions
+    roll = Kind.ROLL
+    for st in states:
+        a = actions[st.index]
+        na = known[st.index] = NormalAction(a, st)
+        if st.exact and st.legal:
+            na.route = st.route if st.route is not None else \
+                with_hits(rules, st.before[a.player], st.before[1 - a.player], [(s.src, s.dst) for s in a.steps])
+        elif a.kind is roll and st.legal and not a.unplayed and not a.segments and not a.illegal_mark:
+            na.route = _route(rules, a, st)
+    return NormalGame(game, grep, None, known)
