@@ -195,11 +195,23 @@ class Match:
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """Header tag by case-insensitive key (``CubeLimit`` = ``Cubelimit``)."""
-        k = key.casefold().replace(" ", "")
+        folds = _FOLDS
+        k = folds.get(key) or _fold(key)
         for name, value in self.tags.items():
-            if name.casefold().replace(" ", "") == k:
+            if (folds.get(name) or _fold(name)) == k:
                 return value
         return default
+
+
+# a tag name as Match.tag compares it, by name: the few names records use, folded once (cleared when large)
+_FOLDS: dict[str, str] = {}
+
+
+def _fold(name: str) -> str:
+    if len(_FOLDS) >= 4096:
+        _FOLDS.clear()
+    f = _FOLDS[name] = name.casefold().replace(" ", "")
+    return f
 
 
 # ----------------------------------------------------------------------------- game numbers

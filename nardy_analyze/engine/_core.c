@@ -683,9 +683,10 @@ static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
 }
 
 /* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
- * decides: nothing changed), -1 an exception */
+ * decides: nothing changed), -1 an exception; ending: a play that bears off the roller's last checker is
+ * taken too (one_roll: the game's end is then Python's) */
 static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
-                      int route[4][3], int *nroute) {
+                      int route[4][3], int *nroute, int ending) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
         return 0;
     int d1, d2;
@@ -728,7 +729,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
         for (int k = 0; k < ns; k++) { route[k][0] = pairs[k][0]; route[k][1] = pairs[k][1]; route[k][2] = hitv[k]; }
         *nroute = ns;
     }
-    if (!side_sum(m)) return 0;       /* the roller bore off the last checker: the game's end is Python's */
+    if (!ending && !side_sum(m)) return 0;   /* the roller bore off the last checker: the game's end is Python's */
     memcpy(me, m, NPT); memcpy(opp, o, NPT);
     return 1;
 }
@@ -1015,7 +1016,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         int nrec = 0;
         if (sparse && trace != Py_None) memcpy(before, pos, sizeof before);
         int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec)
-                    : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute);
+                    : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute, 0);
         if (r == 0 && !gul && parts > 0 && rolls >= 1) {
             gul = 1;
             exact = 0;
@@ -1084,6 +1085,26 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *b = a ? side_or_same(pos[1], prev[1], told[1]) : NULL;
     if (!b) { Py_XDECREF(a); return NULL; }
     return Py_BuildValue("(nNNii)", j, a, b, rolled[0], rolled[1]);
+}
+
+/* One roll as the batch takes it, the game's last roll too (replay.game.on_roll, see the method's doc). */
+static PyObject *CoreRules_one_roll(CoreRules *self, PyObject *args) {
+    PyObject *a, *me_o, *opp_o;
+    int plain, first;
+    if (!PyArg_ParseTuple(args, "OOOpp", &a, &me_o, &opp_o, &plain, &first)) return NULL;
+    if (first && self->v.head) Py_RETURN_NONE;      /* a player's first turn under the head rule: Python's */
+    uint8_t me[NPT], opp[NPT], me0[NPT], opp0[NPT];
+    if (!read_side(me_o, me) || !read_side(opp_o, opp)) Py_RETURN_NONE;
+    memcpy(me0, me, NPT);
+    memcpy(opp0, opp, NPT);
+    int exact = 0, route[4][3], nroute = -1;
+    int r = quick_roll(&self->v, a, me, opp, &exact, plain, route, &nroute, 1);
+    if (r < 0) return NULL;
+    if (!r) Py_RETURN_NONE;
+    PyObject *m = side_or_same(me, me0, me_o);
+    PyObject *o = m ? side_or_same(opp, opp0, opp_o) : NULL;
+    if (!o) { Py_XDECREF(m); return NULL; }
+    return Py_BuildValue("(NNO)", m, o, exact ? Py_True : Py_False);
 }
 
 /* -- generation --------------------------------------------------------------------------------- */
@@ -1526,6 +1547,11 @@ static PyMethodDef CoreRules_methods[] = {
      "roll `parts` of the game (with a trace, only the turns with further parts written, whose trace item has a "
      "fifth element: ((numbers, side0, side1) after each written part, ...)); sparse: an exact roll (not of parts) is not "
      "traced, and each item traced is (k, side0, side1, item): the roll's index and the sides before it"},
+    {"one_roll", (PyCFunction)CoreRules_one_roll, METH_VARARGS,
+     "one_roll(action, me, opp, plain, first_turn) -> (me, opp, exact) | None: the roller's play of one ROLL "
+     "action as quick_rolls takes it (the sides after it, and whether its written steps were the route), the "
+     "play that bears off the roller's last checker too; None where quick_rolls would stop (then Python walks "
+     "the turn): plain as quick_rolls', first_turn: the roller's first turn (never taken under the head rule)"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,

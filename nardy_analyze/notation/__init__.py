@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,7 +165,7 @@ def record_suffixes() -> tuple[str, ...]:
 
 def for_path(path: str) -> Notation | None:
     """The notation a file name's suffix names unambiguously (``.mat``, ``.sgf``...); None otherwise."""
-    suffix = Path(path).suffix.lower()
+    suffix = os.path.splitext(path)[1].lower()      # (as Path.suffix: "" or "." match no notation)
     for name, suffixes, _amb in _declared():
         if suffix in suffixes:
             return get(name)

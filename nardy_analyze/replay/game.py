@@ -276,6 +276,11 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
     if after is not None:            # plainly legal: what walk_turn would give, without its machinery
         st.pos[p], st.pos[1 - p] = after
         played = QUICK_EXACT          # (a dance too: nothing written, nothing playable, the route empty)
+    elif (one := _one_roll(st, a, p, first_turn)) is not None:
+        # what the batch takes (a combined move, a play judge finds legal in another order...), here the
+        # turns it leaves to this handler: mostly the game's last roll
+        st.pos[p], st.pos[1 - p] = one[0], one[1]
+        played = QUICK_EXACT if one[2] else QUICK
     else:
         played = walk(st, i, a, nxt, p, d1, d2, first_turn)
     for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
@@ -286,6 +291,16 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
             else:
                 st.ended = Ended(How.BEAROFF, w, st.stake(level))
     return played
+
+
+def _one_roll(st: GameState, a: Action, p: int, first_turn: bool):
+    """The compiled core's play of the roll ``a`` (``CoreRules.one_roll``: the sides after it and whether it was
+    exact), as the batch of :func:`play` would take it where the variant lets the batch take every roll; None
+    where it would not (then :func:`walk` decides)."""
+    core = st.rules.core
+    if not BATCH or core is None or a.segments or st.rules.batch_turns != "all":
+        return None
+    return core.one_roll(a, st.pos[p], st.pos[1 - p], st.rolls <= 1, first_turn)
 
 
 def bad_dice(st: GameState, a: Action) -> None:
