@@ -643,3 +643,62 @@ def test_compiled_sgf_roll_nodes_on_real_records(monkeypatch):
         assert fast == slow, m.path
         written += fast.count(";W[") + fast.count(";B[")
     assert written > 1000
+
+
+def _first_turns(m):
+    """The roll actions that are each player's first turn in its game."""
+    out = []
+    for g in m.games:
+        seen = set()
+        for a in g.actions:
+            if a.kind is Kind.ROLL and a.player not in seen:
+                seen.add(a.player)
+                out.append(a)
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize("exception", ["standard", "six-four", "any-double", "conditional"])
+def test_batch_takes_long_nardy_first_turns_with_their_head_allowance(exception):
+    """Long nardy's first turns (a 6-6, 4-4 or 3-3 lets two checkers leave the head; the ``head_exception``
+    option changes which doubles) are taken by the core with the allowance of the option, with the same
+    reports and events as the Python replay, on generated games and the same games with plays changed (a third
+    checker off the head, a second one without the double...); ``conditional`` (the generator decides) stays
+    Python's."""
+    options = {"head_exception": exception}
+    base = generate_match("long", 150, seed=23, options=options)
+    firsts = _first_turns(base)
+    doubles = [a for a in firsts if a.dice[0] == a.dice[1] and sum(s.src == 24 for s in a.steps) == 2]
+    assert len(doubles) >= 5, len(doubles)
+    m = _mutate(base, random.Random(5), 0.3)
+    _rep, walked = _walked_turns(lambda x: validate_match(x, "long", options), base)
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay import replay
+
+    def reports_and_events(batch: bool):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(game_mod, "BATCH", batch)
+            out = []
+            for x in (base, m):
+                r = validate_match(x, "long", options)
+                v = _Everything()
+                replay(x, variant_for(x, "long", options), visitor=v)
+                out.append(([f.as_dict() for f in r.findings], [(g.turns, g.winner, g.points, g.how) for g in r.games],
+                            v.seen))
+            return out
+    assert reports_and_events(True) == reports_and_events(False)
+    # the first turns the Python code still plays: none but illegal ones, except under "conditional"
+    python_firsts = 0
+    orig = game_mod.on_roll
+
+    def counting(st, a, nxt, i):
+        nonlocal python_firsts
+        python_firsts += a.kind is Kind.ROLL and st.rolled[a.player] == 0
+        return orig(st, a, nxt, i)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(game_mod.HANDLERS, Kind.ROLL, counting)
+        validate_match(base, "long", options)
+    if exception == "conditional":
+        assert python_firsts >= len(firsts) - len(base.games)      # (the game's opening roll aside)
+    else:
+        assert python_firsts <= len(base.games) // 5, (python_firsts, len(firsts))

@@ -28,6 +28,9 @@ typedef struct {
     int six_block;        /* the six-block rule (long nardy) */
     int home_freeze;      /* a checker in home may only be borne off (Gul bara) */
     int exact_bear_off;   /* only the exact number bears off (Gul bara) */
+    int first_doubles;    /* bit d: on a player's first turn the double d-d lets two checkers leave the head */
+    int first_turns;      /* the batch may take a player's first turn (its head allowance is first_doubles') */
+    int opening_doubles;  /* the game's opening roll may be a double (Rules.opening_double_allowed) */
 } Variant;
 
 typedef struct {
@@ -686,7 +689,7 @@ static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
  * decides: nothing changed), -1 an exception; ending: a play that bears off the roller's last checker is
  * taken too (one_roll: the game's end is then Python's) */
 static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
-                      int route[4][3], int *nroute, int ending) {
+                      int route[4][3], int *nroute, int ending, int first) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
         return 0;
     int d1, d2;
@@ -701,12 +704,14 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     if (!read) return 0;
     int numbers[4], nn = d1 == d2 ? 4 : 2;
     for (int i = 0; i < nn; i++) numbers[i] = d1 == d2 ? d1 : (i ? d2 : d1);
+    /* the head allowance (Rules.start_turn): two on a player's first turn with a double of first_doubles */
+    int allowed = first && d1 == d2 && (v->first_doubles >> d1 & 1) ? 2 : 1;
     *exact = 0;
     if (ns == 0) {            /* a dance: no number of the roll moves any checker */
         if (plain) return 0;  /* its numbers are handed over (Python's) */
         uint8_t out[64][2];
-        if (single_steps(v, me, opp, d1, 0, 1, out)) return 0;
-        if (d1 != d2 && single_steps(v, me, opp, d2, 0, 1, out)) return 0;
+        if (single_steps(v, me, opp, d1, 0, allowed, out)) return 0;
+        if (d1 != d2 && single_steps(v, me, opp, d2, 0, allowed, out)) return 0;
         *exact = 1;           /* nothing written, nothing playable: the written play (none) is the route */
         return 1;             /* (its route: no step, *nroute 0 as asked) */
     }
@@ -715,12 +720,13 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     int used[8], nused, hits, full[4], hitv[4] = {0};
     memcpy(m, me, NPT); memcpy(o, opp, NPT);
     memcpy(full, numbers, sizeof full);
-    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, ns, 0, 1, bear_off, used, &nused, &hits, hitv)) {
+    if (ns != nn || !exact_walk(v, m, o, numbers, nn, pairs, ns, 0, allowed, bear_off, used, &nused, &hits, hitv)) {
         /* judge.judge: the written steps in any split into numbers (a combined move, a checker borne off
          * with a larger number, ...) */
         memcpy(m, me, NPT); memcpy(o, opp, NPT);
-        if (!every_number(v, m, o, full, nn, pairs, hit_at, ns, !plain, 0, 1, NULL, NULL)) return 0;
-        if (*nroute == 0) {     /* asked for: judge.route's (which reads no "*": it walks the steps) */
+        if (!every_number(v, m, o, full, nn, pairs, hit_at, ns, !plain, 0, allowed, NULL, NULL)) return 0;
+        if (*nroute == 0) {     /* asked for: judge.route's (which reads no "*": it walks the steps, with the
+                                 * allowance of any turn but a first: normal.py asks for it so) */
             int k = find_route(v, me, opp, numbers, nn, pairs, ns, m, o, route);
             *nroute = k ? k : -1;
         }
@@ -1004,11 +1010,14 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         Py_DECREF(kind);
         if (kind != roll_kind) break;
         long p;
-        /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) */
-        if (!attr_long(a, S_player, 0, 1, &p) || p == last_player || (rolled[p] == 0 && self->v.head)) break;
+        /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) and the core
+         * does not know the allowance, or in Gul bara (its turn driver in the core knows no first turn) */
+        if (!attr_long(a, S_player, 0, 1, &p) || p == last_player) break;
+        int first = rolled[p] == 0 && self->v.head;
+        if (first && (!self->v.first_turns || parts > 0)) break;
         /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */
         int exact = 0, route[4][3], nroute = trace != Py_None ? 0 : -1;
-        /* the game's opening roll only as a plain roll: a double there is a finding where the rules forbid it */
+        /* the game's opening roll only as a plain roll where the rules forbid a double there (a finding) */
         /* Gul bara's turns of several parts: every turn without an observer; with one (the trace), the turns
          * with further parts written and those quick_roll does not take (as walk_turn after quick_turn) */
         int gul = parts > 0 && rolls >= 1 && (trace == Py_None || has_parts(a));
@@ -1016,7 +1025,8 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         int nrec = 0;
         if (sparse && trace != Py_None) memcpy(before, pos, sizeof before);
         int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec)
-                    : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || rolls < 1, route, &nroute, 0);
+                    : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || (rolls < 1 && !self->v.opening_doubles),
+                                 route, &nroute, 0, first);
         if (r == 0 && !gul && parts > 0 && rolls >= 1) {
             gul = 1;
             exact = 0;
@@ -1092,13 +1102,14 @@ static PyObject *CoreRules_one_roll(CoreRules *self, PyObject *args) {
     PyObject *a, *me_o, *opp_o;
     int plain, first;
     if (!PyArg_ParseTuple(args, "OOOpp", &a, &me_o, &opp_o, &plain, &first)) return NULL;
-    if (first && self->v.head) Py_RETURN_NONE;      /* a player's first turn under the head rule: Python's */
+    first = first && self->v.head;
+    if (first && !self->v.first_turns) Py_RETURN_NONE;     /* a first turn whose allowance the core lacks */
     uint8_t me[NPT], opp[NPT], me0[NPT], opp0[NPT];
     if (!read_side(me_o, me) || !read_side(opp_o, opp)) Py_RETURN_NONE;
     memcpy(me0, me, NPT);
     memcpy(opp0, opp, NPT);
     int exact = 0, route[4][3], nroute = -1;
-    int r = quick_roll(&self->v, a, me, opp, &exact, plain, route, &nroute, 1);
+    int r = quick_roll(&self->v, a, me, opp, &exact, plain, route, &nroute, 1, first);
     if (r < 0) return NULL;
     if (!r) Py_RETURN_NONE;
     PyObject *m = side_or_same(me, me0, me_o);
@@ -1499,11 +1510,17 @@ static PyObject *CoreRules_count_plays(CoreRules *self, PyObject *args) {
 /* -- the type ---------------------------------------------------------------------------------- */
 
 static int CoreRules_init(CoreRules *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"has_bar", "closed_by", "head", "six_block", "home_freeze", "exact_bear_off", NULL};
-    Variant v = {0, 1, 0, 0, 0, 0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$piippp", names, &v.has_bar, &v.closed_by, &v.head,
-                                     &v.six_block, &v.home_freeze, &v.exact_bear_off))
+    static char *names[] = {"has_bar", "closed_by", "head", "six_block", "home_freeze", "exact_bear_off",
+                            "first_doubles", "first_turns", "opening_doubles", NULL};
+    Variant v = {0, 1, 0, 0, 0, 0, 0, 0, 0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$piipppipp", names, &v.has_bar, &v.closed_by, &v.head,
+                                     &v.six_block, &v.home_freeze, &v.exact_bear_off, &v.first_doubles,
+                                     &v.first_turns, &v.opening_doubles))
         return -1;
+    if (v.first_doubles < 0 || v.first_doubles > 0x7e) {
+        PyErr_SetString(PyExc_ValueError, "first_doubles takes bits 1..6");
+        return -1;
+    }
     if (v.closed_by < 1 || v.closed_by > 15 || v.head < 0 || v.head > 24) {
         PyErr_SetString(PyExc_ValueError, "closed_by takes 1..15 and head 0..24");
         return -1;
@@ -1519,8 +1536,9 @@ static int CoreRules_init(CoreRules *self, PyObject *args, PyObject *kw) {
 static PyObject *CoreRules_repr(CoreRules *self) {
     const Variant *v = &self->v;
     return PyUnicode_FromFormat("CoreRules(has_bar=%d, closed_by=%d, head=%d, six_block=%d, home_freeze=%d, "
-                                "exact_bear_off=%d)", v->has_bar, v->closed_by, v->head, v->six_block,
-                                v->home_freeze, v->exact_bear_off);
+                                "exact_bear_off=%d, first_doubles=%d, first_turns=%d, opening_doubles=%d)",
+                                v->has_bar, v->closed_by, v->head, v->six_block, v->home_freeze, v->exact_bear_off,
+                                v->first_doubles, v->first_turns, v->opening_doubles);
 }
 
 static PyMethodDef CoreRules_methods[] = {
@@ -1551,7 +1569,8 @@ static PyMethodDef CoreRules_methods[] = {
      "one_roll(action, me, opp, plain, first_turn) -> (me, opp, exact) | None: the roller's play of one ROLL "
      "action as quick_rolls takes it (the sides after it, and whether its written steps were the route), the "
      "play that bears off the roller's last checker too; None where quick_rolls would stop (then Python walks "
-     "the turn): plain as quick_rolls', first_turn: the roller's first turn (never taken under the head rule)"},
+     "the turn): plain as quick_rolls', first_turn: the roller's first turn (under the head rule taken only with "
+     "first_turns, its allowance from first_doubles)"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,
@@ -1565,7 +1584,9 @@ static PyTypeObject CoreRulesType = {
     .tp_basicsize = sizeof(CoreRules),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A variant's rules as the compiled core plays them (keywords: has_bar, closed_by, head, "
-              "six_block, home_freeze, exact_bear_off).",
+              "six_block, home_freeze, exact_bear_off, first_doubles: bit d set where the double d-d lets two "
+              "checkers leave the head on a player's first turn, first_turns: the batch takes players' first turns, "
+              "opening_doubles: the opening roll may be a double).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)CoreRules_init,
     .tp_repr = (reprfunc)CoreRules_repr,

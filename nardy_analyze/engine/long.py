@@ -88,12 +88,18 @@ class LongNardy(Rules):
     def core_spec(self) -> dict | None:
         """Long nardy's rules for the compiled core: no bar, one direction (half a board apart), a point
         closed by one checker, the head rule on 24, the six-block rule; Gul bara's home freeze and exact
-        bear-off (``home_freeze``, ``exact_bear_off``).  The turn state stays Python's (``start_turn``: the
-        first-turn exception) and is passed in."""
+        bear-off (``home_freeze``, ``exact_bear_off``), and the first turn's head allowance (``first_doubles``).
+        The turn state stays Python's (``start_turn``) and is passed in to the generator."""
         if any(getattr(type(self), m) is not getattr(LongNardy, m) for m in self.CORE_METHODS):
             return None
+        # the first turn's head allowance (start_turn) where it is a fixed set of doubles: the batch of the replay
+        # takes players' first turns then (``conditional`` asks the generator: Python's)
+        rolls = _EXCEPTION_ROLLS.get(self.head_exception)
+        first = rolls is not None and type(self).start_turn is LongNardy.start_turn
         return {"has_bar": False, "closed_by": 1, "head": HEAD, "six_block": True,
-                "home_freeze": bool(self.home_freeze), "exact_bear_off": bool(self.exact_bear_off)}
+                "home_freeze": bool(self.home_freeze), "exact_bear_off": bool(self.exact_bear_off),
+                "first_doubles": sum(1 << d for d in rolls) if first else 0, "first_turns": first,
+                "opening_doubles": self.opening_double_allowed}
 
     @staticmethod
     def opp_point(point: int) -> int:

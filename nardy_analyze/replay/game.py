@@ -300,7 +300,8 @@ def _one_roll(st: GameState, a: Action, p: int, first_turn: bool):
     core = st.rules.core
     if not BATCH or core is None or a.segments or st.rules.batch_turns != "all":
         return None
-    return core.one_roll(a, st.pos[p], st.pos[1 - p], st.rolls <= 1, first_turn)
+    return core.one_roll(a, st.pos[p], st.pos[1 - p], st.rolls <= 1 and not st.rules.opening_double_allowed,
+                         first_turn)
 
 
 def bad_dice(st: GameState, a: Action) -> None:
