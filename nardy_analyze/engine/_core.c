@@ -849,14 +849,16 @@ static int judge_part(const Variant *v, uint8_t *me, uint8_t *opp, const int *nu
  * exception.  `recs` (or NULL): each written part taken, in order (*nrec of them), for the observer.  The driver is GulBaraTurn's: the roll; the numbers the roller could not use handed over to
  * the opponent (head allowance of one); after a double, from roll `chain_from` of the game, every higher
  * double up to 6-6 played by the roller (the head state of the roll held across the chain), each followed
- * by its handover.  Not a player's first turn (the batch leaves those to Python). */
+ * by its handover.  first: the roller's first turn (the roll's head allowance, held across the chain, is
+ * first_doubles'; a handover's is one); ending: the turn may end with a side's last checker borne off (the
+ * driver then asks for nothing more: one_gul_roll), which otherwise is Python's. */
 typedef struct {                             /* a written part taken, for the observer: its numbers, the board after */
     int nn, numbers[4];
     uint8_t after[2][NPT];
 } PartRec;
 
 static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], int rolls, int chain_from,
-                    PartRec *recs, int *nrec) {
+                    PartRec *recs, int *nrec, int first, int ending) {
     if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0) return 0;
     int d1, d2;
     if (!roll_dice(a, &d1, &d2)) return 0;
@@ -883,8 +885,13 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
     int dbl = d1 == d2 ? d1 : 0;
     int chain = dbl && chain_from > 0 && roll_number >= chain_from;
     int phase = P_ROLL, q = 0, rest[4], nrest = 0, head0 = 0;
+    /* the roll's head allowance (Rules.start_turn), held across the chain; a handover's is one */
+    int allowed = first && dbl && (v->first_doubles >> dbl & 1) ? 2 : 1;
     for (;;) {
-        if (!side_sum(w[0]) || !side_sum(w[1])) return 0;      /* a side bore off its last checker: Python's */
+        if (!side_sum(w[0]) || !side_sum(w[1])) {              /* a side bore off its last checker */
+            if (!ending) return 0;                              /* (Python's) */
+            break;                                              /* the driver asks for nothing more */
+        }
         int side, numbers[4], nn, left = 0;
         if (phase == P_ROLL) {
             side = p;
@@ -916,14 +923,14 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
                 q++;
             }
         }
-        int used[8], nused = 0;
+        int used[8], nused = 0, allow = side == p ? allowed : 1;
         uint8_t *me = w[side], *opp = w[1 - side];
         if (part == NULL) {                  /* left out: only where nothing could be played */
-            if (can_play(v, me, opp, numbers, nn, left, 1)) return 0;
+            if (can_play(v, me, opp, numbers, nn, left, allow)) return 0;
         } else {
             if (part->player != side) return 0;
             if (phase != P_ROLL && part->nd && !same_numbers(part->dice, part->nd, numbers, nn)) return 0;
-            if (!judge_part(v, me, opp, numbers, nn, left, 1, part, used, &nused)) return 0;
+            if (!judge_part(v, me, opp, numbers, nn, left, allow, part, used, &nused)) return 0;
             if (recs) {                      /* (at most one record per written part: q counts them) */
                 PartRec *r = &recs[(*nrec)++];
                 r->nn = nn;
@@ -943,7 +950,7 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
         else break;
     }
     if (q < np) return 0;                    /* parts written after the turn ended: Python's findings */
-    if (!side_sum(w[0]) || !side_sum(w[1])) return 0;
+    if (!ending && (!side_sum(w[0]) || !side_sum(w[1]))) return 0;
     memcpy(pos, w, sizeof w);
     return 1;
 }
@@ -1011,10 +1018,10 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         if (kind != roll_kind) break;
         long p;
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) and the core
-         * does not know the allowance, or in Gul bara (its turn driver in the core knows no first turn) */
+         * is not given the allowance */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player) break;
         int first = rolled[p] == 0 && self->v.head;
-        if (first && (!self->v.first_turns || parts > 0)) break;
+        if (first && !self->v.first_turns) break;
         /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */
         int exact = 0, route[4][3], nroute = trace != Py_None ? 0 : -1;
         /* the game's opening roll only as a plain roll where the rules forbid a double there (a finding) */
@@ -1024,13 +1031,13 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         PartRec recs[MAX_PARTS];
         int nrec = 0;
         if (sparse && trace != Py_None) memcpy(before, pos, sizeof before);
-        int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec)
+        int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec, first, 0)
                     : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || (rolls < 1 && !self->v.opening_doubles),
                                  route, &nroute, 0, first);
         if (r == 0 && !gul && parts > 0 && rolls >= 1) {
             gul = 1;
             exact = 0;
-            r = gul_roll(&self->v, a, (int)p, pos, rolls, parts, recs, &nrec);
+            r = gul_roll(&self->v, a, (int)p, pos, rolls, parts, recs, &nrec, first, 0);
         }
         if (gul) nroute = -1;             /* (a turn of parts has no route of its own) */
         if (r < 0) return NULL;
@@ -1062,9 +1069,10 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
                 if (!rt) { Py_DECREF(t0); Py_DECREF(t1); Py_XDECREF(b0); Py_XDECREF(b1); return NULL; }
             }
             PyObject *item = NULL;
-            if (t1 && gul) {              /* (t0, t1, None, False, ((numbers, side0, side1) of each written part, ...)) */
+            if (t1 && gul) {              /* (t0, t1, None, False, ((numbers, side0, side1) of each written part, ...),
+                                           * first turn) */
                 PyObject *pt = part_records(recs, nrec);
-                item = pt ? Py_BuildValue("(NNNON)", t0, t1, rt, Py_False, pt) : NULL;
+                item = pt ? Py_BuildValue("(NNNONO)", t0, t1, rt, Py_False, pt, first ? Py_True : Py_False) : NULL;
                 if (!pt) { Py_DECREF(t0); Py_DECREF(t1); Py_DECREF(rt); }
             } else if (t1) {
                 item = Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False);
@@ -1116,6 +1124,29 @@ static PyObject *CoreRules_one_roll(CoreRules *self, PyObject *args) {
     PyObject *o = m ? side_or_same(opp, opp0, opp_o) : NULL;
     if (!o) { Py_XDECREF(m); return NULL; }
     return Py_BuildValue("(NNO)", m, o, exact ? Py_True : Py_False);
+}
+
+/* One Gul bara roll with its parts as the batch takes it, the game's last roll too (replay.game.on_roll). */
+static PyObject *CoreRules_one_gul_roll(CoreRules *self, PyObject *args) {
+    PyObject *a, *s0, *s1;
+    int p, rolls, chain_from, first;
+    if (!PyArg_ParseTuple(args, "OiOOiip", &a, &p, &s0, &s1, &rolls, &chain_from, &first)) return NULL;
+    if ((p != 0 && p != 1) || rolls < 1 || chain_from < 1) Py_RETURN_NONE;
+    first = first && self->v.head;
+    if (first && !self->v.first_turns) Py_RETURN_NONE;
+    uint8_t pos[2][NPT], pos0[2][NPT];
+    if (!read_side(s0, pos[0]) || !read_side(s1, pos[1])) Py_RETURN_NONE;
+    memcpy(pos0, pos, sizeof pos);
+    PartRec recs[MAX_PARTS];
+    int nrec = 0;
+    int r = gul_roll(&self->v, a, p, pos, rolls, chain_from, recs, &nrec, first, 1);
+    if (r < 0) return NULL;
+    if (!r) Py_RETURN_NONE;
+    PyObject *t0 = side_or_same(pos[0], pos0[0], s0);
+    PyObject *t1 = t0 ? side_or_same(pos[1], pos0[1], s1) : NULL;
+    PyObject *pt = t1 ? part_records(recs, nrec) : NULL;
+    if (!pt) { Py_XDECREF(t0); Py_XDECREF(t1); return NULL; }
+    return Py_BuildValue("(NNN)", t0, t1, pt);
 }
 
 /* -- generation --------------------------------------------------------------------------------- */
@@ -1563,7 +1594,8 @@ static PyMethodDef CoreRules_methods[] = {
      "steps were one per number in order, the route being those); plain: only rolls that are not "
      "doubles, played with both numbers; parts: Gul bara's turns of several parts, every part legal, chains from "
      "roll `parts` of the game (with a trace, only the turns with further parts written, whose trace item has a "
-     "fifth element: ((numbers, side0, side1) after each written part, ...)); sparse: an exact roll (not of parts) is not "
+     "fifth element: ((numbers, side0, side1) after each written part, ...), and a sixth: the roller's first turn); "
+     "sparse: an exact roll (not of parts) is not "
      "traced, and each item traced is (k, side0, side1, item): the roll's index and the sides before it"},
     {"one_roll", (PyCFunction)CoreRules_one_roll, METH_VARARGS,
      "one_roll(action, me, opp, plain, first_turn) -> (me, opp, exact) | None: the roller's play of one ROLL "
@@ -1571,6 +1603,11 @@ static PyMethodDef CoreRules_methods[] = {
      "play that bears off the roller's last checker too; None where quick_rolls would stop (then Python walks "
      "the turn): plain as quick_rolls', first_turn: the roller's first turn (under the head rule taken only with "
      "first_turns, its allowance from first_doubles)"},
+    {"one_gul_roll", (PyCFunction)CoreRules_one_gul_roll, METH_VARARGS,
+     "one_gul_roll(action, player, side0, side1, rolls, chain_from, first_turn) -> (side0, side1, parts) | None: "
+     "a Gul bara roll with its parts as quick_rolls takes them (rolls: the rolls of the game before it; parts as "
+     "its trace gives them), the turn that bears off a side's last checker too (the driver asks for nothing "
+     "after it); None where quick_rolls would stop (then Python walks the turn)"},
     {"generate", (PyCFunction)CoreRules_generate, METH_VARARGS,
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,

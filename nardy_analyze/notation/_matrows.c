@@ -9,6 +9,10 @@
  * a hand-typed spelling, any character that is not ASCII).  tests/test_matrows.py holds the two equal on
  * the rows of random and real records.
  *
+ * It also holds the SGF writer's common node (`sgf_rolls`: a run of rolls played with nothing else on them,
+ * written as notation/sgf.py's `_game_tree` writes them, which stays the reference) and the .ngn reader's
+ * common lines (`ngn_actions`).
+ *
  * Only the CPython C API is used (no third-party code).
  */
 #define PY_SSIZE_T_CLEAN

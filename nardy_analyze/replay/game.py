@@ -146,9 +146,9 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
         a = actions[k]
         p = a.player
         item = trace[k - i]
-        if len(item) == 5:         # a Gul bara turn of several parts (the batch's gul_roll)
-            played = _several(st, a, p, item[4]) if teller.tell_state is not None or teller.tell_turn is not None \
-                else None
+        if len(item) == 6:         # a Gul bara turn of several parts (the batch's gul_roll)
+            played = _several(st, a, p, item[4], item[5]) \
+                if teller.tell_state is not None or teller.tell_turn is not None else None
             side0, side1, route, exact = item[0], item[1], None, False
         else:
             side0, side1, route, exact = item
@@ -183,8 +183,8 @@ def told_sparse(st: GameState, actions: list[Action], i: int, j: int, side0, sid
         a = actions[k]
         pos[0], pos[1] = before0, before1
         st.rolls = base + k - i
-        if len(item) == 5:         # a Gul bara turn of several parts (the batch's gul_roll)
-            played = _several(st, a, a.player, item[4]) if teller.tell_state is not None else None
+        if len(item) == 6:         # a Gul bara turn of several parts (the batch's gul_roll)
+            played = _several(st, a, a.player, item[4], item[5]) if teller.tell_state is not None else None
         else:
             played = QUICK
         roll_at.extend(range(at, k + 1))
@@ -202,15 +202,18 @@ def told_sparse(st: GameState, actions: list[Action], i: int, j: int, side0, sid
     st.last_roller = last.player
 
 
-def _several(st: GameState, a: Action, p: int, parts: tuple) -> Played:
+def _several(st: GameState, a: Action, p: int, parts: tuple, first_turn: bool = False,
+             roll_number: int | None = None) -> Played:
     """What :func:`walk` gives the observer for a Gul bara turn the batch took (every written part legal in
     its place, every part left out one that could not be played): the roller's part as the turn driver
     asks for it, and each written part's state (``parts``: the numbers the driver gave it and the board
-    after it, from the core), kept when the state keeps them.  ``st`` is still before the turn."""
+    after it, from the core), kept when the state keeps them.  ``st`` is still before the turn;
+    ``first_turn``: the roller's first turn (the core gave its head allowance); ``roll_number``: the roll's
+    number in the game (default: the one after ``st.rolls``)."""
     d1, d2 = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
     me, opp = st.pos[p], st.pos[1 - p]
-    # (the batch never takes a player's first turn, nor the game's first roll)
-    spec = st.rules.turn_segments(d1, d2, False, st.rolls + 1).next(me, opp)
+    spec = st.rules.turn_segments(d1, d2, first_turn, st.rolls + 1 if roll_number is None else roll_number
+                                  ).next(me, opp)
     if not st.keep_parts:
         return Played(spec, None)
     trail = []
@@ -277,10 +280,9 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
         st.pos[p], st.pos[1 - p] = after
         played = QUICK_EXACT          # (a dance too: nothing written, nothing playable, the route empty)
     elif (one := _one_roll(st, a, p, first_turn)) is not None:
-        # what the batch takes (a combined move, a play judge finds legal in another order...), here the
-        # turns it leaves to this handler: mostly the game's last roll
-        st.pos[p], st.pos[1 - p] = one[0], one[1]
-        played = QUICK_EXACT if one[2] else QUICK
+        # what the batch takes (a combined move, a play judge finds legal in another order, a Gul bara turn of
+        # several parts...), here the turns it leaves to this handler: mostly the game's last roll
+        st.pos[0], st.pos[1], played = one
     else:
         played = walk(st, i, a, nxt, p, d1, d2, first_turn)
     for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
@@ -293,15 +295,31 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
     return played
 
 
-def _one_roll(st: GameState, a: Action, p: int, first_turn: bool):
-    """The compiled core's play of the roll ``a`` (``CoreRules.one_roll``: the sides after it and whether it was
-    exact), as the batch of :func:`play` would take it where the variant lets the batch take every roll; None
-    where it would not (then :func:`walk` decides)."""
+def _one_roll(st: GameState, a: Action, p: int, first_turn: bool) -> tuple | None:
+    """The compiled core's play of the roll ``a`` as the batch of :func:`play` would take it, the game's last
+    roll too: ``(side0, side1, played)``, the board after it and what the observer is told; None where the
+    batch would not take it (then :func:`walk` decides).  ``st`` has counted the roll (``on_roll``) and is
+    still before its play.  Where the variant lets the batch take every roll: ``CoreRules.one_roll``; in Gul
+    bara (``"parts"``): ``CoreRules.one_gul_roll``, the roll with its chain and handovers."""
     core = st.rules.core
-    if not BATCH or core is None or a.segments or st.rules.batch_turns != "all":
+    batch = st.rules.batch_turns
+    if not BATCH or core is None:
         return None
-    return core.one_roll(a, st.pos[p], st.pos[1 - p], st.rolls <= 1 and not st.rules.opening_double_allowed,
-                         first_turn)
+    if batch == "all" and not a.segments:
+        one = core.one_roll(a, st.pos[p], st.pos[1 - p], st.rolls <= 1 and not st.rules.opening_double_allowed,
+                            first_turn)
+        if one is None:
+            return None
+        me, opp, exact = one
+        return (me, opp, QUICK_EXACT if exact else QUICK) if p == 0 else (opp, me, QUICK_EXACT if exact else QUICK)
+    if batch == "parts" and st.rolls > 1:
+        rolls = st.rolls - 1                  # (the rolls of the game before this one)
+        one = core.one_gul_roll(a, p, st.pos[0], st.pos[1], rolls, st.rules.chain_from_turn or 0, first_turn)
+        if one is None:
+            return None
+        side0, side1, parts = one
+        return side0, side1, _several(st, a, p, parts, first_turn, rolls + 1)
+    return None
 
 
 def bad_dice(st: GameState, a: Action) -> None:
