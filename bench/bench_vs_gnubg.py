@@ -14,8 +14,8 @@ GNU Backgammon: ONE ``gnubg -t -q -c CMDS`` process whose command file does ``im
 nardy-analyze: ``validate`` of the same files, as a library call in this process
 (``validate_paths``, no start-up) and as the command line (``python3 -m nardy_analyze validate``,
 start-up included), each with ``-j 2`` and ``-j 1``; with ``--convert`` also
-``convert --to sgf --out-dir /tmp/...`` of the folder, into an empty folder each run (removed after the run,
-outside its time: the usual conversion of an archive, not a replacement of earlier outputs).  Every figure is the median of ``--repeat``
+``convert --to sgf --out-dir /tmp/...`` of the folder, into a new folder each run (the usual conversion of an
+archive, not a replacement of earlier outputs; the folders are removed at the end).  Every figure is the median of ``--repeat``
 runs, the runs interleaved so that the noise of a shared machine falls on all of them alike.
 
 Both programs write under the system's temporary folder (``TMPDIR``, else /tmp), and its file system shows in
@@ -35,6 +35,7 @@ so that the command line's start-up is an installed one's even where ``PYTHONDON
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import shutil
@@ -165,10 +166,13 @@ def main() -> int:
     runs["nardy-analyze validate, CLI, -j 2"] = run_cli(2)
     runs["nardy-analyze validate, CLI, -j 1"] = run_cli(1)
 
+    runs_made = itertools.count()
+
     def run_convert(jobs: int | None, where: Path = ROOT, pure: bool = False):
         def go() -> float:
-            out = tmp / "sgf"          # an empty folder each run (removed after it, outside the time)
-            shutil.rmtree(out, ignore_errors=True)
+            # a new folder each run, none removed until the end: no deletion of a run's outputs (which a disk
+            # mounted with online discard pays in the runs after it) falls in the time of another run
+            out = tmp / f"out-{next(runs_made)}"
             t0 = time.perf_counter()
             j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
             subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", convert_to, "--force", *j,
