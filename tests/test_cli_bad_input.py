@@ -101,21 +101,22 @@ def test_unreadable_path(tmp_path, cli):
 
 
 def test_permission_denied(tmp_path, monkeypatch):
-    """A file the OS refuses to open (simulated: CI runs as root, who may read anything)."""
-    import builtins
+    """A file the OS refuses to open (simulated: CI runs as root, who may read anything; the records are
+    opened with ``os.open``)."""
+    import os
 
     from nardy_analyze import analyze
 
     f = tmp_path / "secret.mat"
     f.write_text(GOOD)
-    real_open = builtins.open
+    real_open = os.open
 
     def refusing_open(path, *a, **k):
         if str(path) == str(f):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *a, **k)
 
-    monkeypatch.setattr(builtins, "open", refusing_open)
+    monkeypatch.setattr(os, "open", refusing_open)
     run_ = analyze.validate_paths([str(f)])
     assert run_.unreadable == [(str(f), f"{f}: cannot read: Permission denied")]
     assert run_.reports == []

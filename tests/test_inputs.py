@@ -65,15 +65,17 @@ def build_hostile_folder(root: Path) -> dict[str, str]:
 
 @pytest.fixture
 def refuse_secret(monkeypatch):
-    """The system refuses to open any file named secret.mat (permission denied)."""
-    real_open = builtins.open
+    """The system refuses to open any file named secret.mat (permission denied), by ``open`` (the sniffing of a
+    file's start) or ``os.open`` (the reading of a record)."""
+    def refusing(real):
+        def refusing_open(path, *a, **k):
+            if os.path.basename(str(path)) == SECRET:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path, *a, **k)
+        return refusing_open
 
-    def refusing_open(path, *a, **k):
-        if os.path.basename(str(path)) == SECRET:
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path, *a, **k)
-
-    monkeypatch.setattr(builtins, "open", refusing_open)
+    monkeypatch.setattr(builtins, "open", refusing(builtins.open))
+    monkeypatch.setattr(os, "open", refusing(os.open))
 
 
 def inventory_names(root: Path) -> set[str]:

@@ -431,3 +431,16 @@ def test_plain_preamble_reads_as_the_token_path():
 
     check()
     assert sum(compared) >= 50
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["\n", " ", "\t", "Game", "game", "GAME", "Gam", "e", " 1", "12", "3", "x", ";",
+                                 "Game 1", "Game  7 ", "\tGame\t2\t", "é", ":", "point match", "\r"]),
+                max_size=20))
+def test_game_lines_are_found_as_the_multiline_search_finds_them(pieces):
+    """``mat._game_starts`` (the ``Game N`` lines found from the word "Game") gives the starts the reference
+    search with "^" and "$" in MULTILINE mode gives, and the sniff the same answer."""
+    text = "".join(pieces)
+    reference = [m.start() for m in mat._GAME_LINE.finditer(text)]
+    assert mat._game_starts(text) == reference
+    assert mat._game_starts(text, first=True) == reference[:1]

@@ -429,6 +429,24 @@ def _fast_preamble(chunk: str) -> list | None:
 # ----------------------------------------------------------------------------- text level
 
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
+_GAME_AT = re.compile(r"[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)      # (matched at a line's start)
+
+
+def _game_starts(text: str, first: bool = False) -> list[int]:
+    """The start of each ``Game N`` line of ``text``, as ``_GAME_LINE.finditer`` gives them (only the first with
+    ``first``): looked for from each word "Game" with nothing but blanks before it on its line, instead of a
+    search for a line start at every position of the text."""
+    out: list[int] = []
+    find, rfind, at = text.find, text.rfind, _GAME_AT.match
+    i = find("Game")
+    while i >= 0:
+        start = rfind("\n", 0, i) + 1
+        if (start == i or not text[start:i].strip(" \t")) and at(text, start) is not None:
+            out.append(start)
+            if first:
+                break
+        i = find("Game", i + 4)
+    return out
 _MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
 _TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
 
@@ -469,7 +487,7 @@ MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the f
 def looks_like_mat(text: str) -> bool:
     """True when the text has an ``N point match`` line or a ``Game N`` line (sniffing)."""
     head = text[:200_000]
-    return bool(_MATCH_LINE.search(head) or _GAME_LINE.search(head))
+    return bool(_MATCH_LINE.search(head) or _game_starts(head, first=True))
 
 
 # ----------------------------------------------------------------------------- messages
@@ -781,7 +799,7 @@ class _Reader:
         text = self.text
         if not text.endswith("\n"):
             text += "\n"
-        starts = [m.start() for m in _GAME_LINE.finditer(text)]
+        starts = _game_starts(text)
         first = starts[0] if starts else len(text)
         if first > 0:
             self._preamble(text[:first])
