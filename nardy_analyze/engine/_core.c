@@ -685,6 +685,12 @@ static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
     return 1;
 }
 
+/* the head allowance of a roll's play (Rules.start_turn): two on a player's first turn with a double of
+ * first_doubles, else one */
+static inline int first_allowance(const Variant *v, int first, int d1, int d2) {
+    return first && d1 == d2 && (v->first_doubles >> d1 & 1) ? 2 : 1;
+}
+
 /* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
  * decides: nothing changed), -1 an exception; ending: a play that bears off the roller's last checker is
  * taken too (one_roll: the game's end is then Python's) */
@@ -704,8 +710,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     if (!read) return 0;
     int numbers[4], nn = d1 == d2 ? 4 : 2;
     for (int i = 0; i < nn; i++) numbers[i] = d1 == d2 ? d1 : (i ? d2 : d1);
-    /* the head allowance (Rules.start_turn): two on a player's first turn with a double of first_doubles */
-    int allowed = first && d1 == d2 && (v->first_doubles >> d1 & 1) ? 2 : 1;
+    int allowed = first_allowance(v, first, d1, d2);
     *exact = 0;
     if (ns == 0) {            /* a dance: no number of the roll moves any checker */
         if (plain) return 0;  /* its numbers are handed over (Python's) */
@@ -885,8 +890,7 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
     int dbl = d1 == d2 ? d1 : 0;
     int chain = dbl && chain_from > 0 && roll_number >= chain_from;
     int phase = P_ROLL, q = 0, rest[4], nrest = 0, head0 = 0;
-    /* the roll's head allowance (Rules.start_turn), held across the chain; a handover's is one */
-    int allowed = first && dbl && (v->first_doubles >> dbl & 1) ? 2 : 1;
+    int allowed = first_allowance(v, first, d1, d2);      /* the roll's, held across the chain; a handover's is one */
     for (;;) {
         if (!side_sum(w[0]) || !side_sum(w[1])) {              /* a side bore off its last checker */
             if (!ending) return 0;                              /* (Python's) */
@@ -1078,23 +1082,13 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
                 item = Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False);
             }
             if (!item) { if (!t1) Py_XDECREF(t0); Py_XDECREF(b0); Py_XDECREF(b1); return NULL; }
-            if (sparse) {                 /* (k, before0, before1, item) */
-                PyObject *told_item = Py_BuildValue("(nNNN)", j, b0, b1, item);
-                if (!told_item) return NULL;
-                item = told_item;
-                int err = PyList_Append(trace, item);
-                PyObject *inner = PyTuple_GET_ITEM(item, 3);
-                told[0] = PyTuple_GET_ITEM(inner, 0);
-                told[1] = PyTuple_GET_ITEM(inner, 1);
-                Py_DECREF(item);
-                if (err < 0) return NULL;
-                memcpy(prev, pos, sizeof prev);
-                continue;
-            }
-            int err = PyList_Append(trace, item);
+            /* sparse: (k, before0, before1, item), which holds the item */
+            PyObject *entry = sparse ? Py_BuildValue("(nNNN)", j, b0, b1, item) : item;
+            if (!entry) return NULL;
+            int err = PyList_Append(trace, entry);
             told[0] = PyTuple_GET_ITEM(item, 0);
             told[1] = PyTuple_GET_ITEM(item, 1);
-            Py_DECREF(item);         /* the trace holds it */
+            Py_DECREF(entry);        /* the trace holds it */
             if (err < 0) return NULL;
             memcpy(prev, pos, sizeof prev);
         }

@@ -430,6 +430,8 @@ def _fast_preamble(chunk: str) -> list | None:
 
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)
 _GAME_AT = re.compile(r"[ \t]*Game[ \t]+[0-9]+[ \t]*$", re.M)      # (matched at a line's start)
+_MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
+_TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
 
 
 def _game_starts(text: str, first: bool = False) -> list[int]:
@@ -447,8 +449,6 @@ def _game_starts(text: str, first: bool = False) -> list[int]:
                 break
         i = find("Game", i + 4)
     return out
-_MATCH_LINE = re.compile(r"^[ \t]*[0-9]+[ \t]+point[ \t]+match\b", re.M | re.I)
-_TAG = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
 
 
 def comment_text(line: str) -> str:

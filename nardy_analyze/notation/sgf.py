@@ -644,7 +644,7 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     prev_setup = False
     derived = _result_derived(ng)
     roll = Kind.ROLL
-    known = ng.known if ng.known is not None else {i: na for i, na in enumerate(ng.actions)}
+    known = ng.known if ng.known is not None else dict(enumerate(ng.actions))
     actions = ng.game.actions
     rolls = _SGF_ROLLS if not analysis and type(actions) is list else None
     j = 0                         # the first action not written yet by the compiled writer of the roll nodes

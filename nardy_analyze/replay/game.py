@@ -137,34 +137,24 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
     single steps with their hits, as ``judge.route`` gives them: the action state carries it and ``normal.py``
     takes it) and whether its written steps were that route (``QUICK_EXACT``); otherwise the turn is told as
     ``QUICK``, whose events are those of the roll walked part by part (its one part is the plain roll's).
-    An observer that wants no state of an exact roll (``Teller.sparse``) is told only the others."""
+    An observer that wants no state of an exact roll (``Teller.sparse``) is told by :func:`told_sparse`."""
     roll_at, rolled, pos, report = st.roll_at, st.rolled, st.pos, st.report
     if st.first_roller is None:
         st.first_roller = actions[i].player
-    sparse = teller.sparse         # nothing to tell of an exact roll (``Events.PLAYS``): only the state moves
     for k in range(i, j):
         a = actions[k]
         p = a.player
         item = trace[k - i]
-        if len(item) == 6:         # a Gul bara turn of several parts (the batch's gul_roll)
-            played = _several(st, a, p, item[4], item[5]) \
-                if teller.tell_state is not None or teller.tell_turn is not None else None
-            side0, side1, route, exact = item[0], item[1], None, False
-        else:
-            side0, side1, route, exact = item
-            played = QUICK_EXACT if exact else QUICK
-        tell = not (sparse and exact)
-        if tell:
-            prev = teller.sides
-            mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
-                    st.cube, st.owner, st.plays_broken)
+        played = _traced(st, a, item, teller)
+        prev = teller.sides
+        mark = (prev if prev is not None and prev[0] is pos[0] and prev[1] is pos[1] else (pos[0], pos[1]),
+                st.cube, st.owner, st.plays_broken)
         st.rolls += 1
         roll_at.append(k)
         report.turns += 1
         rolled[p] += 1
-        pos[0], pos[1] = side0, side1
-        if tell:
-            teller.after(st, k, a, mark, played, route)
+        pos[0], pos[1] = item[0], item[1]
+        teller.after(st, k, a, mark, played, item[2])
     last = st.last = actions[j - 1]
     st.last_roller = last.player
 
@@ -183,10 +173,7 @@ def told_sparse(st: GameState, actions: list[Action], i: int, j: int, side0, sid
         a = actions[k]
         pos[0], pos[1] = before0, before1
         st.rolls = base + k - i
-        if len(item) == 6:         # a Gul bara turn of several parts (the batch's gul_roll)
-            played = _several(st, a, a.player, item[4], item[5]) if teller.tell_state is not None else None
-        else:
-            played = QUICK
+        played = _traced(st, a, item, teller)
         roll_at.extend(range(at, k + 1))
         at = k + 1
         mark = ((before0, before1), st.cube, st.owner, st.plays_broken)
@@ -200,6 +187,16 @@ def told_sparse(st: GameState, actions: list[Action], i: int, j: int, side0, sid
     pos[0], pos[1] = side0, side1
     last = st.last = actions[j - 1]
     st.last_roller = last.player
+
+
+def _traced(st: GameState, a: Action, item: tuple, teller) -> Played | None:
+    """What the observer is told of the roll ``a`` the batch traced as ``item`` (``st`` still before it):
+    ``(side0, side1, route, exact)``, or for a Gul bara turn of several parts (the batch's ``gul_roll``)
+    ``(side0, side1, None, False, parts, first_turn)``."""
+    if len(item) == 6:
+        return _several(st, a, a.player, item[4], item[5]) \
+            if teller.tell_state is not None or teller.tell_turn is not None else None
+    return QUICK_EXACT if item[3] else QUICK
 
 
 def _several(st: GameState, a: Action, p: int, parts: tuple, first_turn: bool = False,
@@ -311,7 +308,8 @@ def _one_roll(st: GameState, a: Action, p: int, first_turn: bool) -> tuple | Non
         if one is None:
             return None
         me, opp, exact = one
-        return (me, opp, QUICK_EXACT if exact else QUICK) if p == 0 else (opp, me, QUICK_EXACT if exact else QUICK)
+        played = QUICK_EXACT if exact else QUICK
+        return (me, opp, played) if p == 0 else (opp, me, played)
     if batch == "parts" and st.rolls > 1:
         rolls = st.rolls - 1                  # (the rolls of the game before this one)
         one = core.one_gul_roll(a, p, st.pos[0], st.pos[1], rolls, st.rules.chain_from_turn or 0, first_turn)

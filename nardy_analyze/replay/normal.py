@@ -59,7 +59,6 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
     rep = replay(match, v, visitor=told)
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
-    roll = Kind.ROLL
     for game, grep, states in zip(match.games, rep.games, told.games):
         if not exact:            # a sparse view: a NormalAction for each action with a state only
             out.games.append(_sparse_game(rules, game, grep, states))
@@ -76,26 +75,24 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
             st = states[i] if i < n else None
             na = NormalAction(a, st)
             actions.append(na)
-            if st is not None and st.exact and st.legal:
-                # the written steps, one die each, legal in their order, reached st.after (the replay's
-                # turns.quick_turn: a roll of two dice 1-6, played, with no further parts)
-                if st.route is not None:     # (the compiled batch's, the same)
-                    na.route = st.route
-                    continue
-                steps = [(s.src, s.dst) for s in a.steps]
-                before = st.before
-                p = a.player
-                na.route = with_hits(rules, before[p], before[1 - p], steps)
-                continue
-            if a.kind is not roll or st is None or not st.legal or a.unplayed or a.segments or a.illegal_mark:
-                continue
-            na.route = _route(rules, a, st)
+            if st is not None:
+                na.route = _route(rules, a, st)
         out.games.append(ng)
     return out
 
 
 def _route(rules, a, st: ActionState):
-    """The route of a legal roll ``a`` that was not played exactly as written (None: no dice to route)."""
+    """The single-die route of the action ``a`` the replay left in state ``st``: for a legal roll, its steps
+    with their hits; None for any other action."""
+    if st.exact and st.legal:
+        # the written steps, one die each, legal in their order, reached st.after (the replay's
+        # turns.quick_turn: a roll of two dice 1-6, played, with no further parts)
+        if st.route is not None:     # (the compiled batch's, the same)
+            return st.route
+        p = a.player
+        return with_hits(rules, st.before[p], st.before[1 - p], [(s.src, s.dst) for s in a.steps])
+    if a.kind is not Kind.ROLL or not st.legal or a.unplayed or a.segments or a.illegal_mark:
+        return None
     if st.route is not None:         # (the compiled batch's: judge.route's, the same)
         return st.route
     dice = a.dice
@@ -113,13 +110,7 @@ def _sparse_game(rules, game: Game, grep: GameReport, states: list[ActionState])
     its route)."""
     known: dict[int, NormalAction] = {}
     actions = game.actions
-    roll = Kind.ROLL
     for st in states:
         a = actions[st.index]
-        na = known[st.index] = NormalAction(a, st)
-        if st.exact and st.legal:
-            na.route = st.route if st.route is not None else \
-                with_hits(rules, st.before[a.player], st.before[1 - a.player], [(s.src, s.dst) for s in a.steps])
-        elif a.kind is roll and st.legal and not a.unplayed and not a.segments and not a.illegal_mark:
-            na.route = _route(rules, a, st)
+        known[st.index] = NormalAction(a, st, _route(rules, a, st))
     return NormalGame(game, grep, None, known)
