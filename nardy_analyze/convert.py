@@ -17,6 +17,7 @@ the worker that converted it.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -87,24 +88,44 @@ class _Input(Entry):
 
 def target_path(source: str, to: str, out_dir: str | None, root: str | None = None) -> str:
     """Where ``source`` goes: beside the source, or with ``out_dir`` ``DIR/NAME.<ext>``; a file found in
-    the folder ``root`` goes to the same sub-folder of ``out_dir`` as it is in of ``root``."""
+    the folder ``root`` goes to the same sub-folder of ``out_dir`` as it is in of ``root``.  The path is
+    spelled as ``pathlib`` spells it (``str(Path(folder) / name)``); the folder is worked out once per
+    folder of sources (:func:`_target_folder`), the name with pathlib's own stem rule."""
     ext = notation.get(to).suffixes[0]
     if source == "-":
         return "-"
-    stem = Path(source).stem
+    head, name = os.path.split(source)
+    i = name.rfind(".")
+    stem = name[:i] if 0 < i < len(name) - 1 else name       # (pathlib's PurePath.stem)
+    folder = _target_folder(head, out_dir, root)
+    if folder == ".":
+        return stem + ext
+    return folder + stem + ext if folder.endswith("/") else folder + "/" + stem + ext
+
+
+@functools.lru_cache(maxsize=1024)
+def _target_folder(head: str, out_dir: str | None, root: str | None) -> str:
+    """The folder of :func:`target_path`'s result, as ``str(Path(...))`` spells it, for a source in the folder
+    ``head`` (``os.path.split``'s head)."""
     if out_dir is None:
-        return str(Path(source).parent / (stem + ext))
+        return str(Path(head))
     folder = Path(out_dir)
     if root is not None:
-        rel = os.path.relpath(os.path.dirname(source), root)
+        rel = os.path.relpath(head, root)
         if rel != os.curdir and not rel.startswith(os.pardir):
             folder = folder / rel
-    return str(folder / (stem + ext))
+    return str(folder)
 
 
 def _inside(path: str, folder: str) -> bool:
-    p, f = os.path.abspath(path), os.path.abspath(folder)
+    p, f = os.path.abspath(path), _absolute(folder)
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
+
+
+@functools.lru_cache(maxsize=64)
+def _absolute(folder: str) -> str:
+    """``os.path.abspath(folder)`` of a folder named on the command line (the same for every file found)."""
+    return os.path.abspath(folder)
 
 
 def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:
@@ -159,16 +180,18 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
     out = [(e, target_path(e.path, to, out_dir, root) if e.status == RECORD else None) for e, root in found]
     seen: dict[str, str] = {}
     clashes = []
+    cwd = os.getcwd()
     for e, t in out:
         if t is None or t == "-":
             continue
-        key = os.path.normcase(os.path.abspath(t))
+        at = os.path.normpath(os.path.join(cwd, t))      # (os.path.abspath, the working folder asked once)
+        key = os.path.normcase(at)
         if key in seen:
             clashes.append(_("{first} and {second} would both be written to {target}").format(
                 first=seen[key], second=e.path, target=t))
         else:
             seen[key] = e.path
-        if os.path.abspath(e.path) == os.path.abspath(t):
+        if os.path.normpath(os.path.join(cwd, e.path)) == at:
             clashes.append(_("{path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE").format(
                 path=e.path))
     if clashes:

@@ -45,7 +45,6 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
 def write_bytes_atomically(path: str | Path, data: bytes, *, force: bool = True, sync: bool = True) -> None:
     """:func:`write_atomically` of ``data``, written as it is: the same guarantees, without a file object
     (``convert`` writes thousands of small files this way)."""
-    path = Path(path)
     fd, tmp, folder = _temp_beside(path, force)
     try:
         view = memoryview(data)
@@ -57,7 +56,7 @@ def write_bytes_atomically(path: str | Path, data: bytes, *, force: bool = True,
         fd = -1
         _put_in_place(tmp, path, folder, sync)
     except BaseException as e:
-        _failed(fd, tmp, path, e)
+        _failed(fd, tmp, Path(path), e)
         raise
 
 
@@ -70,7 +69,7 @@ def _create(name: str, mode: int) -> int:
                    | getattr(os, "O_BINARY", 0), mode)
 
 
-def _temp_beside(path: Path, force: bool) -> tuple[int, str, Path]:
+def _temp_beside(path: str | Path, force: bool) -> tuple[int, str, str]:
     """(fd, name, folder) of a new temporary file ``.NAME.XXXX.tmp`` beside ``path``, with the mode a plain
     open() would give ``path`` (the mode of the file it replaces, where there is one); OutputError when
     ``path`` is a folder, exists without ``force``, or no file can be made there.  Its name is chosen
@@ -81,18 +80,22 @@ def _temp_beside(path: Path, force: bool) -> tuple[int, str, Path]:
     except OSError:
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise OutputError(is_folder(path))
+        raise OutputError(is_folder(Path(path)))
     if st is not None and not force:
-        raise OutputError(exists(path))
-    folder = path.parent if str(path.parent) else Path(".")
+        raise OutputError(exists(Path(path)))
+    # (the folder and the name as strings: convert writes thousands of files; pathlib spells them in messages)
+    folder, name = os.path.split(os.fspath(path))
+    folder = folder or "."
     while True:
-        tmp = os.path.join(folder, f".{path.name}.{os.getpid():x}-{next(_TEMP_SEQ):x}.tmp")
+        tmp = os.path.join(folder, f".{name}.{os.getpid():x}-{next(_TEMP_SEQ):x}.tmp")
         try:
             fd = _create(tmp, 0o666)
         except FileExistsError:        # (the leftover of a process killed long ago, with the same number)
             continue
         except OSError as e:
-            raise OutputError(_cannot_write(path, _no_file_in(folder, e))) from None
+            parent = Path(path).parent
+            raise OutputError(_cannot_write(Path(path), _no_file_in(parent if str(parent) else Path("."), e))
+                              ) from None
         except BaseException:          # a signal raised as the file was made: it is ours, by its name
             _remove(tmp)
             raise
@@ -105,7 +108,7 @@ def _temp_beside(path: Path, force: bool) -> tuple[int, str, Path]:
     return fd, tmp, folder
 
 
-def _put_in_place(tmp: str, path: Path, folder: Path, sync: bool) -> None:
+def _put_in_place(tmp: str, path: str | Path, folder: str, sync: bool) -> None:
     os.replace(tmp, path)
     if sync:
         _sync_folder(folder)           # and the rename itself
@@ -173,7 +176,7 @@ def sync_written(paths) -> None:
         _sync_folder(Path(folder))
 
 
-def _sync_folder(folder: Path) -> None:
+def _sync_folder(folder: str | Path) -> None:
     """The folder's entries on disk (the rename of an output survives a crash); where a folder cannot be
     opened or synced (some systems and file systems), the rename stands as the system keeps it."""
     _fsync(folder, getattr(os, "O_DIRECTORY", 0))

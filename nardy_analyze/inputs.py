@@ -256,9 +256,17 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     if n is not None:
         return Entry(path, RECORD, notation=n.name)
     # an ambiguous suffix (.txt): read as a record only when its start looks like one
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(SNIFF_BYTES)
+    try:                                 # (the system's calls, as _read_file: no file object per file)
+        fd = os.open(path, _OPEN_FLAGS)
+        try:
+            head = os.read(fd, SNIFF_BYTES)
+            while len(head) < SNIFF_BYTES:   # (a short read: read on to the sniff's size or the end)
+                more = os.read(fd, SNIFF_BYTES - len(head))
+                if not more:
+                    break
+                head += more
+        finally:
+            os.close(fd)
     except OSError as e:
         return Entry(path, UNREADABLE, _oserror(path, e))
     if not head.strip():

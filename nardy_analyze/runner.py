@@ -180,14 +180,32 @@ def _worker_start(parent: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _terminated)
     if parent is not None and sys.platform.startswith("linux"):
-        try:
-            import ctypes     # (a worker process of Linux only)
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+        prctl = _prctl()
+        if prctl is not None:
+            try:
+                prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
+            except OSError:
+                pass
         if os.getppid() != parent:      # the parent ended before the line above: end now
             os._exit(0)
+
+
+_PRCTL: Any = None     # the C library's prctl (Linux), found once: in the parent before its workers fork
+
+
+def _prctl() -> Any:
+    """The C library's ``prctl`` function through ctypes, or None where it cannot be had.  Looked up in the
+    process that starts the workers (:func:`_new_pool`): forked workers inherit it instead of each importing
+    ctypes as it starts, when it has files waiting."""
+    global _PRCTL
+    if _PRCTL is None:
+        try:
+            import ctypes     # (Linux only, with worker processes)
+
+            _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError, ImportError):
+            _PRCTL = False
+    return _PRCTL or None
 
 
 _IN_TASK = False       # a worker process is working on files (not waiting for them, nor starting)
@@ -222,6 +240,8 @@ def _submit(pool, *args):
 def _new_pool(jobs: int):
     from concurrent.futures import ProcessPoolExecutor     # (only with worker processes: saves start-up)
 
+    if sys.platform.startswith("linux"):
+        _prctl()
     return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
 
 

@@ -65,8 +65,8 @@ def build_hostile_folder(root: Path) -> dict[str, str]:
 
 @pytest.fixture
 def refuse_secret(monkeypatch):
-    """The system refuses to open any file named secret.mat (permission denied), by ``open`` (the sniffing of a
-    file's start) or ``os.open`` (the reading of a record)."""
+    """The system refuses to open any file named secret.mat (permission denied), by ``open`` or ``os.open`` (the
+    sniffing of a file's start and the reading of a record)."""
     def refusing(real):
         def refusing_open(path, *a, **k):
             if os.path.basename(str(path)) == SECRET:
@@ -197,28 +197,25 @@ def test_a_txt_log_is_judged_by_its_start_never_parsed(tmp_path, monkeypatch):
     read = []
     real = inputs.read_text
     monkeypatch.setattr(inputs, "read_text", lambda text, path, n=None: read.append(path) or real(text, path, n))
-    opened = []
-    real_open = builtins.open
+    opened = []                    # the sizes asked of the log's file (read with the system's calls)
+    fds = set()
+    real_open, real_read = os.open, os.read
 
-    def watching_open(path, mode="r", *a, **k):
-        fh = real_open(path, mode, *a, **k)
+    def watching_open(path, flags, *a, **k):
+        fd = real_open(path, flags, *a, **k)
         if str(path) == str(log):
-            real_read = fh.read
+            fds.add(fd)
+        else:                          # (a number the log's file had, given again)
+            fds.discard(fd)
+        return fd
 
-            class Watch:
-                def __enter__(self):
-                    return self
+    def watching_read(fd, n):
+        if fd in fds:
+            opened.append(n)
+        return real_read(fd, n)
 
-                def __exit__(self, *exc):
-                    fh.close()
-
-                def read(self, n=-1):
-                    opened.append(n)
-                    return real_read(n)
-            return Watch()
-        return fh
-
-    monkeypatch.setattr(builtins, "open", watching_open)
+    monkeypatch.setattr(os, "open", watching_open)
+    monkeypatch.setattr(os, "read", watching_read)
     run = validate_paths([str(tmp_path)])
     assert [os.path.basename(p) for p in read] == ["game.mat"]
     assert run.skipped == [(str(log), "not a game record: its start matches no known notation")]

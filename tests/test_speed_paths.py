@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -444,3 +445,71 @@ def test_game_lines_are_found_as_the_multiline_search_finds_them(pieces):
     reference = [m.start() for m in mat._GAME_LINE.finditer(text)]
     assert mat._game_starts(text) == reference
     assert mat._game_starts(text, first=True) == reference[:1]
+
+
+def _target_reference(source: str, ext: str, out_dir: str | None, root: str | None) -> str:
+    """``convert.target_path`` as pathlib spells it, one file at a time (the reference)."""
+    import os
+    from pathlib import Path
+    stem = Path(source).stem
+    if out_dir is None:
+        return str(Path(source).parent / (stem + ext))
+    folder = Path(out_dir)
+    if root is not None:
+        rel = os.path.relpath(os.path.dirname(source), root)
+        if rel != os.curdir and not rel.startswith(os.pardir):
+            folder = folder / rel
+    return str(folder / (stem + ext))
+
+
+_PART = st.sampled_from(["a", "b.c", ".", "..", "x.mat", ".hidden", "a.", "..b", "a..b", "ü.txt", "", "n m.MAT"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PART, min_size=1, max_size=4), st.booleans(), st.sampled_from([None, "out", "out/", "./o//p", "/tmp/x", "."]),
+       st.integers(0, 3), st.sampled_from(["sgf", "mat", "json", "ngn"]))
+def test_target_path_spells_the_paths_as_pathlib(parts, absolute, out_dir, cut, to):
+    """The output paths of ``convert`` (worked out once per folder) are the paths pathlib gives, for any
+    spelling of the source, the --out-dir folder and the folder named on the command line."""
+    from nardy_analyze import convert, notation
+    name = parts[-1] if parts[-1] not in ("", ".", "..") else "f.mat"
+    source = ("/" if absolute else "") + "/".join(parts[:-1] + [name])
+    root = None
+    if out_dir is not None and len(parts) > 1:
+        root = ("/" if absolute else "") + "/".join(parts[:min(cut, len(parts) - 1)]) or None
+        if root is None or root == "/" or not os.path.dirname(source):
+            root = None
+    ext = notation.get(to).suffixes[0]
+    assert convert.target_path(source, to, out_dir, root) == _target_reference(source, ext, out_dir, root)
+
+
+_SCORE_NAMES = st.sampled_from(["Alice", "Bob (1500)", "Ann Lee 2", "x", "", "  Bob  ", "Ю. Петров (1702.5)", "A:B"])
+_ROWS = ["  1) 31: 8/5 6/5                   42: 24/20 13/11",
+         "  2) 64: 24/18 13/9                 Doubles => 2",
+         "  3)  Takes                         55: 13/8(2) 6/1*(2)",
+         "  4) 62: bar/23 13/7                 ",
+         "      Wins 2 points",
+         "  5) {pasted} : 3        12: 24/23 13/11"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SCORE_NAMES, _SCORE_NAMES, st.integers(0, 999999), st.integers(0, 99), st.integers(0, 12),
+       st.lists(st.sampled_from(_ROWS), min_size=0, max_size=6), st.booleans(), st.integers(0, 2))
+def test_the_common_game_is_read_as_the_score_line_and_rows_read_it(n1, n2, s1, s2, pad, rows, paste, blanks):
+    """A game read in one go (``_Reader._common_game``: the header, the score line without its tokens, the
+    rows by the compiled reader) is the game read line by line: players, ratings, scores and their place,
+    the left/right split of the rows, and the games it leaves to the general reader (names pasted in rows,
+    score lines the expression does not take)."""
+    score = f" {n1} : {s1}" + " " * pad + f"{n2} : {s2}"
+    name = (n1 or n2 or "Zed").strip() if paste else "Zed"
+    text = "; [Site \"x\"]\n\n 5 point match\n\n Game 1\n" + "\n" * blanks + score + "\n" + \
+        "\n".join(r.replace("{pasted}", name) for r in rows) + "\n"
+    fast = mat._Reader(text, "x.mat").run()
+    common = mat._Reader._common_game
+    try:
+        mat._Reader._common_game = lambda *a: False
+        slow = mat._Reader(text, "x.mat").run()
+    finally:
+        mat._Reader._common_game = common
+    assert fast == slow
+    assert fast == mat._Reader(text, "x.mat", tokenize=False).run()

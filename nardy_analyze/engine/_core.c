@@ -14,6 +14,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include "../_slots.h"     /* slot_attr: an attribute read from its slot */
 
 #define NPT 25          /* counts per side: 24 points and the bar */
 #define BAR 25
@@ -411,7 +412,7 @@ static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_se
 
 /* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
 static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
-    PyObject *x = PyObject_GetAttr(o, name);
+    PyObject *x = slot_attr(o, name);
     if (!x) { PyErr_Clear(); return 0; }
     long v = PyLong_Check(x) ? PyLong_AsLong(x) : -1;
     Py_DECREF(x);
@@ -423,7 +424,7 @@ static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
 
 /* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error: not taken) */
 static int attr_true(PyObject *o, PyObject *name) {
-    PyObject *x = PyObject_GetAttr(o, name);
+    PyObject *x = slot_attr(o, name);
     if (!x) { PyErr_Clear(); return -1; }
     int t = PyObject_IsTrue(x);
     Py_DECREF(x);
@@ -653,7 +654,7 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 
 /* a ROLL action's dice, larger first: 1, or 0 when they are not two dice 1-6 (Python's finding) */
 static int roll_dice(PyObject *a, int *d1, int *d2) {
-    PyObject *dice = PyObject_GetAttr(a, S_dice);
+    PyObject *dice = slot_attr(a, S_dice);
     if (!dice) { PyErr_Clear(); return 0; }
     long x = -1, y = -1;
     if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2 && PyLong_Check(PyTuple_GET_ITEM(dice, 0))
@@ -702,7 +703,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
     if (!roll_dice(a, &d1, &d2)) return 0;
     if (!side_sum(me) || !side_sum(opp)) return 0;
     if (plain && d1 == d2) return 0;          /* a double: a chain may follow (Python's) */
-    PyObject *steps = PyObject_GetAttr(a, S_steps);
+    PyObject *steps = slot_attr(a, S_steps);
     if (!steps) { PyErr_Clear(); return 0; }
     int pairs[4][2], hit_at[4], ns, bear_off = 1;
     int read = read_steps(steps, pairs, hit_at, &ns);
@@ -760,7 +761,7 @@ static PyObject *S_kind_chain, *S_kind_handover;
 
 /* a written chain or handover part (a Segment): 1, or 0 when it is not one read here */
 static int read_segment(PyObject *seg, WPart *w) {
-    PyObject *kind = PyObject_GetAttr(seg, S_kind);
+    PyObject *kind = slot_attr(seg, S_kind);
     if (!kind) { PyErr_Clear(); return 0; }
     int r = PyUnicode_Check(kind) ? PyUnicode_Compare(kind, S_kind_chain) : -1;
     int h = PyUnicode_Check(kind) ? PyUnicode_Compare(kind, S_kind_handover) : -1;
@@ -772,7 +773,7 @@ static int read_segment(PyObject *seg, WPart *w) {
     long pl;
     if (!attr_long(seg, S_player, 0, 1, &pl)) return 0;
     w->player = (int)pl;
-    PyObject *dice = PyObject_GetAttr(seg, S_dice);
+    PyObject *dice = slot_attr(seg, S_dice);
     if (!dice) { PyErr_Clear(); return 0; }
     w->nd = 0;
     if (dice != Py_None) {
@@ -785,7 +786,7 @@ static int read_segment(PyObject *seg, WPart *w) {
         }
     }
     Py_DECREF(dice);
-    PyObject *steps = PyObject_GetAttr(seg, S_steps);
+    PyObject *steps = slot_attr(seg, S_steps);
     if (!steps) { PyErr_Clear(); return 0; }
     int ok = read_steps(steps, w->pairs, w->hit, &w->ns);
     Py_DECREF(steps);
@@ -871,12 +872,12 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
     WPart parts[MAX_PARTS];
     int np = 1;
     parts[0].kind = P_ROLL; parts[0].player = p; parts[0].nd = 0;
-    PyObject *steps = PyObject_GetAttr(a, S_steps);
+    PyObject *steps = slot_attr(a, S_steps);
     if (!steps) { PyErr_Clear(); return 0; }
     int ok = read_steps(steps, parts[0].pairs, parts[0].hit, &parts[0].ns);
     Py_DECREF(steps);
     if (!ok) return 0;
-    PyObject *segs = PyObject_GetAttr(a, S_segments);
+    PyObject *segs = slot_attr(a, S_segments);
     if (!segs) { PyErr_Clear(); return 0; }
     if (!PyList_Check(segs) || PyList_GET_SIZE(segs) >= MAX_PARTS) { Py_DECREF(segs); return 0; }
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(segs); k++) {
@@ -961,7 +962,7 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
 
 /* whether roll action `a` has further parts written (a non-empty list of segments) */
 static int has_parts(PyObject *a) {
-    PyObject *segs = PyObject_GetAttr(a, S_segments);
+    PyObject *segs = slot_attr(a, S_segments);
     if (!segs) { PyErr_Clear(); return 0; }
     int r = PyList_Check(segs) && PyList_GET_SIZE(segs) > 0;
     Py_DECREF(segs);
@@ -1016,7 +1017,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
     for (; j < n; j++) {
         PyObject *a = PyList_GET_ITEM(actions, j);
-        PyObject *kind = PyObject_GetAttr(a, S_kind);
+        PyObject *kind = slot_attr(a, S_kind);
         if (!kind) { PyErr_Clear(); break; }
         Py_DECREF(kind);
         if (kind != roll_kind) break;

@@ -136,36 +136,43 @@ class Variant:
     name: str
     rules: Any
     options: dict[str, Any] = field(default_factory=dict)
+    # every option of the variant with its value (the default where not set), worked out once: the replay
+    # asks them per game and per cube action
+    values: dict[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        spec = OPTIONS[self.name]
+        object.__setattr__(self, "values", {k: self.options.get(k, d[0]) for k, d in spec.items()})
 
     def has(self, key: str) -> bool:
         """Whether this variant knows the rule option ``key``."""
-        return key in OPTIONS[self.name]
+        return key in self.values
 
     def opt(self, key: str) -> Any:
         """The option's value (the variant's default when not set); KeyError for an option the variant
         does not have -- ask ``has`` first, or use ``get``."""
-        return self.options.get(key, OPTIONS[self.name][key][0])
+        return self.values[key]
 
     def get(self, key: str, absent: Any = None) -> Any:
         """The option's value, or ``absent`` when the variant has no such option."""
-        return self.opt(key) if self.has(key) else absent
+        return self.values.get(key, absent)
 
     # -- game-level policy, asked of the rules object with this variant's options ----------------------
     @property
     def cube_in_play(self) -> bool:
-        return bool(self.rules.cube_in_play(self.get))
+        return bool(self.rules.cube_in_play(self.values.get))
 
     def stake(self, level: int, cube: int = 1, cube_turned: bool = False) -> int:
-        return self.rules.stake(level, cube, cube_turned, self.get)
+        return self.rules.stake(level, cube, cube_turned, self.values.get)
 
     def resign_stakes(self, top: int, cube: int = 1, cube_turned: bool = False) -> dict[int, int]:
-        return self.rules.resign_stakes(top, cube, cube_turned, self.get)
+        return self.rules.resign_stakes(top, cube, cube_turned, self.values.get)
 
     def drop_stake(self, cube: int, cube_turned: bool = False) -> int:
-        return self.rules.drop_stake(cube, cube_turned, self.get)
+        return self.rules.drop_stake(cube, cube_turned, self.values.get)
 
     def level_name(self, level: int) -> str:
-        return self.rules.level_name(level, self.get)
+        return self.rules.level_name(level, self.values.get)
 
     def level_kind(self, level: int) -> str:
         """One word for a game won at ``level`` (1-3): single, gammon, backgammon; single, mars, koks in the

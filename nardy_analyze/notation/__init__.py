@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import math
+import operator
 import os
 import re
 from dataclasses import dataclass
@@ -419,6 +420,9 @@ LOSS_KINDS = ("clock", "action_comments", "game_comments", "match_comments", "ot
               "repeated_tags", "setups", "resign_offers")
 
 
+_SEGMENTS = operator.attrgetter("segments")
+
+
 def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
     """The losses of kind ``other_variants``: a variant without GNU Backgammon's forms (``gnubg_notation``),
     Gul bara's turn parts played after the roll."""
@@ -435,6 +439,8 @@ def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
             games=_games(game_numbers(match.games)), variant=name, target=target))
     seg = {}
     for g, n in zip(match.games, shown):
+        if not any(map(_SEGMENTS, g.actions)):      # (a game without parts: nearly all, looked at in C)
+            continue
         for a in g.actions:
             for s in a.segments:
                 seg.setdefault(s.kind, []).append(n)

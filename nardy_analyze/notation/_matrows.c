@@ -24,6 +24,7 @@
 #define Py_T_OBJECT_EX T_OBJECT_EX
 #define Py_READONLY READONLY
 #endif
+#include "../_slots.h"     /* slot_attr: an attribute read from its slot */
 
 enum { NO, ROLL, CANNOT, DOUBLE, TAKE, DROP, WIN, RESIGN };
 
@@ -617,12 +618,12 @@ static int ngn_part_line(PyObject *line, const char *s, Py_ssize_t n, Py_ssize_t
     else return 0;
     if (!SegmentClass || PyList_GET_SIZE(out) == 0) return 0;
     PyObject *action = PyList_GET_ITEM(out, PyList_GET_SIZE(out) - 1);
-    PyObject *kind = PyObject_GetAttr(action, S_kind);
+    PyObject *kind = slot_attr(action, S_kind);
     if (!kind) return -1;
     Py_DECREF(kind);
     if (kind != KindRoll) return 0;             /* (no roll above: the Python reader's message) */
     long roller;
-    PyObject *pl = PyObject_GetAttr(action, S_player);
+    PyObject *pl = slot_attr(action, S_player);
     if (!pl) return -1;
     roller = PyLong_AsLong(pl);
     Py_DECREF(pl);
@@ -661,7 +662,7 @@ static int ngn_part_line(PyObject *line, const char *s, Py_ssize_t n, Py_ssize_t
     PyObject *steps = end > e + 1 ? play_steps(line, e + 1, end, (long)e + 2) : PyTuple_New(0);
     if (!steps) return -1;
     if (steps == Py_None) { Py_DECREF(steps); return 0; }
-    PyObject *segments = PyObject_GetAttr(action, S_segments);
+    PyObject *segments = slot_attr(action, S_segments);
     PyObject *numbers = PyTuple_New(nd), *list = PySequence_List(steps);
     PyObject *loc = make_loc(lineno, (long)i + 1), *text = PyUnicode_Substring(line, i, end);
     PyObject *who = PyLong_FromLong(player), *seg = NULL;
@@ -834,7 +835,7 @@ static inline char sgf_letter(long p, int side) {
 static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
     PyObject *v;
     if (name) {
-        v = PyObject_GetAttr(o, name);
+        v = slot_attr(o, name);
         if (!v) { PyErr_Clear(); return -1; }
     } else {
         if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) <= k) return -1;
@@ -848,7 +849,7 @@ static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
 
 /* 1 when the attribute is None, 0 when not (or it cannot be read) */
 static int attr_none(PyObject *o, PyObject *name) {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = slot_attr(o, name);
     if (!v) { PyErr_Clear(); return 0; }
     int r = v == Py_None;
     Py_DECREF(v);
@@ -857,7 +858,7 @@ static int attr_none(PyObject *o, PyObject *name) {
 
 /* 1 when the attribute is false (bool() of it), 0 when true or it cannot be read */
 static int attr_false(PyObject *o, PyObject *name) {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = slot_attr(o, name);
     if (!v) { PyErr_Clear(); return 0; }
     int t = PyObject_IsTrue(v);
     Py_DECREF(v);
@@ -896,11 +897,11 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
     char buf[8 + 2 * MAX_STEPS_C + 8];
     for (; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(actions, i);
-        PyObject *kind = PyObject_GetAttr(a, S_kind);
+        PyObject *kind = slot_attr(a, S_kind);
         if (!kind) { PyErr_Clear(); break; }
         Py_DECREF(kind);
         if (kind != roll) break;
-        PyObject *dice = PyObject_GetAttr(a, S_dice);
+        PyObject *dice = slot_attr(a, S_dice);
         if (!dice) { PyErr_Clear(); break; }
         long d[2] = {-1, -1};
         if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2)
@@ -921,7 +922,7 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
         PyObject *na = PyDict_GetItemWithError(known, key);      /* borrowed */
         Py_DECREF(key);
         if (!na && PyErr_Occurred()) return NULL;
-        PyObject *route = na ? PyObject_GetAttr(na, S_route) : Py_NewRef(Py_None);
+        PyObject *route = na ? slot_attr(na, S_route) : Py_NewRef(Py_None);
         if (!route) { PyErr_Clear(); break; }
         Py_ssize_t w = 0;
         buf[w++] = ';';
@@ -933,7 +934,7 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
         if (route != Py_None) {
             m = step_letters(route, 1, (int)p, buf + w, 2 * MAX_STEPS_C);
         } else {
-            PyObject *steps = PyObject_GetAttr(a, S_steps);
+            PyObject *steps = slot_attr(a, S_steps);
             m = steps ? step_letters(steps, 0, (int)p, buf + w, 2 * MAX_STEPS_C) : -1;
             if (!steps) PyErr_Clear();
             Py_XDECREF(steps);

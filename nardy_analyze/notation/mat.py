@@ -974,9 +974,49 @@ class _Reader:
         self.match.games.append(game)
         lines = chunk.split("\n")
         lines.pop()                          # the chunk ends with a newline
-        self._pasted_score(number, chunk, lines, line_off)
-        self._game_lines(game, lines, line_off)
+        if not (self.tokenize and GAME_ACTIONS is not None and self._common_game(game, chunk, lines, line_off)):
+            self._pasted_score(number, chunk, lines, line_off)
+            self._game_lines(game, lines, line_off)
         self._finish(game, chunk, line_off)
+
+    def _common_game(self, game: Game, chunk: str, lines: list[str], line_off: int) -> bool:
+        """The common game read in one go: a plain ``Game N`` line, a score line the regular expression reads,
+        no name of it in the rows (:meth:`_pasted_score` has nothing to do) and every row one the compiled
+        reader takes.  Gives the game what :meth:`_pasted_score` and :meth:`_game_lines` give it, without the
+        score line's tokens; False, with nothing changed, for any other game (then they read it)."""
+        n = len(lines)
+        if _FAST_HEADER.match(lines[0]) is None:
+            return False
+        k = 1                                # the score line: the first non-blank line
+        while k < n and not lines[k].strip():
+            k += 1
+        if k == n:
+            return False
+        m = _FAST_SCORE.fullmatch(lines[k] + "\n")
+        if m is None:
+            return False
+        n1, n2 = m.group("n1"), m.group("n2")
+        names = {x.strip().lower() for x in (n1, n2) if x and x.strip()}
+        if names:
+            rows = chunk[sum(len(line) + 1 for line in lines[:k + 1]):].lower()
+            if any(x in rows for x in names):
+                return False
+        # the left/right split (_threshold): after the first score, the second name, else the second colon
+        a = m.start("n2")
+        col = a + 1 if a >= 0 else max(m.start("c2"), 1)
+        actions = GAME_ACTIONS(lines, k + 1, n, line_off + k + 1, max((col + LEFT_CELL_COLUMN) // 2,
+                                                                      LEFT_CELL_COLUMN + 1))
+        if actions is None:
+            return False
+        game.written_number = int(lines[0].split()[1])
+        (p0, r0), (p1, r1) = split_rating(n1.strip() if n1 else ""), split_rating(n2.strip() if n2 else "")
+        game.players = (p0, p1)
+        if r0 is not None or r1 is not None:
+            game.ratings = (r0, r1)
+        game.score = (int(m.group("i1")), int(m.group("i2")))
+        game.score_loc = Loc(line_off + k + 1, (m.start("n1") if n1 is not None else m.start("c1")) + 1)
+        game.actions.extend(actions)
+        return True
 
     def _pasted_score(self, number: int, chunk: str, lines: list[str], line_off: int) -> None:
         """Rows typed by hand with score-line text in a cell (``  1) Ann : 3        12: 24/23 13/11``: the
