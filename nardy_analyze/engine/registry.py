@@ -33,6 +33,7 @@ DEFAULT_VARIANT = "backgammon"              # a record that names no variant, an
 # arguments), the last BUILT_MAX of them (a run over many option sets, home_mars=N for every N, keeps so many).
 BUILT_MAX = 64
 _BUILT: dict[tuple, Rules] = {}
+_VARIANTS: dict[tuple, "Variant"] = {}    # get_variant's: (name, options' items) -> the Variant
 
 # The built-in variants, in their order (the order of every list of variants): the one list of them.
 BUILTIN: tuple[type[Rules], ...] = (Backgammon, LongNardy, GulBara)
@@ -54,6 +55,7 @@ def register(cls: type[Rules]) -> type[Rules]:
     for a in (cls.name, *cls.aliases):
         _ALIASES[_key(a)] = cls.name
     VARIANTS = tuple(_RULES)
+    _VARIANTS.clear()                   # (the variants kept by get_variant: made again with this class)
     return cls
 
 
@@ -66,6 +68,7 @@ def unregister(name: str) -> None:
         del _ALIASES[a]
     for sig in [sig for sig in _BUILT if sig[0] == name]:
         del _BUILT[sig]
+    _VARIANTS.clear()
     VARIANTS = tuple(_RULES)
 
 
@@ -230,7 +233,25 @@ def get_variant(name: str, options: dict[str, Any] | None = None) -> Variant:
     """The variant ``name`` names (any alias) with the rule ``options`` (already resolved: the rule set's
     :func:`~nardy_analyze.engine.ruleset.resolve`), plus what its options imply where not given (nardy500's
     scoring: no cube, two minutes a move).  UnknownVariant for a name no variant has, or an option value the
-    variant does not take; an error in a rules class itself is not the user's, and goes on up."""
+    variant does not take; an error in a rules class itself is not the user's, and goes on up.  The same
+    name and options give the same Variant object (kept: every record of an archive asks for it twice)."""
+    try:
+        sig = (name, tuple(options.items()) if options else ())
+        known = _VARIANTS.get(sig)
+    except TypeError:                        # an option value that is not hashable: not kept
+        sig = known = None
+    if known is not None:
+        return known
+    variant = _new_variant(name, options)
+    if sig is not None:
+        if len(_VARIANTS) >= BUILT_MAX:
+            _VARIANTS.clear()
+        _VARIANTS[sig] = variant
+    return variant
+
+
+def _new_variant(name: str, options: dict[str, Any] | None) -> Variant:
+    """:func:`get_variant` without the variants kept."""
     key = _ALIASES.get(_key(name))
     if key is None and not_played(name):
         raise UnknownVariant(not_played(name))

@@ -298,6 +298,44 @@ static int cell_side(long col, long threshold, int after_no, int nested, long no
     return col < threshold ? 0 : 1;
 }
 
+/* The dice text of a cell ("61", the cell's first two characters) and its dice (DiceOf's value), kept per pair of
+ * digits: no substring and no dict lookup per roll.  A new reference to the text in *text and a borrowed dice,
+ * or NULL (an exception set when the text is no key of DiceOf, as the lookup's KeyError). */
+static PyObject *DiceTexts[10][10], *DiceVals[10][10];
+
+static PyObject *dice_of(PyObject *line, Py_ssize_t a, PyObject **text) {
+    const char *s = (const char *)PyUnicode_DATA(line);
+    int x = s[a] - '0', y = s[a + 1] - '0';
+    int digits = PyUnicode_IS_ASCII(line) && x >= 0 && x <= 9 && y >= 0 && y <= 9;
+    if (digits && DiceTexts[x][y]) {
+        *text = Py_NewRef(DiceTexts[x][y]);
+        return DiceVals[x][y];
+    }
+    PyObject *dt = PyUnicode_Substring(line, a, a + 2);
+    if (!dt) { *text = NULL; return NULL; }
+    PyObject *dice = PyDict_GetItemWithError(DiceOf, dt);
+    if (!dice) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "dice text");
+        Py_DECREF(dt);
+        *text = NULL;
+        return NULL;
+    }
+    if (digits) {
+        DiceTexts[x][y] = Py_NewRef(dt);
+        DiceVals[x][y] = Py_NewRef(dice);
+    }
+    *text = dt;
+    return dice;
+}
+
+static void dice_forget(void) {
+    for (int x = 0; x < 10; x++)
+        for (int y = 0; y < 10; y++) {
+            Py_CLEAR(DiceTexts[x][y]);
+            Py_CLEAR(DiceVals[x][y]);
+        }
+}
+
 /* A slotted dataclass made without its __init__: the instance allocated and each slot filled (a value given,
  * else the field's default, else a new list for a `list` default factory): what __init__ would do, at a
  * fraction of its cost.  Filled by configure() from dataclasses.fields(); unused (the class is called)
@@ -436,8 +474,8 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         PyObject *action = NULL;
         if (loc && text && player) {
             if (it->kind == ROLL || it->kind == CANNOT) {
-                PyObject *dt = PyUnicode_Substring(line, it->a, it->a + 2);
-                PyObject *dice = dt ? PyDict_GetItemWithError(DiceOf, dt) : NULL;
+                PyObject *dt;
+                PyObject *dice = dice_of(line, it->a, &dt);
                 if (dice) {
                     if (it->kind == ROLL) {
                         PyObject *list = steps[k] ? PySequence_List(steps[k]) : PyList_New(0);
@@ -450,8 +488,6 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
                         PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
                         action = make(args, 8, KW_CANNOT, 9);
                     }
-                } else if (dt && !PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_KeyError, "dice text");
                 }
                 Py_XDECREF(dt);
             } else if (it->kind == TAKE || it->kind == DROP) {
@@ -574,24 +610,18 @@ static PyObject *ngn_cell(PyObject *line, const char *s, Py_ssize_t a, Py_ssize_
     PyObject *loc = make_loc(lineno, (long)a + 1);
     PyObject *text = PyUnicode_Substring(line, a, end);
     PyObject *player = PyLong_FromLong(side);
-    PyObject *dt = PyUnicode_Substring(line, a, a + 2);
+    PyObject *dt = NULL;
     PyObject *action = NULL;
-    if (loc && text && player && dt) {
-        PyObject *dice = PyDict_GetItemWithError(DiceOf, dt);
-        if (dice) {
-            if (cannot) {
-                PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
-                action = make(args, 8, KW_CANNOT, 9);
-            } else {
-                PyObject *list = steps ? PySequence_List(steps) : PyList_New(0);
-                if (list) {
-                    PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
-                    action = make(args, 9, NULL, 9);
-                    Py_DECREF(list);
-                }
-            }
-        } else if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_KeyError, "dice text");
+    PyObject *dice = loc && text && player ? dice_of(line, a, &dt) : NULL;
+    if (dice && cannot) {
+        PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
+        action = make(args, 8, KW_CANNOT, 9);
+    } else if (dice) {
+        PyObject *list = steps ? PySequence_List(steps) : PyList_New(0);
+        if (list) {
+            PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
+            action = make(args, 9, NULL, 9);
+            Py_DECREF(list);
         }
     }
     Py_XDECREF(steps);
@@ -792,6 +822,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     }
     LeftCellGap = gap;
     PyDict_Clear(Plays);
+    dice_forget();
     ActionShape.type = LocShape.type = NULL;
     Py_RETURN_NONE;
 }
