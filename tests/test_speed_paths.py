@@ -513,3 +513,38 @@ def test_the_common_game_is_read_as_the_score_line_and_rows_read_it(n1, n2, s1, 
         mat._Reader._common_game = common
     assert fast == slow
     assert fast == mat._Reader(text, "x.mat", tokenize=False).run()
+
+
+_JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(allow_nan=True),
+                       st.text(max_size=12), st.builds(__import__("nardy_analyze.record", fromlist=["Step"]).Step,
+                                                       st.integers(0, 25), st.integers(0, 25), st.booleans()))
+_JSON_DOC = st.recursive(_JSON_LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=5), st.lists(inner, max_size=3).map(tuple),
+    st.dictionaries(st.text(max_size=6), inner, max_size=5)), max_leaves=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_JSON_DOC)
+def test_the_json_writer_writes_what_the_json_module_writes(doc):
+    """The JSON notation's text (``jsonfmt.dumps``: the compiled ``json_indent`` where it is built, the Python
+    ``_dumps`` otherwise) is ``json.dumps(doc, ensure_ascii=False, indent=1)`` for every document, a Step being
+    its list: strings with quotes, controls and any character, big integers, NaN and the infinities, empty
+    containers, tuples."""
+    import json
+    from nardy_analyze.notation import jsonfmt
+    want = json.dumps(doc, ensure_ascii=False, indent=1, default=jsonfmt._step_row)
+    assert jsonfmt.dumps(doc) == want
+    assert jsonfmt._dumps(doc) == want
+
+
+def test_the_json_writer_leaves_other_types_to_the_json_module():
+    """A document the compiled writer does not take (an int subclass, a key that is not a str, a lone
+    surrogate) is written as the json module writes it."""
+    import enum
+    import json
+    from nardy_analyze.notation import jsonfmt
+
+    class N(enum.IntEnum):
+        A = 3
+    for doc in ({"a": N.A}, {1: "x"}, ["\ud800"], {"deep": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}):
+        assert jsonfmt.dumps(doc) == json.dumps(doc, ensure_ascii=False, indent=1)

@@ -10,8 +10,9 @@
  * the rows of random and real records.
  *
  * It also holds the SGF writer's common node (`sgf_rolls`: a run of rolls played with nothing else on them,
- * written as notation/sgf.py's `_game_tree` writes them, which stays the reference) and the .ngn reader's
- * common lines (`ngn_actions`).
+ * written as notation/sgf.py's `_game_tree` writes them, which stays the reference), the .ngn reader's
+ * common lines (`ngn_actions`) and the JSON text of a document (`json_indent`: what the JSON writer's
+ * `_dumps` in notation/jsonfmt.py writes, json.dumps(doc, ensure_ascii=False, indent=1)).
  *
  * Only the CPython C API is used (no third-party code).
  */
@@ -983,6 +984,206 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(i);
 }
 
+/* -- JSON text ------------------------------------------------------------------------------------- */
+
+/* json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1), for documents of dicts with str keys,
+ * lists, tuples, str, int, float, bool and None (exactly these types; nesting up to JSON_DEPTH), and of the record's
+ * Step objects (the class given to json_configure), each written as its list [src, dst] or [src, dst, true].  TypeError for
+ * anything else: the caller writes that document with Python (notation/jsonfmt.py's _dumps, the reference).
+ * The text is built as UTF-8 in one buffer and decoded once at the end. */
+#define JSON_DEPTH 60
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} JBuf;
+
+static int jb_grow(JBuf *b, Py_ssize_t more) {
+    if (b->len + more <= b->cap) return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + more) {
+        if (cap > PY_SSIZE_T_MAX / 2) { PyErr_NoMemory(); return -1; }
+        cap *= 2;
+    }
+    char *nb = PyMem_Realloc(b->buf, (size_t)cap);
+    if (!nb) { PyErr_NoMemory(); return -1; }
+    b->buf = nb;
+    b->cap = cap;
+    return 0;
+}
+
+static int jb_put(JBuf *b, const char *s, Py_ssize_t n) {
+    if (jb_grow(b, n) < 0) return -1;
+    memcpy(b->buf + b->len, s, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+static int jb_indent(JBuf *b, int level) {
+    if (jb_grow(b, level + 1) < 0) return -1;
+    b->buf[b->len++] = '\n';
+    memset(b->buf + b->len, ' ', (size_t)level);
+    b->len += level;
+    return 0;
+}
+
+/* a str as json's encode_basestring writes it (ensure_ascii=False): quotes, backslash and the controls below
+ * 0x20 escaped, everything else as it is */
+static int jb_str(JBuf *b, PyObject *o) {
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+    if (!s) return -1;
+    if (jb_grow(b, n + 2) < 0) return -1;
+    b->buf[b->len++] = '"';
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        if (jb_put(b, s + start, i - start) < 0) return -1;
+        char esc[8];
+        int m;
+        switch (c) {
+            case '"': m = 2; memcpy(esc, "\\\"", 2); break;
+            case '\\': m = 2; memcpy(esc, "\\\\", 2); break;
+            case '\n': m = 2; memcpy(esc, "\\n", 2); break;
+            case '\r': m = 2; memcpy(esc, "\\r", 2); break;
+            case '\t': m = 2; memcpy(esc, "\\t", 2); break;
+            case '\b': m = 2; memcpy(esc, "\\b", 2); break;
+            case '\f': m = 2; memcpy(esc, "\\f", 2); break;
+            default: m = snprintf(esc, sizeof esc, "\\u%04x", c); break;
+        }
+        if (jb_put(b, esc, m) < 0) return -1;
+        start = i + 1;
+    }
+    if (jb_put(b, s + start, n - start) < 0) return -1;
+    return jb_put(b, "\"", 1);
+}
+
+static int jb_repr(JBuf *b, PyObject *o) {
+    PyObject *r = PyObject_Repr(o);      /* (int.__repr__ / float.__repr__: exact types only come here) */
+    if (!r) return -1;
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(r, &n);
+    int err = s ? jb_put(b, s, n) : -1;
+    Py_DECREF(r);
+    return err;
+}
+
+static PyTypeObject *JsonStep = NULL;      /* record.Step: written as [src, dst] or [src, dst, true] */
+static PyObject *J_hit = NULL;
+
+static int jb_value(JBuf *b, PyObject *o, int level);
+
+/* a Step as its list: [src, dst], or [src, dst, true] when it hits (notation/jsonfmt.py's _step_row) */
+static int jb_step(JBuf *b, PyObject *o, int level) {
+    PyObject *v[3] = {slot_attr(o, S_src), slot_attr(o, S_dst), NULL};
+    int hit = -1, err = -1;
+    if (v[0] && v[1]) {
+        PyObject *h = slot_attr(o, J_hit);
+        hit = h ? PyObject_IsTrue(h) : -1;
+        Py_XDECREF(h);
+    }
+    if (hit >= 0 && jb_put(b, "[", 1) == 0) {
+        v[2] = hit ? Py_NewRef(Py_True) : NULL;
+        err = 0;
+        for (int k = 0; k < 2 + hit && err == 0; k++)
+            err = (k && jb_put(b, ",", 1) < 0) || jb_indent(b, level + 1) < 0 || jb_value(b, v[k], level + 1) < 0
+                  ? -1 : 0;
+        if (err == 0) err = jb_indent(b, level) < 0 || jb_put(b, "]", 1) < 0 ? -1 : 0;
+    }
+    for (int k = 0; k < 3; k++) Py_XDECREF(v[k]);
+    return err;
+}
+
+static int jb_value(JBuf *b, PyObject *o, int level) {
+    if (level > JSON_DEPTH) {
+        PyErr_SetString(PyExc_TypeError, "nested too deeply for the compiled JSON writer");
+        return -1;
+    }
+    if (PyUnicode_CheckExact(o)) return jb_str(b, o);
+    if (PyLong_CheckExact(o)) {
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return jb_repr(b, o);
+        }
+        char num[32];
+        int m = snprintf(num, sizeof num, "%ld", v);
+        return jb_put(b, num, m);
+    }
+    if (o == Py_None) return jb_put(b, "null", 4);
+    if (o == Py_True) return jb_put(b, "true", 4);
+    if (o == Py_False) return jb_put(b, "false", 5);
+    if (PyFloat_CheckExact(o)) {
+        double d = PyFloat_AS_DOUBLE(o);
+        if (d != d) return jb_put(b, "NaN", 3);
+        if (d == Py_HUGE_VAL) return jb_put(b, "Infinity", 8);
+        if (d == -Py_HUGE_VAL) return jb_put(b, "-Infinity", 9);
+        return jb_repr(b, o);
+    }
+    if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        if (n == 0) return jb_put(b, "[]", 2);
+        if (jb_put(b, "[", 1) < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (i && jb_put(b, ",", 1) < 0) return -1;
+            if (jb_indent(b, level + 1) < 0) return -1;
+            /* (a list changed by a str's encoding cannot happen: nothing here runs Python code) */
+            if (jb_value(b, PySequence_Fast_GET_ITEM(o, i), level + 1) < 0) return -1;
+            if (PyList_CheckExact(o) && PyList_GET_SIZE(o) != n) {
+                PyErr_SetString(PyExc_TypeError, "list changed while written");
+                return -1;
+            }
+        }
+        if (jb_indent(b, level) < 0) return -1;
+        return jb_put(b, "]", 1);
+    }
+    if (PyDict_CheckExact(o)) {
+        if (PyDict_GET_SIZE(o) == 0) return jb_put(b, "{}", 2);
+        if (jb_put(b, "{", 1) < 0) return -1;
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        int first = 1;
+        while (PyDict_Next(o, &pos, &k, &v)) {
+            if (!PyUnicode_CheckExact(k)) {
+                PyErr_SetString(PyExc_TypeError, "a key that is not a str");
+                return -1;
+            }
+            if (!first && jb_put(b, ",", 1) < 0) return -1;
+            first = 0;
+            if (jb_indent(b, level + 1) < 0 || jb_str(b, k) < 0 || jb_put(b, ": ", 2) < 0) return -1;
+            Py_INCREF(v);
+            int err = jb_value(b, v, level + 1);
+            Py_DECREF(v);
+            if (err < 0) return -1;
+        }
+        if (jb_indent(b, level) < 0) return -1;
+        return jb_put(b, "}", 1);
+    }
+    if (JsonStep && Py_IS_TYPE(o, JsonStep)) return jb_step(b, o, level);
+    PyErr_Format(PyExc_TypeError, "%.100s is not written by the compiled JSON writer", Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+static PyObject *json_configure(PyObject *self, PyObject *step) {
+    if (!PyType_Check(step)) {
+        PyErr_SetString(PyExc_TypeError, "json_configure(Step): a class");
+        return NULL;
+    }
+    if (!J_hit && !(J_hit = PyUnicode_InternFromString("hit"))) return NULL;
+    Py_XSETREF(JsonStep, (PyTypeObject *)Py_NewRef(step));
+    Py_RETURN_NONE;
+}
+
+static PyObject *json_indent(PyObject *self, PyObject *doc) {
+    JBuf b = {NULL, 0, 0};
+    PyObject *out = NULL;
+    if (jb_value(&b, doc, 0) == 0)
+        out = PyUnicode_DecodeUTF8(b.buf ? b.buf : "", b.len, "strict");
+    PyMem_Free(b.buf);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Action, Loc, dice_of, steps_hook, STEP, ROLL, DOUBLE, TAKE, DROP, WIN, RESIGN, left_cell_gap, "
@@ -1003,6 +1204,11 @@ static PyMethodDef methods[] = {
      "each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: the "
      "route of known[i] (a NormalAction) when it has one, else the written steps); j is the first action that "
      "is not such a roll (or whose steps are not written here): the Python writer's"},
+    {"json_configure", json_configure, METH_O, "json_configure(Step): the class json_indent writes as its list"},
+    {"json_indent", json_indent, METH_O,
+     "json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1) for documents of dicts with str keys, "
+     "lists, tuples, str, int, float, bool and None (exactly these types), and of Steps, each written as [src, dst] "
+     "or [src, dst, true] when it hits; TypeError for anything else"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_matrows",

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from ..engine import DEFAULT_VARIANT, canonical_name
+from ..engine.compiled import PURE
 from ..i18n import N_, _
 from . import Notation, guarded_read, register
 from ..record import CENTRED, LEVELS, Action, Game, Kind, Loc, Match, Problem, Segment, Setup, Step
@@ -33,7 +34,7 @@ def _steps(steps: list[Step]) -> list[list]:
     return [[s.src, s.dst, True] if s.hit else [s.src, s.dst] for s in steps]
 
 
-def _action(a: Action) -> dict[str, Any]:
+def _action(a: Action, steps=_steps) -> dict[str, Any]:
     k = a.kind
     d: dict[str, Any] = {"type": _TYPE[k], "player": a.player}
     if a.move is not None:
@@ -43,7 +44,7 @@ def _action(a: Action) -> dict[str, Any]:
             d["dice"] = list(a.dice)
         elif a.dice_text:
             d["dice_text"] = a.dice_text
-        d["steps"] = _steps(a.steps)
+        d["steps"] = steps(a.steps)
         if a.unplayed:
             d["unplayed"] = True
         if a.cannot_move:
@@ -51,7 +52,7 @@ def _action(a: Action) -> dict[str, Any]:
         if a.illegal_mark:
             d["illegal_mark"] = a.illegal_mark
         if a.segments:
-            d["segments"] = [_segment(s) for s in a.segments]
+            d["segments"] = [_segment(s, steps) for s in a.segments]
     if a.kind in (Kind.DOUBLE, Kind.BEAVER, Kind.WIN, Kind.RESIGN):
         if a.value is not None:
             d["value"] = a.value
@@ -82,8 +83,8 @@ def _action(a: Action) -> dict[str, Any]:
     return d
 
 
-def _segment(s) -> dict[str, Any]:
-    d: dict[str, Any] = {"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": _steps(s.steps)}
+def _segment(s, steps=_steps) -> dict[str, Any]:
+    d: dict[str, Any] = {"kind": s.kind, "player": s.player, "dice": list(s.dice), "steps": steps(s.steps)}
     if s.clock is not None:
         d["clock"] = s.clock
     if s.clock_left is not None:
@@ -92,6 +93,13 @@ def _segment(s) -> dict[str, Any]:
 
 
 def to_document(match: Match) -> dict[str, Any]:
+    """The document of ``match`` (plain JSON values: what ``json.loads`` of the written text gives)."""
+    return _to_document(match, _steps)
+
+
+def _to_document(match: Match, steps) -> dict[str, Any]:
+    """:func:`to_document`, each action's steps given by ``steps(the Step objects)``: ``_steps`` (lists), or
+    for the writer ``list`` (the Step objects themselves, each written as its list: :func:`dumps`)."""
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     variant = match.tag("Variant") or match.tag("Variation")
     doc["variant"] = _variant_name(variant)
@@ -109,7 +117,7 @@ def to_document(match: Match) -> dict[str, Any]:
             gd["score"] = list(g.score)
         if g.comments:
             gd["comments"] = list(g.comments)
-        gd["actions"] = [_action(a) for a in g.actions]
+        gd["actions"] = [_action(a, steps) for a in g.actions]
         games.append(gd)
     doc["games"] = games
     return doc
@@ -123,13 +131,40 @@ def _variant_name(tag: str | None) -> str:
 
 def write(match: Match) -> str:
     """The document of ``match``: exactly ``json.dumps(to_document(match), ensure_ascii=False, indent=1)``
-    and a newline (written by :func:`_dumps`, several times faster than the json module's indenting
-    encoder, which is pure Python)."""
-    doc = to_document(match)
+    and a newline (written by :func:`dumps`, the steps as the record's Step objects: no list made per step)."""
+    return dumps(_to_document(match, list)) + "\n"
+
+
+def _step_row(s: Any) -> list:
+    """A Step as the document holds it (the json module's ``default``)."""
+    if type(s) is Step:
+        return [s.src, s.dst, True] if s.hit else [s.src, s.dst]
+    raise TypeError(f"Object of type {type(s).__name__} is not JSON serializable")
+
+
+def dumps(doc: Any) -> str:
+    """``json.dumps(doc, ensure_ascii=False, indent=1)``, a :class:`Step` written as ``[src, dst]`` (``[src,
+    dst, true]`` when it hits): by the compiled writer where it is built (``notation/_matrows.c``:
+    ``json_indent``), else by :func:`_dumps`, several times faster than the json module's indenting encoder,
+    which is pure Python; a document of other types by the json module."""
+    if _JSON_INDENT is not None:
+        try:
+            return _JSON_INDENT(doc)
+        except (TypeError, ValueError):      # a type it does not write, a str it cannot encode: Python's way
+            pass
     try:
-        return _dumps(doc) + "\n"
+        return _dumps(doc)
     except _Other:
-        return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        return json.dumps(doc, ensure_ascii=False, indent=1, default=_step_row)
+
+
+try:        # the compiled twin of _dumps (notation/_matrows.c: json_indent)
+    if PURE:
+        raise ImportError("NARDY_ANALYZE_PURE is set")
+    from ._matrows import json_indent as _JSON_INDENT, json_configure as _json_configure
+    _json_configure(Step)
+except ImportError:                  # not built (no C compiler at install) or turned off
+    _JSON_INDENT = None
 
 
 class _Other(Exception):
@@ -220,6 +255,8 @@ def _dumps(doc: Any) -> str:
             add("false")
         elif t is float:
             add(_float(o))
+        elif t is Step:
+            value([o.src, o.dst, True] if o.hit else [o.src, o.dst], level)
         else:
             raise _Other
 
