@@ -155,6 +155,7 @@ def test_generate_gives_the_python_plays_in_the_python_order(variant, seed):
             assert (fast.dice, fast.max_dice, fast.larger_only) == (slow.dice, slow.max_dice, slow.larger_only)
             count = rules.core.count_plays(me, opp, numbers, turn)
             assert count == len(slow.plays)
+            assert rules.core.forced(me, opp, numbers, turn) == (count <= 1), (me, opp, numbers, turn)
             assert rules.forced(me, opp, numbers, turn) == walk_forced(rules, me, opp, numbers, turn)
             checked += 1
     assert checked >= 60
@@ -278,3 +279,45 @@ def test_the_build_makes_the_core(tmp_path):
     code, err, built = _build(tmp_path, {})
     assert code == 0, err
     assert any(p.suffix in (".so", ".pyd") for p in built), built
+
+
+def _sparse_board(rules, rng: random.Random):
+    """A position with few checkers that can move (an end game, checkers on the bar, a blocked side): where a
+    roll often has one play or none, and the plays that use every number are few."""
+    me, opp = [0] * 25, [0] * 25
+    for _ in range(rng.randint(1, 4)):
+        p = rng.randint(1, rng.choice((6, 12, 24)))
+        me[p - 1] += 1
+    if rules.has_bar and rng.random() < 0.3:
+        me[24] += rng.randint(1, 2)
+    for _ in range(rng.randint(0, 12)):
+        q = rng.randint(1, 24)
+        if not me[rules.opp_point(q) - 1]:
+            opp[q - 1] += rng.randint(1, 3)
+    while sum(opp) > 15:
+        i = max(range(24), key=lambda j: opp[j])
+        opp[i] -= 1
+    return tuple(me), tuple(opp)
+
+
+@needs_core
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_forced_is_at_most_one_legal_play(variant, seed):
+    """``CoreRules.forced`` (two plays that use every number and end apart settle it, else the plays are
+    counted) is ``count_plays(...) <= 1`` and the Python walk's answer, on end games, blocked sides, the bar,
+    doubles, handovers' numbers and no number at all, with every turn state."""
+    rules = _rules(variant)
+    rng = random.Random(seed)
+    seen = set()
+    for k in range(60):
+        me, opp = _sparse_board(rules, rng) if k % 2 else _board(rules, rng)
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        turn = rng.choice(TURNS)
+        for numbers in _number_lists(rng, (d1, d2)):
+            want = rules.core.count_plays(me, opp, numbers, turn) <= 1
+            assert rules.core.forced(me, opp, numbers, turn) == want, (me, opp, numbers, turn)
+            assert walk_forced(rules, me, opp, numbers, turn) == want, (me, opp, numbers, turn)
+            seen.add(want)
+    assert seen == {True, False}

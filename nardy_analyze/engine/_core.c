@@ -1533,6 +1533,62 @@ static PyObject *CoreRules_count_plays(CoreRules *self, PyObject *args) {
     return PyLong_FromSize_t(count);
 }
 
+/* forced(me, opp, numbers, turn=None) -> count_plays(...) <= 1, without generating every play where it need not:
+ * the plays that use every number are walked depth first, and two of them ending in different positions settle
+ * it (not forced); one such position alone settles it too (forced: the plays that use every number are the
+ * legal ones).  Where no play uses every number, or the walk grows past FORCED_BUDGET steps, the plays are
+ * counted as count_plays counts them (the larger number's rule, positions at the greatest depth). */
+#define FORCED_BUDGET 4096
+
+/* 1: two different positions after every number; 0: the walk is done (found: how many positions, 0 or 1);
+ * -1: the budget is spent */
+static int full_plays_two(const Variant *v, const uint8_t *p, int left, int allowed, const int *order, int depth,
+                          int n, uint8_t *first, int *found, long *budget) {
+    if (depth == n) {
+        if (!*found) {
+            memcpy(first, p, 2 * NPT);
+            *found = 1;
+            return 0;
+        }
+        return memcmp(first, p, 2 * NPT) != 0;
+    }
+    if (--*budget < 0) return -1;
+    uint8_t steps[NPT][2], child[2 * NPT];
+    int ns = single_steps(v, p, p + NPT, order[depth], left, allowed, steps);
+    for (int s = 0; s < ns; s++) {
+        memcpy(child, p, 2 * NPT);
+        apply_step(v, child, child + NPT, steps[s][0], steps[s][1]);
+        int r = full_plays_two(v, child, after_step(v, left, steps[s][0]), allowed, order, depth + 1, n, first,
+                               found, budget);
+        if (r) return r;
+    }
+    return 0;
+}
+
+static PyObject *CoreRules_forced(CoreRules *self, PyObject *args) {
+    PyObject *me_o, *opp_o, *num_o, *turn = Py_None;
+    uint8_t me[NPT], opp[NPT], p[2 * NPT], first[2 * NPT];
+    int nums[MAXN], n, left, allowed;
+    int orders[720][MAXN];
+    if (!PyArg_ParseTuple(args, "OOO|O", &me_o, &opp_o, &num_o, &turn)) return NULL;
+    if (!read_side(me_o, me) || !read_side(opp_o, opp) || !read_turn(turn, &left, &allowed)
+            || !read_numbers(num_o, nums, &n))
+        return unsupported();
+    memcpy(p, me, NPT);
+    memcpy(p + NPT, opp, NPT);
+    int norders = orders_of(nums, n, orders), found = 0, r = 0;
+    long budget = FORCED_BUDGET;
+    for (int oi = 0; oi < norders && r == 0; oi++)
+        r = full_plays_two(&self->v, p, left, allowed, orders[oi], 0, n, first, &found, &budget);
+    if (r == 1) Py_RETURN_FALSE;
+    if (r == 0 && found) Py_RETURN_TRUE;
+    Gen local, *g = gen_acquire(&local);
+    if (gen_run(&self->v, me, opp, nums, n, left, allowed, g) < 0) { gen_release(g); return NULL; }
+    size_t count = g->use_kept ? g->kept.n : g->depth[g->max_dice].n;
+    gen_release(g);
+    return PyBool_FromLong(count <= 1);
+}
+
 /* -- the type ---------------------------------------------------------------------------------- */
 
 static int CoreRules_init(CoreRules *self, PyObject *args, PyObject *kw) {
@@ -1607,6 +1663,8 @@ static PyMethodDef CoreRules_methods[] = {
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,
      "count_plays(me, opp, numbers, turn=None) -> int: len(core.generate(...).plays)"},
+    {"forced", (PyCFunction)CoreRules_forced, METH_VARARGS,
+     "forced(me, opp, numbers, turn=None) -> bool: count_plays(...) <= 1, most often without generating every play"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -118,8 +118,11 @@ class Backgammon(Rules):
         return lambda side: bytes(side[23::-1]).translate(two)
 
     def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: None = None) -> bool:
-        """:meth:`Rules.forced`, first by the short cuts of :meth:`roll_forced` (cheaper than any walk), then
-        the compiled core's count of the plays where it is in use, else the walk."""
+        """:meth:`Rules.forced`: the compiled core's where it is in use (its walk stops at two plays that end
+        apart: cheaper than the short cuts here); else first by the short cuts of :meth:`roll_forced`
+        (cheaper than any walk in Python), then the walk."""
+        if self.core is not None:
+            return super().forced(me, opp, numbers, turn)
         known = self.roll_forced(me, opp, numbers, turn)
         return known if known is not None else super().forced(me, opp, numbers, turn)
 

@@ -296,11 +296,12 @@ class Rules:
 
     def forced(self, me: Side, opp: Side, numbers: tuple[int, ...], turn: Hashable = None) -> bool:
         """At most one legal play of ``numbers`` (what ``len(generate(...).plays) <= 1`` says): the walk
-        of :func:`walk_forced`, or the compiled core's count of the plays."""
+        of :func:`walk_forced`, or the compiled core's (``CoreRules.forced``: two plays that use every number
+        and end apart settle it, else the plays are counted)."""
         core = self.core
         if core is not None:
             try:
-                return core.count_plays(me, opp, numbers, turn) <= 1
+                return core.forced(me, opp, numbers, turn)
             except ValueError:
                 pass
         return walk_forced(self, me, opp, numbers, turn)
