@@ -40,6 +40,7 @@ def test_roll_specs_by_value_and_bounded():
 def test_mat_plays_bounded_and_the_same_record(monkeypatch):
     # the Python reader's cache (the compiled reader's own is bounded by the same 50,000, a constant of its C)
     monkeypatch.setattr(mat, "GAME_ACTIONS", None)
+    monkeypatch.setattr(mat, "MAT_GAME", None)
     text = (ROOT / "examples" / "club-night.mat").read_text(encoding="utf-8")
     mat._PLAYS.clear()
     whole = mat.read(text, "club-night.mat")

@@ -1,9 +1,9 @@
 """The compiled paths of reading and replaying against their Python references.
 
-* ``notation/_matrows.c`` (``mat.GAME_ACTIONS``): a game's common ``.mat`` rows read and built into
-  Actions in one call, else None (then the Python reader reads the game).  With it and without it, every
-  record reads to the same Match: real records, and games made of random rows of every kind, well formed
-  and not.
+* ``notation/_matrows.c`` (``mat.MAT_GAME``, ``mat.GAME_ACTIONS``): a whole common ``.mat`` game (its
+  header, score line and rows), or a game's common rows, read and built into Actions in one call, else None
+  (then the Python reader reads the game).  With them and without them, every record reads to the same
+  Match: real records, and games made of random rows of every kind, well formed and not.
 * ``CoreRules.quick_rolls`` (``replay.game.BATCH``): a run of plainly legal rolls replayed in one call (in
   Gul bara, turns of several parts too: chains and handovers).  With it and without it, the replay gives the
   same findings and reports: real records, generated games of every variant, and the same games with their
@@ -39,13 +39,43 @@ needs_core = pytest.mark.skipif(compiled.CoreRules is None, reason="the compiled
 
 
 def _read(text: str, path: str, compiled_rows: bool):
-    saved = mat.GAME_ACTIONS
+    """The record read with the compiled readers (a whole common game, ``MAT_GAME``; the rows of any other,
+    ``GAME_ACTIONS``) or with the Python reader alone."""
+    saved = mat.GAME_ACTIONS, mat.MAT_GAME
     try:
         if not compiled_rows:
-            mat.GAME_ACTIONS = None
+            mat.GAME_ACTIONS = mat.MAT_GAME = None
         return mat._Reader(normalise_text(text), path).run()
     finally:
-        mat.GAME_ACTIONS = saved
+        mat.GAME_ACTIONS, mat.MAT_GAME = saved
+
+
+class _Counting:
+    """``MAT_GAME`` and ``GAME_ACTIONS`` replaced by wrappers that note, per call, whether the compiled reader
+    read the game (or its rows); restored on exit."""
+
+    def __init__(self) -> None:
+        self.counted: list[bool] = []
+
+    def __enter__(self):
+        self.saved = mat.GAME_ACTIONS, mat.MAT_GAME
+        whole, rows = mat.MAT_GAME, mat.GAME_ACTIONS
+
+        def game(*args):
+            r = whole(*args)
+            if r is not None:
+                self.counted.append(True)
+            return r
+
+        def actions(*args):
+            r = rows(*args)
+            self.counted.append(r is not None)
+            return r
+        mat.MAT_GAME, mat.GAME_ACTIONS = game, actions
+        return self
+
+    def __exit__(self, *exc) -> None:
+        mat.GAME_ACTIONS, mat.MAT_GAME = self.saved
 
 
 def _records():
@@ -62,26 +92,15 @@ def test_compiled_rows_read_every_record_as_the_python_reader():
     files = _records()
     assert len(files) >= 15          # (the project's own; the shared corpus adds hundreds where it is)
     taken = 0
-    calls = mat.GAME_ACTIONS
-    counted = []
-
-    def counting(*args):
-        r = calls(*args)
-        counted.append(r is not None)
-        return r
-
-    for f in files:
-        text = mat.decode(f.read_bytes())
-        mat.GAME_ACTIONS = counting
-        try:
+    with _Counting() as c:
+        for f in files:
+            text = mat.decode(f.read_bytes())
             fast = _read(text, str(f), True)
-        finally:
-            mat.GAME_ACTIONS = calls
-        slow = _read(text, str(f), False)
-        assert fast == slow, f
-        taken += len(fast.games)
+            slow = _read(text, str(f), False)
+            assert fast == slow, f
+            taken += len(fast.games)
     assert taken > 50
-    assert sum(counted) > 0.9 * len(counted)       # nearly every game read by the compiled reader
+    assert sum(c.counted) > 0.9 * len(c.counted)       # nearly every game read by the compiled reader
 
 
 # cells the compiled reader reads: plain and odd plays (repeat counts, chains, hits, bear-offs), cube and result
@@ -112,8 +131,7 @@ _SCORES = [" Alice : 0     Bob : 0", "  White : 3                        Black :
 
 @needs_rows
 def test_compiled_rows_read_random_rows_as_the_python_reader():
-    taken = []
-    real = mat.GAME_ACTIONS
+    counting = _Counting()
 
     @settings(max_examples=400, deadline=None)
     @given(st.lists(_ROW, min_size=1, max_size=5), st.sampled_from(_SCORES))
@@ -122,15 +140,12 @@ def test_compiled_rows_read_random_rows_as_the_python_reader():
         for lead, cells, trail in rows:
             lines.append(lead + "".join(c + gap for c, gap in cells).rstrip(" \t") + trail)
         text = "\n".join(lines) + "\n"
-        mat.GAME_ACTIONS = lambda *a: taken.append(real(*a)) or taken[-1]
-        try:
+        with counting:
             fast = _read(text, "x.mat", True)
-        finally:
-            mat.GAME_ACTIONS = real
         assert fast == _read(text, "x.mat", False), text
 
     check()
-    assert sum(t is not None for t in taken) >= 60, len(taken)     # games the compiled reader read, compared
+    assert sum(counting.counted) >= 60, len(counting.counted)    # games the compiled reader read, compared
 
 
 @needs_rows

@@ -483,34 +483,44 @@ def test_target_path_spells_the_paths_as_pathlib(parts, absolute, out_dir, cut, 
     assert convert.target_path(source, to, out_dir, root) == _target_reference(source, ext, out_dir, root)
 
 
-_SCORE_NAMES = st.sampled_from(["Alice", "Bob (1500)", "Ann Lee 2", "x", "", "  Bob  ", "Ю. Петров (1702.5)", "A:B"])
+_SCORE_NAMES = st.sampled_from(["Alice", "Bob (1500)", "Ann Lee 2", "x", "", "  Bob  ", "Ю. Петров (1702.5)", "A:B",
+                                "hockeyfan,1796", "\xa0Nbsp\xa0", "Tab\tName", "L" * 100, "M" * 101, "12", "a\x0bb"])
+_HEADERS = st.sampled_from([" Game 1", "Game 12", "\t Game  3 \t", " Game 1234567", " Game", " game 1", " Game 1 x",
+                            " Game\xa01"])
 _ROWS = ["  1) 31: 8/5 6/5                   42: 24/20 13/11",
          "  2) 64: 24/18 13/9                 Doubles => 2",
          "  3)  Takes                         55: 13/8(2) 6/1*(2)",
          "  4) 62: bar/23 13/7                 ",
          "      Wins 2 points",
-         "  5) {pasted} : 3        12: 24/23 13/11"]
+         "  5) {pasted} : 3        12: 24/23 13/11",
+         "  6) 21: 13/11 6/5   ю              ",
+         "",
+         " \x0b ",
+         "  7) 66: 8/2(4)                     Resigns"]
 
 
-@settings(max_examples=300, deadline=None)
-@given(_SCORE_NAMES, _SCORE_NAMES, st.integers(0, 999999), st.integers(0, 99), st.integers(0, 12),
-       st.lists(st.sampled_from(_ROWS), min_size=0, max_size=6), st.booleans(), st.integers(0, 2))
-def test_the_common_game_is_read_as_the_score_line_and_rows_read_it(n1, n2, s1, s2, pad, rows, paste, blanks):
-    """A game read in one go (``_Reader._common_game``: the header, the score line without its tokens, the
-    rows by the compiled reader) is the game read line by line: players, ratings, scores and their place,
-    the left/right split of the rows, and the games it leaves to the general reader (names pasted in rows,
-    score lines the expression does not take)."""
-    score = f" {n1} : {s1}" + " " * pad + f"{n2} : {s2}"
+@settings(max_examples=400, deadline=None)
+@given(_HEADERS, _SCORE_NAMES, _SCORE_NAMES, st.integers(0, 9999999), st.integers(0, 99), st.integers(0, 12),
+       st.lists(st.sampled_from(_ROWS), min_size=0, max_size=6), st.booleans(), st.integers(0, 2),
+       st.sampled_from(["", ":", " : 3", "\t"]))
+def test_the_common_game_is_read_as_the_score_line_and_rows_read_it(header, n1, n2, s1, s2, pad, rows, paste, blanks,
+                                                                     tail):
+    """A game read in one call of the compiled reader (``MAT_GAME``: the header, the score line, the rows) is
+    the game the Python reader reads line by line (the reference): players, ratings, scores and their place,
+    the left/right split of the rows, the results, the last line, and the games it leaves to the Python reader
+    (names pasted in rows, score lines ``_FAST_SCORE`` does not take, headers of other forms, rows it does not
+    read, any white space the Python reader strips)."""
+    score = f" {n1} : {s1}" + " " * pad + f"{n2} : {s2}" + tail
     name = (n1 or n2 or "Zed").strip() if paste else "Zed"
-    text = "; [Site \"x\"]\n\n 5 point match\n\n Game 1\n" + "\n" * blanks + score + "\n" + \
-        "\n".join(r.replace("{pasted}", name) for r in rows) + "\n"
+    text = "; [Site \"x\"]\n\n 5 point match\n\n" + header + "\n" + "\n" * blanks + score + "\n" + \
+        "\n".join(r.replace("{pasted}", name) for r in rows) + "\n Game 2\n A : 0  B : 0\n"
     fast = mat._Reader(text, "x.mat").run()
-    common = mat._Reader._common_game
+    whole = mat.MAT_GAME
     try:
-        mat._Reader._common_game = lambda *a: False
+        mat.MAT_GAME = None
         slow = mat._Reader(text, "x.mat").run()
     finally:
-        mat._Reader._common_game = common
+        mat.MAT_GAME = whole
     assert fast == slow
     assert fast == mat._Reader(text, "x.mat", tokenize=False).run()
 

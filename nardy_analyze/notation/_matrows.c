@@ -984,6 +984,200 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(i);
 }
 
+/* -- a whole common game --------------------------------------------------------------------------- */
+
+/* mat_game(text, start, end, line_off, left_cell) -> the game text[start:end] (its "Game N" line first, the
+ * lines numbered from line_off + 1) read as notation/mat.py reads a common game, or None: a plain "Game N" line
+ * (N of one to six digits), the score line (the first line after it that is not blank) as _FAST_SCORE reads
+ * it, no name of the score line in the rows after it (any case: _pasted_score has nothing to do) and every
+ * row one game_actions takes.  Returns (header column, N, first name or None, second name or None, first
+ * score, second score, the score line's number, its column, the Actions, the number of the game's last line
+ * that is not blank).  The Python code (_Reader._pasted_score and _Reader._game_lines) is the reference and
+ * reads every other game. */
+#define SCORE_NAME_MAX 100
+
+static inline int sp_tab(Py_UCS4 c) { return c == ' ' || c == '\t'; }
+static inline int dig(Py_UCS4 c) { return c >= '0' && c <= '9'; }
+
+/* a score line's NAME from i (the first character after blanks) up to the colon: its end (exclusive), the
+ * colon's index in *colon; -1 when the line has no such name (none, too long, a newline first) */
+static Py_ssize_t score_name(int kind, const void *d, Py_ssize_t i, Py_ssize_t e, Py_ssize_t *colon) {
+    Py_ssize_t j = i;
+    while (j < e && PyUnicode_READ(kind, d, j) != ':') j++;
+    if (j == e) return -1;
+    Py_ssize_t last = j;
+    while (last > i && sp_tab(PyUnicode_READ(kind, d, last - 1))) last--;
+    if (last == i || last - i > SCORE_NAME_MAX) return -1;
+    *colon = j;
+    return last;
+}
+
+/* [0-9]{1,6}(?![0-9]) from i: the end, or -1 */
+static Py_ssize_t score_int(int kind, const void *d, Py_ssize_t i, Py_ssize_t e, long *value) {
+    Py_ssize_t j = i;
+    long v = 0;
+    while (j < e && dig(PyUnicode_READ(kind, d, j)) && j - i < 7) {
+        v = v * 10 + (long)(PyUnicode_READ(kind, d, j) - '0');
+        j++;
+    }
+    if (j == i || j - i > 6) return -1;
+    *value = v;
+    return j;
+}
+
+/* name.strip().lower(), or NULL with an exception */
+static PyObject *folded_name(PyObject *name) {
+    PyObject *st = PyObject_CallMethod(name, "strip", NULL);
+    if (!st) return NULL;
+    PyObject *low = PyObject_CallMethod(st, "lower", NULL);
+    Py_DECREF(st);
+    return low;
+}
+
+static PyObject *mat_game(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t start, end;
+    long line_off, left_cell;
+    if (!PyArg_ParseTuple(args, "Unnll", &text, &start, &end, &line_off, &left_cell)) return NULL;
+    if (!Action) {
+        PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *d = PyUnicode_DATA(text);
+    if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
+    if (start < 0 || start >= end) Py_RETURN_NONE;
+#define CH(i) PyUnicode_READ(kind, d, (i))
+    /* the lines: [ls, le), le at the newline (the text ends with one: a line without it is not read here) */
+    Py_ssize_t ls = start, le = start;
+    while (le < end && CH(le) != '\n') le++;
+    if (le == end) Py_RETURN_NONE;
+    /* [ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$ */
+    Py_ssize_t i = ls;
+    while (i < le && sp_tab(CH(i))) i++;
+    long header_col = (long)(i - start) + 1, number = 0;
+    if (le - i < 4 || CH(i) != 'G' || CH(i + 1) != 'a' || CH(i + 2) != 'm' || CH(i + 3) != 'e') Py_RETURN_NONE;
+    i += 4;
+    if (i >= le || !sp_tab(CH(i))) Py_RETURN_NONE;
+    while (i < le && sp_tab(CH(i))) i++;
+    i = score_int(kind, d, i, le, &number);
+    if (i < 0) Py_RETURN_NONE;
+    while (i < le && sp_tab(CH(i))) i++;
+    if (i != le) Py_RETURN_NONE;
+    /* the score line: the first line after it that is not blank (str.strip's white space) */
+    long k = 0;
+    for (;;) {
+        ls = le + 1;
+        if (ls >= end) Py_RETURN_NONE;
+        le = ls;
+        while (le < end && CH(le) != '\n') le++;
+        if (le == end) Py_RETURN_NONE;
+        k++;
+        Py_ssize_t j = ls;
+        while (j < le && Py_UNICODE_ISSPACE(CH(j))) j++;
+        if (j < le) break;
+    }
+    /* [ \t]*(NAME)?[ \t]*:[ \t]*INT(?![0-9])[ \t]*(NAME)?[ \t]*:[ \t]*INT(?![0-9])[ \t]*  (_FAST_SCORE) */
+    Py_ssize_t n1a = -1, n1b = -1, n2a = -1, n2b = -1, c1, c2;
+    long s1, s2;
+    i = ls;
+    while (i < le && sp_tab(CH(i))) i++;
+    if (i < le && CH(i) != ':') {
+        n1a = i;
+        n1b = score_name(kind, d, i, le, &c1);
+        if (n1b < 0) Py_RETURN_NONE;
+    } else if (i < le) {
+        c1 = i;
+    } else {
+        Py_RETURN_NONE;
+    }
+    i = c1 + 1;
+    while (i < le && sp_tab(CH(i))) i++;
+    i = score_int(kind, d, i, le, &s1);
+    if (i < 0) Py_RETURN_NONE;
+    while (i < le && sp_tab(CH(i))) i++;
+    if (i < le && CH(i) != ':') {
+        n2a = i;
+        n2b = score_name(kind, d, i, le, &c2);
+        if (n2b < 0) Py_RETURN_NONE;
+    } else if (i < le) {
+        c2 = i;
+    } else {
+        Py_RETURN_NONE;
+    }
+    i = c2 + 1;
+    while (i < le && sp_tab(CH(i))) i++;
+    i = score_int(kind, d, i, le, &s2);
+    if (i < 0) Py_RETURN_NONE;
+    while (i < le && sp_tab(CH(i))) i++;
+    if (i != le) Py_RETURN_NONE;
+    Py_ssize_t score_end = le;
+    PyObject *n1 = NULL, *n2 = NULL, *out = NULL, *result = NULL;
+    if (n1a >= 0 && !(n1 = PyUnicode_Substring(text, n1a, n1b))) return NULL;
+    if (n2a >= 0 && !(n2 = PyUnicode_Substring(text, n2a, n2b))) goto fail;
+    /* a name of the score line in the rows after it (any case): _pasted_score's, in Python */
+    if (n1 || n2) {
+        PyObject *rows = PyUnicode_Substring(text, score_end + 1, end), *low = NULL;
+        int pasted = 0;
+        if (!rows) goto fail;
+        low = PyObject_CallMethod(rows, "lower", NULL);
+        Py_DECREF(rows);
+        if (!low) goto fail;
+        PyObject *names[2] = {n1, n2};
+        for (int t = 0; t < 2 && !pasted; t++) {
+            if (!names[t]) continue;
+            PyObject *f = folded_name(names[t]);
+            if (!f) { Py_DECREF(low); goto fail; }
+            int c = PyUnicode_GET_LENGTH(f) > 0 ? PyUnicode_Contains(low, f) : 0;
+            Py_DECREF(f);
+            if (c < 0) { Py_DECREF(low); goto fail; }
+            pasted = c;
+        }
+        Py_DECREF(low);
+        if (pasted) goto none;
+    }
+    /* the left/right split (_threshold): after the first score, the second name, else the second colon */
+    long col = n2a >= 0 ? (long)(n2a - ls) + 1 : (long)(c2 - ls) > 1 ? (long)(c2 - ls) : 1;
+    long threshold = (col + left_cell) / 2 > left_cell + 1 ? (col + left_cell) / 2 : left_cell + 1;
+    long score_line = line_off + k + 1, score_col = (long)((n1a >= 0 ? n1a : c1) - ls) + 1;
+    /* the rows, each as game_actions reads it */
+    out = PyList_New(0);
+    if (!out) goto fail;
+    long lineno = score_line;
+    for (ls = score_end + 1; ls < end; ls = le + 1) {
+        le = ls;
+        while (le < end && CH(le) != '\n') le++;
+        if (le == end) goto none;
+        lineno++;
+        PyObject *line = PyUnicode_Substring(text, ls, le);
+        if (!line) goto fail;
+        int r = PyUnicode_IS_ASCII(line) ? build_row(line, (const char *)PyUnicode_DATA(line),
+                                                      PyUnicode_GET_LENGTH(line), lineno, threshold, out) : 0;
+        Py_DECREF(line);
+        if (r < 0) goto fail;
+        if (r == 0) goto none;
+    }
+    /* the game's last line that is not blank */
+    Py_ssize_t last = end - 1;
+    while (last > start && Py_UNICODE_ISSPACE(CH(last))) last--;
+    long end_line = line_off + 1;
+    for (Py_ssize_t j = start; j < last; j++) end_line += CH(j) == '\n';
+    result = Py_BuildValue("(llOOllllOl)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
+                           score_line, score_col, out, end_line);
+    goto done;
+none:
+    result = Py_NewRef(Py_None);
+    goto done;
+fail:
+    result = NULL;
+done:
+    Py_XDECREF(n1);
+    Py_XDECREF(n2);
+    Py_XDECREF(out);
+    return result;
+#undef CH
+}
+
 /* -- JSON text ------------------------------------------------------------------------------------- */
 
 /* json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1), for documents of dicts with str keys,
@@ -1199,6 +1393,10 @@ static PyMethodDef methods[] = {
     {"game_actions", game_actions, METH_VARARGS,
      "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
      "line + 1), or None when a row is not of the common kinds"},
+    {"mat_game", mat_game, METH_VARARGS,
+     "mat_game(text, start, end, line_off, left_cell) -> (header column, N, name 1, name 2, score 1, score 2, score "
+     "line, its column, Actions, last line) of the common game text[start:end], or None: then the Python reader "
+     "reads it"},
     {"sgf_rolls", sgf_rolls, METH_VARARGS,
      "sgf_rolls(actions, i, known, nodes, ROLL) -> j: the SGF nodes of the rolls actions[i:j] appended to nodes, "
      "each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: the "

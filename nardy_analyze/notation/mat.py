@@ -42,9 +42,9 @@ try:        # the compiled reader of the common rows (GAME_ACTIONS below)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
     from ._matrows import (configure as _configure_rows, configure_ngn as _configure_ngn, game_actions as _game_actions,
-                           ngn_actions as _ngn_actions, shapes as _shapes)
+                           mat_game as _mat_game, ngn_actions as _ngn_actions, shapes as _shapes)
 except ImportError:                  # not built (no C compiler at install) or turned off
-    _configure_rows = _configure_ngn = _game_actions = _ngn_actions = _shapes = None
+    _configure_rows = _configure_ngn = _game_actions = _mat_game = _ngn_actions = _shapes = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -751,11 +751,14 @@ def cell_side(col: int, threshold: int, after_no: bool, nested: bool, no_col: in
 GAME_ACTIONS = None
 # and the .ngn reader's common move lines (``ngn._Reader._by_lines``), made by the same code
 NGN_ACTIONS = None
+# and a whole common game (``_Reader._compiled_game``): its header, its score line and its rows, or None when
+# the Python reader must read it (``_pasted_score`` and ``_game_lines``, the reference)
+MAT_GAME = None
 if _configure_rows is not None:
     _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
                     Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
     _configure_ngn(Segment)
-    GAME_ACTIONS, NGN_ACTIONS = _game_actions, _ngn_actions
+    GAME_ACTIONS, NGN_ACTIONS, MAT_GAME = _game_actions, _ngn_actions, _mat_game
 
 
 def _field_shapes(cls) -> list | None:
@@ -804,11 +807,12 @@ class _Reader:
         if first > 0:
             self._preamble(text[:first])
         line = 1 + text.count("\n", 0, first)
+        whole = MAT_GAME if self.tokenize else None
         for i, start in enumerate(starts):
             end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            chunk = text[start:end]
-            self._game(i + 1, chunk, line - 1)
-            line += chunk.count("\n")
+            if whole is None or not self._compiled_game(whole, i + 1, text, start, end, line - 1):
+                self._game(i + 1, text[start:end], line - 1)
+            line += text.count("\n", start, end)
         if not starts:
             last_line = text.count("\n")
             self.match.problems.append(Problem(
@@ -974,48 +978,26 @@ class _Reader:
         self.match.games.append(game)
         lines = chunk.split("\n")
         lines.pop()                          # the chunk ends with a newline
-        if not (self.tokenize and GAME_ACTIONS is not None and self._common_game(game, chunk, lines, line_off)):
-            self._pasted_score(number, chunk, lines, line_off)
-            self._game_lines(game, lines, line_off)
+        self._pasted_score(number, chunk, lines, line_off)
+        self._game_lines(game, lines, line_off)
         self._finish(game, chunk, line_off)
 
-    def _common_game(self, game: Game, chunk: str, lines: list[str], line_off: int) -> bool:
-        """The common game read in one go: a plain ``Game N`` line, a score line the regular expression reads,
-        no name of it in the rows (:meth:`_pasted_score` has nothing to do) and every row one the compiled
-        reader takes.  Gives the game what :meth:`_pasted_score` and :meth:`_game_lines` give it, without the
-        score line's tokens; False, with nothing changed, for any other game (then they read it)."""
-        n = len(lines)
-        if _FAST_HEADER.match(lines[0]) is None:
+    def _compiled_game(self, whole, number: int, text: str, start: int, end: int, line_off: int) -> bool:
+        """The common game ``text[start:end]`` read in one call of the compiled reader (``MAT_GAME``: a plain
+        ``Game N`` line, a score line ``_FAST_SCORE`` reads, no name of it in the rows, every row one
+        ``GAME_ACTIONS`` takes): what :meth:`_game` gives it; False, with nothing read, for any other game."""
+        got = whole(text, start, end, line_off, LEFT_CELL_COLUMN)
+        if got is None:
             return False
-        k = 1                                # the score line: the first non-blank line
-        while k < n and not lines[k].strip():
-            k += 1
-        if k == n:
-            return False
-        m = _FAST_SCORE.fullmatch(lines[k] + "\n")
-        if m is None:
-            return False
-        n1, n2 = m.group("n1"), m.group("n2")
-        names = {x.strip().lower() for x in (n1, n2) if x and x.strip()}
-        if names:
-            rows = chunk[sum(len(line) + 1 for line in lines[:k + 1]):].lower()
-            if any(x in rows for x in names):
-                return False
-        # the left/right split (_threshold): after the first score, the second name, else the second colon
-        a = m.start("n2")
-        col = a + 1 if a >= 0 else max(m.start("c2"), 1)
-        actions = GAME_ACTIONS(lines, k + 1, n, line_off + k + 1, max((col + LEFT_CELL_COLUMN) // 2,
-                                                                      LEFT_CELL_COLUMN + 1))
-        if actions is None:
-            return False
-        game.written_number = int(lines[0].split()[1])
+        header_col, written, n1, n2, s1, s2, score_line, score_col, actions, end_line = got
+        game = Game(number=number, loc=Loc(line_off + 1, header_col), written_number=written, score=(s1, s2),
+                    score_loc=Loc(score_line, score_col), actions=actions, end_loc=Loc(end_line, 1))
+        self.match.games.append(game)
         (p0, r0), (p1, r1) = split_rating(n1.strip() if n1 else ""), split_rating(n2.strip() if n2 else "")
         game.players = (p0, p1)
         if r0 is not None or r1 is not None:
             game.ratings = (r0, r1)
-        game.score = (int(m.group("i1")), int(m.group("i2")))
-        game.score_loc = Loc(line_off + k + 1, (m.start("n1") if n1 is not None else m.start("c1")) + 1)
-        game.actions.extend(actions)
+        self._results(game)
         return True
 
     def _pasted_score(self, number: int, chunk: str, lines: list[str], line_off: int) -> None:
@@ -1243,6 +1225,14 @@ class _Reader:
                 out.extend(actions)
 
     def _finish(self, game: Game, chunk: str, line_off: int) -> None:
+        self._results(game)
+        # the last non-blank line of the game's text
+        body = chunk.rstrip()
+        game.end_loc = Loc(line_off + 1 + body.count("\n"), 1)
+
+    @staticmethod
+    def _results(game: Game) -> None:
+        """The game's results as the record means them: a ``Losses`` cell is the loser's, a margin ``Wins``."""
         acts = game.actions
         kinds = list(map(_KIND_OF, acts))        # (one pass in C: nearly every game has no resignation)
         if Kind.RESIGN in kinds:
@@ -1258,9 +1248,6 @@ class _Reader:
             # habit): in neither player's column; the replay credits the winner the game's end shows
             if a.kind is Kind.WIN and a.move is None and a.loc.column <= MARGIN_COLUMN:
                 a.margin = True
-        # the last non-blank line of the game's text
-        body = chunk.rstrip()
-        game.end_loc = Loc(line_off + 1 + body.count("\n"), 1)
 
 
 def read(text: str, path: str = "") -> Match:
