@@ -21,6 +21,8 @@ from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import compiled, get_variant
 from nardy_analyze.engine.core import BAR, OFF, closed_flags_py, exact_steps, generate, generate_py, walk_forced
 
+from nardy_analyze.stats.tally import _counts as tally_counts
+
 from helpers import ROOT
 
 VARIANTS = ("backgammon", "long", "gulbara")
@@ -129,6 +131,7 @@ def test_single_steps_apply_and_step_checks_are_the_python_ones(variant, seed):
         generic = closed_flags_py(rules)          # closed(side, q) point by point
         for side in (me, opp):
             assert core.closed_flags(side) == generic(side) == rules.closed_flags()(side)
+            assert core.counts(side) == tally_counts(side)              # the statistics' pips and checkers
         for src in range(1, 26 if rules.has_bar else 25):
             for die in range(1, 7):
                 dst = (25 - die if src == BAR else src - die)

@@ -1589,6 +1589,18 @@ static PyObject *CoreRules_forced(CoreRules *self, PyObject *args) {
     return PyBool_FromLong(count <= 1);
 }
 
+/* counts(side) -> (pips, checkers): sum((p + 1) * side[p]) and sum(side), for the statistics' tally */
+static PyObject *CoreRules_counts(CoreRules *self, PyObject *side) {
+    uint8_t s[NPT];
+    if (!read_side(side, s)) return unsupported();
+    long pips = 0, n = 0;
+    for (int i = 0; i < NPT; i++) {
+        pips += (long)(i + 1) * s[i];
+        n += s[i];
+    }
+    return Py_BuildValue("(ll)", pips, n);
+}
+
 /* -- the type ---------------------------------------------------------------------------------- */
 
 static int CoreRules_init(CoreRules *self, PyObject *args, PyObject *kw) {
@@ -1663,6 +1675,9 @@ static PyMethodDef CoreRules_methods[] = {
      "generate(me, opp, numbers, turn=None) -> (max_dice, plays, larger_only): core.generate"},
     {"count_plays", (PyCFunction)CoreRules_count_plays, METH_VARARGS,
      "count_plays(me, opp, numbers, turn=None) -> int: len(core.generate(...).plays)"},
+    {"counts", (PyCFunction)CoreRules_counts, METH_O,
+     "counts(side) -> (pips, checkers): the pips of a side (a checker on point p is p pips from off, on the bar 25) "
+     "and its checkers on the board"},
     {"forced", (PyCFunction)CoreRules_forced, METH_VARARGS,
      "forced(me, opp, numbers, turn=None) -> bool: count_plays(...) <= 1, most often without generating every play"},
     {NULL, NULL, 0, NULL}

@@ -33,6 +33,11 @@ def _off(side: Side) -> int:
     return 15 - sum(side)
 
 
+def _counts(side: Side) -> tuple[int, int]:
+    """(pips, checkers on the board) of a side (the compiled core's ``counts`` is its twin)."""
+    return sum(map(mul, _WEIGHTS, side)), sum(side)
+
+
 def _closed_flags(rules) -> Callable[[Side], bytes]:
     """``flags(side)``: 24 bytes, b"1" where the opponent's point q = 1..24 is closed by ``side`` (the
     rules' ``closed_flags``)."""
@@ -85,7 +90,11 @@ class _Tally(ReportBuilder):
         self.ends: dict[int, GameEnd] = {}
         self.flags = _closed_flags(rules)
         self.chains = rules.has_chains
-        self.forced = rules.forced
+        core = rules.core
+        # whether a roll is forced, and a side's pips and checkers: the compiled core's where it is in use (its
+        # forced raises ValueError for a turn it does not take: then the rules' own answer)
+        self.forced = core.forced if core is not None else rules.forced
+        self.counts = core.counts if core is not None else _counts
         self.game = None                         # the game of the last turn and its two rows
         self.pair: tuple[list[int], list[int]] = ([], [])
         # per side: the side after its last move, its pips and checkers (the next move starts there,
@@ -127,7 +136,11 @@ class _Tally(ReportBuilder):
                 spec = rules.turn_segments(d1, d2, first, me[_ROLLS] + other[_ROLLS]).next(m0, o0)
             if spec is not None:
                 numbers = tuple(spec.numbers)
-                if self.forced(m0, o0, numbers, spec.turn):
+                try:
+                    forced = self.forced(m0, o0, numbers, spec.turn)
+                except ValueError:
+                    forced = rules.forced(m0, o0, numbers, spec.turn)
+                if forced:
                     me[_FORCED] += 1
         if o1 is not o0 and o1 != o0:
             hits = o1[24] - o0[24]
@@ -140,9 +153,10 @@ class _Tally(ReportBuilder):
                 other[_BORNE_OFF] += max(_off(o1) - _off(o0), 0)
         if m0 is not m1 and m0 != m1:
             known, p0, n0 = self.pips[side]
+            counts = self.counts
             if known is not m0:
-                p0, n0 = _pips(m0), sum(m0)
-            p1, n1 = sum(map(mul, _WEIGHTS, m1)), sum(m1)        # _pips(m1), inline
+                p0, n0 = counts(m0)
+            p1, n1 = counts(m1)
             self.pips[side] = (m1, p1, n1)
             if p0 > p1:
                 me[_PIPS] += p0 - p1
