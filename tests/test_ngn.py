@@ -521,7 +521,8 @@ _LINE_EDITS = st.sampled_from([
     '"', " 64: 24/18", " ????", " cannot move", " illegal play (x)", "12.", "12...", "CHAIN", "Take", "bar/",
     "/off", "\n", "\n1. 64:", " setup dice 31", " score 2-1", "Game 3", "Game", " players \"A\" \"B\"",
     " 7-", "1.", "1...", " 66: 24/18(4)", " 21: 24/23 24/22", " 31: bar/22* 6/5", " 62: 6/off 2/off", "off", "BAR", " chain 33: 8/5", "handover W 5:", "chain 12:", " chain 77:", "chain B 44:",
-    "CHAIN 55: 8/3", "handover 3: 6/3 6/3", "chain 66:"])
+    "CHAIN 55: 8/3", "handover 3: 6/3 6/3", "chain 66:", " ratings \"1500\" \"\"", ' players "A\\"x" "B"',
+    " ratings", ' players "A"', " PLAYERS", ' ratings "1" "2" score 1-0', ' "x"', " playersx"])
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -657,7 +657,7 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:
 # variant and on altered lines.
 
 _LINE_TERMINALS = ("MOVE_NO_B", "MOVE_NO", "SIDE", "CHAIN", "HANDOVER", "ROLL", "PART", "DOUBLE", "TAKE",
-                   "DROP", "WINS", "INT", "MATCH", "GAME", "SCORE", "SCORE_PAIR")
+                   "DROP", "WINS", "INT", "MATCH", "GAME", "PLAYERS", "RATINGS", "NAME", "SCORE", "SCORE_PAIR")
 _BLANKS = re.compile(r"[ \t]*")
 
 
@@ -748,11 +748,19 @@ def _fast_line(text: str, a: int, b: int, no: int, lexers: dict) -> tuple | None
         return None
 
     head = tok("GAME")
-    if head is not None:        # "Game N" and "Game N score A-B" (players, ratings or a comment: Lark's)
+    if head is not None:        # "Game N players "A" "B" ratings "1" "2" score A-B" (a comment: Lark's)
         ch = [head]
         number = tok("INT")
         if number is not None:
             ch.append(number)
+        for rule, name in (("players", "PLAYERS"), ("ratings", "RATINGS")):
+            word = tok(name)
+            if word is not None:
+                first = tok("NAME")
+                second = tok("NAME") if first is not None else None
+                if second is None:
+                    return None
+                ch.append((rule, [word, first, second]))
         word = tok("SCORE")
         if word is not None:
             pair = tok("SCORE_PAIR")
