@@ -1025,6 +1025,28 @@ static Py_ssize_t score_int(int kind, const void *d, Py_ssize_t i, Py_ssize_t e,
     return j;
 }
 
+/* one player's part of a score line from i: [ \t]*(NAME)?[ \t]*:[ \t]*INT(?![0-9])[ \t]*, the name's span in
+ * [*na, *nb) (-1 when there is none), the colon's index and the score; the end, or -1 when it is not one */
+static Py_ssize_t score_part(int kind, const void *d, Py_ssize_t i, Py_ssize_t e, Py_ssize_t *na, Py_ssize_t *nb,
+                             Py_ssize_t *colon, long *score) {
+    *na = *nb = -1;
+    while (i < e && sp_tab(PyUnicode_READ(kind, d, i))) i++;
+    if (i == e) return -1;
+    if (PyUnicode_READ(kind, d, i) != ':') {
+        *na = i;
+        *nb = score_name(kind, d, i, e, colon);
+        if (*nb < 0) return -1;
+    } else {
+        *colon = i;
+    }
+    i = *colon + 1;
+    while (i < e && sp_tab(PyUnicode_READ(kind, d, i))) i++;
+    i = score_int(kind, d, i, e, score);
+    if (i < 0) return -1;
+    while (i < e && sp_tab(PyUnicode_READ(kind, d, i))) i++;
+    return i;
+}
+
 /* name.strip().lower(), or NULL with an exception */
 static PyObject *folded_name(PyObject *name) {
     PyObject *st = PyObject_CallMethod(name, "strip", NULL);
@@ -1078,38 +1100,11 @@ static PyObject *mat_game(PyObject *self, PyObject *args) {
         if (j < le) break;
     }
     /* [ \t]*(NAME)?[ \t]*:[ \t]*INT(?![0-9])[ \t]*(NAME)?[ \t]*:[ \t]*INT(?![0-9])[ \t]*  (_FAST_SCORE) */
-    Py_ssize_t n1a = -1, n1b = -1, n2a = -1, n2b = -1, c1, c2;
+    Py_ssize_t n1a, n1b, n2a, n2b, c1, c2;
     long s1, s2;
-    i = ls;
-    while (i < le && sp_tab(CH(i))) i++;
-    if (i < le && CH(i) != ':') {
-        n1a = i;
-        n1b = score_name(kind, d, i, le, &c1);
-        if (n1b < 0) Py_RETURN_NONE;
-    } else if (i < le) {
-        c1 = i;
-    } else {
-        Py_RETURN_NONE;
-    }
-    i = c1 + 1;
-    while (i < le && sp_tab(CH(i))) i++;
-    i = score_int(kind, d, i, le, &s1);
+    i = score_part(kind, d, ls, le, &n1a, &n1b, &c1, &s1);
     if (i < 0) Py_RETURN_NONE;
-    while (i < le && sp_tab(CH(i))) i++;
-    if (i < le && CH(i) != ':') {
-        n2a = i;
-        n2b = score_name(kind, d, i, le, &c2);
-        if (n2b < 0) Py_RETURN_NONE;
-    } else if (i < le) {
-        c2 = i;
-    } else {
-        Py_RETURN_NONE;
-    }
-    i = c2 + 1;
-    while (i < le && sp_tab(CH(i))) i++;
-    i = score_int(kind, d, i, le, &s2);
-    if (i < 0) Py_RETURN_NONE;
-    while (i < le && sp_tab(CH(i))) i++;
+    i = score_part(kind, d, i, le, &n2a, &n2b, &c2, &s2);
     if (i != le) Py_RETURN_NONE;
     Py_ssize_t score_end = le;
     PyObject *n1 = NULL, *n2 = NULL, *out = NULL, *result = NULL;
