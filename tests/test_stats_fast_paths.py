@@ -269,3 +269,32 @@ def test_scan_hands_the_frozen_objects_back(tmp_path):
     bad.write_bytes(b"\xff\xfe not a record")
     statsrun.scan([str(bad)], jobs=1)
     assert gc.get_freeze_count() == 0
+
+
+_TABLE_NAMES = st.sampled_from(["lasse", "Llabba", "Иван Петров", "ÿüé", "a b", " lead", "trail ", "张伟", "e\u0301",
+                                "x" * 40, "", "[red]no markup[/red]", "tab\there", "😀", "O'Brien"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_TABLE_NAMES, st.integers(0, 10**6), st.floats(0, 1, allow_nan=False),
+                          st.integers(-50, 50)), min_size=0, max_size=12),
+       st.sampled_from([None, 40, 80, 1000]))
+def test_the_plain_table_is_the_table_rich_draws(rows, width):
+    """The stats table written directly (``render._plain_table``: not a terminal, no colour) is, byte for byte,
+    the one rich draws, for names of every script and width (wide, combining, markup, blanks at the ends, a
+    tab), numbers of every size, no rows, and tables wider than the page (then rich draws it)."""
+    import io
+    import pandas as pd
+    from nardy_analyze.stats import render
+    df = pd.DataFrame(rows, columns=["player", "games", "win_rate", "points_for"]).astype(
+        {"games": "int64", "win_rate": "float64", "points_for": "int64"})
+    out = []
+    for plain in (True, False):
+        fh = io.StringIO()
+        saved, render.PLAIN_TABLES = render.PLAIN_TABLES, plain
+        try:
+            render.write_table(df, "player", fh, width=width)
+        finally:
+            render.PLAIN_TABLES = saved
+        out.append(fh.getvalue())
+    assert out[0] == out[1]

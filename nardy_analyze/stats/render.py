@@ -3,6 +3,7 @@ JSON, Parquet (the 'parquet' extra) or markdown, of a whole frame (:func:`write_
 that comes a chunk at a time (:func:`write_frames`); the columns a terminal shows and ``--sort``."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Iterable, Sequence
 
 import pandas as pd
@@ -114,6 +115,33 @@ def _column_cells(df: pd.DataFrame, c: str, words: dict[str, str] | None) -> lis
     return shown
 
 
+PLAIN_TABLES = True     # False: every table drawn by rich (the tests compare the two)
+
+
+def _plain_table(headings: list[str], columns: list[list[str]], right: list[bool], width: int) -> str | None:
+    """The table rich draws with ``box=None, show_edge=False, pad_edge=False`` and no style, written directly
+    (rich takes seconds for the thousand rows of an archive's players): each column as wide as its widest cell
+    (the heading included), a cell padded with spaces to it (numbers on the right), two spaces between
+    columns, every line as wide as the table.  None where rich must draw it: a table wider than ``width`` (it
+    wraps), no row or no column, a cell with a character whose width on the screen is not one (wide, combining,
+    a control) or with white space at an end or inside other than spaces."""
+    if not PLAIN_TABLES or not columns or not columns[0]:
+        return None
+    widths = []
+    for head, cells in zip(headings, columns):
+        for text in (head, *cells):
+            if not text.isprintable() or (text and (text[0] == " " or text[-1] == " ")) or \
+                    (not text.isascii() and any(unicodedata.east_asian_width(ch) in "WF" or
+                                                unicodedata.combining(ch) for ch in text)):
+                return None
+        widths.append(max(len(head), *map(len, cells)))
+    if sum(widths) + 2 * (len(widths) - 1) > width:
+        return None
+    lines = ["  ".join(text.rjust(w) if r else text.ljust(w) for text, w, r in zip(row, widths, right))
+             for row in (headings, *zip(*columns))]
+    return "\n".join(lines) + "\n"
+
+
 def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int | None = None,
                 columns: Sequence[str] | None = None, total: int | None = None) -> None:
     """The main columns of ``df`` (``columns``, default TABLE_COLUMNS[by]) aligned by rich; colour only
@@ -140,13 +168,18 @@ def write_table(df: pd.DataFrame, by: str, fh, color: bool = False, width: int |
             break
         shown.append(c)
         used += w
-    t = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
-    for c in shown:
-        numeric = pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool
-        t.add_column(names.get(c, c), justify="right" if numeric else "left", no_wrap=numeric)
-    for row in zip(*(cells[c] for c in shown)):
-        t.add_row(*map(Text, row))          # Text: a name is never read as rich markup ("[red]")
-    console.print(t)
+    right = [pd.api.types.is_numeric_dtype(df[c]) and df[c].dtype != bool for c in shown]
+    plain = None if tty or color else _plain_table([names.get(c, c) for c in shown], [cells[c] for c in shown],
+                                                   right, console.width)
+    if plain is not None:
+        fh.write(plain)
+    else:
+        t = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+        for c, numeric in zip(shown, right):
+            t.add_column(names.get(c, c), justify="right" if numeric else "left", no_wrap=numeric)
+        for row in zip(*(cells[c] for c in shown)):
+            t.add_row(*map(Text, row))          # Text: a name is never read as rich markup ("[red]")
+        console.print(t)
     if len(shown) < len(cols):
         hidden = len(cols) - len(shown)
         # TRANSLATORS: {columns}: the columns left out, each its heading and then its name as --columns and
