@@ -97,16 +97,17 @@ def target_path(source: str, to: str, out_dir: str | None, root: str | None = No
     head, name = os.path.split(source)
     i = name.rfind(".")
     stem = name[:i] if 0 < i < len(name) - 1 else name       # (pathlib's PurePath.stem)
-    folder = _target_folder(head, out_dir, root)
+    folder = _target_folder(head, out_dir, root, os.getcwd() if root is not None else "")
     if folder == ".":
         return stem + ext
     return folder + stem + ext if folder.endswith("/") else folder + "/" + stem + ext
 
 
 @functools.lru_cache(maxsize=1024)
-def _target_folder(head: str, out_dir: str | None, root: str | None) -> str:
+def _target_folder(head: str, out_dir: str | None, root: str | None, cwd: str) -> str:
     """The folder of :func:`target_path`'s result, as ``str(Path(...))`` spells it, for a source in the folder
-    ``head`` (``os.path.split``'s head)."""
+    ``head`` (``os.path.split``'s head); ``cwd``: the working folder where ``os.path.relpath`` depends on it
+    (with a ``root``), so that a folder worked out before a change of it is not given after."""
     if out_dir is None:
         return str(Path(head))
     folder = Path(out_dir)
@@ -118,14 +119,16 @@ def _target_folder(head: str, out_dir: str | None, root: str | None) -> str:
 
 
 def _inside(path: str, folder: str) -> bool:
-    p, f = os.path.abspath(path), _absolute(folder)
+    cwd = os.getcwd()
+    p, f = os.path.normpath(os.path.join(cwd, path)), _absolute(folder, cwd)     # (os.path.abspath)
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
 
 
 @functools.lru_cache(maxsize=64)
-def _absolute(folder: str) -> str:
-    """``os.path.abspath(folder)`` of a folder named on the command line (the same for every file found)."""
-    return os.path.abspath(folder)
+def _absolute(folder: str, cwd: str) -> str:
+    """``os.path.abspath(folder)`` in the working folder ``cwd``, of a folder named on the command line (the same
+    for every file found)."""
+    return os.path.normpath(os.path.join(cwd, folder))
 
 
 def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:

@@ -558,3 +558,17 @@ def test_the_json_writer_leaves_other_types_to_the_json_module():
         A = 3
     for doc in ({"a": N.A}, {1: "x"}, ["\ud800"], {"deep": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}):
         assert jsonfmt.dumps(doc) == json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def test_target_path_follows_the_working_folder(tmp_path, monkeypatch):
+    """The output folders ``convert`` keeps per source folder are not given again after a change of the working
+    folder, where the path relative to the folder named on the command line depends on it (a library caller
+    that moves between two conversions)."""
+    from nardy_analyze import convert
+    for where in (tmp_path / "one", tmp_path / "one" / "two"):
+        where.mkdir(exist_ok=True)
+        monkeypatch.chdir(where)
+        source = str(tmp_path / "one" / "two" / "x.mat")
+        for root in ("two", str(tmp_path / "one"), "."):
+            assert convert.target_path(source, "sgf", "out", root) == _target_reference(source, ".sgf", "out", root)
+        assert convert._inside(str(where / "out" / "y.mat"), "out")
