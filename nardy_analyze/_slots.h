@@ -3,7 +3,7 @@
  * set), and for an instance whose class keeps `name` in a slot (a member descriptor), the slot read at its
  * offset.  The offsets are learnt on first use per (class, name) and kept in a small table; a class changed
  * since (its version tag) is asked again; anything else (a property, a class attribute, an empty slot) goes
- * through PyObject_GetAttr.  Included by the compiled core's modules (engine/_core.c, notation/_matrows.c);
+ * through PyObject_GetAttr (`slot_is`: whether such an attribute is a given object).  Included by the compiled core's modules (engine/_core.c, notation/_matrows.c);
  * `name` must be an interned string kept alive by the module (its pointer is the key). */
 #ifndef NARDY_SLOTS_H
 #define NARDY_SLOTS_H
@@ -31,7 +31,6 @@ static int SlotCount = 0;
 
 static Py_ssize_t slot_learn(PyTypeObject *t, PyObject *name) {
     Py_ssize_t offset = -1;
-    if (!PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) return -1;
     PyObject *d = PyObject_GetAttr((PyObject *)t, name);
     if (!d) { PyErr_Clear(); return -1; }
     if (Py_IS_TYPE(d, &PyMemberDescr_Type)) {
@@ -73,6 +72,15 @@ static PyObject *slot_attr(PyObject *o, PyObject *name) {
         if (v) return Py_NewRef(v);
     }
     return PyObject_GetAttr(o, name);
+}
+
+/* 1 when the attribute `name` of `o` is `value` itself, 0 otherwise (one it cannot read too: no exception left) */
+static int slot_is(PyObject *o, PyObject *name, PyObject *value) {
+    PyObject *v = slot_attr(o, name);
+    if (!v) { PyErr_Clear(); return 0; }
+    int same = v == value;
+    Py_DECREF(v);
+    return same;
 }
 
 #endif

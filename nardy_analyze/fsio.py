@@ -93,9 +93,7 @@ def _temp_beside(path: str | Path, force: bool) -> tuple[int, str, str]:
         except FileExistsError:        # (the leftover of a process killed long ago, with the same number)
             continue
         except OSError as e:
-            parent = Path(path).parent
-            raise OutputError(_cannot_write(Path(path), _no_file_in(parent if str(parent) else Path("."), e))
-                              ) from None
+            raise OutputError(_cannot_write(Path(path), _no_file_in(Path(path).parent, e))) from None
         except BaseException:          # a signal raised as the file was made: it is ours, by its name
             _remove(tmp)
             raise

@@ -259,12 +259,7 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     try:                                 # (the system's calls, as _read_file: no file object per file)
         fd = os.open(path, _OPEN_FLAGS)
         try:
-            head = os.read(fd, SNIFF_BYTES)
-            while len(head) < SNIFF_BYTES:   # (a short read: read on to the sniff's size or the end)
-                more = os.read(fd, SNIFF_BYTES - len(head))
-                if not more:
-                    break
-                head += more
+            head = _read_upto(fd, SNIFF_BYTES, SNIFF_BYTES)
         finally:
             os.close(fd)
     except OSError as e:
@@ -323,19 +318,25 @@ def _read_file(name: str, entry: Entry, limit: int) -> bytes:
             size = 0
         if size > limit:                     # say so without reading it
             raise _too_large(entry, size, limit)
-        chunks = []
-        left = limit + 1
-        want = min(size + 1, left) if size > 0 else min(65536, left)
-        while left > 0:                      # (a file growing, or one whose size says nothing: read to its end)
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-            want = min(max(want, 65536), left)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return _read_upto(fd, limit + 1, size + 1 if size > 0 else 65536)
     finally:
         os.close(fd)
+
+
+def _read_upto(fd: int, most: int, want: int) -> bytes:
+    """At most ``most`` bytes of the open file ``fd``, to its end: ``want`` asked first, then 64 KiB at a time (a
+    file growing, one whose size says nothing, a short read)."""
+    chunks = []
+    left = most
+    want = min(want, left)
+    while left > 0:
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+        want = min(max(want, 65536), left)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def read_bytes(path: str) -> bytes:

@@ -1017,10 +1017,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
     for (; j < n; j++) {
         PyObject *a = PyList_GET_ITEM(actions, j);
-        PyObject *kind = slot_attr(a, S_kind);
-        if (!kind) { PyErr_Clear(); break; }
-        Py_DECREF(kind);
-        if (kind != roll_kind) break;
+        if (!slot_is(a, S_kind, roll_kind)) break;
         long p;
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) and the core
          * is not given the allowance */

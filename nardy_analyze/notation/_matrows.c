@@ -929,10 +929,7 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
     char buf[8 + 2 * MAX_STEPS_C + 8];
     for (; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(actions, i);
-        PyObject *kind = slot_attr(a, S_kind);
-        if (!kind) { PyErr_Clear(); break; }
-        Py_DECREF(kind);
-        if (kind != roll) break;
+        if (!slot_is(a, S_kind, roll)) break;
         PyObject *dice = slot_attr(a, S_dice);
         if (!dice) { PyErr_Clear(); break; }
         long d[2] = {-1, -1};

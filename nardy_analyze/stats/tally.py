@@ -90,11 +90,9 @@ class _Tally(ReportBuilder):
         self.ends: dict[int, GameEnd] = {}
         self.flags = _closed_flags(rules)
         self.chains = rules.has_chains
-        core = rules.core
-        # whether a roll is forced, and a side's pips and checkers: the compiled core's where it is in use (its
-        # forced raises ValueError for a turn it does not take: then the rules' own answer)
-        self.forced = core.forced if core is not None else rules.forced
-        self.counts = core.counts if core is not None else _counts
+        self.forced = rules.forced
+        # a side's pips and checkers: the compiled core's where it is in use
+        self.counts = rules.core.counts if rules.core is not None else _counts
         self.game = None                         # the game of the last turn and its two rows
         self.pair: tuple[list[int], list[int]] = ([], [])
         # per side: the side after its last move, its pips and checkers (the next move starts there,
@@ -136,11 +134,7 @@ class _Tally(ReportBuilder):
                 spec = rules.turn_segments(d1, d2, first, me[_ROLLS] + other[_ROLLS]).next(m0, o0)
             if spec is not None:
                 numbers = tuple(spec.numbers)
-                try:
-                    forced = self.forced(m0, o0, numbers, spec.turn)
-                except ValueError:
-                    forced = rules.forced(m0, o0, numbers, spec.turn)
-                if forced:
+                if self.forced(m0, o0, numbers, spec.turn):
                     me[_FORCED] += 1
         if o1 is not o0 and o1 != o0:
             hits = o1[24] - o0[24]
