@@ -195,16 +195,32 @@ class Match:
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """Header tag by case-insensitive key (``CubeLimit`` = ``Cubelimit``)."""
-        folds = _FOLDS
-        k = folds.get(key) or _fold(key)
-        for name, value in self.tags.items():
-            if (folds.get(name) or _fold(name)) == k:
-                return value
-        return default
+        tags = self.tags
+        if not tags:
+            return default
+        keys = tuple(tags)
+        first = _FIRSTS.get(keys)
+        if first is None:
+            first = _firsts(keys)
+        name = first.get(_FOLDS.get(key) or _fold(key))
+        return default if name is None else tags[name]
 
 
 # a tag name as Match.tag compares it, by name: the few names records use, folded once (cleared when large)
 _FOLDS: dict[str, str] = {}
+# the tag names of a record, in order -> the first of them by folded name: records of one archive share
+# them (cleared when large)
+_FIRSTS: dict[tuple[str, ...], dict[str, str]] = {}
+
+
+def _firsts(keys: tuple[str, ...]) -> dict[str, str]:
+    if len(_FIRSTS) >= 1024:
+        _FIRSTS.clear()
+    first: dict[str, str] = {}
+    for name in keys:
+        first.setdefault(_FOLDS.get(name) or _fold(name), name)
+    _FIRSTS[keys] = first
+    return first
 
 
 def _fold(name: str) -> str:

@@ -3,11 +3,13 @@ states or distinct plays keeps a bounded number of entries, and what a cache giv
 again gives."""
 from __future__ import annotations
 
+from hypothesis import given, settings, strategies as st
+
 from helpers import ROOT
 from nardy_analyze.engine import registry
 from nardy_analyze.engine import get_variant
 from nardy_analyze.notation import mat
-from nardy_analyze.record import record_dict
+from nardy_analyze.record import Match, record_dict
 from nardy_analyze.replay import telling
 
 
@@ -51,3 +53,36 @@ def test_mat_plays_bounded_and_the_same_record(monkeypatch):
     assert 0 < len(mat._PLAYS) <= 5
     assert record_dict(small) == record_dict(whole)
     mat._PLAYS.clear()
+
+
+def _tag_by_scan(tags: dict, key: str, default=None):
+    """Match.tag's meaning: the first tag, in the file's order, whose name equals ``key`` ignoring case and
+    blanks."""
+    k = key.casefold().replace(" ", "")
+    for name, value in tags.items():
+        if name.casefold().replace(" ", "") == k:
+            return value
+    return default
+
+
+_TAG_NAMES = ["Site", "site", "SITE", "Event Date", "EventDate", "eventdate", "Variation", "variation", "Cube Limit",
+              "CubeLimit", "Player 1", "player1", "", " ", "ß", "SS", "Straße", "STRASSE"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_TAG_NAMES), st.text(max_size=3)), max_size=10),
+       st.lists(st.sampled_from(_TAG_NAMES), max_size=3), st.sampled_from(_TAG_NAMES))
+def test_tag_lookup_is_the_first_tag_of_the_name_and_follows_changes(items, removed, key):
+    """``Match.tag`` (its folded names kept per set of tag names) gives what a scan of the tags gives, after
+    tags are removed and added again (their order changed) too."""
+    m = Match(path="x", notation="mat")
+    for name, value in items:
+        m.tags.setdefault(name, value)
+    assert m.tag(key, "none") == _tag_by_scan(m.tags, key, "none")
+    for name in removed:
+        value = m.tags.pop(name, None)
+        assert m.tag(key) == _tag_by_scan(m.tags, key)
+        if value is not None:
+            m.tags[name] = value + "!"
+            assert m.tag(key) == _tag_by_scan(m.tags, key)
+    assert m.tag(key) == _tag_by_scan(m.tags, key)

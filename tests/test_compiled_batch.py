@@ -618,15 +618,16 @@ def _sgf_both(m, monkeypatch) -> tuple[str, str]:
        marks=st.sampled_from([0.0, 0.1, 0.5]))
 def test_compiled_sgf_roll_nodes_are_the_python_writer_s(seed, rate, marks):
     """The SGF text with the compiled roll nodes (``_matrows.sgf_rolls``) is the Python writer's: generated
-    games with plays changed (illegal, combined, reordered, points off the board), and rolls carrying what the
-    compiled nodes leave to Python (comments, clock times, an unplayed roll, dice written otherwise)."""
+    games with plays changed (illegal, combined, reordered, points off the board), rolls carrying what the
+    compiled nodes leave to Python (comments, clock times, an unplayed roll, dice written otherwise), and cube
+    actions and wins with comments or clock times."""
     rng = random.Random(seed)
     m = _mutate(_generated("backgammon"), rng, rate)
     for g in m.games:
         for a in g.actions:
-            if a.kind is not Kind.ROLL or rng.random() >= marks:
+            if rng.random() >= marks:
                 continue
-            how = rng.randrange(6)
+            how = rng.randrange(6) if a.kind is Kind.ROLL else rng.randrange(3)
             if how == 0:
                 a.comments = ["a note ] here"]
             elif how == 1:

@@ -434,6 +434,49 @@ def test_plain_preamble_reads_as_the_token_path():
     assert sum(compared) >= 50
 
 
+_TAG_PIECES = ["; [", ";[", ";", ";;", " ", "\t", "[", "]", '"', "Key", "Player 1", "Variation", "GameType", "é",
+               "ſ", "\r", "x", "3", "1234567", "points", "Point", "match", "MATCH", "poinTS", " point ", "\x0b", "  "]
+
+
+@pytest.mark.skipif(mat.MAT_TAGS is None, reason="the compiled reader is not built (or NARDY_ANALYZE_PURE is set)")
+def test_compiled_tags_read_as_the_python_preamble():
+    """The text before the first game read by the compiled reader (``MAT_TAGS``: header tags, ``N point match``
+    lines, blank lines) is the Match the Python reader makes of it (tags, their order and places, the match
+    length, a second length line's problem), and it leaves every other text to the Python reader."""
+    taken = []
+
+    def read(chunk: str, compiled: bool):
+        tags = mat.MAT_TAGS
+        try:
+            if not compiled:
+                mat.MAT_TAGS = None
+            r = mat._Reader("", "x.mat")
+            r._preamble(chunk)
+        finally:
+            mat.MAT_TAGS = tags
+        return r.match
+
+    line = st.one_of(st.sampled_from(_PREAMBLE_LINES + ['; [Player 1 Elo "3,00/0"]  ', "\t; [Unrated \"Off\"]",
+                                                        '; [Game Type "Long"]', '; [Variation "x"]', "3 point match",
+                                                        '; [ K "v"] ] ', '; [K "a"b"]', '; [K ""]', '; [K "]',
+                                                        '; [ "v"]', "007 point match", " 5 POINTS MATCH\t"]),
+                     st.lists(st.sampled_from(_TAG_PIECES), max_size=8).map("".join))
+
+    @settings(max_examples=600, deadline=None)
+    @given(st.lists(line, max_size=8))
+    def check(ls):
+        chunk = "".join(x + "\n" for x in ls)
+        got = mat.MAT_TAGS(chunk)
+        assert read(chunk, True) == read(chunk, False), chunk
+        if got is not None:
+            taken.append(chunk)
+            m = read(chunk, False)
+            assert [k for k, _v in got[0]] == [k for k, _v in m.tag_items], chunk
+
+    check()
+    assert len(taken) >= 50, len(taken)
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(["\n", " ", "\t", "Game", "game", "GAME", "Gam", "e", " 1", "12", "3", "x", ";",
                                  "Game 1", "Game  7 ", "\tGame\t2\t", "é", ":", "point match", "\r"]),

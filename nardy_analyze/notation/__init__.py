@@ -243,7 +243,7 @@ def decode(data: bytes) -> str:
 def _looks_utf16(data: bytes) -> bool:
     """UTF-16 without a BOM: NUL in every second byte of ASCII-heavy text."""
     head = data[:4096]
-    if len(head) < 8:
+    if len(head) < 8 or b"\0" not in head:
         return False
     odd = head[1::2].count(0)
     even = head[0::2].count(0)

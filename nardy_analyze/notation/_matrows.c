@@ -414,13 +414,32 @@ static PyObject *make(PyObject *const *args, size_t nargs, PyObject *kwnames, si
     return shape_new(&ActionShape, vals);
 }
 
+/* Locs are values never changed once made (record.Loc): the compiled readers share one per place of the first
+ * LOC_LINES lines and LOC_COLS columns, made the first time it is asked for (a few thousand in all) */
+#define LOC_LINES 4096
+#define LOC_COLS 128
+static PyObject **LocCache = NULL;
+
 static PyObject *make_loc(long line, long col) {
+    int cached = LocShape.type && line >= 0 && line < LOC_LINES && col >= 0 && col < LOC_COLS;
+    if (cached) {
+        if (!LocCache && !(LocCache = PyMem_Calloc((size_t)LOC_LINES * LOC_COLS, sizeof(PyObject *))))
+            return PyErr_NoMemory();
+        PyObject *hit = LocCache[line * LOC_COLS + col];
+        if (hit) return Py_NewRef(hit);
+    }
     PyObject *largs[2] = {PyLong_FromLong(line), PyLong_FromLong(col)}, *loc = NULL;
     if (largs[0] && largs[1])
         loc = LocShape.type ? shape_new(&LocShape, largs) : PyObject_Vectorcall(Loc, largs, 2, NULL);
     Py_XDECREF(largs[0]);
     Py_XDECREF(largs[1]);
+    if (cached && loc) LocCache[line * LOC_COLS + col] = Py_NewRef(loc);
     return loc;
+}
+
+static void loc_forget(void) {
+    if (!LocCache) return;
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)LOC_LINES * LOC_COLS; i++) Py_CLEAR(LocCache[i]);
 }
 
 /* the Actions of one row appended to `out`: 1 done, 0 the row is not one handled here, -1 an exception */
@@ -824,6 +843,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     LeftCellGap = gap;
     PyDict_Clear(Plays);
     dice_forget();
+    loc_forget();
     ActionShape.type = LocShape.type = NULL;
     Py_RETURN_NONE;
 }
@@ -839,6 +859,7 @@ static PyObject *shapes(PyObject *self, PyObject *args) {
         return NULL;
     }
     ActionShape.type = LocShape.type = NULL;
+    loc_forget();
     int a = shape_init(&ActionShape, Action, af);
     if (a < 0) return NULL;
     int l = shape_init(&LocShape, Loc, lf);
@@ -922,14 +943,34 @@ static Py_ssize_t step_letters(PyObject *steps, int tuples, int side, char *buf,
 static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
     PyObject *actions, *known, *nodes, *roll;
     Py_ssize_t i;
-    if (!PyArg_ParseTuple(args, "O!nO!O!O", &PyList_Type, &actions, &i, &PyDict_Type, &known, &PyList_Type, &nodes,
-                          &roll))
+    int derived;
+    if (!PyArg_ParseTuple(args, "O!nO!O!Op", &PyList_Type, &actions, &i, &PyDict_Type, &known, &PyList_Type, &nodes,
+                          &roll, &derived))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(actions);
     char buf[8 + 2 * MAX_STEPS_C + 8];
+    long last = -1;                 /* the player of the last roll written */
     for (; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(actions, i);
-        if (!slot_is(a, S_kind, roll)) break;
+        if (!slot_is(a, S_kind, roll)) {
+            /* a double, a take or a drop with nothing else on it (_action_node's ";W[double]"...), and the win
+             * that RE[] already says (derived: no node) */
+            if (derived && KindWin && slot_is(a, S_kind, KindWin)) continue;
+            const char *word = KindDouble && slot_is(a, S_kind, KindDouble) ? "double"
+                               : KindTake && slot_is(a, S_kind, KindTake) ? "take"
+                               : KindDrop && slot_is(a, S_kind, KindDrop) ? "drop" : NULL;
+            if (!word) break;
+            long p = point_of(a, S_player, 0);
+            if ((p != 0 && p != 1) || !attr_none(a, S_clock) || !attr_none(a, S_clock_left)
+                    || !attr_false(a, S_comments))
+                break;
+            PyObject *node = PyUnicode_FromFormat(";%c[%s]", p ? 'B' : 'W', word);
+            if (!node) return NULL;
+            int err = PyList_Append(nodes, node);
+            Py_DECREF(node);
+            if (err < 0) return NULL;
+            continue;
+        }
         PyObject *dice = slot_attr(a, S_dice);
         if (!dice) { PyErr_Clear(); break; }
         long d[2] = {-1, -1};
@@ -977,8 +1018,9 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
         int err = PyList_Append(nodes, node);
         Py_DECREF(node);
         if (err < 0) return NULL;
+        last = p;
     }
-    return PyLong_FromSsize_t(i);
+    return Py_BuildValue("(nl)", i, last);
 }
 
 /* -- a whole common game --------------------------------------------------------------------------- */
@@ -1370,6 +1412,132 @@ static PyObject *json_indent(PyObject *self, PyObject *doc) {
     return out;
 }
 
+/* ------------------------------------------------------------------------------------------------------------
+ * The text before a file's first game (mat._Reader._plain_preamble, the reference) when every line is blank, a
+ * header tag "; [Key "Value"]" (mat._TAG on the line from its ";") or an "N point match" line with ASCII words
+ * (mat._FAST_MATCH): ([(key, value)], [Loc of each tag], [(line, column, N as written)] of the match lines); None for any
+ * other text, which the Python reader reads. */
+static inline int ascii_ci(Py_UCS4 c, char lower) { return c == (Py_UCS4)lower || c == (Py_UCS4)(lower - 32); }
+
+/* "[ \t]*[0-9]{1,6}[ \t]+points?[ \t]+match[ \t]*" over the whole line [ls, le): 1 with the number's span in
+ * [*ns, *ne), else 0 */
+static int match_line(int kind, const void *d, Py_ssize_t ls, Py_ssize_t le, Py_ssize_t *ns, Py_ssize_t *ne) {
+    Py_ssize_t i = ls;
+    long n;
+    while (i < le && sp_tab(PyUnicode_READ(kind, d, i))) i++;
+    *ns = i;
+    i = score_int(kind, d, i, le, &n);
+    *ne = i;
+    if (i < 0) return 0;
+    Py_ssize_t j = i;
+    while (j < le && sp_tab(PyUnicode_READ(kind, d, j))) j++;
+    if (j == i) return 0;
+    const char *w = "point";
+    for (int k = 0; w[k]; k++, j++)
+        if (j >= le || !ascii_ci(PyUnicode_READ(kind, d, j), w[k])) return 0;
+    if (j < le && ascii_ci(PyUnicode_READ(kind, d, j), 's')) j++;
+    i = j;
+    while (j < le && sp_tab(PyUnicode_READ(kind, d, j))) j++;
+    if (j == i) return 0;
+    w = "match";
+    for (int k = 0; w[k]; k++, j++)
+        if (j >= le || !ascii_ci(PyUnicode_READ(kind, d, j), w[k])) return 0;
+    while (j < le && sp_tab(PyUnicode_READ(kind, d, j))) j++;
+    return j == le;
+}
+
+#define CH(i) PyUnicode_READ(kind, d, (i))
+static PyObject *mat_tags(PyObject *self, PyObject *text) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "mat_tags() takes a str");
+        return NULL;
+    }
+    if (!Loc) {
+        PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *d = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *pairs = PyList_New(0), *locs = PyList_New(0), *lengths = PyList_New(0);
+    if (!pairs || !locs || !lengths) goto fail;
+    long lineno = 0;
+    Py_ssize_t ls = 0;
+    while (ls < n) {
+        Py_ssize_t le = ls;
+        while (le < n && CH(le) != '\n') le++;
+        if (le == n) break;                  /* (the text ends with a newline: nothing after it is a line) */
+        lineno++;
+        Py_ssize_t c = ls;
+        while (c < le && sp_tab(CH(c))) c++;
+        if (c == le) {                       /* blank */
+            ls = le + 1;
+            continue;
+        }
+        if (CH(c) != ';') {
+            Py_ssize_t ns, ne;
+            if (!match_line(kind, d, ls, le, &ns, &ne)) goto other;
+            PyObject *digits = PyUnicode_Substring(text, ns, ne);
+            PyObject *item = digits ? Py_BuildValue("(llN)", lineno, (long)(ns - ls) + 1, digits) : NULL;
+            if (!item || PyList_Append(lengths, item) < 0) {
+                Py_XDECREF(item);
+                goto fail;
+            }
+            Py_DECREF(item);
+            ls = le + 1;
+            continue;
+        }
+        /* ;[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$ */
+        Py_ssize_t i = c + 1;
+        while (i < le && sp_tab(CH(i))) i++;
+        if (i == le || CH(i) != '[') goto other;
+        i++;
+        while (i < le && sp_tab(CH(i))) i++;
+        Py_ssize_t ks = i;
+        while (i < le && CH(i) != '"' && CH(i) != ']') i++;
+        if (i == le || CH(i) != '"') goto other;
+        Py_ssize_t ke = i;
+        while (ke > ks && sp_tab(CH(ke - 1))) ke--;
+        Py_ssize_t vs = i + 1, e = le;
+        while (e > vs && sp_tab(CH(e - 1))) e--;
+        if (e == vs || CH(e - 1) != ']') goto other;
+        e--;
+        while (e > vs && sp_tab(CH(e - 1))) e--;
+        if (e == vs || CH(e - 1) != '"') goto other;
+        Py_ssize_t ve = e - 1;
+        PyObject *key = PyUnicode_Substring(text, ks, ke), *val = key ? PyUnicode_Substring(text, vs, ve) : NULL;
+        PyObject *pair = val ? PyTuple_Pack(2, key, val) : NULL;
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+        if (!pair) goto fail;
+        int bad = PyList_Append(pairs, pair) < 0;
+        Py_DECREF(pair);
+        if (bad) goto fail;
+        PyObject *loc = make_loc(lineno, (long)(c - ls) + 1);
+        if (!loc) goto fail;
+        bad = PyList_Append(locs, loc) < 0;
+        Py_DECREF(loc);
+        if (bad) goto fail;
+        ls = le + 1;
+    }
+    PyObject *out = PyTuple_Pack(3, pairs, locs, lengths);
+    Py_DECREF(pairs);
+    Py_DECREF(locs);
+    Py_DECREF(lengths);
+    return out;
+other:
+    Py_DECREF(pairs);
+    Py_DECREF(locs);
+    Py_DECREF(lengths);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(pairs);
+    Py_XDECREF(locs);
+    Py_XDECREF(lengths);
+    return NULL;
+}
+#undef CH
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Action, Loc, dice_of, steps_hook, STEP, ROLL, DOUBLE, TAKE, DROP, WIN, RESIGN, left_cell_gap, "
@@ -1389,11 +1557,17 @@ static PyMethodDef methods[] = {
      "mat_game(text, start, end, line_off, left_cell) -> (header column, N, name 1, name 2, score 1, score 2, score "
      "line, its column, Actions, last line) of the common game text[start:end], or None: then the Python reader "
      "reads it"},
+    {"mat_tags", mat_tags, METH_O,
+     "mat_tags(text) -> ([(key, value)], [Loc], [(line, column, N as written)]): the header tags and 'N point match' lines of the "
+     "text before a file's first game (ending with a newline) when it has no other lines than these and blank "
+     "ones; else None: then the Python reader reads it"},
     {"sgf_rolls", sgf_rolls, METH_VARARGS,
-     "sgf_rolls(actions, i, known, nodes, ROLL) -> j: the SGF nodes of the rolls actions[i:j] appended to nodes, "
-     "each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: the "
-     "route of known[i] (a NormalAction) when it has one, else the written steps); j is the first action that "
-     "is not such a roll (or whose steps are not written here): the Python writer's"},
+     "sgf_rolls(actions, i, known, nodes, ROLL, derived) -> (j, player): the SGF nodes of actions[i:j] appended to "
+     "nodes, each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: "
+     "the route of known[i] (a NormalAction) when it has one, else the written steps), a double, a take or a drop "
+     "with nothing else on it (';W[double]'), and no node for a win when derived (RE[] says it); j is the first "
+     "action that is none of these (or whose steps are not written here): the Python writer's; player: the player "
+     "of the last roll written, or -1"},
     {"json_configure", json_configure, METH_O, "json_configure(Step): the class json_indent writes as its list"},
     {"json_indent", json_indent, METH_O,
      "json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1) for documents of dicts with str keys, "

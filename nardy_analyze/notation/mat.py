@@ -42,9 +42,10 @@ try:        # the compiled reader of the common rows (GAME_ACTIONS below)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
     from ._matrows import (configure as _configure_rows, configure_ngn as _configure_ngn, game_actions as _game_actions,
-                           mat_game as _mat_game, ngn_actions as _ngn_actions, shapes as _shapes)
+                           mat_game as _mat_game, mat_tags as _mat_tags, ngn_actions as _ngn_actions,
+                           shapes as _shapes)
 except ImportError:                  # not built (no C compiler at install) or turned off
-    _configure_rows = _configure_ngn = _game_actions = _mat_game = _ngn_actions = _shapes = None
+    _configure_rows = _configure_ngn = _game_actions = _mat_game = _mat_tags = _ngn_actions = _shapes = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -473,6 +474,17 @@ def comment_line(text: str) -> str:
 _COLON_TAG = re.compile(r";[ \t]*([A-Za-z][A-Za-z0-9 _-]{0,30}?)[ \t]*:[ \t]*(\S.*?)[ \t]*$")
 # header keys that name the game played: read as the record's variant (tag "Variation")
 _VARIANT_KEYS = {"gametype", "variant", "variation"}
+# a tag key -> whether it names the game played other than as "Variation" (``_Reader._tag``), worked out once
+# per key (cleared when large)
+_NAMES_VARIANT: dict[str, bool] = {}
+
+
+def _names_variant(key: str) -> bool:
+    if len(_NAMES_VARIANT) >= 4096:
+        _NAMES_VARIANT.clear()
+    norm = key.casefold().replace(" ", "").replace("_", "")
+    names = _NAMES_VARIANT[key] = norm in _VARIANT_KEYS and norm != "variation"
+    return names
 _GAP = re.compile(r"[ \t]{2,}")
 
 LEFT_CELL_GAP = 4          # a first cell at most this many columns after "N)" is the left one
@@ -754,11 +766,14 @@ NGN_ACTIONS = None
 # and a whole common game (``_Reader._compiled_game``): its header, its score line and its rows, or None when
 # the Python reader must read it (``_pasted_score`` and ``_game_lines``, the reference)
 MAT_GAME = None
+# and the text before the first game when it holds only header tags, "N point match" lines and blank lines
+# (``_Reader._plain_preamble``): ([(key, value)], [Loc], [(line, column, N as written)]), or None
+MAT_TAGS = None
 if _configure_rows is not None:
     _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
                     Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
     _configure_ngn(Segment)
-    GAME_ACTIONS, NGN_ACTIONS, MAT_GAME = _game_actions, _ngn_actions, _mat_game
+    GAME_ACTIONS, NGN_ACTIONS, MAT_GAME, MAT_TAGS = _game_actions, _ngn_actions, _mat_game, _mat_tags
 
 
 def _field_shapes(cls) -> list | None:
@@ -903,20 +918,36 @@ class _Reader:
         first = toks[0]
         loc = Loc(first.line + line_off, first.column)
         if kind == "match":
-            if self.match.match_length is not None:
-                self.match.problems.append(Problem(
-                    loc, _('expected one "N point match" line, found a second one "{n} point match"').format(
-                        n=first.value)))
-                return
-            self.match.match_length = _int(first)
-            self.match.match_loc = loc
+            self._match_length(_int(first), loc, first.value)
             return
         self._comment_line(first.value, loc)
+
+    def _match_length(self, n: int, loc: Loc, written: str) -> None:
+        """An ``N point match`` line (``written``: its number as written)."""
+        if self.match.match_length is not None:
+            self.match.problems.append(Problem(
+                loc, _('expected one "N point match" line, found a second one "{n} point match"').format(
+                    n=written)))
+            return
+        self.match.match_length = n
+        self.match.match_loc = loc
 
     def _plain_preamble(self, chunk: str) -> bool:
         """The text before the first game read as ``_fast_preamble`` + ``_preamble_item`` read it, without
         their tokens (nearly every line is a tag: ``; [Site "..."]``); False, with nothing read, when a line
-        is not a ``;`` comment, an ``N point match`` line or blank (the same lines ``_fast_preamble`` takes)."""
+        is not a ``;`` comment, an ``N point match`` line or blank (the same lines ``_fast_preamble`` takes).
+        Where every line is a tag, an ``N point match`` line or blank (nearly every file), the compiled
+        reader reads them (``MAT_TAGS``)."""
+        got = MAT_TAGS(chunk) if MAT_TAGS is not None else None
+        if got is not None:
+            pairs, locs, lengths = got
+            self.match.tag_items.extend(pairs)
+            tag = self._tag
+            for (key, val), loc in zip(pairs, locs):
+                tag(key, val, loc)
+            for no, col, n in lengths:
+                self._match_length(int(n), Loc(no, col), n)
+            return True
         lines = chunk.split("\n")
         lines.pop()                          # the chunk ends with a newline
         for line in lines:
@@ -962,13 +993,16 @@ class _Reader:
     def _tag(self, key: str, val: str, loc: Loc) -> None:
         """Record a header tag (the first of a key wins); a tag that names the game played (``Game type``,
         ``GameType``, ``Variant``) is also the record's variant, tag ``Variation``."""
-        if key not in self.match.tags:
-            self.match.tags[key] = val
-            self.match.tag_locs[key] = loc
-        norm = key.casefold().replace(" ", "").replace("_", "")
-        if norm in _VARIANT_KEYS and norm != "variation" and self.match.tag("Variation") is None:
-            self.match.tags["Variation"] = val
-            self.match.tag_locs["Variation"] = loc
+        m = self.match
+        if key not in m.tags:
+            m.tags[key] = val
+            m.tag_locs[key] = loc
+        names = _NAMES_VARIANT.get(key)
+        if names is None:
+            names = _names_variant(key)
+        if names and m.tag("Variation") is None:
+            m.tags["Variation"] = val
+            m.tag_locs["Variation"] = loc
 
     # -- one game --------------------------------------------------------------------------
 
@@ -1234,8 +1268,7 @@ class _Reader:
     def _results(game: Game) -> None:
         """The game's results as the record means them: a ``Losses`` cell is the loser's, a margin ``Wins``."""
         acts = game.actions
-        kinds = list(map(_KIND_OF, acts))        # (one pass in C: nearly every game has no resignation)
-        if Kind.RESIGN in kinds:
+        if Kind.RESIGN in map(_KIND_OF, acts):   # (looked for in C: nearly every game has no resignation)
             for i in range(len(acts) - 1):
                 a, b = acts[i], acts[i + 1]
                 if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player

@@ -78,6 +78,7 @@ def _parser():
 
 _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
+_ROOT_HEAD = f"FF[4]GM[6]CA[UTF-8]AP[nardy-analyze:{__version__}]"    # every game's root begins with it
 _TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Annotator", "AN"))
 _SETUP = {"AE", "AB", "AW", "PL", "DI", "CP", "CV"}
 # Properties read for what they say; every other property (gnubg's analysis: A, DA, LU, GB/GW, BM/DO/IT/TE,
@@ -97,6 +98,8 @@ def _unescape(raw: str) -> str:
 
 
 def _escape(text: str) -> str:
+    if "\\" not in text and "]" not in text:     # (nearly every text: nothing to escape)
+        return text
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
@@ -651,10 +654,12 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     for i, a in enumerate(actions):
         if i < j:
             continue
-        if rolls is not None:     # (the run of plain rolls from here, written as the loop below writes them)
-            j = rolls(actions, i, known, nodes, roll)
+        if rolls is not None:     # (the run of plain rolls and cube actions from here, written as the loop
+            j, last = rolls(actions, i, known, nodes, roll, derived)     # below writes them)
             if j > i:
-                turn, prev_setup = 1 - actions[j - 1].player, False
+                if last >= 0:
+                    turn = 1 - last
+                prev_setup = False
                 continue
         na = known.get(i)
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
@@ -698,7 +703,7 @@ def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
     (the match's tags and comments on the first game's)."""
     g, rep = ng.game, ng.report
     length = match.match_length
-    root = ["FF[4]GM[6]CA[UTF-8]", f"AP[nardy-analyze:{__version__}]"]
+    root = [_ROOT_HEAD]
     mi = []
     if length is not None:
         mi.append(f"[length:{length}]")
