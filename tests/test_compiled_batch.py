@@ -275,6 +275,75 @@ def test_batch_replays_generated_and_changed_games_as_the_python_replay(variant,
     assert fast == slow
 
 
+def _mutate_cube(match, rng: random.Random, rate: float, length: int):
+    """The match (played to ``length``, 0: money) with some cube actions changed: given to the other player,
+    written twice, left out, their value changed or left out, a double written as a take or the other way,
+    and doubles put before rolls (the doubler's own, the opening one)."""
+    m = copy.deepcopy(match)
+    m.match_length = length
+    for g in m.games:
+        out = []
+        for a in g.actions:
+            if a.kind in (Kind.DOUBLE, Kind.TAKE, Kind.DROP) and rng.random() < rate:
+                how = rng.randrange(6)
+                if how == 0:
+                    a = dataclasses.replace(a, player=1 - a.player)
+                elif how == 1:
+                    out.append(copy.deepcopy(a))
+                elif how == 2:
+                    continue
+                elif how == 3 and a.kind is Kind.DOUBLE:
+                    a = dataclasses.replace(a, value=rng.choice([None, 1, 3, (a.value or 2) * 2]))
+                elif how == 4:
+                    a = dataclasses.replace(a, kind=Kind.TAKE if a.kind is Kind.DOUBLE else Kind.DOUBLE,
+                                            value=None if a.kind is Kind.DOUBLE else rng.choice([None, 2, 4]))
+            elif a.kind is Kind.ROLL and rng.random() < rate / 3:
+                out.append(dataclasses.replace(a, kind=Kind.DOUBLE, player=rng.randrange(2), value=None, dice=None,
+                                               dice_text="", steps=[], text="Doubles"))
+            out.append(a)
+        g.actions = out
+    return m
+
+
+def _full_reports(matches, options):
+    out = []
+    for m in matches:
+        r = validate_match(m, "backgammon", options)
+        out.append(([f.as_dict() for f in r.findings], [dataclasses.astuple(g) for g in r.games]))
+    return out
+
+
+@needs_core
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.1, 0.3, 0.7]), length=st.sampled_from([0, 5, 11]),
+       limit=st.sampled_from([None, 2, 4, 64]))
+def test_batch_takes_the_cube_s_plain_actions_as_the_python_replay(seed, rate, length, limit):
+    """Without an observer the batch takes the plain doubles and takes too (``game.taken_cube``): the reports
+    (findings with their cube and owner, each game's result and points) are the Python replay's, on generated
+    money and match games with cube actions changed, under cube limits."""
+    m = _mutate_cube(_generated("backgammon"), random.Random(seed), rate, length)
+    options = {"cube_limit": limit} if limit else None
+    fast = _full_reports([m], options)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(game_mod, "BATCH", False)
+        slow = _full_reports([m], options)
+    assert fast == slow
+
+
+@needs_core
+def test_the_batch_takes_cube_actions():
+    """The batch does take them: a game's doubles and takes are not handed to Python one by one."""
+    from nardy_analyze.replay import cube as cube_mod
+    m = _generated("backgammon")
+    doubles = sum(a.kind is Kind.DOUBLE for g in m.games for a in g.actions)
+    assert doubles >= 10
+    seen = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(game_mod.HANDLERS, Kind.DOUBLE, lambda *args: seen.append(args) or cube_mod.on_double(*args))
+        validate_match(m)
+    assert len(seen) < doubles / 4, (len(seen), doubles)
+
+
 @needs_core
 def test_batch_takes_the_combined_moves_and_partial_plays_it_can():
     """The batch's own ways (``judge``'s split of combined moves, a legal play that cannot use every number)

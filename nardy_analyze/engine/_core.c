@@ -408,7 +408,7 @@ static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
 /* -- the replay's batch of plainly legal rolls --------------------------------------------------- */
 
 static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_segments, *S_steps, *S_src, *S_dst,
-                *S_hit;
+                *S_hit, *S_value;
 
 /* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
 static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
@@ -999,15 +999,28 @@ static PyObject *part_records(const PartRec *recs, int nrec) {
 static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *actions, *side0, *side1, *roll_kind;
     Py_ssize_t i;
-    PyObject *trace = Py_None;
+    PyObject *trace = Py_None, *cube_in = Py_None;
     int last_player, rolled[2], rolls, plain = 0, parts = 0, sparse = 0;
     uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT], before[2][NPT];
-    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|Opip", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
-                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse))
+    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|OpipO", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
+                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse, &cube_in))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
         return NULL;
+    }
+    /* the cube's plain actions (replay.cube.on_double and on_take where they find nothing), without an observer:
+     * cube_in = (DOUBLE, TAKE, cube, owner or -1, the last roller or -1, the cube limit or 0), given only where
+     * the cube is in play, the game is known not to be the Crawford game and no double waits for an answer */
+    PyObject *k_double = NULL, *k_take = NULL, *pending = NULL, *cubes = NULL;
+    long cube = 1, owner = -1, last_roller = -1, limit = 0;
+    int turned = 0;
+    if (cube_in != Py_None) {
+        if (trace != Py_None || !PyArg_ParseTuple(cube_in, "OOllll", &k_double, &k_take, &cube, &owner, &last_roller,
+                                                  &limit)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cube is given only without a trace");
+            return NULL;
+        }
     }
 
     if (!read_side(side0, pos0[0]) || !read_side(side1, pos0[1])) return unsupported();
@@ -1017,8 +1030,45 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
     for (; j < n; j++) {
         PyObject *a = PyList_GET_ITEM(actions, j);
-        if (!slot_is(a, S_kind, roll_kind)) break;
+        if (!slot_is(a, S_kind, roll_kind)) {
+            long p, v = 0;
+            if (k_double == NULL) break;
+            int dbl = slot_is(a, S_kind, k_double);
+            if (!dbl && !slot_is(a, S_kind, k_take)) break;
+            if (!attr_long(a, S_player, 0, 1, &p)) break;
+            if (dbl) {
+                /* on_double without a finding: the doubler may (owns the cube or nobody does), nothing waits, the
+                 * last action is not the doubler's roll and the opponent rolled last, the limit allows it, the
+                 * value written is the double's */
+                if (pending || (owner >= 0 && owner != p) || last_player == p || last_roller != 1 - p
+                        || (limit > 0 && cube * 2 > limit))
+                    break;
+                PyObject *val = slot_attr(a, S_value);
+                if (!val) { PyErr_Clear(); break; }
+                int plain_value = val == Py_None || (attr_long(a, S_value, 0, LONG_MAX, &v) && v == cube * 2);
+                Py_DECREF(val);
+                if (!plain_value) break;
+                pending = a;
+            } else {
+                /* on_take without a finding: the opponent's double waits */
+                if (!pending) break;
+                long q;
+                if (!attr_long(pending, S_player, 0, 1, &q) || q == p) break;
+                pending = NULL;
+                cube *= 2;
+                owner = p;
+                turned = 1;
+            }
+            if (!cubes && !(cubes = PyList_New(0))) return NULL;
+            PyObject *at = PyLong_FromSsize_t(j);
+            int err = !at || PyList_Append(cubes, at) < 0;
+            Py_XDECREF(at);
+            if (err) { Py_DECREF(cubes); return NULL; }
+            last_player = -1;
+            continue;
+        }
         long p;
+        if (pending) break;        /* a roll while a double waits: on_roll's finding */
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) and the core
          * is not given the allowance */
         if (!attr_long(a, S_player, 0, 1, &p) || p == last_player) break;
@@ -1047,6 +1097,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         rolled[p]++;
         rolls++;
         last_player = (int)p;
+        last_roller = p;
         if (sparse && trace != Py_None && exact && !gul) continue;   /* (sparse: an exact roll is not told) */
         if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
             PyObject *b0 = NULL, *b1 = NULL;      /* sparse: the index and the sides before the roll */
@@ -1093,8 +1144,12 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     }
     PyObject *a = side_or_same(pos[0], prev[0], told[0]);
     PyObject *b = a ? side_or_same(pos[1], prev[1], told[1]) : NULL;
-    if (!b) { Py_XDECREF(a); return NULL; }
-    return Py_BuildValue("(nNNii)", j, a, b, rolled[0], rolled[1]);
+    if (!b) { Py_XDECREF(a); Py_XDECREF(cubes); return NULL; }
+    if (cube_in == Py_None) return Py_BuildValue("(nNNii)", j, a, b, rolled[0], rolled[1]);
+    /* and the cube: (..., cube, owner or -1, whether it was turned, the double waiting or None, the last roller,
+     * the indexes of the cube's actions taken or None) */
+    return Py_BuildValue("(nNNiillOOlN)", j, a, b, rolled[0], rolled[1], cube, owner, turned ? Py_True : Py_False,
+                         pending ? pending : Py_None, last_roller, cubes ? cubes : Py_NewRef(Py_None));
 }
 
 /* One roll as the batch takes it, the game's last roll too (replay.game.on_roll, see the method's doc). */
@@ -1706,10 +1761,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         if (!SMALL[i]) return NULL;
     }
     PyObject **names[] = {&S_kind, &S_player, &S_unplayed, &S_dice, &S_illegal_mark, &S_segments, &S_steps, &S_src,
-                          &S_dst, &S_hit};
+                          &S_dst, &S_hit, &S_value};
     const char *texts[] = {"kind", "player", "unplayed", "dice", "illegal_mark", "segments", "steps", "src", "dst",
-                           "hit"};
-    for (int i = 0; i < 10; i++)
+                           "hit", "value"};
+    for (int i = 0; i < 11; i++)
         if (!(*names[i] = PyUnicode_InternFromString(texts[i]))) return NULL;
     if (!(S_kind_chain = PyUnicode_InternFromString("chain")) || !(S_kind_handover = PyUnicode_InternFromString("handover")))
         return NULL;

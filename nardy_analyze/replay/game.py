@@ -69,15 +69,33 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     roll = Kind.ROLL
     trace = None if teller is None else []
     sparse = teller is not None and teller.sparse     # the batch traces only the rolls to tell (told_sparse)
+    # without an observer, the cube's plain doubles and takes in the batch too (where the cube is in play and
+    # the game is known not to be the Crawford game: :func:`taken_cube`)
+    limit = st.variant.get("cube_limit") if quick is not None and teller is None else None
+    cubed = quick is not None and teller is None and st.variant.cube_in_play and st.crawford is False \
+        and (limit is None or type(limit) is int and limit > 0)
+    limit = limit or 0
     i = 0
     while i < n:
         a = actions[i]
         if quick is not None and a.kind is roll and st.ended is None and st.owed is None and st.pending is None:
             last = st.last
-            j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
-                                            last.player if last is not None and last.kind is roll else -1,
-                                            st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts,
-                                            sparse)
+            if cubed:
+                owner, roller = st.owner, st.last_roller
+                j, side0, side1, r0, r1, *cube = quick(
+                    actions, i, st.pos[0], st.pos[1], last.player if last is not None and last.kind is roll else -1,
+                    st.rolls, st.rolled[0], st.rolled[1], roll, None, plain, parts, False,
+                    (Kind.DOUBLE, Kind.TAKE, st.cube, -1 if owner is None else owner, -1 if roller is None else roller,
+                     limit))
+                if j > i:
+                    taken_cube(st, actions, i, j, side0, side1, r0, r1, *cube)
+                    i = j
+                    continue
+            else:
+                j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
+                                                last.player if last is not None and last.kind is roll else -1,
+                                                st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts,
+                                                sparse)
             if j > i:
                 if teller is None:
                     taken(st, actions, i, j, side0, side1, r0, r1)
@@ -129,6 +147,31 @@ def taken(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0
     st.pos[0], st.pos[1] = side0, side1
     last = st.last = actions[j - 1]
     st.last_roller = last.player
+
+
+def taken_cube(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0: int, r1: int, cube: int,
+               owner: int, turned: bool, pending: Action | None, last_roller: int, cubes: list[int] | None) -> None:
+    """:func:`taken` for a batch that took the cube's plain actions too (each what :func:`.cube.on_double` or
+    :func:`.cube.on_take` does where it finds nothing): the cube, its owner (-1: nobody), whether it was
+    turned, the double left waiting for an answer, the last roller and the indexes of the cube's actions
+    (None: there were none)."""
+    if cubes is None:
+        taken(st, actions, i, j, side0, side1, r0, r1)
+        return
+    rolls = [k for k in range(i, j) if k not in cubes]
+    st.rolls += len(rolls)
+    st.roll_at.extend(rolls)
+    if st.first_roller is None:
+        st.first_roller = actions[i].player
+    st.report.turns += len(rolls)
+    st.rolled[0], st.rolled[1] = r0, r1
+    st.pos[0], st.pos[1] = side0, side1
+    st.cube, st.owner = cube, None if owner < 0 else owner
+    if turned:
+        st.cube_turned = True
+    st.pending = pending
+    st.last = actions[j - 1]
+    st.last_roller = last_roller
 
 
 def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, teller) -> None:
