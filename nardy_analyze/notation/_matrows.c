@@ -47,6 +47,7 @@ static PyObject *KindRoll = NULL, *KindDouble = NULL, *KindTake = NULL, *KindDro
                 *KindResign = NULL;
 static long LeftCellGap = 4;
 static PyObject *Plays = NULL;          /* play text -> tuple of Step objects */
+static PyObject *CellPlays = NULL;      /* a roll cell's whole text ("43: 13/9 13/10") -> the same tuple */
 static PyObject *SegmentClass = NULL;   /* record.Segment (configure_ngn): the .ngn chain and handover parts */
 static PyObject *S_segments = NULL, *S_kind = NULL, *S_player = NULL, *W_chain = NULL, *W_handover = NULL;
 static PyObject *KW_VALUE = NULL, *KW_VALUE_MATCH = NULL, *KW_CANNOT = NULL;
@@ -453,18 +454,28 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         pos = items[count++].end;
     }
     if (!count) return 1;
-    /* every play read first: a play that cannot be read leaves the row to the Python reader */
-    PyObject *steps[MAX_ITEMS] = {NULL};
+    /* every play read first: a play that cannot be read leaves the row to the Python reader (the cell's text
+     * is the key of CellPlays: the play's steps found without a second string for the play alone) */
+    PyObject *steps[MAX_ITEMS] = {NULL}, *texts[MAX_ITEMS] = {NULL};
     int result = -1;
     for (int k = 0; k < count; k++) {
         if (items[k].kind == ROLL && items[k].end - items[k].a > 3) {
+            if (!(texts[k] = PyUnicode_Substring(line, items[k].a, items[k].end))) goto done;
+            steps[k] = PyDict_GetItemWithError(CellPlays, texts[k]);
+            if (steps[k]) {
+                Py_INCREF(steps[k]);
+                continue;
+            }
+            if (PyErr_Occurred()) goto done;
             steps[k] = play_steps(line, items[k].a + 3, items[k].end, (long)items[k].a + 4);
             if (!steps[k]) goto done;
             if (steps[k] == Py_None) { result = 0; goto done; }
+            if (PyDict_GET_SIZE(CellPlays) >= PLAYS_MAX) PyDict_Clear(CellPlays);
+            if (PyDict_SetItem(CellPlays, texts[k], steps[k]) < 0) goto done;
         }
     }
-    PyObject *row = PyList_New(0);
-    if (!row) goto done;
+    /* the Actions appended to out as they are made (nothing after this point leaves the row to Python) */
+    Py_ssize_t made = 0;
     PyObject *move = Py_None;
     Py_INCREF(move);
     long no_col = 0, no_end = 0;
@@ -473,7 +484,7 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         Item *it = &items[k];
         long col = (long)it->a + 1;
         if (it->kind == NO) {
-            nested = move != Py_None || PyList_GET_SIZE(row) > 0;
+            nested = move != Py_None || made > 0;
             Py_SETREF(move, PyLong_FromLong(it->value));
             if (!move) goto fail;
             no_col = col;
@@ -489,7 +500,7 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
             side = col < threshold ? 0 : 1;
         }
         PyObject *loc = make_loc(lineno, col);
-        PyObject *text = PyUnicode_Substring(line, it->a, it->end);
+        PyObject *text = texts[k] ? Py_NewRef(texts[k]) : PyUnicode_Substring(line, it->a, it->end);
         PyObject *player = PyLong_FromLong(side);
         PyObject *action = NULL;
         if (loc && text && player) {
@@ -533,20 +544,22 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         Py_XDECREF(text);
         Py_XDECREF(player);
         if (!action) goto fail;
-        int r = PyList_Append(row, action);
+        int r = PyList_Append(out, action);
         Py_DECREF(action);
         if (r < 0) goto fail;
+        made++;
     }
     Py_DECREF(move);
-    result = PyList_SetSlice(out, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, row) < 0 ? -1 : 1;
-    Py_DECREF(row);
+    result = 1;
     goto done;
 fail:
     Py_XDECREF(move);
-    Py_DECREF(row);
     result = -1;
 done:
-    for (int k = 0; k < count; k++) Py_XDECREF(steps[k]);
+    for (int k = 0; k < count; k++) {
+        Py_XDECREF(steps[k]);
+        Py_XDECREF(texts[k]);
+    }
     return result;
 }
 
@@ -842,6 +855,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     }
     LeftCellGap = gap;
     PyDict_Clear(Plays);
+    PyDict_Clear(CellPlays);
     dice_forget();
     loc_forget();
     ActionShape.type = LocShape.type = NULL;
@@ -1580,6 +1594,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_matrows",
 
 PyMODINIT_FUNC PyInit__matrows(void) {
     Plays = PyDict_New();
+    CellPlays = PyDict_New();
+    if (!CellPlays) return NULL;
     KW_VALUE = Py_BuildValue("(s)", "value");
     KW_VALUE_MATCH = Py_BuildValue("(ss)", "value", "and_match");
     KW_CANNOT = Py_BuildValue("(s)", "cannot_move");
