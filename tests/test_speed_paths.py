@@ -539,7 +539,9 @@ _ROWS = ["  1) 31: 8/5 6/5                   42: 24/20 13/11",
          "  6) 21: 13/11 6/5   ю              ",
          "",
          " \x0b ",
-         "  7) 66: 8/2(4)                     Resigns"]
+         "  7) 66: 8/2(4)                     Resigns",
+         "  8)                                Losses 1 point",
+         "                                    Wins 1 point"]
 
 
 @settings(max_examples=400, deadline=None)

@@ -443,6 +443,8 @@ static void loc_forget(void) {
     for (Py_ssize_t i = 0; i < (Py_ssize_t)LOC_LINES * LOC_COLS; i++) Py_CLEAR(LocCache[i]);
 }
 
+static long Resigns = 0;     /* the resignations build_row made (mat_game says whether its game has one) */
+
 /* the Actions of one row appended to `out`: 1 done, 0 the row is not one handled here, -1 an exception */
 static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, long threshold, PyObject *out) {
     Item items[MAX_ITEMS];
@@ -532,6 +534,7 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
                                             it->and_match ? Py_True : Py_False};
                         action = make(args, 5, KW_VALUE_MATCH, 7);
                     } else {
+                        Resigns += it->kind != DOUBLE;
                         PyObject *args[] = {it->kind == DOUBLE ? KindDouble : KindResign, player, loc, move,
                                             text, value};
                         action = make(args, 5, KW_VALUE, 6);
@@ -1045,7 +1048,7 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
  * it, no name of the score line in the rows after it (any case: _pasted_score has nothing to do) and every
  * row one game_actions takes.  Returns (header column, N, first name or None, second name or None, first
  * score, second score, the score line's number, its column, the Actions, the number of the game's last line
- * that is not blank).  The Python code (_Reader._pasted_score and _Reader._game_lines) is the reference and
+ * that is not blank, whether a resignation is among the Actions).  The Python code (_Reader._pasted_score and _Reader._game_lines) is the reference and
  * reads every other game. */
 #define SCORE_NAME_MAX 100
 
@@ -1118,6 +1121,7 @@ static PyObject *mat_game(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
         return NULL;
     }
+    long resigns = Resigns;
     int kind = PyUnicode_KIND(text);
     const void *d = PyUnicode_DATA(text);
     if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
@@ -1210,8 +1214,8 @@ static PyObject *mat_game(PyObject *self, PyObject *args) {
     while (last > start && Py_UNICODE_ISSPACE(CH(last))) last--;
     long end_line = line_off + 1;
     for (Py_ssize_t j = start; j < last; j++) end_line += CH(j) == '\n';
-    result = Py_BuildValue("(llOOllllOl)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
-                           score_line, score_col, out, end_line);
+    result = Py_BuildValue("(llOOllllOlO)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
+                           score_line, score_col, out, end_line, Resigns > resigns ? Py_True : Py_False);
     goto done;
 none:
     result = Py_NewRef(Py_None);
@@ -1569,7 +1573,7 @@ static PyMethodDef methods[] = {
      "line + 1), or None when a row is not of the common kinds"},
     {"mat_game", mat_game, METH_VARARGS,
      "mat_game(text, start, end, line_off, left_cell) -> (header column, N, name 1, name 2, score 1, score 2, score "
-     "line, its column, Actions, last line) of the common game text[start:end], or None: then the Python reader "
+     "line, its column, Actions, last line, resigns) of the common game text[start:end], or None: then the Python reader "
      "reads it"},
     {"mat_tags", mat_tags, METH_O,
      "mat_tags(text) -> ([(key, value)], [Loc], [(line, column, N as written)]): the header tags and 'N point match' lines of the "

@@ -1023,7 +1023,7 @@ class _Reader:
         got = whole(text, start, end, line_off, LEFT_CELL_COLUMN)
         if got is None:
             return False
-        header_col, written, n1, n2, s1, s2, score_line, score_col, actions, end_line = got
+        header_col, written, n1, n2, s1, s2, score_line, score_col, actions, end_line, resigns = got
         game = Game(number=number, loc=Loc(line_off + 1, header_col), written_number=written, score=(s1, s2),
                     score_loc=Loc(score_line, score_col), actions=actions, end_loc=Loc(end_line, 1))
         self.match.games.append(game)
@@ -1031,7 +1031,7 @@ class _Reader:
         game.players = (p0, p1)
         if r0 is not None or r1 is not None:
             game.ratings = (r0, r1)
-        self._results(game)
+        self._results(game, resigns)
         return True
 
     def _pasted_score(self, number: int, chunk: str, lines: list[str], line_off: int) -> None:
@@ -1265,10 +1265,13 @@ class _Reader:
         game.end_loc = Loc(line_off + 1 + body.count("\n"), 1)
 
     @staticmethod
-    def _results(game: Game) -> None:
-        """The game's results as the record means them: a ``Losses`` cell is the loser's, a margin ``Wins``."""
+    def _results(game: Game, resigns: bool | None = None) -> None:
+        """The game's results as the record means them: a ``Losses`` cell is the loser's, a margin ``Wins``.
+        ``resigns``: whether a resignation is among the actions (None: looked for here)."""
         acts = game.actions
-        if Kind.RESIGN in map(_KIND_OF, acts):   # (looked for in C: nearly every game has no resignation)
+        if resigns is None:
+            resigns = Kind.RESIGN in map(_KIND_OF, acts)   # (looked for in C: nearly every game has none)
+        if resigns:
             for i in range(len(acts) - 1):
                 a, b = acts[i], acts[i + 1]
                 if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
