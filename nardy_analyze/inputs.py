@@ -259,7 +259,7 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     try:                                 # (the system's calls, as _read_file: no file object per file)
         fd = os.open(path, _OPEN_FLAGS)
         try:
-            head = _read_upto(fd, SNIFF_BYTES, SNIFF_BYTES)
+            head = _read_upto(fd, SNIFF_BYTES, SNIFF_BYTES, regular=True)
         finally:
             os.close(fd)
     except OSError as e:
@@ -313,19 +313,22 @@ def _read_file(name: str, entry: Entry, limit: int) -> bytes:
     fd = os.open(name, _OPEN_FLAGS)
     try:
         try:
-            size = os.fstat(fd).st_size
+            st = os.fstat(fd)
+            size, regular = st.st_size, stat.S_ISREG(st.st_mode)
         except OSError:
-            size = 0
+            size, regular = 0, False
         if size > limit:                     # say so without reading it
             raise _too_large(entry, size, limit)
-        return _read_upto(fd, limit + 1, size + 1 if size > 0 else 65536)
+        return _read_upto(fd, limit + 1, size + 1 if size > 0 else 65536, regular)
     finally:
         os.close(fd)
 
 
-def _read_upto(fd: int, most: int, want: int) -> bytes:
+def _read_upto(fd: int, most: int, want: int, regular: bool = False) -> bytes:
     """At most ``most`` bytes of the open file ``fd``, to its end: ``want`` asked first, then 64 KiB at a time (a
-    file growing, one whose size says nothing, a short read)."""
+    file growing, one whose size says nothing, a short read).  ``regular``: ``fd`` is a regular file, whose read
+    gives less than asked only at its end (no further read to find the end: one system call for a small file;
+    a pipe, a terminal or a special file can give less before its end)."""
     chunks = []
     left = most
     want = min(want, left)
@@ -335,6 +338,8 @@ def _read_upto(fd: int, most: int, want: int) -> bytes:
             break
         chunks.append(chunk)
         left -= len(chunk)
+        if regular and len(chunk) < want:    # (the end of a regular file)
+            break
         want = min(max(want, 65536), left)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 

@@ -162,7 +162,9 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
         yield e, kind, value
 
 
-CHUNK = 8             # records per task sent to a worker process (at most)
+CHUNK = 32            # records per task sent to a worker process (at most): each task costs this process
+                      # about 0.1 ms of its own (its arguments and result serialised, a wake-up of the pool's
+                      # thread), taken from the workers' cores (8 a task cost 1,777 small files a sixth more time)
 AHEAD = 4             # tasks waiting or running per worker process
 
 

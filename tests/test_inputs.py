@@ -222,6 +222,34 @@ def test_a_txt_log_is_judged_by_its_start_never_parsed(tmp_path, monkeypatch):
     assert opened == [inputs.SNIFF_BYTES]          # only its first 64 KiB were read
 
 
+def test_a_small_record_is_read_with_one_system_call_each_time(tmp_path, monkeypatch):
+    """A regular file's read that gives less than asked is its end: the sniff of a ``.txt`` record and its
+    reading take one ``read`` each (none to find the end), and what they read is the whole file."""
+    txt = tmp_path / "match.txt"
+    txt.write_bytes(GOOD)
+    reads: list[int] = []
+    fds = set()
+    real_open, real_read = os.open, os.read
+
+    def watching_open(path, flags, *a, **k):
+        fd = real_open(path, flags, *a, **k)
+        (fds.add if str(path) == str(txt) else fds.discard)(fd)
+        return fd
+
+    def watching_read(fd, n):
+        data = real_read(fd, n)
+        if fd in fds:
+            reads.append(len(data))
+        return data
+
+    monkeypatch.setattr(os, "open", watching_open)
+    monkeypatch.setattr(os, "read", watching_read)
+    run = validate_paths([str(tmp_path)], jobs=1)
+    assert [r.path for r in run.reports] == [str(txt)]
+    assert run.reports[0].games                    # read whole: its games are there
+    assert reads == [len(GOOD), len(GOOD)]         # the sniff's one read, the record's one read
+
+
 def test_hidden_files_and_folders(tmp_path):
     (tmp_path / ".draft.mat").write_bytes(GOOD)
     (tmp_path / ".git").mkdir()
