@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from enum import Enum
 
 BAR = 25
@@ -198,28 +199,21 @@ class Match:
         tags = self.tags
         if not tags:
             return default
-        keys = tuple(tags)
-        first = _FIRSTS.get(keys)
-        if first is None:
-            first = _firsts(keys)
-        name = first.get(_FOLDS.get(key) or _fold(key))
+        name = _firsts(tuple(tags)).get(_FOLDS.get(key) or _fold(key))
         return default if name is None else tags[name]
 
 
 # a tag name as Match.tag compares it, by name: the few names records use, folded once (cleared when large)
 _FOLDS: dict[str, str] = {}
-# the tag names of a record, in order -> the first of them by folded name: records of one archive share
-# them (cleared when large)
-_FIRSTS: dict[tuple[str, ...], dict[str, str]] = {}
 
 
+@lru_cache(maxsize=1024)
 def _firsts(keys: tuple[str, ...]) -> dict[str, str]:
-    if len(_FIRSTS) >= 1024:
-        _FIRSTS.clear()
+    """The tag names of a record, in order -> the first of them by folded name (records of one archive share
+    them).  The dict is shared: read it, never change it."""
     first: dict[str, str] = {}
     for name in keys:
         first.setdefault(_FOLDS.get(name) or _fold(name), name)
-    _FIRSTS[keys] = first
     return first
 
 

@@ -1031,7 +1031,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     for (; j < n; j++) {
         PyObject *a = PyList_GET_ITEM(actions, j);
         if (!slot_is(a, S_kind, roll_kind)) {
-            long p, v = 0;
+            long p;
             if (k_double == NULL) break;
             int dbl = slot_is(a, S_kind, k_double);
             if (!dbl && !slot_is(a, S_kind, k_take)) break;
@@ -1045,8 +1045,9 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
                     break;
                 PyObject *val = slot_attr(a, S_value);
                 if (!val) { PyErr_Clear(); break; }
-                int plain_value = val == Py_None || (attr_long(a, S_value, 0, LONG_MAX, &v) && v == cube * 2);
+                int plain_value = val == Py_None || (PyLong_Check(val) && PyLong_AsLong(val) == cube * 2);
                 Py_DECREF(val);
+                if (PyErr_Occurred()) PyErr_Clear();      /* (a value past a C long: not the double's) */
                 if (!plain_value) break;
                 pending = a;
             } else {

@@ -443,8 +443,6 @@ static void loc_forget(void) {
     for (Py_ssize_t i = 0; i < (Py_ssize_t)LOC_LINES * LOC_COLS; i++) Py_CLEAR(LocCache[i]);
 }
 
-static long Resigns = 0;     /* the resignations build_row made (mat_game says whether its game has one) */
-
 /* the Actions of one row appended to `out`: 1 done, 0 the row is not one handled here, -1 an exception */
 static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, long threshold, PyObject *out) {
     Item items[MAX_ITEMS];
@@ -534,7 +532,6 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
                                             it->and_match ? Py_True : Py_False};
                         action = make(args, 5, KW_VALUE_MATCH, 7);
                     } else {
-                        Resigns += it->kind != DOUBLE;
                         PyObject *args[] = {it->kind == DOUBLE ? KindDouble : KindResign, player, loc, move,
                                             text, value};
                         action = make(args, 5, KW_VALUE, 6);
@@ -1121,7 +1118,6 @@ static PyObject *mat_game(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
         return NULL;
     }
-    long resigns = Resigns;
     int kind = PyUnicode_KIND(text);
     const void *d = PyUnicode_DATA(text);
     if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
@@ -1214,8 +1210,11 @@ static PyObject *mat_game(PyObject *self, PyObject *args) {
     while (last > start && Py_UNICODE_ISSPACE(CH(last))) last--;
     long end_line = line_off + 1;
     for (Py_ssize_t j = start; j < last; j++) end_line += CH(j) == '\n';
+    int resigns = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(out) && !resigns; k++)
+        resigns = slot_is(PyList_GET_ITEM(out, k), S_kind, KindResign);
     result = Py_BuildValue("(llOOllllOlO)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
-                           score_line, score_col, out, end_line, Resigns > resigns ? Py_True : Py_False);
+                           score_line, score_col, out, end_line, resigns ? Py_True : Py_False);
     goto done;
 none:
     result = Py_NewRef(Py_None);

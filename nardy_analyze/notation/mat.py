@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, fields
-from functools import cache
+from functools import cache, lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -474,17 +474,16 @@ def comment_line(text: str) -> str:
 _COLON_TAG = re.compile(r";[ \t]*([A-Za-z][A-Za-z0-9 _-]{0,30}?)[ \t]*:[ \t]*(\S.*?)[ \t]*$")
 # header keys that name the game played: read as the record's variant (tag "Variation")
 _VARIANT_KEYS = {"gametype", "variant", "variation"}
-# a tag key -> whether it names the game played other than as "Variation" (``_Reader._tag``), worked out once
-# per key (cleared when large)
-_NAMES_VARIANT: dict[str, bool] = {}
 
 
+@lru_cache(maxsize=4096)
 def _names_variant(key: str) -> bool:
-    if len(_NAMES_VARIANT) >= 4096:
-        _NAMES_VARIANT.clear()
+    """Whether a tag key names the game played other than as "Variation" (``_Reader._tag``; the few keys there
+    are, once each)."""
     norm = key.casefold().replace(" ", "").replace("_", "")
-    names = _NAMES_VARIANT[key] = norm in _VARIANT_KEYS and norm != "variation"
-    return names
+    return norm in _VARIANT_KEYS and norm != "variation"
+
+
 _GAP = re.compile(r"[ \t]{2,}")
 
 LEFT_CELL_GAP = 4          # a first cell at most this many columns after "N)" is the left one
@@ -997,10 +996,7 @@ class _Reader:
         if key not in m.tags:
             m.tags[key] = val
             m.tag_locs[key] = loc
-        names = _NAMES_VARIANT.get(key)
-        if names is None:
-            names = _names_variant(key)
-        if names and m.tag("Variation") is None:
+        if _names_variant(key) and m.tag("Variation") is None:
             m.tags["Variation"] = val
             m.tag_locs["Variation"] = loc
 

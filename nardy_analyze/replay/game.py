@@ -74,7 +74,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     limit = st.variant.get("cube_limit") if quick is not None and teller is None else None
     cubed = quick is not None and teller is None and st.variant.cube_in_play and st.crawford is False \
         and (limit is None or type(limit) is int and limit > 0)
-    limit = limit or 0
+    cube = None
     i = 0
     while i < n:
         a = actions[i]
@@ -82,25 +82,18 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
             last = st.last
             if cubed:
                 owner, roller = st.owner, st.last_roller
-                j, side0, side1, r0, r1, *cube = quick(
-                    actions, i, st.pos[0], st.pos[1], last.player if last is not None and last.kind is roll else -1,
-                    st.rolls, st.rolled[0], st.rolled[1], roll, None, plain, parts, False,
-                    (Kind.DOUBLE, Kind.TAKE, st.cube, -1 if owner is None else owner, -1 if roller is None else roller,
-                     limit))
-                if j > i:
-                    taken_cube(st, actions, i, j, side0, side1, r0, r1, *cube)
-                    i = j
-                    continue
-            else:
-                j, side0, side1, r0, r1 = quick(actions, i, st.pos[0], st.pos[1],
-                                                last.player if last is not None and last.kind is roll else -1,
-                                                st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts,
-                                                sparse)
+                cube = (Kind.DOUBLE, Kind.TAKE, st.cube, -1 if owner is None else owner,
+                        -1 if roller is None else roller, limit or 0)
+            got = quick(actions, i, st.pos[0], st.pos[1], last.player if last is not None and last.kind is roll else -1,
+                        st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts, sparse, cube)
+            j = got[0]
             if j > i:
-                if teller is None:
-                    taken(st, actions, i, j, side0, side1, r0, r1)
+                if cubed:
+                    taken_cube(st, actions, i, *got)
+                elif teller is None:
+                    taken(st, actions, i, *got)
                 elif sparse:
-                    told_sparse(st, actions, i, j, side0, side1, r0, r1, trace, teller)
+                    told_sparse(st, actions, i, *got, trace, teller)
                     trace.clear()
                 else:
                     told(st, actions, i, j, trace, teller)
