@@ -113,8 +113,9 @@ def _validate_analysed(entry: Entry, match: Match, variant: str, options: dict[s
 
 
 def count_records(paths: Iterable[str]) -> int:
-    """How many records :func:`discover` finds (a walk of the folders, for a progress bar's total)."""
-    return sum(e.status == RECORD for e in discover(paths))
+    """How many records :func:`discover` finds (a walk of the folders, for a progress bar's total), counting
+    the files still to judge by their start (``Entry.judge``) as the runs do: the progress counts them too."""
+    return sum(e.status == RECORD for e in discover(paths, judge_later=True))
 
 
 def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: dict[str, Any] | None = None,
@@ -133,7 +134,8 @@ def iter_validate(paths: Iterable[str], variant: str = "backgammon", options: di
     total = count_records(paths) if progress is not None else None
     work, args = (_validate_one, (variant, options)) if analyse is None else \
         (_validate_analysed, (variant, options, analyse))
-    for entry, kind, value in map_records(discover(paths), work, args, jobs=jobs,
+    # (a file of an ambiguous suffix found in a folder is judged by its start where it is read: a worker)
+    for entry, kind, value in map_records(discover(paths, judge_later=True), work, args, jobs=jobs,
                                           progress=progress, max_bytes=max_bytes, total=total,
                                           engine=engine):
         if kind == "ok":

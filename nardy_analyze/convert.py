@@ -32,7 +32,8 @@ from .record import Kind, Match
 
 from .analyze import map_records, validate_match
 from .runner import Doing
-from .inputs import RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, read_bytes
+from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, judged,
+                     read_bytes)
 from .judged import not_played_refusal
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
@@ -131,17 +132,19 @@ def _absolute(folder: str, cwd: str) -> str:
     return os.path.normpath(os.path.join(cwd, folder))
 
 
-def _found(paths: Iterable[str], to: str, out_dir: str | None) -> list[tuple[Entry, str | None]]:
+def _found(paths: Iterable[str], to: str, out_dir: str | None,
+           judge_later: bool = False) -> list[tuple[Entry, str | None]]:
     """(entry, the folder named by the caller it was found in, else None) for every input of the shared
     discovery (:func:`nardy_analyze.inputs.discover`).  Skipped in a folder, so that converting it again
     converts the same files: without ``out_dir``, a file with the suffix the target notation is written
     with (``.sgf`` for ``sgf``: it would be its own output, or the output of an earlier run; a ``.txt``
-    is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``."""
+    is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``.  ``judge_later``: a file of
+    an ambiguous suffix found in a folder is judged by its start when it is read (``inputs.discover``)."""
     written_as = notation.get(to).suffixes[0]
     out: list[tuple[Entry, str | None]] = []
     for p in paths:
         root = p if p != "-" and os.path.isdir(p) else None
-        for e in discover([p]):
+        for e in discover([p], judge_later):
             if root is not None and not e.explicit and e.status == RECORD:
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
                     e = Entry(e.path, SKIP, inside_reason(), notation=e.notation)
@@ -169,7 +172,10 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
     notation.get(to)                              # KeyError for an unknown notation
     if output is not None and out_dir is not None:
         raise ConvertError(_("use either -o FILE or --out-dir DIR, not both"))
-    found = _found(paths, to, out_dir)
+    # the files of an ambiguous suffix found in folders are judged by their start as the workers read them,
+    # except with -o (one input: it must be known whether each is a record) and where they take part in a
+    # clash (below)
+    found = _found(paths, to, out_dir, judge_later=output is None)
     files = [e for e, _ in found if e.status != SKIP]
     if output is not None:
         if len(files) != 1:
@@ -181,22 +187,16 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
         raise ConvertError(_("standard input has no name to write into --out-dir; use -o FILE or -o -"))
     # a skipped file (found in a folder, no game record) and an unreadable path have no target
     out = [(e, target_path(e.path, to, out_dir, root) if e.status == RECORD else None) for e, root in found]
-    seen: dict[str, str] = {}
-    clashes = []
-    cwd = os.getcwd()
-    for e, t in out:
-        if t is None or t == "-":
-            continue
-        at = os.path.normpath(os.path.join(cwd, t))      # (os.path.abspath, the working folder asked once)
-        key = os.path.normcase(at)
-        if key in seen:
-            clashes.append(_("{first} and {second} would both be written to {target}").format(
-                first=seen[key], second=e.path, target=t))
-        else:
-            seen[key] = e.path
-        if os.path.normpath(os.path.join(cwd, e.path)) == at:
-            clashes.append(_("{path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE").format(
-                path=e.path))
+    clashes, involved = _clashes(out)
+    if any(out[i][0].judge for i in involved):
+        # a file still to judge takes part in a clash: the files in clashes judged here (one that is no record
+        # has no target), and the outputs checked again
+        for i in involved:
+            e, root = found[i]
+            if e.judge:
+                e = judged(e)
+                out[i] = (e, target_path(e.path, to, out_dir, root) if e.status == RECORD else None)
+        clashes, _involved = _clashes(out)
     if clashes:
         listed = "; ".join(clashes[:3])
         if len(clashes) > 3:
@@ -206,6 +206,32 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
                                         len(clashes) - 3).format(clashes=listed, n=len(clashes) - 3))
         raise ConvertError(_("{clashes} (nothing was written)").format(clashes=listed))
     return out
+
+
+def _clashes(out: list[tuple[Entry, str | None]]) -> tuple[list[str], list[int]]:
+    """The clashes of the outputs of ``out`` ((entry, target) pairs), as messages, and the indexes of the
+    entries that take part in them."""
+    seen: dict[str, int] = {}
+    clashes: list[str] = []
+    involved: list[int] = []
+    cwd = os.getcwd()
+    for i, (e, t) in enumerate(out):
+        if t is None or t == "-":
+            continue
+        at = os.path.normpath(os.path.join(cwd, t))      # (os.path.abspath, the working folder asked once)
+        key = os.path.normcase(at)
+        first = seen.get(key)
+        if first is not None:
+            clashes.append(_("{first} and {second} would both be written to {target}").format(
+                first=out[first][0].path, second=e.path, target=t))
+            involved += (first, i)
+        else:
+            seen[key] = i
+        if os.path.normpath(os.path.join(cwd, e.path)) == at:
+            clashes.append(_("{path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE").format(
+                path=e.path))
+            involved.append(i)
+    return clashes, involved
 
 
 def _cannot_be_read(path: str) -> str:
@@ -332,17 +358,32 @@ def sgf_analysis(match: Match, plies: int = 0, threads: int = 0) -> tuple[dict |
 
 
 
-def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout=None) -> Outcome:
-    """Write ``text`` (when the conversion gave one) to ``target``: atomically, or to ``stdout`` for ``-``."""
+def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout=None,
+            make_folder: bool = False) -> Outcome:
+    """Write ``text`` (when the conversion gave one) to ``target``: atomically, or to ``stdout`` for ``-``.
+    ``make_folder``: the folder of ``target`` is made when it is missing (a sub-folder of ``--out-dir`` that
+    only files judged as they were read go to: :func:`convert_paths` did not make it)."""
     if text is None:
         return outcome
     if target == "-":
         (stdout or sys.stdout).write(text)
         return outcome
+    data = text.encode("utf-8")
     try:   # (synced to disk at the end of the run, all at once: convert_paths)
-        write_bytes_atomically(target, text.encode("utf-8"), force=force, sync=False)
+        write_bytes_atomically(target, data, force=force, sync=False)
     except OutputError as e:
-        outcome.status, outcome.messages, outcome.dropped = FAILED, [str(e)], False
+        why = str(e)
+        folder = os.path.dirname(target)
+        if make_folder and folder and not os.path.isdir(folder):
+            try:
+                os.makedirs(folder, exist_ok=True)
+                write_bytes_atomically(target, data, force=force, sync=False)
+                return outcome
+            except OSError as e2:
+                why = _("cannot create {folder}: {reason}").format(folder=folder, reason=e2.strerror or e2)
+            except OutputError as e2:
+                why = str(e2)
+        outcome.status, outcome.messages, outcome.dropped = FAILED, [why], False
         outcome.unwritable = True
     return outcome
 
@@ -362,7 +403,7 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     if target == "-":
         return outcome, text
     # force: whether an output may be replaced was decided before the run (convert_paths)
-    return _finish(outcome, text, target, True), None
+    return _finish(outcome, text, target, True, make_folder=entry.judge), None
 
 
 _convert_entry.doing = Doing.CONVERTING      # (for the runner's internal-error message)
@@ -394,8 +435,16 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     ``analyse``: the search depth (plies, 0 = the network alone) of the analysis written into SGF files
     (``to`` must be ``sgf``; needs the analysis extra), None for none."""
     work = _plan(paths, to, output, out_dir)
+    if not force:   # a file still to judge whose output exists: judged now (no record: skipped, not failed)
+        for i, (entry, target) in enumerate(work):
+            if entry.judge and target is not None and target != "-" and os.path.exists(target):
+                entry = judged(entry)
+                work[i] = (entry, target if entry.status == RECORD else None)
     if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror
-        folders = [out_dir] + sorted({os.path.dirname(t) for _, t in work if t is not None and t != "-"})
+        # (those of the records known here; a sub-folder only the files still to judge go to is made by the
+        # worker that writes the first of them: _finish)
+        folders = [out_dir] + sorted({os.path.dirname(t) for e, t in work
+                                      if t is not None and t != "-" and not e.judge})
         for folder in folders:
             if os.path.isdir(folder):
                 continue
@@ -419,7 +468,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
             todo.append(_Input(entry.path, entry.status, entry.reason, entry.explicit, entry.notation,
-                               entry.source, target))
+                               entry.source, entry.judge, target=target))
     started = time.time()
     extra: tuple = ()
     if analyse is not None:            # the engine on every core in one process, on one per worker process
@@ -439,6 +488,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
                     outcome = _finish(outcome, text, "-", force, stdout)
             elif kind == UNREADABLE:
                 outcome = Outcome(entry.path, None, FAILED, [value], unreadable=True)
+            elif kind == SKIP:                         # a file judged by its start as it was read: no record
+                outcome = Outcome(entry.path, None, SKIPPED, [value])
             else:                                      # INTERNAL_ERROR: a bug in a reader, the replay or a writer
                 outcome = Outcome(entry.path, target, FAILED, [f"{entry.shown}: {value}"], internal=True)
             run.outcomes.append(outcome)

@@ -29,6 +29,15 @@ class InputError(Exception):
     """A path that cannot be read at all (missing, unreadable, not a file)."""
 
 
+class NotARecord(InputError):
+    """A file judged by its start as it is read (``Entry.judge``) that is no game record: skipped, with the
+    reason (a :class:`SkipReason`) the discovery would have given it."""
+
+    def __init__(self, reason: "SkipReason") -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
 MAX_BYTES = 64 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged by this much of its start
 
@@ -60,6 +69,9 @@ class Entry:
     explicit: bool = False
     notation: str | None = None
     source: str | None = None
+    # found in a folder with an ambiguous suffix (.txt) and not read yet (``discover(..., judge_later=True)``):
+    # a record only when its start looks like one, judged by :func:`load` as it reads the file (NotARecord)
+    judge: bool = False
 
     @property
     def shown(self) -> str:
@@ -91,7 +103,7 @@ def _broken_link(path: str) -> str:
     return _("{path}: broken symbolic link (its target does not exist)").format(path=path)
 
 
-def discover(paths: Iterable[str]) -> Iterator[Entry]:
+def discover(paths: Iterable[str], judge_later: bool = False) -> Iterator[Entry]:
     """Account for every input, in order; folders are walked recursively in sorted order.
 
     * a path named by the caller is always a record (``explicit``), whatever its name, when it can be
@@ -106,6 +118,12 @@ def discover(paths: Iterable[str]) -> Iterator[Entry]:
       may lead out of the tree or back into it; name the folder to read it), so a walk never loops;
     * files with other suffixes (``README.md``, ``expected.tsv``) are not game records by their name
       and are not part of the inventory.
+
+    ``judge_later``: a file found in a folder with an ambiguous suffix is not read here but given as a
+    RECORD entry to judge (``Entry.judge``): :func:`load`, which reads it whole anyway, judges its start as
+    this walk would and raises :class:`NotARecord` (skipped, with the same reason) when it is no record;
+    :func:`judged` judges one here.  For the commands that read their records in worker processes: the
+    walk then opens no file, and each file is opened once.
     """
     suffixes = record_suffixes()
     for p in paths:
@@ -121,7 +139,7 @@ def discover(paths: Iterable[str]) -> Iterator[Entry]:
                 yield Entry(p, UNREADABLE, _oserror(p, e), True)
             continue
         if stat.S_ISDIR(st.st_mode):
-            yield from _walk(p, suffixes, {(st.st_dev, st.st_ino): p})
+            yield from _walk(p, suffixes, {(st.st_dev, st.st_ino): p}, judge_later)
         else:
             n = for_path(p)
             why = archive_reason(os.path.basename(p)) if n is None and stat.S_ISREG(st.st_mode) else None
@@ -131,7 +149,8 @@ def discover(paths: Iterable[str]) -> Iterator[Entry]:
             yield Entry(p, RECORD, explicit=True, notation=n.name if n else None)
 
 
-def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], str]) -> Iterator[Entry]:
+def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], str],
+          judge_later: bool = False) -> Iterator[Entry]:
     try:
         with os.scandir(folder) as it:
             items = sorted(it, key=lambda d: d.name)
@@ -163,7 +182,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
                 yield Entry(path, SKIPPED, SkipReason(_(_SEARCHED).format(folder=seen[key]), Skip.LINK))
                 continue
             seen[key] = path
-            yield from _walk(path, suffixes, seen)
+            yield from _walk(path, suffixes, seen, judge_later)
             continue
         suffix = os.path.splitext(d.name)[1].lower()
         if suffix not in suffixes:
@@ -171,7 +190,7 @@ def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], st
             if why is not None:
                 yield Entry(path, SKIPPED, why)
             continue
-        yield _file_entry(path, d)
+        yield _file_entry(path, d, judge_later)
 
 
 class Skip(enum.Enum):
@@ -239,7 +258,7 @@ def archive_reason(name: str) -> SkipReason | None:
     return SkipReason(_(_COMPRESSED).format(kind=kind, command=command, name=name), Skip.ARCHIVE)
 
 
-def _file_entry(path: str, d: os.DirEntry) -> Entry:
+def _file_entry(path: str, d: os.DirEntry, judge_later: bool = False) -> Entry:
     if d.name.startswith("."):
         return Entry(path, SKIPPED, SkipReason(_(_HIDDEN), Skip.HIDDEN))
     try:
@@ -256,22 +275,43 @@ def _file_entry(path: str, d: os.DirEntry) -> Entry:
     if n is not None:
         return Entry(path, RECORD, notation=n.name)
     # an ambiguous suffix (.txt): read as a record only when its start looks like one
+    if judge_later:
+        return Entry(path, RECORD, judge=True)
+    return judged(Entry(path, RECORD, judge=True))
+
+
+def judged(entry: Entry) -> Entry:
+    """An entry to judge (``Entry.judge``) as the discovery without ``judge_later`` gives it: its start read
+    here, a RECORD of the notation it looks like, else SKIPPED (or UNREADABLE: the file cannot be read).
+    Any other entry as it is."""
+    if not entry.judge:
+        return entry
+    path = entry.path
     try:                                 # (the system's calls, as _read_file: no file object per file)
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(entry.source or path, _OPEN_FLAGS)
         try:
             head = _read_upto(fd, SNIFF_BYTES, SNIFF_BYTES, regular=True)
         finally:
             os.close(fd)
     except OSError as e:
-        return Entry(path, UNREADABLE, _oserror(path, e))
+        return Entry(path, UNREADABLE, _oserror(path, e), source=entry.source)
+    why, name = _judge_start(head)
+    if why is not None:
+        return Entry(path, SKIPPED, why, source=entry.source)
+    return Entry(path, RECORD, notation=name, source=entry.source)
+
+
+def _judge_start(head: bytes) -> tuple[SkipReason | None, str | None]:
+    """(why it is no record, None), or (None, the notation it looks like), of a file of an ambiguous suffix
+    found in a folder, by its first :data:`SNIFF_BYTES` bytes (or fewer: all of it)."""
     if not head.strip():
-        return Entry(path, SKIPPED, SkipReason(_(_NOT_RECORD[0]), Skip.RECORD))
+        return SkipReason(_(_NOT_RECORD[0]), Skip.RECORD), None
     if len(head) == SNIFF_BYTES:
         head = head[:len(head) - len(head) % 4]      # whole UTF-16/32 code units
     n = sniff(decode(head))
     if n is None:
-        return Entry(path, SKIPPED, SkipReason(_(_NOT_RECORD[1]), Skip.RECORD))
-    return Entry(path, RECORD, notation=n.name)
+        return SkipReason(_(_NOT_RECORD[1]), Skip.RECORD), None
+    return None, n.name
 
 
 def _too_large(entry: Entry, size: int | None, limit: int) -> InputError:
@@ -350,18 +390,58 @@ def read_bytes(path: str) -> bytes:
     return read_input(Entry(path, RECORD, explicit=True))
 
 
+def _read_judged(entry: Entry, max_bytes: int | None) -> tuple[bytes, str]:
+    """The bytes of an entry to judge (``Entry.judge``) and the notation its start looks like, the file opened
+    once: its first :data:`SNIFF_BYTES` bytes judged before the rest is read (a large file that is no record,
+    a server's log, is never read further); NotARecord when it looks like no record (as :func:`judged` says
+    it), InputError as :func:`read_input` raises it."""
+    limit = MAX_BYTES if max_bytes is None else max_bytes
+    try:
+        fd = os.open(entry.source or entry.path, _OPEN_FLAGS)
+        try:
+            try:
+                st = os.fstat(fd)
+                size, regular = st.st_size, stat.S_ISREG(st.st_mode)
+            except OSError:
+                size, regular = 0, False
+            head = _read_upto(fd, SNIFF_BYTES, min(size + 1, SNIFF_BYTES) if size > 0 else SNIFF_BYTES, regular)
+            why, name = _judge_start(head)
+            if why is not None:
+                raise NotARecord(why)
+            if len(head) < SNIFF_BYTES:                # the whole file
+                data = head
+            else:
+                if size > limit:                       # say so without reading it
+                    raise _too_large(entry, size, limit)
+                data = head + _read_upto(fd, limit + 1 - len(head),
+                                         size + 1 - len(head) if size > len(head) else 65536, regular)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise InputError(_oserror(entry.path, e)) from None
+    if len(data) > limit:
+        raise _too_large(entry, None, limit)
+    return data, name
+
+
 def load(entry: Entry, max_bytes: int | None = None) -> Match:
     """Read a RECORD entry: its bytes, the shared decoder, the reader of its notation (by the entry's
     notation, else the suffix, else sniffing, Jellyfish match text when nothing fits).
 
-    Raises InputError when the file cannot be read; never raises for what the file contains (the
+    Raises InputError when the file cannot be read, NotARecord (one) for an entry to judge
+    (``Entry.judge``) whose start looks like no record; never raises for what the file contains (the
     reader turns that into problems with a line and column).  A file without any game and without
     any problem gets a "no game found" problem, so that no record passes as clean unread.
     """
     if entry.status != RECORD:
         raise InputError(entry.reason or f"{entry.path}: {entry.status}")     # (status: an interface word)
-    dec = decode_detail(read_input(entry, max_bytes))
-    match = read_text(dec.text, entry.shown, entry.notation)
+    notation = entry.notation
+    if entry.judge:      # (found in a folder, of an ambiguous suffix: judged by its start as the walk does)
+        data, notation = _read_judged(entry, max_bytes)
+    else:
+        data = read_input(entry, max_bytes)
+    dec = decode_detail(data)
+    match = read_text(dec.text, entry.shown, notation)
     match.encoding = dec.encoding
     if not match.games and not match.problems:
         match.problems.append(Problem(Loc(1, 1), _("not a game record: no game found")))

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 from . import GC_THRESHOLD, __version__
 from .fsio import HeldSignals
 from .i18n import N_, _
-from .inputs import RECORD, UNREADABLE, InputError
+from .inputs import RECORD, SKIPPED, UNREADABLE, InputError, NotARecord
 from .report import INTERNAL_ERROR
 
 Load = Callable[..., Any]      # load(entry, max_bytes) -> the record; InputError when it cannot be read
@@ -65,13 +65,16 @@ def guarded(work: Callable[..., Any], entry: Any, args: tuple, max_bytes: int | 
     """Run ``work(entry, load(entry, max_bytes), *args)`` for one entry, never raising: the per-file error
     boundary.
 
-    Returns ("ok", value) | ("unreadable", message) | ("internal-error", message).  This is the one place
+    Returns ("ok", value) | ("unreadable", message) | ("skipped", reason: a file judged by its start as it
+    was read, ``inputs.Entry.judge``, that is no record) | ("internal-error", message).  This is the one place
     where an exception out of a reader, the engine, the replay or a writer becomes an internal error:
     readers turn bad input into problems of the file themselves (``notation.ReadError``), and nothing
     between them and here catches an exception that is not its own.
     """
     try:
         match = load(entry, max_bytes)
+    except NotARecord as e:                    # a file judged by its start as it was read: not a record
+        return SKIPPED, e.reason
     except InputError as e:
         return UNREADABLE, str(e)
     except Exception as e:                     # a bug in a reader

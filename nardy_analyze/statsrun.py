@@ -83,7 +83,7 @@ def scan(paths: Iterable[str] | str, variant: str = "backgammon", rules: dict[st
     options = rule_options(variant, rules)
     out = Scan(pd.DataFrame())
     rows: list[tuple] = []
-    entries = list(discover(paths))
+    entries = list(discover(paths, judge_later=True))
     results = map_records(entries, rows_of, (variant, options), jobs=jobs, progress=progress, engine=engine)
     # Everything alive before the scan (pandas and numpy make most of it) goes to the garbage collector's
     # permanent generation while the files are replayed: the collections of this process and of the worker
@@ -229,7 +229,7 @@ def aggregate(paths: Iterable[str] | str, by: str = "player", variant: str = "ba
     aliases = alias_table(aliases)
     want = frozenset({by} | ({"player"} if players else set()))
     agg = Aggregate(by, want, aliases)
-    entries = discover(paths)
+    entries = discover(paths, judge_later=True)
     if progress is not None or (engine is not None and engine != "local"):
         entries = list(entries)
     try:
@@ -270,7 +270,7 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
     options = rule_options(variant, rules)
-    entries = list(discover(paths))
+    entries = list(discover(paths, judge_later=True))
     records = sum(e.status == "record" for e in entries)
     procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
     threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)

@@ -240,6 +240,86 @@ def test_clashing_names_are_listed_briefly(tmp_path, cli):
     assert len(r.stderr) < 1000 and not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
+def _txt_archive(root: Path) -> Path:
+    """Sub-folders of ``.txt`` files, judged by their start as they are read: one of records and a log, one of
+    logs only, one of a record beside a ``.mat`` of the same name."""
+    games = root / "txt"
+    for sub in ("club", "logs", "pair"):
+        (games / sub).mkdir(parents=True)
+    for i in range(3):
+        (games / "club" / f"m{i}.txt").write_text(BANNER.replace("Alice", f"Alice{i}"), encoding="utf-8")
+    (games / "club" / "server.txt").write_text("12:00 INFO started\n" * 10, encoding="utf-8")
+    (games / "logs" / "a.txt").write_text("12:00 INFO started\n", encoding="utf-8")
+    (games / "logs" / "b.txt").write_text("", encoding="utf-8")
+    (games / "pair" / "x.mat").write_text(BANNER, encoding="utf-8")
+    (games / "pair" / "x.txt").write_text("shopping list\n", encoding="utf-8")
+    return games
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_txt_files_are_judged_where_they_are_read(tmp_path, jobs):
+    """A ``.txt`` found in a folder is judged by its start where it is read (a worker process with ``-j 2``):
+    a record is converted, any other file skipped with discovery's reason; ``--out-dir``'s sub-folders are
+    made for the files written only (none for a folder of logs), and a ``.txt`` that is no record clashes
+    with nothing.  The outcomes are those of a run that judged every file first."""
+    from nardy_analyze import convert as conv, inputs
+    from nardy_analyze.inputs import Skip, skip_kind
+    games = _txt_archive(tmp_path)
+    out = tmp_path / "out"
+    run = conv.convert_paths([str(games)], "sgf", out_dir=str(out), jobs=jobs)
+    by = {Path(o.source).relative_to(games).as_posix(): o for o in run.outcomes}
+    assert {k: o.status for k, o in by.items()} == {
+        "club/m0.txt": "written", "club/m1.txt": "written", "club/m2.txt": "written", "club/server.txt": "skipped",
+        "logs/a.txt": "skipped", "logs/b.txt": "skipped", "pair/x.mat": "written", "pair/x.txt": "skipped"}
+    assert by["logs/b.txt"].messages == ["not a game record: empty"]
+    assert skip_kind(by["club/server.txt"].messages[0]) is Skip.RECORD     # (its kind crossed the processes)
+    assert sorted(_tree(out)) == ["club/m0.sgf", "club/m1.sgf", "club/m2.sgf", "pair/x.sgf"]
+    assert not (out / "logs").exists()
+    # the same outcomes as a run that judges every file in this process before the work
+    real = inputs.discover
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(conv, "discover", lambda paths, judge_later=False: real(paths, False))
+        before = conv.convert_paths([str(games)], "sgf", out_dir=str(tmp_path / "out2"), jobs=jobs)
+    assert [(o.source, o.status, o.messages, o.target and Path(o.target).relative_to(tmp_path / "out2"))
+            for o in before.outcomes] == \
+        [(o.source, o.status, o.messages, o.target and Path(o.target).relative_to(out)) for o in run.outcomes]
+    # without --force an existing output fails, except for a file that is no record (skipped, as always)
+    (games / "pair" / "x.sgf").write_text("old", encoding="utf-8")
+    (games / "logs" / "a.sgf").write_text("old", encoding="utf-8")
+    again = conv.convert_paths([str(games / "pair"), str(games / "logs")], "sgf", jobs=jobs)
+    assert [(Path(o.source).name, o.status) for o in again.outcomes] == \
+        [("x.mat", "failed"), ("x.sgf", "skipped"), ("x.txt", "skipped"), ("a.sgf", "skipped"), ("a.txt", "skipped"),
+         ("b.txt", "skipped")]
+    assert [o.messages[0] for o in again.outcomes if o.source.endswith(".txt")] == \
+        ["not a game record: its start matches no known notation"] * 2 + ["not a game record: empty"]
+
+
+def test_a_txt_record_beside_a_mat_of_its_name_clashes(tmp_path):
+    """Two inputs for one output are an error before anything is written, a ``.txt`` judged by its start
+    there and then: a record clashes, a file that is no record does not."""
+    from nardy_analyze import convert as conv
+    games = _txt_archive(tmp_path)
+    (games / "pair" / "x.txt").write_text(BANNER, encoding="utf-8")
+    with pytest.raises(conv.ConvertError, match="would both be written to"):
+        conv.convert_paths([str(games / "pair")], "sgf", jobs=2)
+    assert not (games / "pair" / "x.sgf").exists()
+    (games / "pair" / "x.txt").write_text("shopping list\n", encoding="utf-8")
+    run = conv.convert_paths([str(games / "pair")], "sgf", jobs=2)
+    assert [o.status for o in run.outcomes] == ["written", "skipped"]
+
+
+def test_a_large_txt_is_skipped_or_unreadable_by_its_start(tmp_path):
+    """Over the size limit, a ``.txt`` that is no record is skipped as at any size (judged by its first
+    64 KiB, the rest never read), and a record is unreadable with the limit and the option that raises it."""
+    from nardy_analyze.analyze import validate_paths
+    (tmp_path / "log.txt").write_text("12:00 INFO started\n" * 20_000, encoding="utf-8")
+    (tmp_path / "big.txt").write_text(BANNER + "\n" * 400_000, encoding="utf-8")
+    run = validate_paths([str(tmp_path)], jobs=1, max_bytes=100_000)
+    assert run.skipped == [(str(tmp_path / "log.txt"), "not a game record: its start matches no known notation")]
+    assert len(run.unreadable) == 1 and run.unreadable[0][0] == str(tmp_path / "big.txt")
+    assert "--max-file-size" in run.unreadable[0][1] and not run.reports
+
+
 # ----------------------------------------------------------------------------- exit codes of outputs
 
 

@@ -223,16 +223,20 @@ def test_a_txt_log_is_judged_by_its_start_never_parsed(tmp_path, monkeypatch):
 
 
 def test_a_small_record_is_read_with_one_system_call_each_time(tmp_path, monkeypatch):
-    """A regular file's read that gives less than asked is its end: the sniff of a ``.txt`` record and its
-    reading take one ``read`` each (none to find the end), and what they read is the whole file."""
+    """A regular file's read that gives less than asked is its end: a ``.txt`` record found in a folder is
+    opened once and read with one ``read`` (none to find the end), which both judges its start and reads it
+    whole; named on the command line (read as a record whatever it holds), the same."""
     txt = tmp_path / "match.txt"
     txt.write_bytes(GOOD)
     reads: list[int] = []
+    opens: list[str] = []
     fds = set()
     real_open, real_read = os.open, os.read
 
     def watching_open(path, flags, *a, **k):
         fd = real_open(path, flags, *a, **k)
+        if str(path) == str(txt):
+            opens.append(str(path))
         (fds.add if str(path) == str(txt) else fds.discard)(fd)
         return fd
 
@@ -247,7 +251,12 @@ def test_a_small_record_is_read_with_one_system_call_each_time(tmp_path, monkeyp
     run = validate_paths([str(tmp_path)], jobs=1)
     assert [r.path for r in run.reports] == [str(txt)]
     assert run.reports[0].games                    # read whole: its games are there
-    assert reads == [len(GOOD), len(GOOD)]         # the sniff's one read, the record's one read
+    assert reads == [len(GOOD)] and len(opens) == 1  # one open, one read: judged and read at once
+    reads.clear()
+    opens.clear()
+    run = validate_paths([str(txt)], jobs=1)
+    assert run.reports[0].games and run.reports[0].findings == []
+    assert reads == [len(GOOD)] and len(opens) == 1
 
 
 def test_hidden_files_and_folders(tmp_path):

@@ -22,7 +22,9 @@ from nardy_analyze.engine.core import Dice
 from nardy_analyze.engine import get_variant, legal_results
 from nardy_analyze.engine import judge as judge_mod
 from nardy_analyze.engine.core import exact_steps, generate
+from nardy_analyze.notation import sgf as sgf_mod
 from nardy_analyze.notation import mat
+from nardy_analyze.record import Action, Kind, Loc
 
 from helpers import CORPUS, ROOT
 
@@ -617,3 +619,22 @@ def test_target_path_follows_the_working_folder(tmp_path, monkeypatch):
         for root in ("two", str(tmp_path / "one"), "."):
             assert convert.target_path(source, "sgf", "out", root) == _target_reference(source, ".sgf", "out", root)
         assert convert._inside(str(where / "out" / "y.mat"), "out")
+
+
+_KIND_LIST = list(Kind)
+
+
+@pytest.mark.skipif(sgf_mod.kinds_in is sgf_mod._kinds_in, reason="the compiled twin is not built (or NARDY_ANALYZE_PURE is set)")
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_KIND_LIST), max_size=40), st.lists(st.sampled_from(_KIND_LIST), max_size=6),
+       st.integers(-3, 45))
+def test_kinds_in_is_the_python_scan(actions, kinds, stop):
+    """``notation.kinds_in`` (compiled) gives the mask of its Python twin, which is the plain scan: bit k set when
+    ``kinds[k]`` is the kind of one of ``actions[:stop]`` (all of them when ``stop`` < 0)."""
+    from types import SimpleNamespace
+    # real Actions (slotted: the compiled scan reads the slot) and a stand-in class (read as an attribute)
+    acts = [Action(k, i % 2, Loc(i + 1, 1), "x") if i % 3 else SimpleNamespace(kind=k) for i, k in enumerate(actions)]
+    kinds = tuple(dict.fromkeys(kinds))
+    seen = acts if stop < 0 else acts[:stop]
+    want = sum(1 << j for j, k in enumerate(kinds) if any(a.kind is k for a in seen))
+    assert sgf_mod.kinds_in(acts, kinds, stop) == sgf_mod._kinds_in(acts, kinds, stop) == want

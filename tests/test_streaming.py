@@ -188,11 +188,16 @@ def test_standard_input_among_many_files_is_read_in_this_process(tmp_path, monke
 
 
 def test_progress_total_is_known_before_the_first_file(tmp_path):
+    """The total is every file to read, known before the first: the 12 records and the two ``.txt`` files
+    (one per sub-folder), which are judged by their start as they are read and then skipped."""
     many_files(tmp_path, 12)
     calls = []
-    for _ in iter_validate([str(tmp_path)], jobs=1, progress=lambda p, d, t: calls.append((d, t))):
-        pass
-    assert [d for d, _ in calls] == list(range(1, 13)) and {t for _, t in calls} == {12}
+    kinds = []
+    for kind, _path, _value in iter_validate([str(tmp_path)], jobs=1,
+                                              progress=lambda p, d, t: calls.append((d, t))):
+        kinds.append(kind)
+    assert [d for d, _ in calls] == list(range(1, 15)) and {t for _, t in calls} == {14}
+    assert kinds.count("skipped") == 2 and kinds.count("ok") == 12
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif"])

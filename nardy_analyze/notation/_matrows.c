@@ -1100,6 +1100,27 @@ static Py_ssize_t score_part(int kind, const void *d, Py_ssize_t i, Py_ssize_t e
     return i;
 }
 
+/* kinds_in(actions, kinds, stop=-1) -> int: bit k set when kinds[k] is the kind of one of actions[:stop] (stop < 0:
+ * all of them), found by identity; the kinds are Kind members (at most 30) */
+static PyObject *kinds_in(PyObject *self, PyObject *args) {
+    PyObject *actions, *kinds;
+    Py_ssize_t stop = -1;
+    if (!PyArg_ParseTuple(args, "O!O!|n", &PyList_Type, &actions, &PyTuple_Type, &kinds, &stop))
+        return NULL;
+    Py_ssize_t nk = PyTuple_GET_SIZE(kinds), n = PyList_GET_SIZE(actions);
+    if (nk > 30) { PyErr_SetString(PyExc_ValueError, "kinds_in: at most 30 kinds"); return NULL; }
+    if (stop >= 0 && stop < n) n = stop;
+    long mask = 0, all = (1L << nk) - 1;
+    for (Py_ssize_t i = 0; i < n && mask != all; i++) {
+        PyObject *k = slot_attr(PyList_GET_ITEM(actions, i), S_kind);
+        if (!k) return NULL;
+        for (Py_ssize_t j = 0; j < nk; j++)
+            if (PyTuple_GET_ITEM(kinds, j) == k) { mask |= 1L << j; break; }
+        Py_DECREF(k);
+    }
+    return PyLong_FromLong(mask);
+}
+
 /* name.strip().lower(), or NULL with an exception */
 static PyObject *folded_name(PyObject *name) {
     PyObject *st = PyObject_CallMethod(name, "strip", NULL);
@@ -1585,6 +1606,9 @@ static PyMethodDef methods[] = {
      "with nothing else on it (';W[double]'), and no node for a win when derived (RE[] says it); j is the first "
      "action that is none of these (or whose steps are not written here): the Python writer's; player: the player "
      "of the last roll written, or -1"},
+    {"kinds_in", kinds_in, METH_VARARGS,
+     "kinds_in(actions, kinds, stop=-1) -> int: bit k set when kinds[k] (a tuple of at most 30) is the kind of one of "
+     "actions[:stop] (stop < 0: all of them), found by identity: record.kinds_in's twin"},
     {"json_configure", json_configure, METH_O, "json_configure(Step): the class json_indent writes as its list"},
     {"json_indent", json_indent, METH_O,
      "json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1) for documents of dicts with str keys, "

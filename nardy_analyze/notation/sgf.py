@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from itertools import islice
-from operator import attrgetter
 
 from .. import __version__
 from ..engine.compiled import PURE
@@ -545,6 +543,31 @@ def read(text: str, path: str = "") -> Match:
 # ----------------------------------------------------------------------------- writer
 
 
+def _kinds_in(actions: list, kinds: tuple, stop: int = -1) -> int:
+    """A mask of the ``kinds`` (a tuple of :class:`~nardy_analyze.record.Kind` members, at most 30) found among
+    ``actions[:stop]`` (``stop`` < 0: all of them): bit ``k`` set when ``kinds[k]`` is the kind of one of them.
+    The reference of the compiled twin (``notation/_matrows.c``), which the writers use where it is built: one
+    pass over a game's actions at C speed for the questions they ask of every game (a beaver, a result before
+    the last action)."""
+    if len(kinds) > 30:
+        raise ValueError("kinds_in: at most 30 kinds")
+    mask = 0
+    for a in (actions if stop < 0 else actions[:stop]):
+        for k, kind in enumerate(kinds):
+            if a.kind is kind:
+                mask |= 1 << k
+                break
+    return mask
+
+
+try:        # the compiled twin (notation/_matrows.c: kinds_in)
+    if PURE:
+        raise ImportError("NARDY_ANALYZE_PURE is set")
+    from ._matrows import kinds_in
+except ImportError:                  # not built (no C compiler at install) or turned off
+    kinds_in = _kinds_in
+
+
 try:        # the compiled twin of _game_tree's loop over plain rolls (notation/_matrows.c: sgf_rolls)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
@@ -650,17 +673,19 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     known = ng.known if ng.known is not None else dict(enumerate(ng.actions))
     actions = ng.game.actions
     rolls = _SGF_ROLLS if not analysis and type(actions) is list else None
-    j = 0                         # the first action not written yet by the compiled writer of the roll nodes
-    for i, a in enumerate(actions):
-        if i < j:
-            continue
+    n = len(actions)
+    i = -1
+    while i + 1 < n:
+        i += 1
         if rolls is not None:     # (the run of plain rolls and cube actions from here, written as the loop
             j, last = rolls(actions, i, known, nodes, roll, derived)     # below writes them)
             if j > i:
                 if last >= 0:
                     turn = 1 - last
                 prev_setup = False
+                i = j - 1         # (the next action is the first one not written)
                 continue
+        a = actions[i]
         na = known.get(i)
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
                 and not analysis and a.clock is None and a.clock_left is None and not a.comments:
@@ -740,7 +765,7 @@ def _tag_props(match: Match) -> list[str]:
 
 
 _ENDS = (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)
-_KIND_OF = attrgetter("kind")
+_BEAVER = (Kind.BEAVER,)
 
 
 def _result_derived(ng) -> bool:
@@ -751,12 +776,11 @@ def _result_derived(ng) -> bool:
     if not actions:
         return False
     end = actions[-1]
-    ends = _ENDS
     return (end.kind is Kind.WIN
             and not end.and_match and (end.player == rep.winner or end.margin)   # (margin: no column)
             and end.value == rep.points
             and rep.points is not None and rep.points >= 1 and not end.comments
-            and not any(map(ends.__contains__, map(_KIND_OF, islice(actions, len(actions) - 1)))))
+            and not kinds_in(actions, _ENDS, len(actions) - 1))
 
 
 def _roll_node(a: Action, dice: str, route) -> str:
@@ -813,9 +837,8 @@ def own_losses(match: Match) -> list[str]:
     # SGF (gnubg) writes a beaver as a double answering the opponent's double: one that answers none
     # would read back as a double
     odd = []
-    beaver = Kind.BEAVER
     for g, n in zip(match.games, game_numbers(match.games)):
-        if beaver not in map(_KIND_OF, g.actions):        # (the common case, looked for at C speed)
+        if not kinds_in(g.actions, _BEAVER):         # (the common case, looked for at C speed)
             continue
         for prev, a in zip([None] + g.actions, g.actions):
             if a.kind is Kind.BEAVER and not (prev is not None and prev.kind in (Kind.DOUBLE, Kind.BEAVER)
