@@ -50,11 +50,23 @@ static Py_ssize_t slot_learn(PyTypeObject *t, PyObject *name) {
     return offset;
 }
 
+/* the entry of (type, name) last found, by a hash of the two pointers: most reads find it at once, without a
+ * walk of the table (entries are never moved nor removed, so a kept pointer stays valid) */
+#define SLOT_HINTS 256
+static SlotEntry *SlotHint[SLOT_HINTS];
+
+static inline unsigned slot_hint(PyTypeObject *t, PyObject *name) {
+    return (unsigned)((((uintptr_t)t >> 4) * 31u ^ ((uintptr_t)name >> 4)) & (SLOT_HINTS - 1));
+}
+
 static PyObject *slot_attr(PyObject *o, PyObject *name) {
     PyTypeObject *t = Py_TYPE(o);
-    for (int k = 0; k < SlotCount; k++) {
-        SlotEntry *e = &SlotTable[k];
-        if (e->name == name && e->type == t) {
+    unsigned h = slot_hint(t, name);
+    SlotEntry *hint = SlotHint[h];
+    for (int k = -1; k < SlotCount; k++) {
+        SlotEntry *e = k < 0 ? hint : &SlotTable[k];
+        if (e && e->name == name && e->type == t) {
+            SlotHint[h] = e;
             if (e->version != t->tp_version_tag || !PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) {
                 e->version = 0;                  /* changed since: read the slow way from now on */
                 e->offset = -1;

@@ -86,3 +86,31 @@ def test_tag_lookup_is_the_first_tag_of_the_name_and_follows_changes(items, remo
             m.tags[name] = value + "!"
             assert m.tag(key) == _tag_by_scan(m.tags, key)
     assert m.tag(key) == _tag_by_scan(m.tags, key)
+
+
+def test_the_notation_tables_follow_the_registry(monkeypatch):
+    """The suffix table and the sniff order kept per state of the notation registry are what the registry
+    says after each change: a notation registered, replaced, unregistered, or the registry swapped."""
+    from dataclasses import replace
+    from nardy_analyze import notation
+
+    def odd_sniff(text: str) -> bool:
+        return text.startswith("ODD!")
+
+    odd = notation.Notation("odd", (".odd",), odd_sniff, lambda text, path="": Match(path=path, notation="odd"),
+                            ambiguous_suffixes=(".txt",))
+    assert notation.for_path("a.mat").name == "mat" and notation.for_path("a.odd") is None
+    assert notation.sniff("ODD! 1 point match") is None or notation.sniff("ODD!").name != "odd"
+    notation.register(odd)
+    try:
+        assert notation.for_path("a.ODD").name == "odd" and ".odd" in notation.record_suffixes()
+        assert notation.sniff("ODD! x").name == "odd" and "odd" in notation.names()
+        notation.register(replace(odd, suffixes=(".odd2",)))           # replaced under the same name
+        assert notation.for_path("a.odd") is None and notation.for_path("a.odd2").name == "odd"
+    finally:
+        notation.unregister("odd")
+    assert notation.for_path("a.odd2") is None and notation.sniff("ODD! x") is None
+    monkeypatch.setattr(notation, "_REGISTRY", {**notation._REGISTRY, "odd": odd})
+    assert notation.for_path("a.odd").name == "odd"
+    monkeypatch.undo()
+    assert notation.for_path("a.odd") is None and notation.for_path("b.sgf").name == "sgf"

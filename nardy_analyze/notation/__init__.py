@@ -142,8 +142,33 @@ def targets() -> tuple[str, ...]:
     return tuple(out + [n.name for n in _REGISTRY.values() if n.write is not None and n.name not in out])
 
 
+def _registry_key() -> tuple:
+    """What the tables worked out from the registry depend on (the registry, the names in it and the
+    notations they name): they are worked out again when it changes (a notation imported or registered)."""
+    return id(_REGISTRY), tuple(_REGISTRY), tuple(map(id, _REGISTRY.values()))
+
+
+_TABLES: dict[str, tuple[tuple, Any]] = {}      # table name -> (the registry's key, the table)
+
+
+def _table(name: str, make: Callable[[], Any]) -> Any:
+    """The table ``name`` made by ``make`` from the registry as it is now (kept until the registry changes:
+    every record file read asks for them)."""
+    key = _registry_key()
+    got = _TABLES.get(name)
+    if got is not None and got[0] == key:
+        return got[1]
+    table = make()
+    _TABLES[name] = (key, table)
+    return table
+
+
 def _declared() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
     """(name, suffixes, ambiguous suffixes) of every notation, built in or registered, without importing."""
+    return _table("declared", _make_declared)
+
+
+def _make_declared() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
     out = [(b.name, b.suffixes, b.ambiguous) for b in BUILTIN]
     known = {n for n, _, _ in out}
     out += [(n.name, n.suffixes, n.ambiguous_suffixes) for n in _REGISTRY.values() if n.name not in known]
@@ -167,10 +192,27 @@ def record_suffixes() -> tuple[str, ...]:
 def for_path(path: str) -> Notation | None:
     """The notation a file name's suffix names unambiguously (``.mat``, ``.sgf``...); None otherwise."""
     suffix = os.path.splitext(path)[1].lower()      # (as Path.suffix: "" or "." match no notation)
-    for name, suffixes, _amb in _declared():
-        if suffix in suffixes:
-            return get(name)
-    return None
+    name = _table("by_suffix", _make_by_suffix).get(suffix)
+    return get(name) if name is not None else None
+
+
+def _make_by_suffix() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, suffixes, _amb in _make_declared():
+        for s in suffixes:
+            out.setdefault(s, name)          # (the first notation that declares a suffix)
+    return out
+
+
+def _make_sniff_order() -> list[tuple[str, str | None]]:
+    """(name, light sniff or None) of every notation, in the order :func:`sniff` asks them."""
+    order = []                        # (name, loose, light sniff): as names() lists them
+    for b in BUILTIN:
+        n = _REGISTRY.get(b.name)
+        order.append((b.name, b.loose, b.sniff) if n is None else (b.name, n.loose_sniff, None))
+    order += [(n.name, n.loose_sniff, None) for n in _REGISTRY.values() if n.name not in _BUILTIN_NAMES]
+    # a loose sniff (Jellyfish match text's "Game N" lines) only after every other notation's
+    return [(name, light) for name, _loose, light in sorted(order, key=lambda x: x[1])]
 
 
 def sniff(text: str) -> Notation | None:
@@ -179,13 +221,7 @@ def sniff(text: str) -> Notation | None:
     and imported only when it accepts the text: a ``.txt`` file of Jellyfish match text costs no import of
     the other notations' modules (the ``.ngn`` one brings Lark)."""
     head = text[:65536]
-    order = []                        # (name, loose, light sniff): as names() lists them
-    for b in BUILTIN:
-        n = _REGISTRY.get(b.name)
-        order.append((b.name, b.loose, b.sniff) if n is None else (b.name, n.loose_sniff, None))
-    order += [(n.name, n.loose_sniff, None) for n in _REGISTRY.values() if n.name not in _BUILTIN_NAMES]
-    # a loose sniff (Jellyfish match text's "Game N" lines) only after every other notation's
-    for name, _loose, light in sorted(order, key=lambda x: x[1]):
+    for name, light in _table("sniff_order", _make_sniff_order):
         if light is not None:
             if getattr(sniffs, light)(head):
                 return get(name)

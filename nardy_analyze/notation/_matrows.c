@@ -46,8 +46,7 @@ static PyObject *Action = NULL, *Loc = NULL, *DiceOf = NULL, *StepsHook = NULL, 
 static PyObject *KindRoll = NULL, *KindDouble = NULL, *KindTake = NULL, *KindDrop = NULL, *KindWin = NULL,
                 *KindResign = NULL;
 static long LeftCellGap = 4;
-static PyObject *Plays = NULL;          /* play text -> tuple of Step objects */
-static PyObject *CellPlays = NULL;      /* a roll cell's whole text ("43: 13/9 13/10") -> the same tuple */
+static PyObject *Plays = NULL;          /* play text -> tuple of Step objects: the Python reader's answers */
 static PyObject *SegmentClass = NULL;   /* record.Segment (configure_ngn): the .ngn chain and handover parts */
 static PyObject *S_segments = NULL, *S_kind = NULL, *S_player = NULL, *W_chain = NULL, *W_handover = NULL;
 static PyObject *KW_VALUE = NULL, *KW_VALUE_MATCH = NULL, *KW_CANNOT = NULL;
@@ -211,6 +210,29 @@ static int match_item(const char *s, Py_ssize_t n, Py_ssize_t pos, Item *it) {
     return 0;
 }
 
+/* The Step object of each (src, dst, hit) with points 0-25 (StepOf's value, the same object every time it is
+ * asked for: mat.STEP makes each once), kept here once asked for: a play's steps found without a lookup */
+static PyObject *StepTab[26][26][2];
+
+static void step_forget(void) {
+    for (int x = 0; x < 26; x++)
+        for (int y = 0; y < 26; y++)
+            for (int h = 0; h < 2; h++) Py_CLEAR(StepTab[x][y][h]);
+}
+
+/* a new reference to the Step (src, dst, hit), or NULL with an exception */
+static PyObject *step_of(int src, int dst, int hit) {
+    PyObject **at = &StepTab[src][dst][hit ? 1 : 0];
+    if (!*at) {
+        PyObject *key = Py_BuildValue("(iiO)", src, dst, hit ? Py_True : Py_False);
+        if (!key) return NULL;
+        *at = PyObject_GetItem(StepOf, key);
+        Py_DECREF(key);
+        if (!*at) return NULL;
+    }
+    return Py_NewRef(*at);
+}
+
 /* mat.play_steps of a play text line[a:b] whose every word the row reader matched as _STEP_RE: the tuple of
  * Step objects (from mat.STEP), or NULL with no exception when a word is one the Python reader must read
  * (a repeat count out of range, a point past 25, a step from "off", too many steps: its messages) */
@@ -261,30 +283,29 @@ static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
     PyObject *out = PyTuple_New(n);
     if (!out) return NULL;
     for (int k = 0; k < n; k++) {
-        PyObject *key = Py_BuildValue("(iiO)", trip[k][0], trip[k][1], trip[k][2] ? Py_True : Py_False);
-        PyObject *step = key ? PyObject_GetItem(StepOf, key) : NULL;
-        Py_XDECREF(key);
+        PyObject *step = step_of(trip[k][0], trip[k][1], trip[k][2]);
         if (!step) { Py_DECREF(out); return NULL; }
         PyTuple_SET_ITEM(out, k, step);
     }
     return out;
 }
 
-/* the tuple of Step objects of a play's text (line[a:b], its first column `col`), from the cache or the
- * Python reader's hook (a new reference; Py_None when the play cannot be read; NULL on an exception) */
+/* the tuple of Step objects of a play's text (line[a:b], its first column `col`): read here where it is plain
+ * (parse_play: no string made, no lookup), else the Python reader's hook, whose answers are kept by text (a new
+ * reference; Py_None when the play cannot be read; NULL on an exception) */
 static PyObject *play_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col) {
+    PyObject *steps = parse_play(PyUnicode_DATA(line), a, b);
+    if (steps || PyErr_Occurred()) return steps;
     PyObject *text = PyUnicode_Substring(line, a, b);
     if (!text) return NULL;
-    PyObject *steps = PyDict_GetItemWithError(Plays, text);
+    steps = PyDict_GetItemWithError(Plays, text);
     if (steps) {
         Py_INCREF(steps);
         Py_DECREF(text);
         return steps;
     }
     if (PyErr_Occurred()) { Py_DECREF(text); return NULL; }
-    steps = parse_play(PyUnicode_DATA(line), a, b);
-    if (!steps && !PyErr_Occurred())        /* not plainly readable: the Python reader decides */
-        steps = PyObject_CallFunction(StepsHook, "Ol", text, col);
+    steps = PyObject_CallFunction(StepsHook, "Ol", text, col);   /* not plainly readable: the Python reader */
     if (steps && steps != Py_None) {
         if (PyDict_GET_SIZE(Plays) >= PLAYS_MAX) PyDict_Clear(Plays);
         if (PyDict_SetItem(Plays, text, steps) < 0) Py_CLEAR(steps);
@@ -454,24 +475,14 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         pos = items[count++].end;
     }
     if (!count) return 1;
-    /* every play read first: a play that cannot be read leaves the row to the Python reader (the cell's text
-     * is the key of CellPlays: the play's steps found without a second string for the play alone) */
-    PyObject *steps[MAX_ITEMS] = {NULL}, *texts[MAX_ITEMS] = {NULL};
+    /* every play read first: a play that cannot be read leaves the row to the Python reader */
+    PyObject *steps[MAX_ITEMS] = {NULL};
     int result = -1;
     for (int k = 0; k < count; k++) {
         if (items[k].kind == ROLL && items[k].end - items[k].a > 3) {
-            if (!(texts[k] = PyUnicode_Substring(line, items[k].a, items[k].end))) goto done;
-            steps[k] = PyDict_GetItemWithError(CellPlays, texts[k]);
-            if (steps[k]) {
-                Py_INCREF(steps[k]);
-                continue;
-            }
-            if (PyErr_Occurred()) goto done;
             steps[k] = play_steps(line, items[k].a + 3, items[k].end, (long)items[k].a + 4);
             if (!steps[k]) goto done;
             if (steps[k] == Py_None) { result = 0; goto done; }
-            if (PyDict_GET_SIZE(CellPlays) >= PLAYS_MAX) PyDict_Clear(CellPlays);
-            if (PyDict_SetItem(CellPlays, texts[k], steps[k]) < 0) goto done;
         }
     }
     /* the Actions appended to out as they are made (nothing after this point leaves the row to Python) */
@@ -500,7 +511,7 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
             side = col < threshold ? 0 : 1;
         }
         PyObject *loc = make_loc(lineno, col);
-        PyObject *text = texts[k] ? Py_NewRef(texts[k]) : PyUnicode_Substring(line, it->a, it->end);
+        PyObject *text = PyUnicode_Substring(line, it->a, it->end);
         PyObject *player = PyLong_FromLong(side);
         PyObject *action = NULL;
         if (loc && text && player) {
@@ -556,10 +567,7 @@ fail:
     Py_XDECREF(move);
     result = -1;
 done:
-    for (int k = 0; k < count; k++) {
-        Py_XDECREF(steps[k]);
-        Py_XDECREF(texts[k]);
-    }
+    for (int k = 0; k < count; k++) Py_XDECREF(steps[k]);
     return result;
 }
 
@@ -855,7 +863,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     }
     LeftCellGap = gap;
     PyDict_Clear(Plays);
-    PyDict_Clear(CellPlays);
+    step_forget();
     dice_forget();
     loc_forget();
     ActionShape.type = LocShape.type = NULL;
@@ -1621,8 +1629,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_matrows",
 
 PyMODINIT_FUNC PyInit__matrows(void) {
     Plays = PyDict_New();
-    CellPlays = PyDict_New();
-    if (!CellPlays) return NULL;
     KW_VALUE = Py_BuildValue("(s)", "value");
     KW_VALUE_MATCH = Py_BuildValue("(ss)", "value", "and_match");
     KW_CANNOT = Py_BuildValue("(s)", "cannot_move");
