@@ -893,6 +893,34 @@ static PyObject *shapes(PyObject *self, PyObject *args) {
 }
 
 
+/* -- a growing byte buffer (the SGF roll nodes, the JSON writer) */
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} JBuf;
+
+static int jb_grow(JBuf *b, Py_ssize_t more) {
+    if (b->len + more <= b->cap) return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + more) {
+        if (cap > PY_SSIZE_T_MAX / 2) { PyErr_NoMemory(); return -1; }
+        cap *= 2;
+    }
+    char *nb = PyMem_Realloc(b->buf, (size_t)cap);
+    if (!nb) { PyErr_NoMemory(); return -1; }
+    b->buf = nb;
+    b->cap = cap;
+    return 0;
+}
+
+static int jb_put(JBuf *b, const char *s, Py_ssize_t n) {
+    if (jb_grow(b, n) < 0) return -1;
+    memcpy(b->buf + b->len, s, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
 /* -- the SGF writer's common node ------------------------------------------------------------------------ */
 
 static PyObject *S_dice = NULL, *S_unplayed = NULL, *S_illegal_mark = NULL, *S_clock = NULL, *S_clock_left = NULL,
@@ -972,6 +1000,8 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
     Py_ssize_t n = PyList_GET_SIZE(actions);
     char buf[8 + 2 * MAX_STEPS_C + 8];
     long last = -1;                 /* the player of the last roll written */
+    JBuf run = {NULL, 0, 0};        /* the nodes written, one line each: appended to nodes as one string */
+    PyObject *result = NULL;
     for (; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(actions, i);
         if (!slot_is(a, S_kind, roll)) {
@@ -986,11 +1016,9 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
             if ((p != 0 && p != 1) || !attr_none(a, S_clock) || !attr_none(a, S_clock_left)
                     || !attr_false(a, S_comments))
                 break;
-            PyObject *node = PyUnicode_FromFormat(";%c[%s]", p ? 'B' : 'W', word);
-            if (!node) return NULL;
-            int err = PyList_Append(nodes, node);
-            Py_DECREF(node);
-            if (err < 0) return NULL;
+            char cube[16];
+            int m = snprintf(cube, sizeof cube, "%s;%c[%s]", run.len ? "\n" : "", p ? 'B' : 'W', word);
+            if (jb_put(&run, cube, m) < 0) goto done;
             continue;
         }
         PyObject *dice = slot_attr(a, S_dice);
@@ -1010,13 +1038,14 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
                 || !attr_none(a, S_clock_left) || !attr_false(a, S_comments))
             break;
         PyObject *key = PyLong_FromSsize_t(i);
-        if (!key) return NULL;
+        if (!key) goto done;
         PyObject *na = PyDict_GetItemWithError(known, key);      /* borrowed */
         Py_DECREF(key);
-        if (!na && PyErr_Occurred()) return NULL;
+        if (!na && PyErr_Occurred()) goto done;
         PyObject *route = na ? slot_attr(na, S_route) : Py_NewRef(Py_None);
         if (!route) { PyErr_Clear(); break; }
         Py_ssize_t w = 0;
+        if (run.len) buf[w++] = '\n';
         buf[w++] = ';';
         buf[w++] = p ? 'B' : 'W';
         buf[w++] = '[';
@@ -1035,14 +1064,20 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
         if (m < 0) break;
         w += m;
         buf[w++] = ']';
-        PyObject *node = PyUnicode_FromStringAndSize(buf, w);
-        if (!node) return NULL;
-        int err = PyList_Append(nodes, node);
-        Py_DECREF(node);
-        if (err < 0) return NULL;
+        if (jb_put(&run, buf, w) < 0) goto done;
         last = p;
     }
-    return Py_BuildValue("(nl)", i, last);
+    if (run.len) {                  /* (ASCII: the letters, digits and words above) */
+        PyObject *text = PyUnicode_FromStringAndSize(run.buf, run.len);
+        if (!text) goto done;
+        int err = PyList_Append(nodes, text);
+        Py_DECREF(text);
+        if (err < 0) goto done;
+    }
+    result = Py_BuildValue("(nl)", i, last);
+done:
+    PyMem_Free(run.buf);
+    return result;
 }
 
 /* -- a whole common game --------------------------------------------------------------------------- */
@@ -1266,32 +1301,6 @@ done:
  * anything else: the caller writes that document with Python (notation/jsonfmt.py's _dumps, the reference).
  * The text is built as UTF-8 in one buffer and decoded once at the end. */
 #define JSON_DEPTH 60
-
-typedef struct {
-    char *buf;
-    Py_ssize_t len, cap;
-} JBuf;
-
-static int jb_grow(JBuf *b, Py_ssize_t more) {
-    if (b->len + more <= b->cap) return 0;
-    Py_ssize_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + more) {
-        if (cap > PY_SSIZE_T_MAX / 2) { PyErr_NoMemory(); return -1; }
-        cap *= 2;
-    }
-    char *nb = PyMem_Realloc(b->buf, (size_t)cap);
-    if (!nb) { PyErr_NoMemory(); return -1; }
-    b->buf = nb;
-    b->cap = cap;
-    return 0;
-}
-
-static int jb_put(JBuf *b, const char *s, Py_ssize_t n) {
-    if (jb_grow(b, n) < 0) return -1;
-    memcpy(b->buf + b->len, s, (size_t)n);
-    b->len += n;
-    return 0;
-}
 
 static int jb_indent(JBuf *b, int level) {
     if (jb_grow(b, level + 1) < 0) return -1;
@@ -1609,7 +1618,7 @@ static PyMethodDef methods[] = {
      "ones; else None: then the Python reader reads it"},
     {"sgf_rolls", sgf_rolls, METH_VARARGS,
      "sgf_rolls(actions, i, known, nodes, ROLL, derived) -> (j, player): the SGF nodes of actions[i:j] appended to "
-     "nodes, each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: "
+     "nodes as one string (one line each), each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: "
      "the route of known[i] (a NormalAction) when it has one, else the written steps), a double, a take or a drop "
      "with nothing else on it (';W[double]'), and no node for a win when derived (RE[] says it); j is the first "
      "action that is none of these (or whose steps are not written here): the Python writer's; player: the player "
