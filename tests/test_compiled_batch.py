@@ -345,6 +345,44 @@ def test_the_batch_takes_cube_actions():
 
 
 @needs_core
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.1, 0.3, 0.7]), length=st.sampled_from([0, 5, 11]),
+       limit=st.sampled_from([None, 2, 4, 64]))
+def test_a_sparse_observer_is_told_the_python_replay_s_with_the_cube_in_the_batch(seed, rate, length, limit):
+    """With a sparse observer (the SGF writer's view) the batch takes the plain doubles and takes too: the states
+    told (each roll's cube, owner, boards and move number), the game ends and the findings are the Python
+    replay's, on generated money and match games with cube actions changed, under cube limits; so is the SGF
+    text."""
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay import replay
+    from nardy_analyze.replay.normal import normalise
+    m = _mutate_cube(_generated("backgammon"), random.Random(seed), rate, length)
+    options = {"cube_limit": limit} if limit else {}
+
+    def seen(batch: bool):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(game_mod, "BATCH", batch)
+            v = _Plays()
+            replay(m, variant_for(m, "backgammon", options), visitor=v)
+            return v.seen, sgf_mod.write(m, normalise(m, "backgammon", options, exact=False))
+    assert seen(True) == seen(False)
+
+
+@needs_core
+def test_the_batch_takes_cube_actions_with_a_sparse_observer():
+    """The SGF writer's view does not hand the plain doubles and takes to Python one by one either."""
+    from nardy_analyze.replay import cube as cube_mod
+    from nardy_analyze.replay.normal import normalise
+    m = _generated("backgammon")
+    doubles = sum(a.kind is Kind.DOUBLE for g in m.games for a in g.actions)
+    seen = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(game_mod.HANDLERS, Kind.DOUBLE, lambda *args: seen.append(args) or cube_mod.on_double(*args))
+        normalise(m, exact=False)
+    assert doubles >= 10 and len(seen) < doubles / 4, (len(seen), doubles)
+
+
+@needs_core
 def test_batch_takes_the_combined_moves_and_partial_plays_it_can():
     """The batch's own ways (``judge``'s split of combined moves, a legal play that cannot use every number)
     are taken on real records: the turns left to Python are few."""
@@ -645,7 +683,8 @@ def test_batch_tells_a_sparse_observer_what_the_python_replay_tells(variant, see
 def test_the_sparse_view_is_the_full_view_less_the_exact_rolls(variant):
     """``normalise(exact=False)`` (the SGF writer's view) gives every action the state and route of the full
     view, except the rolls played exactly as written, which have neither (their written steps are their
-    route); on generated games and the same games with plays changed, with the batch and without it."""
+    route), and the doubles and takes (the writer needs no state of them); on generated games and the same
+    games with plays changed, with the batch and without it."""
     from nardy_analyze.replay.normal import normalise
     for seed, rate in ((11, 0.0), (12, 0.1), (13, 0.4)):
         m = _mutate(_generated(variant), random.Random(seed), rate)
@@ -660,7 +699,8 @@ def test_the_sparse_view_is_the_full_view_less_the_exact_rolls(variant):
                 for s, f in zip(sg.actions, fg.actions):
                     assert s.action is f.action
                     if s.state is None and f.state is not None:
-                        assert f.state.exact and f.state.legal, (variant, seed, f.action.loc)
+                        assert f.action.kind in (Kind.DOUBLE, Kind.TAKE) or f.state.exact and f.state.legal, \
+                            (variant, seed, f.action.loc)
                         skipped += 1
                     else:
                         assert (s.state, s.route) == (f.state, f.route), (variant, seed, batch, f.action.loc)

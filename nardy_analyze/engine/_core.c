@@ -1009,16 +1009,17 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
         return NULL;
     }
-    /* the cube's plain actions (replay.cube.on_double and on_take where they find nothing), without an observer:
-     * cube_in = (DOUBLE, TAKE, cube, owner or -1, the last roller or -1, the cube limit or 0), given only where
-     * the cube is in play, the game is known not to be the Crawford game and no double waits for an answer */
+    /* the cube's plain actions (replay.cube.on_double and on_take where they find nothing), without an observer
+     * or with a sparse one (told nothing of a double or a take): cube_in = (DOUBLE, TAKE, cube, owner or -1, the
+     * last roller or -1, the cube limit or 0), given only where the cube is in play, the game is known not to be
+     * the Crawford game and no double waits for an answer */
     PyObject *k_double = NULL, *k_take = NULL, *pending = NULL, *cubes = NULL;
     long cube = 1, owner = -1, last_roller = -1, limit = 0;
     int turned = 0;
     if (cube_in != Py_None) {
-        if (trace != Py_None || !PyArg_ParseTuple(cube_in, "OOllll", &k_double, &k_take, &cube, &owner, &last_roller,
-                                                  &limit)) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cube is given only without a trace");
+        if ((trace != Py_None && !sparse) || !PyArg_ParseTuple(cube_in, "OOllll", &k_double, &k_take, &cube, &owner,
+                                                               &last_roller, &limit)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cube is given only without a trace or a sparse one");
             return NULL;
         }
     }
@@ -1132,8 +1133,11 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
                 item = Py_BuildValue("(NNNO)", t0, t1, rt, exact ? Py_True : Py_False);
             }
             if (!item) { if (!t1) Py_XDECREF(t0); Py_XDECREF(b0); Py_XDECREF(b1); return NULL; }
-            /* sparse: (k, before0, before1, item), which holds the item */
-            PyObject *entry = sparse ? Py_BuildValue("(nNNN)", j, b0, b1, item) : item;
+            /* sparse: (k, before0, before1, item), which holds the item; with the cube, and the cube, its owner
+             * (-1: nobody) and the rolls of the game before the roll */
+            PyObject *entry = !sparse ? item
+                : k_double ? Py_BuildValue("(nNNNlli)", j, b0, b1, item, cube, owner, rolls - 1)
+                : Py_BuildValue("(nNNN)", j, b0, b1, item);
             if (!entry) return NULL;
             int err = PyList_Append(trace, entry);
             told[0] = PyTuple_GET_ITEM(item, 0);
@@ -1703,7 +1707,7 @@ static PyMethodDef CoreRules_methods[] = {
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
      "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False, "
-     "parts=0, sparse=False) "
+     "parts=0, sparse=False, cube=None) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
      "trace (a list) gets (side0, side1, route, exact) after each (route: the play's single steps with their hits, "
      "((src, dst, hit), ...), as judge.route gives them, where the batch found them, else None; exact: the written "
@@ -1712,7 +1716,11 @@ static PyMethodDef CoreRules_methods[] = {
      "roll `parts` of the game (with a trace, only the turns with further parts written, whose trace item has a "
      "fifth element: ((numbers, side0, side1) after each written part, ...), and a sixth: the roller's first turn); "
      "sparse: an exact roll (not of parts) is not "
-     "traced, and each item traced is (k, side0, side1, item): the roll's index and the sides before it"},
+     "traced, and each item traced is (k, side0, side1, item): the roll's index and the sides before it; cube: "
+     "(DOUBLE, TAKE, cube, owner or -1, last roller or -1, limit or 0): the cube's plain doubles and takes taken "
+     "too (without a trace, or a sparse one, whose items then end with the cube, its owner or -1 and the rolls "
+     "before the roll), the result then ending with (cube, owner or -1, turned, the double waiting or None, last "
+     "roller, the indexes of the cube's actions or None)"},
     {"one_roll", (PyCFunction)CoreRules_one_roll, METH_VARARGS,
      "one_roll(action, me, opp, plain, first_turn) -> (me, opp, exact) | None: the roller's play of one ROLL "
      "action as quick_rolls takes it (the sides after it, and whether its written steps were the route), the "

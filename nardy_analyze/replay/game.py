@@ -69,10 +69,11 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     roll = Kind.ROLL
     trace = None if teller is None else []
     sparse = teller is not None and teller.sparse     # the batch traces only the rolls to tell (told_sparse)
-    # without an observer, the cube's plain doubles and takes in the batch too (where the cube is in play and
-    # the game is known not to be the Crawford game: :func:`taken_cube`)
-    limit = st.variant.get("cube_limit") if quick is not None and teller is None else None
-    cubed = quick is not None and teller is None and st.variant.cube_in_play and st.crawford is False \
+    # without an observer (or with a sparse one, told nothing of them), the cube's plain doubles and takes in the
+    # batch too (where the cube is in play and the game is known not to be the Crawford game: :func:`taken_cube`)
+    bare = teller is None or sparse
+    limit = st.variant.get("cube_limit") if quick is not None and bare else None
+    cubed = quick is not None and bare and st.variant.cube_in_play and st.crawford is False \
         and (limit is None or type(limit) is int and limit > 0)
     cube = None
     i = 0
@@ -88,12 +89,10 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
                         st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts, sparse, cube)
             j = got[0]
             if j > i:
-                if cubed:
-                    taken_cube(st, actions, i, *got)
-                elif teller is None:
-                    taken(st, actions, i, *got)
+                if teller is None:
+                    (taken_cube if cubed else taken)(st, actions, i, *got)
                 elif sparse:
-                    told_sparse(st, actions, i, *got, trace, teller)
+                    told_sparse(st, actions, i, got, trace, teller)
                     trace.clear()
                 else:
                     told(st, actions, i, j, trace, teller)
@@ -195,34 +194,51 @@ def told(st: GameState, actions: list[Action], i: int, j: int, trace: list, tell
     st.last_roller = last.player
 
 
-def told_sparse(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0: int, r1: int,
-                trace: list, teller) -> None:
-    """:func:`told` for an observer that wants nothing of an exact roll (``Teller.sparse``): the batch traced
-    only the other rolls, each as ``(k, before0, before1, item)`` (its index, the sides before it, and
-    :func:`told`'s item); the state moves over the rolls between them at once, as :func:`taken` does."""
+def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace: list, teller) -> None:
+    """:func:`told` for an observer that wants nothing of an exact roll, a double or a take (``Teller.sparse``):
+    the batch traced only the other rolls, each as ``(k, before0, before1, item)`` (its index, the sides before
+    it, and :func:`told`'s item), followed by the cube, its owner (-1: nobody) and the game's rolls before it
+    where the batch took the cube's actions too; the state moves over the actions between them at once, as
+    :func:`taken` (``got``: the batch's result, 5 items) or :func:`taken_cube` (11 items) does."""
+    j, side0, side1, r0, r1 = got[:5]
+    cubes = got[10] if len(got) > 5 else None
+    skip = frozenset(cubes) if cubes else None       # (the indexes of the cube's actions: no rolls)
     roll_at, pos = st.roll_at, st.pos
     if st.first_roller is None:
         st.first_roller = actions[i].player
     base = st.rolls
-    at = i                         # the first roll not yet in roll_at
-    for k, before0, before1, item in trace:
+    at = i                         # the first action not yet looked at for roll_at
+    for entry in trace:
+        k, before0, before1, item = entry[0], entry[1], entry[2], entry[3]
         a = actions[k]
         pos[0], pos[1] = before0, before1
-        st.rolls = base + k - i
+        if len(entry) > 4:         # the cube's actions taken too: the cube before the roll, and the rolls
+            st.cube, owner, st.rolls = entry[4], entry[5], entry[6]
+            st.owner = None if owner < 0 else owner
+        else:
+            st.rolls = base + k - i
         played = _traced(st, a, item, teller)
-        roll_at.extend(range(at, k + 1))
+        roll_at.extend(range(at, k + 1) if skip is None else [x for x in range(at, k + 1) if x not in skip])
         at = k + 1
         mark = ((before0, before1), st.cube, st.owner, st.plays_broken)
         st.rolls += 1
         pos[0], pos[1] = item[0], item[1]
         teller.after(st, k, a, mark, played, item[2])
-    roll_at.extend(range(at, j))
-    st.rolls = base + j - i
-    st.report.turns += j - i
+    roll_at.extend(range(at, j) if skip is None else [x for x in range(at, j) if x not in skip])
+    turns = j - i - (len(cubes) if cubes else 0)
+    st.rolls = base + turns
+    st.report.turns += turns
     st.rolled[0], st.rolled[1] = r0, r1
     pos[0], pos[1] = side0, side1
     last = st.last = actions[j - 1]
-    st.last_roller = last.player
+    if len(got) > 5:               # (as taken_cube)
+        st.cube, st.owner = got[5], None if got[6] < 0 else got[6]
+        if got[7]:
+            st.cube_turned = True
+        st.pending = got[8]
+        st.last_roller = got[9]
+    else:
+        st.last_roller = last.player
 
 
 def _traced(st: GameState, a: Action, item: tuple, teller) -> Played | None:

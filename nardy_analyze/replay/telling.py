@@ -25,6 +25,7 @@ ROLL_SPECS_MAX = 1024
 ROLL_SPECS: dict[tuple, SegmentSpec] = {}
 _new_row = tuple.__new__            # TurnRow._make without its Python frame
 _ANSWERS = (Kind.TAKE, Kind.DROP, Kind.BEAVER)
+_CUBED = (Kind.DOUBLE, Kind.TAKE)     # no state of these without exact states (Events.PLAYS)
 
 
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
@@ -45,9 +46,9 @@ class Teller:
     def __init__(self, tell_state: Callable | None, tell_turn: Callable | None, tell_end: Callable | None,
                  exact_states: bool = True):
         self.tell_state, self.tell_turn, self.tell_end = tell_state, tell_turn, tell_end
-        # False: no action state for a roll played exactly as written (``Events.PLAYS``)
+        # False: no action state for a roll played exactly as written, a double or a take (``Events.PLAYS``)
         self.exact_states = exact_states
-        # nothing at all to tell of such a roll (the batch replays it as without an observer)
+        # nothing at all to tell of such a roll, double or take (the batch replays them as without an observer)
         self.sparse = not exact_states and tell_turn is None
         self.offer: list | None = None       # [doubler, line, answer, (cube, owner)] of the turn being opened
         self.turn_no = 0
@@ -59,7 +60,7 @@ class Teller:
         break a play), taken by ``game.play`` inline, once per action.  ``route``: an exact play's steps with
         their hits, where the compiled batch found them (``ActionState.route``)."""
         sides, cube, owner, broken = mark
-        if self.tell_state is not None and (self.exact_states or played is not QUICK_EXACT):
+        if self.tell_state is not None and (self.exact_states or played is not QUICK_EXACT and a.kind not in _CUBED):
             pos, roll_at = st.pos, st.roll_at
             after = sides if sides[0] is pos[0] and sides[1] is pos[1] else (pos[0], pos[1])
             self.sides = after

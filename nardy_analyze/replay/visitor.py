@@ -47,8 +47,9 @@ class Events(Flag):
     TURNS = 2           # turn: a row per turn
     ENDS = 4            # game_end: how each game ended
     PLAYS = 8           # action_state of every action but a roll played exactly as written (one legal
-                        # step per number, in order: its written steps are its route), for a reader of the
-                        # other actions (the SGF writer's view: ``normalise(..., exact=False)``)
+                        # step per number, in order: its written steps are its route), a double and a take,
+                        # for a reader of the other rolls and the results (the SGF writer's view:
+                        # ``normalise(..., exact=False)``)
 
 
 class ReplayVisitor:
