@@ -143,9 +143,10 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None,
     written_as = notation.get(to).suffixes[0]
     out: list[tuple[Entry, str | None]] = []
     for p in paths:
-        root = p if p != "-" and os.path.isdir(p) else None
         for e in discover([p], judge_later):
-            if root is not None and not e.explicit and e.status == RECORD:
+            # (an entry not named by the caller was found in the folder p: no second look at p to know it)
+            root = None if e.explicit else p
+            if root is not None and e.status == RECORD:
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
                     e = Entry(e.path, SKIP, inside_reason(), notation=e.notation)
                 elif out_dir is None and os.path.splitext(e.path)[1].lower() == written_as:

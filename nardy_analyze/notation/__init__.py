@@ -181,6 +181,10 @@ def names() -> list[str]:
 
 def record_suffixes() -> tuple[str, ...]:
     """Every suffix a record file may have (for walking folders)."""
+    return _table("record_suffixes", _make_record_suffixes)
+
+
+def _make_record_suffixes() -> tuple[str, ...]:
     out: list[str] = []
     for _name, suffixes, ambiguous in _declared():
         for s in suffixes + ambiguous:
