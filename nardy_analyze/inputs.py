@@ -352,16 +352,21 @@ def _read_file(name: str, entry: Entry, limit: int) -> bytes:
     when opened) for the thousands of small files of an archive."""
     fd = os.open(name, _OPEN_FLAGS)
     try:
-        try:
-            st = os.fstat(fd)
-            size, regular = st.st_size, stat.S_ISREG(st.st_mode)
-        except OSError:
-            size, regular = 0, False
+        size, regular = _size_of(fd)
         if size > limit:                     # say so without reading it
             raise _too_large(entry, size, limit)
         return _read_upto(fd, limit + 1, size + 1 if size > 0 else 65536, regular)
     finally:
         os.close(fd)
+
+
+def _size_of(fd: int) -> tuple[int, bool]:
+    """(size, regular file) of the open file ``fd``; (0, False) when the system does not say."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return 0, False
+    return st.st_size, stat.S_ISREG(st.st_mode)
 
 
 def _read_upto(fd: int, most: int, want: int, regular: bool = False) -> bytes:
@@ -399,11 +404,7 @@ def _read_judged(entry: Entry, max_bytes: int | None) -> tuple[bytes, str]:
     try:
         fd = os.open(entry.source or entry.path, _OPEN_FLAGS)
         try:
-            try:
-                st = os.fstat(fd)
-                size, regular = st.st_size, stat.S_ISREG(st.st_mode)
-            except OSError:
-                size, regular = 0, False
+            size, regular = _size_of(fd)
             head = _read_upto(fd, SNIFF_BYTES, min(size + 1, SNIFF_BYTES) if size > 0 else SNIFF_BYTES, regular)
             why, name = _judge_start(head)
             if why is not None:
