@@ -476,7 +476,16 @@ def test_compiled_tags_read_as_the_python_preamble():
             assert [k for k, _v in got[0]] == [k for k, _v in m.tag_items], chunk
 
     check()
-    assert len(taken) >= 50, len(taken)
+    # (the share the compiled reader takes varies with the examples drawn: 40-80 of 600; the texts below are
+    # taken whatever is drawn)
+    assert len(taken) >= 20, len(taken)
+    fixed = ["", "\n", "; [EventDate \"2026.11.30\"]\n", " 1 point match\n", "7 Point Match\n\n",
+             "; [Player 1 \"A B\"]  \n; [Variation \"x\"]\n\n 5 POINTS MATCH\t\n",
+             "\t; [Unrated \"Off\"]\n13 points match  \n\t5\tpoint\tmatch\n", "; [K \"a\"b\"]\n; [K \"\"]\n",
+             "007 point match\n   \n"]
+    for chunk in fixed:
+        assert mat.MAT_TAGS(chunk) is not None, chunk
+        assert read(chunk, True) == read(chunk, False), chunk
 
 
 @settings(max_examples=500, deadline=None)
