@@ -28,7 +28,7 @@ from typing import Callable, Iterable
 from . import notation
 from .fsio import OutputError, exists, is_folder, sync_written, write_bytes_atomically
 from .i18n import _, ngettext
-from .record import Kind, Match
+from .record import Kind, Match, sent_by_fields
 
 from .analyze import map_records, validate_match
 from .runner import Doing
@@ -43,6 +43,7 @@ class ConvertError(Exception):
     """Arguments that cannot work (before anything is written)."""
 
 
+@sent_by_fields
 @dataclass(slots=True)
 class Outcome:
     source: str
@@ -80,6 +81,7 @@ class ConvertRun:
         return 0 if all(o.status == WRITTEN for o in done) else 1
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class _Input(Entry):
     """An input with the file its conversion is written to (``-``: standard output)."""

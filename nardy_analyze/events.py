@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from .engine.core import Pos, SegmentSpec
 from .i18n import pgettext
-from .record import Action
+from .record import Action, sent_by_fields
 
 ERROR = "error"
 WARNING = "warning"
@@ -50,6 +50,7 @@ def how_text(how: str | None) -> str:
     return str(how)
 
 
+@sent_by_fields
 @dataclass(slots=True)
 class Finding:
     rule: str
@@ -91,6 +92,7 @@ class Finding:
         }
 
 
+@sent_by_fields
 @dataclass(slots=True)
 class GameReport:
     number: int
@@ -110,6 +112,7 @@ class GameReport:
     score: tuple[int, int] = (0, 0)
 
 
+@sent_by_fields
 @dataclass(slots=True)
 class MatchReport:
     """The findings and game reports of one replayed match (what ``replay()`` returns by default:

@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from .i18n import N_, _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
-from .record import Loc, Match, Problem
+from .record import Loc, Match, Problem, sent_by_fields
 
 RECORD = "record"              # an entry to read (Entry.status)
 SKIPPED = "skipped"            # accounted for and not read, with the reason
@@ -51,6 +51,7 @@ SNIFF_BYTES = 64 * 1024      # a file with an ambiguous suffix (.txt) is judged 
 
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One input: a record file to read, or a path accounted for and not read.

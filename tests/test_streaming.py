@@ -347,3 +347,52 @@ def test_chunks_keep_every_entry_in_order_and_shrink_at_the_end(kinds, jobs):
         assert sum(tail) <= 2 * runner.CHUNK            # the last rounds are at most two chunks' work
     # sizes never grow again once they shrink
     assert all(a >= b for a, b in zip(sizes, sizes[1:]))
+
+
+def _filled(cls, rng):
+    """An instance of the dataclass ``cls`` with a value of its own type, not the default, in every field."""
+    import dataclasses
+    values = {}
+    for f in dataclasses.fields(cls):
+        kind = str(f.type)
+        if "list" in kind:
+            values[f.name] = [f"{f.name}-{rng.randrange(100)}"]
+        elif "tuple" in kind:
+            values[f.name] = (rng.randrange(1, 9), rng.randrange(1, 9))
+        elif "bool" in kind:
+            values[f.name] = True
+        elif "dict" in kind:
+            values[f.name] = {"k": rng.randrange(100)}
+        elif "int" in kind:
+            values[f.name] = rng.randrange(1, 10_000)
+        else:
+            values[f.name] = f"{f.name}-{rng.randrange(100)}"
+    return cls(**values)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_what_crosses_to_and_from_the_workers_comes_back_whole(seed):
+    """The tasks and results the worker processes send (entries, convert's inputs and outcomes, reports with
+    their games and findings) are rebuilt from their fields' values (``record.sent_by_fields``): each comes back
+    equal, of its own class, with every field, set to something other than its default, carried."""
+    import copy
+    import dataclasses
+    import io
+    import random
+    from multiprocessing.reduction import ForkingPickler        # (what the process pool sends them with)
+    from nardy_analyze.convert import Outcome, _Input
+    from nardy_analyze.events import Finding, GameReport
+    from nardy_analyze.inputs import Entry
+    rng = random.Random(seed)
+    rep = _filled(MatchReport, rng)
+    rep.games = [_filled(GameReport, rng) for _ in range(2)]
+    rep.findings = [_filled(Finding, rng) for _ in range(3)]
+    for obj in (_filled(Entry, rng), _filled(_Input, rng), _filled(Outcome, rng), rep):
+        buf = io.BytesIO()
+        ForkingPickler(buf).dump(obj)
+        back = ForkingPickler.loads(buf.getvalue())
+        assert type(back) is type(obj) and back == obj
+        for f in dataclasses.fields(obj):
+            assert getattr(back, f.name) == getattr(obj, f.name) != f.default, (type(obj).__name__, f.name)
+        assert copy.copy(obj) == obj and copy.deepcopy(obj) == obj
+    assert type(back.games[0]) is GameReport and back.findings[2] == rep.findings[2]
