@@ -225,7 +225,7 @@ def _fold(name: str) -> str:
     return f
 
 
-# ----------------------------------------------------------------------------- game numbers
+# ----------------------------------------------------------------------------- sent between processes
 
 def sent_by_fields(cls):
     """Class decorator for a dataclass sent between processes (the worker processes' tasks and results, a Dask
@@ -244,6 +244,8 @@ def sent_by_fields(cls):
     cls.__reduce__ = __reduce__
     return cls
 
+
+# ----------------------------------------------------------------------------- game numbers
 
 def game_numbers(games: list[Game]) -> list[int]:
     """The number of each of ``games`` as every command shows and accepts it: the record's own

@@ -202,7 +202,7 @@ def for_path(path: str) -> Notation | None:
 
 def _make_by_suffix() -> dict[str, str]:
     out: dict[str, str] = {}
-    for name, suffixes, _amb in _make_declared():
+    for name, suffixes, _amb in _declared():
         for s in suffixes:
             out.setdefault(s, name)          # (the first notation that declares a suffix)
     return out

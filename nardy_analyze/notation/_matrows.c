@@ -1625,7 +1625,7 @@ static PyMethodDef methods[] = {
      "of the last roll written, or -1"},
     {"kinds_in", kinds_in, METH_VARARGS,
      "kinds_in(actions, kinds, stop=-1) -> int: bit k set when kinds[k] (a tuple of at most 30) is the kind of one of "
-     "actions[:stop] (stop < 0: all of them), found by identity: record.kinds_in's twin"},
+     "actions[:stop] (stop < 0: all of them), found by identity: the twin of notation.sgf._kinds_in"},
     {"json_configure", json_configure, METH_O, "json_configure(Step): the class json_indent writes as its list"},
     {"json_indent", json_indent, METH_O,
      "json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1) for documents of dicts with str keys, "

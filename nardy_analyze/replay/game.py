@@ -158,11 +158,16 @@ def taken_cube(st: GameState, actions: list[Action], i: int, j: int, side0, side
     st.report.turns += len(rolls)
     st.rolled[0], st.rolled[1] = r0, r1
     st.pos[0], st.pos[1] = side0, side1
+    st.last = actions[j - 1]
+    _cube_taken(st, cube, owner, turned, pending, last_roller)
+
+
+def _cube_taken(st: GameState, cube: int, owner: int, turned: bool, pending: Action | None, last_roller: int) -> None:
+    """The cube's state after a batch that took its plain actions (the batch's result: owner -1 for nobody)."""
     st.cube, st.owner = cube, None if owner < 0 else owner
     if turned:
         st.cube_turned = True
     st.pending = pending
-    st.last = actions[j - 1]
     st.last_roller = last_roller
 
 
@@ -232,11 +237,7 @@ def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace:
     pos[0], pos[1] = side0, side1
     last = st.last = actions[j - 1]
     if len(got) > 5:               # (as taken_cube)
-        st.cube, st.owner = got[5], None if got[6] < 0 else got[6]
-        if got[7]:
-            st.cube_turned = True
-        st.pending = got[8]
-        st.last_roller = got[9]
+        _cube_taken(st, *got[5:10])
     else:
         st.last_roller = last.player
 
