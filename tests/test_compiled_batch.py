@@ -640,7 +640,9 @@ def test_batch_routes_are_the_judge_s(variant):
                     assert st.route == route(rules, st.before[p], st.before[1 - p], dice, steps,
                                              (st.after[p], st.after[1 - p])), (m.path, a.loc)
                     routed += 1
-    assert exact > 200 and routed > (100 if variant == "backgammon" else 5), (exact, routed)
+    # (backgammon: the generated games alone route about 90 rolls, the shared corpus's records a hundred more)
+    floor = (100 if CORPUS.is_dir() else 50) if variant == "backgammon" else 5
+    assert exact > 200 and routed > floor, (exact, routed)
 
 
 # -- a sparse observer (the SGF writer's view) and the compiled SGF roll nodes --------------------------------
