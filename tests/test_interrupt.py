@@ -45,10 +45,10 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def many(tmp_path_factory):
-    """7,200 real records: enough for two workers to be busy for several seconds on an idle machine (the
-    compiled reader and replay validate 2,400 of them in about a second)."""
+    """18,000 real records: enough for two workers to be busy for several seconds on an idle machine (the
+    compiled reader and replay validate 7,200 of them in about a second with both)."""
     folder = tmp_path_factory.mktemp("many")
-    for i in range(600):
+    for i in range(1500):
         for f in FIXTURES.glob("*.mat"):
             shutil.copy(f, folder / f"c{i:03d}_{f.name}")
     return folder
