@@ -1,5 +1,11 @@
 """nardy-analyze: read nardy and backgammon game records, replay them through a strict rules engine."""
+import os
+
 __version__ = "0.1.0"
+
+#: ``NARDY_ANALYZE_PURE`` set (read once, at import): the pure-Python code runs, and the compiled parts (the engine's
+#: core ``engine/_core.c``, the readers' ``notation/_matrows.c``) are not loaded (``engine.compiled``)
+PURE = os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0")
 
 # Python's garbage collector thresholds for every process that reads records (the command line and the
 # worker processes): a record makes tens of thousands of small objects, nearly none in reference cycles,

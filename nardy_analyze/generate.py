@@ -41,7 +41,25 @@ from .engine.ruleset import PRESET_KEY, RuleSet, no_option
 from .i18n import _
 from .record import Action, Game, Kind, Loc, Match, Segment, Step
 
-MAX_ROLLS = 4000       # a game with no end in sight (a mutual lock) stops unfinished after this many rolls
+MAX_ROLLS = 4000       # a game with no end in sight stops unfinished after this many rolls
+
+
+def locked(rules, pos, roll_number: int) -> bool:
+    """Whether no roll can move a checker of either side any more (a mutual lock: possible in the long games,
+    where nothing is ever hit): for each side on roll and each of the 21 rolls, every part the variant's turn
+    driver asks for (the roller's play, a chain, a handover) has no legal play.  ``roll_number``: the number of
+    the next roll of the game (the driver's chains depend on it); the players' first turns are past."""
+    for p in (0, 1):
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                driver = rules.turn_segments(d1, d2, False, roll_number)
+                while (spec := driver.next(pos[p], pos[1 - p])) is not None:
+                    q = p if spec.player != OPPONENT else 1 - p
+                    ps = generate(rules, pos[q], pos[1 - q], spec.numbers, spec.turn)
+                    if ps.plays and ps.max_dice > 0:
+                        return False
+                    driver.played(())
+    return True
 
 
 def _play_segment(rules, me, opp, numbers, turn, rng: random.Random):
@@ -176,6 +194,7 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
     winner, points = None, 0
     cube, owner, turned = 1, None, False
     limit = v.opt("cube_limit") if _cube_on(v) else None
+    idle = 0                          # the rolls in a row that moved no checker
     for roll_number in range(1, MAX_ROLLS + 1):
         if roll_number > 1 and _cube_on(v) and owner in (None, p) and not (limit and cube * 2 > limit) \
                 and rng.random() < DOUBLE_P:
@@ -203,6 +222,12 @@ def generate_game(v: Variant, rng: random.Random, number: int, players: tuple[st
         for side in (0, 1):
             if borne_off(pos[side]) == 15:
                 winner = side
+        idle = idle + 1 if not action.steps and not action.segments else 0
+        # a mutual lock (no roll moves anything again: looked for after two rolls in a row moved nothing, then after
+        # 8, 32, ... of them) ends the game unfinished there
+        if winner is None and idle >= 2 and idle & (idle - 1) == 0 and idle.bit_length() % 2 == 0 \
+                and rolled[0] > 1 and rolled[1] > 1 and locked(rules, pos, roll_number + 1):
+            break
         if winner is not None:
             points = _stake(v, rules.win_level(pos[winner], pos[1 - winner]), cube, turned)
             o = 1 - winner

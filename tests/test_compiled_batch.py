@@ -681,12 +681,84 @@ def test_batch_tells_a_sparse_observer_what_the_python_replay_tells(variant, see
     assert 0 < len(told) < rolls + sum(len(g.actions) for g in m.games)
 
 
+class _PlaysByGame(_Plays):
+    """:class:`_Plays` with a mark where each game begins."""
+
+    def begin_game(self, game) -> None:
+        self.seen.append(("begin", None))
+
+
+class _Routes(_PlaysByGame):
+    """A sparse observer that takes the routes of the rolls played without a finding in one part
+    (``Events.ROUTES``, the SGF writer's view): their routes, by game (``told``), in place of their states."""
+
+    wants = Events.PLAYS | Events.ROUTES | Events.ENDS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[dict] = []
+
+    def begin_game(self, game) -> None:
+        super().begin_game(game)
+        self.routes = {}
+        self.told.append(self.routes)
+
+
+def _observed_by(cls, m, variant: str, batch: bool):
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay import replay
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(game_mod, "BATCH", batch)
+        v = cls()
+        replay(m, variant_for(m, variant, {}), visitor=v)
+    return v
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.05, 0.2, 0.5]))
+def test_batch_gives_a_routes_observer_what_the_python_replay_gives(variant, seed, rate):
+    """An observer that takes routes (``Events.ROUTES``) gets the same routes (index -> route), action states,
+    game ends and findings from the batch, which puts the routes it finds in the observer's dict itself, as from
+    the Python replay; on generated games and the same games with plays (and Gul bara's parts) changed.  Each
+    route is ``judge.route``'s for the sides the full view gives the roll, each roll routed is one the full view
+    has legal, in one part and not exact, and the states told are the sparse observer's less the routed rolls'."""
+    from nardy_analyze.engine import Dice
+    from nardy_analyze.engine.judge import route as judge_route
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay.normal import normalise
+    base = _gul_generated(4) if variant == "gulbara" and seed % 2 else _generated(variant)
+    m = _mutate(base, random.Random(seed), rate)
+    fast, slow = _observed_by(_Routes, m, variant, True), _observed_by(_Routes, m, variant, False)
+    assert fast.seen == slow.seen and fast.told == slow.told
+    assert len(fast.told) == len(m.games)
+    rules = variant_for(m, variant, {}).rules
+    full = normalise(m, variant)
+    for routes, fg in zip(fast.told, full.games, strict=True):
+        for k, r in routes.items():
+            a, st_ = fg.actions[k].action, fg.actions[k].state
+            assert a.kind is Kind.ROLL and st_.legal and not st_.exact and st_.parts is None, (variant, a.loc)
+            p = a.player
+            assert r == judge_route(rules, st_.before[p], st_.before[1 - p], Dice.roll(max(a.dice), min(a.dice)),
+                                    [(s.src, s.dst) for s in a.steps], (st_.after[p], st_.after[1 - p]))
+    # the sparse observer's events (without routes) less the states of the routed rolls
+    plays = _observed_by(_PlaysByGame, m, variant, False).seen
+    game, kept = -1, []
+    for kind, x in plays:
+        game += kind == "begin"
+        if not (kind == "state" and x.index in fast.told[game]):
+            kept.append((kind, x))
+    assert fast.seen == kept
+
+
 @pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
 def test_the_sparse_view_is_the_full_view_less_the_exact_rolls(variant):
     """``normalise(exact=False)`` (the SGF writer's view) gives every action the state and route of the full
     view, except the rolls played exactly as written, which have neither (their written steps are their
-    route), and the doubles and takes (the writer needs no state of them); on generated games and the same
-    games with plays changed, with the batch and without it."""
+    route), the doubles and takes (the writer needs no state of them), and the other rolls played without a
+    finding in one part, which have the full view's route and no state (``Events.ROUTES``); on generated games
+    and the same games with plays changed, with the batch and without it."""
     from nardy_analyze.replay.normal import normalise
     for seed, rate in ((11, 0.0), (12, 0.1), (13, 0.4)):
         m = _mutate(_generated(variant), random.Random(seed), rate)
@@ -694,19 +766,26 @@ def test_the_sparse_view_is_the_full_view_less_the_exact_rolls(variant):
             with pytest.MonkeyPatch.context() as mp:
                 mp.setattr(game_mod, "BATCH", batch)
                 sparse, full = normalise(m, variant, exact=False), normalise(m, variant, exact=True)
-            skipped = 0
+            skipped = routed = 0
             for sg, fg in zip(sparse.games, full.games, strict=True):
                 assert len(sg.actions) == len(fg.actions) == len(sg.game.actions)
                 assert [na for na in sg.actions if na.state is not None] == sg.stated()
                 for s, f in zip(sg.actions, fg.actions):
                     assert s.action is f.action
                     if s.state is None and f.state is not None:
-                        assert f.action.kind in (Kind.DOUBLE, Kind.TAKE) or f.state.exact and f.state.legal, \
-                            (variant, seed, f.action.loc)
-                        skipped += 1
+                        if f.action.kind in (Kind.DOUBLE, Kind.TAKE) or f.state.exact and f.state.legal:
+                            assert s.route is None
+                            skipped += 1
+                        else:            # told by its route alone: a roll played without a finding in one part
+                            a = f.action
+                            assert a.kind is Kind.ROLL and f.state.legal and f.state.parts is None \
+                                and not a.unplayed and not a.illegal_mark and not a.segments, \
+                                (variant, seed, batch, a.loc)
+                            assert s.route == f.route, (variant, seed, batch, a.loc)
+                            routed += 1
                     else:
                         assert (s.state, s.route) == (f.state, f.route), (variant, seed, batch, f.action.loc)
-            assert skipped > 50, (variant, seed, skipped)
+            assert skipped > 50 and routed > 5, (variant, seed, skipped, routed)
 
 
 needs_sgf_rolls = pytest.mark.skipif(sgf_mod._SGF_ROLLS is None, reason="the compiled SGF roll nodes are not in use "

@@ -47,13 +47,13 @@ def _records():
 
 def test_the_view_without_exact_plays_leaves_out_only_their_states():
     """``normalise(..., exact=False)`` (the SGF writer's view): a roll played exactly as written, a double and a
-    take have no state and no route, every other action has what the whole view gives it, and the SGF text is
-    the same."""
+    take have no state and no route; any other roll played without a finding in one part has the whole view's
+    route and no state; every other action has what the whole view gives it; and the SGF text is the same."""
     from nardy_analyze.inputs import discover, load
     from nardy_analyze.record import Kind
     sgf = notation.get("sgf")
     assert sgf.exact_routes is False and notation.get("mat").exact_routes is True
-    left_out = kept = 0
+    left_out = kept = routed = 0
     for entry in discover([str(f) for f in _records()]):
         match = load(entry)
         if not match.games:
@@ -68,8 +68,14 @@ def test_the_view_without_exact_plays_leaves_out_only_their_states():
                                        or w.action.kind in (Kind.DOUBLE, Kind.TAKE)):
                     assert p.state is None and p.route is None
                     left_out += 1
+                elif st is not None and p.state is None:
+                    a = w.action
+                    assert a.kind is Kind.ROLL and st.legal and st.parts is None and not a.unplayed \
+                        and not a.illegal_mark and not a.segments, (entry.path, a.loc)
+                    assert p.route == w.route, (entry.path, a.loc)
+                    routed += 1
                 else:
                     assert p.state == st and p.route == w.route, (entry.path, w.action.loc)
                     kept += 1
         assert sgf.write(match, part) == sgf.write(match, whole), entry.path
-    assert left_out > 100 and kept > 100
+    assert left_out > 100 and kept > 100 and routed > 10, (left_out, kept, routed)

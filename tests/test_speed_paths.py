@@ -633,6 +633,43 @@ def test_target_path_follows_the_working_folder(tmp_path, monkeypatch):
 _KIND_LIST = list(Kind)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from([(), None, 0, 1, "", "x", [], [1]])), max_size=30),
+       st.sampled_from(["segments", "comments", "unplayed"]))
+def test_any_set_is_the_python_scan(items, name):
+    """``notation.any_set`` (compiled where built) says what its Python twin and the plain scan say: whether the
+    attribute ``name`` of one of the actions is true, for real (slotted) Actions and a stand-in class alike; a
+    missing attribute is an AttributeError in both."""
+    from types import SimpleNamespace
+    import nardy_analyze.notation as notation_mod
+    acts = []
+    for k, (real, value) in enumerate(items):
+        if real:
+            a = Action(Kind.ROLL, k % 2, Loc(k + 1, 1), "x")
+            object.__setattr__(a, name, value) if name != "segments" or value is not None else None
+            acts.append(a)
+        else:
+            acts.append(SimpleNamespace(**{name: value}))
+    want = any(bool(getattr(a, name)) for a in acts)
+    assert notation_mod.any_set(acts, name) == notation_mod._any_set(acts, name) == want
+    assert notation_mod.any_set(tuple(acts), name) == want            # (not a list: the Python twin)
+    if acts:
+        with pytest.raises(AttributeError):
+            notation_mod.any_set(acts + [SimpleNamespace()], "no_such_field") if not want else \
+                notation_mod.any_set([SimpleNamespace()] + acts, "no_such_field")
+        with pytest.raises(AttributeError):
+            notation_mod._any_set([SimpleNamespace()] + acts, "no_such_field")
+
+
+def test_any_set_is_compiled_where_the_core_is():
+    """Where the compiled parts are built and in use, the scan is the compiled one (else the benefit is gone
+    unseen)."""
+    import nardy_analyze.notation as notation_mod
+    notation_mod.any_set([], "segments")
+    compiled = sgf_mod.kinds_in is not sgf_mod._kinds_in
+    assert (notation_mod._ANY_SET is not notation_mod._any_set) == compiled
+
+
 @pytest.mark.skipif(sgf_mod.kinds_in is sgf_mod._kinds_in, reason="the compiled twin is not built (or NARDY_ANALYZE_PURE is set)")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_KIND_LIST), max_size=40), st.lists(st.sampled_from(_KIND_LIST), max_size=6),

@@ -999,14 +999,20 @@ static PyObject *part_records(const PartRec *recs, int nrec) {
 static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *actions, *side0, *side1, *roll_kind;
     Py_ssize_t i;
-    PyObject *trace = Py_None, *cube_in = Py_None;
+    PyObject *trace = Py_None, *cube_in = Py_None, *routes = Py_None;
     int last_player, rolled[2], rolls, plain = 0, parts = 0, sparse = 0;
     uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT], before[2][NPT];
-    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|OpipO", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
-                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse, &cube_in))
+    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|OpipOO", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
+                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse, &cube_in, &routes))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
+        return NULL;
+    }
+    /* routes (a dict, with a sparse trace): the route of each roll taken that is not exact and not of parts goes there,
+     * index -> route, instead of the trace, where the batch found one (the observer takes routes: Events.ROUTES) */
+    if (routes != Py_None && (!PyDict_Check(routes) || !sparse || trace == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "routes is a dict, given only with a sparse trace");
         return NULL;
     }
     /* the cube's plain actions (replay.cube.on_double and on_take where they find nothing), without an observer
@@ -1101,6 +1107,19 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         last_player = (int)p;
         last_roller = p;
         if (sparse && trace != Py_None && exact && !gul) continue;   /* (sparse: an exact roll is not told) */
+        if (routes != Py_None && !gul && nroute >= 0) {        /* (its route in the observer's dict, not traced) */
+            PyObject *rt = PyTuple_New(nroute), *at = rt ? PyLong_FromSsize_t(j) : NULL;
+            for (int k = 0; at && k < nroute; k++) {
+                PyObject *stp = Py_BuildValue("(iiO)", route[k][0], route[k][1], route[k][2] ? Py_True : Py_False);
+                if (!stp) { Py_CLEAR(at); break; }
+                PyTuple_SET_ITEM(rt, k, stp);
+            }
+            int err = !at || PyDict_SetItem(routes, at, rt) < 0;
+            Py_XDECREF(at);
+            Py_XDECREF(rt);
+            if (err) { Py_XDECREF(cubes); return NULL; }
+            continue;
+        }
         if (trace != Py_None) {       /* each action's sides after it, and whether its play was the exact one */
             PyObject *b0 = NULL, *b1 = NULL;      /* sparse: the index and the sides before the roll */
             if (sparse) {
@@ -1707,7 +1726,7 @@ static PyMethodDef CoreRules_methods[] = {
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
     {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
      "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False, "
-     "parts=0, sparse=False, cube=None) "
+     "parts=0, sparse=False, cube=None, routes=None) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "
      "trace (a list) gets (side0, side1, route, exact) after each (route: the play's single steps with their hits, "
      "((src, dst, hit), ...), as judge.route gives them, where the batch found them, else None; exact: the written "
@@ -1720,7 +1739,9 @@ static PyMethodDef CoreRules_methods[] = {
      "(DOUBLE, TAKE, cube, owner or -1, last roller or -1, limit or 0): the cube's plain doubles and takes taken "
      "too (without a trace, or a sparse one, whose items then end with the cube, its owner or -1 and the rolls "
      "before the roll), the result then ending with (cube, owner or -1, turned, the double waiting or None, last "
-     "roller, the indexes of the cube's actions or None)"},
+     "roller, the indexes of the cube's actions or None); routes (a dict, with a sparse trace): the route of each roll "
+     "taken that is neither exact nor of parts, where the batch found one, is put there (index -> route) instead of "
+     "the trace"},
     {"one_roll", (PyCFunction)CoreRules_one_roll, METH_VARARGS,
      "one_roll(action, me, opp, plain, first_turn) -> (me, opp, exact) | None: the roller's play of one ROLL "
      "action as quick_rolls takes it (the sides after it, and whether its written steps were the route), the "

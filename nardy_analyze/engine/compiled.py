@@ -8,11 +8,7 @@ so does a build without the core.
 """
 from __future__ import annotations
 
-import os
-
-#: ``NARDY_ANALYZE_PURE`` set (read once, at import): the pure-Python code runs, the compiled parts (this
-#: core, the ``.mat`` reader's ``notation/_matrows.c``) are not loaded
-PURE = os.environ.get("NARDY_ANALYZE_PURE", "").strip() not in ("", "0")
+from .. import PURE      # (``NARDY_ANALYZE_PURE``, read once in the package: the compiled parts not loaded)
 
 try:
     if PURE:

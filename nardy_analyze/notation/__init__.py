@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
+from .. import PURE
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 from . import sniffs
@@ -460,7 +461,30 @@ LOSS_KINDS = ("clock", "action_comments", "game_comments", "match_comments", "ot
               "repeated_tags", "setups", "resign_offers")
 
 
-_SEGMENTS = operator.attrgetter("segments")
+def _any_set(actions: list, name: str) -> bool:
+    """Whether the attribute ``name`` of one of ``actions`` is true: the reference of the compiled twin
+    (``notation/_matrows.c``: ``any_set``), which a question asked of every game's actions uses where it is built."""
+    return any(map(operator.attrgetter(name), actions))
+
+
+_ANY_SET: Callable[[list, str], bool] | None = None
+
+
+def any_set(actions: list, name: str) -> bool:
+    """:func:`_any_set`, compiled where the compiled parts are built and in use (looked up at the first call);
+    ``actions`` of another type than a list are looked at in Python."""
+    global _ANY_SET
+    if type(actions) is not list:
+        return _any_set(actions, name)
+    if _ANY_SET is None:
+        try:
+            if PURE:
+                raise ImportError("NARDY_ANALYZE_PURE is set")
+            from ._matrows import any_set as compiled     # (here: --help and the registry load no C extension)
+        except ImportError:          # not built (no C compiler at install) or turned off
+            compiled = _any_set
+        _ANY_SET = compiled
+    return _ANY_SET(actions, name)
 
 
 def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
@@ -479,7 +503,7 @@ def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
             games=_games(game_numbers(match.games)), variant=name, target=target))
     seg = {}
     for g, n in zip(match.games, shown):
-        if not any(map(_SEGMENTS, g.actions)):      # (a game without parts: nearly all, looked at in C)
+        if not any_set(g.actions, "segments"):      # (a game without parts: nearly all, looked at in C)
             continue
         for a in g.actions:
             for s in a.segments:

@@ -989,14 +989,18 @@ static Py_ssize_t step_letters(PyObject *steps, int tuples, int side, char *buf,
     return w;
 }
 
-/* sgf_rolls(actions, i, known, nodes, ROLL) -> j: see the method's doc */
+/* sgf_rolls(actions, i, known, nodes, ROLL, derived, routes=None) -> j: see the method's doc */
 static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
-    PyObject *actions, *known, *nodes, *roll;
+    PyObject *actions, *known, *nodes, *roll, *routes = Py_None;
     Py_ssize_t i;
     int derived;
-    if (!PyArg_ParseTuple(args, "O!nO!O!Op", &PyList_Type, &actions, &i, &PyDict_Type, &known, &PyList_Type, &nodes,
-                          &roll, &derived))
+    if (!PyArg_ParseTuple(args, "O!nO!O!Op|O", &PyList_Type, &actions, &i, &PyDict_Type, &known, &PyList_Type, &nodes,
+                          &roll, &derived, &routes))
         return NULL;
+    if (routes != Py_None && !PyDict_Check(routes)) {
+        PyErr_SetString(PyExc_TypeError, "routes is a dict or None");
+        return NULL;
+    }
     Py_ssize_t n = PyList_GET_SIZE(actions);
     char buf[8 + 2 * MAX_STEPS_C + 8];
     long last = -1;                 /* the player of the last roll written */
@@ -1040,10 +1044,18 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
         PyObject *key = PyLong_FromSsize_t(i);
         if (!key) goto done;
         PyObject *na = PyDict_GetItemWithError(known, key);      /* borrowed */
-        Py_DECREF(key);
-        if (!na && PyErr_Occurred()) goto done;
-        PyObject *route = na ? slot_attr(na, S_route) : Py_NewRef(Py_None);
-        if (!route) { PyErr_Clear(); break; }
+        PyObject *route;
+        if (!na && !PyErr_Occurred() && routes != Py_None) {   /* a sparse view's roll told by its route alone */
+            route = PyDict_GetItemWithError(routes, key);         /* borrowed */
+            Py_DECREF(key);
+            if (!route && PyErr_Occurred()) goto done;
+            route = Py_NewRef(route ? route : Py_None);
+        } else {
+            Py_DECREF(key);
+            if (!na && PyErr_Occurred()) goto done;
+            route = na ? slot_attr(na, S_route) : Py_NewRef(Py_None);
+            if (!route) { PyErr_Clear(); break; }
+        }
         Py_ssize_t w = 0;
         if (run.len) buf[w++] = '\n';
         buf[w++] = ';';
@@ -1162,6 +1174,22 @@ static PyObject *kinds_in(PyObject *self, PyObject *args) {
         Py_DECREF(k);
     }
     return PyLong_FromLong(mask);
+}
+
+/* any_set(actions, name) -> bool: whether the attribute ``name`` of one of the actions (a list) is true, as
+ * any(map(attrgetter(name), actions)) says it (notation/__init__.py: _any_set, its reference); stops at the first */
+static PyObject *any_set(PyObject *self, PyObject *args) {
+    PyObject *actions, *name;
+    if (!PyArg_ParseTuple(args, "O!U", &PyList_Type, &actions, &name)) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(actions); i++) {
+        PyObject *v = slot_attr(PyList_GET_ITEM(actions, i), name);
+        if (!v) return NULL;
+        int t = PyObject_IsTrue(v);
+        Py_DECREF(v);
+        if (t < 0) return NULL;
+        if (t) Py_RETURN_TRUE;
+    }
+    Py_RETURN_FALSE;
 }
 
 /* name.strip().lower(), or NULL with an exception */
@@ -1617,12 +1645,15 @@ static PyMethodDef methods[] = {
      "text before a file's first game (ending with a newline) when it has no other lines than these and blank "
      "ones; else None: then the Python reader reads it"},
     {"sgf_rolls", sgf_rolls, METH_VARARGS,
-     "sgf_rolls(actions, i, known, nodes, ROLL, derived) -> (j, player): the SGF nodes of actions[i:j] appended to "
+     "sgf_rolls(actions, i, known, nodes, ROLL, derived, routes=None) -> (j, player): the SGF nodes of actions[i:j] appended to "
      "nodes as one string (one line each), each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: "
-     "the route of known[i] (a NormalAction) when it has one, else the written steps), a double, a take or a drop "
+     "the route of known[i] (a NormalAction), else of routes[i] (a route: a sparse view's), when it has one, else the "
+     "written steps), a double, a take or a drop "
      "with nothing else on it (';W[double]'), and no node for a win when derived (RE[] says it); j is the first "
      "action that is none of these (or whose steps are not written here): the Python writer's; player: the player "
      "of the last roll written, or -1"},
+    {"any_set", any_set, METH_VARARGS,
+     "any_set(actions, name) -> bool: whether the attribute name of one of the actions is true"},
     {"kinds_in", kinds_in, METH_VARARGS,
      "kinds_in(actions, kinds, stop=-1) -> int: bit k set when kinds[k] (a tuple of at most 30) is the kind of one of "
      "actions[:stop] (stop < 0: all of them), found by identity: the twin of notation.sgf._kinds_in"},

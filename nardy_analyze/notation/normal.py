@@ -21,7 +21,8 @@ from ..record import Action, Game, Kind, Match
 class NormalAction:
     action: Action
     # None for actions the replay did not reach (after the game ended), and, in a view made for a writer
-    # without ``exact_routes``, for a roll played exactly as written
+    # without ``exact_routes``, for a roll played exactly as written, a double, a take, and a roll played without a
+    # finding in one part (which has its route)
     state: ActionState | None
     # ROLL: single-die steps (src, dst, hit) in the mover's numbering, when the play is legal; None otherwise
     route: tuple[tuple[int, int, bool], ...] | None = None
@@ -37,14 +38,18 @@ class NormalGame:
     # a sparse view's (one made for a writer without ``exact_routes``): the NormalActions of the actions that
     # have a state, by index; every other action's is ``NormalAction(action, None)``.  None: not sparse
     known: dict[int, NormalAction] | None = None
+    # a sparse view's routes of the rolls played without a finding in one part, by index: such a roll has its
+    # route and no state (its NormalAction is ``NormalAction(action, None, route)``)
+    routes: dict[int, tuple | None] | None = None
 
     @property
     def actions(self) -> list[NormalAction]:
         """The NormalAction of each action of the game, in order."""
         acts = self._actions
         if acts is None:
-            known = self.known or {}
-            acts = self._actions = [known.get(i) or NormalAction(a, None) for i, a in enumerate(self.game.actions)]
+            known, routes = self.known or {}, self.routes or {}
+            acts = self._actions = [known.get(i) or NormalAction(a, None, routes.get(i))
+                                    for i, a in enumerate(self.game.actions)]
         return acts
 
     def stated(self) -> list[NormalAction]:

@@ -31,7 +31,7 @@ result cell written differently from what ``RE`` implies (``win:W:2:match``, ``r
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from .. import __version__
 from ..engine.compiled import PURE
@@ -671,6 +671,7 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     derived = _result_derived(ng)
     roll = Kind.ROLL
     known = ng.known if ng.known is not None else dict(enumerate(ng.actions))
+    routes = ng.routes if ng.known is not None and ng.routes else None    # (a sparse view's rolls by route)
     actions = ng.game.actions
     rolls = _SGF_ROLLS if not analysis and type(actions) is list else None
     n = len(actions)
@@ -678,7 +679,7 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     while i + 1 < n:
         i += 1
         if rolls is not None:     # (the run of plain rolls and cube actions from here, written as the loop
-            j, last = rolls(actions, i, known, nodes, roll, derived)     # below writes them)
+            j, last = rolls(actions, i, known, nodes, roll, derived, routes)     # below writes them)
             if j > i:
                 if last >= 0:
                     turn = 1 - last
@@ -687,6 +688,8 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
                 continue
         a = actions[i]
         na = known.get(i)
+        if na is None and routes is not None and i in routes:
+            na = NormalAction(a, None, routes[i])
         if a.kind is roll and a.dice is not None and not a.unplayed and not a.illegal_mark \
                 and not analysis and a.clock is None and a.clock_left is None and not a.comments:
             # (the most common node, inline: a roll played, nothing else on it; _roll_node's text)
@@ -736,8 +739,7 @@ def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
     if g.score is not None:
         mi.append(f"[ws:{g.score[0]}][bs:{g.score[1]}]")
     root.append("MI" + "".join(mi))
-    root.append(f"PW[{_escape(g.players[0])}]PB[{_escape(g.players[1])}]")
-    root.extend(f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), g.ratings) if r is not None)
+    root.append(_player_props(tuple(g.players), tuple(g.ratings)))
     root.extend(_tag_props(match) if tag_props is None else tag_props)
     if length:
         if opts.get("crawford", True):
@@ -756,6 +758,13 @@ def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
     if g.comments:
         root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))
     return root
+
+
+@lru_cache(maxsize=256)
+def _player_props(players: tuple[str, str], ratings: tuple) -> str:
+    """The players' and their ratings' root properties (the same for every game of a match: written once)."""
+    return f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]" + "".join(
+        f"{prop}[{_escape(r)}]" for prop, r in zip(("WR", "BR"), ratings) if r is not None)
 
 
 def _tag_props(match: Match) -> list[str]:

@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from ..engine import fmt_steps, generate, valid_dice
-from ..engine.judge import physical
-from ..engine.core import SegmentSpec
+from ..engine.judge import physical, route as judge_route
+from ..engine.core import Dice, SegmentSpec
 from ..record import CENTRED, Action, Kind
 from . import draw
 from .cube import on_beaver, on_double, on_drop, on_take
-from ..events import WARNING, How, PartState, how_text
+from ..events import WARNING, ActionState, How, PartState, how_text
 from ..i18n import _
 from .results import finish, on_accept, on_draw, on_reject, on_resign, on_timeout, on_win
 from .resync import CANDIDATES, LOOKAHEAD, fits, on_illegal_mark, rest_rolls, rest_steps, resync
@@ -43,6 +43,24 @@ class Played(NamedTuple):
 
 QUICK = Played(None, None)           # a plainly legal turn (turns.quick_turn)
 QUICK_EXACT = Played(None, None)     # the same, its written steps one per number in order (a route)
+
+
+def routed(a: Action, played: Played | None) -> bool:
+    """Whether the roll ``a``, played without a finding that breaks its play, is told by its route alone to an
+    observer that asks for routes (``Events.ROUTES``): a roll of valid dice played in one part (no further parts
+    walked or written, not played exactly as written), neither unplayed nor refused."""
+    return (a.kind is Kind.ROLL and played is not None and played is not QUICK_EXACT and played.parts is None
+            and not a.unplayed and not a.segments and not a.illegal_mark and a.dice is not None
+            and valid_dice(a.dice))
+
+
+def route_of(rules, a: Action, before: tuple, after: tuple):
+    """The single-die route of a roll :func:`routed` says is told by its route, from the sides before and after
+    it (first player's first): its steps with their hits, as ``engine.judge.route`` gives them (None: none)."""
+    p = a.player
+    d1, d2 = a.dice
+    return judge_route(rules, before[p], before[1 - p], Dice.roll(max(d1, d2), min(d1, d2)),
+                       [(s.src, s.dst) for s in a.steps], (after[p], after[1 - p]))
 
 
 def play(st: GameState, actions: list[Action], teller=None) -> None:
@@ -69,6 +87,9 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     roll = Kind.ROLL
     trace = None if teller is None else []
     sparse = teller is not None and teller.sparse     # the batch traces only the rolls to tell (told_sparse)
+    # an observer that takes routes (Events.ROUTES): the batch puts the route of each roll it takes that is not exact
+    # in the observer's dict itself, as Teller.after would (one that it found no route for is traced)
+    routes = teller.routes if sparse else None
     # without an observer (or with a sparse one, told nothing of them), the cube's plain doubles and takes in the
     # batch too (where the cube is in play and the game is known not to be the Crawford game: :func:`taken_cube`)
     bare = teller is None or sparse
@@ -86,7 +107,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
                 cube = (Kind.DOUBLE, Kind.TAKE, st.cube, -1 if owner is None else owner,
                         -1 if roller is None else roller, limit or 0)
             got = quick(actions, i, st.pos[0], st.pos[1], last.player if last is not None and last.kind is roll else -1,
-                        st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts, sparse, cube)
+                        st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts, sparse, cube, routes)
             j = got[0]
             if j > i:
                 if teller is None:
@@ -213,22 +234,31 @@ def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace:
         st.first_roller = actions[i].player
     base = st.rolls
     at = i                         # the first action not yet looked at for roll_at
+    # (Teller.after inline, as it goes for a sparse observer: an action state for each roll that is not exact,
+    # none of them breaking a play, each the last roll counted; the board is set where _several reads it)
+    tell, routes = teller.tell_state, teller.routes
     for entry in trace:
         k, before0, before1, item = entry[0], entry[1], entry[2], entry[3]
-        a = actions[k]
-        pos[0], pos[1] = before0, before1
         if len(entry) > 4:         # the cube's actions taken too: the cube before the roll, and the rolls
             st.cube, owner, st.rolls = entry[4], entry[5], entry[6]
             st.owner = None if owner < 0 else owner
         else:
             st.rolls = base + k - i
-        played = _traced(st, a, item, teller)
+        if len(item) == 6:         # (a Gul bara turn of several parts: walked from the board before it)
+            pos[0], pos[1] = before0, before1
+            played = _traced(st, actions[k], item, teller)
+        else:
+            played = QUICK_EXACT if item[3] else QUICK
         roll_at.extend(range(at, k + 1) if skip is None else [x for x in range(at, k + 1) if x not in skip])
         at = k + 1
-        mark = ((before0, before1), st.cube, st.owner, st.plays_broken)
         st.rolls += 1
-        pos[0], pos[1] = item[0], item[1]
-        teller.after(st, k, a, mark, played, item[2])
+        if tell is not None and played is not QUICK_EXACT:
+            after = teller.sides = (item[0], item[1])
+            if routes is not None and routed(actions[k], played):
+                routes[k] = item[2] if item[2] is not None else route_of(st.rules, actions[k], (before0, before1), after)
+            else:
+                tell(ActionState(k, st.cube, st.owner, (before0, before1), after, True, False,
+                                 played.parts if played is not None else None, len(roll_at), item[2]))
     roll_at.extend(range(at, j) if skip is None else [x for x in range(at, j) if x not in skip])
     turns = j - i - (len(cubes) if cubes else 0)
     st.rolls = base + turns

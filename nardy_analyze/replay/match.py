@@ -56,6 +56,8 @@ class MatchWalk:
         wants = visitor.wants
         self.tell_state = visitor.action_state if Events.STATES in wants or Events.PLAYS in wants else None
         self.exact_states = Events.STATES in wants
+        # a sparse observer that takes the routes of the plain rolls in its ``routes`` dict (Events.ROUTES)
+        self.routed = Events.ROUTES in wants and Events.PLAYS in wants and not self.exact_states
         self.tell_turn = visitor.turn if Events.TURNS in wants else None
         self.tell_end = visitor.game_end if Events.ENDS in wants else None
         self.costly = self.tell_state is not None or self.tell_turn is not None or self.tell_end is not None
@@ -123,7 +125,8 @@ class MatchWalk:
         if game.problems:   # replay a broken game only up to the unreadable text
             first_bad = min(p.loc.line for p in game.problems)
             actions = [a for a in actions if a.loc.line < first_bad]
-        play(st, actions, Teller(self.tell_state, self.tell_turn, self.tell_end, self.exact_states)
+        play(st, actions, Teller(self.tell_state, self.tell_turn, self.tell_end, self.exact_states,
+                                  self.visitor.routes if self.routed else None)
                                   if self.costly else None)
         r.credited = scored(st)
         r.conceded = st.conceded

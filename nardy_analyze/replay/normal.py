@@ -23,17 +23,22 @@ __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 class _States(ReportBuilder):
     """The match report, and the action states of each game, in order."""
 
-    __slots__ = ("games", "game", "wants")
+    __slots__ = ("games", "game", "wants", "routes", "game_routes")
 
     def __init__(self, exact: bool = True) -> None:
         super().__init__()
-        self.wants = Events.STATES if exact else Events.PLAYS
+        # the sparse view: the rolls played without a finding in one part by their routes alone (Events.ROUTES)
+        self.wants = Events.STATES if exact else Events.PLAYS | Events.ROUTES
         self.games: list[list[ActionState]] = []
         self.game: list[ActionState] = []
+        self.game_routes: list[dict[int, tuple | None]] = []     # (sparse) each game's routes, by action index
+        self.routes: dict[int, tuple | None] | None = None        # the current game's, filled by the replay
 
     def begin_game(self, game: Game) -> None:
         self.game = []
         self.games.append(self.game)
+        self.routes = {}
+        self.game_routes.append(self.routes)
 
     def action_state(self, state: ActionState) -> None:
         self.game.append(state)
@@ -45,7 +50,8 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
     so a record changed in place is replayed again; a caller that needs the view twice keeps it).
     ``exact=False``: a roll played exactly as written (one legal step per number, in order) has neither
     state nor route (``NormalAction.state`` None: its written steps are its route, and its hits are not
-    looked for), for a writer that needs no more of it (``Notation.exact_routes`` False)."""
+    looked for), and any other roll played without a finding in one part has its route and no state
+    (``NormalGame.routes``), for a writer that needs no more of them (``Notation.exact_routes`` False)."""
     try:
         v = variant_for(match, variant, options or {})
     except UnknownVariant:                # a variant the engine does not know yet: the record as written
@@ -59,9 +65,9 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
     rep = replay(match, v, visitor=told)
     out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
     rules = v.rules
-    for game, grep, states in zip(match.games, rep.games, told.games):
-        if not exact:            # a sparse view: a NormalAction for each action with a state only
-            out.games.append(_sparse_game(rules, game, grep, states))
+    for game, grep, states, routes in zip(match.games, rep.games, told.games, told.game_routes):
+        if not exact:            # a sparse view: a NormalAction for each action with a state only, and the routes
+            out.games.append(_sparse_game(rules, game, grep, states, routes))
             continue
         ng = NormalGame(game, grep, [])
         # the trace holds one state per action reached, in order (indexes increase): positional when the
@@ -104,13 +110,15 @@ def _route(rules, a, st: ActionState):
                  [(s.src, s.dst) for s in a.steps], (after[p], after[1 - p]))
 
 
-def _sparse_game(rules, game: Game, grep: GameReport, states: list[ActionState]) -> NormalGame:
+def _sparse_game(rules, game: Game, grep: GameReport, states: list[ActionState],
+                 routes: dict[int, tuple | None]) -> NormalGame:
     """The sparse view of one game (``exact=False``): a NormalAction for each action with a state, with its
-    route where it is a legal roll (a roll played exactly as written has no state here: its written steps are
-    its route)."""
+    route where it is a legal roll; and the routes of the rolls played without a finding in one part, which
+    have no state here (``Events.ROUTES``; a roll played exactly as written has neither: its written steps
+    are its route)."""
     known: dict[int, NormalAction] = {}
     actions = game.actions
     for st in states:
         a = actions[st.index]
         known[st.index] = NormalAction(a, st, _route(rules, a, st))
-    return NormalGame(game, grep, None, known)
+    return NormalGame(game, grep, None, known, routes)

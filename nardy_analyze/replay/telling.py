@@ -14,7 +14,7 @@ from typing import Callable
 from ..engine.core import ROLLER, Dice, SegmentSpec, valid_dice
 from ..events import ActionState, GameEnd, TurnRow
 from ..record import Action, Kind
-from .game import QUICK, QUICK_EXACT, Played
+from .game import QUICK, QUICK_EXACT, Played, route_of, routed
 from .results import scored
 from .state import GameState
 
@@ -41,13 +41,17 @@ class Teller:
     """Builds the costly events of one game; each ``tell_*`` is the visitor's method, or None when the
     visitor does not ask for that event (nothing of it is built)."""
 
-    __slots__ = ("tell_state", "tell_turn", "tell_end", "offer", "turn_no", "sides", "exact_states", "sparse")
+    __slots__ = ("tell_state", "tell_turn", "tell_end", "offer", "turn_no", "sides", "exact_states", "sparse",
+                 "routes")
 
     def __init__(self, tell_state: Callable | None, tell_turn: Callable | None, tell_end: Callable | None,
-                 exact_states: bool = True):
+                 exact_states: bool = True, routes: dict | None = None):
         self.tell_state, self.tell_turn, self.tell_end = tell_state, tell_turn, tell_end
         # False: no action state for a roll played exactly as written, a double or a take (``Events.PLAYS``)
         self.exact_states = exact_states
+        # the visitor's dict of the game's routes (``Events.ROUTES``, with PLAYS): a roll played without a finding in
+        # one part (game.routed) is told by its route there, index -> route, not by its state; None: by its state
+        self.routes = routes if not exact_states and tell_state is not None else None
         # nothing at all to tell of such a roll, double or take (the batch replays them as without an observer)
         self.sparse = not exact_states and tell_turn is None
         self.offer: list | None = None       # [doubler, line, answer, (cube, owner)] of the turn being opened
@@ -64,9 +68,13 @@ class Teller:
             pos, roll_at = st.pos, st.roll_at
             after = sides if sides[0] is pos[0] and sides[1] is pos[1] else (pos[0], pos[1])
             self.sides = after
-            self.tell_state(ActionState(i, cube, owner, sides, after, st.plays_broken == broken,
-                                        played is QUICK_EXACT, played.parts if played is not None else None,
-                                        len(roll_at) if roll_at and roll_at[-1] == i else None, route))
+            legal = st.plays_broken == broken
+            if self.routes is not None and legal and routed(a, played):
+                self.routes[i] = route if route is not None else route_of(st.rules, a, sides, after)
+            else:
+                self.tell_state(ActionState(i, cube, owner, sides, after, legal, played is QUICK_EXACT,
+                                            played.parts if played is not None else None,
+                                            len(roll_at) if roll_at and roll_at[-1] == i else None, route))
         if self.tell_turn is not None:
             self.turn_of(st, i, a, sides, (cube, owner), played)
 

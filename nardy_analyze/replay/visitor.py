@@ -50,6 +50,8 @@ class Events(Flag):
                         # step per number, in order: its written steps are its route), a double and a take,
                         # for a reader of the other rolls and the results (the SGF writer's view:
                         # ``normalise(..., exact=False)``)
+    ROUTES = 16         # with PLAYS: a roll played legally in one part is told by its single-die route alone
+                        # (action_route), not by its state: what the SGF writer needs of it
 
 
 class ReplayVisitor:
@@ -72,6 +74,12 @@ class ReplayVisitor:
     def action_state(self, state: ActionState) -> None:
         """(``Events.STATES``) The state around one action (cube, board before and after, legality),
         after the action."""
+
+    def action_route(self, index: int, route: tuple | None) -> None:
+        """(``Events.PLAYS | Events.ROUTES``) The single-die route of the roll ``index`` of the game, played
+        legally in one part and not exactly as written: its steps with their hits, ``((src, dst, hit), ...)``,
+        as ``engine.judge.route`` gives them (None: the engine finds none, and the written steps stand), in
+        place of its state."""
 
     def turn(self, row: TurnRow) -> None:
         """(``Events.TURNS``) One turn of one player, once the turn is complete (a double's turn when it
