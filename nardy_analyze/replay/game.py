@@ -110,7 +110,7 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
                         st.rolls, st.rolled[0], st.rolled[1], roll, trace, plain, parts, sparse, cube, routes)
             j = got[0]
             if j > i:
-                if teller is None:
+                if teller is None or sparse and not trace:    # (a sparse observer told nothing of this run)
                     (taken_cube if cubed else taken)(st, actions, i, *got)
                 elif sparse:
                     told_sparse(st, actions, i, got, trace, teller)
