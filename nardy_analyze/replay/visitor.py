@@ -18,7 +18,8 @@ order of the record, and returns what the visitor's :meth:`~ReplayVisitor.result
 Every method is a no-op here (``result`` gives None); a consumer subclasses :class:`ReplayVisitor` and
 overrides what it needs.  The costly events are built only for a visitor that asks for them in
 :attr:`~ReplayVisitor.wants` (:class:`Events`: ``STATES`` for ``action_state``, ``TURNS`` for ``turn``,
-``ENDS`` for ``game_end``): a class attribute, or an instance's own (a visitor that hands the events
+``ENDS`` for ``game_end``; ``PLAYS``, with ``ROUTES``, for the SGF writer's sparse view, whose routes go to the
+visitor's ``routes`` dict): a class attribute, or an instance's own (a visitor that hands the events
 to another asks for what that one wants).  ``validate`` asks for none of them and pays nothing.
 
 :class:`ReportBuilder` keeps the findings and game reports in a :class:`MatchReport` and returns it from
@@ -50,8 +51,10 @@ class Events(Flag):
                         # step per number, in order: its written steps are its route), a double and a take,
                         # for a reader of the other rolls and the results (the SGF writer's view:
                         # ``normalise(..., exact=False)``)
-    ROUTES = 16         # with PLAYS: a roll played legally in one part is told by its single-die route alone
-                        # (action_route), not by its state: what the SGF writer needs of it
+    ROUTES = 16         # with PLAYS: a roll played without a finding in one part (replay.game.routed) is told by
+                        # its single-die route alone, put in the visitor's ``routes`` dict (index -> route, as
+                        # engine.judge.route gives it; a new dict per game, set in begin_game), not by its state:
+                        # what the SGF writer needs of it
 
 
 class ReplayVisitor:
@@ -61,6 +64,12 @@ class ReplayVisitor:
 
     wants: Events = Events.NONE
     """The costly events this visitor is told (the others are never built)."""
+
+    routes: dict | None = None
+    """(``Events.PLAYS | Events.ROUTES``) The current game's routes, a dict the visitor sets in ``begin_game``: the
+    replay puts there, by action index, the single-die route of each roll played without a finding in one part
+    and not exactly as written (its steps with their hits, ``((src, dst, hit), ...)``, as ``engine.judge.route``
+    gives them; None where the engine finds none and the written steps stand), in place of its state."""
 
     def begin_match(self, match: Match, variant: Variant) -> None:
         """The replay of ``match`` under ``variant`` starts."""
@@ -74,12 +83,6 @@ class ReplayVisitor:
     def action_state(self, state: ActionState) -> None:
         """(``Events.STATES``) The state around one action (cube, board before and after, legality),
         after the action."""
-
-    def action_route(self, index: int, route: tuple | None) -> None:
-        """(``Events.PLAYS | Events.ROUTES``) The single-die route of the roll ``index`` of the game, played
-        legally in one part and not exactly as written: its steps with their hits, ``((src, dst, hit), ...)``,
-        as ``engine.judge.route`` gives them (None: the engine finds none, and the written steps stand), in
-        place of its state."""
 
     def turn(self, row: TurnRow) -> None:
         """(``Events.TURNS``) One turn of one player, once the turn is complete (a double's turn when it
