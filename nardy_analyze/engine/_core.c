@@ -994,6 +994,19 @@ static PyObject *part_records(const PartRec *recs, int nrec) {
     return out;
 }
 
+/* a play's route as judge.route gives it, ((src, dst, hit), ...), from the batch's steps; None for nroute < 0 (none
+ * found); NULL with an exception */
+static PyObject *route_tuple(int route[][3], int nroute) {
+    if (nroute < 0) Py_RETURN_NONE;
+    PyObject *rt = PyTuple_New(nroute);
+    for (int k = 0; rt && k < nroute; k++) {
+        PyObject *stp = Py_BuildValue("(iiO)", route[k][0], route[k][1], route[k][2] ? Py_True : Py_False);
+        if (!stp) { Py_CLEAR(rt); break; }
+        PyTuple_SET_ITEM(rt, k, stp);
+    }
+    return rt;
+}
+
 /* The replay's run of plainly legal rolls (replay.game.play; turns.quick_turn's cases, on every turn that
  * is not a player's first), see the method's doc. */
 static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
@@ -1108,12 +1121,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         last_roller = p;
         if (sparse && trace != Py_None && exact && !gul) continue;   /* (sparse: an exact roll is not told) */
         if (routes != Py_None && !gul && nroute >= 0) {        /* (its route in the observer's dict, not traced) */
-            PyObject *rt = PyTuple_New(nroute), *at = rt ? PyLong_FromSsize_t(j) : NULL;
-            for (int k = 0; at && k < nroute; k++) {
-                PyObject *stp = Py_BuildValue("(iiO)", route[k][0], route[k][1], route[k][2] ? Py_True : Py_False);
-                if (!stp) { Py_CLEAR(at); break; }
-                PyTuple_SET_ITEM(rt, k, stp);
-            }
+            PyObject *rt = route_tuple(route, nroute), *at = rt ? PyLong_FromSsize_t(j) : NULL;
             int err = !at || PyDict_SetItem(routes, at, rt) < 0;
             Py_XDECREF(at);
             Py_XDECREF(rt);
@@ -1134,12 +1142,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
             PyObject *t1 = t0 ? side_or_same(pos[1], prev[1], told[1]) : NULL;
             PyObject *rt = NULL;          /* the play's route: ((src, dst, hit), ...), as judge.route gives it */
             if (t1) {
-                rt = nroute >= 0 ? PyTuple_New(nroute) : Py_NewRef(Py_None);
-                for (int k = 0; rt && k < nroute; k++) {
-                    PyObject *stp = Py_BuildValue("(iiO)", route[k][0], route[k][1], route[k][2] ? Py_True : Py_False);
-                    if (!stp) { Py_CLEAR(rt); break; }
-                    PyTuple_SET_ITEM(rt, k, stp);
-                }
+                rt = route_tuple(route, nroute);
                 if (!rt) { Py_DECREF(t0); Py_DECREF(t1); Py_XDECREF(b0); Py_XDECREF(b1); return NULL; }
             }
             PyObject *item = NULL;

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import OPTIONS, Dice, RuleSet, UnknownVariant, valid_dice
-from ..engine.judge import route, with_hits
+from ..engine import OPTIONS, RuleSet, UnknownVariant, valid_dice
+from ..engine.judge import with_hits
 from ..judged import variant_for
 from ..events import ActionState, GameReport, MatchReport
 from ..notation.normal import NormalAction, NormalGame, NormalMatch
 from ..record import Game, Kind, Match, game_numbers
 from . import replay
+from .game import route_of
 from .visitor import Events, ReportBuilder
 
 __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
@@ -101,13 +102,9 @@ def _route(rules, a, st: ActionState):
         return None
     if st.route is not None:         # (the compiled batch's: judge.route's, the same)
         return st.route
-    dice = a.dice
-    if dice is None or not valid_dice(dice):
+    if a.dice is None or not valid_dice(a.dice):
         return None
-    p = a.player
-    before, after = st.before, st.after
-    return route(rules, before[p], before[1 - p], Dice.roll(max(dice), min(dice)),
-                 [(s.src, s.dst) for s in a.steps], (after[p], after[1 - p]))
+    return route_of(rules, a, st.before, st.after)
 
 
 def _sparse_game(rules, game: Game, grep: GameReport, states: list[ActionState],
