@@ -3,7 +3,7 @@
 
     python3 bench/bench_vs_gnubg.py [FOLDER] [--repeat 3] [--gnubg /usr/games/gnubg] [--convert]
                                     [--compare-with CHECKOUT]
-                                    [--pure]
+                                    [--pure] [--python VENV/bin/python]
     (default FOLDER: ../shared/corpus/gnubg-selfplay)
 
 The files: every ``.mat`` and ``.txt`` file under FOLDER, less those a ``GNUBG_CRASHES.list`` in FOLDER names
@@ -23,6 +23,13 @@ every figure that writes: GNU Backgammon's ``save match`` writes one file over a
 truncated and freed), ``convert`` makes one new file per record.  On a disk mounted with online discard both
 pay the disk for it; ``TMPDIR=/dev/shm`` (memory) measures the programs without it.  The file system used is
 printed.
+
+``--python`` also times the command lines under another interpreter: a virtual environment where
+nardy-analyze is installed (``python -m venv V && V/bin/pip install .``), run from a temporary folder so that
+the installed package is the one imported: a user's installation, without the start-up hooks of the
+interpreter that runs the bench (an editable install's finder, a ``.pth`` file of the machine).  The start-up
+of an empty interpreter (``python -c pass``) is printed for each interpreter used, so that every command line
+figure can be read against it.
 
 The ratio printed is throughput(nardy-analyze) / throughput(gnubg) = time(gnubg) / time(nardy):
 1.0 is parity, 0.25 the floor we set ourselves.
@@ -91,6 +98,9 @@ def main() -> int:
                     help="instead of FOLDER: GAMES random legal games of VARIANT (long, gulbara, backgammon) made "
                          "by this checkout in 20 .ngn files; GNU Backgammon is left out (it reads no long nardy) "
                          "and --convert writes JSON")
+    ap.add_argument("--python", metavar="EXE", action="append", default=[],
+                    help="also time the command lines under this interpreter (a virtual environment where "
+                         "nardy-analyze is installed), run from a temporary folder, in the same run")
     ap.add_argument("--no-compile", action="store_true",
                     help="do not compile nardy-analyze's modules to bytecode first")
     a = ap.parse_args()
@@ -145,13 +155,22 @@ def main() -> int:
             return time.perf_counter() - t0
         return go
 
-    def run_cli(jobs: int, where: Path = ROOT, pure: bool = False):
+    def cli_env(where: Path | None, pure: bool) -> dict[str, str]:
+        """The environment of a command line run: this checkout (or ``where``) first on the path; None: the
+        interpreter's own installation (``--python``)."""
+        env = {**os.environ, "NARDY_ANALYZE_PURE": "1" if pure else ""}
+        if where is not None:
+            env["PYTHONPATH"] = str(where)
+        else:
+            env.pop("PYTHONPATH", None)
+        return env
+
+    def run_cli(jobs: int, where: Path | None = ROOT, pure: bool = False, python: str = sys.executable):
         def go() -> float:
             t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "nardy_analyze", "validate", "-j", str(jobs), "--statistics",
-                            *targets], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, env={**os.environ, "PYTHONPATH": str(where),
-                                             "NARDY_ANALYZE_PURE": "1" if pure else ""})
+            subprocess.run([python, "-m", "nardy_analyze", "validate", "-j", str(jobs), "--statistics",
+                            *targets], cwd=where or tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False, env=cli_env(where, pure))
             return time.perf_counter() - t0
         return go
 
@@ -168,17 +187,16 @@ def main() -> int:
 
     runs_made = itertools.count()
 
-    def run_convert(jobs: int | None, where: Path = ROOT, pure: bool = False):
+    def run_convert(jobs: int | None, where: Path | None = ROOT, pure: bool = False, python: str = sys.executable):
         def go() -> float:
             # a new folder each run, none removed until the end: no deletion of a run's outputs (which a disk
             # mounted with online discard pays in the runs after it) falls in the time of another run
             out = tmp / f"out-{next(runs_made)}"
             t0 = time.perf_counter()
             j = ["-j", str(jobs)] if jobs else []        # (an earlier checkout may have no -j: None)
-            subprocess.run([sys.executable, "-m", "nardy_analyze", "convert", "--to", convert_to, "--force", *j,
-                            "--out-dir", str(out), *targets], cwd=where, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=False, env={**os.environ, "PYTHONPATH": str(where),
-                                                                        "NARDY_ANALYZE_PURE": "1" if pure else ""})
+            subprocess.run([python, "-m", "nardy_analyze", "convert", "--to", convert_to, "--force", *j,
+                            "--out-dir", str(out), *targets], cwd=where or tmp, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False, env=cli_env(where, pure))
             return time.perf_counter() - t0
         return go
 
@@ -196,12 +214,29 @@ def main() -> int:
         runs[f"{Path(other).name}: CLI, -j 1"] = run_cli(1, Path(other).resolve())
         if a.convert:
             runs[f"{Path(other).name}: convert --to {convert_to}, CLI"] = run_convert(None, Path(other).resolve())
+    pythons = [str(Path(p).absolute()) for p in a.python]
+    for k, python in enumerate(pythons, 1):
+        label = f"--python {k}" if len(pythons) > 1 else "--python"
+        runs[f"{label}: validate, CLI, -j 2"] = run_cli(2, None, python=python)
+        runs[f"{label}: validate, CLI, -j 1"] = run_cli(1, None, python=python)
+        if a.convert:
+            runs[f"{label}: convert --to {convert_to}, CLI, -j 2"] = run_convert(2, None, python=python)
+            runs[f"{label}: convert --to {convert_to}, CLI, -j 1"] = run_convert(1, None, python=python)
+    starts: dict[str, list[float]] = {p: [] for p in [sys.executable] + pythons}
+
+    def start_up(python: str) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([python, "-c", "pass"], cwd=tmp, env=cli_env(None, False), check=False)
+        return time.perf_counter() - t0
+
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(a.repeat):
         for name, fn in runs.items():
             c0 = child_cpu()
             times[name].append(fn())
             cpu.setdefault(name, []).append(child_cpu() - c0)
+        for python in starts:
+            starts[python] += [start_up(python) for _ in range(5)]
     shutil.rmtree(tmp, ignore_errors=True)
 
     s = validate_paths(targets, jobs=1).summary()
@@ -215,6 +250,9 @@ def main() -> int:
     from nardy_analyze.engine import compiled
     print("core (rows without a prefix): " + ("compiled" if compiled.CoreRules is not None else "pure Python"))
     print(f"outputs written under {tmp.parent} ({_file_system(tmp.parent)})")
+    for k, (python, ts) in enumerate(starts.items()):
+        which = "this interpreter" if k == 0 else (f"--python {k}" if len(starts) > 2 else "--python")
+        print(f"start-up of an empty interpreter ({which}, {python} -c pass): {statistics.median(ts) * 1000:.0f} ms")
     first = next(iter(runs))
     base = statistics.median(times[first]) if gnubg else None
     base_cpu = statistics.median(cpu[first]) if gnubg else None

@@ -5,10 +5,12 @@ command (validate, stats, convert, show, hint) decides it; the files themselves 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .engine import DEFAULT_VARIANT, UnknownVariant, Variant, get_variant, not_played
-from .engine.ruleset import RuleSet
+from .engine import registry
+from .engine.ruleset import RuleSet, bearing_names, norm_tag
 from .record import Loc, Match
 
 
@@ -35,10 +37,69 @@ class VariantChoice:
     tag_problems: list[tuple[Loc, str]] = field(default_factory=list)  # option tags that could not be read
 
 
+# The choices made without a problem, by what they depend on (:func:`_choice_key`): every record of an archive
+# asks, and most of them name the same variant and options.  At most CHOICES_MAX (emptied when full); emptied
+# too when the variants registered change (``registry.VARIANTS`` is then another tuple).
+CHOICES_MAX = 256
+_CHOICES: dict[tuple, tuple[Variant, str, tuple[str, ...]]] = {}
+_CHOICES_OF: list = [None]      # the registry's VARIANTS the kept choices were made with
+
+
+@lru_cache(maxsize=1024)
+def _bearing(tags: tuple[str, ...], names: frozenset[str]) -> tuple[str, ...]:
+    """The header tags among ``tags`` (their names, in order) that can change the variant or the options a record
+    is judged under: those whose name, compared as option names are, is one of ``names``
+    (``ruleset.bearing_names``).  (The records of one source write the same tags: asked once for them all.)"""
+    return tuple(t for t in tags if norm_tag(t) in names)
+
+
+def _options_key(options: RuleSet | Mapping[str, Any] | None) -> tuple:
+    """``options`` as a hashable value (TypeError when one of its values is not hashable); () for none (None,
+    an empty dict: the same rule set)."""
+    if not options and not isinstance(options, RuleSet):
+        return ()
+    if isinstance(options, RuleSet):
+        key = ("set", options.preset, tuple(options.common.items()),
+               tuple((k, tuple(v.items())) for k, v in options.scoped.items()))
+    else:
+        key = ("map", tuple(options.items()))
+    hash(key)
+    return key
+
+
+def _choice_key(match: Match, default: str, options: RuleSet | Mapping[str, Any] | None) -> tuple | None:
+    """What :func:`choose_variant` decides by: the default, the caller's options and the record's tags that bear
+    on the variant or its options (in their order, as written); None when it cannot be a key."""
+    try:
+        opts = _options_key(options)
+    except TypeError:
+        return None
+    tags = match.tags
+    return (default, opts, tuple([(k, tags[k]) for k in _bearing(tuple(tags), bearing_names())]))
+
+
 def choose_variant(match: Match, default: str = "backgammon",
                    options: RuleSet | Mapping[str, Any] | None = None) -> VariantChoice:
     """The one place that decides the variant and options of a record (validate, stats and convert alike):
-    ``options`` is the caller's rule set (a :class:`RuleSet`, or its flat dict form)."""
+    ``options`` is the caller's rule set (a :class:`RuleSet`, or its flat dict form).  A choice made without a
+    problem is kept (:data:`_CHOICES`) for the next record whose tags that bear on it are the same."""
+    if _CHOICES_OF[0] is not registry.VARIANTS:
+        _CHOICES.clear()
+        _CHOICES_OF[0] = registry.VARIANTS
+    key = _choice_key(match, default, options)
+    kept = _CHOICES.get(key) if key is not None else None
+    if kept is not None:
+        return VariantChoice(kept[0], kept[1], None, list(kept[2]))
+    choice = _choose_variant(match, default, options)
+    if key is not None and choice.variant is not None and not choice.tag_problems:
+        if len(_CHOICES) >= CHOICES_MAX:
+            _CHOICES.clear()
+        _CHOICES[key] = (choice.variant, choice.name, tuple(choice.arg_errors))
+    return choice
+
+
+def _choose_variant(match: Match, default: str, options: RuleSet | Mapping[str, Any] | None) -> VariantChoice:
+    """:func:`choose_variant` without the choices kept."""
     name, tag = variant_name(match, default)
     try:
         v0 = get_variant(name)

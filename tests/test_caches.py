@@ -114,3 +114,71 @@ def test_the_notation_tables_follow_the_registry(monkeypatch):
     assert notation.for_path("a.odd").name == "odd"
     monkeypatch.undo()
     assert notation.for_path("a.odd") is None and notation.for_path("b.sgf").name == "sgf"
+
+
+# header tags that bear on the variant or its options, spelled as records spell them, and some that do not
+_CHOICE_TAGS = ["Variation", "variant", "Variant", "Rules", "rules", "Crawford", "CubeLimit", "Cube Limit", "cube_limit",
+                "Jacoby", "Koks", "Home-Mars", "Scoring", "TimeControl", "Beaver", "Event", "Player 1", "Round"]
+_CHOICE_VALUES = ["", "On", "off", "yes", "1", "2", "64", "long", "Long Nardy", "Gul Bara", "backgammon", "club",
+                  "fide", "1000", "500", "2:00", "840+8", "x", "Backgammon +1"]
+
+
+def _choice_view(choice) -> tuple:
+    """Everything a caller reads of a VariantChoice (the variant by its name and options)."""
+    v = choice.variant
+    return (None if v is None else (v.name, sorted(v.options.items()) if hasattr(v, "options") else repr(v)),
+            choice.name, choice.error, list(choice.arg_errors), list(choice.tag_problems))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(_CHOICE_TAGS), st.sampled_from(_CHOICE_VALUES)), max_size=5),
+                min_size=1, max_size=6),
+       st.sampled_from(["backgammon", "long", "gulbara"]),
+       st.sampled_from([None, {}, {"koks": True}, {"crawford": False}, {"long:koks": True, "rules": "club"},
+                        {"jacoby": True, "cube_limit": 8}]))
+def test_variant_choices_kept_are_what_choosing_again_gives(records, default, options):
+    """``choose_variant`` keeps a choice made without a problem for the records whose tags that bear on it are
+    the same: what it gives is what choosing again without the kept choices gives, record after record (the
+    same tags again, others in between), and a caller that changes what it was given changes nothing kept."""
+    from nardy_analyze import judged
+
+    judged._CHOICES.clear()
+    for items in records + records:
+        m = Match(path="x", notation="mat")
+        for name, value in items:
+            m.tags.setdefault(name, value)
+        m.tags["Player 1"] = f"someone {len(items)}"       # (a tag that bears on nothing)
+        got = judged.choose_variant(m, default, options)
+        fresh = judged._choose_variant(m, default, options)
+        assert _choice_view(got) == _choice_view(fresh)
+        got.arg_errors.append("changed by the caller")
+        assert _choice_view(judged.choose_variant(m, default, options)) == _choice_view(fresh)
+    assert len(judged._CHOICES) <= judged.CHOICES_MAX
+
+
+def test_variant_choices_follow_the_registry():
+    """A variant registered after a choice was kept: the record that names it is judged under it (the kept
+    choices and the tags that bear on a choice are made again), and forgotten again when it is unregistered."""
+    from nardy_analyze import judged
+    from nardy_analyze.engine import Backgammon
+
+    class Odd(Backgammon):
+        name = "oddgammon"
+        aliases = ("odd gammon",)
+        OPTIONS = {**Backgammon.OPTIONS, "odd_rule": (False, (False, True))}
+
+    m = Match(path="x", notation="mat")
+    m.tags["Variation"] = "oddgammon"
+    m.tags["Odd Rule"] = "yes"
+    before = judged.choose_variant(m)
+    assert before.variant is None and before.error
+    registry.register(Odd)
+    try:
+        during = judged.choose_variant(m)
+        assert during.variant is not None and during.variant.name == "oddgammon"
+        assert during.variant.opt("odd_rule") is True
+        assert judged.choose_variant(m).variant is during.variant          # kept
+    finally:
+        registry.unregister("oddgammon")
+    after = judged.choose_variant(m)
+    assert after.variant is None and after.error

@@ -910,3 +910,42 @@ def test_batch_takes_first_turns_with_their_head_allowance(variant, exception):
     else:
         # (left to Python: in Gul bara an opening double, which may start a chain, and an illegal play)
         assert python_firsts <= len(base.games) // 5, (python_firsts, len(firsts))
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["backgammon", "long", "gulbara"])
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), rate=st.sampled_from([0.0, 0.05, 0.3]))
+def test_the_core_s_route_of_a_roll_is_the_judge_s(variant, seed, rate):
+    """``CoreRules.route`` (``replay.game.route_of``'s compiled path) gives the route ``judge.route`` gives from the
+    boards before and after each roll of generated and changed games, legal or not, wherever it gives one; and it
+    gives one for nearly every roll played as the replay played it."""
+    from nardy_analyze.engine import valid_dice
+    from nardy_analyze.engine.core import Dice
+    from nardy_analyze.engine.judge import route as judge_route
+    from nardy_analyze.judged import variant_for
+    from nardy_analyze.replay.normal import normalise
+
+    m = _mutate(_generated(variant), random.Random(seed), rate)
+    rules = variant_for(m, variant, {}).rules
+    asked = answered = 0
+    for ng in normalise(m, variant).games:
+        for na in ng.actions:
+            a, s = na.action, na.state
+            if s is None or a.kind is not Kind.ROLL or a.segments or a.unplayed or a.illegal_mark \
+                    or a.dice is None or not valid_dice(a.dice):
+                continue
+            p = a.player
+            for after in (s.after, s.before):        # (the board before: a play that does not reach it)
+                got = rules.core.route(a, s.before[p], s.before[1 - p], after[p], after[1 - p])
+                d1, d2 = max(a.dice), min(a.dice)
+                want = judge_route(rules, s.before[p], s.before[1 - p], Dice.roll(d1, d2),
+                                   [(x.src, x.dst) for x in a.steps], (after[p], after[1 - p]))
+                if got is not None:
+                    assert got == tuple(tuple(x) for x in want), (a.text, got, want)
+                if after is s.after and s.legal:
+                    asked += 1
+                    answered += got is not None
+    assert asked > 50
+    if rate == 0.0:
+        assert answered >= 0.95 * asked, (answered, asked)

@@ -1049,6 +1049,8 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
     PyObject *told[2] = {side0, side1};      /* the sides' tuples last told (borrowed from the caller or trace) */
     Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
     for (; j < n; j++) {
+        /* a side bore off its last checker (the run's last roll, taken with the game's end Python's): the run ends */
+        if (!side_sum(pos[0]) || !side_sum(pos[1])) break;
         PyObject *a = PyList_GET_ITEM(actions, j);
         if (!slot_is(a, S_kind, roll_kind)) {
             long p;
@@ -1106,7 +1108,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
         if (sparse && trace != Py_None) memcpy(before, pos, sizeof before);
         int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec, first, 0)
                     : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || (rolls < 1 && !self->v.opening_doubles),
-                                 route, &nroute, 0, first);
+                                 route, &nroute, parts == 0, first);
         if (r == 0 && !gul && parts > 0 && rolls >= 1) {
             gul = 1;
             exact = 0;
@@ -1198,6 +1200,22 @@ static PyObject *CoreRules_one_roll(CoreRules *self, PyObject *args) {
     PyObject *o = m ? side_or_same(opp, opp0, opp_o) : NULL;
     if (!o) { Py_XDECREF(m); return NULL; }
     return Py_BuildValue("(NNO)", m, o, exact ? Py_True : Py_False);
+}
+
+/* The route of a roll played from (me, opp) to (after_me, after_opp) in the roller's numbering, as judge.route
+ * gives it where the core finds it (replay.game.route_of); None where Python is to look for it. */
+static PyObject *CoreRules_route(CoreRules *self, PyObject *args) {
+    PyObject *a, *me_o, *opp_o, *am_o, *ao_o;
+    if (!PyArg_ParseTuple(args, "OOOOO", &a, &me_o, &opp_o, &am_o, &ao_o)) return NULL;
+    uint8_t me[NPT], opp[NPT], am[NPT], ao[NPT];
+    if (!read_side(me_o, me) || !read_side(opp_o, opp) || !read_side(am_o, am) || !read_side(ao_o, ao))
+        Py_RETURN_NONE;
+    int exact = 0, route[4][3], nroute = 0;
+    /* (judge.route reads no turn state: the allowance of any turn but a first, a double's four numbers) */
+    int r = quick_roll(&self->v, a, me, opp, &exact, 0, route, &nroute, 1, 0);
+    if (r < 0) return NULL;
+    if (!r || nroute < 0 || memcmp(me, am, NPT) != 0 || memcmp(opp, ao, NPT) != 0) Py_RETURN_NONE;
+    return route_tuple(route, nroute);
 }
 
 /* One Gul bara roll with its parts as the batch takes it, the game's last roll too (replay.game.on_roll). */
@@ -1744,7 +1762,13 @@ static PyMethodDef CoreRules_methods[] = {
      "before the roll), the result then ending with (cube, owner or -1, turned, the double waiting or None, last "
      "roller, the indexes of the cube's actions or None); routes (a dict, with a sparse trace): the route of each roll "
      "taken that is neither exact nor of parts, where the batch found one, is put there (index -> route) instead of "
-     "the trace"},
+     "the trace.  Without parts, a roll that bears off the roller's last checker is taken too and ends the run "
+     "(the game's end is then the caller's)"},
+    {"route", (PyCFunction)CoreRules_route, METH_VARARGS,
+     "route(action, me, opp, after_me, after_opp) -> route | None: the route of the ROLL action played from (me, "
+     "opp) to (after_me, after_opp), the roller's side first, as judge.route gives it: its single steps with their "
+     "hits; None where the core finds none (a play it does not take, or one that does not reach those sides: "
+     "then judge.route decides)"},
     {"one_roll", (PyCFunction)CoreRules_one_roll, METH_VARARGS,
      "one_roll(action, me, opp, plain, first_turn) -> (me, opp, exact) | None: the roller's play of one ROLL "
      "action as quick_rolls takes it (the sides after it, and whether its written steps were the route), the "

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from .presets import preset_named, preset_names
+from . import registry
 from .registry import OPTIONS, get_variant, variant_display
 from ..i18n import _
 
@@ -143,6 +144,26 @@ def _norm(key: str) -> str:
     """A tag's name as option names are compared: no case, spaces, ``_`` or ``-`` (asked for every tag of
     every record: the few names there are, once each)."""
     return key.casefold().replace(" ", "").replace("_", "").replace("-", "")
+
+
+def norm_tag(key: str) -> str:
+    """A header tag's name as option names are compared (:func:`_norm`)."""
+    return _norm(key)
+
+
+_BEARING: list = [None, frozenset()]     # (the registry's VARIANTS when made, the names)
+
+
+def bearing_names() -> frozenset[str]:
+    """The names (as :func:`_norm` gives them) of the header tags that can change the variant a record is judged
+    under or its options: ``Variant``, ``Variation``, ``Rules``, ``TimeControl`` and every option of every
+    variant registered now (:func:`from_tags`, ``judged.variant_name``).  Made again when the variants
+    registered change (``registry.VARIANTS`` is then another tuple)."""
+    if _BEARING[0] is not registry.VARIANTS:
+        names = {"variant", "variation", "rules", "timecontrol"}
+        names.update(_norm(k) for spec in OPTIONS.values() for k in spec)
+        _BEARING[0], _BEARING[1] = registry.VARIANTS, frozenset(names)
+    return _BEARING[1]
 
 
 def _tag_preset(tags: Mapping[str, str], opts: dict[str, Any], variant: str) -> list[tuple[str, str]]:

@@ -58,6 +58,11 @@ def route_of(rules, a: Action, before: tuple, after: tuple):
     """The single-die route of a roll :func:`routed` says is told by its route, from the sides before and after
     it (first player's first): its steps with their hits, as ``engine.judge.route`` gives them (None: none)."""
     p = a.player
+    core = rules.core
+    if core is not None:           # (the compiled core's, where it finds it: the same)
+        got = core.route(a, before[p], before[1 - p], after[p], after[1 - p])
+        if got is not None:
+            return got
     d1, d2 = a.dice
     return judge_route(rules, before[p], before[1 - p], Dice.roll(max(d1, d2), min(d1, d2)),
                        [(s.src, s.dst) for s in a.steps], (after[p], after[1 - p]))
@@ -71,7 +76,8 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     ``quick_turn`` takes, and the combined moves ``judge`` finds legal without a finding) is replayed in one
     call (``CoreRules.quick_rolls``) that changes ``st`` as the handlers would (:func:`taken`; with an observer,
     :func:`told`, one roll at a time) and hands back at the first action that needs Python (a finding, a
-    cube action, a result, the game's end)."""
+    cube action, a result) or after a roll that bears off a side's last checker (outside Gul bara's turns of
+    several parts), whose end of the game :func:`borne_off` settles here, as :func:`on_roll` does."""
     st.actions = actions
     clock = st.clock if st.clock.checks else None
     handlers = HANDLERS
@@ -119,6 +125,9 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
                     told(st, actions, i, j, trace, teller)
                     trace.clear()
                 i = j
+                sides = st.pos
+                if not sum(sides[0]) or not sum(sides[1]):  # the run's last roll bore off a side's last checker
+                    borne_off(st, actions[j - 1].player)
                 continue
         nxt = actions[i + 1] if i + 1 < n else None
         if st.ended and a.kind in _AFTER_END:
@@ -148,8 +157,9 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
 def taken(st: GameState, actions: list[Action], i: int, j: int, side0, side1, r0: int, r1: int) -> None:
     """The state after the plainly legal rolls ``actions[i:j]`` replayed by the compiled core
     (``CoreRules.quick_rolls``: each what :func:`on_roll` does with a turn ``turns.quick_turn`` or the
-    first ways of ``judge.judge`` take; never a double as the game's opening roll, a player's first turn
-    where the head rule makes it special, nor a turn that ends the game)."""
+    first ways of ``judge.judge`` take; never a double as the game's opening roll, nor a player's first turn
+    where the head rule makes it special; a turn that ends the game only as the run's last, whose end
+    :func:`play` settles with :func:`borne_off`)."""
     k = j - i
     st.rolls += k
     st.roll_at.extend(range(i, j))
@@ -171,16 +181,28 @@ def taken_cube(st: GameState, actions: list[Action], i: int, j: int, side0, side
     if cubes is None:
         taken(st, actions, i, j, side0, side1, r0, r1)
         return
-    rolls = [k for k in range(i, j) if k not in cubes]
-    st.rolls += len(rolls)
-    st.roll_at.extend(rolls)
+    k = j - i - len(cubes)         # the rolls among actions[i:j]
+    st.rolls += k
+    _rolls_between(st.roll_at, i, j, cubes)
     if st.first_roller is None:
         st.first_roller = actions[i].player
-    st.report.turns += len(rolls)
+    st.report.turns += k
     st.rolled[0], st.rolled[1] = r0, r1
     st.pos[0], st.pos[1] = side0, side1
     st.last = actions[j - 1]
     _cube_taken(st, cube, owner, turned, pending, last_roller)
+
+
+def _rolls_between(roll_at: list[int], i: int, j: int, cubes: list[int]) -> None:
+    """Add to ``roll_at`` the indexes ``i`` to ``j - 1`` that are not in ``cubes`` (the batch's indexes of the
+    cube's actions, in increasing order, each in that range)."""
+    at = i
+    for c in cubes:
+        if c > at:
+            roll_at.extend(range(at, c))
+        at = c + 1
+    if j > at:
+        roll_at.extend(range(at, j))
 
 
 def _cube_taken(st: GameState, cube: int, owner: int, turned: bool, pending: Action | None, last_roller: int) -> None:
@@ -227,8 +249,7 @@ def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace:
     where the batch took the cube's actions too; the state moves over the actions between them at once, as
     :func:`taken` (``got``: the batch's result, 5 items) or :func:`taken_cube` (11 items) does."""
     j, side0, side1, r0, r1 = got[:5]
-    cubes = got[10] if len(got) > 5 else None
-    skip = frozenset(cubes) if cubes else None       # (the indexes of the cube's actions: no rolls)
+    cubes = got[10] if len(got) > 5 else None        # (the indexes of the cube's actions, in order: no rolls)
     roll_at, pos = st.roll_at, st.pos
     if st.first_roller is None:
         st.first_roller = actions[i].player
@@ -249,7 +270,10 @@ def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace:
             played = _traced(st, actions[k], item, teller)
         else:
             played = QUICK_EXACT if item[3] else QUICK
-        roll_at.extend(range(at, k + 1) if skip is None else [x for x in range(at, k + 1) if x not in skip])
+        if cubes:
+            _rolls_between(roll_at, at, k + 1, [c for c in cubes if at <= c <= k])
+        else:
+            roll_at.extend(range(at, k + 1))
         at = k + 1
         st.rolls += 1
         if tell is not None and played is not QUICK_EXACT:
@@ -259,7 +283,10 @@ def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace:
             else:
                 tell(ActionState(k, st.cube, st.owner, (before0, before1), after, True, False,
                                  played.parts if played is not None else None, len(roll_at), item[2]))
-    roll_at.extend(range(at, j) if skip is None else [x for x in range(at, j) if x not in skip])
+    if cubes:
+        _rolls_between(roll_at, at, j, [c for c in cubes if c >= at])
+    else:
+        roll_at.extend(range(at, j))
     turns = j - i - (len(cubes) if cubes else 0)
     st.rolls = base + turns
     st.report.turns += turns
@@ -361,18 +388,26 @@ def on_roll(st: GameState, a: Action, nxt: Action | None, i: int) -> Played | No
         played = QUICK_EXACT          # (a dance too: nothing written, nothing playable, the route empty)
     elif (one := _one_roll(st, a, p, first_turn)) is not None:
         # what the batch takes (a combined move, a play judge finds legal in another order, a Gul bara turn of
-        # several parts...), here the turns it leaves to this handler: mostly the game's last roll
+        # several parts...), here the turns it leaves to this handler: a roll after a finding, a game's last roll
+        # in Gul bara
         st.pos[0], st.pos[1], played = one
     else:
         played = walk(st, i, a, nxt, p, d1, d2, first_turn)
-    for w in (p, 1 - p):      # in Gul bara the opponent may bear off its last checker in a handover
+    borne_off(st, p)
+    return played
+
+
+def borne_off(st: GameState, p: int) -> None:
+    """After a turn of ``p``: a side that bore off its last checker ends the game (or, under the last-roll draw,
+    owes the other side its last roll); ``p`` first (in Gul bara the opponent may bear off its last checker in a
+    handover)."""
+    for w in (p, 1 - p):
         if not st.ended and not st.owed and not sum(st.pos[w]):      # borne_off(...) == 15
             level = st.rules.win_level(st.pos[w], st.pos[1 - w])
             if draw.owes_last_roll(st, w):
                 st.owed = Owed(w, st.stake(level))
             else:
                 st.ended = Ended(How.BEAROFF, w, st.stake(level))
-    return played
 
 
 def _one_roll(st: GameState, a: Action, p: int, first_turn: bool) -> tuple | None:

@@ -6,6 +6,8 @@ the match.  Everything it finds goes to the visitor (:mod:`.visitor`).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..engine import Variant
 from ..engine.core import Pos
 from ..record import Game, Loc, Match, game_numbers
@@ -46,6 +48,15 @@ def crawford_tag(match: Match) -> bool | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _asked(wants: Events) -> tuple[bool, bool, bool, bool, bool]:
+    """What a visitor that asks for ``wants`` is told: action states, exact ones, routes, turn rows, game ends."""
+    exact = Events.STATES in wants
+    plays = exact or Events.PLAYS in wants
+    return (plays, exact, Events.ROUTES in wants and Events.PLAYS in wants and not exact, Events.TURNS in wants,
+            Events.ENDS in wants)
+
+
 class MatchWalk:
     """The replay of one match, told to ``visitor``."""
 
@@ -53,13 +64,13 @@ class MatchWalk:
         self.match, self.variant, self.visitor, self.start = match, variant, visitor, start
         self.tell_finding = visitor.finding
         # the costly events: None when the visitor does not ask for them
-        wants = visitor.wants
-        self.tell_state = visitor.action_state if Events.STATES in wants or Events.PLAYS in wants else None
-        self.exact_states = Events.STATES in wants
+        states, exact, routed, turns, ends = _asked(visitor.wants)
+        self.tell_state = visitor.action_state if states else None
+        self.exact_states = exact
         # a sparse observer that takes the routes of the plain rolls in its ``routes`` dict (Events.ROUTES)
-        self.routed = Events.ROUTES in wants and Events.PLAYS in wants and not self.exact_states
-        self.tell_turn = visitor.turn if Events.TURNS in wants else None
-        self.tell_end = visitor.game_end if Events.ENDS in wants else None
+        self.routed = routed
+        self.tell_turn = visitor.turn if turns else None
+        self.tell_end = visitor.game_end if ends else None
         self.costly = self.tell_state is not None or self.tell_turn is not None or self.tell_end is not None
         self.last: GameReport | None = None   # the report of the last game replayed
         self.length = match.match_length or 0

@@ -21,6 +21,9 @@ from .visitor import Events, ReportBuilder
 __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 
 
+_SPARSE = Events.PLAYS | Events.ROUTES       # what the sparse view asks for
+
+
 class _States(ReportBuilder):
     """The match report, and the action states of each game, in order."""
 
@@ -29,7 +32,7 @@ class _States(ReportBuilder):
     def __init__(self, exact: bool = True) -> None:
         super().__init__()
         # the sparse view: the rolls played without a finding in one part by their routes alone (Events.ROUTES)
-        self.wants = Events.STATES if exact else Events.PLAYS | Events.ROUTES
+        self.wants = Events.STATES if exact else _SPARSE
         self.games: list[list[ActionState]] = []
         self.game: list[ActionState] = []
         self.game_routes: list[dict[int, tuple | None]] = []     # (sparse) each game's routes, by action index
