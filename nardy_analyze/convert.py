@@ -221,7 +221,7 @@ def _clashes(out: list[tuple[Entry, str | None]]) -> tuple[list[str], list[int]]
     for i, (e, t) in enumerate(out):
         if t is None or t == "-":
             continue
-        at = os.path.normpath(os.path.join(cwd, t))      # (os.path.abspath, the working folder asked once)
+        at = _absolute_path(t, cwd)
         key = os.path.normcase(at)
         first = seen.get(key)
         if first is not None:
@@ -230,11 +230,20 @@ def _clashes(out: list[tuple[Entry, str | None]]) -> tuple[list[str], list[int]]
             involved += (first, i)
         else:
             seen[key] = i
-        if os.path.normpath(os.path.join(cwd, e.path)) == at:
+        if _absolute_path(e.path, cwd) == at:
             clashes.append(_("{path} would be overwritten by its own conversion; use --out-dir DIR or -o FILE").format(
                 path=e.path))
             involved.append(i)
     return clashes, involved
+
+
+def _absolute_path(path: str, cwd: str) -> str:
+    """``os.path.abspath(path)`` with the working folder ``cwd`` asked once: ``path`` itself where it is already
+    absolute and normal (no ``//``, no component that starts with a dot, no final ``/``), as most are when a
+    shell or a folder's walk spells them; otherwise ``normpath`` works it out."""
+    if os.sep == "/" and path.startswith("/") and "//" not in path and "/." not in path and not path.endswith("/"):
+        return path
+    return os.path.normpath(os.path.join(cwd, path))
 
 
 def _cannot_be_read(path: str) -> str:

@@ -684,3 +684,17 @@ def test_kinds_in_is_the_python_scan(actions, kinds, stop):
     seen = acts if stop < 0 else acts[:stop]
     want = sum(1 << j for j, k in enumerate(kinds) if any(a.kind is k for a in seen))
     assert sgf_mod.kinds_in(acts, kinds, stop) == sgf_mod._kinds_in(acts, kinds, stop) == want
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.booleans(), st.lists(st.sampled_from(["a", "b c", ".", "..", ".x", "y.", "", "ß", "..."]), max_size=6),
+       st.booleans(), st.sampled_from(["/", "/work", "/work/sub dir", "/a/../b"]))
+def test_the_clash_check_s_absolute_path_is_abspath(absolute, parts, trailing, cwd):
+    """``convert._absolute_path`` (a normal absolute path as it is, else ``normpath``) gives what
+    ``os.path.abspath`` gives in the working folder ``cwd``, for any path."""
+    from nardy_analyze.convert import _absolute_path
+
+    path = ("/" if absolute else "") + "/".join(parts) + ("/" if trailing and parts else "")
+    if not path:
+        return
+    assert _absolute_path(path, cwd) == os.path.normpath(os.path.join(cwd, path))
