@@ -105,12 +105,17 @@ def register(notation: Notation) -> None:
     """Make ``notation`` known to every command: read (by its suffixes, or sniffed), written (``convert
     --to``), its losses refused or dropped."""
     _REGISTRY[notation.name] = notation
+    _CHANGES[0] += 1
 
 
 def unregister(name: str) -> None:
     """Forget a notation registered from outside the package (tests); a built-in one is imported again on
     its next use."""
     _REGISTRY.pop(name, None)
+    _CHANGES[0] += 1
+
+
+_CHANGES = [0]          # register and unregister calls so far (the tables below are worked out again after one)
 
 
 def _import(name: str) -> None:
@@ -144,9 +149,10 @@ def targets() -> tuple[str, ...]:
 
 
 def _registry_key() -> tuple:
-    """What the tables worked out from the registry depend on (the registry, the names in it and the
-    notations they name): they are worked out again when it changes (a notation imported or registered)."""
-    return id(_REGISTRY), tuple(_REGISTRY), tuple(map(id, _REGISTRY.values()))
+    """What the tables worked out from the registry depend on: the registry (the dict itself, kept with a table
+    so that no other dict takes its identity) and the changes made to it through :func:`register` and
+    :func:`unregister` (a notation imported or registered); they are worked out again when either changes."""
+    return _REGISTRY, _CHANGES[0]
 
 
 _TABLES: dict[str, tuple[tuple, Any]] = {}      # table name -> (the registry's key, the table)
@@ -155,12 +161,11 @@ _TABLES: dict[str, tuple[tuple, Any]] = {}      # table name -> (the registry's 
 def _table(name: str, make: Callable[[], Any]) -> Any:
     """The table ``name`` made by ``make`` from the registry as it is now (kept until the registry changes:
     every record file read asks for them)."""
-    key = _registry_key()
     got = _TABLES.get(name)
-    if got is not None and got[0] == key:
+    if got is not None and got[0][0] is _REGISTRY and got[0][1] == _CHANGES[0]:
         return got[1]
     table = make()
-    _TABLES[name] = (key, table)
+    _TABLES[name] = (_registry_key(), table)
     return table
 
 
