@@ -698,3 +698,47 @@ def test_the_clash_check_s_absolute_path_is_abspath(absolute, parts, trailing, c
     if not path:
         return
     assert _absolute_path(path, cwd) == os.path.normpath(os.path.join(cwd, path))
+
+
+_NGN_PIECES = ["\n", " ", "\t", "[", "]", '"', "Event", "1", "12", "1234567", ".", "..", "...", ":", "??", "64", "?",
+               "Game", "GAME", "gAmE", "game", "players", "Ratings", "SCORE", "scores", "score_", "score!", "_", "x",
+               "ſcore", "ratıngs", "İ", "Ж", "é", ")", ";", "\r", "/", "—"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_NGN_PIECES), max_size=24))
+def test_the_ngn_sniff_s_compiled_scan_is_its_expressions(pieces):
+    """``_matrows.ngn_lines`` (the compiled scan of the .ngn sniff's lines) answers as the sniff's regular
+    expressions do (tags, numbered moves, ``Game N players`` lines, in any case, among other text, with the
+    characters that Python's case-insensitive match takes for ASCII letters too); so does ``looks_like_ngn``."""
+    from nardy_analyze.notation import sniffs
+
+    text = "".join(pieces)
+    want = sniffs.ngn_by_expressions(text)
+    assert sniffs.looks_like_ngn(text) == want
+    try:
+        from nardy_analyze.notation._matrows import ngn_lines
+    except ImportError:
+        return
+    assert ngn_lines(text) is want, text
+
+
+def test_the_ngn_sniff_s_compiled_scan_is_sure_of_real_records():
+    """The compiled scan says what the expressions say of every record of the examples and the fixtures."""
+    pytest.importorskip("nardy_analyze.notation._matrows", reason="the compiled reader is not built")
+    from nardy_analyze import PURE
+    from nardy_analyze.notation import sniffs
+    from nardy_analyze.notation._matrows import ngn_lines
+
+    if PURE:
+        pytest.skip("NARDY_ANALYZE_PURE is set")
+    files = [f for f in sorted((ROOT / "examples").iterdir()) + sorted((ROOT / "tests" / "fixtures").rglob("*"))
+             if f.is_file() and f.suffix in (".mat", ".txt", ".ngn", ".sgf")]
+    assert len(files) > 20
+    ngn = 0
+    for f in files:
+        head = f.read_text(encoding="utf-8", errors="replace")[:65536]
+        got = ngn_lines(head)
+        assert got is sniffs.ngn_by_expressions(head), f
+        ngn += got
+    assert ngn >= 3

@@ -1192,6 +1192,92 @@ static PyObject *any_set(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* -- the .ngn sniff's lines (notation/sniffs.py: looks_like_ngn, whose regular expressions are the reference) */
+
+static inline int ngn_blank(Py_UCS4 c) { return c == ' ' || c == '\t'; }
+static inline int ngn_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
+
+/* whether c is the lowercase ASCII letter w as the expression's case-insensitive match takes it: either case, and
+ * the only other characters Python's re takes for these letters: U+0130 and U+0131 for i, U+017F for s */
+static inline int ngn_letter(Py_UCS4 c, char w) {
+    if (c < 128) return (c >= 'A' && c <= 'Z' ? c + 32 : c) == (Py_UCS4)w;
+    return (w == 'i' && (c == 0x130 || c == 0x131)) || (w == 's' && c == 0x17f);
+}
+
+/* the word w (lowercase ASCII) at i, in any case: its end, or -1 */
+static Py_ssize_t ngn_word(int kind, const void *d, Py_ssize_t i, Py_ssize_t n, const char *w) {
+    for (; *w; w++, i++)
+        if (i >= n || !ngn_letter(PyUnicode_READ(kind, d, i), *w)) return -1;
+    return i;
+}
+
+/* whether the line from i (its first character) starts as an .ngn line, in one of the expression's three ways */
+static int ngn_starts(int kind, const void *d, Py_ssize_t i, Py_ssize_t n) {
+    while (i < n && ngn_blank(PyUnicode_READ(kind, d, i))) i++;
+    if (i >= n) return 0;
+    Py_UCS4 c = PyUnicode_READ(kind, d, i);
+    if (c == '[') {                          /* \[[^\]"\n]+"  */
+        Py_ssize_t j = i + 1;
+        while (j < n) {
+            Py_UCS4 x = PyUnicode_READ(kind, d, j);
+            if (x == ']' || x == '"' || x == '\n') break;
+            j++;
+        }
+        return j > i + 1 && j < n && PyUnicode_READ(kind, d, j) == '"';
+    }
+    if (ngn_digit(c)) {                      /* [0-9]{1,6}\.(?:\.\.)?[ \t]+(?:[0-9]{2}|\?\?):  */
+        Py_ssize_t j = i;
+        while (j < n && ngn_digit(PyUnicode_READ(kind, d, j))) j++;
+        if (j - i > 6 || j >= n || PyUnicode_READ(kind, d, j) != '.') return 0;
+        j++;
+        if (j + 1 < n && PyUnicode_READ(kind, d, j) == '.' && PyUnicode_READ(kind, d, j + 1) == '.') j += 2;
+        Py_ssize_t k = j;
+        while (k < n && ngn_blank(PyUnicode_READ(kind, d, k))) k++;
+        if (k == j || k + 2 >= n) return 0;
+        Py_UCS4 a = PyUnicode_READ(kind, d, k), b = PyUnicode_READ(kind, d, k + 1);
+        return ((ngn_digit(a) && ngn_digit(b)) || (a == '?' && b == '?')) && PyUnicode_READ(kind, d, k + 2) == ':';
+    }
+    /* (?i:game)[ \t]+[0-9]+[ \t]+(?i:players|ratings|score)\b  */
+    Py_ssize_t j = ngn_word(kind, d, i, n, "game");
+    if (j < 0) return 0;
+    Py_ssize_t k = j;
+    while (k < n && ngn_blank(PyUnicode_READ(kind, d, k))) k++;
+    if (k == j) return 0;
+    j = k;
+    while (k < n && ngn_digit(PyUnicode_READ(kind, d, k))) k++;
+    if (k == j) return 0;
+    j = k;
+    while (k < n && ngn_blank(PyUnicode_READ(kind, d, k))) k++;
+    if (k == j) return 0;
+    static const char *words[] = {"players", "ratings", "score"};
+    for (int w = 0; w < 3; w++) {
+        Py_ssize_t e = ngn_word(kind, d, k, n, words[w]);
+        if (e < 0) continue;
+        if (e >= n) return 1;                /* \b: the end, or a character that is not a word's (re's \w) */
+        Py_UCS4 x = PyUnicode_READ(kind, d, e);
+        if (!(x == '_' || Py_UNICODE_ISALNUM(x))) return 1;
+    }
+    return 0;
+}
+
+/* ngn_lines(head) -> bool: whether a line of head (its first, or one after a line end) starts as an .ngn line
+ * does, as sniffs.looks_like_ngn's expressions say */
+static PyObject *ngn_lines(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "ngn_lines(head): a str");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(arg);
+    const void *d = PyUnicode_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    for (Py_ssize_t i = 0; i < n;) {
+        if (ngn_starts(kind, d, i, n)) Py_RETURN_TRUE;
+        while (i < n && PyUnicode_READ(kind, d, i) != '\n') i++;
+        i++;                                 /* (the next line's first character) */
+    }
+    Py_RETURN_FALSE;
+}
+
 /* name.strip().lower(), or NULL with an exception */
 static PyObject *folded_name(PyObject *name) {
     PyObject *st = PyObject_CallMethod(name, "strip", NULL);
@@ -1652,6 +1738,10 @@ static PyMethodDef methods[] = {
      "with nothing else on it (';W[double]'), and no node for a win when derived (RE[] says it); j is the first "
      "action that is none of these (or whose steps are not written here): the Python writer's; player: the player "
      "of the last roll written, or -1"},
+    {"ngn_lines", ngn_lines, METH_O,
+     "ngn_lines(head) -> bool: whether a line of head (its first, or one after a line end) starts as an .ngn line "
+     "does: a tag, a numbered move or a 'Game N players' line, as sniffs.looks_like_ngn's expressions (the "
+     "reference) say"},
     {"any_set", any_set, METH_VARARGS,
      "any_set(actions, name) -> bool: whether the attribute name of one of the actions is true"},
     {"kinds_in", kinds_in, METH_VARARGS,
