@@ -142,10 +142,13 @@ class Variant:
     # every option of the variant with its value (the default where not set), worked out once: the replay
     # asks them per game and per cube action
     values: dict[str, Any] = field(init=False, repr=False, compare=False)
+    # whether the doubling cube is in play under these options (the rules' answer, asked once: every game asks)
+    in_play: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         spec = OPTIONS[self.name]
         object.__setattr__(self, "values", {k: self.options.get(k, d[0]) for k, d in spec.items()})
+        object.__setattr__(self, "in_play", bool(self.rules.cube_in_play(self.values.get)))
 
     def has(self, key: str) -> bool:
         """Whether this variant knows the rule option ``key``."""
@@ -163,7 +166,7 @@ class Variant:
     # -- game-level policy, asked of the rules object with this variant's options ----------------------
     @property
     def cube_in_play(self) -> bool:
-        return bool(self.rules.cube_in_play(self.values.get))
+        return self.in_play
 
     def stake(self, level: int, cube: int = 1, cube_turned: bool = False) -> int:
         return self.rules.stake(level, cube, cube_turned, self.values.get)

@@ -657,15 +657,13 @@ def write(match: Match, normal: NormalMatch, analysis: dict | None = None) -> st
     ``analysis``: gnubg's analysis properties to write, per record cell ``(line, column)``
     (:mod:`nardy_analyze.notation.sgf_analysis`)."""
     norm = normal
-    items = match.tag_items or list(match.tags.items())
-    tag_props = _tag_props(match)     # (every game's root repeats them: looked up once)
-    return "\n".join(_game_tree(match, ng, norm.options, items, analysis, tag_props) for ng in norm.games) + "\n"
+    fixed = _MatchProps(match, norm.options)   # (what every game's root repeats, and the first game's: once)
+    return "\n".join(_game_tree(match, ng, norm.options, fixed, analysis) for ng in norm.games) + "\n"
 
 
-def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analysis: dict | None = None,
-               tag_props: list[str] | None = None) -> str:
+def _game_tree(match: Match, ng, opts: dict, fixed: "_MatchProps", analysis: dict | None = None) -> str:
     """One game's tree: the root node, then a node per action (set-ups as gnubg writes them)."""
-    nodes = ["(;" + "".join(_root_props(match, ng, opts, items, tag_props))]
+    nodes = ["(;" + _root_text(match, ng, fixed)]
     turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)
     prev_setup = False
     derived = _result_derived(ng)
@@ -725,39 +723,52 @@ def _game_tree(match: Match, ng, opts: dict, items: list[tuple[str, str]], analy
     return "\n".join(nodes) + ")"
 
 
-def _root_props(match: Match, ng, opts: dict, items: list[tuple[str, str]],
-                tag_props: list[str] | None = None) -> list[str]:
+class _MatchProps:
+    """The root properties every game of a match repeats (its tags: event, date, round, place, annotator) and
+    those of its first game alone (all its tags in ``NT``, its comments in ``NC``), made once per match; the
+    rules' words (``RU``) by match length and options."""
+
+    __slots__ = ("tags", "first", "length", "ru", "ru_crawford")
+
+    def __init__(self, match: Match, opts: dict):
+        self.tags = "".join(_tag_props(match))
+        items = match.tag_items or list(match.tags.items())
+        first = []
+        if items:
+            first.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
+                                        for k, v in items))
+        if match.comments:
+            first.append("NC" + "".join(f"[{_escape(c)}]" for c in match.comments))
+        self.first = "".join(first)
+        length = self.length = match.match_length
+        if length:
+            crawford = opts.get("crawford", True)
+            self.ru = "RU[Crawford]" if crawford else ""
+            self.ru_crawford = ("RU[Crawford:CrawfordGame]" if length > 1 else "RU[Crawford]") if crawford else ""
+        else:
+            self.ru = self.ru_crawford = "RU[Jacoby]" if opts.get("jacoby") else ""
+
+
+def _root_text(match: Match, ng, fixed: _MatchProps) -> str:
     """The properties of a game's root node: application, match information, players, tags, rules, result
     (the match's tags and comments on the first game's)."""
     g, rep = ng.game, ng.report
-    length = match.match_length
-    root = [_ROOT_HEAD]
-    mi = []
-    if length is not None:
-        mi.append(f"[length:{length}]")
-    mi.append(f"[game:{(g.written_number if g.written_number is not None else g.number) - 1}]")
+    length = fixed.length
+    mi = f"[length:{length}]" if length is not None else ""
+    mi += f"[game:{(g.written_number if g.written_number is not None else g.number) - 1}]"
     if g.score is not None:
-        mi.append(f"[ws:{g.score[0]}][bs:{g.score[1]}]")
-    root.append("MI" + "".join(mi))
-    root.append(_player_props(tuple(g.players), tuple(g.ratings)))
-    root.extend(_tag_props(match) if tag_props is None else tag_props)
-    if length:
-        if opts.get("crawford", True):
-            root.append("RU[Crawford:CrawfordGame]" if rep.crawford and length > 1 else "RU[Crawford]")
-    elif opts.get("jacoby"):
-        root.append("RU[Jacoby]")
+        mi += f"[ws:{g.score[0]}][bs:{g.score[1]}]"
+    re_ = ""
     if rep.winner is not None and rep.points is not None:
         pts = _resign_points(ng) if rep.how == "resign" else max(rep.points, 1)
-        root.append(f"RE[{_LETTER[rep.winner]}+{pts}{'R' if rep.how == 'resign' else ''}]")
+        re_ = f"RE[{_LETTER[rep.winner]}+{pts}{'R' if rep.how == 'resign' else ''}]"
+    text = (f"{_ROOT_HEAD}MI{mi}{_player_props(tuple(g.players), tuple(g.ratings))}{fixed.tags}"
+            f"{fixed.ru_crawford if length and rep.crawford else fixed.ru}{re_}")
     if g.number == 1:
-        if items:
-            root.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
-                                       for k, v in items))
-        if match.comments:
-            root.append("NC" + "".join(f"[{_escape(c)}]" for c in match.comments))
+        text += fixed.first
     if g.comments:
-        root.append("C" + "".join(f"[{_escape(c)}]" for c in g.comments))
-    return root
+        text += "C" + "".join(f"[{_escape(c)}]" for c in g.comments)
+    return text
 
 
 @lru_cache(maxsize=256)
