@@ -276,9 +276,15 @@ def first_finding(match: Match, report=None) -> str | None:
 
 
 def _normal(match: Match, exact: bool = True):
-    from .replay.normal import normalise   # the replay, imported only by a writer that needs it (start-up)
+    global _NORMALISE
+    if _NORMALISE is None:
+        from .replay.normal import normalise   # the replay, imported only by a writer that needs it (start-up)
 
-    return normalise(match, exact=exact)
+        _NORMALISE = normalise
+    return _NORMALISE(match, exact=exact)
+
+
+_NORMALISE = None       # replay.normal.normalise, once a writer has needed it
 
 
 def _margin_results_placed(match: Match) -> Match:

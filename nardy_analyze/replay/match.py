@@ -187,6 +187,10 @@ class MatchWalk:
     def score_line(self, game: Game, after_match: bool) -> None:
         """``game``'s score line against the results before it."""
         score, length, written = self.score, self.length, list(game.score)
+        if written == score and not after_match:      # (nearly every line: as the results say)
+            self.by_results = None
+            self.score = written
+            return
         loc = game.score_loc or game.loc
         written_label = game.written_number is not None
         n = game.written_number if written_label else game.number

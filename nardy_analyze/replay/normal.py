@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import OPTIONS, RuleSet, UnknownVariant, valid_dice
+from ..engine import RuleSet, UnknownVariant, valid_dice
 from ..engine.judge import with_hits
 from ..judged import variant_for
 from ..events import ActionState, GameReport, MatchReport
@@ -67,7 +67,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
         return out
     told = _States(exact)
     rep = replay(match, v, visitor=told)
-    out = NormalMatch(match, v.name, {k: v.opt(k) for k in OPTIONS.get(v.name, {})}, rep)
+    out = NormalMatch(match, v.name, dict(v.values), rep)     # (every option of the variant, with its value)
     rules = v.rules
     for game, grep, states, routes in zip(match.games, rep.games, told.games, told.game_routes):
         if not exact:            # a sparse view: a NormalAction for each action with a state only, and the routes
