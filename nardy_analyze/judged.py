@@ -5,12 +5,11 @@ command (validate, stats, convert, show, hint) decides it; the files themselves 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Mapping
 
 from .engine import DEFAULT_VARIANT, UnknownVariant, Variant, get_variant, not_played
 from .engine import registry
-from .engine.ruleset import RuleSet, bearing_names, norm_tag
+from .engine.ruleset import RuleSet, bearing_tags
 from .record import Loc, Match
 
 
@@ -45,14 +44,6 @@ _CHOICES: dict[tuple, tuple[Variant, str, tuple[str, ...]]] = {}
 _CHOICES_OF: list = [None]      # the registry's VARIANTS the kept choices were made with
 
 
-@lru_cache(maxsize=1024)
-def _bearing(tags: tuple[str, ...], names: frozenset[str]) -> tuple[str, ...]:
-    """The header tags among ``tags`` (their names, in order) that can change the variant or the options a record
-    is judged under: those whose name, compared as option names are, is one of ``names``
-    (``ruleset.bearing_names``).  (The records of one source write the same tags: asked once for them all.)"""
-    return tuple(t for t in tags if norm_tag(t) in names)
-
-
 def _options_key(options: RuleSet | Mapping[str, Any] | None) -> tuple:
     """``options`` as a hashable value (TypeError when one of its values is not hashable); () for none (None,
     an empty dict: the same rule set)."""
@@ -75,7 +66,7 @@ def _choice_key(match: Match, default: str, options: RuleSet | Mapping[str, Any]
     except TypeError:
         return None
     tags = match.tags
-    return (default, opts, tuple([(k, tags[k]) for k in _bearing(tuple(tags), bearing_names())]))
+    return (default, opts, tuple([(k, tags[k]) for k in bearing_tags(tuple(tags))]))
 
 
 def choose_variant(match: Match, default: str = "backgammon",

@@ -48,9 +48,9 @@ LAYERS: dict[int, tuple[str, ...]] = {
 # imports inside functions: at most this many in the package (each must save start-up or break a cycle; the
 # latest: the .mat writer, the JSON encoder, temporary files, position ids and HTML escaping, kept off the
 # start-up of a text validate; which core is in use, asked only when a first run's progress bar shows; the compiled
-# scan of a game's actions for the losses of a conversion, and the compiled scan of the .ngn sniff, kept off --help's
+# scan of a game's actions and of the .ngn sniff's lines, looked up by sniffs.compiled_part, kept off --help's
 # start-up)
-MAX_FUNCTION_IMPORTS = 74
+MAX_FUNCTION_IMPORTS = 73
 
 
 def module_name(path: Path) -> str:

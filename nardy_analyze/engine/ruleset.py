@@ -146,11 +146,6 @@ def _norm(key: str) -> str:
     return key.casefold().replace(" ", "").replace("_", "").replace("-", "")
 
 
-def norm_tag(key: str) -> str:
-    """A header tag's name as option names are compared (:func:`_norm`)."""
-    return _norm(key)
-
-
 _BEARING: list = [None, frozenset()]     # (the registry's VARIANTS when made, the names)
 
 
@@ -164,6 +159,18 @@ def bearing_names() -> frozenset[str]:
         names.update(_norm(k) for spec in OPTIONS.values() for k in spec)
         _BEARING[0], _BEARING[1] = registry.VARIANTS, frozenset(names)
     return _BEARING[1]
+
+
+def bearing_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
+    """The names among ``tags`` (a record's tag names, in order) of the tags that can change the variant it is
+    judged under or its options (:func:`bearing_names`)."""
+    return _bearing(tags, bearing_names())
+
+
+@lru_cache(maxsize=1024)
+def _bearing(tags: tuple[str, ...], names: frozenset[str]) -> tuple[str, ...]:
+    # (the records of one source write the same tags: worked out once for them all)
+    return tuple(t for t in tags if _norm(t) in names)
 
 
 def _tag_preset(tags: Mapping[str, str], opts: dict[str, Any], variant: str) -> list[tuple[str, str]]:

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .. import PURE
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 from . import sniffs
@@ -482,13 +481,7 @@ def any_set(actions: list, name: str) -> bool:
     if type(actions) is not list:
         return _any_set(actions, name)
     if _ANY_SET is None:
-        try:
-            if PURE:
-                raise ImportError("NARDY_ANALYZE_PURE is set")
-            from ._matrows import any_set as compiled     # (here: --help and the registry load no C extension)
-        except ImportError:          # not built (no C compiler at install) or turned off
-            compiled = _any_set
-        _ANY_SET = compiled
+        _ANY_SET = sniffs.compiled_part("any_set") or _any_set
     return _ANY_SET(actions, name)
 
 

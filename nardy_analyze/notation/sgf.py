@@ -658,10 +658,10 @@ def write(match: Match, normal: NormalMatch, analysis: dict | None = None) -> st
     (:mod:`nardy_analyze.notation.sgf_analysis`)."""
     norm = normal
     fixed = _MatchProps(match, norm.options)   # (what every game's root repeats, and the first game's: once)
-    return "\n".join(_game_tree(match, ng, norm.options, fixed, analysis) for ng in norm.games) + "\n"
+    return "\n".join(_game_tree(match, ng, fixed, analysis) for ng in norm.games) + "\n"
 
 
-def _game_tree(match: Match, ng, opts: dict, fixed: "_MatchProps", analysis: dict | None = None) -> str:
+def _game_tree(match: Match, ng, fixed: "_MatchProps", analysis: dict | None = None) -> str:
     """One game's tree: the root node, then a node per action (set-ups as gnubg writes them)."""
     nodes = ["(;" + _root_text(match, ng, fixed)]
     turn = 0                      # the player on roll as the reader will infer it (PL, the last roll)

@@ -2,12 +2,14 @@
 the start of a text whether it is a record of its notation, without the notation's module (its parser, and
 Lark with it).  ``notation.sniff`` asks them for a file whose suffix does not say (``.txt``), and each
 notation's module registers the same function: one definition of each sniff.  (The ``.mat`` reader's loose
-sniff stays in its module, which reads such a file anyway.)"""
+sniff stays in its module, which reads such a file anyway.)  The compiled parts of such light questions are
+looked up here on first use (:func:`compiled_part`)."""
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
-from .. import PURE
+from .. import PURE      # (``NARDY_ANALYZE_PURE``, read once in the package: the compiled parts not loaded)
 
 # .ngn: a line that starts with a tag, a numbered move or "Game N players|ratings|score": the first line
 # (match), or a line after a line end (search: a pattern that starts with "\n" is scanned for it, much
@@ -26,8 +28,10 @@ def looks_like_ngn(text: str) -> bool:
     (Jellyfish files write tags after ``;`` and number moves ``1)``).  The compiled scan of the lines
     (``_matrows.ngn_lines``) answers where it is built; the expressions are its reference."""
     head = text[:200_000]
-    scan = _NGN_LINES or _ngn_lines()
-    return scan(head) if scan is not False else ngn_by_expressions(head)
+    global _NGN_LINES
+    if _NGN_LINES is None:
+        _NGN_LINES = compiled_part("ngn_lines") or ngn_by_expressions
+    return _NGN_LINES(head)
 
 
 def ngn_by_expressions(head: str) -> bool:
@@ -35,19 +39,22 @@ def ngn_by_expressions(head: str) -> bool:
     return bool(_NGN_FIRST.match(head) or _NGN_NEXT.search(head))
 
 
-_NGN_LINES = None       # the compiled scan, once looked up (False: not built or turned off)
+_NGN_LINES = None       # the compiled scan (else the expressions), once looked up
 
 
-def _ngn_lines():
-    global _NGN_LINES
+def compiled_part(name: str) -> Callable[..., Any] | None:
+    """The compiled function ``name`` of ``_matrows`` for a question asked of every file or game by a module that
+    loads no C extension as it is imported (this one, the notation registry: ``--help`` loads none):
+    ``ngn_lines`` (the .ngn sniff's lines), ``any_set`` (a game's actions scanned for a set attribute).  None
+    where it is not built or ``NARDY_ANALYZE_PURE`` is set (the caller then runs its Python twin, the
+    reference).  Asked at the first call of that question."""
+    if PURE:
+        return None
     try:
-        if PURE:
-            raise ImportError("NARDY_ANALYZE_PURE is set")
-        from ._matrows import ngn_lines       # (here: importing the sniffs loads no C extension)
-    except ImportError:
-        ngn_lines = False
-    _NGN_LINES = ngn_lines
-    return ngn_lines
+        from ._matrows import any_set, ngn_lines   # (here, on first use: the registry and the sniffs load no C)
+    except ImportError:             # not built (no C compiler at install)
+        return None
+    return {"any_set": any_set, "ngn_lines": ngn_lines}[name]
 
 
 def looks_like_sgf(text: str) -> bool:

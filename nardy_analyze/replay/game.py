@@ -22,7 +22,7 @@ from ..engine.core import Dice, SegmentSpec
 from ..record import CENTRED, Action, Kind
 from . import draw
 from .cube import on_beaver, on_double, on_drop, on_take
-from ..events import WARNING, ActionState, How, PartState, how_text
+from ..events import WARNING, How, PartState, how_text
 from ..i18n import _
 from .results import finish, on_accept, on_draw, on_reject, on_resign, on_timeout, on_win
 from .resync import CANDIDATES, LOOKAHEAD, fits, on_illegal_mark, rest_rolls, rest_steps, resync
@@ -193,14 +193,17 @@ def taken_cube(st: GameState, actions: list[Action], i: int, j: int, side0, side
     _cube_taken(st, cube, owner, turned, pending, last_roller)
 
 
-def _rolls_between(roll_at: list[int], i: int, j: int, cubes: list[int]) -> None:
+def _rolls_between(roll_at: list[int], i: int, j: int, cubes: list[int] | None) -> None:
     """Add to ``roll_at`` the indexes ``i`` to ``j - 1`` that are not in ``cubes`` (the batch's indexes of the
-    cube's actions, in increasing order, each in that range)."""
+    cube's actions, in increasing order; None: none)."""
     at = i
-    for c in cubes:
-        if c > at:
-            roll_at.extend(range(at, c))
-        at = c + 1
+    for c in cubes or ():
+        if c >= j:
+            break
+        if c >= at:
+            if c > at:
+                roll_at.extend(range(at, c))
+            at = c + 1
     if j > at:
         roll_at.extend(range(at, j))
 
@@ -255,38 +258,23 @@ def told_sparse(st: GameState, actions: list[Action], i: int, got: tuple, trace:
         st.first_roller = actions[i].player
     base = st.rolls
     at = i                         # the first action not yet looked at for roll_at
-    # (Teller.after inline, as it goes for a sparse observer: an action state for each roll that is not exact,
-    # none of them breaking a play, each the last roll counted; the board is set where _several reads it)
-    tell, routes = teller.tell_state, teller.routes
     for entry in trace:
         k, before0, before1, item = entry[0], entry[1], entry[2], entry[3]
+        a = actions[k]
+        pos[0], pos[1] = before0, before1
         if len(entry) > 4:         # the cube's actions taken too: the cube before the roll, and the rolls
             st.cube, owner, st.rolls = entry[4], entry[5], entry[6]
             st.owner = None if owner < 0 else owner
         else:
             st.rolls = base + k - i
-        if len(item) == 6:         # (a Gul bara turn of several parts: walked from the board before it)
-            pos[0], pos[1] = before0, before1
-            played = _traced(st, actions[k], item, teller)
-        else:
-            played = QUICK_EXACT if item[3] else QUICK
-        if cubes:
-            _rolls_between(roll_at, at, k + 1, [c for c in cubes if at <= c <= k])
-        else:
-            roll_at.extend(range(at, k + 1))
+        played = _traced(st, a, item, teller)
+        _rolls_between(roll_at, at, k + 1, cubes)
         at = k + 1
+        mark = ((before0, before1), st.cube, st.owner, st.plays_broken)
         st.rolls += 1
-        if tell is not None and played is not QUICK_EXACT:
-            after = teller.sides = (item[0], item[1])
-            if routes is not None and routed(actions[k], played):
-                routes[k] = item[2] if item[2] is not None else route_of(st.rules, actions[k], (before0, before1), after)
-            else:
-                tell(ActionState(k, st.cube, st.owner, (before0, before1), after, True, False,
-                                 played.parts if played is not None else None, len(roll_at), item[2]))
-    if cubes:
-        _rolls_between(roll_at, at, j, [c for c in cubes if c >= at])
-    else:
-        roll_at.extend(range(at, j))
+        pos[0], pos[1] = item[0], item[1]
+        teller.after(st, k, a, mark, played, item[2])
+    _rolls_between(roll_at, at, j, cubes)
     turns = j - i - (len(cubes) if cubes else 0)
     st.rolls = base + turns
     st.report.turns += turns
