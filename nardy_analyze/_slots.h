@@ -10,6 +10,7 @@
 
 #include <Python.h>
 #include <structmember.h>
+#include <stdint.h>
 
 #ifndef Py_T_OBJECT_EX
 #define Py_T_OBJECT_EX T_OBJECT_EX
@@ -29,6 +30,25 @@ typedef struct {
 static SlotEntry SlotTable[SLOT_CACHE];
 static int SlotCount = 0;
 
+/* the entries by a hash of (type, name), open addressing (the next place when one is taken): at most
+ * SLOT_CACHE of SLOT_HINTS places are ever filled, so a read finds its entry at once or nearly (entries are
+ * never moved nor removed, so a kept pointer stays valid) */
+#define SLOT_HINTS 256
+static SlotEntry *SlotHint[SLOT_HINTS];
+
+static inline unsigned slot_hint(PyTypeObject *t, PyObject *name) {
+    uint64_t x = (uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15u ^ (uint64_t)(uintptr_t)name * 0xC2B2AE3D27D4EB4Fu;
+    return (unsigned)(x >> 56) & (SLOT_HINTS - 1);
+}
+
+/* the entry of (t, name), or NULL when it was never learnt */
+static inline SlotEntry *slot_find(PyTypeObject *t, PyObject *name) {
+    for (unsigned h = slot_hint(t, name);; h = (h + 1) & (SLOT_HINTS - 1)) {
+        SlotEntry *e = SlotHint[h];
+        if (!e || (e->name == name && e->type == t)) return e;
+    }
+}
+
 static Py_ssize_t slot_learn(PyTypeObject *t, PyObject *name) {
     Py_ssize_t offset = -1;
     PyObject *d = PyObject_GetAttr((PyObject *)t, name);
@@ -46,37 +66,28 @@ static Py_ssize_t slot_learn(PyTypeObject *t, PyObject *name) {
         e->type = (PyTypeObject *)Py_NewRef(t);
         e->version = t->tp_version_tag;
         e->offset = offset;
+        unsigned h = slot_hint(t, name);
+        while (SlotHint[h]) h = (h + 1) & (SLOT_HINTS - 1);
+        SlotHint[h] = e;
     }
     return offset;
 }
 
-/* the entry of (type, name) last found, by a hash of the two pointers: most reads find it at once, without a
- * walk of the table (entries are never moved nor removed, so a kept pointer stays valid) */
-#define SLOT_HINTS 256
-static SlotEntry *SlotHint[SLOT_HINTS];
-
-static inline unsigned slot_hint(PyTypeObject *t, PyObject *name) {
-    return (unsigned)((((uintptr_t)t >> 4) * 31u ^ ((uintptr_t)name >> 4)) & (SLOT_HINTS - 1));
-}
-
-static PyObject *slot_attr(PyObject *o, PyObject *name) {
+/* slot_attr past slot_peek: the entry's slot read the slow way (a class changed since it was learnt, an empty
+ * slot, an attribute that is no slot), else the class asked (and the answer learnt) */
+static PyObject *slot_attr_slow(PyObject *o, PyObject *name) {
     PyTypeObject *t = Py_TYPE(o);
-    unsigned h = slot_hint(t, name);
-    SlotEntry *hint = SlotHint[h];
-    for (int k = -1; k < SlotCount; k++) {
-        SlotEntry *e = k < 0 ? hint : &SlotTable[k];
-        if (e && e->name == name && e->type == t) {
-            SlotHint[h] = e;
-            if (e->version != t->tp_version_tag || !PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) {
-                e->version = 0;                  /* changed since: read the slow way from now on */
-                e->offset = -1;
-            }
-            if (e->offset >= 0) {
-                PyObject *v = *(PyObject **)((char *)o + e->offset);
-                if (v) return Py_NewRef(v);
-            }
-            return PyObject_GetAttr(o, name);
+    SlotEntry *e = slot_find(t, name);
+    if (e) {
+        if (e->version != t->tp_version_tag || !PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) {
+            e->version = 0;                  /* changed since: read the slow way from now on */
+            e->offset = -1;
         }
+        if (e->offset >= 0) {
+            PyObject *v = *(PyObject **)((char *)o + e->offset);
+            if (v) return Py_NewRef(v);
+        }
+        return PyObject_GetAttr(o, name);
     }
     Py_ssize_t offset = slot_learn(t, name);
     if (offset >= 0) {
@@ -86,13 +97,138 @@ static PyObject *slot_attr(PyObject *o, PyObject *name) {
     return PyObject_GetAttr(o, name);
 }
 
+/* the slot `name` of `o` as a borrowed reference, where the hint knows it as a slot of o's class unchanged since
+ * (a class changed since has another version tag: 0 until it is asked again) and the slot is set; else NULL
+ * with no exception set, and the caller reads it with slot_attr.  Inline: the common read costs a few loads. */
+static inline PyObject *slot_peek(PyObject *o, PyObject *name) {
+    PyTypeObject *t = Py_TYPE(o);
+    SlotEntry *e = slot_find(t, name);
+    if (e && e->name == name && e->type == t && e->offset >= 0 && e->version == t->tp_version_tag && e->version)
+        return *(PyObject **)((char *)o + e->offset);
+    return NULL;
+}
+
+static inline PyObject *slot_attr(PyObject *o, PyObject *name) {
+    PyObject *v = slot_peek(o, name);
+    return v ? Py_NewRef(v) : slot_attr_slow(o, name);
+}
+
+/* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error, cleared) */
+static inline int slot_truth(PyObject *o, PyObject *name) {
+    PyObject *v = slot_peek(o, name);
+    if (v == Py_False || v == Py_None) return 0;
+    if (v == Py_True) return 1;
+    if (v && PyList_CheckExact(v)) return PyList_GET_SIZE(v) != 0;
+    if (v && PyUnicode_CheckExact(v)) return PyUnicode_GET_LENGTH(v) != 0;
+    PyObject *x = v ? Py_NewRef(v) : slot_attr_slow(o, name);
+    if (!x) { PyErr_Clear(); return -1; }
+    int r = PyObject_IsTrue(x);
+    Py_DECREF(x);
+    if (r < 0) { PyErr_Clear(); return -1; }
+    return r;
+}
+
+/* an int object's value where it fits a long: 1, else 0 (no exception left) */
+static inline int slot_long_value(PyObject *v, long *out) {
+    if (!PyLong_Check(v)) return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(v)) {         /* (3.11's layout: a value of one digit, the common case) */
+        Py_ssize_t size = Py_SIZE(v);
+        if (size == 0) { *out = 0; return 1; }
+        if (size == 1) { *out = (long)((PyLongObject *)v)->ob_digit[0]; return 1; }
+        if (size == -1) { *out = -(long)((PyLongObject *)v)->ob_digit[0]; return 1; }
+    }
+#endif
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    *out = x;
+    return 1;
+}
+
 /* 1 when the attribute `name` of `o` is `value` itself, 0 otherwise (one it cannot read too: no exception left) */
-static int slot_is(PyObject *o, PyObject *name, PyObject *value) {
-    PyObject *v = slot_attr(o, name);
+static inline int slot_is(PyObject *o, PyObject *name, PyObject *value) {
+    PyObject *p = slot_peek(o, name);
+    if (p) return p == value;
+    PyObject *v = slot_attr_slow(o, name);
     if (!v) { PyErr_Clear(); return 0; }
     int same = v == value;
     Py_DECREF(v);
     return same;
+}
+
+/* The positional arguments of a METH_FASTCALL function read as PyArg_ParseTuple would read them, without the
+ * tuple a METH_VARARGS call makes (the batch functions are called once per game or run).  fmt: one letter per
+ * argument, '|' before the optional ones: O any object (PyObject **), L a list, D a dict, U a str (each a
+ * PyObject ** checked for its exact type or a subclass, as "O!" and "U" check), n a Py_ssize_t (__index__),
+ * i an int, l a long, p a truth (int *).  1 on success, 0 with a TypeError/OverflowError set. */
+#include <stdarg.h>
+static int fast_args(const char *name, PyObject *const *args, Py_ssize_t nargs, const char *fmt, ...) {
+    va_list va;
+    va_start(va, fmt);
+    Py_ssize_t k = 0, least = -1;
+    int ok = 1;
+    for (const char *f = fmt; *f && ok; f++) {
+        if (*f == '|') { least = k; continue; }
+        if (k >= nargs) {
+            if (least < 0) {
+                PyErr_Format(PyExc_TypeError, "%s() takes at least %zd arguments (%zd given)", name, k + 1, nargs);
+                ok = 0;
+            }
+            break;
+        }
+        PyObject *a = args[k++];
+        switch (*f) {
+        case 'O': *va_arg(va, PyObject **) = a; break;
+        case 'L': case 'D': case 'U': {
+            int fits = *f == 'L' ? PyList_Check(a) : *f == 'D' ? PyDict_Check(a) : PyUnicode_Check(a);
+            if (!fits) {
+                PyErr_Format(PyExc_TypeError, "%s() argument %zd must be %s, not %.50s", name, k,
+                             *f == 'L' ? "list" : *f == 'D' ? "dict" : "str", Py_TYPE(a)->tp_name);
+                ok = 0;
+            } else {
+                *va_arg(va, PyObject **) = a;
+            }
+            break;
+        }
+        case 'n': {
+            Py_ssize_t v = PyNumber_AsSsize_t(a, PyExc_OverflowError);
+            if (v == -1 && PyErr_Occurred()) ok = 0;
+            else *va_arg(va, Py_ssize_t *) = v;
+            break;
+        }
+        case 'i': case 'l': {
+            long v = PyFloat_Check(a) ? (PyErr_SetString(PyExc_TypeError, "integer argument expected, got float"), -1)
+                                      : PyLong_AsLong(a);
+            if (v == -1 && PyErr_Occurred()) { ok = 0; break; }
+            if (*f == 'i') {
+                if (v > INT_MAX || v < INT_MIN) {
+                    PyErr_SetString(PyExc_OverflowError, "signed integer is greater than maximum");
+                    ok = 0;
+                    break;
+                }
+                *va_arg(va, int *) = (int)v;
+            } else {
+                *va_arg(va, long *) = v;
+            }
+            break;
+        }
+        case 'p': {
+            int v = PyObject_IsTrue(a);
+            if (v < 0) ok = 0;
+            else *va_arg(va, int *) = v;
+            break;
+        }
+        default:
+            PyErr_Format(PyExc_SystemError, "fast_args: bad format letter %c", *f);
+            ok = 0;
+        }
+    }
+    if (ok && k < nargs) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %zd arguments (%zd given)", name, k, nargs);
+        ok = 0;
+    }
+    va_end(va);
+    return ok;
 }
 
 #endif

@@ -203,6 +203,15 @@ class Match:
         name = _firsts(tuple(tags)).get(_FOLDS.get(key) or _fold(key))
         return default if name is None else tags[name]
 
+    def tag_values(self, keys: tuple[str, ...]) -> list[str | None]:
+        """:meth:`tag` of each of ``keys`` (None where there is no such tag), the record's tag names looked at once."""
+        tags = self.tags
+        if not tags:
+            return [None] * len(keys)
+        firsts = _firsts(tuple(tags))
+        names = [firsts.get(_FOLDS.get(key) or _fold(key)) for key in keys]
+        return [None if name is None else tags[name] for name in names]
+
 
 # a tag name as Match.tag compares it, by name: the few names records use, folded once (cleared when large)
 _FOLDS: dict[str, str] = {}

@@ -557,7 +557,7 @@ _ROWS = ["  1) 31: 8/5 6/5                   42: 24/20 13/11",
 
 @settings(max_examples=400, deadline=None)
 @given(_HEADERS, _SCORE_NAMES, _SCORE_NAMES, st.integers(0, 9999999), st.integers(0, 99), st.integers(0, 12),
-       st.lists(st.sampled_from(_ROWS), min_size=0, max_size=6), st.booleans(), st.integers(0, 2),
+       st.lists(st.sampled_from(_ROWS), min_size=0, max_size=6), st.integers(0, 3), st.integers(0, 2),
        st.sampled_from(["", ":", " : 3", "\t"]))
 def test_the_common_game_is_read_as_the_score_line_and_rows_read_it(header, n1, n2, s1, s2, pad, rows, paste, blanks,
                                                                      tail):
@@ -565,9 +565,11 @@ def test_the_common_game_is_read_as_the_score_line_and_rows_read_it(header, n1, 
     the game the Python reader reads line by line (the reference): players, ratings, scores and their place,
     the left/right split of the rows, the results, the last line, and the games it leaves to the Python reader
     (names pasted in rows, score lines ``_FAST_SCORE`` does not take, headers of other forms, rows it does not
-    read, any white space the Python reader strips)."""
+    read, any white space the Python reader strips; a name pasted in another case).  ``paste``: 0 no name of
+    the score line in the rows, 1 one as written, 2 in capitals, 3 with its case swapped."""
     score = f" {n1} : {s1}" + " " * pad + f"{n2} : {s2}" + tail
     name = (n1 or n2 or "Zed").strip() if paste else "Zed"
+    name = name.upper() if paste == 2 else name.swapcase() if paste == 3 else name
     text = "; [Site \"x\"]\n\n 5 point match\n\n" + header + "\n" + "\n" * blanks + score + "\n" + \
         "\n".join(r.replace("{pasted}", name) for r in rows) + "\n Game 2\n A : 0  B : 0\n"
     fast = mat._Reader(text, "x.mat").run()
@@ -742,3 +744,24 @@ def test_the_ngn_sniff_s_compiled_scan_is_sure_of_real_records():
         assert got is sniffs.ngn_by_expressions(head), f
         ngn += got
     assert ngn >= 3
+
+
+_TAG_TEXT = st.text(alphabet=st.sampled_from(list("aZ :\\]\"[é Ю1.")), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_TAG_TEXT, _TAG_TEXT), max_size=6), st.lists(_TAG_TEXT, max_size=3))
+def test_the_sgf_root_writes_every_tag_as_escaping_each_one_writes_it(items, comments):
+    """The first game's ``NT`` property (all the record's tags, in order) is each tag escaped one by one
+    (``_escape``, ``:`` in a name as ``\\:``) whether or not a tag has anything to escape; and the root's tag
+    properties (``EV``, ``DT``...) read the tags as :meth:`Match.tag` reads each (``Match.tag_values``)."""
+    from nardy_analyze.record import Match
+    m = Match(path="x.mat", notation="mat", tag_items=list(items), comments=list(comments))
+    for k, v in items:
+        m.tags.setdefault(k, v)
+    esc = sgf_mod._escape
+    want = ("NT" + "".join(f"[{esc(k).replace(':', chr(92) + ':')}:{esc(v)}]" for k, v in items)) if items else ""
+    want += ("NC" + "".join(f"[{esc(c)}]" for c in comments)) if comments else ""
+    assert sgf_mod._MatchProps(m, {}).first == want
+    keys = tuple(k for k, _v in items) + ("Event", "eventdate", "Round", "SITE", "")
+    assert m.tag_values(keys) == [m.tag(k) for k in keys]

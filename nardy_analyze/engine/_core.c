@@ -412,24 +412,25 @@ static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_se
 
 /* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
 static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
+    PyObject *p = slot_peek(o, name);
+    long v;
+    if (p) {
+        if (!slot_long_value(p, &v) || v < lo || v > hi) return 0;
+        *out = v;
+        return 1;
+    }
     PyObject *x = slot_attr(o, name);
     if (!x) { PyErr_Clear(); return 0; }
-    long v = PyLong_Check(x) ? PyLong_AsLong(x) : -1;
+    int ok = slot_long_value(x, &v);
     Py_DECREF(x);
-    if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
-    if (!PyLong_Check(x) || v < lo || v > hi) return 0;
+    if (!ok || v < lo || v > hi) return 0;
     *out = v;
     return 1;
 }
 
 /* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error: not taken) */
-static int attr_true(PyObject *o, PyObject *name) {
-    PyObject *x = slot_attr(o, name);
-    if (!x) { PyErr_Clear(); return -1; }
-    int t = PyObject_IsTrue(x);
-    Py_DECREF(x);
-    if (t < 0) { PyErr_Clear(); return -1; }
-    return t;
+static inline int attr_true(PyObject *o, PyObject *name) {
+    return slot_truth(o, name);
 }
 
 /* judge._dice_splits: the sequences of numbers of rem[0..nrem) that carry a checker `dist` points (off: at
@@ -654,15 +655,13 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 
 /* a ROLL action's dice, larger first: 1, or 0 when they are not two dice 1-6 (Python's finding) */
 static int roll_dice(PyObject *a, int *d1, int *d2) {
-    PyObject *dice = slot_attr(a, S_dice);
-    if (!dice) { PyErr_Clear(); return 0; }
+    PyObject *dice = slot_peek(a, S_dice);
+    if (dice) Py_INCREF(dice);
+    else if (!(dice = slot_attr(a, S_dice))) { PyErr_Clear(); return 0; }
     long x = -1, y = -1;
-    if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2 && PyLong_Check(PyTuple_GET_ITEM(dice, 0))
-            && PyLong_Check(PyTuple_GET_ITEM(dice, 1))) {
-        x = PyLong_AsLong(PyTuple_GET_ITEM(dice, 0));
-        y = PyLong_AsLong(PyTuple_GET_ITEM(dice, 1));
-        if (PyErr_Occurred()) { PyErr_Clear(); x = -1; }
-    }
+    if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2
+            && (!slot_long_value(PyTuple_GET_ITEM(dice, 0), &x) || !slot_long_value(PyTuple_GET_ITEM(dice, 1), &y)))
+        x = -1;
     Py_DECREF(dice);
     if (x < 1 || x > 6 || y < 1 || y > 6) return 0;
     *d1 = x >= y ? (int)x : (int)y;
@@ -670,7 +669,6 @@ static int roll_dice(PyObject *a, int *d1, int *d2) {
     return 1;
 }
 
-/* the steps of a play (a list of Step) into pairs and hit marks: 1, or 0 when they are not plain (Python's) */
 static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
     if (!steps || !PyList_Check(steps)) return 0;
     Py_ssize_t n = PyList_GET_SIZE(steps);
@@ -1009,14 +1007,14 @@ static PyObject *route_tuple(int route[][3], int nroute) {
 
 /* The replay's run of plainly legal rolls (replay.game.play; turns.quick_turn's cases, on every turn that
  * is not a player's first), see the method's doc. */
-static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *args) {
+static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *actions, *side0, *side1, *roll_kind;
     Py_ssize_t i;
     PyObject *trace = Py_None, *cube_in = Py_None, *routes = Py_None;
     int last_player, rolled[2], rolls, plain = 0, parts = 0, sparse = 0;
     uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT], before[2][NPT];
-    if (!PyArg_ParseTuple(args, "O!nOOiiiiO|OpipOO", &PyList_Type, &actions, &i, &side0, &side1, &last_player, &rolls,
-                          &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse, &cube_in, &routes))
+    if (!fast_args("quick_rolls", args, nargs, "LnOOiiiiO|OpipOO", &actions, &i, &side0, &side1, &last_player, &rolls,
+                   &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse, &cube_in, &routes))
         return NULL;
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
@@ -1745,7 +1743,7 @@ static PyMethodDef CoreRules_methods[] = {
      "closed_flags(side) -> bytes: Rules.closed_flags()(side)"},
     {"play_exact", (PyCFunction)CoreRules_play_exact, METH_VARARGS,
      "play_exact(me, opp, full, steps, turn=None, bear_off=False): core.exact_steps"},
-    {"quick_rolls", (PyCFunction)CoreRules_quick_rolls, METH_VARARGS,
+    {"quick_rolls", (PyCFunction)(void (*)(void))CoreRules_quick_rolls, METH_FASTCALL,
      "quick_rolls(actions, i, side0, side1, last_player, rolls, rolled0, rolled1, ROLL, trace=None, plain=False, "
      "parts=0, sparse=False, cube=None, routes=None) "
      "-> (j, side0, side1, rolled0, rolled1): the plainly legal rolls of actions[i:j] replayed (replay.game.play); "

@@ -233,8 +233,8 @@ static PyObject *step_of(int src, int dst, int hit) {
     return Py_NewRef(*at);
 }
 
-/* mat.play_steps of a play text line[a:b] whose every word the row reader matched as _STEP_RE: the tuple of
- * Step objects (from mat.STEP), or NULL with no exception when a word is one the Python reader must read
+/* mat.play_steps of a play text line[a:b] whose every word the row reader matched as _STEP_RE: a new list of
+ * its Step objects (from mat.STEP), or NULL with no exception when a word is one the Python reader must read
  * (a repeat count out of range, a point past 25, a step from "off", too many steps: its messages) */
 static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
     int trip[MAX_STEPS_C][3], n = 0;
@@ -280,18 +280,18 @@ static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
             }
         i = e;
     }
-    PyObject *out = PyTuple_New(n);
+    PyObject *out = PyList_New(n);
     if (!out) return NULL;
     for (int k = 0; k < n; k++) {
         PyObject *step = step_of(trip[k][0], trip[k][1], trip[k][2]);
         if (!step) { Py_DECREF(out); return NULL; }
-        PyTuple_SET_ITEM(out, k, step);
+        PyList_SET_ITEM(out, k, step);
     }
     return out;
 }
 
-/* the tuple of Step objects of a play's text (line[a:b], its first column `col`): read here where it is plain
- * (parse_play: no string made, no lookup), else the Python reader's hook, whose answers are kept by text (a new
+/* the Step objects of a play's text (line[a:b], its first column `col`): a new list where it is plain (parse_play:
+ * no string made, no lookup), else the tuple of the Python reader's hook, whose answers are kept by text (a new
  * reference; Py_None when the play cannot be read; NULL on an exception) */
 static PyObject *play_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col) {
     PyObject *steps = parse_play(PyUnicode_DATA(line), a, b);
@@ -520,7 +520,9 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
                 PyObject *dice = dice_of(line, it->a, &dt);
                 if (dice) {
                     if (it->kind == ROLL) {
-                        PyObject *list = steps[k] ? PySequence_List(steps[k]) : PyList_New(0);
+                        /* (a list of parse_play's is new and used once: taken as it is) */
+                        PyObject *list = !steps[k] ? PyList_New(0) : PyList_CheckExact(steps[k])
+                                         ? Py_NewRef(steps[k]) : PySequence_List(steps[k]);
                         if (list) {
                             PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
                             action = make(args, 9, NULL, 9);
@@ -658,7 +660,8 @@ static PyObject *ngn_cell(PyObject *line, const char *s, Py_ssize_t a, Py_ssize_
         PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
         action = make(args, 8, KW_CANNOT, 9);
     } else if (dice) {
-        PyObject *list = steps ? PySequence_List(steps) : PyList_New(0);
+        /* (a list of parse_play's is new and used once: taken as it is) */
+        PyObject *list = !steps ? PyList_New(0) : PyList_CheckExact(steps) ? Py_NewRef(steps) : PySequence_List(steps);
         if (list) {
             PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
             action = make(args, 9, NULL, 9);
@@ -938,20 +941,23 @@ static inline char sgf_letter(long p, int side) {
 static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
     PyObject *v;
     if (name) {
-        v = slot_attr(o, name);
-        if (!v) { PyErr_Clear(); return -1; }
+        v = slot_peek(o, name);
+        if (v) Py_INCREF(v);
+        else if (!(v = slot_attr(o, name))) { PyErr_Clear(); return -1; }
     } else {
         if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) <= k) return -1;
         v = Py_NewRef(PyTuple_GET_ITEM(o, k));
     }
-    long x = PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
+    long x = -1;
+    if (!PyLong_CheckExact(v) || !slot_long_value(v, &x)) x = -1;
     Py_DECREF(v);
-    if (x < 0 || x > 25) { PyErr_Clear(); return -1; }
-    return x;
+    return x < 0 || x > 25 ? -1 : x;
 }
 
 /* 1 when the attribute is None, 0 when not (or it cannot be read) */
-static int attr_none(PyObject *o, PyObject *name) {
+static inline int attr_none(PyObject *o, PyObject *name) {
+    PyObject *p = slot_peek(o, name);
+    if (p) return p == Py_None;
     PyObject *v = slot_attr(o, name);
     if (!v) { PyErr_Clear(); return 0; }
     int r = v == Py_None;
@@ -960,13 +966,8 @@ static int attr_none(PyObject *o, PyObject *name) {
 }
 
 /* 1 when the attribute is false (bool() of it), 0 when true or it cannot be read */
-static int attr_false(PyObject *o, PyObject *name) {
-    PyObject *v = slot_attr(o, name);
-    if (!v) { PyErr_Clear(); return 0; }
-    int t = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    if (t < 0) { PyErr_Clear(); return 0; }
-    return !t;
+static inline int attr_false(PyObject *o, PyObject *name) {
+    return slot_truth(o, name) == 0;
 }
 
 /* the letters of steps (a sequence of Step objects, or of (src, dst, hit) tuples when tuples) into buf;
@@ -990,12 +991,11 @@ static Py_ssize_t step_letters(PyObject *steps, int tuples, int side, char *buf,
 }
 
 /* sgf_rolls(actions, i, known, nodes, ROLL, derived, routes=None) -> j: see the method's doc */
-static PyObject *sgf_rolls(PyObject *self, PyObject *args) {
+static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *actions, *known, *nodes, *roll, *routes = Py_None;
     Py_ssize_t i;
     int derived;
-    if (!PyArg_ParseTuple(args, "O!nO!O!Op|O", &PyList_Type, &actions, &i, &PyDict_Type, &known, &PyList_Type, &nodes,
-                          &roll, &derived, &routes))
+    if (!fast_args("sgf_rolls", args, nargs, "LnDLOp|O", &actions, &i, &known, &nodes, &roll, &derived, &routes))
         return NULL;
     if (routes != Py_None && !PyDict_Check(routes)) {
         PyErr_SetString(PyExc_TypeError, "routes is a dict or None");
@@ -1287,11 +1287,37 @@ static PyObject *folded_name(PyObject *name) {
     return low;
 }
 
-static PyObject *mat_game(PyObject *self, PyObject *args) {
+/* whether the ASCII text s[a:b] holds name[na:nb] (ASCII) in any case, the name stripped of white space as
+ * str.strip() strips it (an empty name is in no text): _pasted_score's `name.strip().lower() in rows.lower()` */
+static int ascii_name_in(const Py_UCS1 *s, Py_ssize_t a, Py_ssize_t b, const Py_UCS1 *name, Py_ssize_t na,
+                         Py_ssize_t nb) {
+    while (na < nb && Py_UNICODE_ISSPACE(name[na])) na++;
+    while (nb > na && Py_UNICODE_ISSPACE(name[nb - 1])) nb--;
+    Py_ssize_t m = nb - na;
+    if (m <= 0) return 0;
+    Py_UCS1 lo = (Py_UCS1)Py_TOLOWER(name[na]), up = (Py_UCS1)Py_TOUPPER(name[na]);
+    const Py_UCS1 *end = s + b - m + 1;     /* (the first letter of a match is before end) */
+    const Py_UCS1 *at_lo = s + a, *at_up = up != lo ? s + a : NULL;
+    for (;;) {           /* the next place of the first letter in each case (memchr), the nearer one tried */
+        if (at_lo && at_lo < end) at_lo = memchr(at_lo, lo, (size_t)(end - at_lo));
+        else at_lo = NULL;
+        if (at_up && at_up < end) at_up = memchr(at_up, up, (size_t)(end - at_up));
+        else at_up = NULL;
+        const Py_UCS1 *p = !at_lo ? at_up : !at_up ? at_lo : at_lo < at_up ? at_lo : at_up;
+        if (!p) return 0;
+        Py_ssize_t k = 1;
+        while (k < m && Py_TOLOWER(p[k]) == Py_TOLOWER(name[na + k])) k++;
+        if (k == m) return 1;
+        if (p == at_lo) at_lo++;
+        else at_up++;
+    }
+}
+
+static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *text;
     Py_ssize_t start, end;
     long line_off, left_cell;
-    if (!PyArg_ParseTuple(args, "Unnll", &text, &start, &end, &line_off, &left_cell)) return NULL;
+    if (!fast_args("mat_game", args, nargs, "Unnll", &text, &start, &end, &line_off, &left_cell)) return NULL;
     if (!Action) {
         PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
         return NULL;
@@ -1342,7 +1368,12 @@ static PyObject *mat_game(PyObject *self, PyObject *args) {
     if (n1a >= 0 && !(n1 = PyUnicode_Substring(text, n1a, n1b))) return NULL;
     if (n2a >= 0 && !(n2 = PyUnicode_Substring(text, n2a, n2b))) goto fail;
     /* a name of the score line in the rows after it (any case): _pasted_score's, in Python */
-    if (n1 || n2) {
+    if ((n1 || n2) && PyUnicode_IS_ASCII(text)) {     /* (ASCII: the case of a letter is its ASCII case) */
+        const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+        if ((n1a >= 0 && ascii_name_in(s, score_end + 1, end, s, n1a, n1b))
+                || (n2a >= 0 && ascii_name_in(s, score_end + 1, end, s, n2a, n2b)))
+            goto none;
+    } else if (n1 || n2) {
         PyObject *rows = PyUnicode_Substring(text, score_end + 1, end), *low = NULL;
         int pasted = 0;
         if (!rows) goto fail;
@@ -1722,7 +1753,7 @@ static PyMethodDef methods[] = {
     {"game_actions", game_actions, METH_VARARGS,
      "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
      "line + 1), or None when a row is not of the common kinds"},
-    {"mat_game", mat_game, METH_VARARGS,
+    {"mat_game", (PyCFunction)(void (*)(void))mat_game, METH_FASTCALL,
      "mat_game(text, start, end, line_off, left_cell) -> (header column, N, name 1, name 2, score 1, score 2, score "
      "line, its column, Actions, last line, resigns) of the common game text[start:end], or None: then the Python reader "
      "reads it"},
@@ -1730,7 +1761,7 @@ static PyMethodDef methods[] = {
      "mat_tags(text) -> ([(key, value)], [Loc], [(line, column, N as written)]): the header tags and 'N point match' lines of the "
      "text before a file's first game (ending with a newline) when it has no other lines than these and blank "
      "ones; else None: then the Python reader reads it"},
-    {"sgf_rolls", sgf_rolls, METH_VARARGS,
+    {"sgf_rolls", (PyCFunction)(void (*)(void))sgf_rolls, METH_FASTCALL,
      "sgf_rolls(actions, i, known, nodes, ROLL, derived, routes=None) -> (j, player): the SGF nodes of actions[i:j] appended to "
      "nodes as one string (one line each), each as notation.sgf writes a roll played with nothing else on it (';W[61' and two letters per step: "
      "the route of known[i] (a NormalAction), else of routes[i] (a route: a sparse view's), when it has one, else the "

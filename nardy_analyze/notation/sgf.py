@@ -78,6 +78,7 @@ _SIDE = {"W": 0, "B": 1}
 _LETTER = {0: "W", 1: "B"}
 _ROOT_HEAD = f"FF[4]GM[6]CA[UTF-8]AP[nardy-analyze:{__version__}]"    # every game's root begins with it
 _TAG_PROPS = (("EventDate", "DT"), ("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Annotator", "AN"))
+_TAGS, _PROPS = tuple(t for t, _p in _TAG_PROPS), tuple(p for _t, p in _TAG_PROPS)
 _SETUP = {"AE", "AB", "AW", "PL", "DI", "CP", "CV"}
 # Properties read for what they say; every other property (gnubg's analysis: A, DA, LU, GB/GW, BM/DO/IT/TE,
 # BC/DC/IC/TC, GS, and anything unknown) is ignored and counted in Match.ignored
@@ -735,8 +736,12 @@ class _MatchProps:
         items = match.tag_items or list(match.tags.items())
         first = []
         if items:
-            first.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
-                                        for k, v in items))
+            keys, text = "".join([k for k, _v in items]), "".join(map("".join, items))
+            if ":" in keys or "\\" in text or "]" in text:
+                first.append("NT" + "".join(f"[{_escape(k).replace(':', chr(92) + ':')}:{_escape(v)}]"
+                                            for k, v in items))
+            else:                # (nearly every record: nothing to escape) each tag as [key:value]
+                first.append("NT[" + "][".join(map(":".join, items)) + "]")
         if match.comments:
             first.append("NC" + "".join(f"[{_escape(c)}]" for c in match.comments))
         self.first = "".join(first)
@@ -781,7 +786,7 @@ def _player_props(players: tuple[str, str], ratings: tuple) -> str:
 def _tag_props(match: Match) -> list[str]:
     """The root properties of the match's tags (event, date, round, place, annotator)."""
     return [f"{prop}[{_escape(val.replace('.', '-') if prop == 'DT' else val)}]"
-            for tag, prop in _TAG_PROPS if (val := match.tag(tag))]
+            for prop, val in zip(_PROPS, match.tag_values(_TAGS)) if val]
 
 
 _ENDS = (Kind.WIN, Kind.RESIGN, Kind.TIMEOUT)
