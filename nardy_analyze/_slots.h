@@ -15,6 +15,9 @@
 #ifndef Py_T_OBJECT_EX
 #define Py_T_OBJECT_EX T_OBJECT_EX
 #endif
+#ifndef Py_READONLY
+#define Py_READONLY READONLY
+#endif
 #ifndef Py_T_OBJECT
 #define Py_T_OBJECT T_OBJECT
 #endif
@@ -230,5 +233,119 @@ static int fast_args(const char *name, PyObject *const *args, Py_ssize_t nargs, 
     va_end(va);
     return ok;
 }
+
+#ifdef NARDY_MAKER       /* (the engine's core defines it: engine.compiled.maker) */
+/* -- a slotted dataclass made without its __init__ -------------------------------------------------------
+ * maker(cls, fields) -> a callable that makes cls(*args, **kwargs) as the dataclass's generated __init__ does
+ * (each field its argument, else its default, else a call of its default factory), the instance allocated and
+ * each slot filled at its offset: what __init__ does, without its Python frame (the replay and the readers make
+ * a few such objects per game).  fields: [(name, kind, default)], kind 0 required, 1 a default, 2 a default
+ * factory (default: the factory), in the order of the fields, every slot of the class one of them; any call
+ * it does not take plainly (an unknown or repeated keyword, too many arguments, a required one missing) is
+ * made by calling the class, which raises what it raises.  cls itself is returned for a class it cannot make
+ * this way (the caller then calls the class). */
+#define MAKER_FIELDS 64
+typedef struct {
+    PyObject_HEAD
+    PyTypeObject *type;
+    int n;
+    Py_ssize_t offset[MAKER_FIELDS];
+    PyObject *dflt[MAKER_FIELDS];
+    char kind[MAKER_FIELDS];
+    PyObject *names[MAKER_FIELDS];
+    vectorcallfunc vectorcall;
+} Maker;
+
+static void maker_dealloc(Maker *m) {
+    Py_XDECREF(m->type);
+    for (int i = 0; i < m->n; i++) { Py_XDECREF(m->dflt[i]); Py_XDECREF(m->names[i]); }
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+static PyObject *maker_call(Maker *m, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *vals[MAKER_FIELDS] = {NULL};
+    if (nargs > m->n) goto plain;
+    for (Py_ssize_t i = 0; i < nargs; i++) vals[i] = args[i];
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int at = -1;
+        for (int i = 0; i < m->n && at < 0; i++)
+            if (m->names[i] == key) at = i;
+        for (int i = 0; i < m->n && at < 0; i++) {
+            int eq = PyUnicode_Compare(m->names[i], key);
+            if (eq == -1 && PyErr_Occurred()) { PyErr_Clear(); goto plain; }
+            if (eq == 0) at = i;
+        }
+        if (at < 0 || vals[at]) goto plain;
+        vals[at] = args[nargs + k];
+    }
+    for (int i = 0; i < m->n; i++)
+        if (!vals[i] && m->kind[i] == 0) goto plain;
+    PyObject *obj = m->type->tp_alloc(m->type, 0);
+    if (!obj) return NULL;
+    for (int i = 0; i < m->n; i++) {
+        PyObject *v = vals[i] ? Py_NewRef(vals[i]) : m->kind[i] == 1 ? Py_NewRef(m->dflt[i])
+                                                                      : PyObject_CallNoArgs(m->dflt[i]);
+        if (!v) { Py_DECREF(obj); return NULL; }
+        PyObject **slot = (PyObject **)((char *)obj + m->offset[i]);
+        Py_XSETREF(*slot, v);
+    }
+    return obj;
+plain:
+    return PyObject_Vectorcall((PyObject *)m->type, args, nargsf, kwnames);
+}
+
+static PyTypeObject MakerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nardy_analyze.Maker",
+    .tp_basicsize = sizeof(Maker),
+    .tp_dealloc = (destructor)maker_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(Maker, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_doc = "a slotted dataclass made without its __init__ (maker())",
+};
+
+static PyObject *maker_new(PyObject *self, PyObject *args) {
+    PyObject *cls, *fields;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyList_Type, &fields)) return NULL;
+    if (PyType_Ready(&MakerType) < 0) return NULL;
+    PyTypeObject *t = (PyTypeObject *)cls;
+    Py_ssize_t n = PyList_GET_SIZE(fields);
+    if (t->tp_dictoffset || n > MAKER_FIELDS || t->tp_alloc == NULL) return Py_NewRef(cls);
+    PyObject *slots = PyObject_GetAttrString(cls, "__slots__");
+    if (!slots) { PyErr_Clear(); return Py_NewRef(cls); }
+    Py_ssize_t ns = PyObject_Length(slots);
+    Py_DECREF(slots);
+    if (ns != n) { PyErr_Clear(); return Py_NewRef(cls); }
+    Maker *m = PyObject_New(Maker, &MakerType);
+    if (!m) return NULL;
+    m->type = (PyTypeObject *)Py_NewRef(cls);
+    m->n = 0;
+    m->vectorcall = (vectorcallfunc)maker_call;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name, *dflt;
+        int kind;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(fields, i), "UiO", &name, &kind, &dflt)) { Py_DECREF(m); return NULL; }
+        PyObject *d = PyObject_GetAttr(cls, name);
+        if (!d) { Py_DECREF(m); return NULL; }
+        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == Py_T_OBJECT_EX
+                 && !(((PyMemberDescrObject *)d)->d_member->flags & Py_READONLY) && kind >= 0 && kind <= 2;
+        Py_ssize_t off = ok ? ((PyMemberDescrObject *)d)->d_member->offset : 0;
+        Py_DECREF(d);
+        if (!ok) { Py_DECREF(m); return Py_NewRef(cls); }
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        m->names[i] = name;
+        m->dflt[i] = Py_NewRef(dflt);
+        m->kind[i] = (char)kind;
+        m->offset[i] = off;
+        m->n = (int)i + 1;
+    }
+    return (PyObject *)m;
+}
+
+#endif  /* NARDY_MAKER */
 
 #endif

@@ -31,7 +31,7 @@ from .i18n import _, ngettext
 from .record import Kind, Match, sent_by_fields
 
 from .analyze import map_records, validate_match
-from .runner import Doing
+from .runner import Doing, default_jobs
 from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, judged,
                      read_bytes)
 from .judged import not_played_refusal
@@ -490,7 +490,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     started = time.time()
     extra: tuple = ()
     if analyse is not None:            # the engine on every core in one process, on one per worker process
-        procs = jobs if jobs is not None else (os.cpu_count() or 1) if len(todo) >= 32 else 1
+        procs = jobs if jobs is not None else default_jobs(len(todo))
         extra = ((analyse, 0 if procs == 1 else 1),)
     results = map_records(todo, _convert_entry, (to, output, out_dir, lossy) + extra, jobs=jobs,
                           progress=progress)

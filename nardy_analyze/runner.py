@@ -137,7 +137,7 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
     if total is None:
         total = records
     if jobs is None:
-        jobs = min(os.cpu_count() or 1, 8) if records >= 32 else 1
+        jobs = default_jobs(records)
     if jobs > 1 and any(e.path == "-" for e in head):
         jobs = 1
     entries = itertools.chain(head, rest)
@@ -163,6 +163,12 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
         kind, value = guarded(work, e, args, max_bytes, load)
         tick(e)
         yield e, kind, value
+
+
+def default_jobs(records: int) -> int:
+    """The worker processes of a run of ``records`` records without ``jobs``: one per core, at most 8, for 32
+    records or more; else 1 (this process)."""
+    return min(os.cpu_count() or 1, 8) if records >= 32 else 1
 
 
 CHUNK = 32            # records per task sent to a worker process (at most): each task costs this process

@@ -30,6 +30,7 @@ from .i18n import _
 from .engine import RuleSet
 from .inputs import SKIPPED, UNREADABLE, Entry, Skip, discover, skip_kind
 from .record import Match
+from .runner import default_jobs
 from .stats import skill
 from .stats.aggregate import Aggregate, Partial, combine, partial
 from .stats.columns import GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, returns_doc
@@ -272,7 +273,7 @@ def _files(out: skill.Analysis, paths: Iterable[str] | str, variant: str = "back
     options = rule_options(variant, rules)
     entries = list(discover(paths, judge_later=True))
     records = sum(e.status == "record" for e in entries)
-    procs = jobs if jobs is not None else (min(os.cpu_count() or 1, 8) if records >= 32 else 1)
+    procs = jobs if jobs is not None else default_jobs(records)
     threads = 1 if procs > 1 or (engine is not None and engine != "local") else (jobs or 0)
     cfg = skill.Config(plies=plies, threads=threads, batch=batch, thresholds=tuple(thresholds))
     # a file takes seconds: one file a worker task, the progress moving a file at a time

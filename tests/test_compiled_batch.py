@@ -196,6 +196,32 @@ def _both(matches, monkeypatch):
 
 
 @needs_core
+@pytest.mark.parametrize("limit", ["8", str(2 ** 31 - 1), str(2 ** 31), str(2 ** 63), "9" * 30])
+def test_a_cube_limit_of_any_size_is_replayed_as_the_python_replay(limit, monkeypatch):
+    """A ``CubeLimit`` tag too large for the core's integers (a C long, 32 bits on some platforms) leaves the
+    cube's actions to the Python handlers: the same report as without the batch, never an internal error."""
+    text = (ROOT / "examples" / "club-night.mat").read_text(encoding="utf-8")
+    text = f'; [CubeLimit "{limit}"]\n' + text
+    match = mat.read(text, "limit.mat")
+    fast, slow = _both([match], monkeypatch)
+    assert fast == slow
+    assert not any(f["rule"] == "internal-error" for f in fast[0][0])
+
+
+@needs_core
+@pytest.mark.parametrize("factor", [1, 2 ** 28, 2 ** 40, 10 ** 30])
+def test_a_cube_of_any_size_is_replayed_as_the_python_replay(factor, monkeypatch):
+    """A double written with a value too large for the core's integers (and the doubles after it) is replayed
+    as without the batch: the Python handlers take the cube from there, never an internal error."""
+    import re
+    text = (ROOT / "examples" / "club-night.mat").read_text(encoding="utf-8")
+    text = re.sub(r"Doubles => (\d+)", lambda m: f"Doubles => {int(m.group(1)) * factor}", text)
+    fast, slow = _both([mat.read(text, "cube.mat")], monkeypatch)
+    assert fast == slow
+    assert not any(f["rule"] == "internal-error" for f in fast[0][0])
+
+
+@needs_core
 def test_batch_replays_real_records_as_the_python_replay(monkeypatch):
     from nardy_analyze.inputs import discover, load
     files = [f for f in _records() if f.suffix in (".mat", ".txt")]

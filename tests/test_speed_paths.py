@@ -765,3 +765,96 @@ def test_the_sgf_root_writes_every_tag_as_escaping_each_one_writes_it(items, com
     assert sgf_mod._MatchProps(m, {}).first == want
     keys = tuple(k for k, _v in items) + ("Event", "eventdate", "Round", "SITE", "")
     assert m.tag_values(keys) == [m.tag(k) for k in keys]
+
+
+def _maker_classes():
+    from nardy_analyze.events import ActionState, GameReport
+    from nardy_analyze.notation.normal import NormalAction, NormalGame
+    from nardy_analyze.record import Game
+    from nardy_analyze.replay.state import GameState
+    return [GameState, GameReport, Game, Loc, NormalGame, NormalAction, ActionState]
+
+
+def _field_values(obj) -> list:
+    from dataclasses import fields
+    return [getattr(obj, f.name) for f in fields(obj)]
+
+
+_MAKER_VALUES = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=3), st.booleans(),
+                          st.tuples(st.integers(0, 3), st.integers(0, 3)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 6), st.data())
+def test_an_object_made_without_its_init_is_the_one_its_init_makes(which, data):
+    """``engine.compiled.maker(cls)`` (the core filling each slot) makes what ``cls(...)`` makes, for every class
+    the replay and the readers make that way: each field its argument (positional or by keyword), else its
+    default, else a new value of its default factory (never one shared between two objects); and a call the
+    class refuses (a missing, unknown or repeated argument, too many) is refused with the class's own error."""
+    from dataclasses import MISSING, fields
+    from nardy_analyze.engine.compiled import CoreRules, maker
+    cls = _maker_classes()[which]
+    make = maker(cls)
+    if CoreRules is not None:
+        assert make is not cls
+    fs = fields(cls)
+    required = [f for f in fs if f.default is MISSING and f.default_factory is MISSING]
+    given_n = data.draw(st.integers(len(required), len(fs)))
+    values = [data.draw(_MAKER_VALUES) for _ in range(given_n)]
+    positional = data.draw(st.integers(0, given_n))
+    args, kwargs = values[:positional], {f.name: v for f, v in zip(fs[positional:given_n], values[positional:])}
+    a, b = make(*args, **kwargs), cls(*args, **kwargs)
+    assert type(a) is cls and _field_values(a) == _field_values(b)
+    c = make(*args, **kwargs)
+    for f in fs:                      # a default factory's value is new for each object
+        if f.default_factory is not MISSING and f.name not in kwargs and fs.index(f) >= positional:
+            assert getattr(a, f.name) is not getattr(c, f.name)
+    bad = data.draw(st.sampled_from(["missing", "unknown", "repeated", "too many"]))
+    if bad == "missing" and required:
+        call_args, call_kw = [], {}
+    elif bad == "unknown":
+        call_args, call_kw = args, {**kwargs, "no_such_field": 1}
+    elif bad == "repeated" and args:
+        call_args, call_kw = args, {**kwargs, fs[0].name: 1}
+    else:
+        call_args, call_kw = [None] * (len(fs) + 1), {}
+    with pytest.raises(TypeError) as made:
+        make(*call_args, **call_kw)
+    with pytest.raises(TypeError) as called:
+        cls(*call_args, **call_kw)
+    assert str(made.value) == str(called.value)
+
+
+def test_a_class_the_core_cannot_make_is_called():
+    """A class that is no slotted dataclass, or whose ``__init__`` does more than fill its fields
+    (``__post_init__``, a field outside ``__init__``, a keyword-only one), is made by calling it: ``maker``
+    gives the class itself."""
+    from dataclasses import dataclass, field
+    from nardy_analyze.engine.compiled import maker
+
+    @dataclass
+    class NoSlots:
+        x: int = 0
+
+    @dataclass(slots=True)
+    class Post:
+        x: int = 0
+
+        def __post_init__(self):
+            self.x += 1
+
+    @dataclass(slots=True)
+    class NotInit:
+        x: int = 0
+        y: int = field(default=0, init=False)
+
+    @dataclass(slots=True, kw_only=True)
+    class KwOnly:
+        x: int = 0
+
+    class Plain:
+        __slots__ = ("x",)
+
+    for cls in (NoSlots, Post, NotInit, KwOnly, Plain):
+        assert maker(cls) is cls
+    assert Post().x == 1

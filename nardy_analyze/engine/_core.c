@@ -14,6 +14,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#define NARDY_MAKER
 #include "../_slots.h"     /* slot_attr: an attribute read from its slot */
 
 #define NPT 25          /* counts per side: 24 points and the bar */
@@ -1061,7 +1062,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
                  * last action is not the doubler's roll and the opponent rolled last, the limit allows it, the
                  * value written is the double's */
                 if (pending || (owner >= 0 && owner != p) || last_player == p || last_roller != 1 - p
-                        || (limit > 0 && cube * 2 > limit))
+                        || (limit > 0 && cube * 2 > limit) || cube >= (1L << 29))   /* (doubled, still a long) */
                     break;
                 PyObject *val = slot_attr(a, S_value);
                 if (!val) { PyErr_Clear(); break; }
@@ -1805,9 +1806,15 @@ static PyTypeObject CoreRulesType = {
     .tp_methods = CoreRules_methods,
 };
 
+static PyMethodDef core_functions[] = {
+    {"maker", maker_new, METH_VARARGS,
+     "maker(cls, fields) -> a callable making cls(...) without its __init__ (engine.compiled.maker), or cls"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef coremodule = {
     PyModuleDef_HEAD_INIT, "_core",
-    "The compiled core of nardy_analyze's rules engine (the Python engine is its reference).", -1, NULL,
+    "The compiled core of nardy_analyze's rules engine (the Python engine is its reference).", -1, core_functions,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {

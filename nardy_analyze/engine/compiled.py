@@ -8,14 +8,39 @@ so does a build without the core.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from .. import PURE      # (``NARDY_ANALYZE_PURE``, read once in the package: the compiled parts not loaded)
 
 try:
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._core import CoreRules
+    from ._core import CoreRules, maker as _maker
 except ImportError:        # not built (no C compiler at install) or turned off
-    CoreRules = None
+    CoreRules = _maker = None
+
+
+def maker(cls):
+    """A callable that makes ``cls(*args, **kwargs)`` as the dataclass's generated ``__init__`` would, without
+    running it (the core fills each slot: the value given, else the field's default, else a call of its default
+    factory): for the few objects the replay and the readers make per game.  ``cls`` itself where the core is
+    not in use or ``cls`` is not a slotted dataclass whose ``__init__`` is the generated one (no
+    ``__post_init__``, every field an ``__init__`` argument, none keyword-only).  tests/test_speed_paths.py
+    holds the objects made both ways equal."""
+    if _maker is None or not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__") \
+            or not cls.__dataclass_params__.init or "__slots__" not in cls.__dict__:
+        return cls
+    spec = []
+    for f in dataclasses.fields(cls):
+        if not f.init or getattr(f, "kw_only", False) or f._field_type is not dataclasses._FIELD:
+            return cls
+        if f.default is not dataclasses.MISSING:
+            spec.append((f.name, 1, f.default))
+        elif f.default_factory is not dataclasses.MISSING:
+            spec.append((f.name, 2, f.default_factory))
+        else:
+            spec.append((f.name, 0, None))
+    return _maker(cls, spec)
 
 def make(spec: dict | None):
     """The core object for a rules object's ``core_spec()`` (None: the variant is not one the core plays, or

@@ -1100,7 +1100,7 @@ done:
  * it, no name of the score line in the rows after it (any case: _pasted_score has nothing to do) and every
  * row one game_actions takes.  Returns (header column, N, first name or None, second name or None, first
  * score, second score, the score line's number, its column, the Actions, the number of the game's last line
- * that is not blank, whether a resignation is among the Actions).  The Python code (_Reader._pasted_score and _Reader._game_lines) is the reference and
+ * that is not blank, whether a resignation is among the Actions, the number of lines of the game's text).  The Python code (_Reader._pasted_score and _Reader._game_lines) is the reference and
  * reads every other game. */
 #define SCORE_NAME_MAX 100
 
@@ -1422,8 +1422,8 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int resigns = 0;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(out) && !resigns; k++)
         resigns = slot_is(PyList_GET_ITEM(out, k), S_kind, KindResign);
-    result = Py_BuildValue("(llOOllllOlO)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
-                           score_line, score_col, out, end_line, resigns ? Py_True : Py_False);
+    result = Py_BuildValue("(llOOllllOlOl)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
+                           score_line, score_col, out, end_line, resigns ? Py_True : Py_False, lineno - line_off);
     goto done;
 none:
     result = Py_NewRef(Py_None);

@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from ..engine.compiled import PURE
+from ..engine.compiled import PURE, maker
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step, split_rating
 # decode: the shared decoder of the notations, kept as mat.decode
 from ..i18n import N_, _, ngettext
@@ -498,7 +498,7 @@ MAX_PROBLEMS = 25          # unreadable lines reported per game (or before the f
 def looks_like_mat(text: str) -> bool:
     """True when the text has an ``N point match`` line or a ``Game N`` line (sniffing)."""
     head = text[:200_000]
-    return bool(_MATCH_LINE.search(head) or _game_starts(head, first=True))
+    return bool(_game_starts(head, first=True) or _MATCH_LINE.search(head))    # (the cheaper question first)
 
 
 # ----------------------------------------------------------------------------- messages
@@ -775,6 +775,10 @@ if _configure_rows is not None:
     GAME_ACTIONS, NGN_ACTIONS, MAT_GAME, MAT_TAGS = _game_actions, _ngn_actions, _mat_game, _mat_tags
 
 
+# Game(...) and Loc(...) without their __init__'s frame (engine.compiled.maker): a few per game
+_NEW_GAME, _NEW_LOC = maker(Game), maker(Loc)
+
+
 def _field_shapes(cls) -> list | None:
     """A slotted dataclass's fields as the compiled reader fills them without calling the class: (name, 0
     required / 1 a default / 2 a new list, the default); None when a field has another default factory."""
@@ -824,9 +828,11 @@ class _Reader:
         whole = MAT_GAME if self.tokenize else None
         for i, start in enumerate(starts):
             end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            if whole is None or not self._compiled_game(whole, i + 1, text, start, end, line - 1):
+            lines = whole is not None and self._compiled_game(whole, i + 1, text, start, end, line - 1)
+            if not lines:
                 self._game(i + 1, text[start:end], line - 1)
-            line += text.count("\n", start, end)
+                lines = text.count("\n", start, end)
+            line += lines
         if not starts:
             last_line = text.count("\n")
             self.match.problems.append(Problem(
@@ -1012,23 +1018,25 @@ class _Reader:
         self._game_lines(game, lines, line_off)
         self._finish(game, chunk, line_off)
 
-    def _compiled_game(self, whole, number: int, text: str, start: int, end: int, line_off: int) -> bool:
+    def _compiled_game(self, whole, number: int, text: str, start: int, end: int, line_off: int) -> int:
         """The common game ``text[start:end]`` read in one call of the compiled reader (``MAT_GAME``: a plain
         ``Game N`` line, a score line ``_FAST_SCORE`` reads, no name of it in the rows, every row one
-        ``GAME_ACTIONS`` takes): what :meth:`_game` gives it; False, with nothing read, for any other game."""
+        ``GAME_ACTIONS`` takes): what :meth:`_game` gives it, and the number of its lines; 0, with nothing read,
+        for any other game."""
         got = whole(text, start, end, line_off, LEFT_CELL_COLUMN)
         if got is None:
-            return False
-        header_col, written, n1, n2, s1, s2, score_line, score_col, actions, end_line, resigns = got
-        game = Game(number=number, loc=Loc(line_off + 1, header_col), written_number=written, score=(s1, s2),
-                    score_loc=Loc(score_line, score_col), actions=actions, end_loc=Loc(end_line, 1))
+            return 0
+        header_col, written, n1, n2, s1, s2, score_line, score_col, actions, end_line, resigns, lines = got
+        game = _NEW_GAME(number=number, loc=_NEW_LOC(line_off + 1, header_col), written_number=written,
+                         score=(s1, s2), score_loc=_NEW_LOC(score_line, score_col), actions=actions,
+                         end_loc=_NEW_LOC(end_line, 1))
         self.match.games.append(game)
         (p0, r0), (p1, r1) = split_rating(n1.strip() if n1 else ""), split_rating(n2.strip() if n2 else "")
         game.players = (p0, p1)
         if r0 is not None or r1 is not None:
             game.ratings = (r0, r1)
         self._results(game, resigns)
-        return True
+        return lines
 
     def _pasted_score(self, number: int, chunk: str, lines: list[str], line_off: int) -> None:
         """Rows typed by hand with score-line text in a cell (``  1) Ann : 3        12: 24/23 13/11``: the

@@ -100,14 +100,17 @@ def play(st: GameState, actions: list[Action], teller=None) -> None:
     # batch too (where the cube is in play and the game is known not to be the Crawford game: :func:`taken_cube`)
     bare = teller is None or sparse
     limit = st.variant.get("cube_limit") if quick is not None and bare else None
+    # (a limit a C long of any platform holds: a larger one, written in a tag, is the Python handlers')
     cubed = quick is not None and bare and st.variant.cube_in_play and st.crawford is False \
-        and (limit is None or type(limit) is int and limit > 0)
+        and (limit is None or type(limit) is int and 0 < limit < 2 ** 31)
     cube = None
     i = 0
     while i < n:
         a = actions[i]
         if quick is not None and a.kind is roll and st.ended is None and st.owed is None and st.pending is None:
             last = st.last
+            if cubed and st.cube >= 2 ** 29:     # (a cube the core's integers would not hold once doubled: Python's)
+                cubed, cube = False, None
             if cubed:
                 owner, roller = st.owner, st.last_roller
                 cube = (Kind.DOUBLE, Kind.TAKE, st.cube, -1 if owner is None else owner,

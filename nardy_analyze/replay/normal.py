@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import RuleSet, UnknownVariant, valid_dice
+from ..engine.compiled import maker
 from ..engine.judge import with_hits
 from ..judged import variant_for
 from ..events import ActionState, GameReport, MatchReport
@@ -22,6 +23,8 @@ __all__ = ["normalise", "NormalAction", "NormalGame", "NormalMatch"]
 
 
 _SPARSE = Events.PLAYS | Events.ROUTES       # what the sparse view asks for
+# NormalGame(...) and NormalAction(...) without their __init__'s frame (engine.compiled.maker)
+_NEW_GAME, _NEW_ACTION = maker(NormalGame), maker(NormalAction)
 
 
 class _States(ReportBuilder):
@@ -73,7 +76,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
         if not exact:            # a sparse view: a NormalAction for each action with a state only, and the routes
             out.games.append(_sparse_game(rules, game, grep, states, routes))
             continue
-        ng = NormalGame(game, grep, [])
+        ng = _NEW_GAME(game, grep, [])
         # the trace holds one state per action reached, in order (indexes increase): positional when the
         # last index is its position
         if states and states[-1].index != len(states) - 1:
@@ -83,7 +86,7 @@ def normalise(match: Match, variant: str = "backgammon", options: dict[str, Any]
         actions = ng.actions
         for i, a in enumerate(game.actions):
             st = states[i] if i < n else None
-            na = NormalAction(a, st)
+            na = _NEW_ACTION(a, st)
             actions.append(na)
             if st is not None:
                 na.route = _route(rules, a, st)
@@ -120,5 +123,5 @@ def _sparse_game(rules, game: Game, grep: GameReport, states: list[ActionState],
     actions = game.actions
     for st in states:
         a = actions[st.index]
-        known[st.index] = NormalAction(a, st, _route(rules, a, st))
-    return NormalGame(game, grep, None, known, routes)
+        known[st.index] = _NEW_ACTION(a, st, _route(rules, a, st))
+    return _NEW_GAME(game, grep, None, known, routes)

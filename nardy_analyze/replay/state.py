@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from ..engine import Variant
+from ..engine.compiled import maker
 from ..engine.core import Rules, Side
 from ..i18n import _
 from ..record import Action, Game, Loc
@@ -162,6 +163,10 @@ def new_state(variant: Variant, game: Game, number: int, path: str, tell_finding
     """The state of ``game`` before its first action (``start``: the position it starts from, first
     player's side first; default the variant's initial one)."""
     a, b = start or variant.rules.initial()
-    return GameState(variant, variant.rules, variant.rules.one_part_turns, game, number, path, tell_finding, crawford, money, need, score, [a, b],
-                     GameReport(number, game.players), Clock(variant), keep_parts,
-                     last_roll=bool(variant.get("last_roll", False)))
+    return _NEW_STATE(variant, variant.rules, variant.rules.one_part_turns, game, number, path, tell_finding, crawford,
+                      money, need, score, [a, b], _NEW_REPORT(number, game.players), Clock(variant), keep_parts,
+                      last_roll=bool(variant.get("last_roll", False)))
+
+
+# GameState(...) and GameReport(...) as their __init__ makes them, without its frame (engine.compiled.maker)
+_NEW_STATE, _NEW_REPORT = maker(GameState), maker(GameReport)

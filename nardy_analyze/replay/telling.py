@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..engine.compiled import maker
 from ..engine.core import ROLLER, Dice, SegmentSpec, valid_dice
 from ..events import ActionState, GameEnd, TurnRow
 from ..record import Action, Kind
@@ -26,6 +27,7 @@ ROLL_SPECS: dict[tuple, SegmentSpec] = {}
 _new_row = tuple.__new__            # TurnRow._make without its Python frame
 _ANSWERS = (Kind.TAKE, Kind.DROP, Kind.BEAVER)
 _CUBED = (Kind.DOUBLE, Kind.TAKE)     # no state of these without exact states (Events.PLAYS)
+_NEW_ACTION_STATE = maker(ActionState)   # ActionState(...) without its __init__'s frame (engine.compiled.maker)
 
 
 def roll_spec(d1: int, d2: int, turn) -> SegmentSpec:
@@ -72,7 +74,7 @@ class Teller:
             if self.routes is not None and legal and routed(a, played):
                 self.routes[i] = route if route is not None else route_of(st.rules, a, sides, after)
             else:
-                self.tell_state(ActionState(i, cube, owner, sides, after, legal, played is QUICK_EXACT,
+                self.tell_state(_NEW_ACTION_STATE(i, cube, owner, sides, after, legal, played is QUICK_EXACT,
                                             played.parts if played is not None else None,
                                             len(roll_at) if roll_at and roll_at[-1] == i else None, route))
         if self.tell_turn is not None:
