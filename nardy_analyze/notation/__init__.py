@@ -493,8 +493,8 @@ def _variant_losses(match: Match, target: str, shown: list[int]) -> list[str]:
     from ..engine import rules_named
     tag = match.tag("Variant") or match.tag("Variation")
     rules = rules_named(tag)
-    name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
     if (rules is None or not rules.gnubg_notation) and match.games:
+        name = rules.display_title("gen") if rules is not None else (tag or "").strip().lower().replace(" ", "")
         # TRANSLATORS: {games}: "games 1, 2"; {variant}: the variant's name in the genitive ("у длинных
         # нард"); {target}: a notation (mat, sgf)
         out.append(_("{games}: {variant} has no {target} form").format(

@@ -1031,10 +1031,9 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
         if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2)
             for (int k = 0; k < 2; k++) {
                 PyObject *x = PyTuple_GET_ITEM(dice, k);
-                d[k] = PyLong_CheckExact(x) ? PyLong_AsLong(x) : -1;
+                if (!PyLong_CheckExact(x) || !slot_long_value(x, &d[k])) d[k] = -1;
             }
         Py_DECREF(dice);
-        if (PyErr_Occurred()) PyErr_Clear();
         if (d[0] < 0 || d[0] > 9 || d[1] < 0 || d[1] > 9) break;     /* (one digit each: the text as Python's) */
         long p = point_of(a, S_player, 0);
         if (p != 0 && p != 1) break;

@@ -69,8 +69,9 @@ class Clock:
     __slots__ = ("limit", "checks", "timed_out", "running")
 
     def __init__(self, variant: Variant):
-        self.limit: float | None = variant.get("time_limit")
-        self.running: RunningClock | None = RunningClock.of(variant)
+        values = variant.values           # (RunningClock.of's question first: nearly every variant has no clock)
+        self.limit: float | None = values.get("time_limit")
+        self.running: RunningClock | None = RunningClock.of(variant) if values.get("clock") is not None else None
         self.checks = bool(self.limit) or self.running is not None   # whether check() has anything to check
         self.timed_out: int | None = None    # the side whose time ran out
 
