@@ -946,15 +946,10 @@ class _Reader:
         got = MAT_TAGS(chunk) if MAT_TAGS is not None else None
         if got is not None:
             pairs, locs, lengths = got
-            m = self.match
-            m.tag_items.extend(pairs)
-            tags, tag_locs = m.tags, m.tag_locs
-            for (key, val), loc in zip(pairs, locs):      # (self._tag of each, inline: a dozen a file)
-                if key not in tags:
-                    tags[key] = val
-                    tag_locs[key] = loc
-                if _names_variant(key) and m.tag("Variation") is None:
-                    tags["Variation"] = val
+            self.match.tag_items.extend(pairs)
+            tag = self._tag
+            for (key, val), loc in zip(pairs, locs):
+                tag(key, val, loc)
             for no, col, n in lengths:
                 self._match_length(int(n), Loc(no, col), n)
             return True
