@@ -11,6 +11,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifndef Py_T_OBJECT_EX
 #define Py_T_OBJECT_EX T_OBJECT_EX
@@ -100,13 +101,13 @@ static PyObject *slot_attr_slow(PyObject *o, PyObject *name) {
     return PyObject_GetAttr(o, name);
 }
 
-/* the slot `name` of `o` as a borrowed reference, where the hint knows it as a slot of o's class unchanged since
+/* the slot `name` of `o` as a borrowed reference, where the table knows it as a slot of o's class unchanged since
  * (a class changed since has another version tag: 0 until it is asked again) and the slot is set; else NULL
  * with no exception set, and the caller reads it with slot_attr.  Inline: the common read costs a few loads. */
 static inline PyObject *slot_peek(PyObject *o, PyObject *name) {
     PyTypeObject *t = Py_TYPE(o);
     SlotEntry *e = slot_find(t, name);
-    if (e && e->name == name && e->type == t && e->offset >= 0 && e->version == t->tp_version_tag && e->version)
+    if (e && e->offset >= 0 && e->version == t->tp_version_tag && e->version)
         return *(PyObject **)((char *)o + e->offset);
     return NULL;
 }
@@ -234,66 +235,121 @@ static int fast_args(const char *name, PyObject *const *args, Py_ssize_t nargs, 
     return ok;
 }
 
-#ifdef NARDY_MAKER       /* (the engine's core defines it: engine.compiled.maker) */
 /* -- a slotted dataclass made without its __init__ -------------------------------------------------------
- * maker(cls, fields) -> a callable that makes cls(*args, **kwargs) as the dataclass's generated __init__ does
- * (each field its argument, else its default, else a call of its default factory), the instance allocated and
- * each slot filled at its offset: what __init__ does, without its Python frame (the replay and the readers make
- * a few such objects per game).  fields: [(name, kind, default)], kind 0 required, 1 a default, 2 a default
- * factory (default: the factory), in the order of the fields, every slot of the class one of them; any call
- * it does not take plainly (an unknown or repeated keyword, too many arguments, a required one missing) is
- * made by calling the class, which raises what it raises.  cls itself is returned for a class it cannot make
- * this way (the caller then calls the class). */
-#define MAKER_FIELDS 64
+ * A Shape is what a class's generated __init__ does, as data: the instance allocated and each slot filled at its
+ * offset with the value given, else the field's default, else a call of its default factory (a `list` factory:
+ * a new empty list, made directly).  The readers make their Actions and Locs this way (_matrows.c), and the
+ * engine's core gives Python a callable of any such class (Maker, engine.compiled.maker). */
+#define SHAPE_FIELDS 64
+typedef struct {
+    PyTypeObject *type;          /* a strong reference; NULL: no shape (the class is called) */
+    int n;
+    Py_ssize_t offset[SHAPE_FIELDS];
+    PyObject *dflt[SHAPE_FIELDS];    /* kind 1: the default; kind 2: the factory, NULL for a new list */
+    char kind[SHAPE_FIELDS];         /* 0 required, 1 a default, 2 a default factory */
+    PyObject *names[SHAPE_FIELDS];   /* interned */
+} Shape;
+
+static void shape_clear(Shape *sh) {
+    for (int i = 0; i < sh->n; i++) { Py_CLEAR(sh->dflt[i]); Py_CLEAR(sh->names[i]); }
+    Py_CLEAR(sh->type);
+    sh->n = 0;
+}
+
+/* fields: [(name, kind, default)] in the order of the class's fields, kind 0 required, 1 a default, 2 a default
+ * factory (default: the factory; None or `list`: a new list), every slot of the class one of them.  0 on
+ * success, 1 when the class cannot be made this way (the shape left empty), -1 an exception */
+static int shape_init(Shape *sh, PyObject *type, PyObject *fields) {
+    shape_clear(sh);
+    if (!PyType_Check(type) || !PyList_Check(fields) || PyList_GET_SIZE(fields) > SHAPE_FIELDS) return 1;
+    PyTypeObject *t = (PyTypeObject *)type;
+    if (t->tp_dictoffset || t->tp_alloc == NULL) return 1;
+    int n = (int)PyList_GET_SIZE(fields);
+    for (int i = 0; i < n; i++) {
+        PyObject *name, *dflt;
+        int kind;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(fields, i), "UiO", &name, &kind, &dflt)) { shape_clear(sh); return -1; }
+        PyObject *d = PyObject_GetAttr(type, name);
+        if (!d) { shape_clear(sh); return -1; }
+        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == Py_T_OBJECT_EX
+                 && !(((PyMemberDescrObject *)d)->d_member->flags & Py_READONLY) && kind >= 0 && kind <= 2;
+        Py_ssize_t off = ok ? ((PyMemberDescrObject *)d)->d_member->offset : 0;
+        Py_DECREF(d);
+        if (!ok) { shape_clear(sh); return 1; }
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        sh->names[i] = name;
+        sh->dflt[i] = kind == 1 || (kind == 2 && dflt != Py_None && dflt != (PyObject *)&PyList_Type)
+                      ? Py_NewRef(dflt) : NULL;
+        sh->kind[i] = (char)kind;
+        sh->offset[i] = off;
+        sh->n = i + 1;
+    }
+    /* every slot of the class is a field (nothing left unset) */
+    PyObject *slots = PyObject_GetAttrString(type, "__slots__");
+    if (!slots) { PyErr_Clear(); shape_clear(sh); return 1; }
+    Py_ssize_t ns = PyObject_Length(slots);
+    Py_DECREF(slots);
+    if (ns != n) { PyErr_Clear(); shape_clear(sh); return 1; }
+    sh->type = (PyTypeObject *)Py_NewRef(type);
+    return 0;
+}
+
+/* a new instance: vals[i] for field i where not NULL, else its default or factory's value (every required field
+ * given: the caller checks) */
+static PyObject *shape_new(const Shape *sh, PyObject *const *vals) {
+    PyObject *obj = sh->type->tp_alloc(sh->type, 0);
+    if (!obj) return NULL;
+    for (int i = 0; i < sh->n; i++) {
+        PyObject *v = vals[i] ? Py_NewRef(vals[i]) : sh->kind[i] == 1 ? Py_NewRef(sh->dflt[i])
+                      : sh->dflt[i] ? PyObject_CallNoArgs(sh->dflt[i]) : PyList_New(0);
+        if (!v) { Py_DECREF(obj); return NULL; }
+        *(PyObject **)((char *)obj + sh->offset[i]) = v;
+    }
+    return obj;
+}
+
+#ifdef NARDY_MAKER       /* (the engine's core defines it: engine.compiled.maker) */
+/* maker(cls, fields) -> a callable that makes cls(*args, **kwargs) by its Shape (fields as shape_init takes them):
+ * what the generated __init__ does, without its Python frame (the replay and the readers make a few such objects
+ * per game); any call it does not take plainly (an unknown or repeated keyword, too many arguments, a required one
+ * missing) is made by calling the class, which raises what it raises.  cls itself is returned for a class it
+ * cannot make this way (the caller then calls the class). */
 typedef struct {
     PyObject_HEAD
-    PyTypeObject *type;
-    int n;
-    Py_ssize_t offset[MAKER_FIELDS];
-    PyObject *dflt[MAKER_FIELDS];
-    char kind[MAKER_FIELDS];
-    PyObject *names[MAKER_FIELDS];
+    Shape shape;
     vectorcallfunc vectorcall;
 } Maker;
 
 static void maker_dealloc(Maker *m) {
-    Py_XDECREF(m->type);
-    for (int i = 0; i < m->n; i++) { Py_XDECREF(m->dflt[i]); Py_XDECREF(m->names[i]); }
+    shape_clear(&m->shape);
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
 
 static PyObject *maker_call(Maker *m, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    const Shape *sh = &m->shape;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *vals[MAKER_FIELDS] = {NULL};
-    if (nargs > m->n) goto plain;
+    PyObject *vals[SHAPE_FIELDS] = {NULL};
+    if (nargs > sh->n) goto plain;
     for (Py_ssize_t i = 0; i < nargs; i++) vals[i] = args[i];
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
         int at = -1;
-        for (int i = 0; i < m->n && at < 0; i++)
-            if (m->names[i] == key) at = i;
-        for (int i = 0; i < m->n && at < 0; i++) {
-            int eq = PyUnicode_Compare(m->names[i], key);
+        for (int i = 0; i < sh->n && at < 0; i++)
+            if (sh->names[i] == key) at = i;
+        for (int i = 0; i < sh->n && at < 0; i++) {
+            int eq = PyUnicode_Compare(sh->names[i], key);
             if (eq == -1 && PyErr_Occurred()) { PyErr_Clear(); goto plain; }
             if (eq == 0) at = i;
         }
         if (at < 0 || vals[at]) goto plain;
         vals[at] = args[nargs + k];
     }
-    for (int i = 0; i < m->n; i++)
-        if (!vals[i] && m->kind[i] == 0) goto plain;
-    PyObject *obj = m->type->tp_alloc(m->type, 0);
-    if (!obj) return NULL;
-    for (int i = 0; i < m->n; i++) {
-        PyObject *v = vals[i] ? Py_NewRef(vals[i]) : m->kind[i] == 1 ? Py_NewRef(m->dflt[i])
-                                                                      : PyObject_CallNoArgs(m->dflt[i]);
-        if (!v) { Py_DECREF(obj); return NULL; }
-        PyObject **slot = (PyObject **)((char *)obj + m->offset[i]);
-        Py_XSETREF(*slot, v);
-    }
-    return obj;
+    for (int i = 0; i < sh->n; i++)
+        if (!vals[i] && sh->kind[i] == 0) goto plain;
+    return shape_new(sh, vals);
 plain:
-    return PyObject_Vectorcall((PyObject *)m->type, args, nargsf, kwnames);
+    return PyObject_Vectorcall((PyObject *)sh->type, args, nargsf, kwnames);
 }
 
 static PyTypeObject MakerType = {
@@ -311,39 +367,14 @@ static PyObject *maker_new(PyObject *self, PyObject *args) {
     PyObject *cls, *fields;
     if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyList_Type, &fields)) return NULL;
     if (PyType_Ready(&MakerType) < 0) return NULL;
-    PyTypeObject *t = (PyTypeObject *)cls;
-    Py_ssize_t n = PyList_GET_SIZE(fields);
-    if (t->tp_dictoffset || n > MAKER_FIELDS || t->tp_alloc == NULL) return Py_NewRef(cls);
-    PyObject *slots = PyObject_GetAttrString(cls, "__slots__");
-    if (!slots) { PyErr_Clear(); return Py_NewRef(cls); }
-    Py_ssize_t ns = PyObject_Length(slots);
-    Py_DECREF(slots);
-    if (ns != n) { PyErr_Clear(); return Py_NewRef(cls); }
     Maker *m = PyObject_New(Maker, &MakerType);
     if (!m) return NULL;
-    m->type = (PyTypeObject *)Py_NewRef(cls);
-    m->n = 0;
+    memset(&m->shape, 0, sizeof m->shape);
     m->vectorcall = (vectorcallfunc)maker_call;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *name, *dflt;
-        int kind;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(fields, i), "UiO", &name, &kind, &dflt)) { Py_DECREF(m); return NULL; }
-        PyObject *d = PyObject_GetAttr(cls, name);
-        if (!d) { Py_DECREF(m); return NULL; }
-        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == Py_T_OBJECT_EX
-                 && !(((PyMemberDescrObject *)d)->d_member->flags & Py_READONLY) && kind >= 0 && kind <= 2;
-        Py_ssize_t off = ok ? ((PyMemberDescrObject *)d)->d_member->offset : 0;
-        Py_DECREF(d);
-        if (!ok) { Py_DECREF(m); return Py_NewRef(cls); }
-        Py_INCREF(name);
-        PyUnicode_InternInPlace(&name);
-        m->names[i] = name;
-        m->dflt[i] = Py_NewRef(dflt);
-        m->kind[i] = (char)kind;
-        m->offset[i] = off;
-        m->n = (int)i + 1;
-    }
-    return (PyObject *)m;
+    int r = shape_init(&m->shape, cls, fields);
+    if (r == 0) return (PyObject *)m;
+    Py_DECREF(m);
+    return r < 0 ? NULL : Py_NewRef(cls);
 }
 
 #endif  /* NARDY_MAKER */

@@ -413,13 +413,7 @@ static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_se
 
 /* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
 static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
-    PyObject *p = slot_peek(o, name);
     long v;
-    if (p) {
-        if (!slot_long_value(p, &v) || v < lo || v > hi) return 0;
-        *out = v;
-        return 1;
-    }
     PyObject *x = slot_attr(o, name);
     if (!x) { PyErr_Clear(); return 0; }
     int ok = slot_long_value(x, &v);
@@ -656,9 +650,8 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 
 /* a ROLL action's dice, larger first: 1, or 0 when they are not two dice 1-6 (Python's finding) */
 static int roll_dice(PyObject *a, int *d1, int *d2) {
-    PyObject *dice = slot_peek(a, S_dice);
-    if (dice) Py_INCREF(dice);
-    else if (!(dice = slot_attr(a, S_dice))) { PyErr_Clear(); return 0; }
+    PyObject *dice = slot_attr(a, S_dice);
+    if (!dice) { PyErr_Clear(); return 0; }
     long x = -1, y = -1;
     if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2
             && (!slot_long_value(PyTuple_GET_ITEM(dice, 0), &x) || !slot_long_value(PyTuple_GET_ITEM(dice, 1), &y)))
@@ -670,6 +663,7 @@ static int roll_dice(PyObject *a, int *d1, int *d2) {
     return 1;
 }
 
+/* the steps of a play (a list of Step) into pairs and hit marks: 1, or 0 when they are not plain (Python's) */
 static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
     if (!steps || !PyList_Check(steps)) return 0;
     Py_ssize_t n = PyList_GET_SIZE(steps);

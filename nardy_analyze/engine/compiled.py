@@ -27,20 +27,28 @@ def maker(cls):
     not in use or ``cls`` is not a slotted dataclass whose ``__init__`` is the generated one (no
     ``__post_init__``, every field an ``__init__`` argument, none keyword-only).  tests/test_speed_paths.py
     holds the objects made both ways equal."""
-    if _maker is None or not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__") \
+    spec = field_spec(cls) if _maker is not None else None
+    return cls if spec is None else _maker(cls, spec)
+
+
+def field_spec(cls) -> list[tuple[str, int, object]] | None:
+    """The fields of ``cls`` as the core's Shape fills them (``_slots.h``): ``(name, 0, None)`` required, ``(name,
+    1, default)``, ``(name, 2, factory)``, in order; None where ``cls`` is not a slotted dataclass whose
+    ``__init__`` only fills its fields (a ``__post_init__``, a field outside ``__init__``, a keyword-only one)."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__") \
             or not cls.__dataclass_params__.init or "__slots__" not in cls.__dict__:
-        return cls
-    spec = []
+        return None
+    spec: list[tuple[str, int, object]] = []
     for f in dataclasses.fields(cls):
         if not f.init or getattr(f, "kw_only", False) or f._field_type is not dataclasses._FIELD:
-            return cls
+            return None
         if f.default is not dataclasses.MISSING:
             spec.append((f.name, 1, f.default))
         elif f.default_factory is not dataclasses.MISSING:
             spec.append((f.name, 2, f.default_factory))
         else:
             spec.append((f.name, 0, None))
-    return _maker(cls, spec)
+    return spec
 
 def make(spec: dict | None):
     """The core object for a rules object's ``core_spec()`` (None: the variant is not one the core plays, or

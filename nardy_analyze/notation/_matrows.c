@@ -359,73 +359,16 @@ static void dice_forget(void) {
         }
 }
 
-/* A slotted dataclass made without its __init__: the instance allocated and each slot filled (a value given,
- * else the field's default, else a new list for a `list` default factory): what __init__ would do, at a
- * fraction of its cost.  Filled by configure() from dataclasses.fields(); unused (the class is called)
- * when the class is not such a dataclass. */
-#define MAX_FIELDS 32
-typedef struct {
-    PyTypeObject *type;
-    int n;
-    Py_ssize_t offset[MAX_FIELDS];
-    PyObject *fallback[MAX_FIELDS];     /* the default (a reference), or NULL: a new list */
-} Shape;
-
+/* The Actions and Locs the readers make, made by their Shape (_slots.h) where configure() gave one: what their
+ * __init__ would do, at a fraction of its cost */
 static Shape ActionShape, LocShape;
 static int I_VALUE = -1, I_AND_MATCH = -1, I_CANNOT = -1;
-
-/* fields: [(name, kind, default)], kind 0 required, 1 a default, 2 a list made for each instance; 0 on
- * success, 1 when the class cannot be made this way (the shape left empty), -1 an exception */
-static int shape_init(Shape *sh, PyObject *type, PyObject *fields) {
-    sh->type = NULL;
-    if (!PyType_Check(type) || !PyList_Check(fields) || PyList_GET_SIZE(fields) > MAX_FIELDS) return 1;
-    PyTypeObject *t = (PyTypeObject *)type;
-    if (t->tp_dictoffset || t->tp_init == NULL) return 1;
-    int n = (int)PyList_GET_SIZE(fields);
-    for (int i = 0; i < n; i++) {
-        PyObject *f = PyList_GET_ITEM(fields, i), *name;
-        int kind;
-        PyObject *dflt;
-        if (!PyArg_ParseTuple(f, "UiO", &name, &kind, &dflt)) return -1;
-        PyObject *d = PyObject_GetAttr(type, name);
-        if (!d) return -1;
-        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) || ((PyMemberDescrObject *)d)->d_member->type != Py_T_OBJECT_EX
-                || (((PyMemberDescrObject *)d)->d_member->flags & Py_READONLY)) {
-            Py_DECREF(d);
-            return 1;
-        }
-        sh->offset[i] = ((PyMemberDescrObject *)d)->d_member->offset;
-        Py_DECREF(d);
-        Py_XSETREF(sh->fallback[i], kind == 1 ? Py_NewRef(dflt) : NULL);
-    }
-    /* every slot of the class is a field (nothing left unset) */
-    PyObject *slots = PyObject_GetAttrString(type, "__slots__");
-    if (!slots) { PyErr_Clear(); return 1; }
-    Py_ssize_t ns = PyObject_Length(slots);
-    Py_DECREF(slots);
-    if (ns != n) { PyErr_Clear(); return 1; }
-    sh->n = n;
-    sh->type = t;
-    return 0;
-}
-
-/* a new instance: vals[i] for field i where not NULL, else its fallback (a new reference, or NULL) */
-static PyObject *shape_new(const Shape *sh, PyObject *const *vals) {
-    PyObject *obj = sh->type->tp_alloc(sh->type, 0);
-    if (!obj) return NULL;
-    for (int i = 0; i < sh->n; i++) {
-        PyObject *v = vals[i] ? Py_NewRef(vals[i]) : sh->fallback[i] ? Py_NewRef(sh->fallback[i]) : PyList_New(0);
-        if (!v) { Py_DECREF(obj); return NULL; }
-        *(PyObject **)((char *)obj + sh->offset[i]) = v;
-    }
-    return obj;
-}
 
 /* Action(*args[:nargs], **{kwnames: args[nargs:nall]}), kwnames one of KW_VALUE, KW_VALUE_MATCH, KW_CANNOT or
  * NULL (nall: the length of args) */
 static PyObject *make(PyObject *const *args, size_t nargs, PyObject *kwnames, size_t nall) {
     if (!ActionShape.type) return PyObject_Vectorcall(Action, args, nargs, kwnames);
-    PyObject *vals[MAX_FIELDS] = {NULL};
+    PyObject *vals[SHAPE_FIELDS] = {NULL};
     for (size_t i = 0; i < nargs; i++) vals[i] = args[i];
     int at[2] = {-1, -1};
     if (kwnames == KW_VALUE) at[0] = I_VALUE;
@@ -869,7 +812,8 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     step_forget();
     dice_forget();
     loc_forget();
-    ActionShape.type = LocShape.type = NULL;
+    shape_clear(&ActionShape);
+    shape_clear(&LocShape);
     Py_RETURN_NONE;
 }
 
@@ -883,14 +827,13 @@ static PyObject *shapes(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
         return NULL;
     }
-    ActionShape.type = LocShape.type = NULL;
     loc_forget();
     int a = shape_init(&ActionShape, Action, af);
     if (a < 0) return NULL;
     int l = shape_init(&LocShape, Loc, lf);
-    if (l < 0) { ActionShape.type = NULL; return NULL; }
+    if (l < 0) { shape_clear(&ActionShape); return NULL; }
     if (iv < 0 || iv >= ActionShape.n || ia < 0 || ia >= ActionShape.n || ic < 0 || ic >= ActionShape.n)
-        ActionShape.type = NULL;
+        shape_clear(&ActionShape);
     I_VALUE = iv; I_AND_MATCH = ia; I_CANNOT = ic;
     return PyBool_FromLong(ActionShape.type != NULL && LocShape.type != NULL);
 }
@@ -941,9 +884,8 @@ static inline char sgf_letter(long p, int side) {
 static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
     PyObject *v;
     if (name) {
-        v = slot_peek(o, name);
-        if (v) Py_INCREF(v);
-        else if (!(v = slot_attr(o, name))) { PyErr_Clear(); return -1; }
+        v = slot_attr(o, name);
+        if (!v) { PyErr_Clear(); return -1; }
     } else {
         if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) <= k) return -1;
         v = Py_NewRef(PyTuple_GET_ITEM(o, k));
@@ -956,13 +898,7 @@ static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
 
 /* 1 when the attribute is None, 0 when not (or it cannot be read) */
 static inline int attr_none(PyObject *o, PyObject *name) {
-    PyObject *p = slot_peek(o, name);
-    if (p) return p == Py_None;
-    PyObject *v = slot_attr(o, name);
-    if (!v) { PyErr_Clear(); return 0; }
-    int r = v == Py_None;
-    Py_DECREF(v);
-    return r;
+    return slot_is(o, name, Py_None);
 }
 
 /* 1 when the attribute is false (bool() of it), 0 when true or it cannot be read */

@@ -26,12 +26,11 @@ Which column a cell is in decides who played it (0 = left = first name on the sc
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, fields
 from functools import cache, lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from ..engine.compiled import PURE, maker
+from ..engine.compiled import PURE, field_spec, maker
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step, split_rating
 # decode: the shared decoder of the notations, kept as mat.decode
 from ..i18n import N_, _, ngettext
@@ -780,19 +779,12 @@ _NEW_GAME, _NEW_LOC = maker(Game), maker(Loc)
 
 
 def _field_shapes(cls) -> list | None:
-    """A slotted dataclass's fields as the compiled reader fills them without calling the class: (name, 0
-    required / 1 a default / 2 a new list, the default); None when a field has another default factory."""
-    out = []
-    for f in fields(cls):
-        if f.default is not MISSING:
-            out.append((f.name, 1, f.default))
-        elif f.default_factory is list:
-            out.append((f.name, 2, None))
-        elif f.default_factory is MISSING:
-            out.append((f.name, 0, None))
-        else:
-            return None
-    return out
+    """A slotted dataclass's fields as the compiled reader fills them without calling the class (``field_spec``:
+    (name, 0 required / 1 a default / 2 a new list, the default)); None when a field has another default factory."""
+    spec = field_spec(cls)
+    if spec is None or any(kind == 2 and made is not list for _name, kind, made in spec):
+        return None
+    return [(name, kind, None if kind == 2 else made) for name, kind, made in spec]
 
 
 if GAME_ACTIONS is not None:
