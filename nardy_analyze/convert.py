@@ -84,9 +84,11 @@ class ConvertRun:
 @sent_by_fields
 @dataclass(frozen=True, slots=True)
 class _Input(Entry):
-    """An input with the file its conversion is written to (``-``: standard output)."""
+    """An input with the file its conversion is written to (``-``: standard output); ``fresh``: the target's
+    folder was made by this run, so no file is there to replace (the worker does not look)."""
 
     target: str | None = None
+    fresh: bool = False
 
 
 def target_path(source: str, to: str, out_dir: str | None, root: str | None = None) -> str:
@@ -377,10 +379,11 @@ def sgf_analysis(match: Match, plies: int = 0, threads: int = 0) -> tuple[dict |
 
 
 def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout=None,
-            make_folder: bool = False) -> Outcome:
+            make_folder: bool = False, fresh: bool = False) -> Outcome:
     """Write ``text`` (when the conversion gave one) to ``target``: atomically, or to ``stdout`` for ``-``.
     ``make_folder``: the folder of ``target`` is made when it is missing (a sub-folder of ``--out-dir`` that
-    only files judged as they were read go to: :func:`convert_paths` did not make it)."""
+    only files judged as they were read go to: :func:`convert_paths` did not make it).  ``fresh``: the folder
+    was made by this run (``fsio.write_bytes_atomically``'s ``absent``)."""
     if text is None:
         return outcome
     if target == "-":
@@ -388,7 +391,7 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
         return outcome
     data = text.encode("utf-8")
     try:   # (synced to disk at the end of the run, all at once: convert_paths)
-        write_bytes_atomically(target, data, force=force, sync=False)
+        write_bytes_atomically(target, data, force=force, sync=False, absent=fresh)
     except OutputError as e:
         why = str(e)
         folder = os.path.dirname(target)
@@ -421,7 +424,8 @@ def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_
     if target == "-":
         return outcome, text
     # force: whether an output may be replaced was decided before the run (convert_paths)
-    return _finish(outcome, text, target, True, make_folder=entry.judge), None
+    return _finish(outcome, text, target, True, make_folder=entry.judge,
+                   fresh=isinstance(entry, _Input) and entry.fresh), None
 
 
 _convert_entry.doing = Doing.CONVERTING      # (for the runner's internal-error message)
@@ -458,11 +462,13 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             if entry.judge and target is not None and target != "-" and os.path.exists(target):
                 entry = judged(entry)
                 work[i] = (entry, target if entry.status == RECORD else None)
+    made: set[str] = set()             # the folders this run makes: nothing in them to replace
     if out_dir is not None:            # DIR and the sub-folders the inputs' folders mirror
         # (those of the records known here; a sub-folder only the files still to judge go to is made by the
         # worker that writes the first of them: _finish)
         folders = [out_dir] + sorted({os.path.dirname(t) for e, t in work
                                       if t is not None and t != "-" and not e.judge})
+        made.update(f for f in folders if not os.path.isdir(f))
         for folder in folders:
             if os.path.isdir(folder):
                 continue
@@ -478,15 +484,19 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
         if entry.status == UNREADABLE:
             early[i] = Outcome(entry.path, None, FAILED, [entry.reason or _cannot_be_read(entry.path)],
                                unreadable=True)
-        elif target is None:           # found in a folder and not converted (the reason says why)
+            continue
+        if target is None:             # found in a folder and not converted (the reason says why)
             early[i] = Outcome(entry.path, None, SKIPPED, [entry.reason])
-        elif target != "-" and not force and os.path.exists(target):
+            continue
+        # (a folder this run made has no file to replace: not looked at)
+        fresh = target != "-" and bool(made) and os.path.dirname(target) in made
+        if target != "-" and not force and not fresh and os.path.exists(target):
             shown = Path(target)       # as fsio.write_atomically says it
             why = is_folder(shown) if shown.is_dir() else exists(shown)
             early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
             todo.append(_Input(entry.path, entry.status, entry.reason, entry.explicit, entry.notation,
-                               entry.source, entry.judge, target=target))
+                               entry.source, entry.judge, target=target, fresh=fresh))
     started = time.time()
     extra: tuple = ()
     if analyse is not None:            # the engine on every core in one process, on one per worker process

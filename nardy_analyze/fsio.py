@@ -42,10 +42,13 @@ def write_atomically(path: str | Path, write: Callable[[TextIO], None], *, force
         raise
 
 
-def write_bytes_atomically(path: str | Path, data: bytes, *, force: bool = True, sync: bool = True) -> None:
+def write_bytes_atomically(path: str | Path, data: bytes, *, force: bool = True, sync: bool = True,
+                           absent: bool = False) -> None:
     """:func:`write_atomically` of ``data``, written as it is: the same guarantees, without a file object
-    (``convert`` writes thousands of small files this way)."""
-    fd, tmp, folder = _temp_beside(path, force)
+    (``convert`` writes thousands of small files this way).  ``absent``: the caller knows that no file is at
+    ``path`` (its folder was made by the same run), so it is not looked at first; a file or folder that
+    appeared there all the same is replaced or refused by the rename, as with ``force``."""
+    fd, tmp, folder = _temp_beside(path, force or absent, absent)
     try:
         view = memoryview(data)
         while view:
@@ -69,16 +72,18 @@ def _create(name: str, mode: int) -> int:
                    | getattr(os, "O_BINARY", 0), mode)
 
 
-def _temp_beside(path: str | Path, force: bool) -> tuple[int, str, str]:
+def _temp_beside(path: str | Path, force: bool, absent: bool = False) -> tuple[int, str, str]:
     """(fd, name, folder) of a new temporary file ``.NAME.XXXX.tmp`` beside ``path``, with the mode a plain
     open() would give ``path`` (the mode of the file it replaces, where there is one); OutputError when
     ``path`` is a folder, exists without ``force``, or no file can be made there.  Its name is chosen
     before it is made, so that a Ctrl-C (or SIGTERM) arriving as it is made leaves nothing behind: the file
-    is removed and the signal goes on."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        st = None
+    is removed and the signal goes on.  ``absent``: ``path`` is known to be free (no look at it)."""
+    st = None
+    if not absent:
+        try:
+            st = os.stat(path)
+        except OSError:
+            pass
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise OutputError(is_folder(Path(path)))
     if st is not None and not force:

@@ -256,7 +256,8 @@ def test_convert_imports_only_the_notations_it_uses(tmp_path):
     src.write_text(GOOD, encoding="utf-8")
     mods = _imported("convert", str(src), "--to", "sgf", "-o", str(tmp_path / "m.sgf"))
     assert {"nardy_analyze.notation.mat", "nardy_analyze.notation.sgf"} <= mods
-    assert not mods & (HEAVY | {"nardy_analyze.notation.ngn", "nardy_analyze.notation.jsonfmt", "rich.markdown"})
+    assert not mods & (HEAVY | {"nardy_analyze.notation.ngn", "nardy_analyze.notation.jsonfmt", "rich.markdown",
+                                "nardy_analyze.notation.sgf_analysis"})      # (the analysis's: --analyse alone)
     assert (tmp_path / "m.sgf").read_text(encoding="utf-8").startswith("(;FF[4]GM[6]")
 
 

@@ -155,6 +155,61 @@ def test_the_bytes_writer_keeps_the_mode_of_the_file_it_replaces_and_gives_a_new
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.sgf", "old.sgf"]
 
 
+def test_a_target_known_to_be_free_is_not_looked_at_and_the_rename_still_decides(tmp_path, monkeypatch):
+    """``absent=True`` (a folder the same run made): no stat of the target; a file that appeared there all the
+    same is replaced whole, a folder refuses the rename (an OutputError, nothing left behind)."""
+    looked: list[str] = []
+    real_stat = os.stat
+
+    def stat(path, *a, **k):
+        looked.append(os.fspath(path))
+        return real_stat(path, *a, **k)
+
+    monkeypatch.setattr(os, "stat", stat)
+    fsio.write_bytes_atomically(tmp_path / "a.sgf", b"a", force=False, absent=True)
+    assert (tmp_path / "a.sgf").read_bytes() == b"a" and looked == []
+    fsio.write_bytes_atomically(tmp_path / "a.sgf", b"again", force=False, absent=True)
+    assert (tmp_path / "a.sgf").read_bytes() == b"again" and looked == []
+    (tmp_path / "d.sgf").mkdir()
+    with pytest.raises(OutputError):
+        fsio.write_bytes_atomically(tmp_path / "d.sgf", b"x", absent=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sgf", "d.sgf"]
+    fsio.write_bytes_atomically(tmp_path / "b.sgf", b"b")        # (without it: looked at first)
+    assert looked == [str(tmp_path / "b.sgf")]
+
+
+def test_convert_into_folders_it_makes_looks_at_no_target(tmp_path, monkeypatch):
+    """convert --out-dir into a folder it makes (and the sub-folders that mirror the inputs') does not look for
+    files to replace there; into a folder that exists, it does, and refuses to replace one without --force."""
+    from nardy_analyze.convert import convert_paths
+    from helpers import ROOT
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    game = (ROOT / "examples" / "club-night.mat").read_bytes()
+    for name in ("a.mat", "b.mat", "sub/c.mat"):
+        (src / name).write_bytes(game)
+    looked: list[str] = []
+    real_stat, real_exists = os.stat, os.path.exists
+    out = tmp_path / "new" / "out"
+
+    def stat(path, *a, **k):
+        if os.fspath(path).startswith(str(tmp_path / "new")):
+            looked.append(os.fspath(path))
+        return real_stat(path, *a, **k)
+
+    monkeypatch.setattr(os, "stat", stat)
+    run = convert_paths([str(src)], "sgf", out_dir=str(out), jobs=1)
+    assert [o.status for o in run.outcomes] == ["written"] * 3
+    assert not [p for p in looked if p.endswith(".sgf")], looked
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.sgf")) == ["a.sgf", "b.sgf", "sub/c.sgf"]
+    # the folder exists now: each target is looked for, and an existing one is not replaced without --force
+    looked.clear()
+    run = convert_paths([str(src)], "sgf", out_dir=str(out), jobs=1)
+    assert [o.status for o in run.outcomes] == ["failed"] * 3
+    assert all("exists" in o.messages[0] for o in run.outcomes)
+    assert len({p for p in looked if p.endswith(".sgf")}) == 3 and real_exists(out / "a.sgf")
+
+
 def test_a_leftover_temporary_name_is_passed_by(tmp_path, monkeypatch):
     """A temporary file left by a process killed long ago with the same process number is not touched: the
     next name is taken."""

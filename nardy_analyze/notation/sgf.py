@@ -40,7 +40,6 @@ from ..record import BAR, CENTRED, LEVELS, OFF, Action, Game, Kind, Loc, Match, 
 from ..i18n import _, ngettext
 from . import Notation, expected_found, guarded_read, quoted, register
 from .grammar import grammar_text
-from .sgf_analysis import properties
 from .sniffs import looks_like_sgf
 
 __all__ = ["read", "write", "own_losses", "looks_like_sgf"]
@@ -650,6 +649,8 @@ def _resign_points(ng) -> int:
 
 def _analysis_props(analysis: dict, a: Action) -> str:
     """gnubg's analysis properties of the node of ``a`` (:mod:`.sgf_analysis`), "" when it has none."""
+    from .sgf_analysis import properties    # (only with --analyse: not at every command's start)
+
     return properties(analysis.get((a.loc.line, a.loc.column)), a.player, _move_letters)
 
 
