@@ -6,9 +6,12 @@
     python3 fuzz/campaign.py --replay fuzz/failures/*.bin
 
 Each input goes through every registered reader (``nardy_analyze.notation``), the validator, every
-report format, and every 25th one through the command line on a folder (discovery included).  An
-input breaks it when anything raises, when a report is malformed, or when one input takes longer than
-``--slow`` seconds without the tracer (a quadratic case is a bug).  Broken inputs are saved in ``--out``
+report format, and every 25th one through the command line on a folder (discovery included).  Every 10th
+(``--twin``) is also converted to every notation with a writer, and its report and conversions are done
+again by the pure-Python code (a process started with ``NARDY_ANALYZE_PURE=1``, once a minute and at the
+end): the compiled core must give the same bytes.  An input breaks it when anything raises, when a report
+is malformed, when the two codes disagree, or when one input takes longer than ``--slow`` seconds without
+the tracer (a quadratic case is a bug).  Broken inputs are saved in ``--out``
 (``fuzz/failures/`` by default) with the traceback, for a regression test in tests/test_fuzz.py.
 
 Code paths are counted as distinct line-to-line arcs executed inside the ``nardy_analyze`` package
@@ -23,7 +26,9 @@ Exit code 0 when nothing broke, 1 otherwise.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
+import subprocess
 import io
 import json
 import os
@@ -40,6 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nardy_analyze.analyze import validate_match
+from nardy_analyze.convert import convert_match
+from nardy_analyze.engine.compiled import PURE
 from nardy_analyze.notation import decode, get, names
 from nardy_analyze.report import (
     RunResult,
@@ -155,6 +162,61 @@ def command_target(data: bytes, suffix: str) -> None:
                 s = json.loads(r.stdout)["summary"]
                 assert s["files"] + s["skipped"] + s["unreadable"] == 1, s
                 assert s["internal_errors"] == 0, r.stdout[-2000:]
+
+
+def outputs(data: bytes) -> list[tuple[str, str]]:
+    """(what, digest) of everything the input gives that the pure-Python code must give byte for byte: the
+    JSON report of ``validate`` and, per notation with a writer, ``convert``'s outcome and text (lossy, so that
+    what a notation cannot hold is dropped, not refused).  An exception is an output too (its type): the other
+    code must raise the same."""
+    def digest(fn) -> str:
+        try:
+            return hashlib.sha256(repr(fn()).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        except Exception as e:                    # (the compiled run saves it as a failure of its own)
+            return f"raised {type(e).__name__}"
+
+    match = get("mat").read(decode(data), "fuzz.mat")
+    out = [("validate", digest(lambda: json.dumps(to_json(RunResult(reports=[validate_match(match)]),
+                                                          explain=True), sort_keys=True)))]
+    for n in names():
+        if get(n).write is not None:
+            out.append((f"convert --to {n}", digest(lambda: _converted(match, n))))
+    return out
+
+
+def _converted(match, to: str) -> tuple:
+    outcome, text = convert_match(match, to, lossy=True)
+    return outcome.status, outcome.messages, outcome.warning, outcome.dropped, text
+
+
+def twin_check(items: list[tuple[bytes, list[tuple[str, str]]]]) -> list[tuple[bytes, str]]:
+    """The inputs of ``items`` (input, its outputs here) run again by the pure-Python code in a new process;
+    (input, what differs) for each that the two codes do not give alike."""
+    with tempfile.TemporaryDirectory() as d:
+        batch = Path(d, "inputs.txt")
+        batch.write_text("\n".join(base64.b64encode(data).decode() for data, _ in items))
+        r = subprocess.run([sys.executable, __file__, "--twin-worker", str(batch)], capture_output=True,
+                           text=True, env={**os.environ, "NARDY_ANALYZE_PURE": "1"})
+    if r.returncode != 0:
+        raise RuntimeError(f"the pure-Python twin process failed: {r.stderr[-2000:]}")
+    pure = json.loads(r.stdout)
+    bad = []
+    for (data, here), there in zip(items, pure):
+        differ = [what for (what, a), (_w, b) in zip(here, there) if a != b]
+        if differ or len(here) != len(there):
+            bad.append((data, ", ".join(differ) or "a different number of outputs"))
+    return bad
+
+
+def _twin_worker(path: str) -> int:
+    """``--twin-worker FILE``: the outputs of each input of FILE (base64, one a line), as JSON, by this process's
+    code (the campaign starts it with ``NARDY_ANALYZE_PURE=1``)."""
+    if not PURE:
+        print("the twin worker must run with NARDY_ANALYZE_PURE=1", file=sys.stderr)
+        return 2
+    lines = Path(path).read_text().split("\n")
+    json.dump([outputs(base64.b64decode(line)) for line in lines if line], sys.stdout)
+    return 0
 
 
 # ----------------------------------------------------------------------------- mutations
@@ -276,15 +338,28 @@ def main() -> int:
     ap.add_argument("--slow", type=float, default=10.0,
                     help="seconds one input may take, untraced (default 10)")
     ap.add_argument("--every", type=int, default=25, help="run the command line on every Nth input (default 25)")
+    ap.add_argument("--twin", type=int, default=10,
+                    help="check every Nth input against the pure-Python code (default 10; 0: never)")
     ap.add_argument("--replay", nargs="*", help="run these saved inputs once and report")
+    ap.add_argument("--twin-worker", metavar="FILE", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.twin_worker:
+        return _twin_worker(a.twin_worker)
+    if PURE and a.twin:
+        print("fuzz: NARDY_ANALYZE_PURE is set: no compiled core to check against its twin (--twin 0 to run "
+              "without)", file=sys.stderr)
+        return 2
 
     if a.replay is not None:
         bad = 0
         for f in a.replay:
             try:
-                target(Path(f).read_bytes())
-                command_target(Path(f).read_bytes(), ".mat")
+                data = Path(f).read_bytes()
+                target(data)
+                command_target(data, ".mat")
+                if a.twin:
+                    for _data, differ in twin_check([(data, outputs(data))]):
+                        raise AssertionError(f"the compiled and the pure-Python code differ: {differ}")
                 print(f"ok: {f}")
             except Exception as e:
                 bad += 1
@@ -310,6 +385,23 @@ def main() -> int:
     next_status = start + 15
     next_rewarm = start + 60
     out = Path(a.out)
+    twins: list[tuple[bytes, list[tuple[str, str]]]] = []     # inputs waiting for the pure-Python run
+    twinned = 0
+    next_twin = start + 60
+
+    def check_twins() -> None:
+        nonlocal n_fail, twinned
+        if not twins:
+            return
+        twinned += len(twins)
+        for data, differ in twin_check(twins):
+            n_fail += 1
+            sig = f"twin: the compiled and the pure-Python code differ: {differ}"
+            if sig not in failures:
+                failures[sig] = save(out, data, sig)
+                print(f"FAIL {sig} -> {failures[sig]}", flush=True)
+        twins.clear()
+
     while time.monotonic() - start < a.seconds:
         data = mutate(rng, rng.choice(pool), pool)
         tried += 1
@@ -321,6 +413,12 @@ def main() -> int:
             if tried % a.every == 0:
                 commands += 1
                 command_target(data, rng.choice((".mat", ".txt")))
+            if a.twin and tried % a.twin == 0 and len(data) <= KEEP_BYTES:
+                got = outputs(data)
+                raised = [what for what, d in got if d.startswith("raised ")]
+                if raised:
+                    raise AssertionError(f"{', '.join(raised)} raised")
+                twins.append((data, got))
         except Exception as e:
             n_fail += 1
             sig = signature(e)
@@ -345,6 +443,9 @@ def main() -> int:
                 failures[sig] = save(out, data, sig)
                 print(f"FAIL {sig} -> {failures[sig]}", flush=True)
         now = time.monotonic()
+        if now >= next_twin or len(twins) >= 500:
+            next_twin = now + 60
+            check_twins()
         if now >= next_rewarm:
             next_rewarm = now + 60
             arcs.rewarm()
@@ -352,6 +453,7 @@ def main() -> int:
             next_status = now + 15
             print(f"  {now - start:6.0f} s: {tried} inputs, {len(arcs.seen)} arcs (+{len(arcs.seen) - base} "
                   f"beyond the seeds), {len(pool)} kept, {n_fail} failures", flush=True)
+    check_twins()
     elapsed = time.monotonic() - start
     if tried:
         out.mkdir(parents=True, exist_ok=True)
@@ -359,7 +461,8 @@ def main() -> int:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     print(f"fuzz: {tried} inputs in {elapsed:.0f} s ({tried / max(elapsed, 1e-9):.1f}/s), "
           f"{len(arcs.seen)} distinct code paths (arcs; {len(arcs.seen) - base} beyond the seeds), "
-          f"{len(pool)} inputs kept, {commands} command-line runs, {n_fail} failures ({len(failures)} distinct), "
+          f"{len(pool)} inputs kept, {commands} command-line runs, {twinned} checked against the pure-Python code, "
+          f"{n_fail} failures ({len(failures)} distinct), "
           f"slowest input {slowest[0]:.2f} s ({slowest[1]} bytes), peak RSS {rss} MB, seed {seed}")
     return 1 if n_fail else 0
 

@@ -261,6 +261,36 @@ def test_convert_imports_only_the_notations_it_uses(tmp_path):
     assert (tmp_path / "m.sgf").read_text(encoding="utf-8").startswith("(;FF[4]GM[6]")
 
 
+def test_the_readers_and_writers_start_without_importlib_resources():
+    """The grammars are read as files beside the package: ``importlib.resources`` (and the ``tempfile``,
+    ``shutil``, compression modules it imports) stays off every command's start.  Looked at without the site
+    hooks (``-S``: a machine's ``.pth`` files may import it themselves)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import nardy_analyze.fastcli, nardy_analyze.convert, "
+            "nardy_analyze.notation.sgf, nardy_analyze.notation.mat; "
+            "print(sorted(m for m in ('importlib.resources', 'tempfile', 'shutil') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-S", "-c", code, str(ROOT)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+def test_grammars_are_found_installed_and_in_a_checkout(tmp_path, monkeypatch):
+    from nardy_analyze.notation import grammar
+    text = (ROOT / "grammars" / "mat.lark").read_text(encoding="utf-8")
+    grammar.grammar_text.cache_clear()
+    assert grammar.grammar_text("mat") == text                      # this checkout: grammars/ at the top
+    installed = tmp_path / "site" / "nardy_analyze"
+    (installed / "notation").mkdir(parents=True)
+    (installed / "grammars").mkdir()
+    (installed / "grammars" / "mat.lark").write_text("installed", encoding="utf-8")
+    monkeypatch.setattr(grammar, "__file__", str(installed / "notation" / "grammar.py"))
+    grammar.grammar_text.cache_clear()
+    try:
+        assert grammar.grammar_text("mat") == "installed"           # an installation: the package's grammars/
+        with pytest.raises(FileNotFoundError, match="sgf.lark"):
+            grammar.grammar_text("sgf")
+    finally:
+        grammar.grammar_text.cache_clear()
+
+
 def test_common_mat_records_are_read_and_converted_without_lark(tmp_path):
     """Lark is loaded only for text the fast rows do not take (start-up): a record of common rows (a roll
     never played, "64: ????", among them) is validated and converted without it; a row of another kind
