@@ -112,6 +112,14 @@ static inline PyObject *slot_peek(PyObject *o, PyObject *name) {
     return NULL;
 }
 
+/* the offset of the slot `name` in objects of class t, where the table knows it as a slot of t unchanged since it
+ * was learnt; else -1 (read such an attribute with slot_attr, which learns it).  For a loop over objects of one
+ * class: the offsets found once, then each object's slots read at them (an unset slot is NULL there). */
+static inline Py_ssize_t slot_offset(PyTypeObject *t, PyObject *name) {
+    SlotEntry *e = slot_find(t, name);
+    return e && e->offset >= 0 && e->version == t->tp_version_tag && e->version ? e->offset : -1;
+}
+
 static inline PyObject *slot_attr(PyObject *o, PyObject *name) {
     PyObject *v = slot_peek(o, name);
     return v ? Py_NewRef(v) : slot_attr_slow(o, name);
@@ -158,6 +166,28 @@ static inline int slot_is(PyObject *o, PyObject *name, PyObject *value) {
     int same = v == value;
     Py_DECREF(v);
     return same;
+}
+
+/* The slots of one class read in a loop over many of its objects (a game's Actions): their offsets found once
+ * (slot_map), then each read is a load (slot_at) where the object is of that class and the class unchanged since,
+ * else NULL, and the caller reads it the usual way (slot_is, slot_truth, slot_attr: the same answer, slower). */
+#define SLOT_MAP_MAX 12
+typedef struct {
+    PyTypeObject *type;
+    unsigned int version;
+    Py_ssize_t offset[SLOT_MAP_MAX];
+} SlotMap;
+
+static inline void slot_map(SlotMap *m, PyTypeObject *t, PyObject *const *names, int n) {
+    m->type = t;
+    m->version = t->tp_version_tag;
+    for (int k = 0; k < n && k < SLOT_MAP_MAX; k++) m->offset[k] = slot_offset(t, names[k]);
+}
+
+static inline PyObject *slot_at(const SlotMap *m, PyObject *o, int k) {
+    Py_ssize_t off = m->offset[k];
+    if (off < 0 || Py_TYPE(o) != m->type || m->type->tp_version_tag != m->version || !m->version) return NULL;
+    return *(PyObject **)((char *)o + off);
 }
 
 /* The positional arguments of a METH_FASTCALL function read as PyArg_ParseTuple would read them, without the

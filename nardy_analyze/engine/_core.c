@@ -63,6 +63,12 @@ static inline int side_sum(const uint8_t *s) {
     return t;
 }
 
+static inline int side_empty(const uint8_t *s) {    /* not sum(s): no checker left (the first one ends the look) */
+    for (int i = 0; i < NPT; i++)
+        if (s[i]) return 0;
+    return 1;
+}
+
 /* long.opp_point: the mover's point p in the opponent's numbering, and back */
 static inline int lopp(int p) { return (p + 11) % 24 + 1; }
 
@@ -414,10 +420,16 @@ static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_se
 /* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
 static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
     long v;
-    PyObject *x = slot_attr(o, name);
-    if (!x) { PyErr_Clear(); return 0; }
-    int ok = slot_long_value(x, &v);
-    Py_DECREF(x);
+    int ok;
+    PyObject *x = slot_peek(o, name);          /* (borrowed: reading an int's value runs no Python code) */
+    if (x) {
+        ok = slot_long_value(x, &v);
+    } else {
+        x = slot_attr_slow(o, name);
+        if (!x) { PyErr_Clear(); return 0; }
+        ok = slot_long_value(x, &v);
+        Py_DECREF(x);
+    }
     if (!ok || v < lo || v > hi) return 0;
     *out = v;
     return 1;
@@ -426,6 +438,45 @@ static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
 /* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error: not taken) */
 static inline int attr_true(PyObject *o, PyObject *name) {
     return slot_truth(o, name);
+}
+
+/* The slots of the replay's Actions and Steps read at their offsets (slot_map), the maps kept over the calls (a
+ * game's actions are of one class, their steps of another; each read checks the class and its version).  Where
+ * a slot cannot be read so, the functions above read it: the same answer. */
+enum { AK_KIND, AK_PLAYER, AK_UNPLAYED, AK_DICE, AK_ILLEGAL, AK_SEGMENTS, AK_STEPS, AK_N };
+static SlotMap ActionMap, StepMap;
+
+static inline PyObject *action_slot(PyObject *a, int k) {      /* borrowed, or NULL */
+    if (Py_TYPE(a) != ActionMap.type) {
+        PyObject *const names[AK_N] = {S_kind, S_player, S_unplayed, S_dice, S_illegal_mark, S_segments, S_steps};
+        slot_map(&ActionMap, Py_TYPE(a), names, AK_N);
+    }
+    return slot_at(&ActionMap, a, k);
+}
+
+static inline int a_is(PyObject *a, int k, PyObject *name, PyObject *value) {
+    PyObject *v = action_slot(a, k);
+    return v ? v == value : slot_is(a, name, value);
+}
+
+static inline int a_true(PyObject *a, int k, PyObject *name) {
+    PyObject *v = action_slot(a, k);
+    if (v == Py_False || v == Py_None) return 0;
+    if (v == Py_True) return 1;
+    if (v && PyList_CheckExact(v)) return PyList_GET_SIZE(v) != 0;
+    if (v && PyUnicode_CheckExact(v)) return PyUnicode_GET_LENGTH(v) != 0;
+    return attr_true(a, name);
+}
+
+static inline int a_long(PyObject *a, int k, PyObject *name, long lo, long hi, long *out) {
+    PyObject *v = action_slot(a, k);
+    long x;
+    if (v && PyLong_CheckExact(v) && slot_long_value(v, &x)) {
+        if (x < lo || x > hi) return 0;
+        *out = x;
+        return 1;
+    }
+    return attr_long(a, name, lo, hi, out);
 }
 
 /* judge._dice_splits: the sequences of numbers of rem[0..nrem) that carry a checker `dist` points (off: at
@@ -650,7 +701,8 @@ static int every_number(const Variant *v, uint8_t *me, uint8_t *opp, const int *
 
 /* a ROLL action's dice, larger first: 1, or 0 when they are not two dice 1-6 (Python's finding) */
 static int roll_dice(PyObject *a, int *d1, int *d2) {
-    PyObject *dice = slot_attr(a, S_dice);
+    PyObject *dice = action_slot(a, AK_DICE);
+    dice = dice ? Py_NewRef(dice) : slot_attr(a, S_dice);
     if (!dice) { PyErr_Clear(); return 0; }
     long x = -1, y = -1;
     if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2
@@ -671,8 +723,22 @@ static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *st = PyList_GET_ITEM(steps, k);
         long src, dst;
-        int h = attr_true(st, S_hit);
-        if (h < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst)) return 0;
+        int h = -2;
+        if (Py_TYPE(st) != StepMap.type) {
+            PyObject *const names[3] = {S_hit, S_src, S_dst};
+            slot_map(&StepMap, Py_TYPE(st), names, 3);
+        }
+        /* (a Step: its three slots read at their offsets) */
+        PyObject *hv = slot_at(&StepMap, st, 0), *sv = slot_at(&StepMap, st, 1), *dv = slot_at(&StepMap, st, 2);
+        if ((hv == Py_True || hv == Py_False) && sv && dv && slot_long_value(sv, &src) && slot_long_value(dv, &dst)) {
+            if (src < -1000 || src > 1000 || dst < -1000 || dst > 1000) return 0;
+            h = hv == Py_True;
+        }
+        if (h == -2) {                          /* (anything else, as attr_true and attr_long read it) */
+            h = attr_true(st, S_hit);
+            if (h < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst))
+                return 0;
+        }
         pairs[k][0] = (int)src; pairs[k][1] = (int)dst; hit[k] = h;
     }
     *ns = (int)n;
@@ -690,13 +756,15 @@ static inline int first_allowance(const Variant *v, int first, int d1, int d2) {
  * taken too (one_roll: the game's end is then Python's) */
 static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
                       int route[4][3], int *nroute, int ending, int first) {
-    if (attr_true(a, S_unplayed) != 0 || attr_true(a, S_illegal_mark) != 0 || attr_true(a, S_segments) != 0)
+    if (a_true(a, AK_UNPLAYED, S_unplayed) != 0 || a_true(a, AK_ILLEGAL, S_illegal_mark) != 0
+            || a_true(a, AK_SEGMENTS, S_segments) != 0)
         return 0;
     int d1, d2;
     if (!roll_dice(a, &d1, &d2)) return 0;
-    if (!side_sum(me) || !side_sum(opp)) return 0;
+    if (side_empty(me) || side_empty(opp)) return 0;
     if (plain && d1 == d2) return 0;          /* a double: a chain may follow (Python's) */
-    PyObject *steps = slot_attr(a, S_steps);
+    PyObject *steps = action_slot(a, AK_STEPS);
+    steps = steps ? Py_NewRef(steps) : slot_attr(a, S_steps);
     if (!steps) { PyErr_Clear(); return 0; }
     int pairs[4][2], hit_at[4], ns, bear_off = 1;
     int read = read_steps(steps, pairs, hit_at, &ns);
@@ -734,7 +802,7 @@ static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, 
         for (int k = 0; k < ns; k++) { route[k][0] = pairs[k][0]; route[k][1] = pairs[k][1]; route[k][2] = hitv[k]; }
         *nroute = ns;
     }
-    if (!ending && !side_sum(m)) return 0;   /* the roller bore off the last checker: the game's end is Python's */
+    if (!ending && side_empty(m)) return 0;   /* the roller bore off the last checker: the game's end is Python's */
     memcpy(me, m, NPT); memcpy(opp, o, NPT);
     return 1;
 }
@@ -886,7 +954,7 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
     int phase = P_ROLL, q = 0, rest[4], nrest = 0, head0 = 0;
     int allowed = first_allowance(v, first, d1, d2);      /* the roll's, held across the chain; a handover's is one */
     for (;;) {
-        if (!side_sum(w[0]) || !side_sum(w[1])) {              /* a side bore off its last checker */
+        if (side_empty(w[0]) || side_empty(w[1])) {              /* a side bore off its last checker */
             if (!ending) return 0;                              /* (Python's) */
             break;                                              /* the driver asks for nothing more */
         }
@@ -948,7 +1016,7 @@ static int gul_roll(const Variant *v, PyObject *a, int p, uint8_t pos[2][NPT], i
         else break;
     }
     if (q < np) return 0;                    /* parts written after the turn ended: Python's findings */
-    if (!ending && (!side_sum(w[0]) || !side_sum(w[1]))) return 0;
+    if (!ending && (side_empty(w[0]) || side_empty(w[1]))) return 0;
     memcpy(pos, w, sizeof w);
     return 1;
 }
@@ -1043,14 +1111,14 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
     Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
     for (; j < n; j++) {
         /* a side bore off its last checker (the run's last roll, taken with the game's end Python's): the run ends */
-        if (!side_sum(pos[0]) || !side_sum(pos[1])) break;
+        if (side_empty(pos[0]) || side_empty(pos[1])) break;
         PyObject *a = PyList_GET_ITEM(actions, j);
-        if (!slot_is(a, S_kind, roll_kind)) {
+        if (!a_is(a, AK_KIND, S_kind, roll_kind)) {
             long p;
             if (k_double == NULL) break;
-            int dbl = slot_is(a, S_kind, k_double);
-            if (!dbl && !slot_is(a, S_kind, k_take)) break;
-            if (!attr_long(a, S_player, 0, 1, &p)) break;
+            int dbl = a_is(a, AK_KIND, S_kind, k_double);
+            if (!dbl && !a_is(a, AK_KIND, S_kind, k_take)) break;
+            if (!a_long(a, AK_PLAYER, S_player, 0, 1, &p)) break;
             if (dbl) {
                 /* on_double without a finding: the doubler may (owns the cube or nobody does), nothing waits, the
                  * last action is not the doubler's roll and the opponent rolled last, the limit allows it, the
@@ -1087,7 +1155,7 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
         if (pending) break;        /* a roll while a double waits: on_roll's finding */
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) and the core
          * is not given the allowance */
-        if (!attr_long(a, S_player, 0, 1, &p) || p == last_player) break;
+        if (!a_long(a, AK_PLAYER, S_player, 0, 1, &p) || p == last_player) break;
         int first = rolled[p] == 0 && self->v.head;
         if (first && !self->v.first_turns) break;
         /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */

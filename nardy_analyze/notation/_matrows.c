@@ -882,17 +882,20 @@ static inline char sgf_letter(long p, int side) {
 
 /* an int attribute (or item k of a tuple when name is NULL) in 0..25, else -1 */
 static long point_of(PyObject *o, PyObject *name, Py_ssize_t k) {
-    PyObject *v;
+    PyObject *v, *owned = NULL;               /* (v borrowed: reading an exact int's value runs no Python code) */
     if (name) {
-        v = slot_attr(o, name);
-        if (!v) { PyErr_Clear(); return -1; }
+        v = slot_peek(o, name);
+        if (!v) {
+            v = owned = slot_attr_slow(o, name);
+            if (!v) { PyErr_Clear(); return -1; }
+        }
     } else {
         if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) <= k) return -1;
-        v = Py_NewRef(PyTuple_GET_ITEM(o, k));
+        v = PyTuple_GET_ITEM(o, k);
     }
     long x = -1;
     if (!PyLong_CheckExact(v) || !slot_long_value(v, &x)) x = -1;
-    Py_DECREF(v);
+    Py_XDECREF(owned);
     return x < 0 || x > 25 ? -1 : x;
 }
 
@@ -907,16 +910,31 @@ static inline int attr_false(PyObject *o, PyObject *name) {
 }
 
 /* the letters of steps (a sequence of Step objects, or of (src, dst, hit) tuples when tuples) into buf;
- * the count written, or -1 when a step is not one written here */
-static Py_ssize_t step_letters(PyObject *steps, int tuples, int side, char *buf, Py_ssize_t room) {
+ * the count written, or -1 when a step is not one written here; sm: the Steps' slot map the caller keeps over
+ * its calls (NULL: none) */
+static Py_ssize_t step_letters(PyObject *steps, int tuples, int side, char *buf, Py_ssize_t room, SlotMap *sm) {
     PyObject *seq = PySequence_Fast(steps, "steps");
     if (!seq) { PyErr_Clear(); return -1; }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), w = 0;
     if (2 * n > room) { Py_DECREF(seq); return -1; }
+    PyObject *const names[2] = {S_src, S_dst};
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *st = PySequence_Fast_GET_ITEM(seq, k);
-        long a = tuples ? point_of(st, NULL, 0) : point_of(st, S_src, 0);
-        long b = a < 0 ? -1 : tuples ? point_of(st, NULL, 1) : point_of(st, S_dst, 0);
+        long a = -1, b = -1;
+        if (!tuples && sm) {            /* (a Step's two slots at their offsets, the map kept by the caller) */
+            if (Py_TYPE(st) != sm->type) slot_map(sm, Py_TYPE(st), names, 2);
+            PyObject *x = slot_at(sm, st, 0), *y = slot_at(sm, st, 1);
+            if (x && y && PyLong_CheckExact(x) && PyLong_CheckExact(y) && slot_long_value(x, &a)
+                    && slot_long_value(y, &b) && a >= 0 && a <= 25 && b >= 0 && b <= 25) {
+                char cx = sgf_letter(a, side), cy = sgf_letter(b, side);
+                if (!cx || !cy) { Py_DECREF(seq); return -1; }
+                buf[w++] = cx;
+                buf[w++] = cy;
+                continue;
+            }
+        }
+        a = tuples ? point_of(st, NULL, 0) : point_of(st, S_src, 0);
+        b = a < 0 ? -1 : tuples ? point_of(st, NULL, 1) : point_of(st, S_dst, 0);
         char x = a < 0 ? 0 : sgf_letter(a, side), y = b < 0 ? 0 : sgf_letter(b, side);
         if (!x || !y) { Py_DECREF(seq); return -1; }
         buf[w++] = x;
@@ -942,9 +960,16 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
     long last = -1;                 /* the player of the last roll written */
     JBuf run = {NULL, 0, 0};        /* the nodes written, one line each: appended to nodes as one string */
     PyObject *result = NULL;
+    /* the Actions' slots read here, at their offsets (slot_map): nearly every action is of one class */
+    enum { A_KIND, A_PLAYER, A_DICE, A_UNPLAYED, A_ILLEGAL, A_CLOCK, A_CLOCK_LEFT, A_COMMENTS, A_STEPS, A_N };
+    PyObject *const names[A_N] = {S_kind, S_player, S_dice, S_unplayed, S_illegal_mark, S_clock, S_clock_left,
+                                  S_comments, S_steps};
+    SlotMap am = {NULL, 0, {0}}, sm = {NULL, 0, {0}};      /* (the Steps' too) */
     for (; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(actions, i);
-        if (!slot_is(a, S_kind, roll)) {
+        if (Py_TYPE(a) != am.type) slot_map(&am, Py_TYPE(a), names, A_N);
+        PyObject *kv = slot_at(&am, a, A_KIND);
+        if (!(kv ? kv == roll : slot_is(a, S_kind, roll))) {
             /* a double, a take or a drop with nothing else on it (_action_node's ";W[double]"...), and the win
              * that RE[] already says (derived: no node) */
             if (derived && KindWin && slot_is(a, S_kind, KindWin)) continue;
@@ -961,32 +986,50 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
             if (jb_put(&run, cube, m) < 0) goto done;
             continue;
         }
-        PyObject *dice = slot_attr(a, S_dice);
-        if (!dice) { PyErr_Clear(); break; }
-        long d[2] = {-1, -1};
-        if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2)
-            for (int k = 0; k < 2; k++) {
-                PyObject *x = PyTuple_GET_ITEM(dice, k);
-                if (!PyLong_CheckExact(x) || !slot_long_value(x, &d[k])) d[k] = -1;
-            }
-        Py_DECREF(dice);
-        if (d[0] < 0 || d[0] > 9 || d[1] < 0 || d[1] > 9) break;     /* (one digit each: the text as Python's) */
-        long p = point_of(a, S_player, 0);
-        if (p != 0 && p != 1) break;
-        if (!attr_false(a, S_unplayed) || !attr_false(a, S_illegal_mark) || !attr_none(a, S_clock)
-                || !attr_none(a, S_clock_left) || !attr_false(a, S_comments))
-            break;
-        PyObject *key = PyLong_FromSsize_t(i);
-        if (!key) goto done;
-        PyObject *na = PyDict_GetItemWithError(known, key);      /* borrowed */
+        long d[2] = {-1, -1}, p = -1;
+        /* the common roll, its slots read at their offsets: the dice, the player, and nothing else on it */
+        PyObject *dv = slot_at(&am, a, A_DICE), *pv = slot_at(&am, a, A_PLAYER);
+        PyObject *uv = slot_at(&am, a, A_UNPLAYED), *iv = slot_at(&am, a, A_ILLEGAL);
+        PyObject *cv = slot_at(&am, a, A_CLOCK), *lv = slot_at(&am, a, A_CLOCK_LEFT), *mv = slot_at(&am, a, A_COMMENTS);
+        int plain = dv && pv && uv == Py_False && iv && PyUnicode_CheckExact(iv) && PyUnicode_GET_LENGTH(iv) == 0
+                    && cv == Py_None && lv == Py_None && mv && PyList_CheckExact(mv) && PyList_GET_SIZE(mv) == 0
+                    && PyTuple_CheckExact(dv) && PyTuple_GET_SIZE(dv) == 2 && PyLong_CheckExact(pv)
+                    && slot_long_value(pv, &p) && (p == 0 || p == 1);
+        for (int k = 0; plain && k < 2; k++) {
+            PyObject *x = PyTuple_GET_ITEM(dv, k);
+            if (!PyLong_CheckExact(x) || !slot_long_value(x, &d[k]) || d[k] < 0 || d[k] > 9) plain = 0;
+        }
+        if (!plain) {                   /* (anything else: each slot read and judged the usual way) */
+            PyObject *dice = slot_attr(a, S_dice);
+            if (!dice) { PyErr_Clear(); break; }
+            d[0] = d[1] = -1;
+            if (PyTuple_Check(dice) && PyTuple_GET_SIZE(dice) == 2)
+                for (int k = 0; k < 2; k++) {
+                    PyObject *x = PyTuple_GET_ITEM(dice, k);
+                    if (!PyLong_CheckExact(x) || !slot_long_value(x, &d[k])) d[k] = -1;
+                }
+            Py_DECREF(dice);
+            if (d[0] < 0 || d[0] > 9 || d[1] < 0 || d[1] > 9) break;     /* (one digit each: the text as Python's) */
+            p = point_of(a, S_player, 0);
+            if (p != 0 && p != 1) break;
+            if (!attr_false(a, S_unplayed) || !attr_false(a, S_illegal_mark) || !attr_none(a, S_clock)
+                    || !attr_none(a, S_clock_left) || !attr_false(a, S_comments))
+                break;
+        }
+        /* (the index as a key only where a dict has entries: a sparse view's are nearly empty) */
+        int look_known = PyDict_GET_SIZE(known) > 0;
+        int look_routes = routes != Py_None && PyDict_GET_SIZE(routes) > 0;
+        PyObject *key = look_known || look_routes ? PyLong_FromSsize_t(i) : NULL;
+        if (!key && (look_known || look_routes)) goto done;
+        PyObject *na = look_known ? PyDict_GetItemWithError(known, key) : NULL;      /* borrowed */
         PyObject *route;
         if (!na && !PyErr_Occurred() && routes != Py_None) {   /* a sparse view's roll told by its route alone */
-            route = PyDict_GetItemWithError(routes, key);         /* borrowed */
-            Py_DECREF(key);
+            route = look_routes ? PyDict_GetItemWithError(routes, key) : NULL;       /* borrowed */
+            Py_XDECREF(key);
             if (!route && PyErr_Occurred()) goto done;
             route = Py_NewRef(route ? route : Py_None);
         } else {
-            Py_DECREF(key);
+            Py_XDECREF(key);
             if (!na && PyErr_Occurred()) goto done;
             route = na ? slot_attr(na, S_route) : Py_NewRef(Py_None);
             if (!route) { PyErr_Clear(); break; }
@@ -1000,10 +1043,11 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
         buf[w++] = (char)('0' + d[1]);
         Py_ssize_t m;
         if (route != Py_None) {
-            m = step_letters(route, 1, (int)p, buf + w, 2 * MAX_STEPS_C);
+            m = step_letters(route, 1, (int)p, buf + w, 2 * MAX_STEPS_C, NULL);
         } else {
-            PyObject *steps = slot_attr(a, S_steps);
-            m = steps ? step_letters(steps, 0, (int)p, buf + w, 2 * MAX_STEPS_C) : -1;
+            PyObject *steps = slot_at(&am, a, A_STEPS);
+            steps = steps ? Py_NewRef(steps) : slot_attr(a, S_steps);
+            m = steps ? step_letters(steps, 0, (int)p, buf + w, 2 * MAX_STEPS_C, &sm) : -1;
             if (!steps) PyErr_Clear();
             Py_XDECREF(steps);
         }
@@ -1040,6 +1084,24 @@ done:
 #define SCORE_NAME_MAX 100
 
 static inline int sp_tab(Py_UCS4 c) { return c == ' ' || c == '\t'; }
+
+/* The index of the first newline of a str's data d (of kind) in [i, end), or end: memchr on a text of one byte a
+ * character (nearly every record), else a character at a time. */
+static inline Py_ssize_t next_nl(int kind, const void *d, Py_ssize_t i, Py_ssize_t end) {
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const char *p = i < end ? memchr((const char *)d + i, '\n', (size_t)(end - i)) : NULL;
+        return p ? (Py_ssize_t)(p - (const char *)d) : (i < end ? end : i);
+    }
+    while (i < end && PyUnicode_READ(kind, d, i) != '\n') i++;
+    return i;
+}
+
+/* How many newlines there are in [i, end) of a str's data d (of kind). */
+static Py_ssize_t count_nl(int kind, const void *d, Py_ssize_t i, Py_ssize_t end) {
+    Py_ssize_t c = 0;
+    for (i = next_nl(kind, d, i, end); i < end; i = next_nl(kind, d, i + 1, end)) c++;
+    return c;
+}
 static inline int dig(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 
 /* a score line's NAME from i (the first character after blanks) up to the colon: its end (exclusive), the
@@ -1207,7 +1269,7 @@ static PyObject *ngn_lines(PyObject *self, PyObject *arg) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
     for (Py_ssize_t i = 0; i < n;) {
         if (ngn_starts(kind, d, i, n)) Py_RETURN_TRUE;
-        while (i < n && PyUnicode_READ(kind, d, i) != '\n') i++;
+        i = next_nl(kind, d, i, n);
         i++;                                 /* (the next line's first character) */
     }
     Py_RETURN_FALSE;
@@ -1264,7 +1326,7 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #define CH(i) PyUnicode_READ(kind, d, (i))
     /* the lines: [ls, le), le at the newline (the text ends with one: a line without it is not read here) */
     Py_ssize_t ls = start, le = start;
-    while (le < end && CH(le) != '\n') le++;
+    le = next_nl(kind, d, le, end);
     if (le == end) Py_RETURN_NONE;
     /* [ \t]*Game[ \t]+[0-9]{1,6}[ \t]*$ */
     Py_ssize_t i = ls;
@@ -1283,8 +1345,7 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     for (;;) {
         ls = le + 1;
         if (ls >= end) Py_RETURN_NONE;
-        le = ls;
-        while (le < end && CH(le) != '\n') le++;
+        le = next_nl(kind, d, ls, end);
         if (le == end) Py_RETURN_NONE;
         k++;
         Py_ssize_t j = ls;
@@ -1337,8 +1398,7 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (!out) goto fail;
     long lineno = score_line;
     for (ls = score_end + 1; ls < end; ls = le + 1) {
-        le = ls;
-        while (le < end && CH(le) != '\n') le++;
+        le = next_nl(kind, d, ls, end);
         if (le == end) goto none;
         lineno++;
         PyObject *line = PyUnicode_Substring(text, ls, le);
@@ -1353,7 +1413,7 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_ssize_t last = end - 1;
     while (last > start && Py_UNICODE_ISSPACE(CH(last))) last--;
     long end_line = line_off + 1;
-    for (Py_ssize_t j = start; j < last; j++) end_line += CH(j) == '\n';
+    end_line += (long)count_nl(kind, d, start, last);
     int resigns = 0;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(out) && !resigns; k++)
         resigns = slot_is(PyList_GET_ITEM(out, k), S_kind, KindResign);
@@ -1599,8 +1659,7 @@ static PyObject *mat_tags(PyObject *self, PyObject *text) {
     long lineno = 0;
     Py_ssize_t ls = 0;
     while (ls < n) {
-        Py_ssize_t le = ls;
-        while (le < n && CH(le) != '\n') le++;
+        Py_ssize_t le = next_nl(kind, d, ls, n);
         if (le == n) break;                  /* (the text ends with a newline: nothing after it is a line) */
         lineno++;
         Py_ssize_t c = ls;
