@@ -200,6 +200,8 @@ def twin_check(items: list[tuple[bytes, list[tuple[str, str]]]]) -> list[tuple[b
     if r.returncode != 0:
         raise RuntimeError(f"the pure-Python twin process failed: {r.stderr[-2000:]}")
     pure = json.loads(r.stdout)
+    if len(pure) != len(items):
+        raise RuntimeError(f"the pure-Python twin process gave {len(pure)} answers for {len(items)} inputs")
     bad = []
     for (data, here), there in zip(items, pure):
         differ = [what for (what, a), (_w, b) in zip(here, there) if a != b]
@@ -214,8 +216,8 @@ def _twin_worker(path: str) -> int:
     if not PURE:
         print("the twin worker must run with NARDY_ANALYZE_PURE=1", file=sys.stderr)
         return 2
-    lines = Path(path).read_text().split("\n")
-    json.dump([outputs(base64.b64decode(line)) for line in lines if line], sys.stdout)
+    lines = Path(path).read_text().split("\n")          # (one a line, the empty input an empty line)
+    json.dump([outputs(base64.b64decode(line)) for line in lines], sys.stdout)
     return 0
 
 

@@ -317,8 +317,28 @@ def test_damaged_records_give_the_pure_python_code_s_bytes():
         data = campaign.mutate(rng, rng.choice(pool), pool)
         if len(data) <= campaign.KEEP_BYTES:
             items.append((data, campaign.outputs(data)))
+    items.insert(3, (b"", campaign.outputs(b"")))      # (an empty input among them: its line is kept, empty)
     assert all(not d.startswith("raised") for _data, out in items for _w, d in out)
     assert campaign.twin_check(items) == []
     # (and a difference is found: one output said otherwise here)
     data, out = items[0]
     assert campaign.twin_check([(data, [(out[0][0], "0" * 16)] + out[1:])]) == [(data, out[0][0])]
+
+
+def test_a_tag_name_ngn_cannot_write_is_a_loss_not_an_internal_error():
+    """Found by the campaign: a damaged header line read as a tag whose name holds a bracket (``; [Eve; [CubeLimit
+    "1024"]``) ended ``convert --to ngn`` in an internal error (the writer raised).  It is a loss: refused, and
+    with ``--lossy`` the tag is left out and the rest written."""
+    from nardy_analyze.convert import REFUSED, WRITTEN, convert_match
+    text = (b'; [Event "Club"]\n; [Eve; [CubeLimit "1024"]\n; [Round "3"]\n\n 1 point match\n\n Game 1\n'
+            b' Ann : 0    Bob : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n')
+    match = get("mat").read(decode(text), "t.mat")
+    assert list(match.tags) == ["Event", "Eve; [CubeLimit", "Round"]
+    outcome, out = convert_match(match, "ngn")
+    assert outcome.status == REFUSED and out is None
+    assert any("'Eve; [CubeLimit'" in m and ".ngn" in m for m in outcome.messages), outcome.messages
+    outcome, out = convert_match(match, "ngn", lossy=True)
+    assert outcome.status == WRITTEN and outcome.dropped
+    assert '[Event "Club"]' in out and '[Round "3"]' in out and "CubeLimit" not in out
+    back = get("ngn").read(out, "t.ngn")
+    assert dict(back.tags).get("Round") == "3" and not back.problems

@@ -902,16 +902,29 @@ def _segment_lines(a: Action, indent: str) -> list[str]:
     return lines
 
 
+def _writable_tag(key: str) -> bool:
+    """Whether ``key`` can be an .ngn tag's name (``[Key "value"]``): not empty, no blank at either end, no quote,
+    bracket or line break."""
+    return bool(key) and key == key.strip() and not any(c in key for c in '"[]\n\r')
+
+
 def _write_tags(match: Match, out: list[str]) -> None:
+    """The header's tag lines; a tag whose name cannot be written is left out (:func:`own_losses` says so: a
+    conversion refused, or with ``--lossy`` told what it dropped)."""
     items = list(match.tags.items())
     if match.match_length is not None:
         at = next((i for i, (k, _) in enumerate(items) if k in _FIRST_AFTER_LENGTH), len(items))
         items.insert(at, (MATCH_LENGTH_TAG, str(match.match_length)))
     for key, value in items:
-        if not key or key != key.strip() or any(c in key for c in '"[]\n\r'):
-            raise ValueError(_("tag name {tag} cannot be written in .ngn (no quotes, brackets, line breaks "
-                               "or blanks at either end)").format(tag=repr(key)))
-        out.append(f"[{key} {_quote(value)}]")
+        if _writable_tag(key):
+            out.append(f"[{key} {_quote(value)}]")
+
+
+def own_losses(match: Match) -> list[str]:
+    """What an .ngn file cannot hold of ``match`` beyond its ``cannot_hold``: a tag whose name has a quote, a
+    bracket, a line break or a blank at either end (a damaged header line read as a tag: ``; [Eve; [Round "3"]``)."""
+    return [_("tag name {tag} cannot be written in .ngn (no quotes, brackets, line breaks or blanks at either end)"
+              ).format(tag=repr(key)) for key in match.tags if not _writable_tag(key)]
 
 
 def write(match: Match) -> str:
@@ -988,5 +1001,5 @@ def _parts(match: Match, games: Iterable[Game]) -> Iterator[list[str]]:
         yield out
 
 
-register(Notation("ngn", (".ngn",), looks_like_ngn, read, write,
+register(Notation("ngn", (".ngn",), looks_like_ngn, read, write, own_losses=own_losses,
                   cannot_hold=frozenset({"repeated_tags"})))
