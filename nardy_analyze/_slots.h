@@ -112,22 +112,15 @@ static inline PyObject *slot_peek(PyObject *o, PyObject *name) {
     return NULL;
 }
 
-/* the offset of the slot `name` in objects of class t, where the table knows it as a slot of t unchanged since it
- * was learnt; else -1 (read such an attribute with slot_attr, which learns it).  For a loop over objects of one
- * class: the offsets found once, then each object's slots read at them (an unset slot is NULL there). */
-static inline Py_ssize_t slot_offset(PyTypeObject *t, PyObject *name) {
-    SlotEntry *e = slot_find(t, name);
-    return e && e->offset >= 0 && e->version == t->tp_version_tag && e->version ? e->offset : -1;
-}
 
 static inline PyObject *slot_attr(PyObject *o, PyObject *name) {
     PyObject *v = slot_peek(o, name);
     return v ? Py_NewRef(v) : slot_attr_slow(o, name);
 }
 
-/* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error, cleared) */
-static inline int slot_truth(PyObject *o, PyObject *name) {
-    PyObject *v = slot_peek(o, name);
+/* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error, cleared).  slot_truth_of: the
+ * same, with the slot `v` already read where the caller could (borrowed; NULL: read it here) */
+static inline int slot_truth_of(PyObject *o, PyObject *name, PyObject *v) {
     if (v == Py_False || v == Py_None) return 0;
     if (v == Py_True) return 1;
     if (v && PyList_CheckExact(v)) return PyList_GET_SIZE(v) != 0;
@@ -138,6 +131,10 @@ static inline int slot_truth(PyObject *o, PyObject *name) {
     Py_DECREF(x);
     if (r < 0) { PyErr_Clear(); return -1; }
     return r;
+}
+
+static inline int slot_truth(PyObject *o, PyObject *name) {
+    return slot_truth_of(o, name, slot_peek(o, name));
 }
 
 /* an int object's value where it fits a long: 1, else 0 (no exception left) */
@@ -157,15 +154,19 @@ static inline int slot_long_value(PyObject *v, long *out) {
     return 1;
 }
 
-/* 1 when the attribute `name` of `o` is `value` itself, 0 otherwise (one it cannot read too: no exception left) */
-static inline int slot_is(PyObject *o, PyObject *name, PyObject *value) {
-    PyObject *p = slot_peek(o, name);
+/* 1 when the attribute `name` of `o` is `value` itself, 0 otherwise (one it cannot read too: no exception left).
+ * slot_is_of: the same, with the slot `p` already read where the caller could (borrowed; NULL: read it here) */
+static inline int slot_is_of(PyObject *o, PyObject *name, PyObject *value, PyObject *p) {
     if (p) return p == value;
     PyObject *v = slot_attr_slow(o, name);
     if (!v) { PyErr_Clear(); return 0; }
     int same = v == value;
     Py_DECREF(v);
     return same;
+}
+
+static inline int slot_is(PyObject *o, PyObject *name, PyObject *value) {
+    return slot_is_of(o, name, value, slot_peek(o, name));
 }
 
 /* The slots of one class read in a loop over many of its objects (a game's Actions): their offsets found once
@@ -178,10 +179,18 @@ typedef struct {
     Py_ssize_t offset[SLOT_MAP_MAX];
 } SlotMap;
 
+/* the offset of the slot `name` in objects of class t (learnt here where the table does not know it yet), or -1
+ * where it is no slot of t or the class changed since it was learnt (an unset slot is NULL at its offset) */
+static Py_ssize_t slot_offset(PyTypeObject *t, PyObject *name) {
+    SlotEntry *e = slot_find(t, name);
+    if (!e) return slot_learn(t, name);
+    return e->offset >= 0 && e->version == t->tp_version_tag && e->version ? e->offset : -1;
+}
+
 static inline void slot_map(SlotMap *m, PyTypeObject *t, PyObject *const *names, int n) {
     m->type = t;
-    m->version = t->tp_version_tag;
     for (int k = 0; k < n && k < SLOT_MAP_MAX; k++) m->offset[k] = slot_offset(t, names[k]);
+    m->version = t->tp_version_tag;      /* (after the lookups, which give a class its version tag) */
 }
 
 static inline PyObject *slot_at(const SlotMap *m, PyObject *o, int k) {

@@ -48,7 +48,7 @@ def write_bytes_atomically(path: str | Path, data: bytes, *, force: bool = True,
     (``convert`` writes thousands of small files this way).  ``absent``: the caller knows that no file is at
     ``path`` (its folder was made by the same run), so it is not looked at first; a file or folder that
     appeared there all the same is replaced or refused by the rename, as with ``force``."""
-    fd, tmp, folder = _temp_beside(path, force or absent, absent)
+    fd, tmp, folder = _temp_beside(path, force, absent)
     try:
         view = memoryview(data)
         while view:

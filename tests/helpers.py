@@ -9,6 +9,18 @@ CORPUS = SHARED / "corpus"
 EXAMPLES = ROOT / "examples"
 
 
+def load_script(relpath: str, name: str | None = None):
+    """A script of the repository (``scripts/x.py``, ``fuzz/campaign.py``: no module of the package) loaded as a
+    module, under ``name`` (default: its file's stem)."""
+    import importlib.util
+
+    path = ROOT / relpath
+    spec = importlib.util.spec_from_file_location(name or path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
     """A side from {point: checkers} in its own numbering (25 or 'bar' via ``bar``)."""
     s = [0] * 25

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import ROOT
+from helpers import ROOT, load_script
 from nardy_analyze.engine import get_variant
 from nardy_analyze.evaluator import posid
 from nardy_analyze.evaluator.analysis import hint, position_value
@@ -386,10 +386,7 @@ def test_hint_on_a_backgammon_record_goes_through_the_analysis_engine():
 
 
 def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
+    train = load_script("scripts/train_evaluator.py")
     common = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--hidden", "8"]
     train.main([*common, "--games", "4", "--out", str(tmp_path / "once")])
     train.main([*common, "--games", "2", "--out", str(tmp_path / "chunks")])
@@ -404,10 +401,7 @@ def test_training_in_chunks_gives_the_same_weights_as_at_once(tmp_path):
 
 
 def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shipped(tmp_path, monkeypatch):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
+    train = load_script("scripts/train_evaluator.py")
     monkeypatch.setattr(train, "ROOT", tmp_path)      # --ship writes below ROOT: the real weights stay
     common = ["--variant", "long", "--seed", "3", "--every", "2", "--bench-games", "2", "--hidden", "8"]
     train.main([*common, "--games", "2", "--out", str(tmp_path / "base")])
@@ -439,11 +433,7 @@ def test_fine_tuning_from_a_net_is_deterministic_resumable_and_named_when_shippe
 
 
 def _trainer():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("train_evaluator", ROOT / "scripts" / "train_evaluator.py")
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
-    return train
+    return load_script("scripts/train_evaluator.py")
 
 
 def test_expected_targets_of_a_position_every_roll_wins_are_the_result(net):

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import CORPUS, ROOT
+from helpers import CORPUS, ROOT, load_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -294,19 +294,10 @@ def test_regressions(name, data):
 
 # ----------------------------------------------------------------------------- the compiled core and its twin
 
-def _campaign():
-    import importlib.util     # (the campaign is a script of fuzz/, not a module of the package)
-
-    spec = importlib.util.spec_from_file_location("fuzz_campaign", ROOT / "fuzz" / "campaign.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_damaged_records_give_the_pure_python_code_s_bytes():
     """The campaign's twin check, bounded: 40 damaged records (its own mutations, a fixed seed) reported and
     converted to every notation here and by a process running the pure-Python code; every output alike."""
-    campaign = _campaign()
+    campaign = load_script("fuzz/campaign.py", "fuzz_campaign")
     if campaign.PURE:
         pytest.skip("NARDY_ANALYZE_PURE is set: this process runs the pure-Python code itself")
     import random

@@ -2,17 +2,15 @@
 figures: docs/analysis.md, ``scripts/skill_vs_gnubg.py``).  Skipped without gnubg, bgsage or the corpus."""
 from __future__ import annotations
 
-import importlib.util
 import os
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed")
 pytest.importorskip("scipy", reason="scipy is not installed")
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
+from helpers import CORPUS, ROOT, load_script
+
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
 pytestmark = [
@@ -22,10 +20,7 @@ pytestmark = [
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("skill_vs_gnubg", ROOT / "scripts" / "skill_vs_gnubg.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/skill_vs_gnubg.py")
 
 
 def test_human_matches_agree_with_gnubg():
@@ -61,10 +56,7 @@ def test_gnubg_reads_our_analysed_sgf_with_our_statistics():
     the same counts of moves, unforced moves, cube decisions, doubles, takes and passes; the same error
     totals and luck to gnubg's display (0.001); the same rates to its display (0.1 mEMG); the cube error
     rate within 0.3 (in match play the cube equities go through gnubg's match equity table and back)."""
-    spec = importlib.util.spec_from_file_location("analysed_sgf_vs_gnubg",
-                                                  ROOT / "scripts" / "analysed_sgf_vs_gnubg.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("scripts/analysed_sgf_vs_gnubg.py")
     files = [str(ROOT / "examples" / "selfplay-7pt.mat")] + _script().records([str(CORPUS / "bglab")], every=700,
                                                                               limit=2)
     res = mod.compare(files, GNUBG)

@@ -417,12 +417,12 @@ static PyObject *CoreRules_play_exact(CoreRules *self, PyObject *args) {
 static PyObject *S_kind, *S_player, *S_unplayed, *S_dice, *S_illegal_mark, *S_segments, *S_steps, *S_src, *S_dst,
                 *S_hit, *S_value;
 
-/* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left) */
-static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
+/* an attribute of `o` as a C long in [lo, hi]; 0 when it is not one (no exception left).  attr_long_of: the same,
+ * with the slot `x` already read where the caller could (borrowed; NULL: read it here) */
+static int attr_long_of(PyObject *o, PyObject *name, PyObject *x, long lo, long hi, long *out) {
     long v;
     int ok;
-    PyObject *x = slot_peek(o, name);          /* (borrowed: reading an int's value runs no Python code) */
-    if (x) {
+    if (x) {                                   /* (borrowed: reading an int's value runs no Python code) */
         ok = slot_long_value(x, &v);
     } else {
         x = slot_attr_slow(o, name);
@@ -433,6 +433,10 @@ static int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
     if (!ok || v < lo || v > hi) return 0;
     *out = v;
     return 1;
+}
+
+static inline int attr_long(PyObject *o, PyObject *name, long lo, long hi, long *out) {
+    return attr_long_of(o, name, slot_peek(o, name), lo, hi, out);
 }
 
 /* the truth of attribute `name` of `o`: 1, 0, or -1 (no such attribute / an error: not taken) */
@@ -455,28 +459,15 @@ static inline PyObject *action_slot(PyObject *a, int k) {      /* borrowed, or N
 }
 
 static inline int a_is(PyObject *a, int k, PyObject *name, PyObject *value) {
-    PyObject *v = action_slot(a, k);
-    return v ? v == value : slot_is(a, name, value);
+    return slot_is_of(a, name, value, action_slot(a, k));
 }
 
 static inline int a_true(PyObject *a, int k, PyObject *name) {
-    PyObject *v = action_slot(a, k);
-    if (v == Py_False || v == Py_None) return 0;
-    if (v == Py_True) return 1;
-    if (v && PyList_CheckExact(v)) return PyList_GET_SIZE(v) != 0;
-    if (v && PyUnicode_CheckExact(v)) return PyUnicode_GET_LENGTH(v) != 0;
-    return attr_true(a, name);
+    return slot_truth_of(a, name, action_slot(a, k));
 }
 
 static inline int a_long(PyObject *a, int k, PyObject *name, long lo, long hi, long *out) {
-    PyObject *v = action_slot(a, k);
-    long x;
-    if (v && PyLong_CheckExact(v) && slot_long_value(v, &x)) {
-        if (x < lo || x > hi) return 0;
-        *out = x;
-        return 1;
-    }
-    return attr_long(a, name, lo, hi, out);
+    return attr_long_of(a, name, action_slot(a, k), lo, hi, out);
 }
 
 /* judge._dice_splits: the sequences of numbers of rem[0..nrem) that carry a checker `dist` points (off: at
@@ -735,8 +726,9 @@ static int read_steps(PyObject *steps, int pairs[4][2], int *hit, int *ns) {
             h = hv == Py_True;
         }
         if (h == -2) {                          /* (anything else, as attr_true and attr_long read it) */
-            h = attr_true(st, S_hit);
-            if (h < 0 || !attr_long(st, S_src, -1000, 1000, &src) || !attr_long(st, S_dst, -1000, 1000, &dst))
+            h = slot_truth_of(st, S_hit, hv);
+            if (h < 0 || !attr_long_of(st, S_src, sv, -1000, 1000, &src)
+                    || !attr_long_of(st, S_dst, dv, -1000, 1000, &dst))
                 return 0;
         }
         pairs[k][0] = (int)src; pairs[k][1] = (int)dst; hit[k] = h;

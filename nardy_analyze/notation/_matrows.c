@@ -968,8 +968,7 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
     for (; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(actions, i);
         if (Py_TYPE(a) != am.type) slot_map(&am, Py_TYPE(a), names, A_N);
-        PyObject *kv = slot_at(&am, a, A_KIND);
-        if (!(kv ? kv == roll : slot_is(a, S_kind, roll))) {
+        if (!slot_is_of(a, S_kind, roll, slot_at(&am, a, A_KIND))) {
             /* a double, a take or a drop with nothing else on it (_action_node's ";W[double]"...), and the win
              * that RE[] already says (derived: no node) */
             if (derived && KindWin && slot_is(a, S_kind, KindWin)) continue;
