@@ -395,7 +395,8 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
     except OutputError as e:
         why = str(e)
         folder = os.path.dirname(target)
-        if make_folder and folder and not os.path.isdir(folder):
+        # (written again whether this process makes the folder or another worker made it since the first try)
+        if make_folder and folder:
             try:
                 os.makedirs(folder, exist_ok=True)
                 write_bytes_atomically(target, data, force=force, sync=False)

@@ -294,6 +294,28 @@ def test_txt_files_are_judged_where_they_are_read(tmp_path, jobs):
         ["not a game record: its start matches no known notation"] * 2 + ["not a game record: empty"]
 
 
+def test_a_folder_another_worker_makes_meanwhile_is_written_into(tmp_path, monkeypatch):
+    """Two worker processes writing the first files of a sub-folder only files judged as they are read go to:
+    the write of one fails for want of the folder, the other makes it just then.  The first writes again into
+    it, whoever made it (it was reported as failed when the folder was there by the time it looked)."""
+    from nardy_analyze import convert as conv
+    from nardy_analyze.fsio import OutputError
+    target = tmp_path / "out" / "club" / "m2.sgf"
+    real, calls = conv.write_bytes_atomically, []
+
+    def racing(path, data, **kw):
+        calls.append(path)
+        if len(calls) == 1:                       # the folder is missing, and the other worker makes it now
+            target.parent.mkdir(parents=True)
+            raise OutputError(f"cannot write {path}: no such folder")
+        return real(path, data, **kw)
+
+    monkeypatch.setattr(conv, "write_bytes_atomically", racing)
+    outcome = conv._finish(conv.Outcome(str(tmp_path / "m2.txt"), str(target), conv.WRITTEN, []), "(;)\n",
+                           str(target), True, make_folder=True)
+    assert outcome.status == conv.WRITTEN and target.read_text() == "(;)\n" and len(calls) == 2
+
+
 def test_a_txt_record_beside_a_mat_of_its_name_clashes(tmp_path):
     """Two inputs for one output are an error before anything is written, a ``.txt`` judged by its start
     there and then: a record clashes, a file that is no record does not."""
