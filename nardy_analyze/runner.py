@@ -15,8 +15,10 @@ import enum
 import gc
 import itertools
 import os
+import select
 import signal
 import sys
+import time
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
@@ -248,12 +250,284 @@ def _submit(pool, *args):
         return pool.submit(*args)
 
 
-def _new_pool(jobs: int):
-    from concurrent.futures import ProcessPoolExecutor     # (only with worker processes: saves start-up)
+FORK = True           # worker processes forked by this module (:class:`_Forked`) where the platform forks
+                      # (Linux); False, or another platform: concurrent.futures' pool (:class:`_Executor`)
 
-    if sys.platform.startswith("linux"):
-        _prctl()
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+
+class WorkerStopped(Exception):
+    """A worker process stopped (killed, out of memory) before it gave the results of its tasks; the message
+    says how it ended, where it is known."""
+
+
+def _new_pool(jobs: int, task: tuple):
+    """``jobs`` worker processes for the work ``task`` (``(work, args, max_bytes, load, combine)``): tasks are
+    submitted as lists of entries (``pool.submit(recs)``), each gives a ticket whose ``result()`` is
+    :func:`_guarded_chunk`'s list, or raises :class:`WorkerStopped`; ``pool.stop(finished)`` ends them."""
+    if FORK and hasattr(os, "fork") and sys.platform.startswith("linux"):
+        return _Forked(jobs, task)
+    return _Executor(jobs, task)
+
+
+class _Executor:
+    """The worker processes of ``concurrent.futures`` (every platform): the tasks and their results pickled
+    through its queues, by its threads."""
+
+    def __init__(self, jobs: int, task: tuple):
+        from concurrent.futures import ProcessPoolExecutor     # (only with worker processes: saves start-up)
+
+        if sys.platform.startswith("linux"):
+            _prctl()
+        self.task = task
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+
+    def submit(self, recs: list[Any]) -> "_Future":
+        work, args, max_bytes, load, combine = self.task
+        return _Future(_submit(self.pool, _guarded_chunk, work, recs, args, max_bytes, load, combine))
+
+    def stop(self, finished: bool) -> None:
+        _stop_pool(self.pool, finished)
+
+
+class _Future:
+    __slots__ = ("future",)
+
+    def __init__(self, future) -> None:
+        self.future = future
+
+    def result(self) -> list[tuple[str, Any]]:
+        from concurrent.futures.process import BrokenProcessPool    # (imported with the pool already)
+
+        try:
+            return self.future.result()
+        except BrokenProcessPool:
+            raise WorkerStopped("a process of the pool ended abruptly") from None
+
+
+_WAITING = object()     # a ticket's value before its results came
+_SIZE = 8               # the length of a message, before it (little-endian): a task or a task's results
+
+
+class _Ticket:
+    __slots__ = ("pool", "value")
+
+    def __init__(self, pool: "_Forked") -> None:
+        self.pool, self.value = pool, _WAITING
+
+    def result(self) -> list[tuple[str, Any]]:
+        while self.value is _WAITING:
+            self.pool.pump()
+        return self.value
+
+
+class _Worker:
+    """A forked worker process and the two pipes to it: ``tasks`` (written here, without blocking: ``out``
+    holds what is still to write) and ``results`` (read here into ``got`` until a whole message is in)."""
+
+    __slots__ = ("pid", "tasks", "results", "out", "got", "waiting")
+
+    def __init__(self, pid: int, tasks: int, results: int) -> None:
+        self.pid, self.tasks, self.results = pid, tasks, results
+        self.out = bytearray()
+        self.got = bytearray()
+        self.waiting: deque[_Ticket] = deque()      # the tickets of its tasks, in the order it runs them
+
+
+class _Forked:
+    """Worker processes forked by this process, each reading its tasks (pickled lists of entries) from a pipe
+    and writing their results to another: the work, its arguments and the reader cross once, at the fork.
+
+    Nothing else is imported (``concurrent.futures.process`` and what it needs take a command about 17 ms
+    before its first file) and no thread of this process carries the tasks: :meth:`pump` writes and reads the
+    pipes when a result is waited for.  The pickled data is this command's own (the entries it found and the
+    results its own workers made), never a file's.  A worker that stops before all its results came makes the
+    pool broken (:class:`WorkerStopped`), as ``concurrent.futures``' does."""
+
+    def __init__(self, jobs: int, task: tuple):
+        import pickle       # (the tasks and results between this command's own processes)
+
+        self.pickle = pickle
+        self.task = task
+        self.workers: list[_Worker] = []
+        self.broken = ""             # how a worker that ended too soon ended (the pool is then broken)
+        if sys.platform.startswith("linux"):
+            _prctl()
+        try:
+            for _ in range(jobs):
+                self._fork()
+        except BaseException:
+            self.stop(False)
+            raise
+
+    def _fork(self) -> None:
+        """One more worker (in :attr:`workers` before a signal held while it forks is raised)."""
+        parent = os.getpid()
+        task_r, task_w = os.pipe()
+        result_r, result_w = os.pipe()
+        with _ForkSafe():       # (a Ctrl-C in the parent's at-fork handlers: delivered after)
+            pid = os.fork()
+            if pid == 0:        # the worker: never returns into the caller's code
+                code = 1
+                try:
+                    for w in self.workers:       # (the pipes of the workers forked before it: theirs alone)
+                        os.close(w.tasks)
+                        os.close(w.results)
+                    os.close(task_w)
+                    os.close(result_r)
+                    code = _forked_worker(parent, task_r, result_w, self.task, self.pickle)
+                finally:
+                    os._exit(code)
+            os.close(task_r)
+            os.close(result_w)
+            os.set_blocking(task_w, False)
+            self.workers.append(_Worker(pid, task_w, result_r))
+
+    def submit(self, recs: list[Any]) -> _Ticket:
+        """A task of the entries ``recs``, given to the worker with the fewest tasks waiting."""
+        if self.broken:
+            raise WorkerStopped(self.broken)
+        w = min(self.workers, key=lambda w: len(w.waiting))
+        data = self.pickle.dumps(recs, self.pickle.HIGHEST_PROTOCOL)
+        w.out += len(data).to_bytes(_SIZE, "little")
+        w.out += data
+        ticket = _Ticket(self)
+        w.waiting.append(ticket)
+        self._write(w)
+        return ticket
+
+    def _write(self, w: _Worker) -> None:
+        try:
+            n = os.write(w.tasks, w.out)
+        except BlockingIOError:
+            return
+        except OSError:          # (the worker is gone: its pipe has no reader)
+            self._lost(w)
+        del w.out[:n]
+
+    def pump(self) -> None:
+        """Wait for the next thing a worker gives (a result, a task's bytes taken, its end) and take it."""
+        if self.broken:
+            raise WorkerStopped(self.broken)
+        poll = select.poll()
+        by_fd = {}
+        for w in self.workers:
+            if w.waiting:
+                poll.register(w.results, select.POLLIN)
+                by_fd[w.results] = w
+                if w.out:
+                    poll.register(w.tasks, select.POLLOUT)
+                    by_fd[w.tasks] = w
+        if not by_fd:
+            raise RuntimeError("no task is waiting")
+        for fd, _event in poll.poll():
+            w = by_fd[fd]
+            if fd == w.tasks:
+                self._write(w)
+                continue
+            data = os.read(fd, 1 << 20)
+            if not data:         # the worker ended with tasks of it waiting
+                self._lost(w)
+            got = w.got
+            got += data
+            while len(got) >= _SIZE:
+                n = int.from_bytes(got[:_SIZE], "little")
+                if len(got) < _SIZE + n:
+                    break
+                w.waiting.popleft().value = self.pickle.loads(got[_SIZE:_SIZE + n])
+                del got[:_SIZE + n]
+
+    def _lost(self, w: _Worker) -> None:
+        """``w`` ended before giving all its results: the pool is broken, its workers are stopped."""
+        status = None
+        try:
+            done, status = os.waitpid(w.pid, 0)
+        except OSError:
+            pass
+        if status is None:
+            how = "ended"
+        elif os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            try:
+                how = f"killed by {signal.Signals(sig).name}"
+            except ValueError:
+                how = f"killed by signal {sig}"
+        else:
+            how = f"exit code {os.waitstatus_to_exitcode(status)}"
+        self.broken = f"a worker process ended abruptly ({how})"
+        self.stop(False)
+        raise WorkerStopped(self.broken)
+
+    def stop(self, finished: bool) -> None:
+        """End the workers: after a complete run, each ends at the end of its pipe of tasks; otherwise they are
+        sent SIGTERM (a file being written is removed), then SIGKILL after 3 s, and waited for."""
+        workers, self.workers = self.workers, []
+        for w in workers:
+            for fd in (w.tasks, w.results):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        if not finished:
+            for w in workers:
+                _signal_pid(w.pid, signal.SIGTERM)
+        for w in workers:
+            if not finished and not _reaped(w.pid, 3.0):
+                _signal_pid(w.pid, signal.SIGKILL)
+            _reaped(w.pid, None)
+
+
+def _signal_pid(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except OSError:
+        pass
+
+
+def _reaped(pid: int, timeout: float | None) -> bool:
+    """Wait for the child ``pid`` to end (at most ``timeout`` seconds; None: as long as it takes); True when it
+    has (or is no child of this process any more)."""
+    end = None if timeout is None else time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        try:
+            done, _status = os.waitpid(pid, 0 if end is None else os.WNOHANG)
+        except ChildProcessError:
+            return True
+        except InterruptedError:
+            continue
+        if done:
+            return True
+        if time.monotonic() >= end:
+            return False
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+
+
+def _forked_worker(parent: int, tasks: int, results: int, task: tuple, pickle) -> int:
+    """A forked worker's life: each task read from ``tasks`` is run (:func:`_guarded_chunk`) and its results
+    written to ``results``; the exit code once ``tasks`` ends (0)."""
+    _worker_start(parent)
+    work, args, max_bytes, load, combine = task
+    while True:
+        head = _read_exactly(tasks, _SIZE)
+        if head is None:
+            return 0
+        recs = pickle.loads(_read_exactly(tasks, int.from_bytes(head, "little")) or b"")
+        data = pickle.dumps(_guarded_chunk(work, recs, args, max_bytes, load, combine), pickle.HIGHEST_PROTOCOL)
+        view = memoryview(len(data).to_bytes(_SIZE, "little") + data)
+        while view:
+            view = view[os.write(results, view):]
+
+
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    """``n`` bytes read from ``fd``; None at its end."""
+    parts = []
+    while n:
+        b = os.read(fd, n)
+        if not b:
+            return None
+        parts.append(b)
+        n -= len(b)
+    return b"".join(parts)
 
 
 def _stop_pool(pool, finished: bool) -> None:
@@ -350,15 +624,19 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
               ) -> Iterator[tuple[Any, str, Any]]:
     """The worker processes of :func:`map_records`: chunks of ``most`` records, at most AHEAD chunks per
     worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
-    # (only with worker processes: saves start-up)
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    pool: ProcessPoolExecutor | None = _new_pool(jobs)
+    task = (work, args, max_bytes, load, combine)
+    pool = _new_pool(jobs, task)
     chunks = _chunks(entries, jobs, most)
-    window: deque = deque()                # (batch, future or None): in order
+    window: deque = deque()                # (batch, ticket or None): in order
     finished = False
     single = None              # after a worker died: one file at a time, a fresh worker after each death
+
+    def lose() -> None:
+        """A worker died: the pool is stopped, and the chunks given to it are run again one file at a time."""
+        nonlocal pool, window
+        pool.stop(False)
+        pool = None
+        window = deque((b, None) for b, _ in window)
 
     def fill() -> None:
         while pool is not None and len(window) < jobs * AHEAD:
@@ -366,28 +644,28 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
             if nxt is None:
                 return
             batch, recs = nxt
-            window.append((batch, _submit(pool, _guarded_chunk, work, recs, args, max_bytes, load, combine)
-                                  if recs else None))
+            try:
+                window.append((batch, pool.submit(recs) if recs else None))
+            except WorkerStopped:
+                window.append((batch, None))
+                lose()
 
     try:
         fill()
         while window or pool is None:
             if window:
-                batch, fut = window.popleft()
+                batch, ticket = window.popleft()
             else:                              # the pool is gone: the rest one at a time
                 nxt = next(chunks, None)
                 if nxt is None:
                     break
-                batch, fut = nxt[0], None
+                batch, ticket = nxt[0], None
             results: list[tuple[str, Any]] | None = None
-            if fut is not None:
+            if ticket is not None:
                 try:
-                    results = fut.result()
-                except BrokenProcessPool:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                    pool = None
-                    # the chunks already submitted are run again one file at a time
-                    window = deque((b, None) for b, _ in window)
+                    results = ticket.result()
+                except WorkerStopped:
+                    lose()
             rit = iter(results) if results is not None else None
             for e in batch:
                 if e.status != RECORD:
@@ -398,14 +676,13 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
                 elif rit is not None:
                     r = next(rit)
                 else:
-                    if single is None:
-                        single = _new_pool(1)
                     try:
-                        r = _submit(single, _guarded_chunk, work, [e], args, max_bytes, load).result()[0]
-                    except BrokenProcessPool as exc:
-                        r = (INTERNAL_ERROR, internal_error_message(
-                            exc, Doing.WORKER_STOPPED))
-                        single.shutdown(wait=True, cancel_futures=True)
+                        if single is None:
+                            single = _new_pool(1, (work, args, max_bytes, load, None))
+                        r = single.submit([e]).result()[0]
+                    except WorkerStopped as exc:
+                        r = (INTERNAL_ERROR, internal_error_message(exc, Doing.WORKER_STOPPED))
+                        single.stop(False)
                         single = None
                 tick(e)
                 yield e, r[0], r[1]
@@ -414,6 +691,4 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
     finally:
         for ex in (pool, single):
             if ex is not None:
-                _stop_pool(ex, finished)
-
-
+                ex.stop(finished)

@@ -19,7 +19,7 @@ import pytest
 from helpers import ROOT
 
 from nardy_analyze import inputs
-from nardy_analyze import __version__, analyze
+from nardy_analyze import __version__, analyze, runner
 from nardy_analyze.inputs import RECORD, SKIPPED, UNREADABLE, discover, load
 from nardy_analyze.analyze import map_records, validate_paths
 from nardy_analyze.notation import mat, record_suffixes
@@ -367,16 +367,22 @@ def test_internal_error_through_the_command(tmp_path, monkeypatch, cli):
     assert note["level"] == "error" and note["message"]["text"].startswith("internal-error: ")
 
 
-def test_a_dying_worker_costs_only_its_file(tmp_path, monkeypatch):
+@pytest.mark.parametrize("forked", [True, False], ids=["forked-by-runner", "concurrent-futures"])
+def test_a_dying_worker_costs_only_its_file(tmp_path, monkeypatch, forked):
+    """Both pools of worker processes (the runner's own forked workers, concurrent.futures' on platforms that
+    do not fork): the file that kills its worker is that file's internal error, every other file is read."""
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("the injected failure reaches the workers by fork only")
     _folder_with_boom(tmp_path, 10)
     monkeypatch.setattr(analyze, "validate_match", _die)
+    monkeypatch.setattr(runner, "FORK", forked)
     run = validate_paths([str(tmp_path)], jobs=2)
     assert len(run.reports) == 11
     bad = [r for r in run.reports if r.path.endswith("boom.mat")][0]
     assert [f.rule for f in bad.findings] == ["internal-error"]
     assert "worker process stopped" in bad.findings[0].message
+    if forked:      # how it ended, as the runner saw it
+        assert "(exit code 3)" in bad.findings[0].message
     assert sum(len(r.games) for r in run.reports) == 10
 
 
@@ -431,11 +437,14 @@ def test_unlistable_subfolder(tmp_path, monkeypatch):
 
 
 def test_nothing_from_the_input_is_evaluated():
-    """Hostile input stays harmless: the package has no eval/exec/pickle/marshal/yaml loading at all."""
+    """Hostile input stays harmless: the package has no eval/exec/pickle/marshal/yaml loading of anything it reads.
+    The one pickle is the runner's pipes between the command and the worker processes it forked (the entries
+    it found, the results its own workers made): never a file's bytes."""
     import re
 
     pattern = re.compile(r"\b(eval|exec)\(|\bpickle\b|\bmarshal\b|\bshelve\b|yaml\.(unsafe_)?load\b|__import__\(")
-    allowed = {("notation/__init__.py", "__import__(")}   # imports the registry's own modules by name
+    allowed = {("notation/__init__.py", "__import__("),   # imports the registry's own modules by name
+               ("runner.py", "pickle")}                   # the worker processes' pipes (runner._Forked)
     for path in sorted((ROOT / "nardy_analyze").rglob("*.py")):
         rel = path.relative_to(ROOT / "nardy_analyze").as_posix()
         for m in pattern.finditer(path.read_text()):

@@ -1,0 +1,136 @@
+"""The runner's own worker processes (``runner._Forked``): forked once per run, fed tasks through pipes that are
+never left to block either side, their results given back in the order of the files, whatever their size;
+the same answers as the pool of ``concurrent.futures`` (``runner.FORK = False``, the pool of platforms that do
+not fork) and as one process; none of them left behind.
+
+Worker death, Ctrl-C and SIGTERM through the commands: tests/test_interrupt.py, tests/test_inputs.py
+(a dying worker), tests/test_convert_fast.py (nothing half-written)."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import textwrap
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nardy_analyze import runner
+from nardy_analyze.inputs import RECORD, SKIPPED
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or multiprocessing.get_start_method() != "fork",
+                                reason="the runner forks its workers on Linux only")
+
+
+def _entry(i: int, size: int = 0, status: str = RECORD):
+    return SimpleNamespace(path=f"f{i:05d}.mat", status=status, reason="r" * size)
+
+
+def _load(entry, max_bytes):
+    return entry.path
+
+
+def _work(entry, match, factor):
+    """A value as large as the entry asks (its reason's length times ``factor``): results larger than a pipe."""
+    return (match, os.getpid(), "x" * (len(entry.reason) * factor))
+
+
+def _run(entries, jobs, forked, monkeypatch, factor=1):
+    monkeypatch.setattr(runner, "FORK", forked)
+    return [(e.path, kind, value[0] if kind == "ok" else value)
+            for e, kind, value in runner.map_records(entries, _work, (factor,), load=_load, jobs=jobs)]
+
+
+def _no_children_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(0, 140), jobs=st.integers(2, 4), skipped=st.sets(st.integers(0, 139), max_size=20))
+def test_every_entry_comes_back_in_order_from_either_pool(n, jobs, skipped):
+    entries = [_entry(i, status=SKIPPED if i in skipped else RECORD) for i in range(n)]
+    with pytest.MonkeyPatch.context() as mp:
+        one = _run(entries, 1, True, mp)
+        forked = _run(entries, jobs, True, mp)
+        futures = _run(entries, jobs, False, mp)
+    assert forked == one == futures
+    assert [p for p, _, _ in forked] == [e.path for e in entries]
+    assert _no_children_left()
+
+
+def test_tasks_and_results_larger_than_a_pipe_neither_side_waiting_on_the_other(monkeypatch):
+    """Each task carries entries of 40 KB and each result is 200 KB: a pipe holds 64 KB, so a worker writes its
+    results while this process still has tasks to write to it; neither blocks the other."""
+    entries = [_entry(i, size=40_000) for i in range(300)]
+    monkeypatch.setattr(runner, "CHUNK", 4)
+    got = list(runner.map_records(entries, _work, (5,), load=_load, jobs=2))
+    pids = set()
+    for e, (entry, kind, value) in zip(entries, got):
+        assert entry is e and kind == "ok"
+        assert value[0] == e.path and len(value[2]) == 200_000
+        pids.add(value[1])
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert _no_children_left()
+
+
+def test_a_reader_that_stops_early_stops_the_workers(monkeypatch):
+    entries = [_entry(i) for i in range(500)]
+    it = runner.map_records(entries, _work, (1,), load=_load, jobs=2)
+    assert [next(it)[0].path for _ in range(3)] == [e.path for e in entries[:3]]
+    it.close()
+    assert _no_children_left()
+
+
+def test_a_worker_killed_between_tasks_costs_no_file(monkeypatch):
+    """A worker that dies while it waits for its next task (killed from outside): the pool is found broken at
+    the next task given to it, and the files are read one at a time in fresh workers: every file is read."""
+    entries = [_entry(i) for i in range(200)]
+    pool = runner._Forked(2, (_work, (1,), None, _load, None))
+    try:
+        first = pool.submit(entries[:3]).result()
+        assert [v[1][0] for v in first] == [e.path for e in entries[:3]]
+        victim = pool.workers[0].pid
+        os.kill(victim, 9)
+        with pytest.raises(runner.WorkerStopped, match="ended abruptly"):
+            for _ in range(4):            # (one of them goes to the dead worker)
+                pool.submit(entries[3:6]).result()
+    finally:
+        pool.stop(False)
+    assert _no_children_left()
+
+
+# the signal comes exactly in the parent's at-fork handler, as Ctrl-C did under load (tests/test_runner_signals.py
+# for the pool of concurrent.futures)
+SCRIPT = textwrap.dedent("""
+    import os, signal, sys
+    from nardy_analyze import runner
+
+    fired = []
+    def after_fork_in_parent():
+        if not fired:
+            fired.append(1)
+            signal.raise_signal(signal.SIGINT)
+    os.register_at_fork(after_in_parent=after_fork_in_parent)
+    try:
+        pool = runner._Forked(2, (abs, (), None, abs, None))
+        print("ran on")
+        pool.stop(True)
+    except KeyboardInterrupt:
+        print("interrupted")
+    try:
+        os.waitpid(-1, 0)
+        print("a worker was left")
+    except ChildProcessError:
+        pass
+""")
+
+
+def test_a_signal_while_the_workers_fork_is_delivered_after_and_none_is_left():
+    p = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == ["interrupted"], p.stdout + p.stderr
