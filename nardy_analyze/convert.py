@@ -21,7 +21,8 @@ import functools
 import os
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
+from .shapes import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -32,7 +33,7 @@ from .record import Kind, Match, sent_by_fields
 
 from .analyze import map_records, validate_match
 from .runner import Doing, default_jobs
-from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, discover, judged,
+from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, found_in, judged,
                      read_bytes)
 from .judged import not_played_refusal
 
@@ -146,16 +147,14 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None,
     an ambiguous suffix found in a folder is judged by its start when it is read (``inputs.discover``)."""
     written_as = notation.get(to).suffixes[0]
     out: list[tuple[Entry, str | None]] = []
-    for p in paths:
-        for e in discover([p], judge_later):
-            # (an entry not named by the caller was found in the folder p: no second look at p to know it)
-            root = None if e.explicit else p
-            if root is not None and e.status == RECORD:
+    for e, root in found_in(paths, judge_later):
+        if root is not None:          # (found in the folder root, named by the caller)
+            if e.status == RECORD:
                 if out_dir is not None and _inside(e.path, out_dir) and not _inside(root, out_dir):
                     e = Entry(e.path, SKIP, inside_reason(), notation=e.notation)
                 elif out_dir is None and os.path.splitext(e.path)[1].lower() == written_as:
                     e = Entry(e.path, SKIP, already_reason(to), notation=e.notation)
-            out.append((e, root))
+        out.append((e, root))
     return out
 
 
@@ -497,7 +496,7 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
             early[i] = Outcome(entry.path, target, FAILED, [why])
         else:
             todo.append(_Input(entry.path, entry.status, entry.reason, entry.explicit, entry.notation,
-                               entry.source, entry.judge, target=target, fresh=fresh))
+                               entry.source, entry.judge, target, fresh))
     started = time.time()
     extra: tuple = ()
     if analyse is not None:            # the engine on every core in one process, on one per worker process

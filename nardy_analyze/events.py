@@ -13,7 +13,8 @@ legal one (its look-ahead), ``after`` is the legal play's position, so figures d
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from .shapes import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 

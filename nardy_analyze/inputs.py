@@ -13,7 +13,7 @@ import enum
 import os
 import stat
 import sys
-from dataclasses import dataclass
+from .shapes import dataclass
 from typing import Iterable, Iterator
 
 from .i18n import N_, _
@@ -126,28 +126,36 @@ def discover(paths: Iterable[str], judge_later: bool = False) -> Iterator[Entry]
     :func:`judged` judges one here.  For the commands that read their records in worker processes: the
     walk then opens no file, and each file is opened once.
     """
+    for e, _root in found_in(paths, judge_later):
+        yield e
+
+
+def found_in(paths: Iterable[str], judge_later: bool = False) -> Iterator[tuple[Entry, str | None]]:
+    """:func:`discover`'s entries, each with the path named by the caller it was found in when that is a folder
+    (None for a path named itself)."""
     suffixes = record_suffixes()
     for p in paths:
         if p == "-":
-            yield Entry(p, RECORD, explicit=True)
+            yield Entry(p, RECORD, explicit=True), None
             continue
         try:
             st = os.stat(p)
         except OSError as e:
             if os.path.islink(p) and e.errno == errno.ENOENT:
-                yield Entry(p, UNREADABLE, _broken_link(p), True)
+                yield Entry(p, UNREADABLE, _broken_link(p), True), None
             else:
-                yield Entry(p, UNREADABLE, _oserror(p, e), True)
+                yield Entry(p, UNREADABLE, _oserror(p, e), True), None
             continue
         if stat.S_ISDIR(st.st_mode):
-            yield from _walk(p, suffixes, {(st.st_dev, st.st_ino): p}, judge_later)
+            for e in _walk(p, suffixes, {(st.st_dev, st.st_ino): p}, judge_later):
+                yield e, p
         else:
             n = for_path(p)
             why = archive_reason(os.path.basename(p)) if n is None and stat.S_ISREG(st.st_mode) else None
             if why is not None:       # named, but an archive: unreadable as a record, with what to do
-                yield Entry(p, UNREADABLE, f"{p}: {why}", True)
+                yield Entry(p, UNREADABLE, f"{p}: {why}", True), None
                 continue
-            yield Entry(p, RECORD, explicit=True, notation=n.name if n else None)
+            yield Entry(p, RECORD, "", True, n.name if n else None), None
 
 
 def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], str],
@@ -236,6 +244,7 @@ _SEARCHED = N_("the folder {folder}, already searched")
 _ARCHIVES = {".zip": ("zip", None), ".7z": ("7z", None), ".rar": ("rar", None), ".tar": ("tar", None),
              ".tgz": ("tar.gz", None), ".tbz2": ("tar.bz2", None), ".txz": ("tar.xz", None),
              ".gz": ("gzip", "zcat"), ".bz2": ("bzip2", "bzcat"), ".xz": ("xz", "xzcat"), ".zst": ("zstd", "zstdcat")}
+_ENDS = frozenset(k[1:] for k in _ARCHIVES)       # the archives' suffixes without their dot
 # TRANSLATORS: {kind}: zip, 7z, tar.gz...; a folder's archive is skipped with this reason
 _ARCHIVE = N_("an archive ({kind}): records inside archives are not read; unpack it and name the folder it "
               "makes")
@@ -247,6 +256,9 @@ _COMPRESSED = N_("a compressed file ({kind}): records inside are not read; decom
 def archive_reason(name: str) -> SkipReason | None:
     """Why a file named ``name`` is not read as a record when it is an archive or a compressed file (by its
     suffix: ``.zip``, ``.tar.gz``, ``.mat.gz``...), with what to do; None for any other name."""
+    i = name.rfind(".")
+    if i <= 0 or name[i - 1] == "." and not name[:i].strip(".") or name[i + 1:i + 5].lower() not in _ENDS:
+        return None         # (nearly every name: no suffix of an archive, told without splitting the name)
     low = name.lower()
     suffix = os.path.splitext(low)[1]
     if suffix not in _ARCHIVES:

@@ -4,7 +4,8 @@ command (validate, stats, convert, show, hint) decides it; the files themselves 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from .shapes import dataclass
 from typing import Any, Mapping
 
 from .engine import DEFAULT_VARIANT, UnknownVariant, Variant, get_variant, not_played

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import operator
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
+from .shapes import dataclass
 from functools import lru_cache
 from enum import Enum
 

@@ -5,7 +5,8 @@ The runner and the commands build it, the report renders it; it sits below both 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from .shapes import dataclass
 from typing import Any
 
 from . import inputs

@@ -20,7 +20,8 @@ from __future__ import annotations
 import gc
 from collections import Counter
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
+from .shapes import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd

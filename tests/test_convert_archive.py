@@ -276,9 +276,9 @@ def test_txt_files_are_judged_where_they_are_read(tmp_path, jobs):
     assert sorted(_tree(out)) == ["club/m0.sgf", "club/m1.sgf", "club/m2.sgf", "pair/x.sgf"]
     assert not (out / "logs").exists()
     # the same outcomes as a run that judges every file in this process before the work
-    real = inputs.discover
+    real = inputs.found_in
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(conv, "discover", lambda paths, judge_later=False: real(paths, False))
+        mp.setattr(conv, "found_in", lambda paths, judge_later=False: real(paths, False))
         before = conv.convert_paths([str(games)], "sgf", out_dir=str(tmp_path / "out2"), jobs=jobs)
     assert [(o.source, o.status, o.messages, o.target and Path(o.target).relative_to(tmp_path / "out2"))
             for o in before.outcomes] == \

@@ -31,7 +31,8 @@ PKG = "nardy_analyze"
 
 # layer -> the modules (a sub-package stands for all its modules) -- the table of docs/architecture.md
 LAYERS: dict[int, tuple[str, ...]] = {
-    0: ("nardy_analyze", "engine", "i18n"),                      # the package's constants; the rules; the language
+    0: ("nardy_analyze", "engine", "i18n", "shapes"),            # the package's constants; the rules; the language;
+                                                                 # the dataclass decorator
     1: ("record", "events", "rules", "safetext", "fsio", "names", "evaluator"),  # the record model, the
                                                                  # replay's events, rule ids, safe text,
                                                                  # atomic writes, players' names; the long

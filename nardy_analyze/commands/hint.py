@@ -15,7 +15,7 @@ import base64  # noqa: E402
 import binascii  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
+from ..shapes import dataclass  # noqa: E402
 from typing import Any, Optional  # noqa: E402
 
 from .. import notation  # noqa: E402

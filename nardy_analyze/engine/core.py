@@ -6,7 +6,8 @@ holds the checkers on point ``p`` and index 24 the bar.  Borne-off checkers are
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from functools import cached_property
 from itertools import permutations
 from typing import Any, Callable, Hashable, Iterable, Iterator, NamedTuple, Protocol

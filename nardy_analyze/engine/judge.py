@@ -8,7 +8,8 @@ diagnosed with the rule it breaks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from .core import BAR, OFF, Dice, PlaySet, Pos, RuleResult, Rules, Side, exact_steps, fmt_point, generate
 from ..i18n import _, ngettext, pgettext, roll_text
 

@@ -6,7 +6,8 @@ defaults (a preset says nothing about a game it does not cover).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from typing import Any
 
 

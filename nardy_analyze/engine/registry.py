@@ -7,7 +7,8 @@ on that class, and nothing outside ``engine/`` names it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from typing import Any
 
 from .backgammon import Backgammon

@@ -19,7 +19,8 @@ Plain data in, plain data out: tags are a mapping of text, options a dict of val
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 

@@ -4,7 +4,7 @@ the 21 rolls of the best play, "1-ply").  Equities are in points of the variant'
 roll (oin 1, mars 2, koks 3 where the rules count koks), cubeless."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..shapes import dataclass
 from pathlib import Path
 
 import numpy as np

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from ..shapes import dataclass
 
 from ..engine import get_variant
 from .play import Chooser, play_games

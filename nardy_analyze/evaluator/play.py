@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass
+from ..shapes import dataclass
 from typing import Callable
 
 import numpy as np

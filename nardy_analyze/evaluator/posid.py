@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass
+from ..shapes import dataclass
 
 from ..engine import CHECKERS, Side
 from ..i18n import _

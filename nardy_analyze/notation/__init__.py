@@ -22,7 +22,7 @@ import math
 import operator
 import os
 import re
-from dataclasses import dataclass
+from ..shapes import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 

@@ -9,7 +9,8 @@ data: a notation never imports the replay.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from typing import Any
 
 from ..events import ActionState, Finding, GameReport, MatchReport

@@ -586,8 +586,8 @@ def _letter(p: int, side: int) -> str:
 
 # the two letters of a step src/dst on the board, per side: _PAIRS[side][src][dst] (a step written off the
 # board is a KeyError here and falls back on _letter)
-_PAIRS = tuple({a: {b: _letter(a, side) + _letter(b, side) for b in range(OFF, BAR + 1)} for a in range(OFF, BAR + 1)}
-               for side in (0, 1))
+_PAIRS = tuple({a: {b: letters[a] + letters[b] for b in range(OFF, BAR + 1)} for a in range(OFF, BAR + 1)}
+               for letters in ({p: _letter(p, side) for p in range(OFF, BAR + 1)} for side in (0, 1)))
 
 
 def _move_letters(steps, side: int) -> str:

@@ -19,7 +19,7 @@ the game statistics property ``GS`` is not written.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..shapes import dataclass
 from typing import Callable, Sequence
 
 __all__ = ["Candidate", "CheckerAnalysis", "CubeAnalysis", "properties"]

@@ -31,7 +31,7 @@ before the play (docs/rules.md, "Exporters' marks").  Pure functions, no I/O, no
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..shapes import dataclass
 import re
 
 FIELDS = 40

@@ -15,7 +15,8 @@ back to Python at the first action that needs more (a finding, the cube, a resul
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from typing import Callable, NamedTuple
 
 from ..engine import Variant

@@ -15,7 +15,8 @@ turn -- the driver gives it its own head allowance of one checker.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLL_NUMBERS, ROLLER, Dice, Pos, SegmentSpec, borne_off, generate

@@ -6,7 +6,7 @@ match length.  The renderers turn one snapshot into text; nothing here re-derive
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..shapes import dataclass
 
 from .board import diagram
 from .svg import svg_board

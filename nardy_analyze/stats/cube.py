@@ -29,7 +29,7 @@ player whose take is worth more than nothing redoubles at once, keeping the cube
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..shapes import dataclass
 from functools import lru_cache
 
 from .met import after

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
+from ..shapes import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import pandas as pd

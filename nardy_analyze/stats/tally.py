@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
+from ..shapes import dataclass
 from operator import mul
 from typing import Any, Callable
 
