@@ -300,7 +300,7 @@ class _Future:
         try:
             return self.future.result()
         except BrokenProcessPool:
-            raise WorkerStopped("a process of the pool ended abruptly") from None
+            raise WorkerStopped(_("a worker process ended abruptly")) from None
 
 
 _WAITING = object()     # a ticket's value before its results came
@@ -443,16 +443,19 @@ class _Forked:
         except OSError:
             pass
         if status is None:
-            how = "ended"
+            self.broken = _("a worker process ended abruptly")
         elif os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             try:
-                how = f"killed by {signal.Signals(sig).name}"
+                name = signal.Signals(sig).name
             except ValueError:
-                how = f"killed by signal {sig}"
+                name = str(sig)
+            # TRANSLATORS: {signal}: the signal's name (SIGKILL, SIGSEGV) or number
+            self.broken = _("a worker process ended abruptly (killed by {signal})").format(signal=name)
         else:
-            how = f"exit code {os.waitstatus_to_exitcode(status)}"
-        self.broken = f"a worker process ended abruptly ({how})"
+            # TRANSLATORS: {code}: the process's exit code
+            self.broken = _("a worker process ended abruptly (exit code {code})").format(
+                code=os.waitstatus_to_exitcode(status))
         self.stop(False)
         raise WorkerStopped(self.broken)
 
