@@ -22,10 +22,10 @@ import os
 import sys
 import time
 from dataclasses import field, replace
-from .shapes import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .shapes import dataclass
 from . import notation
 from .fsio import OutputError, exists, is_folder, sync_written, write_bytes_atomically
 from .i18n import _, ngettext

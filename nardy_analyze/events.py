@@ -14,11 +14,11 @@ legal one (its look-ahead), ``after`` is the legal play's position, so figures d
 from __future__ import annotations
 
 from dataclasses import field
-from .shapes import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .engine.core import Pos, SegmentSpec
+from .shapes import dataclass
 from .i18n import pgettext
 from .record import Action, sent_by_fields
 

@@ -13,9 +13,9 @@ import enum
 import os
 import stat
 import sys
-from .shapes import dataclass
 from typing import Iterable, Iterator
 
+from .shapes import dataclass
 from .i18n import N_, _
 from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem, sent_by_fields

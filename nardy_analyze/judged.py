@@ -5,9 +5,9 @@ command (validate, stats, convert, show, hint) decides it; the files themselves 
 from __future__ import annotations
 
 from dataclasses import field
-from .shapes import dataclass
 from typing import Any, Mapping
 
+from .shapes import dataclass
 from .engine import DEFAULT_VARIANT, UnknownVariant, Variant, get_variant, not_played
 from .engine import registry
 from .engine.ruleset import RuleSet, bearing_tags

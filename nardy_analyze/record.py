@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 import operator
 from dataclasses import field, fields
-from .shapes import dataclass
 from functools import lru_cache
 from enum import Enum
+
+from .shapes import dataclass
 
 BAR = 25
 OFF = 0

@@ -6,9 +6,9 @@ The runner and the commands build it, the report renders it; it sits below both 
 from __future__ import annotations
 
 from dataclasses import field
-from .shapes import dataclass
 from typing import Any
 
+from .shapes import dataclass
 from . import inputs
 from .i18n import _, ngettext
 from .replay import ERROR, WARNING, Finding, MatchReport

@@ -439,7 +439,7 @@ class _Forked:
         """``w`` ended before giving all its results: the pool is broken, its workers are stopped."""
         status = None
         try:
-            done, status = os.waitpid(w.pid, 0)
+            _pid, status = os.waitpid(w.pid, 0)
         except OSError:
             pass
         if status is None:

@@ -21,11 +21,11 @@ import gc
 from collections import Counter
 import os
 from dataclasses import field
-from .shapes import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
+from .shapes import dataclass
 from .analyze import map_records
 from .i18n import _
 from .engine import RuleSet

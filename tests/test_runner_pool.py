@@ -4,15 +4,13 @@ the same answers as the pool of ``concurrent.futures`` (``runner.FORK = False``,
 not fork) and as one process; none of them left behind.
 
 Worker death, Ctrl-C and SIGTERM through the commands: tests/test_interrupt.py, tests/test_inputs.py
-(a dying worker), tests/test_convert_fast.py (nothing half-written)."""
+(a dying worker), tests/test_convert_fast.py (nothing half-written); a Ctrl-C while the workers fork, for both
+pools: tests/test_runner_signals.py."""
 from __future__ import annotations
 
 import glob
 import multiprocessing
 import os
-import subprocess
-import sys
-import textwrap
 from types import SimpleNamespace
 
 import pytest
@@ -115,33 +113,3 @@ def test_a_worker_killed_between_tasks_costs_no_file(monkeypatch):
         pool.stop(False)
     assert _children() <= before
 
-
-# the signal comes exactly in the parent's at-fork handler, as Ctrl-C did under load (tests/test_runner_signals.py
-# for the pool of concurrent.futures)
-SCRIPT = textwrap.dedent("""
-    import os, signal, sys
-    from nardy_analyze import runner
-
-    fired = []
-    def after_fork_in_parent():
-        if not fired:
-            fired.append(1)
-            signal.raise_signal(signal.SIGINT)
-    os.register_at_fork(after_in_parent=after_fork_in_parent)
-    try:
-        pool = runner._Forked(2, (abs, (), None, abs, None))
-        print("ran on")
-        pool.stop(True)
-    except KeyboardInterrupt:
-        print("interrupted")
-    try:
-        os.waitpid(-1, 0)
-        print("a worker was left")
-    except ChildProcessError:
-        pass
-""")
-
-
-def test_a_signal_while_the_workers_fork_is_delivered_after_and_none_is_left():
-    p = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60)
-    assert p.stdout.split() == ["interrupted"], p.stdout + p.stderr

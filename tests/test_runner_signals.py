@@ -26,6 +26,18 @@ SCRIPT = textwrap.dedent("""
             fired.append(1)
             signal.raise_signal(signal.SIGINT)
     os.register_at_fork(after_in_parent=after_fork_in_parent)
+    if sys.argv[1] == "forked":          # the runner's own workers (runner._Forked), then none of them left
+        try:
+            runner._Forked(2, (abs, (), None, abs, None)).stop(True)
+            print("ran on")
+        except KeyboardInterrupt:
+            print("interrupted")
+        try:
+            os.waitpid(-1, 0)
+            print("a worker was left")
+        except ChildProcessError:
+            pass
+        sys.exit()
     pool = ProcessPoolExecutor(max_workers=1, initializer=runner._worker_start)
     try:
         if sys.argv[1] == "guarded":
@@ -47,6 +59,10 @@ def _run(how: str) -> str:
 
 def test_a_signal_while_the_pool_forks_is_delivered_after():
     assert _run("guarded") == "interrupted"
+
+
+def test_a_signal_while_the_runners_own_workers_fork_is_delivered_after_and_none_is_left():
+    assert _run("forked") == "interrupted"
 
 
 def test_the_case_is_real_without_the_guard():

@@ -7,11 +7,11 @@ holds the checkers on point ``p`` and index 24 the bar.  Borne-off checkers are
 from __future__ import annotations
 
 from dataclasses import field
-from ..shapes import dataclass
 from functools import cached_property
 from itertools import permutations
 from typing import Any, Callable, Hashable, Iterable, Iterator, NamedTuple, Protocol
 
+from ..shapes import dataclass
 from . import compiled
 from ..i18n import N_, _, ngettext, pgettext
 

@@ -7,8 +7,9 @@ defaults (a preset says nothing about a game it does not cover).
 from __future__ import annotations
 
 from dataclasses import field
-from ..shapes import dataclass
 from typing import Any
+
+from ..shapes import dataclass
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ on that class, and nothing outside ``engine/`` names it.
 from __future__ import annotations
 
 from dataclasses import field
-from ..shapes import dataclass
 from typing import Any
 
+from ..shapes import dataclass
 from .backgammon import Backgammon
 from .core import COMMON_OPTIONS, Rules, variant_title
 from .gulbara import GulBara

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import field
-from ..shapes import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
+from ..shapes import dataclass
 from .presets import preset_named, preset_names
 from . import registry
 from .registry import OPTIONS, get_variant, variant_display

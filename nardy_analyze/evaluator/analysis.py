@@ -4,11 +4,11 @@ the 21 rolls of the best play, "1-ply").  Equities are in points of the variant'
 roll (oin 1, mars 2, koks 3 where the rules count koks), cubeless."""
 from __future__ import annotations
 
-from ..shapes import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..shapes import dataclass
 from ..engine import fmt_steps, generate
 from ..i18n import _
 from .net import Net

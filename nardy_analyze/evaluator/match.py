@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import random
-from ..shapes import dataclass
 
+from ..shapes import dataclass
 from ..engine import get_variant
 from .play import Chooser, play_games
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import copy
 import random
-from ..shapes import dataclass
 from typing import Callable
 
 import numpy as np
 
+from ..shapes import dataclass
 from ..engine import CHECKERS, OPPONENT, Side, borne_off, generate
 from .net import Net, consistent, equity, features, flip
 

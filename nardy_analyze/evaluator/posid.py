@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from ..shapes import dataclass
 
+from ..shapes import dataclass
 from ..engine import CHECKERS, Side
 from ..i18n import _
 

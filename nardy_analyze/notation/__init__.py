@@ -22,10 +22,10 @@ import math
 import operator
 import os
 import re
-from ..shapes import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
+from ..shapes import dataclass
 from ..i18n import N_, _, ngettext
 from ..record import Loc, Match, Problem, game_numbers
 from . import sniffs

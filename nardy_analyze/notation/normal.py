@@ -10,9 +10,9 @@ data: a notation never imports the replay.
 from __future__ import annotations
 
 from dataclasses import field
-from ..shapes import dataclass
 from typing import Any
 
+from ..shapes import dataclass
 from ..events import ActionState, Finding, GameReport, MatchReport
 from ..i18n import _, ngettext
 from ..record import Action, Game, Kind, Match

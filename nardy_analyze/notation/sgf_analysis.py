@@ -19,8 +19,9 @@ the game statistics property ``GS`` is not written.
 """
 from __future__ import annotations
 
-from ..shapes import dataclass
 from typing import Callable, Sequence
+
+from ..shapes import dataclass
 
 __all__ = ["Candidate", "CheckerAnalysis", "CubeAnalysis", "properties"]
 

@@ -31,8 +31,9 @@ before the play (docs/rules.md, "Exporters' marks").  Pure functions, no I/O, no
 """
 from __future__ import annotations
 
-from ..shapes import dataclass
 import re
+
+from ..shapes import dataclass
 
 FIELDS = 40
 _MARK = re.compile(r"\(([^()]*)\)")

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import field
-from ..shapes import dataclass
 from typing import Callable, NamedTuple
 
+from ..shapes import dataclass
 from ..engine import Variant
 from ..engine.compiled import maker
 from ..engine.core import Rules, Side

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import field
-from ..shapes import dataclass
 from typing import Iterator
 
 from ..engine.core import CHECKERS, ROLL_NUMBERS, ROLLER, Dice, Pos, SegmentSpec, borne_off, generate
 from ..engine.judge import Verdict, as_written, dice_word, judge, physical, problem_text
+from ..shapes import dataclass
 from ..i18n import _, roll_text
 from ..record import Action, Loc
 

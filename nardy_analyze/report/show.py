@@ -6,8 +6,8 @@ match length.  The renderers turn one snapshot into text; nothing here re-derive
 """
 from __future__ import annotations
 
-from ..shapes import dataclass
 
+from ..shapes import dataclass
 from .board import diagram
 from .svg import svg_board
 from ..engine import rules_named

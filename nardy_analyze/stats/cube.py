@@ -29,9 +29,9 @@ player whose take is worth more than nothing redoubles at once, keeping the cube
 """
 from __future__ import annotations
 
-from ..shapes import dataclass
 from functools import lru_cache
 
+from ..shapes import dataclass
 from .met import after
 
 CENTRED, PLAYER, OPPONENT = "centered", "player", "opponent"

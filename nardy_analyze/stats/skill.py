@@ -24,11 +24,11 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from dataclasses import field, replace
-from ..shapes import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import pandas as pd
 
+from ..shapes import dataclass
 from ..inputs import Entry
 from ..judged import choose_variant
 from ..engine import Dice, generate, get_variant, variant_display

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import field
-from ..shapes import dataclass
 from operator import mul
 from typing import Any, Callable
 
 from ..engine.core import Side, walk_forced
+from ..shapes import dataclass
 from ..judged import choose_variant
 from ..record import Match
 from ..replay import ERROR, Events, ReportBuilder, replay
