@@ -12,7 +12,7 @@ two inputs that would give the same output name are an error before anything is 
 
 Each record is read and replayed once: the warning and what the ``.mat`` and ``.sgf`` writers need from
 the rules engine come from the same replay (:mod:`nardy_analyze.replay.normal`).  The files run over
-:func:`nardy_analyze.analyze.map_records` (``jobs`` worker processes, as ``validate``), each written by
+:func:`nardy_analyze.runner.map_records` (``jobs`` worker processes, as ``validate``), each written by
 the worker that converted it.
 """
 from __future__ import annotations
@@ -31,11 +31,9 @@ from .fsio import OutputError, exists, is_folder, sync_written, write_bytes_atom
 from .i18n import _, ngettext
 from .record import Kind, Match, sent_by_fields
 
-from .analyze import map_records, validate_match
-from .runner import Doing, default_jobs
+from .runner import Doing, default_jobs, map_records, prestart
 from .inputs import (RECORD, UNREADABLE, SKIPPED as SKIP, Entry, InputError, Skip, SkipReason, found_in, judged,
-                     read_bytes)
-from .judged import not_played_refusal
+                     load, read_bytes)
 
 WRITTEN, REFUSED, FAILED, SKIPPED = "written", "refused", "failed", "skipped"
 
@@ -97,7 +95,7 @@ def target_path(source: str, to: str, out_dir: str | None, root: str | None = No
     the folder ``root`` goes to the same sub-folder of ``out_dir`` as it is in of ``root``.  The path is
     spelled as ``pathlib`` spells it (``str(Path(folder) / name)``); the folder is worked out once per
     folder of sources (:func:`_target_folder`), the name with pathlib's own stem rule."""
-    ext = notation.get(to).suffixes[0]
+    ext = notation.suffixes_of(to)[0]
     if source == "-":
         return "-"
     head, name = os.path.split(source)
@@ -145,7 +143,7 @@ def _found(paths: Iterable[str], to: str, out_dir: str | None,
     with (``.sgf`` for ``sgf``: it would be its own output, or the output of an earlier run; a ``.txt``
     is still converted to ``.mat``); with ``out_dir``, a file inside ``out_dir``.  ``judge_later``: a file of
     an ambiguous suffix found in a folder is judged by its start when it is read (``inputs.discover``)."""
-    written_as = notation.get(to).suffixes[0]
+    written_as = notation.suffixes_of(to)[0]
     out: list[tuple[Entry, str | None]] = []
     for e, root in found_in(paths, judge_later):
         if root is not None:          # (found in the folder root, named by the caller)
@@ -173,7 +171,7 @@ def _plan(paths: Iterable[str], to: str, output: str | None, out_dir: str | None
           ) -> list[tuple[Entry, str | None]]:
     """(entry, target) for every input: records with their output file, skipped and unreadable entries
     with None; ConvertError when the outputs clash (before anything is written)."""
-    notation.get(to)                              # KeyError for an unknown notation
+    notation.suffixes_of(to)                      # KeyError for an unknown notation
     if output is not None and out_dir is not None:
         raise ConvertError(_("use either -o FILE or --out-dir DIR, not both"))
     # the files of an ambiguous suffix found in folders are judged by their start as the workers read them,
@@ -268,6 +266,8 @@ def first_finding(match: Match, report=None) -> str | None:
     """The first rule finding (error) of the record, as ``path:line:col: rule: message``; None if clean.
     ``report``: the record's replay (a MatchReport) when the caller has it already."""
     if report is None:
+        from .analyze import validate_match     # (the replay: not imported before a command's workers start)
+
         report = validate_match(match)
     errors = [f for f in report.findings if f.severity == "error" and f.rule != "parse-error"]
     if not errors:
@@ -277,15 +277,23 @@ def first_finding(match: Match, report=None) -> str | None:
 
 
 def _normal(match: Match, exact: bool = True):
+    return _replay_parts()[0](match, exact=exact)
+
+
+def _replay_parts() -> tuple:
+    """(``replay.normal.normalise``, ``judged.not_played_refusal``): the replay and the engine, imported at the
+    first need (in a command's worker processes as they start, :func:`_warm_worker`; not by the command's own
+    process, which only plans the run and reports it)."""
     global _NORMALISE
     if _NORMALISE is None:
-        from .replay.normal import normalise   # the replay, imported only by a writer that needs it (start-up)
+        from .replay.normal import normalise     # (the replay and the engine: see above)
+        from .judged import not_played_refusal
 
-        _NORMALISE = normalise
-    return _NORMALISE(match, exact=exact)
+        _NORMALISE = (normalise, not_played_refusal)
+    return _NORMALISE
 
 
-_NORMALISE = None       # replay.normal.normalise, once a writer has needed it
+_NORMALISE: tuple | None = None      # _replay_parts(), once imported
 
 
 def _margin_results_placed(match: Match) -> Match:
@@ -331,7 +339,7 @@ def convert_match(match: Match, to: str, *, lossy: bool = False, explicit: bool 
         why = [f"{shown}:{p.loc}: {p.message}" for p in match.problems[:3]] or \
               [_("{path}: no game found").format(path=shown)]
         return Outcome(shown, None, FAILED, why, encoding=encoding), None
-    refusal = not_played_refusal(match)
+    refusal = _replay_parts()[1](match)
     if refusal is not None:   # a variant the engine does not play: refused, --lossy or not (nothing to drop)
         return Outcome(shown, None, FAILED, [refusal], encoding=encoding), None
     lost = writer.losses(match)
@@ -411,7 +419,7 @@ def _finish(outcome: Outcome, text: str | None, target: str, force: bool, stdout
 
 def _convert_entry(entry: Entry, match: Match, to: str, output: str | None, out_dir: str | None,
                    lossy: bool, analyse: tuple[int, int] | None = None) -> tuple[Outcome, str | None]:
-    """One file's conversion, in a worker process (:func:`nardy_analyze.analyze.map_records`): the file is
+    """One file's conversion, in a worker process (:func:`nardy_analyze.runner.map_records`): the file is
     written there; for standard output (``-o -``) the text comes back to the caller."""
     target = entry.target if isinstance(entry, _Input) and entry.target is not None else \
         output if output is not None else target_path(entry.path, to, out_dir)
@@ -456,6 +464,44 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     ``force``, an input whose output file exists already fails before anything is read or written.
     ``analyse``: the search depth (plies, 0 = the network alone) of the analysis written into SGF files
     (``to`` must be ``sgf``; needs the analysis extra), None for none."""
+    pool = _early_workers(paths, to, output, out_dir, lossy, jobs, analyse)
+    finished = False
+    try:
+        run = _convert_all(paths, to, output, out_dir, force, lossy, progress, stdout, jobs, analyse, pool)
+        finished = True
+        return run
+    finally:
+        if pool is not None:            # (nothing left to do once the run's map_records has ended them)
+            pool.stop(finished)
+
+
+def _early_workers(paths: Iterable[str], to: str, output: str | None, out_dir: str | None, lossy: bool,
+                   jobs: int | None, analyse: int | None):
+    """The worker processes of a run that will have them (``jobs`` > 1, or no ``jobs`` and 32 files or more
+    named), started before the run is planned (``runner.prestart``): as this process walks the inputs and
+    checks their outputs, they import the replay, the writer and the readers the files' names call for.  None
+    where their number is not known before the plan (no ``jobs`` and fewer paths: a folder may hold any number of
+    files), with the analysis (its processes are arranged otherwise), and where workers are not forked."""
+    if analyse is not None or not isinstance(paths, (list, tuple)) or "-" in paths:
+        return None
+    n = jobs if jobs is not None else default_jobs(len(paths))
+    if n <= 1:
+        return None
+    return prestart(n, _convert_entry, (to, output, out_dir, lossy), load=load,
+                    warm=functools.partial(_warm_worker, to, paths))
+
+
+def _warm_worker(to: str, paths: list[str]) -> None:
+    """What a worker started early imports while it waits for its first files (:func:`_early_workers`)."""
+    _replay_parts()
+    notation.get(to)
+    notation.import_readers(paths)
+
+
+def _convert_all(paths: Iterable[str], to: str, output: str | None, out_dir: str | None, force: bool, lossy: bool,
+                 progress: Callable[[str, int, int], None] | None, stdout, jobs: int | None, analyse: int | None,
+                 pool) -> ConvertRun:
+    """:func:`convert_paths`, with the worker processes ``pool`` started early (None: none)."""
     work = _plan(paths, to, output, out_dir)
     if not force:   # a file still to judge whose output exists: judged now (no record: skipped, not failed)
         for i, (entry, target) in enumerate(work):
@@ -502,8 +548,8 @@ def convert_paths(paths: Iterable[str], to: str, output: str | None = None, out_
     if analyse is not None:            # the engine on every core in one process, on one per worker process
         procs = jobs if jobs is not None else default_jobs(len(todo))
         extra = ((analyse, 0 if procs == 1 else 1),)
-    results = map_records(todo, _convert_entry, (to, output, out_dir, lossy) + extra, jobs=jobs,
-                          progress=progress)
+    results = map_records(todo, _convert_entry, (to, output, out_dir, lossy) + extra, load=load, jobs=jobs,
+                          progress=progress, pool=pool)
     try:
         for i, (entry, target) in enumerate(work):
             if i in early:

@@ -17,12 +17,13 @@ from typing import Iterable, Iterator
 
 from .shapes import dataclass
 from .i18n import N_, _
-from .notation import decode, decode_detail, for_path, read_text, record_suffixes, sniff
+from .notation import decode, decode_detail, name_for_path, read_text, record_suffixes, sniff
 from .record import Loc, Match, Problem, sent_by_fields
 
 RECORD = "record"              # an entry to read (Entry.status)
 SKIPPED = "skipped"            # accounted for and not read, with the reason
 UNREADABLE = "unreadable"      # cannot be read, with the reason
+INTERNAL_ERROR = "internal-error"  # (an outcome of a run, not a status) a bug met as it was read or replayed
 
 
 class InputError(Exception):
@@ -150,12 +151,12 @@ def found_in(paths: Iterable[str], judge_later: bool = False) -> Iterator[tuple[
             for e in _walk(p, suffixes, {(st.st_dev, st.st_ino): p}, judge_later):
                 yield e, p
         else:
-            n = for_path(p)
+            n = name_for_path(p)
             why = archive_reason(os.path.basename(p)) if n is None and stat.S_ISREG(st.st_mode) else None
             if why is not None:       # named, but an archive: unreadable as a record, with what to do
                 yield Entry(p, UNREADABLE, f"{p}: {why}", True), None
                 continue
-            yield Entry(p, RECORD, "", True, n.name if n else None), None
+            yield Entry(p, RECORD, "", True, n), None
 
 
 def _walk(folder: str, suffixes: tuple[str, ...], seen: dict[tuple[int, int], str],
@@ -284,9 +285,9 @@ def _file_entry(path: str, d: os.DirEntry, judge_later: bool = False) -> Entry:
         return Entry(path, UNREADABLE, _oserror(path, e))
     if not stat.S_ISREG(st.st_mode):
         return Entry(path, UNREADABLE, _not_read(path, st.st_mode))
-    n = for_path(path)
+    n = name_for_path(path)
     if n is not None:
-        return Entry(path, RECORD, notation=n.name)
+        return Entry(path, RECORD, notation=n)
     # an ambiguous suffix (.txt): read as a record only when its start looks like one
     if judge_later:
         return Entry(path, RECORD, judge=True)

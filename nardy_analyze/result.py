@@ -10,12 +10,11 @@ from typing import Any
 
 from .shapes import dataclass
 from . import inputs
+from .inputs import INTERNAL_ERROR
 from .i18n import _, ngettext
 from .replay import ERROR, WARNING, Finding, MatchReport
 
 __all__ = ["INTERNAL_ERROR", "RunCounts", "RunResult", "keep_rules_of", "skip_kind"]
-
-INTERNAL_ERROR = "internal-error"
 
 
 def keep_rules_of(report: MatchReport, select: set[str] | None, ignore: set[str],

@@ -25,8 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from . import GC_THRESHOLD, __version__
 from .fsio import HeldSignals
 from .i18n import N_, _
-from .inputs import RECORD, SKIPPED, UNREADABLE, InputError, NotARecord
-from .report import INTERNAL_ERROR
+from .inputs import INTERNAL_ERROR, RECORD, SKIPPED, UNREADABLE, InputError, NotARecord
 
 Load = Callable[..., Any]      # load(entry, max_bytes) -> the record; InputError when it cannot be read
 
@@ -93,7 +92,7 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
                 progress: Callable[[str, int, int], None] | None = None,
                 max_bytes: int | None = None, total: int | None = None,
                 engine: Any = None, combine: Callable[[list[Any]], Any] | None = None,
-                chunk: int = 0) -> Iterator[tuple[Any, str, Any]]:
+                chunk: int = 0, pool: Any = None) -> Iterator[tuple[Any, str, Any]]:
     """Run ``work(entry, load(entry, max_bytes), *args)`` on every RECORD entry; yield ``(entry, kind, value)`` for
     every entry, in the order of ``entries``.
 
@@ -123,6 +122,8 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
     their own values, so the caller folds whatever comes, in order, the same way.
     ``chunk``: the records of one worker task (default :data:`CHUNK`); 1 for work that takes seconds a
     file (the skill analysis), so that the progress moves a file at a time.
+    ``pool``: worker processes started for this run before its entries were known (:func:`prestart`), used
+    when the run has worker processes; the caller still ends them (``pool.stop``) whether or not it did.
     """
     if progress is not None and total is None and not isinstance(entries, (list, tuple)):
         entries = list(entries)
@@ -156,7 +157,7 @@ def map_records(entries: Iterable[Any], work: Callable[..., Any], args: tuple = 
         yield from engine.map_records(entries, work, args, tick, max_bytes, combine, load)
         return
     if jobs > 1 and records:
-        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine, load, chunk or CHUNK)
+        yield from _map_pool(entries, work, args, jobs, tick, max_bytes, combine, load, chunk or CHUNK, pool)
         return
     for e in entries:
         if e.status != RECORD:
@@ -259,6 +260,22 @@ class WorkerStopped(Exception):
     says how it ended, where it is known."""
 
 
+def prestart(jobs: int, work: Callable[..., Any], args: tuple = (), *, load: Load, max_bytes: int | None = None,
+             combine: Callable[[list[Any]], Any] | None = None, warm: Callable[[], Any] | None = None):
+    """``jobs`` worker processes for a :func:`map_records` run of ``work`` (the same ``work``, ``args``, ``load``,
+    ``max_bytes`` and ``combine``), started before its entries are known: given as its ``pool``, they take its
+    tasks.  Each runs ``warm()`` as it starts (what its work will import: the command's own process need not
+    import it first), while the caller finds and plans the entries; an exception there is dropped (the work
+    meets it again, in the file it concerns).
+
+    The caller ends them with ``pool.stop(finished)`` in every case (a run that does not use them: too few
+    records, an error before the run); after the run has ended them it does nothing.  None where workers are
+    not forked here (``jobs`` of 1, another platform than Linux, :data:`FORK` False): the run starts its own."""
+    if jobs <= 1 or not (FORK and hasattr(os, "fork") and sys.platform.startswith("linux")):
+        return None
+    return _Forked(jobs, (work, args, max_bytes, load, combine), warm)
+
+
 def _new_pool(jobs: int, task: tuple):
     """``jobs`` worker processes for the work ``task`` (``(work, args, max_bytes, load, combine)``): tasks are
     submitted as lists of entries (``pool.submit(recs)``), each gives a ticket whose ``result()`` is
@@ -342,11 +359,12 @@ class _Forked:
     results its own workers made), never a file's.  A worker that stops before all its results came makes the
     pool broken (:class:`WorkerStopped`), as ``concurrent.futures``' does."""
 
-    def __init__(self, jobs: int, task: tuple):
+    def __init__(self, jobs: int, task: tuple, warm: Callable[[], Any] | None = None):
         import pickle       # (the tasks and results between this command's own processes)
 
         self.pickle = pickle
         self.task = task
+        self.warm = warm
         self.workers: list[_Worker] = []
         self.broken = ""             # how a worker that ended too soon ended (the pool is then broken)
         if sys.platform.startswith("linux"):
@@ -373,7 +391,7 @@ class _Forked:
                         os.close(w.results)
                     os.close(task_w)
                     os.close(result_r)
-                    code = _forked_worker(parent, task_r, result_w, self.task, self.pickle)
+                    code = _forked_worker(parent, task_r, result_w, self.task, self.pickle, self.warm)
                 finally:
                     os._exit(code)
             os.close(task_r)
@@ -505,10 +523,16 @@ def _reaped(pid: int, timeout: float | None) -> bool:
         delay = min(delay * 2, 0.05)
 
 
-def _forked_worker(parent: int, tasks: int, results: int, task: tuple, pickle) -> int:
-    """A forked worker's life: each task read from ``tasks`` is run (:func:`_guarded_chunk`) and its results
-    written to ``results``; the exit code once ``tasks`` ends (0)."""
+def _forked_worker(parent: int, tasks: int, results: int, task: tuple, pickle,
+                   warm: Callable[[], Any] | None = None) -> int:
+    """A forked worker's life: ``warm()`` first (:func:`prestart`), then each task read from ``tasks`` is run
+    (:func:`_guarded_chunk`) and its results written to ``results``; the exit code once ``tasks`` ends (0)."""
     _worker_start(parent)
+    if warm is not None:
+        try:
+            warm()
+        except Exception:       # (met again by the work, as an error of the file it concerns)
+            pass
     work, args, max_bytes, load, combine = task
     while True:
         head = _read_exactly(tasks, _SIZE)
@@ -623,12 +647,16 @@ def _chunks(entries: Iterator[Any], jobs: int = 1, most: int = CHUNK) -> Iterato
 
 
 def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | None,
-              combine: Callable[[list[Any]], Any] | None, load: Load, most: int = CHUNK
+              combine: Callable[[list[Any]], Any] | None, load: Load, most: int = CHUNK, ready: Any = None
               ) -> Iterator[tuple[Any, str, Any]]:
     """The worker processes of :func:`map_records`: chunks of ``most`` records, at most AHEAD chunks per
     worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
     task = (work, args, max_bytes, load, combine)
-    pool = _new_pool(jobs, task)
+    if ready is not None and ready.task != task:
+        raise ValueError("the workers started early were started for another work")
+    if ready is not None:
+        jobs = len(ready.workers) or jobs
+    pool = ready if ready is not None else _new_pool(jobs, task)
     chunks = _chunks(entries, jobs, most)
     window: deque = deque()                # (batch, ticket or None): in order
     finished = False

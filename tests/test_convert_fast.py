@@ -72,6 +72,86 @@ def test_jobs_two_and_one_write_the_same_files_and_outcomes(tmp_path, to):
     assert len(_files(tmp_path / "j1")) == 8
 
 
+def _children() -> set[int]:
+    """The child processes of this one not waited for yet (Linux's ``/proc/PID/task/TID/children``)."""
+    out: set[int] = set()
+    for name in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        try:
+            out |= {int(x) for x in name.read_text(encoding="ascii").split()}
+        except OSError:
+            pass
+    return out
+
+
+def test_the_workers_start_before_the_run_is_planned_and_end_with_it(tmp_path, monkeypatch):
+    """With worker processes, they are started before the inputs are walked and the outputs checked (they
+    import the replay and the writer meanwhile), and none is left after the run."""
+    _fork_only()
+    from nardy_analyze import convert
+
+    src = _inputs(tmp_path)
+    before = _children()
+    during = []
+    real = convert._plan
+    monkeypatch.setattr(convert, "_plan", lambda *a: (during.append(_children() - before), real(*a))[1])
+    run = convert_paths(src, "sgf", out_dir=str(tmp_path / "out"), jobs=2)
+    assert [len(d) for d in during] == [2]
+    assert [o.status for o in run.outcomes].count(WRITTEN) == 8
+    assert _children() <= before
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, "clash"])
+def test_a_run_stopped_while_it_is_planned_leaves_no_worker_and_no_file(tmp_path, monkeypatch, stop):
+    _fork_only()
+    from nardy_analyze import convert
+
+    before = _children()
+    if stop == "clash":        # two named files written to one output: refused before anything is written
+        for d in ("a", "b"):
+            (tmp_path / d).mkdir()
+            (tmp_path / d / "m.mat").write_text(GOOD, encoding="utf-8")
+        paths = [str(tmp_path / "a" / "m.mat"), str(tmp_path / "b" / "m.mat")]
+        with pytest.raises(convert.ConvertError, match="nothing was written"):
+            convert_paths(paths, "sgf", output=None, out_dir=str(tmp_path / "out"), jobs=2)
+    else:
+        src = _inputs(tmp_path)
+
+        def interrupted(*a):
+            assert len(_children() - before) == 2
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(convert, "_plan", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            convert_paths(src, "sgf", out_dir=str(tmp_path / "out"), jobs=2)
+    assert _children() <= before
+    assert not (tmp_path / "out").exists() or not _files(tmp_path / "out")
+
+
+@pytest.mark.slow
+def test_the_command_process_plans_and_reports_without_the_replay(tmp_path):
+    """``convert -j 2``: the command's own process walks the inputs, plans the outputs and reports; only its
+    workers import the replay, the engine and the writer."""
+    src = _inputs(tmp_path)
+    code = ("import sys\n"
+            "from nardy_analyze.commands import body\n"
+            "from nardy_analyze.commands.common import Exit\n"
+            "from nardy_analyze.fastcli import parse\n"
+            "from nardy_analyze.options import COMMANDS, defaults\n"
+            "command, kwargs = parse(sys.argv[1:])\n"
+            "try:\n"
+            "    body(command)(**{**defaults(COMMANDS[command]), **kwargs})\n"
+            "except Exit:\n"
+            "    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('nardy_analyze')), file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code, "convert", *src, "--to", "sgf", "-j", "2", "--out-dir",
+                        str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True)
+    mods = set(eval(r.stderr.strip().splitlines()[-1]))      # noqa: S307 (our own list of names)
+    assert len(_files(tmp_path / "out")) == 8, r.stderr
+    assert "nardy_analyze.convert" in mods
+    assert not mods & {"nardy_analyze.replay", "nardy_analyze.engine", "nardy_analyze.notation.sgf",
+                       "nardy_analyze.notation.mat"}, mods
+
+
 @pytest.mark.slow
 def test_jobs_two_and_one_through_the_command(tmp_path):
     src = _inputs(tmp_path)

@@ -50,8 +50,9 @@ LAYERS: dict[int, tuple[str, ...]] = {
 # latest: the .mat writer, the JSON encoder, temporary files, position ids and HTML escaping, kept off the
 # start-up of a text validate; which core is in use, asked only when a first run's progress bar shows; the compiled
 # scan of a game's actions and of the .ngn sniff's lines, looked up by sniffs.compiled_part, kept off --help's
-# start-up; the SGF writer's analysis properties, needed with --analyse alone)
-MAX_FUNCTION_IMPORTS = 74
+# start-up; the SGF writer's analysis properties, needed with --analyse alone; convert's replay and engine, imported
+# by its worker processes as they start and not by the command's own process, which plans the run meanwhile)
+MAX_FUNCTION_IMPORTS = 76
 
 
 def module_name(path: Path) -> str:

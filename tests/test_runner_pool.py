@@ -113,3 +113,77 @@ def test_a_worker_killed_between_tasks_costs_no_file(monkeypatch):
         pool.stop(False)
     assert _children() <= before
 
+
+
+def _warm_here(folder: str) -> None:
+    """A worker's start (``runner.prestart``'s ``warm``): it leaves a file named by its process id."""
+    with open(os.path.join(folder, str(os.getpid())), "w", encoding="ascii") as f:
+        f.write("warm")
+
+
+def _warm_failing() -> None:
+    raise ImportError("a module the work needs is broken")
+
+
+def test_workers_started_early_warm_up_then_take_the_run(tmp_path, monkeypatch):
+    """``prestart``: the workers exist before the entries are known, each runs its warm-up as it starts, and the
+    run given them as its ``pool`` runs in them (no other worker is forked): the same answers as one process."""
+    entries = [_entry(i) for i in range(150)]
+    before = _children()
+    forked = []
+    real = runner._Forked._fork
+    monkeypatch.setattr(runner._Forked, "_fork", lambda self: (forked.append(1), real(self))[1])
+    pool = runner.prestart(2, _work, (1,), load=_load, warm=lambda: _warm_here(str(tmp_path)))
+    try:
+        assert len(_children() - before) == 2 and len(forked) == 2
+        got = list(runner.map_records(entries, _work, (1,), load=_load, jobs=2, pool=pool))
+    finally:
+        pool.stop(True)
+    assert [(e.path, kind, value[0]) for e, kind, value in got] == [(e.path, "ok", e.path) for e in entries]
+    pids = {value[1] for _e, _kind, value in got}
+    assert pids == {int(p.name) for p in tmp_path.iterdir()} and len(pids) == 2
+    assert len(forked) == 2                       # the run forked none of its own
+    assert _children() <= before
+
+
+def test_workers_started_early_and_not_used_are_ended(monkeypatch):
+    """A run that turns out to need no worker (fewer records than the default asks for, jobs 1) leaves the workers
+    started early alone; the caller's ``stop`` ends them, and a second ``stop`` does nothing."""
+    before = _children()
+    pool = runner.prestart(2, _work, (1,), load=_load)
+    assert len(_children() - before) == 2
+    got = list(runner.map_records([_entry(i) for i in range(5)], _work, (1,), load=_load, pool=pool))
+    assert [value[1] for _e, _kind, value in got] == [os.getpid()] * 5       # in this process
+    pool.stop(True)
+    pool.stop(False)
+    assert _children() <= before
+
+
+def test_a_failing_warm_up_is_met_again_by_the_work_alone(monkeypatch):
+    """An exception in the warm-up does not end the worker: its work runs (and meets any real error itself)."""
+    before = _children()
+    pool = runner.prestart(2, _work, (1,), load=_load, warm=_warm_failing)
+    try:
+        got = list(runner.map_records([_entry(i) for i in range(40)], _work, (1,), load=_load, jobs=2, pool=pool))
+    finally:
+        pool.stop(True)
+    assert [kind for _e, kind, _v in got] == ["ok"] * 40
+    assert _children() <= before
+
+
+def test_workers_started_for_another_work_are_refused(monkeypatch):
+    before = _children()
+    pool = runner.prestart(2, _work, (2,), load=_load)
+    try:
+        with pytest.raises(ValueError, match="another work"):
+            list(runner.map_records([_entry(i) for i in range(40)], _work, (1,), load=_load, jobs=2, pool=pool))
+    finally:
+        pool.stop(False)
+    assert _children() <= before
+
+
+def test_no_workers_are_started_early_where_they_are_not_forked(monkeypatch):
+    monkeypatch.setattr(runner, "FORK", False)
+    assert runner.prestart(2, _work, (1,), load=_load) is None
+    monkeypatch.setattr(runner, "FORK", True)
+    assert runner.prestart(1, _work, (1,), load=_load) is None

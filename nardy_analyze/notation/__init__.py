@@ -23,7 +23,7 @@ import operator
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
 from ..shapes import dataclass
 from ..i18n import N_, _, ngettext
@@ -31,8 +31,8 @@ from ..record import Loc, Match, Problem, game_numbers
 from . import sniffs
 
 __all__ = ["Notation", "Builtin", "LOSS_KINDS", "common_losses", "register", "unregister", "targets", "get",
-           "names", "for_path", "sniff", "decode", "read_text", "read_bytes", "read_path", "record_suffixes",
-           "DecodeResult", "normalise_text", "guarded_read", "ReadError"]
+           "names", "for_path", "name_for_path", "sniff", "decode", "read_text", "read_bytes", "read_path",
+           "record_suffixes", "DecodeResult", "normalise_text", "guarded_read", "ReadError"]
 
 
 @dataclass(frozen=True)
@@ -198,11 +198,35 @@ def _make_record_suffixes() -> tuple[str, ...]:
     return tuple(out)
 
 
+def suffixes_of(name: str) -> tuple[str, ...]:
+    """The file suffixes of the notation ``name``, the first being its writer's (``get(name).suffixes``), without
+    importing its module; KeyError for an unknown name, as :func:`get`."""
+    for known, suffixes, _ambiguous in _declared():
+        if known == name:
+            return suffixes
+    return get(name).suffixes
+
+
+def import_readers(paths: Iterable[str]) -> None:
+    """Import the modules of the notations that may read the files ``paths`` by their names' suffixes (the one a
+    suffix names, or those that tell a file of an ambiguous suffix by its start): a worker process started
+    before its files are known does it while it waits (``runner.prestart``)."""
+    suffixes = {os.path.splitext(p)[1].lower() for p in paths}
+    for name, own, ambiguous in _declared():
+        if suffixes.intersection(own) or suffixes.intersection(ambiguous):
+            get(name)
+
+
 def for_path(path: str) -> Notation | None:
     """The notation a file name's suffix names unambiguously (``.mat``, ``.sgf``...); None otherwise."""
-    suffix = os.path.splitext(path)[1].lower()      # (as Path.suffix: "" or "." match no notation)
-    name = _table("by_suffix", _make_by_suffix).get(suffix)
+    name = name_for_path(path)
     return get(name) if name is not None else None
+
+
+def name_for_path(path: str) -> str | None:
+    """The name of :func:`for_path`'s notation, without importing its module."""
+    suffix = os.path.splitext(path)[1].lower()      # (as Path.suffix: "" or "." match no notation)
+    return _table("by_suffix", _make_by_suffix).get(suffix)
 
 
 def _make_by_suffix() -> dict[str, str]:
