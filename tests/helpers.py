@@ -21,6 +21,21 @@ def load_script(relpath: str, name: str | None = None):
     return mod
 
 
+def child_pids() -> set[int]:
+    """The child processes of this one, ended or not, as long as they are not waited for (Linux's
+    ``/proc/PID/task/TID/children``): other tests may leave some (a Dask cluster's resource tracker), so a test
+    compares the set before and after."""
+    import os
+
+    out: set[int] = set()
+    for name in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        try:
+            out |= {int(x) for x in name.read_text(encoding="ascii").split()}
+        except OSError:
+            pass
+    return out
+
+
 def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
     """A side from {point: checkers} in its own numbering (25 or 'bar' via ``bar``)."""
     s = [0] * 25

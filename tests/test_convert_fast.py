@@ -2,6 +2,7 @@
 (``-j``), notation modules loaded on demand, the JSON writer's own encoder.  No timings here (bench/)."""
 from __future__ import annotations
 
+import ast
 import json
 import math
 import multiprocessing
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import CORPUS, ROOT
+from helpers import CORPUS, ROOT, child_pids
 from nardy_analyze import analyze, notation; from nardy_analyze.replay import normal
 from nardy_analyze.convert import FAILED, SKIPPED, WRITTEN, convert_paths
 from nardy_analyze.notation import jsonfmt
@@ -72,17 +73,6 @@ def test_jobs_two_and_one_write_the_same_files_and_outcomes(tmp_path, to):
     assert len(_files(tmp_path / "j1")) == 8
 
 
-def _children() -> set[int]:
-    """The child processes of this one not waited for yet (Linux's ``/proc/PID/task/TID/children``)."""
-    out: set[int] = set()
-    for name in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
-        try:
-            out |= {int(x) for x in name.read_text(encoding="ascii").split()}
-        except OSError:
-            pass
-    return out
-
-
 def test_the_workers_start_before_the_run_is_planned_and_end_with_it(tmp_path, monkeypatch):
     """With worker processes, they are started before the inputs are walked and the outputs checked (they
     import the replay and the writer meanwhile), and none is left after the run."""
@@ -90,14 +80,14 @@ def test_the_workers_start_before_the_run_is_planned_and_end_with_it(tmp_path, m
     from nardy_analyze import convert
 
     src = _inputs(tmp_path)
-    before = _children()
+    before = child_pids()
     during = []
     real = convert._plan
-    monkeypatch.setattr(convert, "_plan", lambda *a: (during.append(_children() - before), real(*a))[1])
+    monkeypatch.setattr(convert, "_plan", lambda *a: (during.append(child_pids() - before), real(*a))[1])
     run = convert_paths(src, "sgf", out_dir=str(tmp_path / "out"), jobs=2)
     assert [len(d) for d in during] == [2]
     assert [o.status for o in run.outcomes].count(WRITTEN) == 8
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, "clash"])
@@ -105,7 +95,7 @@ def test_a_run_stopped_while_it_is_planned_leaves_no_worker_and_no_file(tmp_path
     _fork_only()
     from nardy_analyze import convert
 
-    before = _children()
+    before = child_pids()
     if stop == "clash":        # two named files written to one output: refused before anything is written
         for d in ("a", "b"):
             (tmp_path / d).mkdir()
@@ -117,13 +107,13 @@ def test_a_run_stopped_while_it_is_planned_leaves_no_worker_and_no_file(tmp_path
         src = _inputs(tmp_path)
 
         def interrupted(*a):
-            assert len(_children() - before) == 2
+            assert len(child_pids() - before) == 2
             raise KeyboardInterrupt
 
         monkeypatch.setattr(convert, "_plan", interrupted)
         with pytest.raises(KeyboardInterrupt):
             convert_paths(src, "sgf", out_dir=str(tmp_path / "out"), jobs=2)
-    assert _children() <= before
+    assert child_pids() <= before
     assert not (tmp_path / "out").exists() or not _files(tmp_path / "out")
 
 
@@ -145,7 +135,7 @@ def test_the_command_process_plans_and_reports_without_the_replay(tmp_path):
             "print(sorted(m for m in sys.modules if m.startswith('nardy_analyze')), file=sys.stderr)\n")
     r = subprocess.run([sys.executable, "-c", code, "convert", *src, "--to", "sgf", "-j", "2", "--out-dir",
                         str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True)
-    mods = set(eval(r.stderr.strip().splitlines()[-1]))      # noqa: S307 (our own list of names)
+    mods = set(ast.literal_eval(r.stderr.strip().splitlines()[-1]))
     assert len(_files(tmp_path / "out")) == 8, r.stderr
     assert "nardy_analyze.convert" in mods
     assert not mods & {"nardy_analyze.replay", "nardy_analyze.engine", "nardy_analyze.notation.sgf",

@@ -8,7 +8,6 @@ Worker death, Ctrl-C and SIGTERM through the commands: tests/test_interrupt.py, 
 pools: tests/test_runner_signals.py."""
 from __future__ import annotations
 
-import glob
 import multiprocessing
 import os
 from types import SimpleNamespace
@@ -16,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from helpers import child_pids
 from nardy_analyze import runner
 from nardy_analyze.inputs import RECORD, SKIPPED
 
@@ -42,38 +42,25 @@ def _run(entries, jobs, forked, monkeypatch, factor=1):
             for e, kind, value in runner.map_records(entries, _work, (factor,), load=_load, jobs=jobs)]
 
 
-def _children() -> set[int]:
-    """The child processes of this one, ended or not, as long as they are not waited for (Linux's
-    ``/proc/PID/task/TID/children``): other tests may leave some (a Dask cluster's resource tracker)."""
-    out: set[int] = set()
-    for name in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
-        try:
-            with open(name, encoding="ascii") as f:
-                out |= {int(x) for x in f.read().split()}
-        except OSError:
-            pass
-    return out
-
-
 @settings(max_examples=12, deadline=None)
 @given(n=st.integers(0, 140), jobs=st.integers(2, 4), skipped=st.sets(st.integers(0, 139), max_size=20))
 def test_every_entry_comes_back_in_order_from_either_pool(n, jobs, skipped):
     entries = [_entry(i, status=SKIPPED if i in skipped else RECORD) for i in range(n)]
-    before = _children()
+    before = child_pids()
     with pytest.MonkeyPatch.context() as mp:
         one = _run(entries, 1, True, mp)
         forked = _run(entries, jobs, True, mp)
         futures = _run(entries, jobs, False, mp)
     assert forked == one == futures
     assert [p for p, _, _ in forked] == [e.path for e in entries]
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_tasks_and_results_larger_than_a_pipe_neither_side_waiting_on_the_other(monkeypatch):
     """Each task carries entries of 40 KB and each result is 200 KB: a pipe holds 64 KB, so a worker writes its
     results while this process still has tasks to write to it; neither blocks the other."""
     entries = [_entry(i, size=40_000) for i in range(300)]
-    before = _children()
+    before = child_pids()
     monkeypatch.setattr(runner, "CHUNK", 4)
     got = list(runner.map_records(entries, _work, (5,), load=_load, jobs=2))
     pids = set()
@@ -82,24 +69,24 @@ def test_tasks_and_results_larger_than_a_pipe_neither_side_waiting_on_the_other(
         assert value[0] == e.path and len(value[2]) == 200_000
         pids.add(value[1])
     assert len(pids) == 2 and os.getpid() not in pids
-    assert _children() <= before and not pids & _children()
+    assert child_pids() <= before and not pids & child_pids()
 
 
 def test_a_reader_that_stops_early_stops_the_workers(monkeypatch):
     entries = [_entry(i) for i in range(500)]
-    before = _children()
+    before = child_pids()
     it = runner.map_records(entries, _work, (1,), load=_load, jobs=2)
     assert [next(it)[0].path for _ in range(3)] == [e.path for e in entries[:3]]
-    assert len(_children() - before) == 2
+    assert len(child_pids() - before) == 2
     it.close()
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_a_worker_killed_between_tasks_costs_no_file(monkeypatch):
     """A worker that dies while it waits for its next task (killed from outside): the pool is found broken at
     the next task given to it, and the files are read one at a time in fresh workers: every file is read."""
     entries = [_entry(i) for i in range(200)]
-    before = _children()
+    before = child_pids()
     pool = runner._Forked(2, (_work, (1,), None, _load, None))
     try:
         first = pool.submit(entries[:3]).result()
@@ -111,7 +98,7 @@ def test_a_worker_killed_between_tasks_costs_no_file(monkeypatch):
                 pool.submit(entries[3:6]).result()
     finally:
         pool.stop(False)
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 
@@ -129,13 +116,13 @@ def test_workers_started_early_warm_up_then_take_the_run(tmp_path, monkeypatch):
     """``prestart``: the workers exist before the entries are known, each runs its warm-up as it starts, and the
     run given them as its ``pool`` runs in them (no other worker is forked): the same answers as one process."""
     entries = [_entry(i) for i in range(150)]
-    before = _children()
+    before = child_pids()
     forked = []
     real = runner._Forked._fork
     monkeypatch.setattr(runner._Forked, "_fork", lambda self: (forked.append(1), real(self))[1])
     pool = runner.prestart(2, _work, (1,), load=_load, warm=lambda: _warm_here(str(tmp_path)))
     try:
-        assert len(_children() - before) == 2 and len(forked) == 2
+        assert len(child_pids() - before) == 2 and len(forked) == 2
         got = list(runner.map_records(entries, _work, (1,), load=_load, jobs=2, pool=pool))
     finally:
         pool.stop(True)
@@ -143,43 +130,43 @@ def test_workers_started_early_warm_up_then_take_the_run(tmp_path, monkeypatch):
     pids = {value[1] for _e, _kind, value in got}
     assert pids == {int(p.name) for p in tmp_path.iterdir()} and len(pids) == 2
     assert len(forked) == 2                       # the run forked none of its own
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_workers_started_early_and_not_used_are_ended(monkeypatch):
     """A run that turns out to need no worker (fewer records than the default asks for, jobs 1) leaves the workers
     started early alone; the caller's ``stop`` ends them, and a second ``stop`` does nothing."""
-    before = _children()
+    before = child_pids()
     pool = runner.prestart(2, _work, (1,), load=_load)
-    assert len(_children() - before) == 2
+    assert len(child_pids() - before) == 2
     got = list(runner.map_records([_entry(i) for i in range(5)], _work, (1,), load=_load, pool=pool))
     assert [value[1] for _e, _kind, value in got] == [os.getpid()] * 5       # in this process
     pool.stop(True)
     pool.stop(False)
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_a_failing_warm_up_is_met_again_by_the_work_alone(monkeypatch):
     """An exception in the warm-up does not end the worker: its work runs (and meets any real error itself)."""
-    before = _children()
+    before = child_pids()
     pool = runner.prestart(2, _work, (1,), load=_load, warm=_warm_failing)
     try:
         got = list(runner.map_records([_entry(i) for i in range(40)], _work, (1,), load=_load, jobs=2, pool=pool))
     finally:
         pool.stop(True)
     assert [kind for _e, kind, _v in got] == ["ok"] * 40
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_workers_started_for_another_work_are_refused(monkeypatch):
-    before = _children()
+    before = child_pids()
     pool = runner.prestart(2, _work, (2,), load=_load)
     try:
         with pytest.raises(ValueError, match="another work"):
             list(runner.map_records([_entry(i) for i in range(40)], _work, (1,), load=_load, jobs=2, pool=pool))
     finally:
         pool.stop(False)
-    assert _children() <= before
+    assert child_pids() <= before
 
 
 def test_no_workers_are_started_early_where_they_are_not_forked(monkeypatch):
