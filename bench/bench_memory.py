@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Peak memory and time of ``validate`` and ``stats`` of a folder of many files as the input grows.
+"""Peak memory and time of ``validate``, ``stats`` and ``convert`` of a folder of many files as the input grows.
 
     python3 bench/bench_memory.py [--sizes 10,100,1000] [--formats text,json] [--jobs 2]
-                                  [--stats player:csv,match:csv,game:csv,game:parquet]
+                                  [--stats player:csv,match:csv,game:csv,game:parquet] [--convert sgf,json]
                                   [--analyze decision:csv,decision:parquet,player:csv]
                                   [--source ../shared/corpus/gnubg-selfplay] [--tmp /tmp]
                                   [--code CHECKOUT]
@@ -16,7 +16,9 @@ through standard output; json and sarif with ``-o``, the atomic output of the st
 each ``--stats BY:FORMAT`` ``python3 -m nardy_analyze stats -j JOBS --by BY --format FORMAT -o TABLE FOLDER``
 (``--formats ''`` or ``--stats ''`` leaves one command out), and for each ``--analyze BY:FORMAT``
 ``python3 -m nardy_analyze analyze -j JOBS --by BY --format FORMAT -o TABLE FOLDER`` (the skill analysis:
-slow, a few hundred decisions a second; use sizes of 0.01 to 1 MB, 1 to 100 files of gnubg's self-play).
+slow, a few hundred decisions a second; use sizes of 0.01 to 1 MB, 1 to 100 files of gnubg's self-play), and for
+each ``--convert TO`` ``python3 -m nardy_analyze convert -j JOBS --to TO --out-dir OUT FOLDER`` (into a new folder,
+removed after; "games" is then the number of files written).
 ``--generate VARIANT:GAMES,...`` measures ``generate -o FILE`` instead (its games are written as they are made).
 ``--code CHECKOUT`` runs another checkout's
 code (e.g. an earlier commit unpacked with ``git archive``) instead of this one.
@@ -172,6 +174,7 @@ def main() -> int:
                                                        "sarif ('' for none)")
     ap.add_argument("--stats", default="", help="stats: BY:FORMAT, comma-separated, e.g. player:csv,game:parquet")
     ap.add_argument("--analyze", default="", help="analyze: BY:FORMAT, comma-separated, e.g. decision:csv")
+    ap.add_argument("--convert", default="", help="convert: target notations, comma-separated, e.g. sgf,json")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "corpus" / "gnubg-selfplay"))
     ap.add_argument("--tmp", default=tempfile.gettempdir(), help="where the folders are made")
@@ -188,7 +191,8 @@ def main() -> int:
         print(f"bench: no .mat files in {a.source}", file=sys.stderr)
         return 2
     cases = [("validate", f) for f in a.formats.split(",") if f] + \
-        [("stats", c) for c in a.stats.split(",") if c] + [("analyze", c) for c in a.analyze.split(",") if c]
+        [("stats", c) for c in a.stats.split(",") if c] + [("analyze", c) for c in a.analyze.split(",") if c] + \
+        [("convert", c) for c in a.convert.split(",") if c]
     base = Path(tempfile.mkdtemp(prefix="nardy-mem-", dir=a.tmp))
     print("| input | files | games (stats: rows) | command | time | CPU | MB/s | peak RSS, all processes | HWM sum "
           "(main process) "
@@ -210,6 +214,14 @@ def main() -> int:
                     rows = _table_rows(fmt, report)
                     games = f"{rows:,} rows" if rows is not None else "-"
                     what = f"{command} --by {by} -f {fmt}"
+                elif command == "convert":
+                    out = base / "converted"
+                    report = base / "stdout"
+                    dt, peak, hwm, code_, cpu = _run(cmd + ["--to", fmt, "--out-dir", str(out), str(folder)],
+                                                report, code)
+                    games = f"{sum(1 for p in out.rglob('*') if p.is_file()):,} files" if out.exists() else "-"
+                    what = f"convert --to {fmt}"
+                    shutil.rmtree(out, ignore_errors=True)
                 else:
                     report = base / f"report.{fmt}"
                     if fmt == "text":
