@@ -33,6 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_vs_gnubg import corpus_files  # noqa: E402  (the same files as the bench against GNU Backgammon)
 
 # Run as ``python3 -c WRAPPER ARGS...``: the command line with its CPU, and its children's, written to $BENCH_LOG
 # when it ends (the fast command line ends with os._exit; the other one through atexit).
@@ -58,15 +61,6 @@ runpy.run_module("nardy_analyze", run_name="__main__", alter_sys=True)
 """
 
 
-def _files(folder: Path) -> list[str]:
-    files = sorted(f for f in folder.rglob("*") if f.suffix.lower() in (".mat", ".txt", ".ngn") and f.is_file())
-    crashes = folder / "GNUBG_CRASHES.list"
-    if crashes.exists():
-        left_out = {(folder / line.strip()).resolve() for line in crashes.read_text().splitlines() if line.strip()}
-        files = [f for f in files if f.resolve() not in left_out]
-    return [str(f) for f in files]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("checkouts", nargs="+", metavar="CHECKOUT")
@@ -81,7 +75,7 @@ def main() -> int:
             print(f"bench: {c} is no checkout of nardy-analyze", file=sys.stderr)
             return 2
         compileall.compile_dir(str(c / "nardy_analyze"), quiet=1)
-    files = _files(Path(a.folder))
+    files = [str(f) for f in corpus_files(Path(a.folder))]
     if not files:
         print(f"bench: no .mat, .txt or .ngn files in {a.folder}", file=sys.stderr)
         return 2

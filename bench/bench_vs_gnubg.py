@@ -59,6 +59,17 @@ sys.path.insert(0, str(ROOT))
 from nardy_analyze.analyze import validate_paths  # noqa: E402
 
 
+def corpus_files(folder: Path) -> list[Path]:
+    """The files of a bench: every ``.mat``, ``.txt`` and ``.ngn`` file under ``folder``, less those its
+    ``GNUBG_CRASHES.list`` names (GNU Backgammon's import crashes on them: left out of both sides)."""
+    files = sorted(f for f in folder.rglob("*") if f.suffix.lower() in (".mat", ".txt", ".ngn") and f.is_file())
+    crashes = folder / "GNUBG_CRASHES.list"
+    if crashes.exists():
+        left_out = {(folder / line.strip()).resolve() for line in crashes.read_text().splitlines() if line.strip()}
+        files = [f for f in files if f.resolve() not in left_out]
+    return files
+
+
 def _gnubg_commands(files: list[Path], out: Path) -> str:
     lines = []
     for f in files:
@@ -120,11 +131,7 @@ def main() -> int:
             (folder / f"{variant}-{k + 1:02d}.ngn").write_text(ngn.write(m), encoding="utf-8")
         a.gnubg = ""
         convert_to = "json"
-    files = sorted(f for f in folder.rglob("*") if f.suffix.lower() in (".mat", ".txt", ".ngn") and f.is_file())
-    crashes = folder / "GNUBG_CRASHES.list"      # files GNU Backgammon's import crashes on: left out of both sides
-    if crashes.exists():
-        left_out = {(folder / line.strip()).resolve() for line in crashes.read_text().splitlines() if line.strip()}
-        files = [f for f in files if f.resolve() not in left_out]
+    files = corpus_files(folder)
     if not files:
         print(f"bench: no .mat (or .txt) files in {folder}", file=sys.stderr)
         return 2

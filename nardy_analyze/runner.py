@@ -271,16 +271,22 @@ def prestart(jobs: int, work: Callable[..., Any], args: tuple = (), *, load: Loa
     The caller ends them with ``pool.stop(finished)`` in every case (a run that does not use them: too few
     records, an error before the run); after the run has ended them it does nothing.  None where workers are
     not forked here (``jobs`` of 1, another platform than Linux, :data:`FORK` False): the run starts its own."""
-    if jobs <= 1 or not (FORK and hasattr(os, "fork") and sys.platform.startswith("linux")):
+    if jobs <= 1 or not _forks():
         return None
     return _Forked(jobs, (work, args, max_bytes, load, combine), warm)
+
+
+def _forks() -> bool:
+    """Whether this module forks its worker processes itself (:class:`_Forked`): on Linux, unless :data:`FORK`
+    is False."""
+    return FORK and hasattr(os, "fork") and sys.platform.startswith("linux")
 
 
 def _new_pool(jobs: int, task: tuple):
     """``jobs`` worker processes for the work ``task`` (``(work, args, max_bytes, load, combine)``): tasks are
     submitted as lists of entries (``pool.submit(recs)``), each gives a ticket whose ``result()`` is
     :func:`_guarded_chunk`'s list, or raises :class:`WorkerStopped`; ``pool.stop(finished)`` ends them."""
-    if FORK and hasattr(os, "fork") and sys.platform.startswith("linux"):
+    if _forks():
         return _Forked(jobs, task)
     return _Executor(jobs, task)
 
@@ -652,11 +658,12 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
     """The worker processes of :func:`map_records`: chunks of ``most`` records, at most AHEAD chunks per
     worker submitted and not yet yielded (a bounded window, whatever the number of files)."""
     task = (work, args, max_bytes, load, combine)
-    if ready is not None and ready.task != task:
+    if ready is None:
+        pool = _new_pool(jobs, task)
+    elif ready.task != task:
         raise ValueError("the workers started early were started for another work")
-    if ready is not None:
-        jobs = len(ready.workers) or jobs
-    pool = ready if ready is not None else _new_pool(jobs, task)
+    else:
+        pool, jobs = ready, len(ready.workers) or jobs
     chunks = _chunks(entries, jobs, most)
     window: deque = deque()                # (batch, ticket or None): in order
     finished = False
