@@ -667,6 +667,7 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
     chunks = _chunks(entries, jobs, most)
     window: deque = deque()                # (batch, ticket or None): in order
     finished = False
+    drained = False            # every chunk taken from ``chunks``
     single = None              # after a worker died: one file at a time, a fresh worker after each death
 
     def lose() -> None:
@@ -677,9 +678,11 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
         window = deque((b, None) for b, _ in window)
 
     def fill() -> None:
+        nonlocal drained
         while pool is not None and len(window) < jobs * AHEAD:
             nxt = next(chunks, None)
             if nxt is None:
+                drained = True
                 return
             batch, recs = nxt
             try:
@@ -704,6 +707,10 @@ def _map_pool(entries: Iterator[Any], work, args, jobs, tick, max_bytes: int | N
                     results = ticket.result()
                 except WorkerStopped:
                     lose()
+            # the last results are in: the workers have nothing left to do, and end at the end of their tasks
+            # even when the caller takes no item after the last one (a loop that counts its items)
+            if results is not None and drained and not window and single is None:
+                finished = True
             rit = iter(results) if results is not None else None
             for e in batch:
                 if e.status != RECORD:

@@ -82,6 +82,30 @@ def test_a_reader_that_stops_early_stops_the_workers(monkeypatch):
     assert child_pids() <= before
 
 
+@pytest.mark.parametrize("forked", [True, False])
+def test_a_reader_that_takes_every_item_but_not_the_end_lets_the_workers_end_by_themselves(forked, monkeypatch):
+    """A caller that counts its items (``convert``: one per input, by ``next``) never asks for the one after
+    the last; once the last results are in, the workers have nothing left to do: they are let end at the end
+    of their tasks (``stop(True)``), not sent SIGTERM and waited for with a timeout."""
+    monkeypatch.setattr(runner, "FORK", forked)
+    stops: list[bool] = []
+    for cls in (runner._Forked, runner._Executor):
+        real = cls.stop
+        monkeypatch.setattr(cls, "stop", lambda self, finished, real=real: (stops.append(finished),
+                                                                              real(self, finished))[1])
+    signals: list[int] = []
+    real_signal = runner._signal_pid
+    monkeypatch.setattr(runner, "_signal_pid", lambda pid, sig: (signals.append(sig), real_signal(pid, sig))[1])
+    entries = [_entry(i) for i in range(150)]
+    before = child_pids()
+    it = runner.map_records(entries, _work, (1,), load=_load, jobs=2)
+    assert [next(it)[0].path for _ in entries] == [e.path for e in entries]
+    it.close()                    # (as a generator left after its last item is, when it is dropped)
+    assert stops == [True]
+    assert signals == []
+    assert child_pids() <= before
+
+
 def test_a_worker_killed_between_tasks_costs_no_file(monkeypatch):
     """A worker that dies while it waits for its next task (killed from outside): the pool is found broken at
     the next task given to it, and the files are read one at a time in fresh workers: every file is read."""
