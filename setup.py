@@ -55,11 +55,11 @@ class OptionalBuildExt(build_ext):
               file=sys.stderr)
 
 
-CORE = Extension("nardy_analyze.engine._core", sources=["nardy_analyze/engine/_core.c"], depends=["nardy_analyze/_slots.h"],
+CORE = Extension("nardy_analyze.engine._core", sources=["nardy_analyze/engine/_core.c"], depends=["nardy_analyze/_slots.h", "nardy_analyze/_packed.h"],
                  optional=True)
 # the .mat reader's common rows (notation/_matrows.c: the twin of mat.row_items and _Reader._build_rows)
 MATROWS = Extension("nardy_analyze.notation._matrows", sources=["nardy_analyze/notation/_matrows.c"],
-                    depends=["nardy_analyze/_slots.h"], optional=True)
+                    depends=["nardy_analyze/_slots.h", "nardy_analyze/_packed.h"], optional=True)
 
 setup(cmdclass={"build_py": BuildWithCatalogs, "build_ext": OptionalBuildExt},
       ext_modules=[] if os.environ.get("NARDY_ANALYZE_PURE_BUILD") else [CORE, MATROWS])

@@ -16,6 +16,10 @@
 #include <string.h>
 #define NARDY_MAKER
 #include "../_slots.h"     /* slot_attr: an attribute read from its slot */
+#include "../_packed.h"    /* a game's actions read by the .mat reader, made when asked for */
+
+/* the packed actions' functions (notation/_matrows.c), given by engine.compiled.use_packed; NULL: none */
+static const PackedApi *PACKED = NULL;
 
 #define NPT 25          /* counts per side: 24 points and the bar */
 #define BAR 25
@@ -743,25 +747,63 @@ static inline int first_allowance(const Variant *v, int first, int d1, int d2) {
     return first && d1 == d2 && (v->first_doubles >> d1 & 1) ? 2 : 1;
 }
 
+/* what quick_roll reads of a ROLL action: its dice (larger first) and its written steps */
+typedef struct {
+    int d1, d2;
+    int pairs[4][2], hit[4], ns;
+} RollIn;
+
+/* the RollIn of the ROLL action a: 1, or 0 when it is not a plain roll (a mark, parts, dice or steps the core does not
+ * read: Python's) */
+static int roll_in_object(PyObject *a, RollIn *in) {
+    if (a_true(a, AK_UNPLAYED, S_unplayed) != 0 || a_true(a, AK_ILLEGAL, S_illegal_mark) != 0
+            || a_true(a, AK_SEGMENTS, S_segments) != 0)
+        return 0;
+    if (!roll_dice(a, &in->d1, &in->d2)) return 0;
+    PyObject *steps = action_slot(a, AK_STEPS);
+    steps = steps ? Py_NewRef(steps) : slot_attr(a, S_steps);
+    if (!steps) { PyErr_Clear(); return 0; }
+    int read = read_steps(steps, in->pairs, in->hit, &in->ns);
+    Py_DECREF(steps);
+    return read;
+}
+
+/* the RollIn of a packed cell (_packed.h: a roll the .mat reader read, no mark, no parts): 1, or 0 as above */
+static int roll_in_view(const PackedView *pv, RollIn *in) {
+    if (pv->d1 < 1 || pv->d1 > 6 || pv->d2 < 1 || pv->d2 > 6 || pv->nsteps > 4) return 0;
+    in->d1 = pv->d1 >= pv->d2 ? pv->d1 : pv->d2;
+    in->d2 = pv->d1 >= pv->d2 ? pv->d2 : pv->d1;
+    in->ns = pv->nsteps;
+    for (int k = 0; k < pv->nsteps; k++) {
+        in->pairs[k][0] = pv->steps[k][0];
+        in->pairs[k][1] = pv->steps[k][1];
+        in->hit[k] = pv->steps[k][2] != 0;
+    }
+    return 1;
+}
+
+static int quick_roll_in(const Variant *v, const RollIn *in, uint8_t *me, uint8_t *opp, int *exact, int plain,
+                         int route[4][3], int *nroute, int ending, int first);
+
 /* one ROLL action of the run: 1 taken (me and opp of the roller changed in place), 0 not taken (Python
  * decides: nothing changed), -1 an exception; ending: a play that bears off the roller's last checker is
  * taken too (one_roll: the game's end is then Python's) */
 static int quick_roll(const Variant *v, PyObject *a, uint8_t *me, uint8_t *opp, int *exact, int plain,
                       int route[4][3], int *nroute, int ending, int first) {
-    if (a_true(a, AK_UNPLAYED, S_unplayed) != 0 || a_true(a, AK_ILLEGAL, S_illegal_mark) != 0
-            || a_true(a, AK_SEGMENTS, S_segments) != 0)
-        return 0;
-    int d1, d2;
-    if (!roll_dice(a, &d1, &d2)) return 0;
+    RollIn in;
+    if (!roll_in_object(a, &in)) return 0;
+    return quick_roll_in(v, &in, me, opp, exact, plain, route, nroute, ending, first);
+}
+
+/* quick_roll of what was read of the roll (RollIn: from its object, or from a packed cell) */
+static int quick_roll_in(const Variant *v, const RollIn *in, uint8_t *me, uint8_t *opp, int *exact, int plain,
+                         int route[4][3], int *nroute, int ending, int first) {
+    int d1 = in->d1, d2 = in->d2;
     if (side_empty(me) || side_empty(opp)) return 0;
     if (plain && d1 == d2) return 0;          /* a double: a chain may follow (Python's) */
-    PyObject *steps = action_slot(a, AK_STEPS);
-    steps = steps ? Py_NewRef(steps) : slot_attr(a, S_steps);
-    if (!steps) { PyErr_Clear(); return 0; }
-    int pairs[4][2], hit_at[4], ns, bear_off = 1;
-    int read = read_steps(steps, pairs, hit_at, &ns);
-    Py_DECREF(steps);
-    if (!read) return 0;
+    int pairs[4][2], hit_at[4], ns = in->ns, bear_off = 1;
+    memcpy(pairs, in->pairs, sizeof pairs);
+    memcpy(hit_at, in->hit, sizeof hit_at);
     int numbers[4], nn = d1 == d2 ? 4 : 2;
     for (int i = 0; i < nn; i++) numbers[i] = d1 == d2 ? d1 : (i ? d2 : d1);
     int allowed = first_allowance(v, first, d1, d2);
@@ -1068,9 +1110,15 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
     PyObject *trace = Py_None, *cube_in = Py_None, *routes = Py_None;
     int last_player, rolled[2], rolls, plain = 0, parts = 0, sparse = 0;
     uint8_t pos[2][NPT], pos0[2][NPT], prev[2][NPT], before[2][NPT];
-    if (!fast_args("quick_rolls", args, nargs, "LnOOiiiiO|OpipOO", &actions, &i, &side0, &side1, &last_player, &rolls,
+    if (!fast_args("quick_rolls", args, nargs, "OnOOiiiiO|OpipOO", &actions, &i, &side0, &side1, &last_player, &rolls,
                    &rolled[0], &rolled[1], &roll_kind, &trace, &plain, &parts, &sparse, &cube_in, &routes))
         return NULL;
+    /* the actions: a list, or packed (those not made yet read from their cells) */
+    int packed = PACKED && Py_IS_TYPE(actions, PACKED->type);
+    if (!packed && !PyList_Check(actions)) {
+        PyErr_SetString(PyExc_TypeError, "quick_rolls: actions is a list or packed");
+        return NULL;
+    }
     if (trace != Py_None && !PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace is a list or None");
         return NULL;
@@ -1100,17 +1148,23 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
     memcpy(pos, pos0, sizeof pos);
     memcpy(prev, pos0, sizeof prev);
     PyObject *told[2] = {side0, side1};      /* the sides' tuples last told (borrowed from the caller or trace) */
-    Py_ssize_t n = PyList_GET_SIZE(actions), j = i;
+    Py_ssize_t n = packed ? PACKED->length(actions) : PyList_GET_SIZE(actions), j = i;
     for (; j < n; j++) {
         /* a side bore off its last checker (the run's last roll, taken with the game's end Python's): the run ends */
         if (side_empty(pos[0]) || side_empty(pos[1])) break;
-        PyObject *a = PyList_GET_ITEM(actions, j);
-        if (!a_is(a, AK_KIND, S_kind, roll_kind)) {
+        /* a packed action not made yet is read from its cell (pv), any other from its object (a); Gul bara's turns
+         * of parts read their object */
+        PackedView pv;
+        int isv = packed && parts == 0 && PACKED->view(actions, j, &pv);
+        PyObject *a = isv ? NULL : packed ? PACKED->item(actions, j) : PyList_GET_ITEM(actions, j);
+        if (!isv && !a) { Py_XDECREF(cubes); return NULL; }
+        if (isv ? pv.kind != roll_kind : !a_is(a, AK_KIND, S_kind, roll_kind)) {
             long p;
             if (k_double == NULL) break;
-            int dbl = a_is(a, AK_KIND, S_kind, k_double);
-            if (!dbl && !a_is(a, AK_KIND, S_kind, k_take)) break;
-            if (!a_long(a, AK_PLAYER, S_player, 0, 1, &p)) break;
+            int dbl = isv ? pv.kind == k_double : a_is(a, AK_KIND, S_kind, k_double);
+            if (!dbl && !(isv ? pv.kind == k_take : a_is(a, AK_KIND, S_kind, k_take))) break;
+            if (isv) p = pv.player;
+            else if (!a_long(a, AK_PLAYER, S_player, 0, 1, &p)) break;
             if (dbl) {
                 /* on_double without a finding: the doubler may (owns the cube or nobody does), nothing waits, the
                  * last action is not the doubler's roll and the opponent rolled last, the limit allows it, the
@@ -1118,13 +1172,20 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
                 if (pending || (owner >= 0 && owner != p) || last_player == p || last_roller != 1 - p
                         || (limit > 0 && cube * 2 > limit) || cube >= (1L << 29))   /* (doubled, still a long) */
                     break;
-                PyObject *val = slot_attr(a, S_value);
-                if (!val) { PyErr_Clear(); break; }
-                int plain_value = val == Py_None || (PyLong_Check(val) && PyLong_AsLong(val) == cube * 2);
-                Py_DECREF(val);
-                if (PyErr_Occurred()) PyErr_Clear();      /* (a value past a C long: not the double's) */
+                int plain_value;
+                if (isv) {
+                    plain_value = !pv.has_value || pv.value == cube * 2;
+                } else {
+                    PyObject *val = slot_attr(a, S_value);
+                    if (!val) { PyErr_Clear(); break; }
+                    plain_value = val == Py_None || (PyLong_Check(val) && PyLong_AsLong(val) == cube * 2);
+                    Py_DECREF(val);
+                    if (PyErr_Occurred()) PyErr_Clear();      /* (a value past a C long: not the double's) */
+                }
                 if (!plain_value) break;
-                pending = a;
+                /* (the double waiting is given back: its object, made here when it was packed) */
+                pending = isv ? PACKED->item(actions, j) : a;
+                if (!pending) { Py_XDECREF(cubes); return NULL; }
             } else {
                 /* on_take without a finding: the opponent's double waits */
                 if (!pending) break;
@@ -1147,7 +1208,9 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
         if (pending) break;        /* a roll while a double waits: on_roll's finding */
         /* a player's first turn: Python's where the head rule makes it special (Rules.start_turn) and the core
          * is not given the allowance */
-        if (!a_long(a, AK_PLAYER, S_player, 0, 1, &p) || p == last_player) break;
+        if (isv) p = pv.player;
+        else if (!a_long(a, AK_PLAYER, S_player, 0, 1, &p)) break;
+        if (p == last_player) break;
         int first = rolled[p] == 0 && self->v.head;
         if (first && !self->v.first_turns) break;
         /* nroute: 0 on the way in asks for the play's route; its steps on the way out, -1 none found */
@@ -1159,9 +1222,11 @@ static PyObject *CoreRules_quick_rolls(CoreRules *self, PyObject *const *args, P
         PartRec recs[MAX_PARTS];
         int nrec = 0;
         if (sparse && trace != Py_None) memcpy(before, pos, sizeof before);
+        RollIn in;
         int r = gul ? gul_roll(&self->v, a, (int)p, pos, rolls, parts, trace != Py_None ? recs : NULL, &nrec, first, 0)
-                    : quick_roll(&self->v, a, pos[p], pos[1 - p], &exact, plain || (rolls < 1 && !self->v.opening_doubles),
-                                 route, &nroute, parts == 0, first);
+                    : !(isv ? roll_in_view(&pv, &in) : roll_in_object(a, &in)) ? 0
+                    : quick_roll_in(&self->v, &in, pos[p], pos[1 - p], &exact,
+                                    plain || (rolls < 1 && !self->v.opening_doubles), route, &nroute, parts == 0, first);
         if (r == 0 && !gul && parts > 0 && rolls >= 1) {
             gul = 1;
             exact = 0;
@@ -1860,7 +1925,17 @@ static PyTypeObject CoreRulesType = {
     .tp_methods = CoreRules_methods,
 };
 
+/* use_packed(capsule): the packed actions' functions (notation/_matrows.c's PACKED_API), for quick_rolls */
+static PyObject *use_packed(PyObject *self, PyObject *capsule) {
+    const PackedApi *api = PyCapsule_GetPointer(capsule, PACKED_CAPSULE);
+    if (!api) return NULL;
+    PACKED = api;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_functions[] = {
+    {"use_packed", use_packed, METH_O,
+     "use_packed(capsule): read the compiled .mat reader's packed actions (its PACKED_API) in quick_rolls"},
     {"maker", maker_new, METH_VARARGS,
      "maker(cls, fields) -> a callable making cls(...) without its __init__ (engine.compiled.maker), or cls"},
     {NULL, NULL, 0, NULL},

@@ -15,9 +15,19 @@ from .. import PURE      # (``NARDY_ANALYZE_PURE``, read once in the package: th
 try:
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._core import CoreRules, maker as _maker
+    from ._core import CoreRules, maker as _maker, use_packed as _use_packed
 except ImportError:        # not built (no C compiler at install) or turned off
-    CoreRules = _maker = None
+    CoreRules = _maker = _use_packed = None
+
+
+def use_packed(api) -> bool:
+    """Let the core's batch read the packed actions of the compiled .mat reader (``api``: its ``PACKED_API``
+    capsule, ``_packed.h``): the reader gives each game's actions packed only once the core reads them.  False
+    where the core is not in use."""
+    if _use_packed is None:
+        return False
+    _use_packed(api)
+    return True
 
 
 def maker(cls):

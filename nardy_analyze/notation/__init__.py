@@ -496,16 +496,19 @@ def _any_set(actions: list, name: str) -> bool:
 
 
 _ANY_SET: Callable[[list, str], bool] | None = None
+_ANY_SET_TYPES: tuple[type, ...] = (list,)      # the types of actions _ANY_SET takes
 
 
 def any_set(actions: list, name: str) -> bool:
     """:func:`_any_set`, compiled where the compiled parts are built and in use (looked up at the first call);
-    ``actions`` of another type than a list are looked at in Python."""
-    global _ANY_SET
-    if type(actions) is not list:
-        return _any_set(actions, name)
+    ``actions`` of another type than a list or the compiled reader's packed actions are looked at in Python."""
+    global _ANY_SET, _ANY_SET_TYPES
     if _ANY_SET is None:
         _ANY_SET = sniffs.compiled_part("any_set") or _any_set
+        packed = sniffs.compiled_part("PackedActions")    # (the compiled .mat reader's games: packed actions)
+        _ANY_SET_TYPES = (list,) if packed is None else (list, packed)
+    if type(actions) not in _ANY_SET_TYPES:
+        return _any_set(actions, name)
     return _ANY_SET(actions, name)
 
 

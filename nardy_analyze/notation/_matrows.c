@@ -26,6 +26,7 @@
 #define Py_READONLY READONLY
 #endif
 #include "../_slots.h"     /* slot_attr: an attribute read from its slot */
+#include "../_packed.h"    /* PackedView, PackedApi: a game's actions made when asked for */
 
 enum { NO, ROLL, CANNOT, DOUBLE, TAKE, DROP, WIN, RESIGN };
 
@@ -233,11 +234,11 @@ static PyObject *step_of(int src, int dst, int hit) {
     return Py_NewRef(*at);
 }
 
-/* mat.play_steps of a play text line[a:b] whose every word the row reader matched as _STEP_RE: a new list of
- * its Step objects (from mat.STEP), or NULL with no exception when a word is one the Python reader must read
- * (a repeat count out of range, a point past 25, a step from "off", too many steps: its messages) */
-static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
-    int trip[MAX_STEPS_C][3], n = 0;
+/* mat.play_steps of a play text s[a:b] whose every word the row reader matched as _STEP_RE: its steps as (src, dst,
+ * hit) in trip, and their number; -1 when a word is one the Python reader must read (a repeat count out of range, a
+ * point past 25, a step from "off", too many steps: its messages) */
+static int parse_trips(const char *s, Py_ssize_t a, Py_ssize_t b, uint8_t trip[MAX_STEPS_C][3]) {
+    int n = 0;
     Py_ssize_t i = a;
     for (;;) {
         while (i < b && (s[i] == ' ' || s[i] == '\t')) i++;
@@ -249,17 +250,17 @@ static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
         long src;
         Py_ssize_t j = i;
         if (word_ci(s, e, j, "bar")) { src = 25; j += 3; }
-        else { j = digits(s, e, j, 3, &src); if (j < 0 || src > 25) return NULL; }
+        else { j = digits(s, e, j, 3, &src); if (j < 0 || src > 25) return -1; }
         while (j < e && s[j] == '/') {
             long dst;
             Py_ssize_t k = digits(s, e, j + 1, 3, &dst);
             if (k < 0) {
-                if (!word_ci(s, e, j + 1, "off")) return NULL;
+                if (!word_ci(s, e, j + 1, "off")) return -1;
                 dst = 0; k = j + 4;
-            } else if (dst > 25) return NULL;
-            if (src == 0 && nc) return NULL;       /* "off" only at the end of a move */
+            } else if (dst > 25) return -1;
+            if (src == 0 && nc) return -1;         /* "off" only at the end of a move */
             int hit = k < e && s[k] == '*';
-            if (nc == 8) return NULL;
+            if (nc == 8) return -1;
             chain[nc][0] = (int)src; chain[nc][1] = (int)dst; chain[nc][2] = hit;
             nc++;
             src = dst;
@@ -268,18 +269,24 @@ static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
         if (j < e && s[j] == '(') {
             long c;
             Py_ssize_t k = digits(s, e, j + 1, 3, &c);
-            if (k < 0 || c < 1 || c > MAX_REPEAT_C) return NULL;
+            if (k < 0 || c < 1 || c > MAX_REPEAT_C) return -1;
             count = (int)c;
             j = k + 1;
         }
-        if (j != e || !nc) return NULL;
+        if (j != e || !nc) return -1;
         for (int r = 0; r < count; r++)
             for (int q = 0; q < nc; q++) {
-                if (n == MAX_STEPS_C) return NULL;
-                memcpy(trip[n++], chain[q], sizeof chain[q]);
+                if (n == MAX_STEPS_C) return -1;
+                trip[n][0] = (uint8_t)chain[q][0]; trip[n][1] = (uint8_t)chain[q][1]; trip[n][2] = (uint8_t)chain[q][2];
+                n++;
             }
         i = e;
     }
+    return n;
+}
+
+/* a new list of the Step objects of steps trip[0 .. n) (from mat.STEP), or NULL with an exception */
+static PyObject *step_list(const uint8_t (*trip)[3], int n) {
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
     for (int k = 0; k < n; k++) {
@@ -290,15 +297,20 @@ static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
     return out;
 }
 
-/* the Step objects of a play's text (line[a:b], its first column `col`): a new list where it is plain (parse_play:
- * no string made, no lookup), else the tuple of the Python reader's hook, whose answers are kept by text (a new
- * reference; Py_None when the play cannot be read; NULL on an exception) */
-static PyObject *play_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col) {
-    PyObject *steps = parse_play(PyUnicode_DATA(line), a, b);
-    if (steps || PyErr_Occurred()) return steps;
+/* mat.play_steps of a play text line[a:b] as parse_trips reads it: a new list of its Step objects, or NULL with no
+ * exception when it is one the Python reader must read */
+static PyObject *parse_play(const char *s, Py_ssize_t a, Py_ssize_t b) {
+    uint8_t trip[MAX_STEPS_C][3];
+    int n = parse_trips(s, a, b, trip);
+    return n < 0 ? NULL : step_list((const uint8_t (*)[3])trip, n);
+}
+
+/* the Steps of a play the row reader cannot read plainly (line[a:b], its first column `col`): the tuple of the Python
+ * reader's hook, kept by text (a new reference; Py_None when the play cannot be read; NULL on an exception) */
+static PyObject *hook_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col) {
     PyObject *text = PyUnicode_Substring(line, a, b);
     if (!text) return NULL;
-    steps = PyDict_GetItemWithError(Plays, text);
+    PyObject *steps = PyDict_GetItemWithError(Plays, text);
     if (steps) {
         Py_INCREF(steps);
         Py_DECREF(text);
@@ -312,6 +324,14 @@ static PyObject *play_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col
     }
     Py_DECREF(text);
     return steps;
+}
+
+/* the Step objects of a play's text (line[a:b], its first column `col`): a new list where it is plain (parse_play:
+ * no string made, no lookup), else the tuple of the Python reader's hook (hook_steps) */
+static PyObject *play_steps(PyObject *line, Py_ssize_t a, Py_ssize_t b, long col) {
+    PyObject *steps = parse_play(PyUnicode_DATA(line), a, b);
+    if (steps || PyErr_Occurred()) return steps;
+    return hook_steps(line, a, b, col);
 }
 
 static int cell_side(long col, long threshold, int after_no, int nested, long no_col, long no_end, int followed) {
@@ -407,8 +427,411 @@ static void loc_forget(void) {
     for (Py_ssize_t i = 0; i < (Py_ssize_t)LOC_LINES * LOC_COLS; i++) Py_CLEAR(LocCache[i]);
 }
 
-/* the Actions of one row appended to `out`: 1 done, 0 the row is not one handled here, -1 an exception */
-static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, long threshold, PyObject *out) {
+/* -- one cell as read: the record an Action is made of (at once, or when asked for: PackedActions) ---------- */
+
+typedef struct {
+    uint8_t kind;               /* ROLL, CANNOT, DOUBLE, TAKE, DROP, WIN, RESIGN */
+    uint8_t player;
+    uint8_t d1, d2;             /* ROLL, CANNOT: the dice's digits */
+    uint8_t and_match;          /* WIN */
+    uint8_t nsteps;             /* ROLL: its steps, from step0 in the steps kept with the record */
+    int32_t step0;
+    long line, col;             /* its Loc */
+    long move;                  /* the row's move number; -1: none */
+    long value;                 /* DOUBLE, WIN, RESIGN */
+    Py_ssize_t ta, tb;          /* its text: src[ta:tb] of the text kept with the record */
+    PyObject *dice, *dt;        /* ROLL, CANNOT: its dice and their text (DiceOf's, shared) */
+    PyObject *steps_obj;        /* ROLL: the steps the Python reader's hook read (a play not read here), else NULL */
+} Cell;
+
+static void cell_clear(Cell *c) {
+    Py_CLEAR(c->dice);
+    Py_CLEAR(c->dt);
+    Py_CLEAR(c->steps_obj);
+}
+
+/* the Action of cell c (a new reference), its text in src, its steps in steps (from c->step0), as the Python
+ * reader makes it; NULL with an exception */
+static PyObject *cell_action(const Cell *c, PyObject *src, const uint8_t (*steps)[3]) {
+    PyObject *loc = make_loc(c->line, c->col);
+    PyObject *text = loc ? PyUnicode_Substring(src, c->ta, c->tb) : NULL;
+    PyObject *player = text ? PyLong_FromLong(c->player) : NULL;
+    PyObject *move = !player ? NULL : c->move < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(c->move);
+    PyObject *action = NULL;
+    if (move) {
+        if (c->kind == ROLL) {
+            /* (a list of its own: a record's steps are changed in place by some callers) */
+            PyObject *list = c->steps_obj ? PySequence_List(c->steps_obj)
+                             : c->nsteps ? step_list(steps + c->step0, c->nsteps) : PyList_New(0);
+            if (list) {
+                PyObject *args[] = {KindRoll, player, loc, move, text, c->dice, c->dt, loc, list};
+                action = make(args, 9, NULL, 9);
+                Py_DECREF(list);
+            }
+        } else if (c->kind == CANNOT) {
+            PyObject *args[] = {KindRoll, player, loc, move, text, c->dice, c->dt, loc, Py_True};
+            action = make(args, 8, KW_CANNOT, 9);
+        } else if (c->kind == TAKE || c->kind == DROP) {
+            PyObject *args[] = {c->kind == TAKE ? KindTake : KindDrop, player, loc, move, text, Py_None};
+            action = make(args, 5, KW_VALUE, 6);
+        } else {
+            PyObject *value = PyLong_FromLong(c->value);
+            if (value) {
+                if (c->kind == WIN) {
+                    PyObject *args[] = {KindWin, player, loc, move, text, value, c->and_match ? Py_True : Py_False};
+                    action = make(args, 5, KW_VALUE_MATCH, 7);
+                } else {
+                    PyObject *args[] = {c->kind == DOUBLE ? KindDouble : KindResign, player, loc, move, text, value};
+                    action = make(args, 5, KW_VALUE, 6);
+                }
+                Py_DECREF(value);
+            }
+        }
+    }
+    Py_XDECREF(loc);
+    Py_XDECREF(text);
+    Py_XDECREF(player);
+    Py_XDECREF(move);
+    return action;
+}
+
+/* -- PackedActions: a game's cells, each made into its Action the first time it is asked for (_packed.h) ------ */
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n, cap;
+    Cell *cells;
+    uint8_t (*steps)[3];
+    Py_ssize_t nsteps, scap;
+    PyObject *src;              /* the text the cells' spans are in */
+    PyObject **made;            /* made[j]: cell j's Action once made, else NULL */
+    PyObject *list;             /* once a change is asked for: every Action, in the list this object is from then on */
+} Packed;
+
+static PyTypeObject PackedType;
+
+static Packed *packed_new(PyObject *src) {
+    Packed *p = PyObject_GC_New(Packed, &PackedType);
+    if (!p) return NULL;
+    p->n = p->cap = p->nsteps = p->scap = 0;
+    p->cells = NULL;
+    p->steps = NULL;
+    p->made = NULL;
+    p->list = NULL;
+    p->src = Py_NewRef(src);
+    PyObject_GC_Track(p);
+    return p;
+}
+
+/* cell c appended (its references taken; its steps trip[0 .. c->nsteps) copied): 0, or -1 with an exception (c
+ * cleared) */
+static int packed_push(Packed *p, Cell *c, const uint8_t (*trip)[3]) {
+    if (p->n == p->cap) {
+        Py_ssize_t cap = p->cap ? 2 * p->cap : 64;
+        Cell *cells = PyMem_Realloc(p->cells, (size_t)cap * sizeof(Cell));
+        if (!cells) { cell_clear(c); PyErr_NoMemory(); return -1; }
+        p->cells = cells;
+        p->cap = cap;
+    }
+    if (c->nsteps) {
+        if (p->nsteps + c->nsteps > p->scap) {
+            Py_ssize_t cap = p->scap ? 2 * p->scap : 128;
+            while (cap < p->nsteps + c->nsteps) cap *= 2;
+            uint8_t (*steps)[3] = PyMem_Realloc(p->steps, (size_t)cap * 3);
+            if (!steps) { cell_clear(c); PyErr_NoMemory(); return -1; }
+            p->steps = steps;
+            p->scap = cap;
+        }
+        memcpy(p->steps + p->nsteps, trip, (size_t)c->nsteps * 3);
+        c->step0 = (int32_t)p->nsteps;
+        p->nsteps += c->nsteps;
+    }
+    p->cells[p->n++] = *c;
+    return 0;
+}
+
+/* the made-actions table, allocated once the cells are all in (mat_game) */
+static int packed_done(Packed *p) {
+    p->made = PyMem_Calloc((size_t)(p->n ? p->n : 1), sizeof(PyObject *));
+    if (!p->made) { PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+static Py_ssize_t packed_length(PyObject *o) {
+    Packed *p = (Packed *)o;
+    return p->list ? PyList_GET_SIZE(p->list) : p->n;
+}
+
+static PyObject *packed_made(PyObject *o, Py_ssize_t j) {        /* borrowed, or NULL */
+    Packed *p = (Packed *)o;
+    if (p->list) return j >= 0 && j < PyList_GET_SIZE(p->list) ? PyList_GET_ITEM(p->list, j) : NULL;
+    return j >= 0 && j < p->n ? p->made[j] : NULL;
+}
+
+static PyObject *packed_item(PyObject *o, Py_ssize_t j) {        /* borrowed, or NULL with an exception */
+    Packed *p = (Packed *)o;
+    if (j < 0 || j >= packed_length(o)) {
+        PyErr_SetString(PyExc_IndexError, "list index out of range");
+        return NULL;
+    }
+    if (p->list) return PyList_GET_ITEM(p->list, j);
+    if (!p->made[j]) p->made[j] = cell_action(&p->cells[j], p->src, (const uint8_t (*)[3])p->steps);
+    return p->made[j];
+}
+
+static int packed_view(PyObject *o, Py_ssize_t j, PackedView *v) {
+    Packed *p = (Packed *)o;
+    if (p->list || j < 0 || j >= p->n || p->made[j]) return 0;
+    const Cell *c = &p->cells[j];
+    if (c->steps_obj) return 0;                 /* (a play the Python reader's hook read: its object) */
+    v->kind = c->kind == ROLL || c->kind == CANNOT ? KindRoll : c->kind == DOUBLE ? KindDouble
+              : c->kind == TAKE ? KindTake : c->kind == DROP ? KindDrop : c->kind == WIN ? KindWin : KindResign;
+    v->player = c->player;
+    v->d1 = c->d1;
+    v->d2 = c->d2;
+    v->cannot = c->kind == CANNOT;
+    v->has_value = c->kind == DOUBLE || c->kind == WIN || c->kind == RESIGN;
+    v->value = c->value;
+    v->and_match = c->and_match;
+    v->nsteps = c->nsteps;
+    v->steps = c->nsteps ? (const uint8_t (*)[3])(p->steps + c->step0) : NULL;
+    return 1;
+}
+
+/* every Action made, kept in the list the object is from then on (a change asked for); borrowed, or NULL */
+static PyObject *packed_listify(Packed *p) {
+    if (p->list) return p->list;
+    PyObject *list = PyList_New(p->n);
+    if (!list) return NULL;
+    for (Py_ssize_t j = 0; j < p->n; j++) {
+        PyObject *a = packed_item((PyObject *)p, j);
+        if (!a) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, j, Py_NewRef(a));
+    }
+    p->list = list;
+    return list;
+}
+
+/* a new list of every Action (the object as a list), or NULL */
+static PyObject *packed_as_list(PyObject *o) {
+    Packed *p = (Packed *)o;
+    if (p->list) return PyList_GetSlice(p->list, 0, PyList_GET_SIZE(p->list));
+    PyObject *list = PyList_New(p->n);
+    if (!list) return NULL;
+    for (Py_ssize_t j = 0; j < p->n; j++) {
+        PyObject *a = packed_item(o, j);
+        if (!a) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, j, Py_NewRef(a));
+    }
+    return list;
+}
+
+static PyObject *packed_sq_item(PyObject *o, Py_ssize_t j) {
+    PyObject *a = packed_item(o, j);
+    return a ? Py_NewRef(a) : NULL;
+}
+
+static PyObject *packed_subscript(PyObject *o, PyObject *key) {
+    if (PyIndex_Check(key)) {
+        Py_ssize_t j = PyNumber_AsSsize_t(key, PyExc_IndexError);
+        if (j == -1 && PyErr_Occurred()) return NULL;
+        if (j < 0) j += packed_length(o);
+        return packed_sq_item(o, j);
+    }
+    if (PySlice_Check(key)) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(key, &start, &stop, &step) < 0) return NULL;
+        Py_ssize_t len = PySlice_AdjustIndices(packed_length(o), &start, &stop, step);
+        PyObject *out = PyList_New(len);
+        if (!out) return NULL;
+        for (Py_ssize_t k = 0, j = start; k < len; k++, j += step) {
+            PyObject *a = packed_item(o, j);
+            if (!a) { Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(out, k, Py_NewRef(a));
+        }
+        return out;
+    }
+    return PyErr_Format(PyExc_TypeError, "list indices must be integers or slices, not %.200s", Py_TYPE(key)->tp_name);
+}
+
+static PyObject *packed_richcompare(PyObject *a, PyObject *b, int op) {
+    if (!(PyList_Check(a) || Py_IS_TYPE(a, &PackedType)) || !(PyList_Check(b) || Py_IS_TYPE(b, &PackedType)))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *x = Py_IS_TYPE(a, &PackedType) ? packed_as_list(a) : Py_NewRef(a);
+    PyObject *y = x ? (Py_IS_TYPE(b, &PackedType) ? packed_as_list(b) : Py_NewRef(b)) : NULL;
+    PyObject *r = y ? PyObject_RichCompare(x, y, op) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    return r;
+}
+
+static PyObject *packed_add(PyObject *a, PyObject *b) {         /* (as lists: a new list) */
+    if (!(PyList_Check(a) || Py_IS_TYPE(a, &PackedType)) || !(PyList_Check(b) || Py_IS_TYPE(b, &PackedType)))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *x = Py_IS_TYPE(a, &PackedType) ? packed_as_list(a) : Py_NewRef(a);
+    PyObject *y = x ? (Py_IS_TYPE(b, &PackedType) ? packed_as_list(b) : Py_NewRef(b)) : NULL;
+    PyObject *r = y ? PySequence_Concat(x, y) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    return r;
+}
+
+static PyObject *packed_repr(PyObject *o) {
+    PyObject *list = packed_as_list(o);
+    if (!list) return NULL;
+    PyObject *r = PyObject_Repr(list);
+    Py_DECREF(list);
+    return r;
+}
+
+static PyObject *packed_iter(PyObject *o) {
+    return PySeqIter_New(o);
+}
+
+/* any other attribute (append, insert, index, copy...): the list's, the object being a list from then on */
+static PyObject *packed_getattro(PyObject *o, PyObject *name) {
+    PyObject *r = PyObject_GenericGetAttr(o, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+    PyErr_Clear();
+    PyObject *list = packed_listify((Packed *)o);
+    return list ? PyObject_GetAttr(list, name) : NULL;
+}
+
+static int packed_ass_subscript(PyObject *o, PyObject *key, PyObject *value) {
+    PyObject *list = packed_listify((Packed *)o);
+    if (!list) return -1;
+    return value ? PyObject_SetItem(list, key, value) : PyObject_DelItem(list, key);
+}
+
+static PyObject *packed_inplace_add(PyObject *a, PyObject *b) {      /* actions += more: extended in place */
+    if (!Py_IS_TYPE(a, &PackedType)) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *list = packed_listify((Packed *)a);
+    if (!list) return NULL;
+    PyObject *r = PySequence_InPlaceConcat(list, b);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    return Py_NewRef(a);
+}
+
+static PyObject *packed_reduce(PyObject *o, PyObject *unused) {     /* pickled and copied as a list */
+    PyObject *list = packed_as_list(o);
+    if (!list) return NULL;
+    PyObject *t = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return t ? Py_BuildValue("(O(N))", (PyObject *)&PyList_Type, t) : NULL;
+}
+
+static int packed_traverse(Packed *p, visitproc visit, void *arg) {
+    Py_VISIT(p->src);
+    Py_VISIT(p->list);
+    if (p->made)
+        for (Py_ssize_t j = 0; j < p->n; j++) Py_VISIT(p->made[j]);
+    for (Py_ssize_t j = 0; j < p->n; j++) Py_VISIT(p->cells[j].steps_obj);
+    return 0;
+}
+
+static int packed_clear(Packed *p) {
+    Py_CLEAR(p->list);
+    if (p->made)
+        for (Py_ssize_t j = 0; j < p->n; j++) Py_CLEAR(p->made[j]);
+    for (Py_ssize_t j = 0; j < p->n; j++) cell_clear(&p->cells[j]);
+    return 0;
+}
+
+static void packed_dealloc(Packed *p) {
+    PyObject_GC_UnTrack(p);
+    packed_clear(p);
+    Py_CLEAR(p->src);
+    PyMem_Free(p->cells);
+    PyMem_Free(p->steps);
+    PyMem_Free(p->made);
+    PyObject_GC_Del(p);
+}
+
+static PyObject *packed_made_count(PyObject *o, PyObject *unused) {
+    Packed *p = (Packed *)o;
+    Py_ssize_t k = 0;
+    if (p->list) k = PyList_GET_SIZE(p->list);
+    else for (Py_ssize_t j = 0; j < p->n; j++) k += p->made[j] != NULL;
+    return PyLong_FromSsize_t(k);
+}
+
+/* kind_indexes(kind) -> the indexes of the actions whose kind is kind (by identity), the others not made */
+static PyObject *packed_kind_indexes(PyObject *o, PyObject *kind) {
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    Py_ssize_t n = packed_length(o);
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PackedView v;
+        int same;
+        if (packed_view(o, j, &v)) {
+            same = v.kind == kind;
+        } else {
+            PyObject *a = packed_item(o, j);
+            if (!a) { Py_DECREF(out); return NULL; }
+            same = slot_is(a, S_kind, kind);
+        }
+        if (same) {
+            PyObject *at = PyLong_FromSsize_t(j);
+            int err = !at || PyList_Append(out, at) < 0;
+            Py_XDECREF(at);
+            if (err) { Py_DECREF(out); return NULL; }
+        }
+    }
+    return out;
+}
+
+static PyMethodDef packed_methods[] = {
+    {"kind_indexes", packed_kind_indexes, METH_O,
+     "kind_indexes(kind) -> the indexes of the actions of that kind (by identity), without making the others"},
+    {"__reduce__", packed_reduce, METH_NOARGS, "pickled and copied as a list"},
+    {"made_count", packed_made_count, METH_NOARGS, "made_count() -> how many of the actions are made so far"},
+    {NULL, NULL, 0, NULL}};
+
+static PySequenceMethods packed_as_sequence = {
+    .sq_length = packed_length,
+    .sq_item = packed_sq_item,
+};
+
+static PyMappingMethods packed_as_mapping = {
+    .mp_length = packed_length,
+    .mp_subscript = packed_subscript,
+    .mp_ass_subscript = packed_ass_subscript,
+};
+
+static PyNumberMethods packed_as_number = {
+    .nb_add = packed_add,
+    .nb_inplace_add = packed_inplace_add,
+};
+
+static PyTypeObject PackedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nardy_analyze.notation._matrows.PackedActions",
+    .tp_basicsize = sizeof(Packed),
+    .tp_dealloc = (destructor)packed_dealloc,
+    .tp_repr = packed_repr,
+    .tp_as_number = &packed_as_number,
+    .tp_as_sequence = &packed_as_sequence,
+    .tp_as_mapping = &packed_as_mapping,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_getattro = packed_getattro,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_SEQUENCE,
+    .tp_doc = "A game's actions as the compiled .mat reader read them: a sequence of Actions, each made the first "
+              "time it is asked for (the same object every time); a change asked for (append, insert, ...) makes "
+              "them all, and the object a list from then on. Compared, pickled and copied as a list.",
+    .tp_traverse = (traverseproc)packed_traverse,
+    .tp_clear = (inquiry)packed_clear,
+    .tp_richcompare = packed_richcompare,
+    .tp_iter = packed_iter,
+    .tp_methods = packed_methods,
+};
+
+static PackedApi PACKED_API = {&PackedType, packed_length, packed_made, packed_item, packed_view};
+
+/* the Actions of one row: appended to `out` (a list), or their cells to `pk` (not NULL: `out` unused; `src`
+ * the text the line is at `base` of); 1 done, 0 the row is not one handled here, -1 an exception */
+static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, long threshold, PyObject *out,
+                     Packed *pk, Py_ssize_t base) {
     Item items[MAX_ITEMS];
     int count = 0;
     Py_ssize_t stop = n, pos = 0;
@@ -419,28 +842,32 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
     }
     if (!count) return 1;
     /* every play read first: a play that cannot be read leaves the row to the Python reader */
-    PyObject *steps[MAX_ITEMS] = {NULL};
+    uint8_t trips[MAX_ITEMS][MAX_STEPS_C][3];
+    int ntrip[MAX_ITEMS];
+    PyObject *hooked[MAX_ITEMS] = {NULL};
     int result = -1;
     for (int k = 0; k < count; k++) {
+        ntrip[k] = 0;
         if (items[k].kind == ROLL && items[k].end - items[k].a > 3) {
-            steps[k] = play_steps(line, items[k].a + 3, items[k].end, (long)items[k].a + 4);
-            if (!steps[k]) goto done;
-            if (steps[k] == Py_None) { result = 0; goto done; }
+            ntrip[k] = parse_trips(s, items[k].a + 3, items[k].end, trips[k]);
+            if (ntrip[k] < 0) {
+                ntrip[k] = 0;
+                hooked[k] = hook_steps(line, items[k].a + 3, items[k].end, (long)items[k].a + 4);
+                if (!hooked[k]) goto done;
+                if (hooked[k] == Py_None) { result = 0; goto done; }
+            }
         }
     }
-    /* the Actions appended to out as they are made (nothing after this point leaves the row to Python) */
+    /* the Actions (or cells) appended as they are made (nothing after this point leaves the row to Python) */
     Py_ssize_t made = 0;
-    PyObject *move = Py_None;
-    Py_INCREF(move);
-    long no_col = 0, no_end = 0;
+    long move = -1, no_col = 0, no_end = 0;
     int after_no = 0, nested = 0;
     for (int k = 0; k < count; k++) {
         Item *it = &items[k];
         long col = (long)it->a + 1;
         if (it->kind == NO) {
-            nested = move != Py_None || made > 0;
-            Py_SETREF(move, PyLong_FromLong(it->value));
-            if (!move) goto fail;
+            nested = move >= 0 || made > 0;
+            move = it->value;
             no_col = col;
             no_end = col + (long)(it->end - it->a);
             after_no = 1;
@@ -453,66 +880,42 @@ static int build_row(PyObject *line, const char *s, Py_ssize_t n, long lineno, l
         } else {
             side = col < threshold ? 0 : 1;
         }
-        PyObject *loc = make_loc(lineno, col);
-        PyObject *text = PyUnicode_Substring(line, it->a, it->end);
-        PyObject *player = PyLong_FromLong(side);
-        PyObject *action = NULL;
-        if (loc && text && player) {
-            if (it->kind == ROLL || it->kind == CANNOT) {
-                PyObject *dt;
-                PyObject *dice = dice_of(line, it->a, &dt);
-                if (dice) {
-                    if (it->kind == ROLL) {
-                        /* (a list of parse_play's is new and used once: taken as it is) */
-                        PyObject *list = !steps[k] ? PyList_New(0) : PyList_CheckExact(steps[k])
-                                         ? Py_NewRef(steps[k]) : PySequence_List(steps[k]);
-                        if (list) {
-                            PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, list};
-                            action = make(args, 9, NULL, 9);
-                            Py_DECREF(list);
-                        }
-                    } else {
-                        PyObject *args[] = {KindRoll, player, loc, move, text, dice, dt, loc, Py_True};
-                        action = make(args, 8, KW_CANNOT, 9);
-                    }
-                }
-                Py_XDECREF(dt);
-            } else if (it->kind == TAKE || it->kind == DROP) {
-                PyObject *args[] = {it->kind == TAKE ? KindTake : KindDrop, player, loc, move, text, Py_None};
-                action = make(args, 5, KW_VALUE, 6);
-            } else {
-                PyObject *value = PyLong_FromLong(it->value);
-                if (value) {
-                    if (it->kind == WIN) {
-                        PyObject *args[] = {KindWin, player, loc, move, text, value,
-                                            it->and_match ? Py_True : Py_False};
-                        action = make(args, 5, KW_VALUE_MATCH, 7);
-                    } else {
-                        PyObject *args[] = {it->kind == DOUBLE ? KindDouble : KindResign, player, loc, move,
-                                            text, value};
-                        action = make(args, 5, KW_VALUE, 6);
-                    }
-                    Py_DECREF(value);
-                }
+        Cell c = {.kind = (uint8_t)it->kind, .player = (uint8_t)side, .line = lineno, .col = col, .move = move,
+                  .value = it->value, .and_match = (uint8_t)(it->and_match != 0), .ta = it->a, .tb = it->end};
+        if (it->kind == ROLL || it->kind == CANNOT) {
+            PyObject *dt;
+            PyObject *dice = dice_of(line, it->a, &dt);
+            if (!dice) goto fail;
+            c.dice = Py_NewRef(dice);
+            c.dt = dt;
+            c.d1 = (uint8_t)(s[it->a] - '0');
+            c.d2 = (uint8_t)(s[it->a + 1] - '0');
+            if (it->kind == ROLL) {
+                c.nsteps = (uint8_t)ntrip[k];
+                c.steps_obj = hooked[k];
+                hooked[k] = NULL;
             }
         }
-        Py_XDECREF(loc);
-        Py_XDECREF(text);
-        Py_XDECREF(player);
-        if (!action) goto fail;
-        int r = PyList_Append(out, action);
-        Py_DECREF(action);
-        if (r < 0) goto fail;
+        if (pk) {
+            c.ta += base;
+            c.tb += base;
+            if (packed_push(pk, &c, (const uint8_t (*)[3])trips[k]) < 0) goto fail;
+        } else {
+            PyObject *action = cell_action(&c, line, (const uint8_t (*)[3])trips[k]);
+            cell_clear(&c);
+            if (!action) goto fail;
+            int r = PyList_Append(out, action);
+            Py_DECREF(action);
+            if (r < 0) goto fail;
+        }
         made++;
     }
-    Py_DECREF(move);
     result = 1;
     goto done;
 fail:
-    Py_XDECREF(move);
     result = -1;
 done:
-    for (int k = 0; k < count; k++) Py_XDECREF(steps[k]);
+    for (int k = 0; k < count; k++) Py_XDECREF(hooked[k]);
     return result;
 }
 
@@ -533,7 +936,7 @@ static PyObject *game_actions(PyObject *self, PyObject *args) {
         lineno++;
         if (!PyUnicode_Check(line) || !PyUnicode_IS_ASCII(line)) goto other;
         int r = build_row(line, (const char *)PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line), lineno, threshold,
-                          out);
+                          out, NULL, 0);
         if (r < 0) { Py_DECREF(out); return NULL; }
         if (r == 0) goto other;
     }
@@ -949,13 +1352,18 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
     PyObject *actions, *known, *nodes, *roll, *routes = Py_None;
     Py_ssize_t i;
     int derived;
-    if (!fast_args("sgf_rolls", args, nargs, "LnDLOp|O", &actions, &i, &known, &nodes, &roll, &derived, &routes))
+    if (!fast_args("sgf_rolls", args, nargs, "OnDLOp|O", &actions, &i, &known, &nodes, &roll, &derived, &routes))
         return NULL;
+    int packed = Py_IS_TYPE(actions, &PackedType);
+    if (!packed && !PyList_Check(actions)) {
+        PyErr_SetString(PyExc_TypeError, "sgf_rolls: actions is a list or packed");
+        return NULL;
+    }
     if (routes != Py_None && !PyDict_Check(routes)) {
         PyErr_SetString(PyExc_TypeError, "routes is a dict or None");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(actions);
+    Py_ssize_t n = packed ? packed_length(actions) : PyList_GET_SIZE(actions);
     char buf[8 + 2 * MAX_STEPS_C + 8];
     long last = -1;                 /* the player of the last roll written */
     JBuf run = {NULL, 0, 0};        /* the nodes written, one line each: appended to nodes as one string */
@@ -966,9 +1374,23 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
                                   S_comments, S_steps};
     SlotMap am = {NULL, 0, {0}}, sm = {NULL, 0, {0}};      /* (the Steps' too) */
     for (; i < n; i++) {
-        PyObject *a = PyList_GET_ITEM(actions, i);
-        if (Py_TYPE(a) != am.type) slot_map(&am, Py_TYPE(a), names, A_N);
-        if (!slot_is_of(a, S_kind, roll, slot_at(&am, a, A_KIND))) {
+        /* a packed action not made yet: what its cell says (a cell has no clock, no comments, no mark) */
+        PackedView v;
+        int pv = packed && packed_view(actions, i, &v);
+        PyObject *a = pv ? NULL : packed ? packed_item(actions, i) : PyList_GET_ITEM(actions, i);
+        if (!pv && !a) goto done;
+        if (pv && v.kind != roll) {
+            if (derived && v.kind == KindWin) continue;
+            const char *word = v.kind == KindDouble ? "double" : v.kind == KindTake ? "take"
+                               : v.kind == KindDrop ? "drop" : NULL;
+            if (!word) break;
+            char cube[16];
+            int m = snprintf(cube, sizeof cube, "%s;%c[%s]", run.len ? "\n" : "", v.player ? 'B' : 'W', word);
+            if (jb_put(&run, cube, m) < 0) goto done;
+            continue;
+        }
+        if (a && Py_TYPE(a) != am.type) slot_map(&am, Py_TYPE(a), names, A_N);
+        if (a && !slot_is_of(a, S_kind, roll, slot_at(&am, a, A_KIND))) {
             /* a double, a take or a drop with nothing else on it (_action_node's ";W[double]"...), and the win
              * that RE[] already says (derived: no node) */
             if (derived && KindWin && slot_is(a, S_kind, KindWin)) continue;
@@ -986,15 +1408,21 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
             continue;
         }
         long d[2] = {-1, -1}, p = -1;
+        if (pv) {
+            d[0] = v.d1;
+            d[1] = v.d2;
+            p = v.player;
+        }
         /* the common roll, its slots read at their offsets: the dice, the player, and nothing else on it */
-        PyObject *dv = slot_at(&am, a, A_DICE), *pv = slot_at(&am, a, A_PLAYER);
-        PyObject *uv = slot_at(&am, a, A_UNPLAYED), *iv = slot_at(&am, a, A_ILLEGAL);
-        PyObject *cv = slot_at(&am, a, A_CLOCK), *lv = slot_at(&am, a, A_CLOCK_LEFT), *mv = slot_at(&am, a, A_COMMENTS);
-        int plain = dv && pv && uv == Py_False && iv && PyUnicode_CheckExact(iv) && PyUnicode_GET_LENGTH(iv) == 0
+        PyObject *dv = pv ? NULL : slot_at(&am, a, A_DICE), *plv = pv ? NULL : slot_at(&am, a, A_PLAYER);
+        PyObject *uv = pv ? NULL : slot_at(&am, a, A_UNPLAYED), *iv = pv ? NULL : slot_at(&am, a, A_ILLEGAL);
+        PyObject *cv = pv ? NULL : slot_at(&am, a, A_CLOCK), *lv = pv ? NULL : slot_at(&am, a, A_CLOCK_LEFT);
+        PyObject *mv = pv ? NULL : slot_at(&am, a, A_COMMENTS);
+        int plain = pv || (dv && plv && uv == Py_False && iv && PyUnicode_CheckExact(iv) && PyUnicode_GET_LENGTH(iv) == 0
                     && cv == Py_None && lv == Py_None && mv && PyList_CheckExact(mv) && PyList_GET_SIZE(mv) == 0
-                    && PyTuple_CheckExact(dv) && PyTuple_GET_SIZE(dv) == 2 && PyLong_CheckExact(pv)
-                    && slot_long_value(pv, &p) && (p == 0 || p == 1);
-        for (int k = 0; plain && k < 2; k++) {
+                    && PyTuple_CheckExact(dv) && PyTuple_GET_SIZE(dv) == 2 && PyLong_CheckExact(plv)
+                    && slot_long_value(plv, &p) && (p == 0 || p == 1));
+        for (int k = 0; plain && !pv && k < 2; k++) {
             PyObject *x = PyTuple_GET_ITEM(dv, k);
             if (!PyLong_CheckExact(x) || !slot_long_value(x, &d[k]) || d[k] < 0 || d[k] > 9) plain = 0;
         }
@@ -1043,6 +1471,13 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
         Py_ssize_t m;
         if (route != Py_None) {
             m = step_letters(route, 1, (int)p, buf + w, 2 * MAX_STEPS_C, NULL);
+        } else if (pv) {               /* (the cell's steps: points 0-25) */
+            m = 0;
+            for (int k = 0; k < v.nsteps && m >= 0; k++) {
+                char x = sgf_letter(v.steps[k][0], (int)p), y = sgf_letter(v.steps[k][1], (int)p);
+                if (!x || !y) m = -1;
+                else { buf[w + m] = x; buf[w + m + 1] = y; m += 2; }
+            }
         } else {
             PyObject *steps = slot_at(&am, a, A_STEPS);
             steps = steps ? Py_NewRef(steps) : slot_attr(a, S_steps);
@@ -1072,14 +1507,15 @@ done:
 
 /* -- a whole common game --------------------------------------------------------------------------- */
 
-/* mat_game(text, start, end, line_off, left_cell) -> the game text[start:end] (its "Game N" line first, the
+/* mat_game(text, start, end, line_off, left_cell, packed=False) -> the game text[start:end] (its "Game N" line first, the
  * lines numbered from line_off + 1) read as notation/mat.py reads a common game, or None: a plain "Game N" line
  * (N of one to six digits), the score line (the first line after it that is not blank) as _FAST_SCORE reads
  * it, no name of the score line in the rows after it (any case: _pasted_score has nothing to do) and every
  * row one game_actions takes.  Returns (header column, N, first name or None, second name or None, first
- * score, second score, the score line's number, its column, the Actions, the number of the game's last line
- * that is not blank, whether a resignation is among the Actions, the number of lines of the game's text).  The Python code (_Reader._pasted_score and _Reader._game_lines) is the reference and
- * reads every other game. */
+ * score, second score, the score line's number, its column, the Actions (with packed: a PackedActions, each made
+ * when asked for), the number of the game's last line that is not blank, whether a resignation is among the
+ * Actions, the number of lines of the game's text).  The Python code (_Reader._pasted_score and
+ * _Reader._game_lines) is the reference and reads every other game. */
 #define SCORE_NAME_MAX 100
 
 static inline int sp_tab(Py_UCS4 c) { return c == ' ' || c == '\t'; }
@@ -1156,15 +1592,27 @@ static Py_ssize_t score_part(int kind, const void *d, Py_ssize_t i, Py_ssize_t e
 static PyObject *kinds_in(PyObject *self, PyObject *args) {
     PyObject *actions, *kinds;
     Py_ssize_t stop = -1;
-    if (!PyArg_ParseTuple(args, "O!O!|n", &PyList_Type, &actions, &PyTuple_Type, &kinds, &stop))
+    if (!PyArg_ParseTuple(args, "OO!|n", &actions, &PyTuple_Type, &kinds, &stop)) return NULL;
+    int packed = Py_IS_TYPE(actions, &PackedType);
+    if (!packed && !PyList_Check(actions)) {
+        PyErr_SetString(PyExc_TypeError, "kinds_in: actions is a list or packed");
         return NULL;
-    Py_ssize_t nk = PyTuple_GET_SIZE(kinds), n = PyList_GET_SIZE(actions);
+    }
+    Py_ssize_t nk = PyTuple_GET_SIZE(kinds), n = packed ? packed_length(actions) : PyList_GET_SIZE(actions);
     if (nk > 30) { PyErr_SetString(PyExc_ValueError, "kinds_in: at most 30 kinds"); return NULL; }
     if (stop >= 0 && stop < n) n = stop;
     long mask = 0, all = (1L << nk) - 1;
     for (Py_ssize_t i = 0; i < n && mask != all; i++) {
-        PyObject *k = slot_attr(PyList_GET_ITEM(actions, i), S_kind);
-        if (!k) return NULL;
+        PackedView v;
+        PyObject *k;
+        if (packed && packed_view(actions, i, &v)) {
+            k = Py_NewRef(v.kind);
+        } else {
+            PyObject *a = packed ? packed_item(actions, i) : PyList_GET_ITEM(actions, i);
+            if (!a) return NULL;
+            k = slot_attr(a, S_kind);
+            if (!k) return NULL;
+        }
         for (Py_ssize_t j = 0; j < nk; j++)
             if (PyTuple_GET_ITEM(kinds, j) == k) { mask |= 1L << j; break; }
         Py_DECREF(k);
@@ -1172,16 +1620,47 @@ static PyObject *kinds_in(PyObject *self, PyObject *args) {
     return PyLong_FromLong(mask);
 }
 
-/* any_set(actions, name) -> bool: whether the attribute ``name`` of one of the actions (a list) is true, as
- * any(map(attrgetter(name), actions)) says it (notation/__init__.py: _any_set, its reference); stops at the first */
+/* what a packed cell says of the attribute `name` of its Action: VT_FALSE false for every cell (no comments, no
+ * parts, no clock...), VT_CANNOT, VT_STEPS, VT_AND_MATCH its own; VT_ASK: the Action is made and asked */
+enum { VT_ASK, VT_FALSE, VT_CANNOT, VT_STEPS, VT_AND_MATCH };
+
+static int view_attr(PyObject *name) {
+    static const char *const never[] = {"segments", "comments", "unplayed", "illegal_mark", "clock", "clock_left",
+                                        "setup", "level", "margin", NULL};
+    for (int k = 0; never[k]; k++)
+        if (PyUnicode_CompareWithASCIIString(name, never[k]) == 0) return VT_FALSE;
+    if (PyUnicode_CompareWithASCIIString(name, "cannot_move") == 0) return VT_CANNOT;
+    if (PyUnicode_CompareWithASCIIString(name, "steps") == 0) return VT_STEPS;
+    if (PyUnicode_CompareWithASCIIString(name, "and_match") == 0) return VT_AND_MATCH;
+    return VT_ASK;
+}
+
+/* any_set(actions, name) -> bool: whether the attribute ``name`` of one of the actions (a list, or packed) is true,
+ * as any(map(attrgetter(name), actions)) says it (notation/__init__.py: _any_set, its reference); stops at the first */
 static PyObject *any_set(PyObject *self, PyObject *args) {
     PyObject *actions, *name;
-    if (!PyArg_ParseTuple(args, "O!U", &PyList_Type, &actions, &name)) return NULL;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(actions); i++) {
-        PyObject *v = slot_attr(PyList_GET_ITEM(actions, i), name);
-        if (!v) return NULL;
-        int t = PyObject_IsTrue(v);
-        Py_DECREF(v);
+    if (!PyArg_ParseTuple(args, "OU", &actions, &name)) return NULL;
+    int packed = Py_IS_TYPE(actions, &PackedType);
+    if (!packed && !PyList_Check(actions)) {
+        PyErr_SetString(PyExc_TypeError, "any_set: actions is a list or packed");
+        return NULL;
+    }
+    int said = packed ? view_attr(name) : VT_ASK;
+    Py_ssize_t n = packed ? packed_length(actions) : PyList_GET_SIZE(actions);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PackedView v;
+        if (said != VT_ASK && packed_view(actions, i, &v)) {
+            int t = said == VT_CANNOT ? v.cannot : said == VT_STEPS ? v.nsteps > 0
+                    : said == VT_AND_MATCH ? v.and_match : 0;
+            if (t) Py_RETURN_TRUE;
+            continue;
+        }
+        PyObject *a = packed ? packed_item(actions, i) : PyList_GET_ITEM(actions, i);
+        if (!a) return NULL;
+        PyObject *val = slot_attr(a, name);
+        if (!val) return NULL;
+        int t = PyObject_IsTrue(val);
+        Py_DECREF(val);
         if (t < 0) return NULL;
         if (t) Py_RETURN_TRUE;
     }
@@ -1313,7 +1792,9 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *text;
     Py_ssize_t start, end;
     long line_off, left_cell;
-    if (!fast_args("mat_game", args, nargs, "Unnll", &text, &start, &end, &line_off, &left_cell)) return NULL;
+    int packed = 0;
+    if (!fast_args("mat_game", args, nargs, "Unnll|p", &text, &start, &end, &line_off, &left_cell, &packed))
+        return NULL;
     if (!Action) {
         PyErr_SetString(PyExc_RuntimeError, "_matrows.configure() was not called");
         return NULL;
@@ -1393,8 +1874,10 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     long threshold = (col + left_cell) / 2 > left_cell + 1 ? (col + left_cell) / 2 : left_cell + 1;
     long score_line = line_off + k + 1, score_col = (long)((n1a >= 0 ? n1a : c1) - ls) + 1;
     /* the rows, each as game_actions reads it */
-    out = PyList_New(0);
+    /* the actions: a list of them, or packed (made when asked for) */
+    out = packed ? (PyObject *)packed_new(text) : PyList_New(0);
     if (!out) goto fail;
+    Packed *pk = packed ? (Packed *)out : NULL;
     long lineno = score_line;
     for (ls = score_end + 1; ls < end; ls = le + 1) {
         le = next_nl(kind, d, ls, end);
@@ -1403,7 +1886,7 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyObject *line = PyUnicode_Substring(text, ls, le);
         if (!line) goto fail;
         int r = PyUnicode_IS_ASCII(line) ? build_row(line, (const char *)PyUnicode_DATA(line),
-                                                      PyUnicode_GET_LENGTH(line), lineno, threshold, out) : 0;
+                                                      PyUnicode_GET_LENGTH(line), lineno, threshold, out, pk, ls) : 0;
         Py_DECREF(line);
         if (r < 0) goto fail;
         if (r == 0) goto none;
@@ -1414,8 +1897,13 @@ static PyObject *mat_game(PyObject *self, PyObject *const *args, Py_ssize_t narg
     long end_line = line_off + 1;
     end_line += (long)count_nl(kind, d, start, last);
     int resigns = 0;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(out) && !resigns; k++)
-        resigns = slot_is(PyList_GET_ITEM(out, k), S_kind, KindResign);
+    if (pk) {
+        if (packed_done(pk) < 0) goto fail;
+        for (Py_ssize_t k = 0; k < pk->n && !resigns; k++) resigns = pk->cells[k].kind == RESIGN;
+    } else {
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(out) && !resigns; k++)
+            resigns = slot_is(PyList_GET_ITEM(out, k), S_kind, KindResign);
+    }
     result = Py_BuildValue("(llOOllllOlOl)", header_col, number, n1 ? n1 : Py_None, n2 ? n2 : Py_None, s1, s2,
                            score_line, score_col, out, end_line, resigns ? Py_True : Py_False, lineno - line_off);
     goto done;
@@ -1747,9 +2235,9 @@ static PyMethodDef methods[] = {
      "game_actions(lines, first, end, line, threshold) -> the Actions of lines[first:end] (the first on line "
      "line + 1), or None when a row is not of the common kinds"},
     {"mat_game", (PyCFunction)(void (*)(void))mat_game, METH_FASTCALL,
-     "mat_game(text, start, end, line_off, left_cell) -> (header column, N, name 1, name 2, score 1, score 2, score "
-     "line, its column, Actions, last line, resigns) of the common game text[start:end], or None: then the Python reader "
-     "reads it"},
+     "mat_game(text, start, end, line_off, left_cell, packed=False) -> (header column, N, name 1, name 2, score 1, score "
+     "2, score line, its column, Actions, last line, resigns) of the common game text[start:end], or None: then the "
+     "Python reader reads it; the Actions a list, or with packed a PackedActions (each made when asked for)"},
     {"mat_tags", mat_tags, METH_O,
      "mat_tags(text) -> ([(key, value)], [Loc], [(line, column, N as written)]): the header tags and 'N point match' lines of the "
      "text before a file's first game (ending with a newline) when it has no other lines than these and blank "
@@ -1767,10 +2255,10 @@ static PyMethodDef methods[] = {
      "does: a tag, a numbered move or a 'Game N players' line, as sniffs.looks_like_ngn's expressions (the "
      "reference) say"},
     {"any_set", any_set, METH_VARARGS,
-     "any_set(actions, name) -> bool: whether the attribute name of one of the actions is true"},
+     "any_set(actions, name) -> bool: whether the attribute name of one of the actions (a list, or packed) is true"},
     {"kinds_in", kinds_in, METH_VARARGS,
      "kinds_in(actions, kinds, stop=-1) -> int: bit k set when kinds[k] (a tuple of at most 30) is the kind of one of "
-     "actions[:stop] (stop < 0: all of them), found by identity: the twin of notation.sgf._kinds_in"},
+     "actions[:stop] (a list, or packed; stop < 0: all of them), found by identity: the twin of notation.sgf._kinds_in"},
     {"json_configure", json_configure, METH_O, "json_configure(Step): the class json_indent writes as its list"},
     {"json_indent", json_indent, METH_O,
      "json_indent(doc) -> str: json.dumps(doc, ensure_ascii=False, indent=1) for documents of dicts with str keys, "
@@ -1799,5 +2287,15 @@ PyMODINIT_FUNC PyInit__matrows(void) {
                            "dst", "route"};
     for (int k = 0; k < 10; k++)
         if (!(*names[k] = PyUnicode_InternFromString(texts[k]))) return NULL;
-    return PyModule_Create(&module);
+    if (PyType_Ready(&PackedType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    PyObject *api = PyCapsule_New(&PACKED_API, PACKED_CAPSULE, NULL);
+    if (!api || PyModule_AddObject(m, "PACKED_API", api) < 0) { Py_XDECREF(api); Py_DECREF(m); return NULL; }
+    if (PyModule_AddObject(m, "PackedActions", Py_NewRef((PyObject *)&PackedType)) < 0) {
+        Py_DECREF(&PackedType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -30,7 +30,7 @@ from functools import cache, lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from ..engine.compiled import PURE, field_spec, maker
+from ..engine.compiled import PURE, field_spec, maker, use_packed
 from ..record import BAR, OFF, Action, Game, Kind, Loc, Match, Problem, Segment, Step, split_rating
 # decode: the shared decoder of the notations, kept as mat.decode
 from ..i18n import N_, _, ngettext
@@ -40,11 +40,12 @@ from .grammar import error_place, grammar_text
 try:        # the compiled reader of the common rows (GAME_ACTIONS below)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._matrows import (configure as _configure_rows, configure_ngn as _configure_ngn, game_actions as _game_actions,
-                           mat_game as _mat_game, mat_tags as _mat_tags, ngn_actions as _ngn_actions,
-                           shapes as _shapes)
+    from ._matrows import (PACKED_API as _PACKED_API, configure as _configure_rows, configure_ngn as _configure_ngn,
+                           game_actions as _game_actions, mat_game as _mat_game, mat_tags as _mat_tags,
+                           ngn_actions as _ngn_actions, shapes as _shapes)
 except ImportError:                  # not built (no C compiler at install) or turned off
     _configure_rows = _configure_ngn = _game_actions = _mat_game = _mat_tags = _ngn_actions = _shapes = None
+    _PACKED_API = None
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -767,11 +768,16 @@ MAT_GAME = None
 # and the text before the first game when it holds only header tags, "N point match" lines and blank lines
 # (``_Reader._plain_preamble``): ([(key, value)], [Loc], [(line, column, N as written)]), or None
 MAT_TAGS = None
+# whether MAT_GAME gives a game's actions packed (a PackedActions: see below) rather than as a list
+PACKED = False
 if _configure_rows is not None:
     _configure_rows(Action, Loc, DICE_OF, _play_step_objects, STEP, Kind.ROLL, Kind.DOUBLE, Kind.TAKE, Kind.DROP,
                     Kind.WIN, Kind.RESIGN, LEFT_CELL_GAP, MAX_STEPS, MAX_REPEAT)
     _configure_ngn(Segment)
     GAME_ACTIONS, NGN_ACTIONS, MAT_GAME, MAT_TAGS = _game_actions, _ngn_actions, _mat_game, _mat_tags
+    # a game read by MAT_GAME keeps its actions packed (notation/_matrows.c: PackedActions), each made into an Action
+    # the first time it is asked for, where the engine's core reads them too (its batch: the replay)
+    PACKED = use_packed(_PACKED_API)
 
 
 # Game(...) and Loc(...) without their __init__'s frame (engine.compiled.maker): a few per game
@@ -1015,7 +1021,7 @@ class _Reader:
         ``Game N`` line, a score line ``_FAST_SCORE`` reads, no name of it in the rows, every row one
         ``GAME_ACTIONS`` takes): what :meth:`_game` gives it, and the number of its lines; 0, with nothing read,
         for any other game."""
-        got = whole(text, start, end, line_off, LEFT_CELL_COLUMN)
+        got = whole(text, start, end, line_off, LEFT_CELL_COLUMN, PACKED)
         if got is None:
             return 0
         header_col, written, n1, n2, s1, s2, score_line, score_col, actions, end_line, resigns, lines = got
@@ -1268,11 +1274,12 @@ class _Reader:
         if resigns is None:
             resigns = Kind.RESIGN in map(_KIND_OF, acts)   # (looked for in C: nearly every game has none)
         if resigns:
-            for i in range(len(acts) - 1):
-                a, b = acts[i], acts[i + 1]
-                if (a.kind is Kind.RESIGN and b.kind is Kind.WIN and a.player == b.player
-                        and a.text[:6].lower() == "losses"):
-                    a.player = 1 - b.player
+            last = len(acts) - 1
+            for i in _indexes_of(acts, Kind.RESIGN):
+                if i < last:
+                    a, b = acts[i], acts[i + 1]
+                    if b.kind is Kind.WIN and a.player == b.player and a.text[:6].lower() == "losses":
+                        a.player = 1 - b.player
         for a in reversed(acts):         # (the results after the last roll)
             if a.kind is Kind.ROLL:
                 break
@@ -1280,6 +1287,14 @@ class _Reader:
             # habit): in neither player's column; the replay credits the winner the game's end shows
             if a.kind is Kind.WIN and a.move is None and a.loc.column <= MARGIN_COLUMN:
                 a.margin = True
+
+
+def _indexes_of(acts, kind: Kind) -> list[int]:
+    """The indexes of the actions of ``kind`` among ``acts``: a list's, or a game's packed actions' (the compiled
+    reader's, ``PackedActions.kind_indexes``: the other actions are not made)."""
+    if type(acts) is list:
+        return [i for i, a in enumerate(acts) if a.kind is kind]
+    return acts.kind_indexes(kind)
 
 
 def read(text: str, path: str = "") -> Match:

@@ -571,9 +571,9 @@ except ImportError:                  # not built (no C compiler at install) or t
 try:        # the compiled twin of _game_tree's loop over plain rolls (notation/_matrows.c: sgf_rolls)
     if PURE:
         raise ImportError("NARDY_ANALYZE_PURE is set")
-    from ._matrows import sgf_rolls as _SGF_ROLLS
+    from ._matrows import PackedActions, sgf_rolls as _SGF_ROLLS
 except ImportError:                  # not built (no C compiler at install) or turned off
-    _SGF_ROLLS = None
+    _SGF_ROLLS = PackedActions = None
 
 
 def _letter(p: int, side: int) -> str:
@@ -673,7 +673,7 @@ def _game_tree(match: Match, ng, fixed: "_MatchProps", analysis: dict | None = N
     known = ng.known if ng.known is not None else dict(enumerate(ng.actions))
     routes = ng.routes if ng.known is not None and ng.routes else None    # (a sparse view's rolls by route)
     actions = ng.game.actions
-    rolls = _SGF_ROLLS if not analysis and type(actions) is list else None
+    rolls = _SGF_ROLLS if not analysis and (type(actions) is list or type(actions) is PackedActions) else None
     n = len(actions)
     i = -1
     while i + 1 < n:

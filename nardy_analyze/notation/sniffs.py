@@ -45,16 +45,17 @@ _NGN_LINES = None       # the compiled scan (else the expressions), once looked 
 def compiled_part(name: str) -> Callable[..., Any] | None:
     """The compiled function ``name`` of ``_matrows`` for a question asked of every file or game by a module that
     loads no C extension as it is imported (this one, the notation registry: ``--help`` loads none):
-    ``ngn_lines`` (the .ngn sniff's lines), ``any_set`` (a game's actions scanned for a set attribute).  None
+    ``ngn_lines`` (the .ngn sniff's lines), ``any_set`` (a game's actions scanned for a set attribute),
+    ``PackedActions`` (the type of the actions of a game the compiled .mat reader read: any_set takes them).  None
     where it is not built or ``NARDY_ANALYZE_PURE`` is set (the caller then runs its Python twin, the
     reference).  Asked at the first call of that question."""
     if PURE:
         return None
     try:
-        from ._matrows import any_set, ngn_lines   # (here, on first use: the registry and the sniffs load no C)
-    except ImportError:             # not built (no C compiler at install)
+        from ._matrows import PackedActions, any_set, ngn_lines   # (here, on first use: the registry and the sniffs
+    except ImportError:             # not built (no C compiler at install)                 load no C)
         return None
-    return {"any_set": any_set, "ngn_lines": ngn_lines}[name]
+    return {"any_set": any_set, "ngn_lines": ngn_lines, "PackedActions": PackedActions}[name]
 
 
 def looks_like_sgf(text: str) -> bool:
