@@ -22,8 +22,8 @@ except ImportError:        # not built (no C compiler at install) or turned off
 
 def use_packed(api) -> bool:
     """Let the core's batch read the packed actions of the compiled .mat reader (``api``: its ``PACKED_API``
-    capsule, ``_packed.h``): the reader gives each game's actions packed only once the core reads them.  False
-    where the core is not in use."""
+    capsule, ``_packed.h``).  True once given: the reader then keeps its games' actions packed.  False where the
+    core is not in use: the reader then makes lists, which the Python replay reads."""
     if _use_packed is None:
         return False
     _use_packed(api)

@@ -735,6 +735,7 @@ static int packed_clear(Packed *p) {
     if (p->made)
         for (Py_ssize_t j = 0; j < p->n; j++) Py_CLEAR(p->made[j]);
     for (Py_ssize_t j = 0; j < p->n; j++) cell_clear(&p->cells[j]);
+    p->n = 0;                   /* (an empty sequence from then on) */
     return 0;
 }
 

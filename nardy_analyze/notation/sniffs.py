@@ -52,8 +52,8 @@ def compiled_part(name: str) -> Callable[..., Any] | None:
     if PURE:
         return None
     try:
-        from ._matrows import PackedActions, any_set, ngn_lines   # (here, on first use: the registry and the sniffs
-    except ImportError:             # not built (no C compiler at install)                 load no C)
+        from ._matrows import PackedActions, any_set, ngn_lines   # (on first use: the sniffs load no C)
+    except ImportError:             # not built (no C compiler at install)
         return None
     return {"any_set": any_set, "ngn_lines": ngn_lines, "PackedActions": PackedActions}[name]
 
