@@ -575,7 +575,14 @@ static PyObject *packed_item(PyObject *o, Py_ssize_t j) {        /* borrowed, or
         return NULL;
     }
     if (p->list) return PyList_GET_ITEM(p->list, j);
-    if (!p->made[j]) p->made[j] = cell_action(&p->cells[j], p->src, (const uint8_t (*)[3])p->steps);
+    if (!p->made[j]) {
+        PyObject *a = cell_action(&p->cells[j], p->src, (const uint8_t (*)[3])p->steps);
+        if (!a) return NULL;
+        /* (a Step met for the first time is looked up in Python, where another thread may make this action too:
+         * the first one made is kept) */
+        if (p->made[j]) Py_DECREF(a);
+        else p->made[j] = a;
+    }
     return p->made[j];
 }
 
