@@ -28,11 +28,9 @@ typedef struct {
 typedef struct {
     PyTypeObject *type;
     Py_ssize_t (*length)(PyObject *seq);
-    /* action j when it is made (borrowed), else NULL (no exception): read it with view() */
-    PyObject *(*made)(PyObject *seq, Py_ssize_t j);
     /* action j, made now where it was not (borrowed), or NULL with an exception */
     PyObject *(*item)(PyObject *seq, Py_ssize_t j);
-    /* action j's packed record into *out: 1, or 0 when it is made (read the object) */
+    /* action j's packed record into *out: 1, or 0 when it is made (read its object: item()) */
     int (*view)(PyObject *seq, Py_ssize_t j, PackedView *out);
 } PackedApi;
 

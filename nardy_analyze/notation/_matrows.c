@@ -562,12 +562,6 @@ static Py_ssize_t packed_length(PyObject *o) {
     return p->list ? PyList_GET_SIZE(p->list) : p->n;
 }
 
-static PyObject *packed_made(PyObject *o, Py_ssize_t j) {        /* borrowed, or NULL */
-    Packed *p = (Packed *)o;
-    if (p->list) return j >= 0 && j < PyList_GET_SIZE(p->list) ? PyList_GET_ITEM(p->list, j) : NULL;
-    return j >= 0 && j < p->n ? p->made[j] : NULL;
-}
-
 static PyObject *packed_item(PyObject *o, Py_ssize_t j) {        /* borrowed, or NULL with an exception */
     Packed *p = (Packed *)o;
     if (j < 0 || j >= packed_length(o)) {
@@ -605,20 +599,6 @@ static int packed_view(PyObject *o, Py_ssize_t j, PackedView *v) {
     return 1;
 }
 
-/* every Action made, kept in the list the object is from then on (a change asked for); borrowed, or NULL */
-static PyObject *packed_listify(Packed *p) {
-    if (p->list) return p->list;
-    PyObject *list = PyList_New(p->n);
-    if (!list) return NULL;
-    for (Py_ssize_t j = 0; j < p->n; j++) {
-        PyObject *a = packed_item((PyObject *)p, j);
-        if (!a) { Py_DECREF(list); return NULL; }
-        PyList_SET_ITEM(list, j, Py_NewRef(a));
-    }
-    p->list = list;
-    return list;
-}
-
 /* a new list of every Action (the object as a list), or NULL */
 static PyObject *packed_as_list(PyObject *o) {
     Packed *p = (Packed *)o;
@@ -631,6 +611,23 @@ static PyObject *packed_as_list(PyObject *o) {
         PyList_SET_ITEM(list, j, Py_NewRef(a));
     }
     return list;
+}
+
+/* every Action made, kept in the list the object is from then on (a change asked for); borrowed, or NULL */
+static PyObject *packed_listify(Packed *p) {
+    if (!p->list) p->list = packed_as_list((PyObject *)p);
+    return p->list;
+}
+
+/* a and b each a new list (a PackedActions as its list): 1, 0 when one is neither a list nor packed, -1 on an
+ * exception (for comparing and adding, as lists) */
+static int both_lists(PyObject *a, PyObject *b, PyObject **x, PyObject **y) {
+    if (!(PyList_Check(a) || Py_IS_TYPE(a, &PackedType)) || !(PyList_Check(b) || Py_IS_TYPE(b, &PackedType)))
+        return 0;
+    *x = Py_IS_TYPE(a, &PackedType) ? packed_as_list(a) : Py_NewRef(a);
+    *y = !*x ? NULL : Py_IS_TYPE(b, &PackedType) ? packed_as_list(b) : Py_NewRef(b);
+    if (!*y) { Py_XDECREF(*x); return -1; }
+    return 1;
 }
 
 static PyObject *packed_sq_item(PyObject *o, Py_ssize_t j) {
@@ -662,24 +659,22 @@ static PyObject *packed_subscript(PyObject *o, PyObject *key) {
 }
 
 static PyObject *packed_richcompare(PyObject *a, PyObject *b, int op) {
-    if (!(PyList_Check(a) || Py_IS_TYPE(a, &PackedType)) || !(PyList_Check(b) || Py_IS_TYPE(b, &PackedType)))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *x = Py_IS_TYPE(a, &PackedType) ? packed_as_list(a) : Py_NewRef(a);
-    PyObject *y = x ? (Py_IS_TYPE(b, &PackedType) ? packed_as_list(b) : Py_NewRef(b)) : NULL;
-    PyObject *r = y ? PyObject_RichCompare(x, y, op) : NULL;
-    Py_XDECREF(x);
-    Py_XDECREF(y);
+    PyObject *x, *y;
+    int got = both_lists(a, b, &x, &y);
+    if (got <= 0) return got < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+    PyObject *r = PyObject_RichCompare(x, y, op);
+    Py_DECREF(x);
+    Py_DECREF(y);
     return r;
 }
 
 static PyObject *packed_add(PyObject *a, PyObject *b) {         /* (as lists: a new list) */
-    if (!(PyList_Check(a) || Py_IS_TYPE(a, &PackedType)) || !(PyList_Check(b) || Py_IS_TYPE(b, &PackedType)))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *x = Py_IS_TYPE(a, &PackedType) ? packed_as_list(a) : Py_NewRef(a);
-    PyObject *y = x ? (Py_IS_TYPE(b, &PackedType) ? packed_as_list(b) : Py_NewRef(b)) : NULL;
-    PyObject *r = y ? PySequence_Concat(x, y) : NULL;
-    Py_XDECREF(x);
-    Py_XDECREF(y);
+    PyObject *x, *y;
+    int got = both_lists(a, b, &x, &y);
+    if (got <= 0) return got < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+    PyObject *r = PySequence_Concat(x, y);
+    Py_DECREF(x);
+    Py_DECREF(y);
     return r;
 }
 
@@ -834,7 +829,7 @@ static PyTypeObject PackedType = {
     .tp_methods = packed_methods,
 };
 
-static PackedApi PACKED_API = {&PackedType, packed_length, packed_made, packed_item, packed_view};
+static PackedApi PACKED_API = {&PackedType, packed_length, packed_item, packed_view};
 
 /* the Actions of one row: appended to `out` (a list), or their cells to `pk` (not NULL: `out` unused; `src`
  * the text the line is at `base` of); 1 done, 0 the row is not one handled here, -1 an exception */
@@ -1387,28 +1382,20 @@ static PyObject *sgf_rolls(PyObject *self, PyObject *const *args, Py_ssize_t nar
         int pv = packed && packed_view(actions, i, &v);
         PyObject *a = pv ? NULL : packed ? packed_item(actions, i) : PyList_GET_ITEM(actions, i);
         if (!pv && !a) goto done;
-        if (pv && v.kind != roll) {
-            if (derived && v.kind == KindWin) continue;
-            const char *word = v.kind == KindDouble ? "double" : v.kind == KindTake ? "take"
-                               : v.kind == KindDrop ? "drop" : NULL;
-            if (!word) break;
-            char cube[16];
-            int m = snprintf(cube, sizeof cube, "%s;%c[%s]", run.len ? "\n" : "", v.player ? 'B' : 'W', word);
-            if (jb_put(&run, cube, m) < 0) goto done;
-            continue;
-        }
         if (a && Py_TYPE(a) != am.type) slot_map(&am, Py_TYPE(a), names, A_N);
-        if (a && !slot_is_of(a, S_kind, roll, slot_at(&am, a, A_KIND))) {
+        if (pv ? v.kind != roll : !slot_is_of(a, S_kind, roll, slot_at(&am, a, A_KIND))) {
             /* a double, a take or a drop with nothing else on it (_action_node's ";W[double]"...), and the win
              * that RE[] already says (derived: no node) */
-            if (derived && KindWin && slot_is(a, S_kind, KindWin)) continue;
-            const char *word = KindDouble && slot_is(a, S_kind, KindDouble) ? "double"
-                               : KindTake && slot_is(a, S_kind, KindTake) ? "take"
-                               : KindDrop && slot_is(a, S_kind, KindDrop) ? "drop" : NULL;
+            if (derived && KindWin && (pv ? v.kind == KindWin : slot_is(a, S_kind, KindWin))) continue;
+            PyObject *kind = pv ? Py_NewRef(v.kind) : slot_attr(a, S_kind);
+            if (!kind) { PyErr_Clear(); break; }
+            const char *word = KindDouble && kind == KindDouble ? "double" : KindTake && kind == KindTake ? "take"
+                               : KindDrop && kind == KindDrop ? "drop" : NULL;
+            Py_DECREF(kind);
             if (!word) break;
-            long p = point_of(a, S_player, 0);
-            if ((p != 0 && p != 1) || !attr_none(a, S_clock) || !attr_none(a, S_clock_left)
-                    || !attr_false(a, S_comments))
+            long p = pv ? v.player : point_of(a, S_player, 0);
+            if (!pv && ((p != 0 && p != 1) || !attr_none(a, S_clock) || !attr_none(a, S_clock_left)
+                        || !attr_false(a, S_comments)))
                 break;
             char cube[16];
             int m = snprintf(cube, sizeof cube, "%s;%c[%s]", run.len ? "\n" : "", p ? 'B' : 'W', word);
